@@ -1,0 +1,112 @@
+#!/usr/bin/env bash
+# rvlab developer entry point. The README's two commands:
+#   ./dev.sh serve   install what is missing, build, serve the playground on http://127.0.0.1:8080
+#   ./dev.sh test    install what is missing, run every native and browser test, print "N passed, N failed"
+# Everything installed lands in .tools/ (pinned versions) or comes from Debian's packages.
+set -uo pipefail
+cd "$(dirname "${BASH_SOURCE[0]}")" || exit 1
+ROOT=$PWD
+TOOLS=$ROOT/.tools
+TRUNK_VERSION=0.21.14
+BINARYEN_VERSION=132.0.0
+export PATH="$TOOLS/bin:$TOOLS/npm/node_modules/.bin:$HOME/.cargo/bin:$PATH"
+
+say() { printf '==> %s\n' "$*" >&2; }
+die() { printf 'dev.sh: %s\n' "$*" >&2; exit 1; }
+
+# The wasm-bindgen version the CLI must match exactly: the one in Cargo.lock.
+bindgen_version() {
+  awk '/^name = "wasm-bindgen"$/ { getline; gsub(/version = |"/, ""); print; exit }' Cargo.lock
+}
+
+need_rust() {
+  command -v cargo >/dev/null && command -v rustup >/dev/null \
+    || die "cargo and rustup are required: install Rust from rustup.rs, then run this again"
+  rustup target list --installed 2>/dev/null | grep -qx wasm32-unknown-unknown || {
+    say "adding the wasm32-unknown-unknown target"
+    rustup target add wasm32-unknown-unknown >&2 || die "could not add the wasm32 target (rustup target add wasm32-unknown-unknown)"
+  }
+}
+
+need_web_tools() {
+  need_rust
+  [ -f Cargo.lock ] || cargo generate-lockfile >&2 || die "could not resolve dependencies (is crates.io reachable?)"
+  if [ "$("$TOOLS/bin/trunk" --version 2>/dev/null)" != "trunk $TRUNK_VERSION" ]; then
+    say "installing trunk $TRUNK_VERSION into .tools (takes several minutes once)"
+    cargo install trunk --version "=$TRUNK_VERSION" --locked --root "$TOOLS" >&2 || die "installing trunk failed"
+  fi
+  local bg; bg=$(bindgen_version)
+  [ -n "$bg" ] || die "no wasm-bindgen in Cargo.lock"
+  if [ "$("$TOOLS/bin/wasm-bindgen" --version 2>/dev/null)" != "wasm-bindgen $bg" ]; then
+    say "installing wasm-bindgen-cli $bg into .tools"
+    # No --locked: the CLI's own lockfile names crates the registry may not carry.
+    cargo install wasm-bindgen-cli --version "=$bg" --force --root "$TOOLS" >&2 || die "installing wasm-bindgen-cli failed"
+  fi
+  if ! "$TOOLS/npm/node_modules/.bin/wasm-opt" --version 2>/dev/null | grep -q "version ${BINARYEN_VERSION%%.*}"; then
+    command -v npm >/dev/null || die "npm is required for wasm-opt (binaryen): apt-get install nodejs npm"
+    say "installing binaryen $BINARYEN_VERSION (wasm-opt) into .tools/npm"
+    npm install --silent --no-audit --no-fund --prefix "$TOOLS/npm" "binaryen@$BINARYEN_VERSION" >&2 || die "installing binaryen failed"
+  fi
+}
+
+apt_install() { # apt_install PACKAGE... (only those missing)
+  local missing=()
+  for p in "$@"; do dpkg -s "$p" >/dev/null 2>&1 || missing+=("$p"); done
+  [ ${#missing[@]} -eq 0 ] && return 0
+  local sudo=""
+  [ "$(id -u)" -eq 0 ] || { command -v sudo >/dev/null && sudo="sudo"; } \
+    || die "need root (or sudo) to install: ${missing[*]}"
+  say "installing Debian packages: ${missing[*]}"
+  $sudo apt-get update -qq >&2 || true
+  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq "${missing[@]}" >&2 \
+    || die "apt-get install ${missing[*]} failed"
+}
+
+cmd_serve() {
+  need_web_tools
+  say "building the playground (release)"
+  trunk build --release --offline >&2 || { cargo fetch >&2 && trunk build --release --offline >&2; } || die "build failed"
+  echo "rvlab playground: http://127.0.0.1:8080/"
+  exec trunk serve --release --offline --address 127.0.0.1 --port 8080 --no-autoreload
+}
+
+PASSED=0
+FAILED=0
+count_results() { # count_results LOGFILE: add up every "test result:" line of cargo / wasm-bindgen-test
+  local p f
+  p=$(grep -aoE 'test result: [A-Za-z]+\. [0-9]+ passed' "$1" | awk '{s+=$4} END {print s+0}')
+  f=$(grep -aoE '[0-9]+ failed' <(grep -a 'test result:' "$1") | awk '{s+=$1} END {print s+0}')
+  PASSED=$((PASSED + p)); FAILED=$((FAILED + f))
+}
+
+cmd_test() {
+  need_web_tools
+  apt_install chromium chromium-driver etcd-server
+  local logs; logs=$(mktemp -d)
+  local status=0
+
+  say "release build of the playground (dist/)"
+  if ! { trunk build --release --offline >&2 || { cargo fetch >&2 && trunk build --release --offline >&2; }; }; then
+    say "release build FAILED"; FAILED=$((FAILED + 1)); status=1
+  fi
+
+  say "native tests"
+  cargo test --offline --all-targets -- --include-ignored 2>&1 | tee "$logs/native.log" >&2
+  [ "${PIPESTATUS[0]}" -eq 0 ] || status=1
+  count_results "$logs/native.log"
+
+  say "browser tests (headless Chromium)"
+  cargo test --offline --target wasm32-unknown-unknown --test web 2>&1 | tee "$logs/web.log" >&2
+  [ "${PIPESTATUS[0]}" -eq 0 ] || status=1
+  count_results "$logs/web.log"
+
+  if [ "$status" -ne 0 ] && [ "$FAILED" -eq 0 ]; then FAILED=1; fi
+  echo "$PASSED passed, $FAILED failed"
+  return "$status"
+}
+
+case "${1:-}" in
+  serve) cmd_serve ;;
+  test) cmd_test ;;
+  *) echo "usage: ./dev.sh serve | test" >&2; exit 2 ;;
+esac

@@ -1,0 +1,2 @@
+//! Clients that use the apiserver like anyone else: client-go's pager, reflector and informer
+//! (spec §f).

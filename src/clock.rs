@@ -1,0 +1,163 @@
+//! Simulated time: a monotonic virtual clock in milliseconds and the duration syntax scripts use
+//! (`500ms`, `61s`, `5m`, `1h`). Nothing in the engine reads the host's clock.
+
+use std::fmt;
+
+/// A point on the simulated clock, in milliseconds since the simulation started.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Default)]
+pub struct Instant(pub u64);
+
+/// A span of simulated time in milliseconds.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Default)]
+pub struct Duration(pub u64);
+
+impl Duration {
+    pub const fn from_secs(s: u64) -> Self {
+        Duration(s * 1000)
+    }
+    pub const fn from_millis(ms: u64) -> Self {
+        Duration(ms)
+    }
+    pub const fn as_millis(self) -> u64 {
+        self.0
+    }
+
+    /// Parses `250ms`, `3s`, `61s`, `5m`, `1h`, or a compound such as `1m30s`.
+    pub fn parse(text: &str) -> Result<Duration, String> {
+        let t = text.trim();
+        if t.is_empty() {
+            return Err("empty duration; expected e.g. 500ms, 61s, 5m or 1h".into());
+        }
+        let mut total: u64 = 0;
+        let mut rest = t;
+        while !rest.is_empty() {
+            let digits = rest.bytes().take_while(|b| b.is_ascii_digit()).count();
+            if digits == 0 {
+                return Err(format!("invalid duration {t:?}; expected e.g. 500ms, 61s, 5m or 1h"));
+            }
+            let n: u64 = rest[..digits]
+                .parse()
+                .map_err(|_| format!("invalid duration {t:?}: number too large"))?;
+            rest = &rest[digits..];
+            let unit_len = rest.bytes().take_while(|b| b.is_ascii_alphabetic()).count();
+            let unit = &rest[..unit_len];
+            rest = &rest[unit_len..];
+            let ms = match unit {
+                "ms" => 1,
+                "s" => 1000,
+                "m" => 60_000,
+                "h" => 3_600_000,
+                _ => {
+                    return Err(format!(
+                        "invalid duration {t:?}: unknown unit {unit:?}; use ms, s, m or h"
+                    ));
+                }
+            };
+            total = n
+                .checked_mul(ms)
+                .and_then(|v| total.checked_add(v))
+                .ok_or_else(|| format!("invalid duration {t:?}: too large"))?;
+        }
+        Ok(Duration(total))
+    }
+}
+
+impl fmt::Display for Duration {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if self.0 % 1000 == 0 {
+            write!(f, "{}s", self.0 / 1000)
+        } else {
+            write!(f, "{}ms", self.0)
+        }
+    }
+}
+
+impl std::ops::Add<Duration> for Instant {
+    type Output = Instant;
+    fn add(self, d: Duration) -> Instant {
+        Instant(self.0.saturating_add(d.0))
+    }
+}
+
+impl Instant {
+    /// Time elapsed from `earlier` to `self` (zero if `earlier` is later).
+    pub fn since(self, earlier: Instant) -> Duration {
+        Duration(self.0.saturating_sub(earlier.0))
+    }
+}
+
+/// The simulation clock. It only moves when the simulation advances it.
+#[derive(Debug, Clone, Default)]
+pub struct Clock {
+    now: Instant,
+}
+
+impl Clock {
+    pub fn new() -> Self {
+        Self::default()
+    }
+    pub fn now(&self) -> Instant {
+        self.now
+    }
+    pub fn advance(&mut self, d: Duration) {
+        self.now = self.now + d;
+    }
+    /// Moves the clock forward to `t` (never backwards).
+    pub fn advance_to(&mut self, t: Instant) {
+        if t > self.now {
+            self.now = t;
+        }
+    }
+}
+
+/// A small deterministic PRNG (SplitMix64): jitter and random choices come from a seed, so a
+/// script replays identically.
+#[derive(Debug, Clone)]
+pub struct Rng(u64);
+
+impl Rng {
+    pub fn new(seed: u64) -> Self {
+        Rng(seed)
+    }
+    pub fn next_u64(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        z ^ (z >> 31)
+    }
+    /// A value in `[lo, hi)`; returns `lo` when the range is empty.
+    pub fn range(&mut self, lo: u64, hi: u64) -> u64 {
+        if hi <= lo { lo } else { lo + self.next_u64() % (hi - lo) }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn parses_durations() {
+        assert_eq!(Duration::parse("61s"), Ok(Duration(61_000)));
+        assert_eq!(Duration::parse("5m"), Ok(Duration(300_000)));
+        assert_eq!(Duration::parse("1m30s"), Ok(Duration(90_000)));
+        assert_eq!(Duration::parse("250ms"), Ok(Duration(250)));
+        assert!(Duration::parse("5x").is_err());
+        assert!(Duration::parse("s").is_err());
+        assert!(Duration::parse("").is_err());
+        assert!(Duration::parse("99999999999999999999h").is_err());
+    }
+
+    #[test]
+    fn rng_is_deterministic() {
+        let (mut a, mut b) = (Rng::new(7), Rng::new(7));
+        for _ in 0..10 {
+            assert_eq!(a.next_u64(), b.next_u64());
+        }
+        let mut r = Rng::new(1);
+        for _ in 0..100 {
+            let v = r.range(300, 600);
+            assert!((300..600).contains(&v));
+        }
+    }
+}

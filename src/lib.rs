@@ -1,0 +1,19 @@
+//! rvlab — a faithful, deterministic model of how Kubernetes `resourceVersion` works.
+//!
+//! The engine is sans-IO: an etcd-like MVCC [`store`], the kube-apiserver read/write paths in
+//! [`apiserver`], client-go style clients in [`client`], and the line language of [`script`]
+//! that both the `rvlab` command and the browser console speak. Time comes from [`clock`], never
+//! from the host, so the same script always gives the same output. The Yew app in `ui` is
+//! compiled for `wasm32` only and reaches the engine only through its public API.
+
+pub mod apiserver;
+pub mod client;
+pub mod clock;
+pub mod script;
+pub mod store;
+
+#[cfg(target_arch = "wasm32")]
+pub mod ui;
+
+/// The version of rvlab, as printed by `rvlab --version` and shown in the UI footer.
+pub const VERSION: &str = env!("CARGO_PKG_VERSION");

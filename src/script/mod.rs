@@ -1,0 +1,1 @@
+//! The line language spoken by `rvlab run` and the browser console, and its JSON Lines output.
