@@ -1,1 +1,5 @@
 //! The line language spoken by `rvlab run` and the browser console, and its JSON Lines output.
+
+pub mod session;
+
+pub use session::Session;
