@@ -8,6 +8,7 @@
 
 pub mod apiserver;
 pub mod client;
+pub mod cluster;
 pub mod clock;
 pub mod script;
 pub mod store;

@@ -1,4 +1,8 @@
-//! `rvlab`: runs playground scripts in the terminal and prints JSON Lines.
+//! `rvlab`: runs playground scripts in the terminal.
+//!
+//! * `rvlab run [--explain] FILE|-` prints one JSON object per executed line (JSON Lines).
+//! * `rvlab test FILE|DIR...` runs scripts with their `expect` lines and ends with
+//!   `N passed, N failed`.
 fn main() {
     #[cfg(not(target_arch = "wasm32"))]
     std::process::exit(cli::main());
@@ -6,6 +10,16 @@ fn main() {
 
 #[cfg(not(target_arch = "wasm32"))]
 mod cli {
+    use std::io::{Read, Write};
+    use std::path::{Path, PathBuf};
+
+    use rvlab::script::Session;
+
+    const USAGE: &str = "usage:
+  rvlab run [--explain] FILE|-     run a script, print one JSON object per line
+  rvlab test FILE|DIR...           run scripts and check their expect lines
+  rvlab --version";
+
     pub fn main() -> i32 {
         let args: Vec<String> = std::env::args().skip(1).collect();
         match args.first().map(String::as_str) {
@@ -13,10 +27,126 @@ mod cli {
                 println!("rvlab {}", rvlab::VERSION);
                 0
             }
+            Some("run") => run(&args[1..]),
+            Some("test") => test(&args[1..]),
+            Some("help") | Some("--help") | Some("-h") => {
+                println!("{USAGE}");
+                0
+            }
             _ => {
-                eprintln!("usage: rvlab run FILE|-   (run a script, print JSON Lines)");
+                eprintln!("{USAGE}");
                 2
             }
         }
+    }
+
+    fn read_input(path: &str) -> Result<String, String> {
+        if path == "-" {
+            let mut s = String::new();
+            std::io::stdin().read_to_string(&mut s).map_err(|e| format!("rvlab: reading stdin: {e}"))?;
+            Ok(s)
+        } else {
+            std::fs::read_to_string(path).map_err(|e| format!("rvlab: {path}: {e}"))
+        }
+    }
+
+    fn run(args: &[String]) -> i32 {
+        let mut explain = false;
+        let mut file = None;
+        for a in args {
+            match a.as_str() {
+                "--explain" => explain = true,
+                _ if file.is_none() => file = Some(a.clone()),
+                _ => {
+                    eprintln!("{USAGE}");
+                    return 2;
+                }
+            }
+        }
+        let Some(file) = file else {
+            eprintln!("{USAGE}");
+            return 2;
+        };
+        let text = match read_input(&file) {
+            Ok(t) => t,
+            Err(e) => {
+                eprintln!("{e}");
+                return 2;
+            }
+        };
+        let mut session = Session::with_explain(explain);
+        let stdout = std::io::stdout();
+        let mut out = stdout.lock();
+        for (i, line) in text.lines().enumerate() {
+            if let Some(v) = session.run_line(i + 1, line) {
+                if writeln!(out, "{v}").is_err() {
+                    return 1;
+                }
+            }
+        }
+        if session.tally().parse_errors > 0 { 2 } else { 0 }
+    }
+
+    fn collect(path: &Path, into: &mut Vec<PathBuf>) {
+        if path.is_dir() {
+            let mut entries: Vec<PathBuf> = std::fs::read_dir(path)
+                .map(|rd| rd.filter_map(|e| e.ok().map(|e| e.path())).collect())
+                .unwrap_or_default();
+            entries.sort();
+            for e in entries {
+                if e.is_dir() || e.extension().is_some_and(|x| x == "rv") {
+                    collect(&e, into);
+                }
+            }
+        } else {
+            into.push(path.to_path_buf());
+        }
+    }
+
+    fn test(args: &[String]) -> i32 {
+        if args.is_empty() {
+            eprintln!("{USAGE}");
+            return 2;
+        }
+        let mut files = Vec::new();
+        for a in args {
+            collect(Path::new(a), &mut files);
+        }
+        let (mut passed, mut failed) = (0usize, 0usize);
+        for f in &files {
+            let name = f.display().to_string();
+            let text = match std::fs::read_to_string(f) {
+                Ok(t) => t,
+                Err(e) => {
+                    println!("{name}: cannot read: {e}");
+                    failed += 1;
+                    continue;
+                }
+            };
+            let mut session = Session::new();
+            for (i, line) in text.lines().enumerate() {
+                let Some(out) = session.run_line(i + 1, line) else { continue };
+                if out.get("ok") == Some(&serde_json::Value::Bool(false)) {
+                    println!(
+                        "{name}:{}: FAILED expect {}\n    expected: {}\n    seen:     {}",
+                        i + 1,
+                        out["expect"].as_str().unwrap_or(""),
+                        out["expected"].as_str().unwrap_or(""),
+                        out["seen"].as_str().unwrap_or("")
+                    );
+                } else if let Some(err) = out.get("error").and_then(|e| e.as_str()) {
+                    if rvlab::script::parse::parse_line(line.trim()).is_err() {
+                        println!("{name}:{}: cannot parse: {err}", i + 1);
+                        failed += 1;
+                    }
+                }
+            }
+            let t = session.tally();
+            passed += t.expect_passed;
+            failed += t.expect_failed;
+            println!("{name}: {} passed, {} failed", t.expect_passed, t.expect_failed + t.parse_errors);
+        }
+        println!("{passed} passed, {failed} failed");
+        if failed > 0 { 1 } else { 0 }
     }
 }

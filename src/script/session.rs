@@ -1,16 +1,80 @@
-//! A playground session: one simulated cluster plus the state a script keeps between lines
-//! (open watch streams by id, the current apiserver). `rvlab run` and the browser console both
-//! drive the engine through this type and get the same JSON output objects.
+//! A playground session: one simulated [`Cluster`] plus what a script keeps between lines (open
+//! watch streams by id, the apiserver requests go to, the previous output for `expect`).
+//! `rvlab run`, `rvlab test` and the browser console all drive the engine through this type and
+//! get the same JSON output objects (the JSON Lines contract in the README).
 
-use serde_json::{Value, json};
+use std::collections::BTreeMap;
+
+use serde_json::{Map, Value, json};
+
+use super::parse::{Command, EtcdCommand, parse_line};
+use crate::cluster::{Cluster, WatchHandle};
+use crate::store::{DeleteRangeRequest, KeyValue, PutRequest, RangeRequest};
 
 /// One sandbox. Feed it lines; each non-blank, non-comment line yields one output object.
 #[derive(Debug, Default)]
-pub struct Session {}
+pub struct Session {
+    cluster: Cluster,
+    /// Open watches by script id (`w1`, `w2`, …).
+    watches: BTreeMap<String, WatchHandle>,
+    watch_seq: usize,
+    /// 0-based index of the apiserver that requests go to.
+    current_apiserver: usize,
+    /// Adds `"explain"` to request outputs.
+    explain: bool,
+    /// The last output that was not an `expect` (what `expect` lines assert on).
+    previous: Option<Value>,
+    /// Lines that could not be parsed so far.
+    parse_errors: usize,
+    /// `expect` results so far.
+    expect_passed: usize,
+    expect_failed: usize,
+}
+
+/// The outcome counters of a session, for `rvlab run`'s exit status and `rvlab test`'s summary.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct Tally {
+    pub parse_errors: usize,
+    pub expect_passed: usize,
+    pub expect_failed: usize,
+}
+
+fn kv_json(kv: &KeyValue) -> Value {
+    let mut m = Map::new();
+    m.insert("key".into(), Value::String(String::from_utf8_lossy(&kv.key).into_owned()));
+    if !kv.value.is_empty() {
+        m.insert("value".into(), Value::String(String::from_utf8_lossy(&kv.value).into_owned()));
+    }
+    m.insert("create_revision".into(), json!(kv.create_revision));
+    m.insert("mod_revision".into(), json!(kv.mod_revision));
+    m.insert("version".into(), json!(kv.version));
+    if kv.lease != 0 {
+        m.insert("lease".into(), json!(kv.lease));
+    }
+    Value::Object(m)
+}
+
+/// etcd's prefix convention: the range end that covers every key starting with `key`.
+fn prefix_end(key: &[u8]) -> Vec<u8> {
+    crate::apiserver::etcd3::prefix_range_end(key)
+}
 
 impl Session {
     pub fn new() -> Self {
-        Session {}
+        Session::default()
+    }
+
+    /// A session whose request outputs carry the engine's `"explain"`.
+    pub fn with_explain(explain: bool) -> Self {
+        Session { explain, ..Session::default() }
+    }
+
+    pub fn cluster(&self) -> &Cluster {
+        &self.cluster
+    }
+
+    pub fn tally(&self) -> Tally {
+        Tally { parse_errors: self.parse_errors, expect_passed: self.expect_passed, expect_failed: self.expect_failed }
     }
 
     /// Runs one line (1-based `line_no` goes into the output's `"line"`). Returns `None` for
@@ -20,14 +84,157 @@ impl Session {
         if t.is_empty() || t.starts_with('#') {
             return None;
         }
-        Some(json!({"line": line_no, "error": "not implemented yet"}))
+        let mut out = match parse_line(t) {
+            Err(e) => {
+                self.parse_errors += 1;
+                json!({"error": e.to_string()})
+            }
+            Ok(Command::Expect(exp)) => {
+                let informers = |_: &str| -> Option<Value> { None };
+                let mut o = json!({"expect": exp.to_string()});
+                match exp.check(self.previous.as_ref(), &informers) {
+                    Ok(()) => {
+                        self.expect_passed += 1;
+                        o["ok"] = Value::Bool(true);
+                    }
+                    Err(f) => {
+                        self.expect_failed += 1;
+                        o["ok"] = Value::Bool(false);
+                        o["expected"] = Value::String(f.expected);
+                        o["seen"] = Value::String(f.seen);
+                    }
+                }
+                let mut m = Map::new();
+                m.insert("line".into(), json!(line_no));
+                if let Value::Object(rest) = o {
+                    m.extend(rest);
+                }
+                return Some(Value::Object(m));
+            }
+            Ok(cmd) => self.execute(cmd),
+        };
+        // "line" first, then the command's fields.
+        let mut m = Map::new();
+        m.insert("line".into(), json!(line_no));
+        if let Value::Object(rest) = out.take() {
+            m.extend(rest);
+        }
+        let out = Value::Object(m);
+        self.previous = Some(out.clone());
+        Some(out)
     }
 
     /// Runs a whole script, numbering lines from 1.
     pub fn run_script(&mut self, text: &str) -> Vec<Value> {
-        text.lines()
-            .enumerate()
-            .filter_map(|(i, l)| self.run_line(i + 1, l))
-            .collect()
+        text.lines().enumerate().filter_map(|(i, l)| self.run_line(i + 1, l)).collect()
+    }
+
+    fn execute(&mut self, cmd: Command) -> Value {
+        match cmd {
+            Command::Request { method, target, body } => {
+                let body_text = body.map(|b| b.to_string());
+                let (resp, handle) =
+                    self.cluster.request(self.current_apiserver, method.as_str(), &target, body_text.as_deref());
+                let mut m = Map::new();
+                m.insert("code".into(), json!(resp.code));
+                if let Some(h) = handle {
+                    self.watch_seq += 1;
+                    let id = format!("w{}", self.watch_seq);
+                    self.watches.insert(id.clone(), h);
+                    m.insert("watch".into(), Value::String(id));
+                } else {
+                    m.insert("body".into(), resp.body);
+                }
+                if !resp.headers.is_empty() {
+                    let h: Map<String, Value> =
+                        resp.headers.into_iter().map(|(k, v)| (k, Value::String(v))).collect();
+                    m.insert("headers".into(), Value::Object(h));
+                }
+                if self.explain {
+                    m.insert("explain".into(), Value::String(resp.explain));
+                }
+                Value::Object(m)
+            }
+            Command::Events { watch } => match self.watches.get(&watch).copied() {
+                None => json!({"error": format!("no watch named {watch:?}; watch ids are w1, w2, … in the order watches were opened")}),
+                Some(h) => match self.cluster.read_watch(h) {
+                    Some((frames, closed)) => {
+                        let events: Vec<Value> = frames.iter().map(|f| f.to_json()).collect();
+                        json!({"events": events, "closed": closed})
+                    }
+                    None => json!({"error": format!("watch {watch} is gone")}),
+                },
+            },
+            Command::Cancel(watch) => match self.watches.get(&watch).copied() {
+                None => json!({"error": format!("no watch named {watch:?}")}),
+                Some(h) => {
+                    self.cluster.cancel_watch(h);
+                    json!({"canceled": watch})
+                }
+            },
+            Command::Etcd(e) => self.etcd(e),
+            Command::Compact { revision } => {
+                match self.cluster.compact(revision) {
+                    Ok(()) => json!({"compacted": revision, "header": {"revision": self.cluster.etcd().current_revision()}}),
+                    Err(e) => json!({"error": e.to_string()}),
+                }
+            }
+            Command::Advance(d) => {
+                self.cluster.advance(d);
+                json!({"now": crate::clock::Duration(self.cluster.clock().now().0).to_string()})
+            }
+            Command::Set { name, value } => match (name.as_str(), value.as_str()) {
+                ("explain", "on" | "true") => {
+                    self.explain = true;
+                    json!({"set": name, "value": value})
+                }
+                ("explain", "off" | "false") => {
+                    self.explain = false;
+                    json!({"set": name, "value": value})
+                }
+                _ => json!({"error": format!("unknown setting {name:?} (or value {value:?}); known: explain on|off")}),
+            },
+            Command::Apiserver(n) => {
+                if n >= 1 && n <= self.cluster.apiserver_count() {
+                    self.current_apiserver = n - 1;
+                    json!({"apiserver": n})
+                } else {
+                    json!({"error": format!("no apiserver {n}: there are {} (set apiservers N to add more)", self.cluster.apiserver_count())})
+                }
+            }
+            other => json!({"error": format!("`{other}` is not supported by this version of rvlab yet")}),
+        }
+    }
+
+    fn etcd(&mut self, cmd: EtcdCommand) -> Value {
+        let etcd = self.cluster.etcd_mut();
+        match cmd {
+            EtcdCommand::Put { key, value } => {
+                let r = etcd.put(PutRequest { key: key.into_bytes(), value: value.into_bytes(), ..Default::default() });
+                json!({"header": {"revision": r.header.revision}})
+            }
+            EtcdCommand::Get { key, prefix, revision, limit } => {
+                let k = key.into_bytes();
+                let range_end = if prefix { prefix_end(&k) } else { vec![] };
+                let req = RangeRequest { key: k, range_end, revision: revision.unwrap_or(0), limit: limit.unwrap_or(0), ..Default::default() };
+                match etcd.range(&req) {
+                    Ok(r) => {
+                        let kvs: Vec<Value> = r.kvs.iter().map(kv_json).collect();
+                        json!({"header": {"revision": r.header.revision}, "kvs": kvs, "count": r.count, "more": r.more})
+                    }
+                    Err(e) => json!({"error": e.to_string()}),
+                }
+            }
+            EtcdCommand::Del { key, prefix } => {
+                let k = key.into_bytes();
+                let range_end = if prefix { prefix_end(&k) } else { vec![] };
+                let r = etcd.delete_range(DeleteRangeRequest { key: k, range_end, prev_kv: false });
+                json!({"header": {"revision": r.header.revision}, "deleted": r.deleted})
+            }
+            EtcdCommand::Compact { revision } => match etcd.compact(revision) {
+                Ok(h) => json!({"header": {"revision": h.revision}, "compacted": revision}),
+                Err(e) => json!({"error": e.to_string()}),
+            },
+        }
     }
 }

@@ -10,13 +10,17 @@ pub mod kv;
 pub mod revision;
 pub mod watch;
 
+pub use key_index::{Generation, IndexEntry, KeyIndex, KeyRange, TreeIndex};
 pub use kv::{
-    Compare, CompareResult, CompareTarget, DeleteRangeRequest, DeleteRangeResponse, KeyValue,
+    BackendRecord, Compare, CompareResult, CompareTarget, DeleteRangeRequest, DeleteRangeResponse, KeyValue,
     MvccStore, PutRequest, PutResponse, RangeRequest, RangeResponse, RequestOp, ResponseHeader,
     ResponseOp, TxnRequest, TxnResponse,
 };
 pub use revision::Revision;
-pub use watch::{Event, EventType, WatchCreateRequest, WatchId, WatchResponse};
+pub use watch::{
+    ERR_EMPTY_WATCHER_RANGE, Event, EventType, WATCH_BATCH_MAX_REVS, WatchCreateRequest, WatchId,
+    WatchResponse, WatcherInfo,
+};
 
 /// Errors of the MVCC layer, with etcd's exact messages.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]

@@ -12,3 +12,10 @@ impl Revision {
         Revision { main, sub }
     }
 }
+
+impl std::fmt::Display for Revision {
+    /// `main_sub`, e.g. `7_0`.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}_{}", self.main, self.sub)
+    }
+}

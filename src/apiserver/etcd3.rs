@@ -1,0 +1,317 @@
+//! The apiserver's storage against etcd (k8s.io/apiserver `storage/etcd3`): create with
+//! `If(mod_revision==0)`, optimistic updates and deletes, reads at the latest or an exact
+//! revision, and paginated lists with continue tokens (§B, §C.2 E-paths, §D).
+
+use serde_json::Value;
+
+use super::continue_token::ContinueToken;
+use super::object;
+use super::selector::LabelSelector;
+use crate::store::{
+    Compare, CompareResult, CompareTarget, DeleteRangeRequest, KeyValue, MvccError, MvccStore,
+    PutRequest, RangeRequest, RequestOp, ResponseOp, TxnRequest,
+};
+
+/// What can go wrong in storage, before it is turned into a `Status` by the registry.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum StorageError {
+    #[error("key exists")]
+    KeyExists,
+    #[error("key not found")]
+    NotFound,
+    /// The object's resourceVersion differs from the stored one.
+    #[error("the object has been modified")]
+    Conflict,
+    /// A delete precondition failed; the text is the apiserver's StorageError message.
+    #[error("{0}")]
+    PreconditionFailed(String),
+    /// Reading a compacted revision.
+    #[error("mvcc: required revision has been compacted")]
+    Compacted,
+    /// A read at or not-older-than a revision the store has not reached yet.
+    #[error("Too large resource version: {requested}, current: {current}")]
+    TooLargeResourceVersion { requested: u64, current: u64 },
+    #[error("{0}")]
+    Internal(String),
+}
+
+/// Which revision a read is served at.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ReadAt {
+    /// The current revision (a linearizable read in real etcd).
+    Latest,
+    /// The current revision, failing if it is below the given minimum.
+    NotOlderThan(u64),
+    /// Exactly this revision.
+    Exact(u64),
+}
+
+/// One page of a list, ready to be turned into a `...List` object.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ListPage {
+    pub items: Vec<Value>,
+    /// The revision the list is consistent at (`ListMeta.resourceVersion`).
+    pub resource_version: i64,
+    pub continue_token: Option<String>,
+    pub remaining_item_count: Option<i64>,
+}
+
+/// The end of the key range that starts with `prefix` (etcd's `GetPrefixRangeEnd`).
+pub fn prefix_range_end(prefix: &[u8]) -> Vec<u8> {
+    let mut end = prefix.to_vec();
+    while let Some(last) = end.pop() {
+        if last < 0xff {
+            end.push(last + 1);
+            return end;
+        }
+    }
+    vec![0]
+}
+
+fn map_read_error(e: MvccError, requested: i64, current: i64) -> StorageError {
+    match e {
+        MvccError::Compacted => StorageError::Compacted,
+        MvccError::FutureRev => StorageError::TooLargeResourceVersion {
+            requested: requested.max(0) as u64,
+            current: current.max(0) as u64,
+        },
+    }
+}
+
+fn decode(kv: &KeyValue) -> Result<Value, StorageError> {
+    object::decode_from_storage(&kv.value, kv.mod_revision).ok_or_else(|| {
+        StorageError::Internal(format!(
+            "unable to decode an object stored at {}",
+            String::from_utf8_lossy(&kv.key)
+        ))
+    })
+}
+
+fn current_kv(etcd: &MvccStore, key: &str) -> Option<KeyValue> {
+    let req = RangeRequest { key: key.as_bytes().to_vec(), ..Default::default() };
+    etcd.range(&req).ok().and_then(|r| r.kvs.into_iter().next())
+}
+
+/// Creates `obj` at `key` if nothing is there; returns the stored object with its RV.
+pub fn create(etcd: &mut MvccStore, key: &str, obj: &Value) -> Result<Value, StorageError> {
+    let k = key.as_bytes().to_vec();
+    let resp = etcd
+        .txn(TxnRequest {
+            compare: vec![Compare {
+                key: k.clone(),
+                result: CompareResult::Equal,
+                target: CompareTarget::ModRevision(0),
+            }],
+            success: vec![RequestOp::Put(PutRequest {
+                key: k,
+                value: object::encode_for_storage(obj),
+                ..Default::default()
+            })],
+            failure: vec![],
+        })
+        .map_err(|e| StorageError::Internal(e.to_string()))?;
+    if !resp.succeeded {
+        return Err(StorageError::KeyExists);
+    }
+    let mut out = obj.clone();
+    object::set_resource_version(&mut out, resp.header.revision);
+    Ok(out)
+}
+
+/// Reads the current object (etcd path of a get).
+pub fn get(etcd: &MvccStore, key: &str, at: ReadAt) -> Result<Value, StorageError> {
+    let current = etcd.current_revision();
+    if let ReadAt::NotOlderThan(min) | ReadAt::Exact(min) = at {
+        if min > current as u64 {
+            return Err(StorageError::TooLargeResourceVersion { requested: min, current: current as u64 });
+        }
+    }
+    match current_kv(etcd, key) {
+        Some(kv) => decode(&kv),
+        None => Err(StorageError::NotFound),
+    }
+}
+
+/// Replaces the object at `key` with `new_obj`. `expected_rv` is the resourceVersion the caller
+/// sent (`None` = unconditional). Writing the same bytes again is a no-op that returns the
+/// stored object unchanged (§B).
+pub fn update(
+    etcd: &mut MvccStore,
+    key: &str,
+    new_obj: &Value,
+    expected_rv: Option<i64>,
+) -> Result<(Value, bool), StorageError> {
+    let Some(cur) = current_kv(etcd, key) else { return Err(StorageError::NotFound) };
+    if let Some(rv) = expected_rv {
+        if rv != cur.mod_revision {
+            return Err(StorageError::Conflict);
+        }
+    }
+    let bytes = object::encode_for_storage(new_obj);
+    if bytes == cur.value {
+        return Ok((decode(&cur)?, false));
+    }
+    let k = key.as_bytes().to_vec();
+    let resp = etcd
+        .txn(TxnRequest {
+            compare: vec![Compare {
+                key: k.clone(),
+                result: CompareResult::Equal,
+                target: CompareTarget::ModRevision(cur.mod_revision),
+            }],
+            success: vec![RequestOp::Put(PutRequest { key: k, value: bytes, ..Default::default() })],
+            failure: vec![],
+        })
+        .map_err(|e| StorageError::Internal(e.to_string()))?;
+    if !resp.succeeded {
+        return Err(StorageError::Conflict);
+    }
+    let mut out = new_obj.clone();
+    object::set_resource_version(&mut out, resp.header.revision);
+    Ok((out, true))
+}
+
+/// Delete preconditions (`DeleteOptions.preconditions`).
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Preconditions {
+    pub resource_version: Option<String>,
+    pub uid: Option<String>,
+}
+
+/// Deletes the object at `key` and returns its last state with RV = the delete's revision.
+pub fn delete(etcd: &mut MvccStore, key: &str, pre: &Preconditions) -> Result<Value, StorageError> {
+    let Some(cur) = current_kv(etcd, key) else { return Err(StorageError::NotFound) };
+    let last = decode(&cur)?;
+    if let Some(uid) = &pre.uid {
+        let actual = object::uid(&last);
+        if uid != actual {
+            return Err(StorageError::PreconditionFailed(format!(
+                "StorageError: invalid object, Code: 4, Key: {key}, ResourceVersion: 0, AdditionalErrorMsg: Precondition failed: UID in precondition: {uid}, UID in object meta: {actual}"
+            )));
+        }
+    }
+    if let Some(rv) = &pre.resource_version {
+        let actual = cur.mod_revision.to_string();
+        if *rv != actual {
+            return Err(StorageError::PreconditionFailed(format!(
+                "StorageError: invalid object, Code: 4, Key: {key}, ResourceVersion: 0, AdditionalErrorMsg: Precondition failed: ResourceVersion in precondition: {rv}, ResourceVersion in object meta: {actual}"
+            )));
+        }
+    }
+    let k = key.as_bytes().to_vec();
+    let resp = etcd
+        .txn(TxnRequest {
+            compare: vec![Compare {
+                key: k.clone(),
+                result: CompareResult::Equal,
+                target: CompareTarget::ModRevision(cur.mod_revision),
+            }],
+            success: vec![RequestOp::DeleteRange(DeleteRangeRequest { key: k, ..Default::default() })],
+            failure: vec![],
+        })
+        .map_err(|e| StorageError::Internal(e.to_string()))?;
+    if !resp.succeeded {
+        return Err(StorageError::Conflict);
+    }
+    let deleted = resp.responses.iter().any(|r| matches!(r, ResponseOp::DeleteRange(d) if d.deleted > 0));
+    if !deleted {
+        return Err(StorageError::NotFound);
+    }
+    let mut out = last;
+    object::set_resource_version(&mut out, resp.header.revision);
+    Ok(out)
+}
+
+/// A list request against etcd.
+#[derive(Debug, Clone)]
+pub struct ListRequest<'a> {
+    /// e.g. `/registry/pods/default/` or `/registry/pods/`.
+    pub key_prefix: &'a str,
+    pub at: ReadAt,
+    /// A decoded continue token: read from its start key at its rv (rv < 0: at the latest).
+    pub continue_from: Option<&'a ContinueToken>,
+    /// 0 = unlimited.
+    pub limit: i64,
+    pub selector: &'a LabelSelector,
+}
+
+/// Largest page etcd is asked for while filling a page through a selector.
+const MAX_FETCH: i64 = 10_000;
+
+/// `GetList` of the etcd3 store: pages with a doubling fetch size when a selector filters,
+/// the continue token at the pinned revision and `remainingItemCount` (§D).
+pub fn list(etcd: &MvccStore, req: &ListRequest<'_>) -> Result<ListPage, StorageError> {
+    let current = etcd.current_revision();
+    let range_end = prefix_range_end(req.key_prefix.as_bytes());
+    let (mut start, mut with_rev) = match req.continue_from {
+        Some(tok) => {
+            let rev = if tok.rv > 0 { tok.rv } else { 0 };
+            (tok.start_key(req.key_prefix).into_bytes(), rev)
+        }
+        None => {
+            let rev = match req.at {
+                ReadAt::Latest => 0,
+                ReadAt::NotOlderThan(min) => {
+                    if min > current as u64 {
+                        return Err(StorageError::TooLargeResourceVersion { requested: min, current: current as u64 });
+                    }
+                    0
+                }
+                ReadAt::Exact(n) => n.min(i64::MAX as u64) as i64,
+            };
+            (req.key_prefix.as_bytes().to_vec(), rev)
+        }
+    };
+    let paging = req.limit > 0;
+    let mut fetch = if paging { req.limit } else { 0 };
+    let mut items = Vec::new();
+    let mut has_more;
+    let mut last_key: Vec<u8> = Vec::new();
+    let mut count;
+    loop {
+        let resp = etcd
+            .range(&RangeRequest {
+                key: start.clone(),
+                range_end: range_end.clone(),
+                revision: with_rev,
+                limit: fetch,
+                ..Default::default()
+            })
+            .map_err(|e| map_read_error(e, with_rev, current))?;
+        has_more = resp.more;
+        count = resp.count;
+        for kv in &resp.kvs {
+            if paging && items.len() as i64 >= req.limit {
+                has_more = true;
+                break;
+            }
+            last_key = kv.key.clone();
+            let obj = decode(kv)?;
+            if req.selector.matches(&object::labels(&obj)) {
+                items.push(obj);
+            }
+        }
+        if with_rev == 0 {
+            with_rev = resp.header.revision;
+        }
+        if !has_more || !paging || items.len() as i64 >= req.limit {
+            break;
+        }
+        if fetch < MAX_FETCH {
+            fetch = (fetch * 2).min(MAX_FETCH);
+        }
+        start = last_key.clone();
+        start.push(0);
+    }
+    let (continue_token, remaining_item_count) = if has_more {
+        let mut start_key = last_key.clone();
+        start_key.push(0);
+        let suffix = String::from_utf8_lossy(&start_key[req.key_prefix.len().min(start_key.len())..]).into_owned();
+        let token = ContinueToken { rv: with_rev, start: suffix }.encode();
+        let remaining = req.selector.is_empty().then(|| count - req.limit);
+        (Some(token), remaining)
+    } else {
+        (None, None)
+    };
+    Ok(ListPage { items, resource_version: with_rev, continue_token, remaining_item_count })
+}

@@ -1,0 +1,354 @@
+//! HTTP request → typed API request (routing and query decoding as kube-apiserver does it).
+//!
+//! Owns URL routing for `/api/v1/...` (namespaced item/collection, all-namespaces collection,
+//! legacy `/watch/` prefix), Go-compatible percent-decoding of path and query
+//! (`url.PathUnescape`, `url.ParseQuery` dropping malformed pairs, `+` = space in queries), the
+//! query-parameter conversion rules of `runtime.Convert_Slice_string_To_*` (first value wins,
+//! booleans false only for `0`/`false`, integers via `strconv.ParseInt` with its error text as a
+//! 400), the 404/405 answers of the go-restful router, and dispatching bodies to [`super::body`].
+
+#![allow(clippy::result_large_err)] // the error type is `Status`, by design of the apiserver API
+
+use super::body;
+use super::resource::{self, ResourceInfo};
+use super::selector::LabelSelector;
+use super::status::{Status, go_parse_int};
+use super::validation;
+
+/// What the request asks for.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Verb {
+    Get,
+    List,
+    Watch,
+    Create,
+    Update,
+    Delete,
+}
+
+/// `metainternalversion.ListOptions` as decoded from the query (empty strings are `None`,
+/// as Go does not distinguish "absent" from "").
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct ListOptions {
+    pub resource_version: Option<String>,
+    pub resource_version_match: Option<String>,
+    /// `limit`; 0 = unlimited (negative values pass through, as in Go).
+    pub limit: i64,
+    pub continue_token: Option<String>,
+    pub label_selector: LabelSelector,
+    /// Raw `fieldSelector`, not parsed here.
+    pub field_selector: Option<String>,
+    /// The `watch` query parameter (not set by the legacy `/watch/` prefix).
+    pub watch: bool,
+    pub allow_watch_bookmarks: bool,
+    pub send_initial_events: Option<bool>,
+    pub timeout_seconds: Option<i64>,
+}
+
+/// The parts of `metav1.DeleteOptions` the model uses.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct DeleteOptions {
+    pub precondition_resource_version: Option<String>,
+    pub precondition_uid: Option<String>,
+    /// `gracePeriodSeconds` (body or query).
+    pub grace_period_seconds: Option<i64>,
+}
+
+/// A routed, decoded request.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ApiRequest {
+    pub verb: Verb,
+    pub resource: &'static ResourceInfo,
+    /// `None` for an all-namespaces list/watch.
+    pub namespace: Option<String>,
+    /// Set for get/update/delete and for a watch of one object (`/watch/namespaces/ns/pods/a`).
+    pub name: Option<String>,
+    /// Decoded list options (list/watch; for a get only `resource_version` is read).
+    pub options: ListOptions,
+    /// The decoded object for create/update: `kind`/`apiVersion` filled in, `metadata.namespace`
+    /// set to the URL namespace (see [`body`]).
+    pub body: Option<serde_json::Value>,
+    pub delete_options: DeleteOptions,
+}
+
+/// A decoded query string: `(key, value)` pairs in order.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Query(pub Vec<(String, String)>);
+
+impl Query {
+    /// Go's `url.ParseQuery` as used by `req.URL.Query()`: pairs split on `&`, a pair with `;`
+    /// or a bad escape is dropped, `+` is a space.
+    pub fn parse(raw: &str) -> Query {
+        let mut out = Vec::new();
+        for piece in raw.split('&') {
+            if piece.is_empty() || piece.contains(';') {
+                continue;
+            }
+            let (k, v) = piece.split_once('=').unwrap_or((piece, ""));
+            let (Ok(k), Ok(v)) = (unescape(k, true), unescape(v, true)) else {
+                continue;
+            };
+            out.push((lossy(k), lossy(v)));
+        }
+        Query(out)
+    }
+
+    /// The first value of `key` (what `Convert_Slice_string_To_*` use).
+    pub fn first(&self, key: &str) -> Option<&str> {
+        self.0
+            .iter()
+            .find(|(k, _)| k == key)
+            .map(|(_, v)| v.as_str())
+    }
+
+    /// `Convert_Slice_string_To_bool`: absent → None; `0`/`false` (any case) → false; anything else
+    /// (including empty) → true.
+    pub fn bool(&self, key: &str) -> Option<bool> {
+        self.first(key)
+            .map(|v| !(v == "0" || v.eq_ignore_ascii_case("false")))
+    }
+
+    /// `Convert_Slice_string_To_int64`: absent → None; else `strconv.ParseInt` (error text returned).
+    pub fn int64(&self, key: &str) -> Result<Option<i64>, String> {
+        match self.first(key) {
+            None => Ok(None),
+            Some(v) => go_parse_int(v).map(Some).map_err(|e| e.to_string()),
+        }
+    }
+
+    /// A string parameter; empty = absent.
+    pub fn string(&self, key: &str) -> Option<String> {
+        self.first(key)
+            .filter(|v| !v.is_empty())
+            .map(str::to_string)
+    }
+}
+
+fn lossy(b: Vec<u8>) -> String {
+    match String::from_utf8(b) {
+        Ok(s) => s,
+        Err(e) => String::from_utf8_lossy(e.as_bytes()).into_owned(),
+    }
+}
+
+fn hex(c: u8) -> Option<u8> {
+    char::from(c)
+        .to_digit(16)
+        .and_then(|d| u8::try_from(d).ok())
+}
+
+/// Go's `url.unescape`; the error is the `EscapeError` text (`invalid URL escape "%zz"`).
+pub fn unescape(s: &str, query: bool) -> Result<Vec<u8>, String> {
+    let b = s.as_bytes();
+    let mut out = Vec::with_capacity(b.len());
+    let mut i = 0;
+    while i < b.len() {
+        match b[i] {
+            b'%' => {
+                match (
+                    b.get(i + 1).copied().and_then(hex),
+                    b.get(i + 2).copied().and_then(hex),
+                ) {
+                    (Some(h), Some(l)) => out.push(h * 16 + l),
+                    _ => {
+                        let end = (i + 3).min(b.len());
+                        let bad = String::from_utf8_lossy(&b[i..end]).into_owned();
+                        return Err(format!(
+                            "invalid URL escape {}",
+                            super::status::go_quote(&bad)
+                        ));
+                    }
+                }
+                i += 3;
+            }
+            b'+' if query => {
+                out.push(b' ');
+                i += 1;
+            }
+            c => {
+                out.push(c);
+                i += 1;
+            }
+        }
+    }
+    Ok(out)
+}
+
+/// Which route matched.
+enum Route {
+    /// `/api/v1/namespaces/{ns}/{res}` (ns = Some) or `/api/v1/{res}` (ns = None).
+    Collection(&'static ResourceInfo, Option<String>),
+    /// `/api/v1/namespaces/{ns}/{res}/{name}`.
+    Item(&'static ResourceInfo, String, String),
+    /// `/api/v1/watch/...`.
+    LegacyWatch(&'static ResourceInfo, Option<String>, Option<String>),
+}
+
+fn route(path: &str) -> Result<Route, Status> {
+    let decoded = lossy(unescape(path, false).map_err(|e| Status::bad_request(&e))?);
+    let trimmed = decoded.trim_end_matches('/');
+    let Some(rest) = trimmed.strip_prefix("/api/v1/") else {
+        return Err(Status::path_not_found());
+    };
+    let segs: Vec<&str> = rest.split('/').collect();
+    if segs.iter().any(|s| s.is_empty()) {
+        return Err(Status::path_not_found());
+    }
+    let res = |r: &str| resource::lookup(r).ok_or_else(Status::path_not_found);
+    let ns_only = |r: &'static ResourceInfo| {
+        if r.namespaced {
+            Ok(r)
+        } else {
+            Err(Status::path_not_found())
+        }
+    };
+    match segs.as_slice() {
+        ["watch", "namespaces", ns, r] => Ok(Route::LegacyWatch(
+            ns_only(res(r)?)?,
+            Some(ns.to_string()),
+            None,
+        )),
+        ["watch", "namespaces", ns, r, name] => Ok(Route::LegacyWatch(
+            ns_only(res(r)?)?,
+            Some(ns.to_string()),
+            Some(name.to_string()),
+        )),
+        ["watch", r] => Ok(Route::LegacyWatch(res(r)?, None, None)),
+        ["namespaces", ns, r] => Ok(Route::Collection(ns_only(res(r)?)?, Some(ns.to_string()))),
+        ["namespaces", ns, r, name] => Ok(Route::Item(
+            ns_only(res(r)?)?,
+            ns.to_string(),
+            name.to_string(),
+        )),
+        [r] => Ok(Route::Collection(res(r)?, None)),
+        _ => Err(Status::path_not_found()),
+    }
+}
+
+/// Decodes the list/watch query exactly as `ParameterCodec.DecodeParameters` into
+/// `metainternalversion.ListOptions` does: integer errors first (`timeoutSeconds`, `limit`),
+/// then the label selector; each is a 400 BadRequest carrying the raw error text.
+pub fn decode_list_options(q: &Query) -> Result<ListOptions, Status> {
+    let bad = |e: String| Status::bad_request(&e);
+    let timeout_seconds = q.int64("timeoutSeconds").map_err(bad)?;
+    let limit = q.int64("limit").map_err(bad)?.unwrap_or(0);
+    let label_selector = match q.first("labelSelector") {
+        None => LabelSelector::everything(),
+        Some(s) => LabelSelector::parse(s).map_err(|e| Status::bad_request(&e))?,
+    };
+    Ok(ListOptions {
+        resource_version: q.string("resourceVersion"),
+        resource_version_match: q.string("resourceVersionMatch"),
+        limit,
+        continue_token: q.string("continue"),
+        label_selector,
+        field_selector: q.string("fieldSelector"),
+        watch: q.bool("watch").unwrap_or(false),
+        allow_watch_bookmarks: q.bool("allowWatchBookmarks").unwrap_or(false),
+        send_initial_events: q.bool("sendInitialEvents"),
+        timeout_seconds,
+    })
+}
+
+/// Routes and decodes one request. `target` is the request target (`/api/v1/...?...`),
+/// still percent-encoded. Performs everything the real handler does *before* the list
+/// defaulting/validation and storage: routing (404/405), query decoding (400), and for
+/// create/update the body decoding and checks of [`body`] (400/422).
+pub fn parse_request(
+    method: &str,
+    target: &str,
+    body_text: Option<&str>,
+) -> Result<ApiRequest, Status> {
+    let (path, raw_query) = target.split_once('?').unwrap_or((target, ""));
+    let q = Query::parse(raw_query);
+    let route = route(path)?;
+    let req = |verb, resource, namespace, name| ApiRequest {
+        verb,
+        resource,
+        namespace,
+        name,
+        options: ListOptions::default(),
+        body: None,
+        delete_options: DeleteOptions::default(),
+    };
+    match (route, method) {
+        (Route::Collection(info, ns), "GET") => {
+            let options = decode_list_options(&q)?;
+            let verb = if options.watch {
+                Verb::Watch
+            } else {
+                Verb::List
+            };
+            Ok(ApiRequest {
+                options,
+                ..req(verb, info, ns, None)
+            })
+        }
+        (Route::LegacyWatch(info, ns, name), "GET") => {
+            let options = decode_list_options(&q)?;
+            Ok(ApiRequest {
+                options,
+                ..req(Verb::Watch, info, ns, name)
+            })
+        }
+        (Route::Collection(info, Some(ns)), "POST") => {
+            let obj = body::decode_create(info, &ns, body_text.unwrap_or(""))?;
+            Ok(ApiRequest {
+                body: Some(obj),
+                ..req(Verb::Create, info, Some(ns), None)
+            })
+        }
+        (Route::Item(info, ns, name), "GET") => {
+            let options = ListOptions {
+                resource_version: q.string("resourceVersion"),
+                ..Default::default()
+            };
+            Ok(ApiRequest {
+                options,
+                ..req(Verb::Get, info, Some(ns), Some(name))
+            })
+        }
+        (Route::Item(info, ns, name), "PUT") => {
+            let obj = body::decode_update(info, &ns, &name, body_text.unwrap_or(""))?;
+            Ok(ApiRequest {
+                body: Some(obj),
+                ..req(Verb::Update, info, Some(ns), Some(name))
+            })
+        }
+        (Route::Item(info, ns, name), "DELETE") => {
+            let delete_options = match body_text.filter(|b| !b.is_empty()) {
+                Some(b) => body::decode_delete_options(b)?,
+                None => DeleteOptions {
+                    grace_period_seconds: q
+                        .int64("gracePeriodSeconds")
+                        .map_err(|e| Status::bad_request(&e))?,
+                    ..Default::default()
+                },
+            };
+            Ok(ApiRequest {
+                delete_options,
+                ..req(Verb::Delete, info, Some(ns), Some(name))
+            })
+        }
+        // Everything else has a route but not this method (PATCH and deletecollection are real
+        // Kubernetes verbs the model does not implement).
+        _ => Err(Status::method_not_allowed()),
+    }
+}
+
+/// [`parse_request`] followed by the handler's list/watch steps: WatchList defaulting and
+/// §C.1 validation (422). Storage-level checks ([`validation::check_list_storage_options`])
+/// are left to the read path.
+pub fn parse_and_validate(
+    method: &str,
+    target: &str,
+    body_text: Option<&str>,
+    watch_list_enabled: bool,
+) -> Result<ApiRequest, Status> {
+    let mut req = parse_request(method, target, body_text)?;
+    if matches!(req.verb, Verb::List | Verb::Watch) {
+        validation::default_watch_list(&mut req.options, watch_list_enabled);
+        validation::validate_list_options(&req.options, req.verb, watch_list_enabled)?;
+    }
+    Ok(req)
+}

@@ -1,0 +1,184 @@
+//! Watch streams as the apiserver serves them (§E.1): frames of ADDED / MODIFIED / DELETED /
+//! BOOKMARK / ERROR, selector transitions, and the etcd-direct source (§E.2, cache disabled).
+
+use std::collections::VecDeque;
+
+use serde_json::{Map, Value, json};
+
+use super::object;
+use super::resource::ResourceInfo;
+use super::selector::LabelSelector;
+use super::status::Status;
+use crate::store::{Event, EventType, MvccStore, WatchId};
+
+/// The type of one watch frame.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum FrameType {
+    Added,
+    Modified,
+    Deleted,
+    Bookmark,
+    Error,
+}
+
+impl FrameType {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            FrameType::Added => "ADDED",
+            FrameType::Modified => "MODIFIED",
+            FrameType::Deleted => "DELETED",
+            FrameType::Bookmark => "BOOKMARK",
+            FrameType::Error => "ERROR",
+        }
+    }
+}
+
+/// One `{"type":…,"object":…}` frame of a watch response.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Frame {
+    pub kind: FrameType,
+    pub object: Value,
+}
+
+impl Frame {
+    pub fn to_json(&self) -> Value {
+        json!({"type": self.kind.as_str(), "object": self.object})
+    }
+
+    pub fn error(status: &Status) -> Frame {
+        Frame { kind: FrameType::Error, object: status.to_json() }
+    }
+
+    /// A BOOKMARK: an empty object of the watched kind carrying only `metadata.resourceVersion`
+    /// (and the initial-events-end annotation when it ends the initial events).
+    pub fn bookmark(info: &ResourceInfo, rv: i64, initial_events_end: bool) -> Frame {
+        let mut meta = Map::new();
+        meta.insert("resourceVersion".into(), Value::String(rv.to_string()));
+        if initial_events_end {
+            meta.insert("annotations".into(), json!({"k8s.io/initial-events-end": "true"}));
+        }
+        let object = json!({"kind": info.kind, "apiVersion": info.api_version(), "metadata": Value::Object(meta)});
+        Frame { kind: FrameType::Bookmark, object }
+    }
+}
+
+/// Which objects a watch delivers: a key prefix (namespace or all), an optional single name
+/// (`fieldSelector=metadata.name=x`) and a label selector.
+#[derive(Debug, Clone)]
+pub struct WatchFilter {
+    pub key_prefix: String,
+    pub name: Option<String>,
+    pub selector: LabelSelector,
+}
+
+impl WatchFilter {
+    pub fn matches(&self, obj: &Value) -> bool {
+        if let Some(n) = &self.name {
+            if object::name(obj) != n {
+                return false;
+            }
+        }
+        self.selector.matches(&object::labels(obj))
+    }
+
+    fn matches_key(&self, key: &[u8]) -> bool {
+        key.starts_with(self.key_prefix.as_bytes())
+    }
+
+    /// Turns one etcd event into the frame a client sees, if any (etcd3 watcher's `transform`).
+    pub fn transform(&self, ev: &Event) -> Option<Frame> {
+        if !self.matches_key(&ev.kv.key) {
+            return None;
+        }
+        let rev = ev.kv.mod_revision;
+        let old = ev.prev_kv.as_ref().and_then(|p| object::decode_from_storage(&p.value, rev));
+        match ev.kind {
+            EventType::Delete => {
+                let old = old?;
+                self.matches(&old).then_some(Frame { kind: FrameType::Deleted, object: old })
+            }
+            EventType::Put => {
+                let cur = object::decode_from_storage(&ev.kv.value, rev)?;
+                let cur_ok = self.matches(&cur);
+                if ev.kv.version == 1 || old.is_none() {
+                    return cur_ok.then_some(Frame { kind: FrameType::Added, object: cur });
+                }
+                let old_ok = old.as_ref().is_some_and(|o| self.matches(o));
+                match (cur_ok, old_ok) {
+                    (true, true) => Some(Frame { kind: FrameType::Modified, object: cur }),
+                    (true, false) => Some(Frame { kind: FrameType::Added, object: cur }),
+                    (false, true) => old.map(|o| Frame { kind: FrameType::Deleted, object: o }),
+                    (false, false) => None,
+                }
+            }
+        }
+    }
+}
+
+/// Where a stream's frames come from.
+#[derive(Debug, Clone)]
+pub enum WatchSource {
+    /// Straight from an etcd watcher (watch cache disabled).
+    Etcd(WatchId),
+    /// Nothing more will come.
+    Done,
+}
+
+/// The server side of one open watch.
+#[derive(Debug, Clone)]
+pub struct WatchStream {
+    pub info: &'static ResourceInfo,
+    pub filter: WatchFilter,
+    pub source: WatchSource,
+    /// Frames sent by the server but not yet read by the client.
+    pub pending: VecDeque<Frame>,
+    /// True once the server has ended the stream (ERROR, timeout, termination).
+    pub closed: bool,
+    /// Why the stream ended, for explanations.
+    pub close_reason: Option<String>,
+}
+
+impl WatchStream {
+    pub fn new(info: &'static ResourceInfo, filter: WatchFilter, source: WatchSource) -> Self {
+        WatchStream { info, filter, source, pending: VecDeque::new(), closed: false, close_reason: None }
+    }
+
+    /// Ends the stream with an ERROR frame carrying `status`.
+    pub fn fail(&mut self, status: &Status, etcd: &mut MvccStore) {
+        self.pending.push_back(Frame::error(status));
+        self.close(status.message().to_string(), etcd);
+    }
+
+    /// Ends the stream cleanly (no frame).
+    pub fn close(&mut self, reason: String, etcd: &mut MvccStore) {
+        if let WatchSource::Etcd(id) = self.source {
+            etcd.cancel_watch(id);
+        }
+        self.source = WatchSource::Done;
+        self.closed = true;
+        self.close_reason.get_or_insert(reason);
+    }
+
+    /// Moves what the source has produced into `pending`.
+    pub fn pump(&mut self, etcd: &mut MvccStore) {
+        let WatchSource::Etcd(id) = self.source else { return };
+        for resp in etcd.take_watch_responses(id) {
+            if resp.canceled {
+                let status = Status::expired("The resourceVersion for the provided watch is too old.");
+                self.fail(&status, etcd);
+                return;
+            }
+            for ev in &resp.events {
+                if let Some(f) = self.filter.transform(ev) {
+                    self.pending.push_back(f);
+                }
+            }
+        }
+    }
+
+    /// Hands the client every frame sent since the last read.
+    pub fn drain(&mut self, etcd: &mut MvccStore) -> Vec<Frame> {
+        self.pump(etcd);
+        self.pending.drain(..).collect()
+    }
+}

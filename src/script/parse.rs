@@ -1,0 +1,791 @@
+//! The script language: one command per line.
+//!
+//! Lines are trimmed; blank lines and `#` comments are skipped by the session before they get
+//! here. Every other line is one [`Command`]; [`parse_line`] turns it into the typed form and
+//! `Display` prints it back in canonical spelling, so `parse_line(&cmd.to_string()) == Ok(cmd)`.
+//! Keywords are case-sensitive. HTTP methods are upper-case only, as in HTTP itself
+//! (`get /api/v1/pods` is an error that says so).
+//!
+//! ```text
+//! GET|POST|PUT|DELETE <path>[?query] [<json body>]   an API request; the target is kept verbatim
+//!                                                    and must start with "/"; the body is the rest
+//!                                                    of the line and must be valid JSON
+//! events <watch-id>                                  events a watch (e.g. w1) received so far
+//! etcd put <key> <value>                             value: the rest of the line, verbatim, or one
+//!                                                    "double-quoted" JSON string (escapes allowed)
+//! etcd get <key> [--prefix] [--rev=N] [--limit=N]
+//! etcd del <key> [--prefix]
+//! etcd compact <revision>
+//! compact <revision>                                 compaction through the apiserver's compactor
+//! set <name> <value>                                 e.g. set watch-cache off, set cache.lag 2s
+//! advance <duration>                                 500ms, 61s, 5m, 1h, 1m30s
+//! apiserver <n>                                      send the following requests to apiserver n
+//! restart apiserver <n>
+//! pause <id> | resume <id> | cancel <id>             e.g. a watch id such as w1
+//! informer start <name> <resource> [ns=<ns>] [mode=legacy|streaming] [apiserver=<n>]
+//! informer stop <name>
+//! informer show <name>
+//! expect ...                                         an assertion, see [`super::expect`]
+//! ```
+//!
+//! Arguments written `<key>`, `<name>`, `<id>` are one word, or a `"double-quoted"` JSON string
+//! when they contain spaces. Numbers (`<revision>`, `N`) are decimal integers; `<n>` is
+//! non-negative. Parsing never panics; errors say what was wrong and what was expected.
+
+use std::fmt;
+
+use serde_json::Value;
+
+use super::expect::Expectation;
+use crate::clock::Duration;
+
+/// Why a line could not be parsed. `Display` is the whole message, ready to show to a user.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("{message}")]
+pub struct ParseError {
+    pub message: String,
+}
+
+impl ParseError {
+    pub fn new(message: impl Into<String>) -> Self {
+        ParseError {
+            message: message.into(),
+        }
+    }
+}
+
+/// The HTTP verbs a script may use.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Method {
+    Get,
+    Post,
+    Put,
+    Delete,
+}
+
+impl Method {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Method::Get => "GET",
+            Method::Post => "POST",
+            Method::Put => "PUT",
+            Method::Delete => "DELETE",
+        }
+    }
+}
+
+impl fmt::Display for Method {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// A command against the etcd beneath the apiservers.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum EtcdCommand {
+    Put {
+        key: String,
+        value: String,
+    },
+    Get {
+        key: String,
+        prefix: bool,
+        revision: Option<i64>,
+        limit: Option<i64>,
+    },
+    Del {
+        key: String,
+        prefix: bool,
+    },
+    Compact {
+        revision: i64,
+    },
+}
+
+/// How an informer's reflector does its initial list.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum InformerMode {
+    /// LIST (paginated), then WATCH from the list's resourceVersion.
+    Legacy,
+    /// WATCH with `sendInitialEvents=true` (the WatchList feature).
+    Streaming,
+}
+
+impl InformerMode {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            InformerMode::Legacy => "legacy",
+            InformerMode::Streaming => "streaming",
+        }
+    }
+}
+
+impl fmt::Display for InformerMode {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// `informer start|stop|show ...`. `None` options mean "the engine's default".
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum InformerCommand {
+    Start {
+        name: String,
+        resource: String,
+        namespace: Option<String>,
+        mode: Option<InformerMode>,
+        apiserver: Option<usize>,
+    },
+    Stop {
+        name: String,
+    },
+    Show {
+        name: String,
+    },
+}
+
+/// One parsed script line.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Command {
+    Request {
+        method: Method,
+        target: String,
+        body: Option<Value>,
+    },
+    Events {
+        watch: String,
+    },
+    Etcd(EtcdCommand),
+    Compact {
+        revision: i64,
+    },
+    Set {
+        name: String,
+        value: String,
+    },
+    Advance(Duration),
+    Apiserver(usize),
+    RestartApiserver(usize),
+    Pause(String),
+    Resume(String),
+    Cancel(String),
+    Informer(InformerCommand),
+    Expect(Expectation),
+}
+
+impl std::str::FromStr for Command {
+    type Err = ParseError;
+    fn from_str(s: &str) -> Result<Self, ParseError> {
+        parse_line(s)
+    }
+}
+
+const COMMANDS: &str = "GET, POST, PUT, DELETE, events, etcd, compact, set, advance, apiserver, \
+                        restart, pause, resume, cancel, informer or expect";
+
+const U_REQUEST: &str = "<path>[?query] [<json body>]";
+const U_EVENTS: &str = "events <watch-id>";
+const U_PUT: &str = "etcd put <key> <value>";
+const U_GET: &str = "etcd get <key> [--prefix] [--rev=N] [--limit=N]";
+const U_DEL: &str = "etcd del <key> [--prefix]";
+const U_ETCD_COMPACT: &str = "etcd compact <revision>";
+const U_COMPACT: &str = "compact <revision>";
+const U_SET: &str = "set <name> <value>";
+const U_ADVANCE: &str = "advance <duration>";
+const U_APISERVER: &str = "apiserver <n>";
+const U_RESTART: &str = "restart apiserver <n>";
+const U_START: &str =
+    "informer start <name> <resource> [ns=<namespace>] [mode=legacy|streaming] [apiserver=<n>]";
+
+/// Parses one trimmed, non-comment line.
+pub fn parse_line(line: &str) -> Result<Command, ParseError> {
+    let line = line.trim();
+    let mut w = Words::new(line);
+    let Some(first) = w.next_bare() else {
+        return Err(ParseError::new(format!("empty line; expected {COMMANDS}")));
+    };
+    match first {
+        "GET" => parse_request(Method::Get, &mut w),
+        "POST" => parse_request(Method::Post, &mut w),
+        "PUT" => parse_request(Method::Put, &mut w),
+        "DELETE" => parse_request(Method::Delete, &mut w),
+        "events" => {
+            let watch = w.word("events", "watch id", U_EVENTS)?;
+            w.end("events", U_EVENTS)?;
+            Ok(Command::Events { watch })
+        }
+        "etcd" => parse_etcd(&mut w).map(Command::Etcd),
+        "compact" => {
+            let revision = w.int("compact", "revision", U_COMPACT)?;
+            w.end("compact", U_COMPACT)?;
+            Ok(Command::Compact { revision })
+        }
+        "set" => {
+            let name = w.word("set", "name", U_SET)?;
+            let value = w.word("set", "value", U_SET)?;
+            w.end("set", U_SET)?;
+            Ok(Command::Set { name, value })
+        }
+        "advance" => {
+            let Some(text) = w.next_bare() else {
+                return Err(missing("advance", "duration", U_ADVANCE));
+            };
+            let d = Duration::parse(text).map_err(|e| ParseError::new(format!("advance: {e}")))?;
+            w.end("advance", U_ADVANCE)?;
+            Ok(Command::Advance(d))
+        }
+        "apiserver" => {
+            let n = w.index("apiserver", U_APISERVER)?;
+            w.end("apiserver", U_APISERVER)?;
+            Ok(Command::Apiserver(n))
+        }
+        "restart" => {
+            match w.next_bare() {
+                Some("apiserver") => {}
+                Some(other) => {
+                    return Err(ParseError::new(format!(
+                        "restart: expected \"apiserver\", got {}; expected {U_RESTART}",
+                        q(other)
+                    )));
+                }
+                None => return Err(missing("restart", "\"apiserver\"", U_RESTART)),
+            }
+            let n = w.index("restart apiserver", U_RESTART)?;
+            w.end("restart apiserver", U_RESTART)?;
+            Ok(Command::RestartApiserver(n))
+        }
+        "pause" | "resume" | "cancel" => {
+            let usage = format!("{first} <id>");
+            let id = w.word(first, "id", &usage)?;
+            w.end(first, &usage)?;
+            Ok(match first {
+                "pause" => Command::Pause(id),
+                "resume" => Command::Resume(id),
+                _ => Command::Cancel(id),
+            })
+        }
+        "informer" => parse_informer(&mut w).map(Command::Informer),
+        "expect" => super::expect::parse_expectation(w.rest()).map(Command::Expect),
+        other => {
+            let upper = other.to_ascii_uppercase();
+            if matches!(upper.as_str(), "GET" | "POST" | "PUT" | "DELETE") {
+                Err(ParseError::new(format!(
+                    "unknown command {}; HTTP methods are upper-case: {upper}",
+                    q(other)
+                )))
+            } else {
+                Err(ParseError::new(format!(
+                    "unknown command {}; expected {COMMANDS}",
+                    q(other)
+                )))
+            }
+        }
+    }
+}
+
+fn parse_request(method: Method, w: &mut Words<'_>) -> Result<Command, ParseError> {
+    let m = method.as_str();
+    let Some(target) = w.next_bare() else {
+        return Err(missing(m, "path", &format!("{m} {U_REQUEST}")));
+    };
+    if !target.starts_with('/') {
+        return Err(ParseError::new(format!(
+            "{m}: the path must start with \"/\", got {}; expected {m} {U_REQUEST}",
+            q(target)
+        )));
+    }
+    let rest = w.rest();
+    let body = if rest.is_empty() {
+        None
+    } else {
+        match serde_json::from_str::<Value>(rest) {
+            Ok(v) => Some(v),
+            Err(e) => {
+                return Err(ParseError::new(format!(
+                    "{m}: the body is not valid JSON ({e}); expected {m} {U_REQUEST}"
+                )));
+            }
+        }
+    };
+    Ok(Command::Request {
+        method,
+        target: target.to_string(),
+        body,
+    })
+}
+
+fn parse_etcd(w: &mut Words<'_>) -> Result<EtcdCommand, ParseError> {
+    let Some(sub) = w.next_bare() else {
+        return Err(ParseError::new(
+            "etcd: missing command; expected put, get, del or compact",
+        ));
+    };
+    match sub {
+        "put" => {
+            let key = w.word("etcd put", "key", U_PUT)?;
+            let rest = w.rest();
+            if rest.is_empty() {
+                return Err(missing("etcd put", "value", U_PUT));
+            }
+            let value = if rest.starts_with('"') {
+                let (v, after) = quoted(rest)
+                    .map_err(|e| ParseError::new(format!("etcd put: {e}; expected {U_PUT}")))?;
+                if !after.trim().is_empty() {
+                    return Err(ParseError::new(format!(
+                        "etcd put: unexpected {} after the quoted value; expected {U_PUT}",
+                        q(after.trim())
+                    )));
+                }
+                v
+            } else {
+                rest.to_string()
+            };
+            Ok(EtcdCommand::Put { key, value })
+        }
+        "get" | "del" => {
+            let (ctx, usage, flags) = if sub == "get" {
+                ("etcd get", U_GET, "--prefix, --rev=N or --limit=N")
+            } else {
+                ("etcd del", U_DEL, "--prefix")
+            };
+            let mut key = None;
+            let (mut prefix, mut revision, mut limit) = (false, None, None);
+            while let Some(tok) = w.next_token()? {
+                if !tok.quoted && tok.text.starts_with("--") {
+                    let (flag, value) = match tok.text.split_once('=') {
+                        Some((f, v)) => (f, Some(v)),
+                        None => (tok.text.as_str(), None),
+                    };
+                    let dup = || ParseError::new(format!("{ctx}: {flag} given twice"));
+                    match (flag, value, sub) {
+                        ("--prefix", None, _) => {
+                            if prefix {
+                                return Err(dup());
+                            }
+                            prefix = true;
+                        }
+                        ("--prefix", Some(_), _) => {
+                            return Err(ParseError::new(format!(
+                                "{ctx}: --prefix takes no value; expected {usage}"
+                            )));
+                        }
+                        ("--rev" | "--limit", _, "get") => {
+                            let slot = if flag == "--rev" {
+                                &mut revision
+                            } else {
+                                &mut limit
+                            };
+                            if slot.is_some() {
+                                return Err(dup());
+                            }
+                            let Some(v) = value else {
+                                return Err(ParseError::new(format!(
+                                    "{ctx}: {flag} needs a number, e.g. {flag}=5"
+                                )));
+                            };
+                            *slot = Some(v.parse::<i64>().map_err(|_| {
+                                ParseError::new(format!(
+                                    "{ctx}: {flag} needs a number, got {}",
+                                    q(v)
+                                ))
+                            })?);
+                        }
+                        _ => {
+                            return Err(ParseError::new(format!(
+                                "{ctx}: unknown flag {}; expected {flags}",
+                                q(&tok.text)
+                            )));
+                        }
+                    }
+                } else if key.is_none() {
+                    key = Some(tok.text);
+                } else {
+                    return Err(ParseError::new(format!(
+                        "{ctx}: unexpected {}; expected {usage}",
+                        q(&tok.text)
+                    )));
+                }
+            }
+            let Some(key) = key else {
+                return Err(missing(ctx, "key", usage));
+            };
+            Ok(if sub == "get" {
+                EtcdCommand::Get {
+                    key,
+                    prefix,
+                    revision,
+                    limit,
+                }
+            } else {
+                EtcdCommand::Del { key, prefix }
+            })
+        }
+        "compact" => {
+            let revision = w.int("etcd compact", "revision", U_ETCD_COMPACT)?;
+            w.end("etcd compact", U_ETCD_COMPACT)?;
+            Ok(EtcdCommand::Compact { revision })
+        }
+        other => Err(ParseError::new(format!(
+            "unknown etcd command {}; expected put, get, del or compact",
+            q(other)
+        ))),
+    }
+}
+
+fn parse_informer(w: &mut Words<'_>) -> Result<InformerCommand, ParseError> {
+    let Some(sub) = w.next_bare() else {
+        return Err(ParseError::new(
+            "informer: missing command; expected start, stop or show",
+        ));
+    };
+    match sub {
+        "start" => {
+            let name = w.word("informer start", "name", U_START)?;
+            let resource = w.word("informer start", "resource", U_START)?;
+            let (mut namespace, mut mode, mut apiserver) = (None, None, None);
+            while let Some(tok) = w.next_bare() {
+                let bad = || {
+                    ParseError::new(format!(
+                        "informer start: unknown option {}; expected ns=<namespace>, \
+                         mode=legacy|streaming or apiserver=<n>",
+                        q(tok)
+                    ))
+                };
+                let Some((k, v)) = tok.split_once('=') else {
+                    return Err(bad());
+                };
+                let dup = || ParseError::new(format!("informer start: {k}= given twice"));
+                match k {
+                    "ns" => {
+                        if namespace.is_some() {
+                            return Err(dup());
+                        }
+                        if v.is_empty() {
+                            return Err(ParseError::new("informer start: ns= needs a namespace"));
+                        }
+                        namespace = Some(v.to_string());
+                    }
+                    "mode" => {
+                        if mode.is_some() {
+                            return Err(dup());
+                        }
+                        mode = Some(match v {
+                            "legacy" => InformerMode::Legacy,
+                            "streaming" => InformerMode::Streaming,
+                            _ => {
+                                return Err(ParseError::new(format!(
+                                    "informer start: mode must be legacy or streaming, got {}",
+                                    q(v)
+                                )));
+                            }
+                        });
+                    }
+                    "apiserver" => {
+                        if apiserver.is_some() {
+                            return Err(dup());
+                        }
+                        apiserver = Some(v.parse::<usize>().map_err(|_| {
+                            ParseError::new(format!(
+                                "informer start: apiserver= needs a number, got {}",
+                                q(v)
+                            ))
+                        })?);
+                    }
+                    _ => return Err(bad()),
+                }
+            }
+            Ok(InformerCommand::Start {
+                name,
+                resource,
+                namespace,
+                mode,
+                apiserver,
+            })
+        }
+        "stop" | "show" => {
+            let ctx = if sub == "stop" {
+                "informer stop"
+            } else {
+                "informer show"
+            };
+            let usage = format!("{ctx} <name>");
+            let name = w.word(ctx, "name", &usage)?;
+            w.end(ctx, &usage)?;
+            Ok(if sub == "stop" {
+                InformerCommand::Stop { name }
+            } else {
+                InformerCommand::Show { name }
+            })
+        }
+        other => Err(ParseError::new(format!(
+            "unknown informer command {}; expected start, stop or show",
+            q(other)
+        ))),
+    }
+}
+
+fn missing(ctx: &str, what: &str, usage: &str) -> ParseError {
+    ParseError::new(format!("{ctx}: missing {what}; expected {usage}"))
+}
+
+// ---------------------------------------------------------------------------------------------
+// Display: the canonical spelling.
+
+impl fmt::Display for Command {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Command::Request {
+                method,
+                target,
+                body,
+            } => {
+                write!(f, "{method} {target}")?;
+                if let Some(b) = body {
+                    write!(f, " {b}")?;
+                }
+                Ok(())
+            }
+            Command::Events { watch } => write!(f, "events {}", word(watch)),
+            Command::Etcd(e) => write!(f, "{e}"),
+            Command::Compact { revision } => write!(f, "compact {revision}"),
+            Command::Set { name, value } => write!(f, "set {} {}", word(name), word(value)),
+            Command::Advance(d) => write!(f, "advance {d}"),
+            Command::Apiserver(n) => write!(f, "apiserver {n}"),
+            Command::RestartApiserver(n) => write!(f, "restart apiserver {n}"),
+            Command::Pause(id) => write!(f, "pause {}", word(id)),
+            Command::Resume(id) => write!(f, "resume {}", word(id)),
+            Command::Cancel(id) => write!(f, "cancel {}", word(id)),
+            Command::Informer(i) => write!(f, "{i}"),
+            Command::Expect(e) => write!(f, "{e}"),
+        }
+    }
+}
+
+impl fmt::Display for EtcdCommand {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            EtcdCommand::Put { key, value } => {
+                let plain = !value.is_empty()
+                    && value.trim() == value
+                    && !value.starts_with('"')
+                    && !value.chars().any(char::is_control);
+                if plain {
+                    write!(f, "etcd put {} {value}", word(key))
+                } else {
+                    write!(f, "etcd put {} {}", word(key), json_str(value))
+                }
+            }
+            EtcdCommand::Get {
+                key,
+                prefix,
+                revision,
+                limit,
+            } => {
+                write!(f, "etcd get {}", flag_safe_word(key))?;
+                if *prefix {
+                    f.write_str(" --prefix")?;
+                }
+                if let Some(r) = revision {
+                    write!(f, " --rev={r}")?;
+                }
+                if let Some(l) = limit {
+                    write!(f, " --limit={l}")?;
+                }
+                Ok(())
+            }
+            EtcdCommand::Del { key, prefix } => {
+                write!(f, "etcd del {}", flag_safe_word(key))?;
+                if *prefix {
+                    f.write_str(" --prefix")?;
+                }
+                Ok(())
+            }
+            EtcdCommand::Compact { revision } => write!(f, "etcd compact {revision}"),
+        }
+    }
+}
+
+impl fmt::Display for InformerCommand {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            InformerCommand::Start {
+                name,
+                resource,
+                namespace,
+                mode,
+                apiserver,
+            } => {
+                write!(f, "informer start {} {}", word(name), word(resource))?;
+                if let Some(ns) = namespace {
+                    write!(f, " ns={ns}")?;
+                }
+                if let Some(m) = mode {
+                    write!(f, " mode={m}")?;
+                }
+                if let Some(a) = apiserver {
+                    write!(f, " apiserver={a}")?;
+                }
+                Ok(())
+            }
+            InformerCommand::Stop { name } => write!(f, "informer stop {}", word(name)),
+            InformerCommand::Show { name } => write!(f, "informer show {}", word(name)),
+        }
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Lexing helpers shared with `expect`.
+
+/// One argument: a bare word, or a `"..."` JSON string (then `quoted` is true).
+#[derive(Debug)]
+pub(crate) struct Token {
+    pub text: String,
+    pub quoted: bool,
+}
+
+/// A cursor over the words of a line.
+pub(crate) struct Words<'a> {
+    rest: &'a str,
+}
+
+impl<'a> Words<'a> {
+    pub fn new(s: &'a str) -> Self {
+        Words {
+            rest: s.trim_start(),
+        }
+    }
+
+    /// The unread remainder, trimmed.
+    pub fn rest(&self) -> &'a str {
+        self.rest.trim()
+    }
+
+    /// The next whitespace-delimited word, verbatim (quotes are not interpreted).
+    pub fn next_bare(&mut self) -> Option<&'a str> {
+        let s = self.rest;
+        if s.is_empty() {
+            return None;
+        }
+        let end = s.find(char::is_whitespace).unwrap_or(s.len());
+        self.rest = s[end..].trim_start();
+        Some(&s[..end])
+    }
+
+    /// The next word, decoding a `"..."` JSON string.
+    pub fn next_token(&mut self) -> Result<Option<Token>, ParseError> {
+        if self.rest.starts_with('"') {
+            let (text, after) = quoted(self.rest).map_err(ParseError::new)?;
+            if after.chars().next().is_some_and(|c| !c.is_whitespace()) {
+                return Err(ParseError::new(format!(
+                    "unexpected {} right after a closing quote",
+                    q(after.split_whitespace().next().unwrap_or(""))
+                )));
+            }
+            self.rest = after.trim_start();
+            Ok(Some(Token { text, quoted: true }))
+        } else {
+            Ok(self.next_bare().map(|t| Token {
+                text: t.to_string(),
+                quoted: false,
+            }))
+        }
+    }
+
+    /// A required word argument.
+    pub fn word(&mut self, ctx: &str, what: &str, usage: &str) -> Result<String, ParseError> {
+        match self
+            .next_token()
+            .map_err(|e| ParseError::new(format!("{ctx}: {e}")))?
+        {
+            Some(t) => Ok(t.text),
+            None => Err(missing(ctx, what, usage)),
+        }
+    }
+
+    /// A required integer argument.
+    pub fn int(&mut self, ctx: &str, what: &str, usage: &str) -> Result<i64, ParseError> {
+        let Some(t) = self.next_bare() else {
+            return Err(missing(ctx, what, usage));
+        };
+        t.parse::<i64>()
+            .map_err(|_| ParseError::new(format!("{ctx}: {what} must be a number, got {}", q(t))))
+    }
+
+    /// A required non-negative integer argument.
+    pub fn index(&mut self, ctx: &str, usage: &str) -> Result<usize, ParseError> {
+        let Some(t) = self.next_bare() else {
+            return Err(missing(ctx, "number", usage));
+        };
+        t.parse::<usize>().map_err(|_| {
+            ParseError::new(format!(
+                "{ctx}: expected a number (0, 1, ...), got {}",
+                q(t)
+            ))
+        })
+    }
+
+    /// Fails if anything is left.
+    pub fn end(&mut self, ctx: &str, usage: &str) -> Result<(), ParseError> {
+        match self.next_bare() {
+            None => Ok(()),
+            Some(t) => Err(ParseError::new(format!(
+                "{ctx}: unexpected {}; expected {usage}",
+                q(t)
+            ))),
+        }
+    }
+}
+
+/// Reads a JSON string literal at the start of `s` (which starts with `"`); returns the decoded
+/// text and what follows the closing quote.
+pub(crate) fn quoted(s: &str) -> Result<(String, &str), String> {
+    let bytes = s.as_bytes();
+    debug_assert!(bytes.first() == Some(&b'"'));
+    let mut i = 1;
+    while i < bytes.len() {
+        match bytes[i] {
+            b'\\' => i += 2,
+            b'"' => {
+                let lit = &s[..=i];
+                return serde_json::from_str::<String>(lit)
+                    .map(|t| (t, &s[i + 1..]))
+                    .map_err(|e| format!("invalid quoted string {} ({e})", q(lit)));
+            }
+            _ => i += 1,
+        }
+    }
+    Err(format!("unterminated quoted string {}", q(s)))
+}
+
+/// `s` quoted for an error message, shortened when long.
+pub(crate) fn q(s: &str) -> String {
+    const MAX: usize = 60;
+    if s.chars().count() > MAX {
+        let cut: String = s.chars().take(MAX).collect();
+        format!("{:?}…", cut)
+    } else {
+        format!("{s:?}")
+    }
+}
+
+/// A JSON string literal.
+pub(crate) fn json_str(s: &str) -> String {
+    serde_json::to_string(s).unwrap_or_else(|_| format!("{s:?}"))
+}
+
+/// An argument as written canonically: bare when it reads back as the same word.
+pub(crate) fn word(s: &str) -> String {
+    let bare = !s.is_empty()
+        && !s.starts_with('"')
+        && !s.chars().any(|c| c.is_whitespace() || c.is_control());
+    if bare { s.to_string() } else { json_str(s) }
+}
+
+/// Like [`word`], but also quotes a word that would read back as a `--flag`.
+fn flag_safe_word(s: &str) -> String {
+    if s.starts_with("--") {
+        json_str(s)
+    } else {
+        word(s)
+    }
+}

@@ -1,0 +1,317 @@
+//! The request builder: a form over every read/write option, the exact script line it makes,
+//! the equivalent kubectl command, and Send (which appends the line to the log).
+
+use web_sys::{HtmlInputElement, HtmlSelectElement, HtmlTextAreaElement};
+use yew::prelude::*;
+
+use super::lines::{self, RequestSpec, Verb};
+use super::state::{Action, Lab};
+use super::{LabHandle, SpecHandle};
+
+fn input_value(e: &InputEvent) -> String {
+    e.target_unchecked_into::<HtmlInputElement>().value()
+}
+
+fn select_value(e: &Event) -> String {
+    e.target_unchecked_into::<HtmlSelectElement>().value()
+}
+
+/// Refreshes the body editor for create (a template) and update (the newest copy of the object
+/// in the outputs, else a template). Other verbs keep what was typed.
+fn refill(spec: &mut RequestSpec, lab: &Lab) {
+    match spec.verb {
+        Verb::Create => spec.body = lines::body_template(&spec.resource, &spec.namespace, &spec.name),
+        Verb::Update => {
+            let kind = lines::kind_of(&spec.resource);
+            spec.body = lines::latest_object(lab.outputs(), kind, spec.namespace.trim(), spec.name.trim())
+                .and_then(|o| serde_json::to_string_pretty(&o).ok())
+                .unwrap_or_else(|| lines::body_template(&spec.resource, &spec.namespace, &spec.name));
+        }
+        _ => {}
+    }
+}
+
+#[function_component(RequestBuilder)]
+pub fn request_builder() -> Html {
+    let lab = use_context::<LabHandle>().expect("LabHandle context");
+    let spec = use_context::<SpecHandle>().expect("SpecHandle context");
+    // The namespace typed before "all namespaces" was ticked, to restore it.
+    let last_ns = use_state(|| "default".to_string());
+
+    // A text field: `set` writes it; `refills` says whether the body editor follows it.
+    let text_field = |set: fn(&mut RequestSpec, String), refills: bool| {
+        let spec = spec.clone();
+        let lab = lab.clone();
+        Callback::from(move |e: InputEvent| {
+            let mut s = (*spec).clone();
+            set(&mut s, input_value(&e));
+            if refills {
+                refill(&mut s, &lab);
+            }
+            spec.set(s);
+        })
+    };
+    let select_field = |set: fn(&mut RequestSpec, String), refills: bool| {
+        let spec = spec.clone();
+        let lab = lab.clone();
+        Callback::from(move |e: Event| {
+            let mut s = (*spec).clone();
+            set(&mut s, select_value(&e));
+            if refills {
+                refill(&mut s, &lab);
+            }
+            spec.set(s);
+        })
+    };
+
+    let on_verb = select_field(|s, v| s.verb = Verb::parse(&v).unwrap_or(Verb::List), true);
+    let on_resource = select_field(|s, v| s.resource = v, true);
+    let on_ns = {
+        let last_ns = last_ns.clone();
+        let inner = text_field(|s, v| s.namespace = v, true);
+        Callback::from(move |e: InputEvent| {
+            last_ns.set(input_value(&e));
+            inner.emit(e);
+        })
+    };
+    let on_all_ns = {
+        let spec = spec.clone();
+        let lab = lab.clone();
+        let last_ns = last_ns.clone();
+        Callback::from(move |e: Event| {
+            let all = e.target_unchecked_into::<HtmlInputElement>().checked();
+            let mut s = (*spec).clone();
+            s.namespace = if all { String::new() } else { (*last_ns).clone() };
+            refill(&mut s, &lab);
+            spec.set(s);
+        })
+    };
+    let on_name = text_field(|s, v| s.name = v, true);
+    let on_rv = text_field(|s, v| s.resource_version = v, false);
+    let on_rv_pick = select_field(|s, v| s.resource_version = v, false);
+    let on_match = select_field(|s, v| s.rv_match = v, false);
+    let on_limit = text_field(|s, v| s.limit = v, false);
+    let on_continue = text_field(|s, v| s.continue_token = v, false);
+    let on_continue_pick = select_field(|s, v| s.continue_token = v, false);
+    let on_selector = text_field(|s, v| s.label_selector = v, false);
+    let on_bookmarks = {
+        let spec = spec.clone();
+        Callback::from(move |e: Event| {
+            let mut s = (*spec).clone();
+            s.allow_bookmarks = e.target_unchecked_into::<HtmlInputElement>().checked();
+            spec.set(s);
+        })
+    };
+    let on_initial = select_field(|s, v| s.send_initial_events = v, false);
+    let on_timeout = text_field(|s, v| s.timeout_seconds = v, false);
+    let on_body = {
+        let spec = spec.clone();
+        Callback::from(move |e: InputEvent| {
+            let mut s = (*spec).clone();
+            s.body = e.target_unchecked_into::<HtmlTextAreaElement>().value();
+            spec.set(s);
+        })
+    };
+    let on_fill = {
+        let spec = spec.clone();
+        let lab = lab.clone();
+        Callback::from(move |_: MouseEvent| {
+            let mut s = (*spec).clone();
+            refill(&mut s, &lab);
+            spec.set(s);
+        })
+    };
+
+    let line = lines::request_line(&spec);
+    let on_submit = {
+        let lab = lab.clone();
+        let line = line.clone();
+        Callback::from(move |e: SubmitEvent| {
+            e.prevent_default();
+            lab.dispatch(Action::Run(vec![line.clone()]));
+        })
+    };
+    // Ctrl+Enter in the body editor sends.
+    let on_body_key = {
+        let lab = lab.clone();
+        let line = line.clone();
+        Callback::from(move |e: KeyboardEvent| {
+            if e.key() == "Enter" && (e.ctrl_key() || e.meta_key()) {
+                e.prevent_default();
+                lab.dispatch(Action::Run(vec![line.clone()]));
+            }
+        })
+    };
+
+    let v = spec.verb;
+    let rvs = lines::revisions_seen(lab.outputs());
+    let tokens = lines::tokens_seen(lab.outputs());
+    let all_ns = spec.namespace.is_empty();
+    let body_invalid = v.has_body() && serde_json::from_str::<serde_json::Value>(&spec.body).is_err();
+
+    let verb_options = Verb::ALL.iter().map(|x| {
+        html! { <option value={x.as_str()} selected={*x == v}>{ x.as_str() }</option> }
+    });
+    let resource_options = lines::RESOURCES.iter().map(|r| {
+        html! { <option value={*r} selected={spec.resource == *r}>{ *r }</option> }
+    });
+
+    let name_row = if v.names_object() || v == Verb::Create {
+        let label = if v == Verb::Create { "name (in body)" } else { "name" };
+        html! {
+            <label class="field"><span>{ label }</span>
+                <input id="rb-name" type="text" spellcheck="false" placeholder="a"
+                    value={spec.name.clone()} oninput={on_name} />
+            </label>
+        }
+    } else {
+        html! {}
+    };
+
+    let read_rows = if v.is_read() {
+        let mut rv_opts = vec![
+            html! { <option value="" selected={spec.resource_version.is_empty()}>{ "unset (most recent)" }</option> },
+        ];
+        rv_opts.push(html! { <option value="0" selected={spec.resource_version == "0"}>{ "\"0\" (any)" }</option> });
+        for r in &rvs {
+            let s = r.to_string();
+            let sel = spec.resource_version == s;
+            rv_opts.push(html! { <option value={s.clone()} selected={sel}>{ s }</option> });
+        }
+        let matches = ["", "Exact", "NotOlderThan"].iter().map(|m| {
+            let label = if m.is_empty() { "unset" } else { m };
+            html! { <option value={*m} selected={spec.rv_match == *m}>{ label }</option> }
+        });
+        html! {
+            <>
+            <div class="field wide">
+                <label for="rb-rv">{ "resourceVersion" }</label>
+                <div class="pair">
+                    <input id="rb-rv" type="text" inputmode="numeric" spellcheck="false" placeholder="unset"
+                        value={spec.resource_version.clone()} oninput={on_rv} />
+                    <select id="rb-rv-pick" aria-label="resourceVersions seen so far" onchange={on_rv_pick}>{ for rv_opts }</select>
+                </div>
+            </div>
+            <label class="field"><span>{ "resourceVersionMatch" }</span>
+                <select id="rb-match" onchange={on_match}>{ for matches }</select>
+            </label>
+            </>
+        }
+    } else {
+        html! {}
+    };
+
+    let list_rows = if v.is_collection_read() {
+        let mut tok_opts = vec![
+            html! { <option value="" selected={spec.continue_token.is_empty()}>{ if tokens.is_empty() { "no tokens seen yet" } else { "pick a token seen…" } }</option> },
+        ];
+        for t in &tokens {
+            let sel = spec.continue_token == *t;
+            tok_opts.push(html! { <option value={t.clone()} selected={sel}>{ lines::describe_token(t) }</option> });
+        }
+        let decoded = if spec.continue_token.trim().is_empty() {
+            html! {}
+        } else {
+            html! { <p id="rb-continue-decoded" class="hint mono">{ format!("decoded: {}", match lines::decode_continue(&spec.continue_token) {
+            Ok(j) => j.to_string(), Err(e) => e }) }</p> }
+        };
+        html! {
+            <>
+            <label class="field"><span>{ "limit" }</span>
+                <input id="rb-limit" type="text" inputmode="numeric" placeholder="unset"
+                    value={spec.limit.clone()} oninput={on_limit} />
+            </label>
+            <div class="field wide">
+                <label for="rb-continue">{ "continue" }</label>
+                <div class="pair">
+                    <input id="rb-continue" type="text" spellcheck="false" placeholder="unset"
+                        value={spec.continue_token.clone()} oninput={on_continue} />
+                    <select id="rb-continue-pick" aria-label="continue tokens seen so far" onchange={on_continue_pick}>{ for tok_opts }</select>
+                </div>
+                { decoded }
+            </div>
+            <label class="field"><span>{ "labelSelector" }</span>
+                <input id="rb-selector" type="text" spellcheck="false" placeholder="app=web"
+                    value={spec.label_selector.clone()} oninput={on_selector} />
+            </label>
+            </>
+        }
+    } else {
+        html! {}
+    };
+
+    let watch_rows = if v == Verb::Watch {
+        let initial = ["", "true", "false"].iter().map(|m| {
+            let label = if m.is_empty() { "unset" } else { m };
+            html! { <option value={*m} selected={spec.send_initial_events == *m}>{ label }</option> }
+        });
+        html! {
+            <>
+            <label class="field check"><input id="rb-bookmarks" type="checkbox" checked={spec.allow_bookmarks} onchange={on_bookmarks} />
+                <span>{ "allowWatchBookmarks" }</span></label>
+            <label class="field"><span>{ "sendInitialEvents" }</span>
+                <select id="rb-initial" onchange={on_initial}>{ for initial }</select>
+            </label>
+            <label class="field"><span>{ "timeoutSeconds" }</span>
+                <input id="rb-timeout" type="text" inputmode="numeric" placeholder="unset"
+                    value={spec.timeout_seconds.clone()} oninput={on_timeout} />
+            </label>
+            </>
+        }
+    } else {
+        html! {}
+    };
+
+    let body_row = if v.has_body() {
+        html! {
+            <div class="field wide">
+                <div class="row-head">
+                    <label for="rb-body">{ "body" }</label>
+                    <button id="rb-fill" type="button" class="small" onclick={on_fill}
+                        title="Refill the editor: a template for create, the newest copy of the object seen for update">
+                        { if v == Verb::Update { "Load latest object" } else { "Template" } }</button>
+                </div>
+                <textarea id="rb-body" rows="8" spellcheck="false" value={spec.body.clone()}
+                    oninput={on_body} onkeydown={on_body_key} />
+                if body_invalid { <p class="hint warn">{ "Not valid JSON — it is sent as typed; expect an error." }</p> }
+            </div>
+        }
+    } else {
+        html! {}
+    };
+
+    html! {
+        <section class="request" aria-labelledby="rb-h">
+            <h2 id="rb-h">{ "Request" }</h2>
+            <form id="request-form" class="builder" onsubmit={on_submit}>
+                <label class="field"><span>{ "verb" }</span>
+                    <select id="rb-verb" onchange={on_verb}>{ for verb_options }</select></label>
+                <label class="field"><span>{ "resource" }</span>
+                    <select id="rb-resource" onchange={on_resource}>{ for resource_options }</select></label>
+                <div class="field">
+                    <label for="rb-ns">{ "namespace" }</label>
+                    <div class="pair">
+                        <input id="rb-ns" type="text" spellcheck="false" disabled={all_ns}
+                            value={if all_ns { String::new() } else { spec.namespace.clone() }}
+                            placeholder={if all_ns { "all namespaces" } else { "default" }} oninput={on_ns} />
+                        <label class="check"><input id="rb-allns" type="checkbox" checked={all_ns} onchange={on_all_ns} />{ "all" }</label>
+                    </div>
+                </div>
+                { name_row }
+                { read_rows }
+                { list_rows }
+                { watch_rows }
+                { body_row }
+                <div class="preview wide">
+                    <div class="row-head"><span class="muted">{ "script line" }</span></div>
+                    <code id="request-line" class="mono">{ line.clone() }</code>
+                    <div class="row-head"><span class="muted">{ "kubectl" }</span></div>
+                    <code id="kubectl-line" class="mono">{ lines::kubectl_line(&spec) }</code>
+                </div>
+                <div class="actions wide">
+                    <button id="send" type="submit">{ "Send" }</button>
+                </div>
+            </form>
+        </section>
+    }
+}

@@ -1,0 +1,237 @@
+//! The console: the command log (every line run so far, with a one-line summary of its output)
+//! and a text input speaking the same script language. Enter runs; ↑/↓ walk the history;
+//! pasting several lines runs each of them.
+
+use serde_json::Value;
+use wasm_bindgen::JsCast;
+use web_sys::HtmlInputElement;
+use yew::prelude::*;
+
+use super::LabHandle;
+use super::lines;
+use super::state::Action;
+
+/// One line of text saying what an output is.
+pub fn summary(out: &Value) -> String {
+    if let Some(e) = out.get("error").and_then(Value::as_str) {
+        return format!("error: {e}");
+    }
+    if let Some(id) = out.get("watch").and_then(Value::as_str) {
+        let code = out.get("code").and_then(Value::as_u64).unwrap_or(200);
+        return format!("{code} {} — watch {id} opened", lines::status_text(code));
+    }
+    if let Some(events) = out.get("events").and_then(Value::as_array) {
+        let closed = out.get("closed").and_then(Value::as_bool) == Some(true);
+        let kinds: Vec<&str> = events.iter().filter_map(|e| e.get("type").and_then(Value::as_str)).collect();
+        let mut s = match kinds.len() {
+            0 => "no events".to_string(),
+            1 => format!("1 event: {}", kinds[0]),
+            n => format!("{n} events: {}", kinds.join(", ")),
+        };
+        if closed {
+            s.push_str(" (closed)");
+        }
+        return s;
+    }
+    if let Some(status) = lines::status_line(out) {
+        let mut s = status;
+        if let Some(body) = out.get("body") {
+            if let Some(items) = body.get("items").and_then(Value::as_array) {
+                s.push_str(&format!(" · {} item{}", items.len(), if items.len() == 1 { "" } else { "s" }));
+            } else if let Some(name) = body.pointer("/metadata/name").and_then(Value::as_str) {
+                s.push_str(&format!(" · {name}"));
+            }
+            if body.get("kind").and_then(Value::as_str) != Some("Status")
+                && let Some(rv) = body.pointer("/metadata/resourceVersion").and_then(Value::as_str)
+            {
+                s.push_str(&format!(" · RV {rv}"));
+            }
+            if body.pointer("/metadata/continue").and_then(Value::as_str).is_some_and(|c| !c.is_empty()) {
+                s.push_str(" · continue…");
+            }
+        }
+        return s;
+    }
+    if let Some(rev) = out.pointer("/header/revision") {
+        let mut s = format!("revision {rev}");
+        if let Some(c) = out.get("count") {
+            s.push_str(&format!(" · count {c}"));
+        }
+        if out.get("more").and_then(Value::as_bool) == Some(true) {
+            s.push_str(" · more");
+        }
+        return s;
+    }
+    let mut rest = out.clone();
+    if let Some(o) = rest.as_object_mut() {
+        o.remove("line");
+    }
+    let s = rest.to_string();
+    if s == "{}" {
+        "ok".into()
+    } else if s.chars().count() > 90 {
+        s.chars().take(90).collect::<String>() + "…"
+    } else {
+        s
+    }
+}
+
+const EXAMPLES: [&str; 4] = [
+    r#"POST /api/v1/namespaces/default/configmaps {"apiVersion":"v1","kind":"ConfigMap","metadata":{"name":"a"}}"#,
+    "GET /api/v1/namespaces/default/configmaps?limit=1",
+    "GET /api/v1/namespaces/default/pods?watch=true&resourceVersion=0",
+    "etcd get /registry/ --prefix",
+];
+
+#[function_component(Console)]
+pub fn console() -> Html {
+    let lab = use_context::<LabHandle>().expect("LabHandle context");
+    let text = use_state(String::new);
+    // Position in the history while walking it with ↑/↓ (index into the log).
+    let hist = use_state(|| None::<usize>);
+    let log_ref = use_node_ref();
+
+    // Keep the newest line in view.
+    {
+        let log_ref = log_ref.clone();
+        let n = lab.entries.len();
+        use_effect_with(n, move |_| {
+            if let Some(el) = log_ref.cast::<web_sys::Element>() {
+                el.set_scroll_top(el.scroll_height());
+            }
+        });
+    }
+
+    let run = {
+        let lab = lab.clone();
+        let text = text.clone();
+        let hist = hist.clone();
+        move |lines: Vec<String>| {
+            if !lines.is_empty() {
+                lab.dispatch(Action::Run(lines));
+            }
+            text.set(String::new());
+            hist.set(None);
+        }
+    };
+    let on_submit = {
+        let text = text.clone();
+        let run = run.clone();
+        Callback::from(move |e: SubmitEvent| {
+            e.prevent_default();
+            run(lines::split_script(&text));
+        })
+    };
+    let on_input = {
+        let text = text.clone();
+        Callback::from(move |e: InputEvent| text.set(e.target_unchecked_into::<HtmlInputElement>().value()))
+    };
+    let on_paste = {
+        let run = run.clone();
+        let text = text.clone();
+        Callback::from(move |e: Event| {
+            let Some(ev) = e.dyn_ref::<web_sys::ClipboardEvent>() else { return };
+            let Some(pasted) = ev.clipboard_data().and_then(|d| d.get_data("text/plain").ok()) else { return };
+            if pasted.contains('\n') {
+                e.prevent_default();
+                // What was already typed counts as the first line.
+                let mut script = (*text).clone();
+                script.push_str(&pasted);
+                run(lines::split_script(&script));
+            }
+        })
+    };
+    let on_key = {
+        let lab = lab.clone();
+        let text = text.clone();
+        let hist = hist.clone();
+        Callback::from(move |e: KeyboardEvent| {
+            let log = lab.log();
+            if log.is_empty() {
+                return;
+            }
+            match e.key().as_str() {
+                "ArrowUp" => {
+                    e.prevent_default();
+                    let i = match *hist {
+                        None => log.len() - 1,
+                        Some(i) => i.saturating_sub(1),
+                    };
+                    hist.set(Some(i));
+                    text.set(log[i].clone());
+                }
+                "ArrowDown" => {
+                    e.prevent_default();
+                    match *hist {
+                        Some(i) if i + 1 < log.len() => {
+                            hist.set(Some(i + 1));
+                            text.set(log[i + 1].clone());
+                        }
+                        _ => {
+                            hist.set(None);
+                            text.set(String::new());
+                        }
+                    }
+                }
+                _ => {}
+            }
+        })
+    };
+
+    let shown = lab.shown();
+    let rows = lab.entries.iter().enumerate().map(|(i, entry)| {
+        let n = i + 1;
+        let (class, summ) = match &entry.out {
+            None => ("entry comment", String::new()),
+            Some(out) => (if lines::is_error(out) { "entry err" } else { "entry" }, summary(out)),
+        };
+        let selected = shown == Some(i);
+        let on_click = {
+            let lab = lab.clone();
+            Callback::from(move |_: MouseEvent| lab.dispatch(Action::Select(i)))
+        };
+        html! {
+            <li class={classes!(class, selected.then_some("selected"))} data-line={n.to_string()}>
+                <button type="button" class="entry-btn" onclick={on_click} aria-pressed={selected.to_string()}
+                    disabled={entry.out.is_none()}>
+                    <span class="ln">{ n }</span>
+                    <span class="cmd mono">{ entry.line.clone() }</span>
+                    if !summ.is_empty() { <span class="sum">{ summ }</span> }
+                </button>
+            </li>
+        }
+    });
+
+    let empty = if lab.entries.is_empty() {
+        let examples = EXAMPLES.iter().map(|ex| {
+            let lab = lab.clone();
+            let line = ex.to_string();
+            let onclick = Callback::from(move |_: MouseEvent| lab.dispatch(Action::Run(vec![line.clone()])));
+            html! { <li><button type="button" class="link mono" {onclick}>{ *ex }</button></li> }
+        });
+        html! {
+            <div id="log-empty" class="empty">
+                <p>{ "Nothing has run yet. Every click in this playground becomes a line here; you can also type lines below or paste a whole script. Try one:" }</p>
+                <ul class="examples">{ for examples }</ul>
+            </div>
+        }
+    } else {
+        html! {}
+    };
+
+    html! {
+        <section class="console" aria-labelledby="console-h">
+            <h2 id="console-h">{ "Console" }<span class="muted small">{ format!(" · {} lines", lab.entries.len()) }</span></h2>
+            { empty }
+            <ol id="log" class="log" ref={log_ref} aria-live="polite">{ for rows }</ol>
+            <form id="console-form" class="console-form" onsubmit={on_submit}>
+                <span class="prompt mono" aria-hidden="true">{ "›" }</span>
+                <input id="console-input" type="text" spellcheck="false" autocomplete="off"
+                    aria-label="Script line (Enter runs, ↑/↓ history, paste a script to run it all)"
+                    placeholder="GET /api/v1/namespaces/default/pods?resourceVersion=0"
+                    value={(*text).clone()} oninput={on_input} onkeydown={on_key} onpaste={on_paste} />
+                <button id="console-run" type="submit">{ "Run" }</button>
+            </form>
+        </section>
+    }
+}

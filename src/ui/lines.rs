@@ -1,0 +1,541 @@
+//! The one place that turns UI actions into script lines, and reads the JSON output objects
+//! back (status texts, continue tokens, revisions seen, watches). Pure functions only: the
+//! components call these, and `tests/web.rs` tests them directly.
+
+use base64::Engine as _;
+use serde_json::Value;
+
+/// The request builder's verbs.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Verb {
+    Get,
+    List,
+    Watch,
+    Create,
+    Update,
+    Delete,
+}
+
+impl Verb {
+    pub const ALL: [Verb; 6] = [Verb::Get, Verb::List, Verb::Watch, Verb::Create, Verb::Update, Verb::Delete];
+
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Verb::Get => "get",
+            Verb::List => "list",
+            Verb::Watch => "watch",
+            Verb::Create => "create",
+            Verb::Update => "update",
+            Verb::Delete => "delete",
+        }
+    }
+
+    pub fn parse(s: &str) -> Option<Verb> {
+        Verb::ALL.into_iter().find(|v| v.as_str() == s)
+    }
+
+    /// The HTTP method on the script line.
+    pub fn method(self) -> &'static str {
+        match self {
+            Verb::Get | Verb::List | Verb::Watch => "GET",
+            Verb::Create => "POST",
+            Verb::Update => "PUT",
+            Verb::Delete => "DELETE",
+        }
+    }
+
+    pub fn has_body(self) -> bool {
+        matches!(self, Verb::Create | Verb::Update)
+    }
+
+    /// Whether the path names one object (`…/pods/<name>`).
+    pub fn names_object(self) -> bool {
+        matches!(self, Verb::Get | Verb::Update | Verb::Delete)
+    }
+
+    /// Whether the read options (resourceVersion, …) apply.
+    pub fn is_read(self) -> bool {
+        matches!(self, Verb::Get | Verb::List | Verb::Watch)
+    }
+
+    pub fn is_collection_read(self) -> bool {
+        matches!(self, Verb::List | Verb::Watch)
+    }
+}
+
+/// The resource types the builder offers.
+pub const RESOURCES: [&str; 2] = ["pods", "configmaps"];
+
+/// Everything the request builder form holds. Every field is free text: invalid combinations
+/// are allowed on purpose, because the server's 400/422 is the lesson.
+#[derive(Clone, Debug, PartialEq)]
+pub struct RequestSpec {
+    pub verb: Verb,
+    pub resource: String,
+    /// Empty = all namespaces.
+    pub namespace: String,
+    pub name: String,
+    /// Empty = unset.
+    pub resource_version: String,
+    /// Empty = unset; "Exact" / "NotOlderThan".
+    pub rv_match: String,
+    pub limit: String,
+    pub continue_token: String,
+    pub label_selector: String,
+    pub allow_bookmarks: bool,
+    /// Empty = unset; "true" / "false".
+    pub send_initial_events: String,
+    pub timeout_seconds: String,
+    /// The object for create/update, as the user typed it.
+    pub body: String,
+}
+
+impl Default for RequestSpec {
+    fn default() -> Self {
+        RequestSpec {
+            verb: Verb::List,
+            resource: "pods".into(),
+            namespace: "default".into(),
+            name: String::new(),
+            resource_version: String::new(),
+            rv_match: String::new(),
+            limit: String::new(),
+            continue_token: String::new(),
+            label_selector: String::new(),
+            allow_bookmarks: false,
+            send_initial_events: String::new(),
+            timeout_seconds: String::new(),
+            body: String::new(),
+        }
+    }
+}
+
+/// Percent-encodes a query value the way Go's `url.QueryEscape` does (space as `%20` here, so the
+/// line stays one token).
+pub fn query_escape(s: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    for b in s.bytes() {
+        match b {
+            b'A'..=b'Z' | b'a'..=b'z' | b'0'..=b'9' | b'-' | b'_' | b'.' | b'~' => out.push(b as char),
+            _ => out.push_str(&format!("%{b:02X}")),
+        }
+    }
+    out
+}
+
+/// The path (with query) of a request, e.g. `/api/v1/namespaces/default/pods?limit=2`.
+pub fn request_path(spec: &RequestSpec) -> String {
+    let resource = if spec.resource.trim().is_empty() { "pods" } else { spec.resource.trim() };
+    let ns = spec.namespace.trim();
+    let mut path =
+        if ns.is_empty() { format!("/api/v1/{resource}") } else { format!("/api/v1/namespaces/{ns}/{resource}") };
+    if spec.verb.names_object() {
+        path.push('/');
+        path.push_str(spec.name.trim());
+    }
+    let mut q: Vec<String> = Vec::new();
+    if spec.verb == Verb::Watch {
+        q.push("watch=true".into());
+    }
+    if spec.verb.is_read() {
+        fn add(q: &mut Vec<String>, k: &str, v: &str) {
+            let v = v.trim();
+            if !v.is_empty() {
+                q.push(format!("{k}={}", query_escape(v)));
+            }
+        }
+        add(&mut q, "resourceVersion", &spec.resource_version);
+        add(&mut q, "resourceVersionMatch", &spec.rv_match);
+        if spec.verb.is_collection_read() {
+            add(&mut q, "limit", &spec.limit);
+            add(&mut q, "continue", &spec.continue_token);
+            add(&mut q, "labelSelector", &spec.label_selector);
+        }
+        if spec.verb == Verb::Watch {
+            if spec.allow_bookmarks {
+                q.push("allowWatchBookmarks=true".into());
+            }
+            add(&mut q, "sendInitialEvents", &spec.send_initial_events);
+            add(&mut q, "timeoutSeconds", &spec.timeout_seconds);
+        }
+    }
+    if !q.is_empty() {
+        path.push('?');
+        path.push_str(&q.join("&"));
+    }
+    path
+}
+
+/// The body as it goes on the script line: compact JSON when it parses, otherwise the text with
+/// its line breaks folded (the server's 400 is then the answer).
+pub fn compact_body(body: &str) -> String {
+    match serde_json::from_str::<Value>(body) {
+        Ok(v) => v.to_string(),
+        Err(_) => body.split_whitespace().collect::<Vec<_>>().join(" "),
+    }
+}
+
+/// The script line for a request, e.g. `GET /api/v1/namespaces/default/pods?limit=2`.
+pub fn request_line(spec: &RequestSpec) -> String {
+    let mut line = format!("{} {}", spec.verb.method(), request_path(spec));
+    if spec.verb.has_body() {
+        let body = compact_body(&spec.body);
+        if !body.is_empty() {
+            line.push(' ');
+            line.push_str(&body);
+        }
+    }
+    line
+}
+
+/// Quotes for a POSIX shell, in single quotes.
+pub fn shell_quote(s: &str) -> String {
+    format!("'{}'", s.replace('\'', r"'\''"))
+}
+
+/// The equivalent kubectl command line.
+pub fn kubectl_line(spec: &RequestSpec) -> String {
+    let path = request_path(spec);
+    match spec.verb {
+        Verb::Get | Verb::List => format!("kubectl get --raw {}", shell_quote(&path)),
+        Verb::Watch => format!("kubectl get --raw {}  # streams until timeout", shell_quote(&path)),
+        Verb::Create => {
+            format!("kubectl create --raw {} -f - <<'EOF'\n{}\nEOF", shell_quote(&path), compact_body(&spec.body))
+        }
+        Verb::Update => {
+            format!("kubectl replace --raw {} -f - <<'EOF'\n{}\nEOF", shell_quote(&path), compact_body(&spec.body))
+        }
+        Verb::Delete => format!("kubectl delete --raw {}", shell_quote(&path)),
+    }
+}
+
+/// A new object of `resource` to start the body editor from.
+pub fn body_template(resource: &str, namespace: &str, name: &str) -> String {
+    let name = if name.trim().is_empty() { "a" } else { name.trim() };
+    let mut meta = serde_json::Map::new();
+    meta.insert("name".into(), Value::String(name.into()));
+    if !namespace.trim().is_empty() {
+        meta.insert("namespace".into(), Value::String(namespace.trim().into()));
+    }
+    let v = if resource == "configmaps" {
+        serde_json::json!({"apiVersion": "v1", "kind": "ConfigMap", "metadata": meta, "data": {"key": "value"}})
+    } else {
+        serde_json::json!({"apiVersion": "v1", "kind": "Pod", "metadata": meta,
+            "spec": {"containers": [{"name": "app", "image": "nginx"}]}})
+    };
+    serde_json::to_string_pretty(&v).unwrap_or_default()
+}
+
+/// Kind name of a resource, as objects carry it.
+pub fn kind_of(resource: &str) -> &'static str {
+    if resource == "configmaps" { "ConfigMap" } else { "Pod" }
+}
+
+/// One compact create line for the "create N objects" control.
+pub fn create_line(resource: &str, namespace: &str, name: &str) -> String {
+    let mut spec = RequestSpec {
+        verb: Verb::Create,
+        resource: resource.into(),
+        namespace: namespace.into(),
+        ..RequestSpec::default()
+    };
+    spec.body = body_template(resource, namespace, name);
+    request_line(&spec)
+}
+
+/// The standard text of an HTTP status code.
+pub fn status_text(code: u64) -> &'static str {
+    match code {
+        200 => "OK",
+        201 => "Created",
+        202 => "Accepted",
+        204 => "No Content",
+        400 => "Bad Request",
+        401 => "Unauthorized",
+        403 => "Forbidden",
+        404 => "Not Found",
+        405 => "Method Not Allowed",
+        409 => "Conflict",
+        410 => "Gone",
+        422 => "Unprocessable Entity",
+        429 => "Too Many Requests",
+        500 => "Internal Server Error",
+        503 => "Service Unavailable",
+        504 => "Gateway Timeout",
+        _ => "",
+    }
+}
+
+/// The status line of an API output, e.g. `410 Gone — Expired`; None for other outputs.
+pub fn status_line(out: &Value) -> Option<String> {
+    let code = out.get("code")?.as_u64()?;
+    let mut s = format!("{code} {}", status_text(code)).trim_end().to_string();
+    if let Some(reason) = out.pointer("/body/reason").and_then(Value::as_str)
+        && out.pointer("/body/kind").and_then(Value::as_str) == Some("Status")
+        && !reason.is_empty()
+    {
+        s.push_str(" — ");
+        s.push_str(reason);
+    }
+    Some(s)
+}
+
+/// Whether an output is an error of any kind (parse error, Status failure, etcd error).
+pub fn is_error(out: &Value) -> bool {
+    if out.get("error").is_some() {
+        return true;
+    }
+    if let Some(code) = out.get("code").and_then(Value::as_u64) {
+        return code >= 400;
+    }
+    false
+}
+
+/// Decodes a continue token (base64url without padding → JSON), e.g. into
+/// `{"v":"meta.k8s.io/v1","rv":4,"start":"a\u0000"}`. The error says what is wrong.
+pub fn decode_continue(token: &str) -> Result<Value, String> {
+    let bytes = base64::engine::general_purpose::URL_SAFE_NO_PAD
+        .decode(token.trim())
+        .map_err(|e| format!("not base64url: {e}"))?;
+    serde_json::from_slice::<Value>(&bytes).map_err(|e| format!("not JSON: {e}"))
+}
+
+/// A one-line summary of a decoded token: `rv 4, start "a\u0000"`.
+pub fn describe_token(token: &str) -> String {
+    match decode_continue(token) {
+        Ok(v) => {
+            let rv = v.get("rv").map(|r| r.to_string()).unwrap_or_else(|| "?".into());
+            let start = v.get("start").map(|s| s.to_string()).unwrap_or_else(|| "?".into());
+            format!("rv {rv}, start {start}")
+        }
+        Err(e) => e,
+    }
+}
+
+fn push_rv(out: &mut Vec<u64>, v: Option<&Value>) {
+    let n = match v {
+        Some(Value::String(s)) => s.parse::<u64>().ok(),
+        Some(Value::Number(n)) => n.as_u64(),
+        _ => None,
+    };
+    if let Some(n) = n
+        && n > 0
+        && !out.contains(&n)
+    {
+        out.push(n);
+    }
+}
+
+fn object_rvs(out: &mut Vec<u64>, obj: &Value) {
+    push_rv(out, obj.pointer("/metadata/resourceVersion"));
+    if let Some(items) = obj.get("items").and_then(Value::as_array) {
+        for it in items {
+            push_rv(out, it.pointer("/metadata/resourceVersion"));
+        }
+    }
+}
+
+/// Every revision / resourceVersion that appears in the outputs, newest first.
+pub fn revisions_seen<'a>(outputs: impl IntoIterator<Item = &'a Value>) -> Vec<u64> {
+    let mut rvs = Vec::new();
+    for out in outputs {
+        if let Some(body) = out.get("body") {
+            object_rvs(&mut rvs, body);
+        }
+        if let Some(events) = out.get("events").and_then(Value::as_array) {
+            for ev in events {
+                if let Some(o) = ev.get("object") {
+                    object_rvs(&mut rvs, o);
+                }
+            }
+        }
+        push_rv(&mut rvs, out.pointer("/header/revision"));
+        if let Some(kvs) = out.get("kvs").and_then(Value::as_array) {
+            for kv in kvs {
+                push_rv(&mut rvs, kv.get("mod_revision"));
+                push_rv(&mut rvs, kv.get("create_revision"));
+            }
+        }
+    }
+    rvs.sort_unstable_by(|a, b| b.cmp(a));
+    rvs
+}
+
+/// Every continue token in the outputs (`body.metadata.continue`), newest first, no repeats.
+pub fn tokens_seen<'a>(outputs: impl IntoIterator<Item = &'a Value>) -> Vec<String> {
+    let mut toks: Vec<String> = Vec::new();
+    for out in outputs {
+        if let Some(t) = out.pointer("/body/metadata/continue").and_then(Value::as_str)
+            && !t.is_empty()
+        {
+            toks.retain(|x| x != t);
+            toks.push(t.to_string());
+        }
+    }
+    toks.reverse();
+    toks
+}
+
+/// The newest object named `name` (of `kind`, and in `namespace` when given) in the outputs:
+/// from a single-object body, a list's items or a watch event.
+pub fn latest_object<'a>(
+    outputs: impl DoubleEndedIterator<Item = &'a Value>,
+    kind: &str,
+    namespace: &str,
+    name: &str,
+) -> Option<Value> {
+    let matches = |o: &Value, kind_hint: Option<&str>| -> bool {
+        let k = o.get("kind").and_then(Value::as_str).or(kind_hint);
+        k == Some(kind)
+            && o.pointer("/metadata/name").and_then(Value::as_str) == Some(name)
+            && (namespace.is_empty()
+                || o.pointer("/metadata/namespace").and_then(Value::as_str).unwrap_or(namespace) == namespace)
+    };
+    for out in outputs.rev() {
+        if let Some(events) = out.get("events").and_then(Value::as_array) {
+            for ev in events.iter().rev() {
+                if ev.get("type").and_then(Value::as_str) == Some("DELETED") {
+                    continue;
+                }
+                if let Some(o) = ev.get("object")
+                    && matches(o, None)
+                {
+                    return Some(o.clone());
+                }
+            }
+        }
+        let Some(body) = out.get("body") else { continue };
+        if matches(body, None) {
+            return Some(body.clone());
+        }
+        let item_kind = body.get("kind").and_then(Value::as_str).and_then(|k| k.strip_suffix("List"));
+        if let Some(items) = body.get("items").and_then(Value::as_array)
+            && let Some(o) = items.iter().rev().find(|o| matches(o, item_kind))
+        {
+            let mut o = o.clone();
+            if o.get("kind").is_none()
+                && let (Some(map), Some(k)) = (o.as_object_mut(), item_kind)
+            {
+                let mut m = serde_json::Map::new();
+                m.insert("apiVersion".into(), Value::String("v1".into()));
+                m.insert("kind".into(), Value::String(k.into()));
+                m.extend(std::mem::take(map));
+                *map = m;
+            }
+            return Some(o);
+        }
+    }
+    None
+}
+
+/// A watch frame as the watches panel lists it.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Frame {
+    pub kind: String,
+    pub name: String,
+    pub rv: String,
+    /// For ERROR frames: the Status code and reason.
+    pub detail: String,
+}
+
+/// What the log says about one watch stream.
+#[derive(Clone, Debug, PartialEq)]
+pub struct WatchInfo {
+    pub id: String,
+    /// The request line that opened it.
+    pub request: String,
+    pub frames: Vec<Frame>,
+    pub paused: bool,
+    pub cancelled: bool,
+    pub closed: bool,
+}
+
+fn frame_of(ev: &Value) -> Frame {
+    let o = ev.get("object").cloned().unwrap_or(Value::Null);
+    let s = |p: &str| o.pointer(p).and_then(Value::as_str).unwrap_or("").to_string();
+    let kind = ev.get("type").and_then(Value::as_str).unwrap_or("?").to_string();
+    let detail = if kind == "ERROR" {
+        let code = o.get("code").map(|c| c.to_string()).unwrap_or_default();
+        format!("{code} {}", s("/reason")).trim().to_string()
+    } else {
+        String::new()
+    };
+    Frame { kind, name: s("/metadata/name"), rv: s("/metadata/resourceVersion"), detail }
+}
+
+/// Every watch opened in the log, in order, with its frames and state. `entries` are
+/// (script line, output) pairs.
+pub fn watches<'a>(entries: impl IntoIterator<Item = (&'a str, Option<&'a Value>)>) -> Vec<WatchInfo> {
+    let mut ws: Vec<WatchInfo> = Vec::new();
+    for (line, out) in entries {
+        let Some(out) = out else { continue };
+        if let Some(id) = out.get("watch").and_then(Value::as_str) {
+            ws.retain(|w| w.id != id);
+            ws.push(WatchInfo {
+                id: id.to_string(),
+                request: line.to_string(),
+                frames: Vec::new(),
+                paused: false,
+                cancelled: false,
+                closed: false,
+            });
+            continue;
+        }
+        let mut words = line.split_whitespace();
+        let (Some(cmd), Some(id)) = (words.next(), words.next()) else { continue };
+        let Some(w) = ws.iter_mut().rev().find(|w| w.id == id) else { continue };
+        if let Some(events) = out.get("events").and_then(Value::as_array) {
+            w.frames.extend(events.iter().map(frame_of));
+            if out.get("closed").and_then(Value::as_bool) == Some(true) {
+                w.closed = true;
+            }
+            continue;
+        }
+        if out.get("error").is_some() {
+            continue;
+        }
+        match cmd {
+            "pause" => w.paused = true,
+            "resume" => w.paused = false,
+            "cancel" => w.cancelled = true,
+            _ => {}
+        }
+    }
+    ws
+}
+
+/// Splits pasted or imported text into script lines (blank lines dropped, CRLF tolerated).
+pub fn split_script(text: &str) -> Vec<String> {
+    text.lines().map(|l| l.trim_end_matches('\r').trim()).filter(|l| !l.is_empty()).map(String::from).collect()
+}
+
+/// The next free `<prefix>-<n>` names for "create N objects", given the log so far.
+pub fn next_names(log: &[String], prefix: &str, count: usize) -> Vec<String> {
+    let mut n = 0usize;
+    let needle = format!("\"name\":\"{prefix}-");
+    for line in log {
+        let mut rest = line.as_str();
+        while let Some(i) = rest.find(&needle) {
+            rest = &rest[i + needle.len()..];
+            let digits: String = rest.chars().take_while(char::is_ascii_digit).collect();
+            if let Ok(k) = digits.parse::<usize>() {
+                n = n.max(k);
+            }
+        }
+    }
+    (1..=count).map(|i| format!("{prefix}-{}", n + i)).collect()
+}
+
+/// Whether the session's explain option is on after these lines: the last `set explain X`
+/// that did not fail decides (the engine starts with it off).
+pub fn explain_on<'a>(entries: impl IntoIterator<Item = (&'a str, Option<&'a Value>)>) -> bool {
+    let mut on = false;
+    for (line, out) in entries {
+        let mut w = line.split_whitespace();
+        if (w.next(), w.next()) != (Some("set"), Some("explain")) || out.is_none_or(|o| o.get("error").is_some()) {
+            continue;
+        }
+        on = matches!(w.next(), Some("on" | "true"));
+    }
+    on
+}

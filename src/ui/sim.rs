@@ -1,0 +1,223 @@
+//! Simulation controls (create N objects, compact, advance the clock, settings, apiservers) and
+//! the etcd view. Every control appends a script line; nothing reaches the engine another way.
+
+use web_sys::{HtmlInputElement, HtmlSelectElement};
+use yew::prelude::*;
+
+use super::LabHandle;
+use super::lines;
+use super::response::kvs_table;
+use super::state::Action;
+
+fn input_value(e: &InputEvent) -> String {
+    e.target_unchecked_into::<HtmlInputElement>().value()
+}
+
+#[derive(Properties, PartialEq)]
+struct SettingProps {
+    /// The setting's name on the `set` line.
+    name: &'static str,
+    /// Choices for a select; empty = a text field.
+    #[prop_or_default]
+    choices: &'static [&'static str],
+    initial: &'static str,
+    #[prop_or_default]
+    hint: &'static str,
+}
+
+/// One `set <name> <value>` row.
+#[function_component(Setting)]
+fn setting(p: &SettingProps) -> Html {
+    let lab = use_context::<LabHandle>().expect("LabHandle context");
+    let value = use_state(|| p.initial.to_string());
+    let id = format!("set-{}", p.name.replace('.', "-"));
+    let cmd = format!("set {} {}", p.name, value.trim());
+    let onclick = {
+        let cmd = cmd.clone();
+        Callback::from(move |_: MouseEvent| lab.dispatch(Action::Run(vec![cmd.clone()])))
+    };
+    let control = if p.choices.is_empty() {
+        let value2 = value.clone();
+        let oninput = Callback::from(move |e: InputEvent| value2.set(input_value(&e)));
+        html! { <input id={id.clone()} type="text" spellcheck="false" value={(*value).clone()} placeholder={p.hint} {oninput} /> }
+    } else {
+        let value2 = value.clone();
+        let onchange =
+            Callback::from(move |e: Event| value2.set(e.target_unchecked_into::<HtmlSelectElement>().value()));
+        let opts = p.choices.iter().map(|c| html! { <option value={*c} selected={*value == *c}>{ *c }</option> });
+        html! { <select id={id.clone()} {onchange}>{ for opts }</select> }
+    };
+    html! {
+        <div class="setting">
+            <label for={id.clone()} class="mono">{ p.name }</label>
+            { control }
+            <button type="button" class="small" data-cmd={cmd} disabled={value.trim().is_empty()} {onclick}>{ "Set" }</button>
+        </div>
+    }
+}
+
+#[function_component(SimControls)]
+pub fn sim_controls() -> Html {
+    let lab = use_context::<LabHandle>().expect("LabHandle context");
+    let count = use_state(|| "3".to_string());
+    let prefix = use_state(|| "pod".to_string());
+    let resource = use_state(|| "pods".to_string());
+    let compact_rev = use_state(String::new);
+    let apiserver = use_state(|| "1".to_string());
+    let informer = use_state(|| "inf1".to_string());
+    let informer_mode = use_state(|| "legacy".to_string());
+
+    let rvs = lines::revisions_seen(lab.outputs());
+    let latest = rvs.first().copied();
+
+    let run = |line: String| {
+        let lab = lab.clone();
+        Callback::from(move |_: MouseEvent| lab.dispatch(Action::Run(vec![line.clone()])))
+    };
+
+    let on_create = {
+        let lab = lab.clone();
+        let (count, prefix, resource) = (count.clone(), prefix.clone(), resource.clone());
+        Callback::from(move |_: MouseEvent| {
+            let n = count.trim().parse::<usize>().unwrap_or(0).min(200);
+            let p = if prefix.trim().is_empty() { "obj" } else { prefix.trim() };
+            let names = lines::next_names(&lab.log(), p, n);
+            let ls = names.iter().map(|name| lines::create_line(&resource, "default", name)).collect();
+            lab.dispatch(Action::Run(ls));
+        })
+    };
+    let compact_line = {
+        let r = compact_rev.trim();
+        if r.is_empty() { latest.map(|l| format!("compact {l}")) } else { Some(format!("compact {r}")) }
+    };
+    let on_compact = {
+        let lab = lab.clone();
+        let line = compact_line.clone();
+        Callback::from(move |_: MouseEvent| {
+            if let Some(l) = &line {
+                lab.dispatch(Action::Run(vec![l.clone()]));
+            }
+        })
+    };
+
+    let advance = ["1s", "10s", "1m", "5m"].iter().map(|d| {
+        let line = format!("advance {d}");
+        html! { <button type="button" class="small" data-cmd={line.clone()} onclick={run(line)}>{ format!("+{d}") }</button> }
+    });
+
+    let rev_opts = rvs.iter().map(|r| html! { <option value={r.to_string()} /> });
+    let res_opts =
+        lines::RESOURCES.iter().map(|r| html! { <option value={*r} selected={*resource == *r}>{ *r }</option> });
+    let inf_name = if informer.trim().is_empty() { "inf1".to_string() } else { informer.trim().to_string() };
+    let inf_start = format!("informer start {inf_name} {} mode={}", *resource, *informer_mode);
+    let inf_stop = format!("informer stop {inf_name}");
+    let inf_show = format!("informer show {inf_name}");
+    let mode_opts = ["legacy", "streaming"]
+        .iter()
+        .map(|m| html! { <option value={*m} selected={*informer_mode == *m}>{ *m }</option> });
+    let api_line = format!("apiserver {}", apiserver.trim());
+    let restart_line = format!("restart apiserver {}", apiserver.trim());
+
+    html! {
+        <section class="sim" aria-labelledby="sim-h">
+            <h2 id="sim-h">{ "Simulation" }</h2>
+            <div class="ctl">
+                <span class="ctl-label">{ "create" }</span>
+                <input id="sim-count" type="number" min="1" max="200" aria-label="how many objects" class="num"
+                    value={(*count).clone()} oninput={{ let c = count.clone(); Callback::from(move |e: InputEvent| c.set(input_value(&e))) }} />
+                <select id="sim-resource" aria-label="resource" onchange={{ let r = resource.clone(); Callback::from(move |e: Event| r.set(e.target_unchecked_into::<HtmlSelectElement>().value())) }}>{ for res_opts }</select>
+                <input id="sim-prefix" type="text" aria-label="name prefix" class="short" spellcheck="false"
+                    value={(*prefix).clone()} oninput={{ let p = prefix.clone(); Callback::from(move |e: InputEvent| p.set(input_value(&e))) }} />
+                <button id="sim-create" type="button" onclick={on_create}>{ "Create" }</button>
+            </div>
+            <div class="ctl">
+                <span class="ctl-label">{ "compact to" }</span>
+                <input id="sim-compact-rev" type="text" inputmode="numeric" list="sim-revs" class="num" aria-label="revision to compact to"
+                    placeholder={latest.map(|l| l.to_string()).unwrap_or_else(|| "rev".into())}
+                    value={(*compact_rev).clone()} oninput={{ let c = compact_rev.clone(); Callback::from(move |e: InputEvent| c.set(input_value(&e))) }} />
+                <datalist id="sim-revs">{ for rev_opts }</datalist>
+                <button id="sim-compact" type="button" disabled={compact_line.is_none()} onclick={on_compact}
+                    title="etcd Compact: history at lower revisions disappears">{ "Compact" }</button>
+            </div>
+            <div class="ctl">
+                <span class="ctl-label">{ "advance clock" }</span>
+                { for advance }
+            </div>
+            <div class="ctl">
+                <span class="ctl-label">{ "apiserver" }</span>
+                <input id="sim-apiserver" type="number" min="1" max="9" class="num" aria-label="apiserver number"
+                    value={(*apiserver).clone()} oninput={{ let a = apiserver.clone(); Callback::from(move |e: InputEvent| a.set(input_value(&e))) }} />
+                <button id="sim-route" type="button" class="small" data-cmd={api_line.clone()} onclick={run(api_line)}>{ "Send requests here" }</button>
+                <button id="sim-restart" type="button" class="small" data-cmd={restart_line.clone()} onclick={run(restart_line)}>{ "Restart" }</button>
+            </div>
+            <div class="ctl">
+                <span class="ctl-label">{ "informer" }</span>
+                <input id="sim-informer" type="text" class="short" spellcheck="false" aria-label="informer name"
+                    value={(*informer).clone()} oninput={{ let i = informer.clone(); Callback::from(move |e: InputEvent| i.set(input_value(&e))) }} />
+                <select id="sim-informer-mode" aria-label="initial list mode" onchange={{ let m = informer_mode.clone(); Callback::from(move |e: Event| m.set(e.target_unchecked_into::<HtmlSelectElement>().value())) }}>{ for mode_opts }</select>
+                <button id="sim-informer-start" type="button" class="small" data-cmd={inf_start.clone()} onclick={run(inf_start)}
+                    title="Starts a client-go style informer on the resource chosen under create">{ "Start" }</button>
+                <button id="sim-informer-show" type="button" class="small" data-cmd={inf_show.clone()} onclick={run(inf_show)}>{ "Show" }</button>
+                <button id="sim-informer-stop" type="button" class="small" data-cmd={inf_stop.clone()} onclick={run(inf_stop)}>{ "Stop" }</button>
+            </div>
+            <details class="settings">
+                <summary>{ "Settings" }</summary>
+                <Setting name="watch-cache" choices={&["on", "off"][..]} initial="off" />
+                <Setting name="cache.capacity" initial="100" hint="events" />
+                <Setting name="cache.lag" initial="2s" hint="e.g. 2s" />
+                <Setting name="kubernetes" choices={&["1.36", "1.35", "1.34", "1.33", "1.32", "1.31", "1.30", "1.29", "1.28", "1.27"][..]} initial="1.30" />
+                <Setting name="apiservers" initial="2" hint="count" />
+                <Setting name="compaction-interval" initial="5m" hint="e.g. 5m" />
+            </details>
+        </section>
+    }
+}
+
+/// The etcd view: reads every key under /registry/ when asked (one `etcd get` line) and shows
+/// the newest such read — labelled with the line it came from, since later lines may change etcd.
+#[function_component(EtcdView)]
+pub fn etcd_view() -> Html {
+    let lab = use_context::<LabHandle>().expect("LabHandle context");
+    let line = "etcd get /registry/ --prefix";
+    let onclick = {
+        let lab = lab.clone();
+        Callback::from(move |_: MouseEvent| lab.dispatch(Action::Run(vec![line.to_string()])))
+    };
+    let last = lab
+        .entries
+        .iter()
+        .enumerate()
+        .rev()
+        .find(|(_, e)| e.line.trim_start().starts_with("etcd get") && e.out.is_some());
+    let body = match last {
+        None => {
+            html! { <p id="etcd-empty" class="empty">{ "Press Read etcd to see the raw keys, values and revisions under /registry/." }</p> }
+        }
+        Some((i, e)) => {
+            let out = e.out.as_deref().expect("checked");
+            let stale = i + 1 != lab.entries.len();
+            if let Some(err) = out.get("error").and_then(serde_json::Value::as_str) {
+                html! { <p class="error-box">{ err.to_string() }</p> }
+            } else {
+                let rev = out.pointer("/header/revision").map(|r| r.to_string()).unwrap_or_default();
+                let kvs = out.get("kvs").and_then(serde_json::Value::as_array).cloned().unwrap_or_default();
+                html! {
+                    <>
+                    <p class="muted small">{ format!("as of line {} · etcd revision {rev}{}", i + 1,
+                        if stale { " · later lines may have changed it" } else { "" }) }</p>
+                    if kvs.is_empty() { <p class="empty">{ "No keys." }</p> } else { { kvs_table("etcd-kvs", &kvs) } }
+                    </>
+                }
+            }
+        }
+    };
+    html! {
+        <section class="etcd" aria-labelledby="etcd-h">
+            <div class="row-head">
+                <h2 id="etcd-h">{ "etcd" }</h2>
+                <button id="etcd-read" type="button" class="small" data-cmd={line} {onclick}>{ "Read etcd" }</button>
+            </div>
+            <div id="etcd">{ body }</div>
+        </section>
+    }
+}

@@ -1,0 +1,852 @@
+//! The script language's line parser: exact parses, exact error messages, canonical round trips.
+
+use rvlab::clock::Duration;
+use rvlab::script::expect::{Check, CmpOp, Entry, Expectation, Path, Segment, Subject};
+use rvlab::script::parse::{
+    Command, EtcdCommand, InformerCommand, InformerMode, Method, ParseError, parse_line,
+};
+use serde_json::json;
+
+fn ok(line: &str) -> Command {
+    match parse_line(line) {
+        Ok(c) => c,
+        Err(e) => panic!("{line:?} should parse, got error: {e}"),
+    }
+}
+
+fn err(line: &str) -> String {
+    match parse_line(line) {
+        Ok(c) => panic!("{line:?} should not parse, got {c:?}"),
+        Err(e) => e.to_string(),
+    }
+}
+
+/// parse → display → parse gives the same command, and display is a fixed point.
+fn round_trip(line: &str) -> String {
+    let c = ok(line);
+    let text = c.to_string();
+    let again = parse_line(&text).unwrap_or_else(|e| panic!("{text:?} (from {line:?}): {e}"));
+    assert_eq!(again, c, "round trip of {line:?} via {text:?}");
+    assert_eq!(again.to_string(), text);
+    text
+}
+
+// --- API requests ------------------------------------------------------------------------------
+
+#[test]
+fn get_keeps_the_target_verbatim() {
+    assert_eq!(
+        ok("GET /api/v1/namespaces/default/pods?limit=2&resourceVersion=0"),
+        Command::Request {
+            method: Method::Get,
+            target: "/api/v1/namespaces/default/pods?limit=2&resourceVersion=0".into(),
+            body: None,
+        }
+    );
+    assert_eq!(
+        ok("GET   /api/v1/pods?watch=1&resourceVersion=5&allowWatchBookmarks=true  "),
+        Command::Request {
+            method: Method::Get,
+            target: "/api/v1/pods?watch=1&resourceVersion=5&allowWatchBookmarks=true".into(),
+            body: None,
+        }
+    );
+}
+
+#[test]
+fn post_put_delete_take_a_json_body() {
+    assert_eq!(
+        ok(r#"POST /api/v1/namespaces/default/pods {"metadata":{"name":"a"}}"#),
+        Command::Request {
+            method: Method::Post,
+            target: "/api/v1/namespaces/default/pods".into(),
+            body: Some(json!({"metadata": {"name": "a"}})),
+        }
+    );
+    assert_eq!(
+        ok(
+            r#"PUT /api/v1/namespaces/default/pods/a { "metadata": { "name": "a", "resourceVersion": "4" } }"#
+        ),
+        Command::Request {
+            method: Method::Put,
+            target: "/api/v1/namespaces/default/pods/a".into(),
+            body: Some(json!({"metadata": {"name": "a", "resourceVersion": "4"}})),
+        }
+    );
+    assert_eq!(
+        ok("DELETE /api/v1/namespaces/default/pods/a"),
+        Command::Request {
+            method: Method::Delete,
+            target: "/api/v1/namespaces/default/pods/a".into(),
+            body: None,
+        }
+    );
+    assert_eq!(
+        ok(r#"DELETE /api/v1/namespaces/default/pods/a {"preconditions":{"resourceVersion":"7"}}"#),
+        Command::Request {
+            method: Method::Delete,
+            target: "/api/v1/namespaces/default/pods/a".into(),
+            body: Some(json!({"preconditions": {"resourceVersion": "7"}})),
+        }
+    );
+}
+
+#[test]
+fn request_body_keeps_key_order_in_display() {
+    assert_eq!(
+        round_trip(
+            r#"POST /api/v1/namespaces/default/pods {"metadata": {"name": "b", "labels": {"z": "1", "a": "2"}}, "kind": "Pod"}"#
+        ),
+        r#"POST /api/v1/namespaces/default/pods {"metadata":{"name":"b","labels":{"z":"1","a":"2"}},"kind":"Pod"}"#
+    );
+}
+
+#[test]
+fn request_errors() {
+    assert_eq!(
+        err("GET"),
+        "GET: missing path; expected GET <path>[?query] [<json body>]"
+    );
+    assert_eq!(
+        err("GET api/v1/pods"),
+        "GET: the path must start with \"/\", got \"api/v1/pods\"; expected GET <path>[?query] [<json body>]"
+    );
+    assert_eq!(
+        err(r#"POST /api/v1/namespaces/default/pods {"metadata":"#),
+        "POST: the body is not valid JSON (EOF while parsing a value at line 1 column 12); \
+         expected POST <path>[?query] [<json body>]"
+    );
+    assert_eq!(
+        err(r#"POST /api/v1/namespaces/default/pods {"a":1} extra"#),
+        "POST: the body is not valid JSON (trailing characters at line 1 column 9); \
+         expected POST <path>[?query] [<json body>]"
+    );
+    assert_eq!(
+        err("get /api/v1/pods"),
+        "unknown command \"get\"; HTTP methods are upper-case: GET"
+    );
+    assert_eq!(
+        err("Delete /api/v1/pods/a"),
+        "unknown command \"Delete\"; HTTP methods are upper-case: DELETE"
+    );
+}
+
+#[test]
+fn unknown_command_lists_what_is_expected() {
+    assert_eq!(
+        err("GETT /api"),
+        "unknown command \"GETT\"; expected GET, POST, PUT, DELETE, events, etcd, compact, set, \
+         advance, apiserver, restart, pause, resume, cancel, informer or expect"
+    );
+    assert_eq!(
+        err("PATCH /api/v1/pods/a {}"),
+        "unknown command \"PATCH\"; expected GET, POST, PUT, DELETE, events, etcd, compact, set, \
+         advance, apiserver, restart, pause, resume, cancel, informer or expect"
+    );
+    assert_eq!(
+        err(""),
+        "empty line; expected GET, POST, PUT, DELETE, events, etcd, compact, set, advance, \
+         apiserver, restart, pause, resume, cancel, informer or expect"
+    );
+}
+
+// --- small commands ----------------------------------------------------------------------------
+
+#[test]
+fn events_and_watch_control() {
+    assert_eq!(ok("events w1"), Command::Events { watch: "w1".into() });
+    assert_eq!(ok("pause w2"), Command::Pause("w2".into()));
+    assert_eq!(ok("resume w2"), Command::Resume("w2".into()));
+    assert_eq!(ok("cancel w10"), Command::Cancel("w10".into()));
+    assert_eq!(ok("pause inf"), Command::Pause("inf".into()));
+    assert_eq!(
+        err("events"),
+        "events: missing watch id; expected events <watch-id>"
+    );
+    assert_eq!(
+        err("events w1 w2"),
+        "events: unexpected \"w2\"; expected events <watch-id>"
+    );
+    assert_eq!(err("cancel"), "cancel: missing id; expected cancel <id>");
+    assert_eq!(
+        err("resume a b"),
+        "resume: unexpected \"b\"; expected resume <id>"
+    );
+}
+
+#[test]
+fn compact_set_advance_apiserver() {
+    assert_eq!(ok("compact 5"), Command::Compact { revision: 5 });
+    assert_eq!(
+        err("compact"),
+        "compact: missing revision; expected compact <revision>"
+    );
+    assert_eq!(
+        err("compact x"),
+        "compact: revision must be a number, got \"x\""
+    );
+    assert_eq!(
+        err("compact 5 6"),
+        "compact: unexpected \"6\"; expected compact <revision>"
+    );
+
+    assert_eq!(
+        ok("set watch-cache off"),
+        Command::Set {
+            name: "watch-cache".into(),
+            value: "off".into()
+        }
+    );
+    assert_eq!(
+        ok("set cache.capacity 5"),
+        Command::Set {
+            name: "cache.capacity".into(),
+            value: "5".into()
+        }
+    );
+    assert_eq!(
+        ok("set kubernetes 1.30"),
+        Command::Set {
+            name: "kubernetes".into(),
+            value: "1.30".into()
+        }
+    );
+    assert_eq!(
+        ok(r#"set note "two words""#),
+        Command::Set {
+            name: "note".into(),
+            value: "two words".into()
+        }
+    );
+    assert_eq!(
+        err("set watch-cache"),
+        "set: missing value; expected set <name> <value>"
+    );
+    assert_eq!(
+        err("set a b c"),
+        "set: unexpected \"c\"; expected set <name> <value>"
+    );
+
+    assert_eq!(ok("advance 61s"), Command::Advance(Duration::from_secs(61)));
+    assert_eq!(ok("advance 5m"), Command::Advance(Duration::from_secs(300)));
+    assert_eq!(
+        ok("advance 1m30s"),
+        Command::Advance(Duration::from_secs(90))
+    );
+    assert_eq!(
+        ok("advance 250ms"),
+        Command::Advance(Duration::from_millis(250))
+    );
+    assert_eq!(
+        err("advance"),
+        "advance: missing duration; expected advance <duration>"
+    );
+    assert_eq!(
+        err("advance 5x"),
+        "advance: invalid duration \"5x\": unknown unit \"x\"; use ms, s, m or h"
+    );
+    assert_eq!(
+        err("advance soon"),
+        "advance: invalid duration \"soon\"; expected e.g. 500ms, 61s, 5m or 1h"
+    );
+
+    assert_eq!(ok("apiserver 1"), Command::Apiserver(1));
+    assert_eq!(ok("restart apiserver 0"), Command::RestartApiserver(0));
+    assert_eq!(
+        err("apiserver"),
+        "apiserver: missing number; expected apiserver <n>"
+    );
+    assert_eq!(
+        err("apiserver -1"),
+        "apiserver: expected a number (0, 1, ...), got \"-1\""
+    );
+    assert_eq!(
+        err("restart etcd"),
+        "restart: expected \"apiserver\", got \"etcd\"; expected restart apiserver <n>"
+    );
+    assert_eq!(
+        err("restart"),
+        "restart: missing \"apiserver\"; expected restart apiserver <n>"
+    );
+    assert_eq!(
+        err("restart apiserver"),
+        "restart apiserver: missing number; expected restart apiserver <n>"
+    );
+}
+
+// --- etcd --------------------------------------------------------------------------------------
+
+#[test]
+fn etcd_put_values() {
+    assert_eq!(
+        ok("etcd put foo bar"),
+        Command::Etcd(EtcdCommand::Put {
+            key: "foo".into(),
+            value: "bar".into()
+        })
+    );
+    // The value is the rest of the line, spaces and JSON included.
+    assert_eq!(
+        ok(r#"etcd put /registry/pods/default/a {"metadata": {"name": "a"}}"#),
+        Command::Etcd(EtcdCommand::Put {
+            key: "/registry/pods/default/a".into(),
+            value: r#"{"metadata": {"name": "a"}}"#.into(),
+        })
+    );
+    assert_eq!(
+        ok("etcd put k hello   world"),
+        Command::Etcd(EtcdCommand::Put {
+            key: "k".into(),
+            value: "hello   world".into()
+        })
+    );
+    // A double-quoted value is one JSON string.
+    assert_eq!(
+        ok(r#"etcd put k " padded\n\"q\" ""#),
+        Command::Etcd(EtcdCommand::Put {
+            key: "k".into(),
+            value: " padded\n\"q\" ".into()
+        })
+    );
+    assert_eq!(
+        ok(r#"etcd put k """#),
+        Command::Etcd(EtcdCommand::Put {
+            key: "k".into(),
+            value: "".into()
+        })
+    );
+    assert_eq!(
+        ok(r#"etcd put "a key" v"#),
+        Command::Etcd(EtcdCommand::Put {
+            key: "a key".into(),
+            value: "v".into()
+        })
+    );
+    assert_eq!(
+        err("etcd put k"),
+        "etcd put: missing value; expected etcd put <key> <value>"
+    );
+    assert_eq!(
+        err("etcd put"),
+        "etcd put: missing key; expected etcd put <key> <value>"
+    );
+    assert_eq!(
+        err(r#"etcd put k "abc"#),
+        "etcd put: unterminated quoted string \"\\\"abc\"; expected etcd put <key> <value>"
+    );
+    assert_eq!(
+        err(r#"etcd put k "a" b"#),
+        "etcd put: unexpected \"b\" after the quoted value; expected etcd put <key> <value>"
+    );
+    assert_eq!(
+        err(r#"etcd put k "\q""#),
+        "etcd put: invalid quoted string \"\\\"\\\\q\\\"\" (invalid escape at line 1 column 3); \
+         expected etcd put <key> <value>"
+    );
+}
+
+#[test]
+fn etcd_get_flags() {
+    assert_eq!(
+        ok("etcd get /registry/pods/"),
+        Command::Etcd(EtcdCommand::Get {
+            key: "/registry/pods/".into(),
+            prefix: false,
+            revision: None,
+            limit: None
+        })
+    );
+    assert_eq!(
+        ok("etcd get /registry/pods/ --prefix --rev=3 --limit=2"),
+        Command::Etcd(EtcdCommand::Get {
+            key: "/registry/pods/".into(),
+            prefix: true,
+            revision: Some(3),
+            limit: Some(2)
+        })
+    );
+    // Flags may come first.
+    assert_eq!(
+        ok("etcd get --limit=1 --prefix /registry/"),
+        Command::Etcd(EtcdCommand::Get {
+            key: "/registry/".into(),
+            prefix: true,
+            revision: None,
+            limit: Some(1)
+        })
+    );
+    // A quoted key is never a flag.
+    assert_eq!(
+        ok(r#"etcd get "--odd""#),
+        Command::Etcd(EtcdCommand::Get {
+            key: "--odd".into(),
+            prefix: false,
+            revision: None,
+            limit: None
+        })
+    );
+    assert_eq!(
+        err("etcd get k --rev=x"),
+        "etcd get: --rev needs a number, got \"x\""
+    );
+    assert_eq!(
+        err("etcd get k --rev="),
+        "etcd get: --rev needs a number, got \"\""
+    );
+    assert_eq!(
+        err("etcd get k --rev"),
+        "etcd get: --rev needs a number, e.g. --rev=5"
+    );
+    assert_eq!(
+        err("etcd get k --limit=two"),
+        "etcd get: --limit needs a number, got \"two\""
+    );
+    assert_eq!(
+        err("etcd get k --rev=1 --rev=2"),
+        "etcd get: --rev given twice"
+    );
+    assert_eq!(
+        err("etcd get k --prefix --prefix"),
+        "etcd get: --prefix given twice"
+    );
+    assert_eq!(
+        err("etcd get k --prefix=yes"),
+        "etcd get: --prefix takes no value; expected etcd get <key> [--prefix] [--rev=N] [--limit=N]"
+    );
+    assert_eq!(
+        err("etcd get k --keys-only"),
+        "etcd get: unknown flag \"--keys-only\"; expected --prefix, --rev=N or --limit=N"
+    );
+    assert_eq!(
+        err("etcd get a b"),
+        "etcd get: unexpected \"b\"; expected etcd get <key> [--prefix] [--rev=N] [--limit=N]"
+    );
+    assert_eq!(
+        err("etcd get --prefix"),
+        "etcd get: missing key; expected etcd get <key> [--prefix] [--rev=N] [--limit=N]"
+    );
+}
+
+#[test]
+fn etcd_del_and_compact() {
+    assert_eq!(
+        ok("etcd del /registry/pods/default/a"),
+        Command::Etcd(EtcdCommand::Del {
+            key: "/registry/pods/default/a".into(),
+            prefix: false
+        })
+    );
+    assert_eq!(
+        ok("etcd del /registry/ --prefix"),
+        Command::Etcd(EtcdCommand::Del {
+            key: "/registry/".into(),
+            prefix: true
+        })
+    );
+    assert_eq!(
+        err("etcd del k --rev=3"),
+        "etcd del: unknown flag \"--rev=3\"; expected --prefix"
+    );
+    assert_eq!(
+        ok("etcd compact 7"),
+        Command::Etcd(EtcdCommand::Compact { revision: 7 })
+    );
+    assert_eq!(
+        err("etcd compact"),
+        "etcd compact: missing revision; expected etcd compact <revision>"
+    );
+    assert_eq!(
+        err("etcd compact seven"),
+        "etcd compact: revision must be a number, got \"seven\""
+    );
+    assert_eq!(
+        err("etcd"),
+        "etcd: missing command; expected put, get, del or compact"
+    );
+    assert_eq!(
+        err("etcd watch /a"),
+        "unknown etcd command \"watch\"; expected put, get, del or compact"
+    );
+}
+
+// --- informers ---------------------------------------------------------------------------------
+
+#[test]
+fn informer_commands() {
+    assert_eq!(
+        ok("informer start inf pods"),
+        Command::Informer(InformerCommand::Start {
+            name: "inf".into(),
+            resource: "pods".into(),
+            namespace: None,
+            mode: None,
+            apiserver: None,
+        })
+    );
+    assert_eq!(
+        ok("informer start inf pods apiserver=1 mode=streaming ns=default"),
+        Command::Informer(InformerCommand::Start {
+            name: "inf".into(),
+            resource: "pods".into(),
+            namespace: Some("default".into()),
+            mode: Some(InformerMode::Streaming),
+            apiserver: Some(1),
+        })
+    );
+    assert_eq!(
+        round_trip("informer start inf pods apiserver=1 mode=legacy ns=default"),
+        "informer start inf pods ns=default mode=legacy apiserver=1"
+    );
+    assert_eq!(
+        ok("informer stop inf"),
+        Command::Informer(InformerCommand::Stop { name: "inf".into() })
+    );
+    assert_eq!(
+        ok("informer show inf"),
+        Command::Informer(InformerCommand::Show { name: "inf".into() })
+    );
+
+    assert_eq!(
+        err("informer start inf"),
+        "informer start: missing resource; expected informer start <name> <resource> \
+         [ns=<namespace>] [mode=legacy|streaming] [apiserver=<n>]"
+    );
+    assert_eq!(
+        err("informer start inf pods mode=fast"),
+        "informer start: mode must be legacy or streaming, got \"fast\""
+    );
+    assert_eq!(
+        err("informer start inf pods ns=a ns=b"),
+        "informer start: ns= given twice"
+    );
+    assert_eq!(
+        err("informer start inf pods ns="),
+        "informer start: ns= needs a namespace"
+    );
+    assert_eq!(
+        err("informer start inf pods apiserver=x"),
+        "informer start: apiserver= needs a number, got \"x\""
+    );
+    assert_eq!(
+        err("informer start inf pods default"),
+        "informer start: unknown option \"default\"; expected ns=<namespace>, \
+         mode=legacy|streaming or apiserver=<n>"
+    );
+    assert_eq!(
+        err("informer start inf pods resync=1m"),
+        "informer start: unknown option \"resync=1m\"; expected ns=<namespace>, \
+         mode=legacy|streaming or apiserver=<n>"
+    );
+    assert_eq!(
+        err("informer show"),
+        "informer show: missing name; expected informer show <name>"
+    );
+    assert_eq!(
+        err("informer stop a b"),
+        "informer stop: unexpected \"b\"; expected informer stop <name>"
+    );
+    assert_eq!(
+        err("informer"),
+        "informer: missing command; expected start, stop or show"
+    );
+    assert_eq!(
+        err("informer list"),
+        "unknown informer command \"list\"; expected start, stop or show"
+    );
+}
+
+// --- expect lines through parse_line -----------------------------------------------------------
+
+#[test]
+fn expect_lines_parse_into_expectations() {
+    assert_eq!(
+        ok("expect code 410"),
+        Command::Expect(Expectation {
+            subject: Subject::Code,
+            check: Check::Compare(CmpOp::Eq, json!(410))
+        })
+    );
+    assert_eq!(
+        ok(r#"expect body.items[0].metadata.name == "a""#),
+        Command::Expect(Expectation {
+            subject: Subject::Path(Path(vec![
+                Segment::Key("body".into()),
+                Segment::Key("items".into()),
+                Segment::Index(0),
+                Segment::Key("metadata".into()),
+                Segment::Key("name".into()),
+            ])),
+            check: Check::Compare(CmpOp::Eq, json!("a"))
+        })
+    );
+    assert_eq!(
+        ok("expect events == [ADDED a, BOOKMARK]"),
+        Command::Expect(Expectation {
+            subject: Subject::Events,
+            check: Check::ListEq(vec![Entry::new("ADDED a"), Entry::new("BOOKMARK")])
+        })
+    );
+    assert_eq!(
+        err("expect"),
+        "expect: missing subject; expected code, reason, message, error, \
+        count, closed, header <Name>, items, events, kvs, informer <name> ..., or a path such as \
+        body.metadata.name"
+    );
+}
+
+// --- round trips -------------------------------------------------------------------------------
+
+#[test]
+fn canonical_spelling() {
+    let cases = [
+        ("GET /api/v1/pods", "GET /api/v1/pods"),
+        (
+            "  POST   /api/v1/namespaces/default/pods   { \"a\" : [1, 2.5, null] }",
+            "POST /api/v1/namespaces/default/pods {\"a\":[1,2.5,null]}",
+        ),
+        ("events   w1", "events w1"),
+        ("etcd put k hello world", "etcd put k hello world"),
+        ("etcd put k \" lead\"", "etcd put k \" lead\""),
+        ("etcd put k \"plain\"", "etcd put k plain"),
+        (
+            "etcd put k \"\\\"quoted\\\"\"",
+            "etcd put k \"\\\"quoted\\\"\"",
+        ),
+        ("etcd put k \"line\\nbreak\"", "etcd put k \"line\\nbreak\""),
+        (
+            "etcd get --rev=3 /a --prefix",
+            "etcd get /a --prefix --rev=3",
+        ),
+        ("etcd get \"--odd\"", "etcd get \"--odd\""),
+        ("etcd del --prefix /a", "etcd del /a --prefix"),
+        ("compact +5", "compact 5"),
+        ("set \"a b\" \"c\"", "set \"a b\" c"),
+        ("advance 1m30s", "advance 90s"),
+        ("advance 1500ms", "advance 1500ms"),
+        ("advance 2h", "advance 7200s"),
+        ("restart   apiserver   2", "restart apiserver 2"),
+        ("expect code == 410", "expect code 410"),
+        ("expect reason \"Expired\"", "expect reason Expired"),
+        ("expect closed == true", "expect closed"),
+        ("expect closed false", "expect not closed"),
+        ("expect items == [ a ,b ]", "expect items == [a, b]"),
+        (
+            "expect body.metadata.name == a",
+            "expect body.metadata.name == \"a\"",
+        ),
+        (
+            "expect events == [ADDED   a @5]",
+            "expect events == [ADDED a@5]",
+        ),
+        ("expect [\"body\"].x exists", "expect body.x exists"),
+        ("expect [\"code\"] == 1", "expect [\"code\"] == 1"),
+    ];
+    for (input, canonical) in cases {
+        assert_eq!(round_trip(input), canonical, "canonical form of {input:?}");
+    }
+}
+
+#[test]
+fn every_documented_form_round_trips() {
+    let lines = [
+        "GET /api/v1/namespaces/default/pods?limit=2&resourceVersion=0",
+        "GET /api/v1/namespaces/default/pods?watch=true&resourceVersion=0&sendInitialEvents=true&resourceVersionMatch=NotOlderThan",
+        r#"POST /api/v1/namespaces/default/pods {"metadata":{"name":"a"}}"#,
+        r#"PUT /api/v1/namespaces/default/pods/a {"metadata":{"name":"a","resourceVersion":"4"}}"#,
+        "DELETE /api/v1/namespaces/default/pods/a",
+        r#"POST /api/v1/namespaces/default/pods "not an object""#,
+        "events w1",
+        "etcd put /registry/pods/default/a v1",
+        r#"etcd put /registry/pods/default/a {"metadata":{"name":"a"}}"#,
+        r#"etcd put "k e y" "v\tv""#,
+        "etcd get /registry/pods/ --prefix --rev=3 --limit=2",
+        "etcd get /registry/pods/ --rev=-1",
+        "etcd del /registry/pods/ --prefix",
+        "etcd compact 5",
+        "compact 5",
+        "set watch-cache off",
+        "set cache.capacity 5",
+        "set cache.lag 2s",
+        "set kubernetes 1.30",
+        "set compaction-interval 5m",
+        "set apiservers 2",
+        "advance 61s",
+        "advance 250ms",
+        "apiserver 1",
+        "restart apiserver 0",
+        "pause w1",
+        "resume w1",
+        "cancel w1",
+        "informer start inf pods",
+        "informer start inf pods ns=default mode=streaming apiserver=1",
+        "informer stop inf",
+        "informer show inf",
+        "expect code 410",
+        "expect reason Expired",
+        r#"expect message "too old resource version: 3 (5)""#,
+        r#"expect body.metadata.resourceVersion == "4""#,
+        r#"expect body.items[0].metadata.name == "a""#,
+        "expect body.metadata.continue exists",
+        "expect body.metadata.remainingItemCount absent",
+        "expect body.metadata.resourceVersion > 4",
+        "expect body.metadata.resourceVersion <= \"17\"",
+        "expect items == [a, b]",
+        "expect items == []",
+        "expect items != [a]",
+        "expect items contains a",
+        "expect events == [ADDED a, MODIFIED b, BOOKMARK, ERROR 410]",
+        "expect events == [ADDED a@5, BOOKMARK@9]",
+        "expect events contains DELETED a",
+        "expect closed",
+        "expect not closed",
+        r#"expect error "mvcc: required revision has been compacted""#,
+        r#"expect header Retry-After == "1""#,
+        "expect informer inf store == [a, c]",
+        r#"expect informer inf lastSyncRV == "17""#,
+        "expect informer inf log[0] exists",
+        "expect kvs == [k1, k2]",
+        "expect count 3",
+        "expect header.revision == 5",
+        r#"expect body.metadata.annotations["a.b/c"] == "x""#,
+        r#"expect body contains "items""#,
+        r#"expect message contains "too old""#,
+        r#"expect reason "410""#,
+        r#"expect reason "exists""#,
+        r#"expect body.x == {"a":[1,true,null]}"#,
+        r#"expect kvs == ["a,b"@3, "x@y"]"#,
+    ];
+    for line in lines {
+        assert_eq!(round_trip(line), line, "{line:?} is already canonical");
+    }
+}
+
+/// A tiny deterministic PRNG (xorshift) for the no-panic sweep.
+struct Rng(u64);
+impl Rng {
+    fn next(&mut self) -> u64 {
+        self.0 ^= self.0 << 13;
+        self.0 ^= self.0 >> 7;
+        self.0 ^= self.0 << 17;
+        self.0
+    }
+    fn pick<'a, T>(&mut self, xs: &'a [T]) -> &'a T {
+        &xs[(self.next() % xs.len() as u64) as usize]
+    }
+}
+
+#[test]
+fn never_panics_and_whatever_parses_round_trips() {
+    let seeds = [
+        "GET /api/v1/pods?limit=2",
+        r#"POST /api/v1/namespaces/default/pods {"metadata":{"name":"a"}}"#,
+        r#"etcd put "k" "v\u00e9""#,
+        "etcd get /a --prefix --rev=3 --limit=2",
+        "informer start i pods ns=default mode=legacy apiserver=0",
+        r#"expect body.items[0].metadata["a.b"] == "x""#,
+        r#"expect events == [ADDED a@5, "q,r"@2, BOOKMARK]"#,
+        "expect not closed",
+        "expect header Retry-After == 1",
+        "set cache.lag 2s",
+        "advance 1m30s",
+    ];
+    let pieces = [
+        "\"",
+        "\\",
+        "[",
+        "]",
+        "{",
+        "}",
+        ",",
+        "@",
+        "=",
+        "==",
+        " ",
+        "\t",
+        "é",
+        "日本",
+        "🦀",
+        "\u{0}",
+        "--",
+        "--rev=",
+        ".",
+        "[0]",
+        "exists",
+        "absent",
+        "contains",
+        "not",
+        "closed",
+        "9999999999999999999999",
+        "-1",
+        "\\u12",
+        "\\ud800",
+        "\u{200b}",
+        "\u{a0}",
+    ];
+    let mut rng = Rng(0x9E37_79B9_7F4A_7C15);
+    let mut parsed = 0;
+    for _ in 0..20_000 {
+        let mut s: Vec<char> = rng.pick(&seeds).chars().collect();
+        for _ in 0..(rng.next() % 4 + 1) {
+            let pos = (rng.next() as usize) % (s.len() + 1);
+            match rng.next() % 3 {
+                0 => {
+                    let p: Vec<char> = rng.pick(&pieces).chars().collect();
+                    s.splice(pos..pos, p);
+                }
+                1 if pos < s.len() => {
+                    s.remove(pos);
+                }
+                _ => s.truncate(pos),
+            }
+        }
+        let line: String = s.into_iter().collect();
+        if let Ok(c) = parse_line(&line) {
+            parsed += 1;
+            let text = c.to_string();
+            assert_eq!(parse_line(&text).as_ref(), Ok(&c), "{line:?} -> {text:?}");
+        }
+    }
+    assert!(
+        parsed > 1000,
+        "the sweep should exercise the success paths too ({parsed})"
+    );
+}
+
+#[test]
+fn long_and_odd_lines() {
+    let long = format!("GETT{}", "x".repeat(100_000));
+    let e = err(&long);
+    assert!(e.starts_with("unknown command \"GETTxxxxx"), "{e}");
+    assert!(e.len() < 300, "error messages stay short: {}", e.len());
+    let target = format!("/api/{}", "a".repeat(100_000));
+    assert_eq!(
+        ok(&format!("GET {target}")),
+        Command::Request {
+            method: Method::Get,
+            target,
+            body: None
+        }
+    );
+    let deep = format!("POST /a {}{}", "[".repeat(10_000), "]".repeat(10_000));
+    assert!(err(&deep).starts_with("POST: the body is not valid JSON (recursion limit exceeded"));
+    assert_eq!(
+        ok("events 日本"),
+        Command::Events {
+            watch: "日本".into()
+        }
+    );
+    assert_eq!(
+        err("étcd put"),
+        "unknown command \"étcd\"; expected GET, POST, PUT, DELETE, events, etcd, compact, set, advance, apiserver, restart, pause, resume, cancel, informer or expect"
+    );
+    assert_eq!(
+        parse_line("events \"w1"),
+        Err(ParseError {
+            message: "events: unterminated quoted string \"\\\"w1\"".into()
+        })
+    );
+    assert_eq!(
+        err("events \"w1\"x"),
+        "events: unexpected \"x\" right after a closing quote"
+    );
+}
