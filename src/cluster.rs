@@ -1,10 +1,21 @@
-//! The simulation's single entry point: one etcd, the apiservers in front of it, and the clock.
-//! Scripts, the UI and tests all drive a cluster through this type.
+//! The simulation's single entry point: one etcd, the apiservers in front of it (1–3, each with
+//! its own watch caches, lag and compactor), the clock and the seeded randomness. Scripts, the
+//! UI and tests all drive a cluster through this type. Time only moves through [`Cluster::run_until`]
+//! (and requests that wait, as the real server would), and everything timed — cache arrivals,
+//! the 1 s cacher timer (bookmarks, deadlines), compaction rounds — happens in time order.
 
+use crate::apiserver::cacher::CacheView;
+use crate::apiserver::features::Features;
 use crate::apiserver::server::{ApiResponse, ApiServer, Ctx, ServerConfig};
+use crate::apiserver::status::Status;
 use crate::apiserver::watch::Frame;
-use crate::clock::{Clock, Duration};
+use crate::clock::{Clock, Duration, Instant, Rng};
 use crate::store::{MvccError, MvccStore};
+
+/// The most apiservers a cluster may have.
+pub const MAX_APISERVERS: usize = 3;
+/// The period of the cacher's timer.
+const TICK: Duration = Duration::from_secs(1);
 
 /// A watch opened through the cluster: which apiserver serves it, and its stream id there.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -21,6 +32,11 @@ pub struct Cluster {
     apiservers: Vec<ApiServer>,
     uid_seq: u64,
     seed: u64,
+    rng: Rng,
+    /// The last instant the 1 s timer fired.
+    last_tick: Instant,
+    /// Every compaction an apiserver's compactor made, as (time, revision).
+    compactions: Vec<(Instant, i64)>,
 }
 
 impl Default for Cluster {
@@ -30,14 +46,24 @@ impl Default for Cluster {
 }
 
 impl Cluster {
-    /// A fresh cluster: an empty etcd at revision 1 and one apiserver.
+    /// A fresh cluster: an empty etcd at revision 1 and one apiserver with current defaults.
     pub fn new() -> Self {
+        Self::with_seed(1)
+    }
+
+    pub fn with_seed(seed: u64) -> Self {
+        let clock = Clock::new();
+        let mut etcd = MvccStore::new();
+        let first = ApiServer::new(0, ServerConfig::default(), &mut etcd, clock.now());
         Cluster {
-            clock: Clock::new(),
-            etcd: MvccStore::new(),
-            apiservers: vec![ApiServer::new(ServerConfig::default())],
+            clock,
+            etcd,
+            apiservers: vec![first],
             uid_seq: 0,
-            seed: 1,
+            seed,
+            rng: Rng::new(seed),
+            last_tick: Instant(0),
+            compactions: Vec::new(),
         }
     }
 
@@ -45,34 +71,77 @@ impl Cluster {
         &self.clock
     }
 
-    pub fn etcd(&self) -> &MvccStore {
-        &self.etcd
+    pub fn now(&self) -> Instant {
+        self.clock.now()
     }
 
-    /// Direct access to etcd beneath the apiservers (the script's `etcd …` lines).
-    pub fn etcd_mut(&mut self) -> &mut MvccStore {
-        &mut self.etcd
+    pub fn etcd(&self) -> &MvccStore {
+        &self.etcd
     }
 
     pub fn apiserver_count(&self) -> usize {
         self.apiservers.len()
     }
 
+    pub fn apiserver(&self, index: usize) -> Option<&ApiServer> {
+        self.apiservers.get(index)
+    }
+
+    pub fn compactions(&self) -> &[(Instant, i64)] {
+        &self.compactions
+    }
+
+    /// What the timeline shows of every watch cache.
+    pub fn cache_views(&self) -> Vec<CacheView> {
+        let now = self.clock.now();
+        self.apiservers.iter().flat_map(|s| s.cache_views(now)).collect()
+    }
+
+    /// Lets etcd's news reach the apiservers (without moving time).
+    fn settle(&mut self) {
+        let now = self.clock.now();
+        for s in &mut self.apiservers {
+            s.sync(&mut self.etcd, now);
+        }
+    }
+
+    /// Direct access to etcd beneath the apiservers (the script's `etcd …` lines). The apiservers'
+    /// etcd watches see the change when the caller is done.
+    pub fn with_etcd<T>(&mut self, f: impl FnOnce(&mut MvccStore) -> T) -> T {
+        let out = f(&mut self.etcd);
+        self.settle();
+        out
+    }
+
     /// Sends one HTTP request to apiserver `index` (0-based).
     pub fn request(&mut self, index: usize, method: &str, target: &str, body: Option<&str>) -> (ApiResponse, Option<WatchHandle>) {
         let Some(server) = self.apiservers.get_mut(index) else {
-            let status = crate::apiserver::status::Status::non_api_error(&format!("no apiserver {}", index + 1));
+            let status = Status::non_api_error(&format!("no apiserver {}", index + 1));
             return (ApiResponse::from_status(&status, "no such apiserver"), None);
         };
-        let mut ctx = Ctx { etcd: &mut self.etcd, clock: &self.clock, uid_seq: &mut self.uid_seq, seed: self.seed };
+        let before = self.clock.now();
+        let mut clock = self.clock.clone();
+        // Requests that wait let time pass on a copy; the cluster then catches up in order.
+        clock.advance_to(before);
+        let mut ctx = Ctx { etcd: &mut self.etcd, clock: &mut clock, uid_seq: &mut self.uid_seq, seed: self.seed, rng: &mut self.rng };
         let resp = server.handle(&mut ctx, method, target, body);
+        let after = clock.now();
+        self.settle();
+        if after > before {
+            self.run_until(after);
+        }
         let handle = resp.watch.map(|stream| WatchHandle { apiserver: index, stream });
         (resp, handle)
     }
 
     /// Frames sent on a watch since the last read, and whether the server has ended it.
     pub fn read_watch(&mut self, h: WatchHandle) -> Option<(Vec<Frame>, bool)> {
+        self.settle();
         self.apiservers.get_mut(h.apiserver)?.read_watch(&mut self.etcd, h.stream)
+    }
+
+    pub fn pause_watch(&mut self, h: WatchHandle, paused: bool) -> bool {
+        self.apiservers.get_mut(h.apiserver).is_some_and(|s| s.pause_watch(h.stream, paused))
     }
 
     pub fn cancel_watch(&mut self, h: WatchHandle) -> bool {
@@ -82,12 +151,173 @@ impl Cluster {
         }
     }
 
-    /// etcd Compact at `rev` (the apiserver-level `compact` line does the same today).
+    pub fn watch_close_reason(&self, h: WatchHandle) -> Option<String> {
+        self.apiservers.get(h.apiserver)?.watch_close_reason(h.stream)
+    }
+
+    /// Compaction through the apiserver: etcd Compact at `rev`, and every apiserver learns it.
     pub fn compact(&mut self, rev: i64) -> Result<(), MvccError> {
-        self.etcd.compact(rev).map(|_| ())
+        self.etcd.compact(rev)?;
+        for s in &mut self.apiservers {
+            s.note_compaction(rev);
+        }
+        self.settle();
+        Ok(())
+    }
+
+    /// The next instant at which something happens by itself.
+    pub fn next_wakeup(&self) -> Instant {
+        let mut t = self.last_tick + TICK;
+        for s in &self.apiservers {
+            if let Some(a) = s.next_arrival() {
+                t = t.min(a);
+            }
+            if let Some(c) = s.compactor.next_due() {
+                t = t.min(c);
+            }
+        }
+        t
+    }
+
+    /// Lets simulated time pass until `target`, handling everything due on the way in order.
+    pub fn run_until(&mut self, target: Instant) {
+        loop {
+            let t = self.next_wakeup();
+            if t > target {
+                break;
+            }
+            self.clock.advance_to(t);
+            let now = self.clock.now();
+            self.settle();
+            for i in 0..self.apiservers.len() {
+                let due = self.apiservers[i].compactor.next_due().is_some_and(|d| d <= now);
+                if due {
+                    let round = self.apiservers[i].compactor.run(&mut self.etcd, now);
+                    if let Some(rev) = round.compacted {
+                        self.compactions.push((now, rev));
+                        for s in &mut self.apiservers {
+                            s.note_compaction(rev);
+                        }
+                    }
+                    self.settle();
+                }
+            }
+            if self.last_tick + TICK <= now {
+                self.last_tick = now;
+                for s in &mut self.apiservers {
+                    s.tick(&mut self.etcd, now);
+                }
+            }
+        }
+        self.clock.advance_to(target);
+        self.settle();
     }
 
     pub fn advance(&mut self, d: Duration) {
-        self.clock.advance(d);
+        let target = self.clock.now() + d;
+        self.run_until(target);
+    }
+
+    /// Restarts apiserver `index` (0-based): its watches end, its caches relist and are not ready
+    /// for the init delay.
+    pub fn restart_apiserver(&mut self, index: usize) -> Result<(), String> {
+        let now = self.clock.now();
+        let missing = self.no_such(index);
+        let s = self.apiservers.get_mut(index).ok_or(missing)?;
+        s.restart(&mut self.etcd, now);
+        self.settle();
+        Ok(())
+    }
+
+    fn no_such(&self, index: usize) -> String {
+        format!("no apiserver {}: there are {} (set apiservers N, N ≤ {MAX_APISERVERS})", index + 1, self.apiservers.len())
+    }
+
+    /// Applies a simulation setting to the cluster or to apiserver `index`. Returns a short
+    /// description of what changed.
+    pub fn set(&mut self, index: usize, name: &str, value: &str) -> Result<String, String> {
+        let now = self.clock.now();
+        let on_off = |v: &str| match v {
+            "on" | "true" | "1" => Ok(true),
+            "off" | "false" | "0" => Ok(false),
+            _ => Err(format!("{name} takes on or off, not {v:?}")),
+        };
+        let dur = |v: &str| Duration::parse(v).map_err(|e| format!("{name}: {e}"));
+        match name {
+            "apiservers" => {
+                let n: usize = value.parse().map_err(|_| format!("apiservers takes a number from 1 to {MAX_APISERVERS}, not {value:?}"))?;
+                if !(1..=MAX_APISERVERS).contains(&n) {
+                    return Err(format!("apiservers takes a number from 1 to {MAX_APISERVERS}, not {n}"));
+                }
+                while self.apiservers.len() > n {
+                    if let Some(mut s) = self.apiservers.pop() {
+                        s.restart(&mut self.etcd, now);
+                        s.set_watch_cache(false, &mut self.etcd, now);
+                    }
+                }
+                while self.apiservers.len() < n {
+                    let config = self.apiservers[0].config.clone();
+                    let i = self.apiservers.len();
+                    let s = ApiServer::new(i, ServerConfig { cache_lag: Duration(0), cache_capacity: None, ..config }, &mut self.etcd, now);
+                    self.apiservers.push(s);
+                }
+                self.settle();
+                return Ok(format!("{n} apiserver(s)"));
+            }
+            "kubernetes" => {
+                let f = Features::parse(value)?;
+                for s in &mut self.apiservers {
+                    s.config.features = f;
+                }
+                return Ok(format!("Kubernetes {} defaults", f.version()));
+            }
+            _ => {}
+        }
+        let s = self.apiservers.get_mut(index).ok_or_else(|| format!("no apiserver {}", index + 1))?;
+        let out = match name {
+            "watch-cache" => {
+                let on = on_off(value)?;
+                s.set_watch_cache(on, &mut self.etcd, now);
+                format!("watch cache {} on apiserver {}", if on { "on" } else { "off" }, index + 1)
+            }
+            "cache.lag" => {
+                let d = dur(value)?;
+                s.set_cache_lag(d);
+                format!("apiserver {}'s watch cache lags {d} behind etcd", index + 1)
+            }
+            "cache.capacity" => {
+                if value == "auto" {
+                    s.set_cache_capacity(None);
+                    "cache capacity: dynamic (100 … 102400)".to_string()
+                } else {
+                    let n: usize = value.parse().ok().filter(|n| (1..=102_400).contains(n)).ok_or_else(|| format!("cache.capacity takes a number from 1 to 102400 or auto, not {value:?}"))?;
+                    s.set_cache_capacity(Some(n));
+                    format!("cache capacity pinned at {n}")
+                }
+            }
+            "cache.init-delay" => {
+                let d = dur(value)?;
+                s.config.init_delay = d;
+                format!("apiserver {}'s cache takes {d} to initialise after a restart", index + 1)
+            }
+            "compaction-interval" => {
+                let d = dur(value)?;
+                s.compactor.set_interval(Some(d), now);
+                format!("apiserver {} compacts every {d}", index + 1)
+            }
+            "compactor" => {
+                let on = on_off(value)?;
+                let interval = on.then_some(crate::apiserver::compactor::DEFAULT_INTERVAL);
+                s.compactor.set_interval(interval, now);
+                format!("compactor {} on apiserver {}", if on { "on" } else { "off" }, index + 1)
+            }
+            _ => {
+                return Err(format!(
+                    "unknown setting {name:?}; known: watch-cache on|off, cache.lag <duration>, cache.capacity <n>|auto, cache.init-delay <duration>, compaction-interval <duration>, compactor on|off, kubernetes <1.x>, apiservers <n>, explain on|off"
+                ));
+            }
+        };
+        self.settle();
+        Ok(out)
     }
 }

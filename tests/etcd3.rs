@@ -1,11 +1,21 @@
-//! The apiserver's etcd-backed paths, driven through the script session exactly as `rvlab run`
-//! does (watch cache off — the cache arrives with the cacher). Spec sections cited per test.
+//! The apiserver's etcd-backed paths (watch cache off: `--watch-cache=false`, the "cache
+//! disabled" rows of §C.3 and §E.2), driven through the script session exactly as `rvlab run`
+//! does. Spec sections cited per test.
 use rvlab::apiserver::continue_token::ContinueToken;
 use rvlab::script::Session;
 use serde_json::{Value, json};
 
+/// A session whose apiserver has its watch cache switched off (the setting line prints nothing
+/// the tests look at: outputs are renumbered from the script's own first line).
+fn session() -> Session {
+    let mut s = Session::new();
+    let out = s.run_line(0, "set watch-cache off");
+    assert_eq!(out.and_then(|o| o.get("error").cloned()), None);
+    s
+}
+
 fn run(script: &str) -> Vec<Value> {
-    Session::new().run_script(script)
+    session().run_script(script)
 }
 
 fn cm(name: &str) -> String {
@@ -156,7 +166,7 @@ fn pages_share_one_snapshot() {
         cm("b"),
         cm("c")
     );
-    let mut s = Session::new();
+    let mut s = session();
     let out = s.run_script(&script);
     let first = &out[3]["body"];
     assert_eq!(first["metadata"]["resourceVersion"], "4");
@@ -177,7 +187,7 @@ fn pages_share_one_snapshot() {
 // §C.5/§D a compacted continue token → 410 Expired with an inconsistent token (rv -1).
 #[test]
 fn compacted_continue_is_410_with_an_inconsistent_token() {
-    let mut s = Session::new();
+    let mut s = session();
     let out = s.run_script(&format!(
         "{}\n{}\n{}\nGET /api/v1/namespaces/default/configmaps?limit=1",
         cm("a"),

@@ -11,3 +11,6 @@ pub mod resource;
 pub mod selector;
 pub mod status;
 pub mod validation;
+pub mod cacher;
+pub mod compactor;
+pub mod features;

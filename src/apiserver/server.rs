@@ -14,8 +14,14 @@ use super::request::{ApiRequest, Verb, parse_request};
 use super::resource::ResourceInfo;
 use super::status::{FieldError, Status};
 use super::validation;
-use super::watch::{Frame, WatchFilter, WatchSource, WatchStream};
-use crate::clock::Clock;
+use super::cacher::cache_watcher::CacheWatcher;
+use super::cacher::delegator::{ListShape, ReadPath, route_get, route_list};
+use super::cacher::{CacheView, Cacher};
+use super::compactor::Compactor;
+use super::features::Features;
+use super::resource::RESOURCES;
+use super::watch::{Frame, FrameType, WatchFilter, WatchSource, WatchStream};
+use crate::clock::{Clock, Duration, Instant, Rng};
 use crate::store::{MvccStore, RangeRequest, WatchCreateRequest};
 
 /// An HTTP answer: status code, the headers that matter, the JSON body, and — for an accepted
@@ -46,34 +52,53 @@ impl ApiResponse {
     }
 }
 
-/// What every request may touch: the shared etcd and clock, owned by the cluster.
+/// What every request may touch: the shared etcd, clock and randomness, owned by the cluster.
 pub struct Ctx<'a> {
     pub etcd: &'a mut MvccStore,
-    pub clock: &'a Clock,
+    pub clock: &'a mut Clock,
     /// Source of deterministic uids.
     pub uid_seq: &'a mut u64,
     pub seed: u64,
+    pub rng: &'a mut Rng,
 }
 
 /// The behaviour switches of one apiserver.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ServerConfig {
-    /// Server-side defaulting of ""/"0" watches to `sendInitialEvents=true` (WatchList, §C.1).
-    pub watch_list: bool,
+    /// The Kubernetes release whose default feature gates apply (§C.4).
+    pub features: Features,
+    /// `--watch-cache` (on by default).
+    pub watch_cache: bool,
+    /// How long the watch cache takes to (re)initialise after a restart.
+    pub init_delay: Duration,
+    /// Propagation delay from etcd to this apiserver's watch caches.
+    pub cache_lag: Duration,
+    /// A pinned ring capacity (`set cache.capacity N`).
+    pub cache_capacity: Option<usize>,
 }
 
 impl Default for ServerConfig {
     fn default() -> Self {
-        ServerConfig { watch_list: true }
+        ServerConfig {
+            features: Features::default(),
+            watch_cache: true,
+            init_delay: Duration::from_secs(1),
+            cache_lag: Duration(0),
+            cache_capacity: None,
+        }
     }
 }
 
-/// One apiserver and its open watch streams.
-#[derive(Debug, Clone, Default)]
+/// One apiserver: its watch caches, its open watch streams, its compactor.
+#[derive(Debug, Clone)]
 pub struct ApiServer {
+    /// 0-based position among the cluster's apiservers.
+    pub index: usize,
     pub config: ServerConfig,
+    cachers: BTreeMap<&'static str, Cacher>,
     watches: BTreeMap<u64, WatchStream>,
     next_watch: u64,
+    pub compactor: Compactor,
 }
 
 /// `pods` keep their last state in a delete response; other types answer with a Status.
@@ -129,8 +154,132 @@ fn validate_pod(obj: &Value) -> Vec<FieldError> {
 }
 
 impl ApiServer {
-    pub fn new(config: ServerConfig) -> Self {
-        ApiServer { config, ..Default::default() }
+    pub fn new(index: usize, config: ServerConfig, etcd: &mut MvccStore, now: Instant) -> Self {
+        let mut s = ApiServer {
+            index,
+            config,
+            cachers: BTreeMap::new(),
+            watches: BTreeMap::new(),
+            next_watch: 0,
+            compactor: Compactor::new(now),
+        };
+        if s.config.watch_cache {
+            s.start_caches(etcd, now, Duration(0));
+        }
+        s
+    }
+
+    fn start_caches(&mut self, etcd: &mut MvccStore, now: Instant, init_delay: Duration) {
+        for info in RESOURCES {
+            let mut c = Cacher::new(info, etcd, now, init_delay);
+            c.lag = self.config.cache_lag;
+            c.set_capacity(self.config.cache_capacity);
+            self.cachers.insert(info.resource, c);
+        }
+    }
+
+    fn stop_caches(&mut self, etcd: &mut MvccStore, why: &str) {
+        for c in self.cachers.values_mut() {
+            c.stop(etcd, why);
+        }
+        // Frames already sent stay readable on the (now ended) streams.
+        for (id, stream) in self.watches.iter_mut() {
+            if let WatchSource::Cache(resource) = stream.source {
+                if let Some(w) = self.cachers.get_mut(resource).and_then(|c| c.watcher_mut(*id)) {
+                    w.buffered.truncate(w.chan_size);
+                    stream.pending.extend(w.delivered.drain(..));
+                    stream.pending.extend(w.buffered.drain(..));
+                    stream.close_reason = w.close_reason.clone();
+                }
+                stream.source = WatchSource::Done;
+                stream.closed = true;
+            }
+        }
+        self.cachers.clear();
+    }
+
+    /// `--watch-cache` on or off.
+    pub fn set_watch_cache(&mut self, on: bool, etcd: &mut MvccStore, now: Instant) {
+        if on == self.config.watch_cache {
+            return;
+        }
+        self.config.watch_cache = on;
+        if on {
+            self.start_caches(etcd, now, Duration(0));
+        } else {
+            self.stop_caches(etcd, "the watch cache was switched off");
+        }
+    }
+
+    pub fn set_cache_lag(&mut self, lag: Duration) {
+        self.config.cache_lag = lag;
+        for c in self.cachers.values_mut() {
+            c.lag = lag;
+        }
+    }
+
+    pub fn set_cache_capacity(&mut self, pinned: Option<usize>) {
+        self.config.cache_capacity = pinned;
+        for c in self.cachers.values_mut() {
+            c.set_capacity(pinned);
+        }
+    }
+
+    /// The process restarts: every watch ends, the caches relist and are not ready for a while.
+    pub fn restart(&mut self, etcd: &mut MvccStore, now: Instant) {
+        self.stop_caches(etcd, "the apiserver restarted");
+        for w in self.watches.values_mut() {
+            w.pump(etcd);
+            w.close("the apiserver restarted".into(), etcd);
+        }
+        if self.config.watch_cache {
+            let delay = self.config.init_delay;
+            self.start_caches(etcd, now, delay);
+        }
+        self.compactor = Compactor::new(now);
+    }
+
+    pub fn cache_views(&self, now: Instant) -> Vec<CacheView> {
+        self.cachers.values().map(|c| c.view(self.index, now)).collect()
+    }
+
+    /// The apiserver learns of a compaction (through its compactor or `compact`).
+    pub fn note_compaction(&mut self, rev: i64) {
+        for c in self.cachers.values_mut() {
+            if rev > c.known_compaction {
+                c.known_compaction = rev;
+            }
+        }
+    }
+
+    /// Moves what etcd sent into the caches' lag queues, applies what has arrived, and lets
+    /// etcd-direct watches pick up their events.
+    pub fn sync(&mut self, etcd: &mut MvccStore, now: Instant) {
+        for c in self.cachers.values_mut() {
+            c.pull(etcd, now);
+            c.apply_arrived(etcd, now);
+        }
+    }
+
+    /// The earliest instant at which a lagging cache receives something.
+    pub fn next_arrival(&self) -> Option<Instant> {
+        self.cachers.values().filter_map(Cacher::next_arrival).min()
+    }
+
+    /// One tick of the 1 s timers: bookmarks and watch deadlines.
+    pub fn tick(&mut self, etcd: &mut MvccStore, now: Instant) {
+        for c in self.cachers.values_mut() {
+            c.tick(now);
+        }
+        for w in self.watches.values_mut() {
+            if !w.closed && matches!(w.source, WatchSource::Etcd(_)) && w.deadline.is_some_and(|d| now >= d) {
+                w.close("timeoutSeconds reached: the server ended the watch cleanly".into(), etcd);
+            }
+        }
+    }
+
+    fn cacher(&mut self, info: &ResourceInfo) -> Option<&mut Cacher> {
+        self.cachers.get_mut(info.resource)
     }
 
     /// Serves one request.
@@ -139,29 +288,62 @@ impl ApiServer {
             Ok(r) => r,
             Err(status) => return ApiResponse::from_status(&status, "rejected while decoding the request"),
         };
-        match req.verb {
+        let mut resp = match req.verb {
             Verb::Get => self.get(ctx, &req),
             Verb::List => self.list(ctx, &req),
             Verb::Watch => self.watch(ctx, req),
             Verb::Create => self.create(ctx, &req),
             Verb::Update => self.update(ctx, &req),
             Verb::Delete => self.delete(ctx, &req),
-        }
+        };
+        resp.explain = format!("apiserver {}: {}", self.index + 1, resp.explain);
+        resp
     }
 
     fn get(&mut self, ctx: &mut Ctx<'_>, req: &ApiRequest) -> ApiResponse {
         let info = req.resource;
         let name = req.name.as_deref().unwrap_or("");
         let key = object_key(info, req.namespace.as_deref(), name);
-        let (at, why) = match req.options.resource_version.as_deref() {
-            None | Some("") => (ReadAt::Latest, "resourceVersion unset → Most recent: read from etcd at its current revision".to_string()),
-            Some(rv) => match validation::parse_resource_version_for_get(rv) {
+        let rv = match req.options.resource_version.as_deref().filter(|s| !s.is_empty()) {
+            None => None,
+            Some(s) => match validation::parse_resource_version_for_get(s) {
+                Ok(n) => Some(n),
                 Err(status) => return ApiResponse::from_status(&status, "the storage layer could not parse resourceVersion"),
-                Ok(0) => (ReadAt::Latest, "resourceVersion=\"0\" → Any; with the watch cache off it is read from etcd".to_string()),
-                Ok(n) => (ReadAt::NotOlderThan(n), format!("resourceVersion={n} → Not older than {n}: the current object from etcd, checked against {n}")),
             },
         };
-        match etcd3::get(ctx.etcd, &key, at) {
+        let now = ctx.clock.now();
+        let cache_ready = self.cacher(info).is_some_and(|c| c.is_ready(now));
+        let (mut path, mut why) = route_get(rv, self.cachers.contains_key(info.resource));
+        if !cache_ready && matches!(path, ReadPath::CacheAny | ReadPath::CacheMin(_)) {
+            why = format!("{why}; the watch cache is not ready, so etcd serves it");
+            path = match rv {
+                Some(n) if n > 0 => ReadPath::EtcdNotOlderThan(n),
+                _ => ReadPath::EtcdLatest,
+            };
+        }
+        let result = match path {
+            ReadPath::CacheAny | ReadPath::CacheMin(_) => {
+                let Some(c) = self.cachers.get_mut(info.resource) else {
+                    return ApiResponse::from_status(&Status::internal_error("no watch cache"), why);
+                };
+                if let ReadPath::CacheMin(n) = path {
+                    if !c.wait_until_fresh(n as i64, ctx.etcd, ctx.clock) {
+                        let cur = c.cache.resource_version().max(0) as u64;
+                        return ApiResponse::from_status(
+                            &Status::too_large_resource_version(n, cur, 1),
+                            format!("{why}; the cache did not reach {n} within 3 s (it is at {cur}) → 504"),
+                        );
+                    }
+                }
+                match c.cache.get(&key) {
+                    Some(obj) => Ok(obj.clone()),
+                    None => Err(StorageError::NotFound),
+                }
+            }
+            ReadPath::EtcdNotOlderThan(n) => etcd3::get(ctx.etcd, &key, ReadAt::NotOlderThan(n)),
+            _ => etcd3::get(ctx.etcd, &key, ReadAt::Latest),
+        };
+        match result {
             Ok(obj) => ApiResponse::ok(200, object::canonical(info, obj), why),
             Err(e) => ApiResponse::from_status(&storage_status(&e, info, name), format!("{why}; {e}")),
         }
@@ -170,47 +352,103 @@ impl ApiServer {
     fn list(&mut self, ctx: &mut Ctx<'_>, req: &ApiRequest) -> ApiResponse {
         let info = req.resource;
         let opts = &req.options;
-        if let Err(status) = validation::validate_list_options(opts, Verb::List, self.config.watch_list) {
+        if let Err(status) = validation::validate_list_options(opts, Verb::List, self.config.features.watch_list) {
             return ApiResponse::from_status(&status, "rejected by ListOptions validation (§C.1)");
         }
-        let token = match opts.continue_token.as_deref().filter(|t| !t.is_empty()) {
-            None => None,
-            Some(t) => match ContinueToken::decode(t) {
-                Ok(tok) => Some(tok),
-                Err(e) => return ApiResponse::from_status(&Status::from(e), "the continue token could not be decoded (§D)"),
-            },
+        let storage = match validation::check_list_storage_options(opts) {
+            Ok(s) => s,
+            Err(status) => return ApiResponse::from_status(&status, "rejected by the storage layer's list checks (§C.1, §D)"),
         };
-        let rv = match opts.resource_version.as_deref().filter(|s| !s.is_empty()) {
-            None => None,
-            Some(s) => match validation::parse_resource_version(s) {
-                Ok(n) => Some(n),
-                Err(status) => return ApiResponse::from_status(&status, "resourceVersion is not a number"),
-            },
+        let token = storage.continue_token;
+        let rv = opts.resource_version.as_deref().filter(|s| !s.is_empty()).map(|_| storage.resource_version);
+        let shape = ListShape {
+            rv,
+            exact: opts.resource_version_match.as_deref() == Some("Exact"),
+            not_older_than: opts.resource_version_match.as_deref() == Some("NotOlderThan"),
+            limit: opts.limit,
+            continue_rv: token.as_ref().map(|t| t.rv),
+            has_selector: !opts.label_selector.is_empty(),
         };
-        let prefix = key_prefix(info, req.namespace.as_deref());
-        let exact = opts.resource_version_match.as_deref() == Some("Exact");
-        let (at, why) = if let Some(tok) = &token {
-            if tok.rv > 0 {
-                (ReadAt::Exact(tok.rv as u64), format!("continue token (rv {}) → read etcd at the token's revision {} from its start key", tok.rv, tok.rv))
+        let now = ctx.clock.now();
+        let has_cache = self.cachers.contains_key(info.resource);
+        let (mut path, mut why) = route_list(&shape, &self.config.features, has_cache);
+        let is_cache_path = matches!(path, ReadPath::CacheAny | ReadPath::CacheMin(_) | ReadPath::CacheConsistent | ReadPath::CacheSnapshot(_));
+        if is_cache_path && !self.cacher(info).is_some_and(|c| c.is_ready(now)) {
+            if opts.limit > 0 && !shape.has_selector {
+                path = match path {
+                    ReadPath::CacheMin(n) => ReadPath::EtcdNotOlderThan(n),
+                    ReadPath::CacheSnapshot(n) => ReadPath::EtcdAt(n),
+                    _ => ReadPath::EtcdLatest,
+                };
+                why = format!("{why}; the watch cache is not ready, and a paginated list without selectors goes to etcd");
             } else {
-                (ReadAt::Latest, "continue token with rv -1 → inconsistent continuation: read etcd at its current revision from the token's start key".to_string())
+                let retry = self.cacher(info).map(|c| c.retry_after_seconds(now)).unwrap_or(1);
+                return ApiResponse::from_status(
+                    &Status::too_many_requests("storage is (re)initializing", retry),
+                    format!("{why}; but the watch cache is still initialising → 429"),
+                );
             }
-        } else {
-            match rv {
-                None => (ReadAt::Latest, "resourceVersion unset → Most recent: read from etcd at its current revision".to_string()),
-                Some(0) => (ReadAt::Latest, "resourceVersion=\"0\" → Any; with the watch cache off it is read from etcd at its current revision (limit honoured)".to_string()),
-                Some(n) if exact => (ReadAt::Exact(n), format!("resourceVersionMatch=Exact → read etcd at revision {n}")),
-                Some(n) if opts.limit > 0 && opts.resource_version_match.is_none() => (
-                    ReadAt::Exact(n),
-                    format!("limit with resourceVersion={n} and no resourceVersionMatch → the legacy Exact rule: read etcd at revision {n}"),
-                ),
-                Some(n) => (ReadAt::NotOlderThan(n), format!("resourceVersion={n} → Not older than {n}: read etcd at its current revision")),
+        }
+        let prefix = key_prefix(info, req.namespace.as_deref());
+        let start = token.as_ref().map(|t| t.start_key(&prefix)).unwrap_or_else(|| prefix.clone());
+        let etcd_read = |at: ReadAt, ctx: &mut Ctx<'_>| {
+            etcd3::list(ctx.etcd, &ListRequest { key_prefix: &prefix, at, continue_from: token.as_ref(), limit: opts.limit, selector: &opts.label_selector })
+        };
+        let page = match path {
+            ReadPath::EtcdLatest => etcd_read(ReadAt::Latest, ctx),
+            ReadPath::EtcdNotOlderThan(n) => etcd_read(ReadAt::NotOlderThan(n), ctx),
+            ReadPath::EtcdAt(n) => etcd_read(ReadAt::Exact(n), ctx),
+            ReadPath::CacheAny => {
+                let Some(c) = self.cachers.get(info.resource) else { return ApiResponse::from_status(&Status::internal_error("no watch cache"), why) };
+                let state = c.state_from(&start).map(|(k, v)| (k.clone(), v.clone())).collect::<Vec<_>>();
+                Ok(page_from(state, &prefix, c.cache.resource_version(), 0, &opts.label_selector))
+            }
+            ReadPath::CacheMin(n) => {
+                let Some(c) = self.cachers.get_mut(info.resource) else { return ApiResponse::from_status(&Status::internal_error("no watch cache"), why) };
+                if !c.wait_until_fresh(n as i64, ctx.etcd, ctx.clock) {
+                    let cur = c.cache.resource_version().max(0) as u64;
+                    return ApiResponse::from_status(
+                        &Status::too_large_resource_version(n, cur, 1),
+                        format!("{why}; the cache did not reach {n} within 3 s (it is at {cur}) → 504"),
+                    );
+                }
+                let state = c.state_from(&start).map(|(k, v)| (k.clone(), v.clone())).collect::<Vec<_>>();
+                Ok(page_from(state, &prefix, c.cache.resource_version(), opts.limit, &opts.label_selector))
+            }
+            ReadPath::CacheConsistent => {
+                let target = ctx.etcd.current_revision();
+                let Some(c) = self.cachers.get_mut(info.resource) else { return ApiResponse::from_status(&Status::internal_error("no watch cache"), why) };
+                if c.wait_until_fresh(target, ctx.etcd, ctx.clock) {
+                    let state = c.state_from(&start).map(|(k, v)| (k.clone(), v.clone())).collect::<Vec<_>>();
+                    why = format!("{why}; etcd was at {target} and the cache reached it (now {})", c.cache.resource_version());
+                    Ok(page_from(state, &prefix, c.cache.resource_version(), opts.limit, &opts.label_selector))
+                } else {
+                    why = format!("{why}; the cache did not reach etcd's revision {target} within 3 s → fall back to etcd");
+                    etcd_read(ReadAt::Latest, ctx)
+                }
+            }
+            ReadPath::CacheSnapshot(n) => {
+                let Some(c) = self.cachers.get_mut(info.resource) else { return ApiResponse::from_status(&Status::internal_error("no watch cache"), why) };
+                if !c.wait_until_fresh(n as i64, ctx.etcd, ctx.clock) {
+                    let cur = c.cache.resource_version().max(0) as u64;
+                    return ApiResponse::from_status(
+                        &Status::too_large_resource_version(n, cur, 1),
+                        format!("{why}; the cache did not reach {n} within 3 s (it is at {cur}) → 504"),
+                    );
+                }
+                match c.cache.snapshot_at(n as i64, c.known_compaction) {
+                    Some(snap) => {
+                        let state: Vec<(String, Value)> = snap.range(start.clone()..).filter(|(k, _)| k.starts_with(&prefix)).map(|(k, v)| (k.clone(), v.clone())).collect();
+                        why = format!("{why}; served from the cache snapshot at {}", c.cache.snapshot_revision(n as i64, c.known_compaction).unwrap_or(n as i64));
+                        Ok(page_from(state, &prefix, n as i64, opts.limit, &opts.label_selector))
+                    }
+                    None => {
+                        why = format!("{why}; the cache holds no snapshot at {n} (older than its history, relisted, or below the known compaction) → etcd at {n}");
+                        etcd_read(ReadAt::Exact(n), ctx)
+                    }
+                }
             }
         };
-        let page = etcd3::list(
-            ctx.etcd,
-            &ListRequest { key_prefix: &prefix, at, continue_from: token.as_ref(), limit: opts.limit, selector: &opts.label_selector },
-        );
         match page {
             Ok(page) => {
                 let mut meta = Map::new();
@@ -223,7 +461,7 @@ impl ApiServer {
                 }
                 let items: Vec<Value> = page.items.into_iter().map(|o| object::canonical(info, o)).collect();
                 let body = json!({"kind": info.list_kind, "apiVersion": info.api_version(), "metadata": Value::Object(meta), "items": items});
-                ApiResponse::ok(200, body, format!("{why}; list resourceVersion {} is the revision the list is consistent at", page.resource_version))
+                ApiResponse::ok(200, body, format!("{why}; the list's resourceVersion {} is the revision it is consistent at", page.resource_version))
             }
             Err(e) => {
                 let status = match (&e, &token) {
@@ -234,8 +472,7 @@ impl ApiServer {
                 };
                 let because = match &e {
                     StorageError::Compacted => format!(
-                        "410 from etcd compaction: revision {} was compacted (compact revision {})",
-                        match at { ReadAt::Exact(n) | ReadAt::NotOlderThan(n) => n as i64, ReadAt::Latest => 0 },
+                        "410 from etcd compaction: the revision asked for is below etcd's compact revision {}",
                         ctx.etcd.compact_revision().unwrap_or(0)
                     ),
                     other => other.to_string(),
@@ -247,8 +484,9 @@ impl ApiServer {
 
     fn watch(&mut self, ctx: &mut Ctx<'_>, mut req: ApiRequest) -> ApiResponse {
         let info = req.resource;
-        validation::default_watch_list(&mut req.options, self.config.watch_list);
-        if let Err(status) = validation::validate_list_options(&req.options, Verb::Watch, self.config.watch_list) {
+        let watch_list = self.config.features.watch_list;
+        validation::default_watch_list(&mut req.options, watch_list);
+        if let Err(status) = validation::validate_list_options(&req.options, Verb::Watch, watch_list) {
             return ApiResponse::from_status(&status, "rejected by ListOptions validation (§C.1)");
         }
         let opts = &req.options;
@@ -261,32 +499,165 @@ impl ApiServer {
         };
         let prefix = key_prefix(info, req.namespace.as_deref());
         let filter = WatchFilter { key_prefix: prefix.clone(), name: req.name.clone(), selector: opts.label_selector.clone() };
+        let now = ctx.clock.now();
+        let timeout = match opts.timeout_seconds {
+            Some(s) if s > 0 => Duration::from_secs(s as u64),
+            _ => Duration::from_secs(ctx.rng.range(1800, 3600)),
+        };
+        let deadline = now + timeout;
+        self.next_watch += 1;
+        let wid = self.next_watch;
+        if !self.cachers.contains_key(info.resource) {
+            return self.watch_from_etcd(ctx, wid, info, filter, rv, opts.send_initial_events, opts.allow_watch_bookmarks, deadline);
+        }
+        let Some(c) = self.cachers.get_mut(info.resource) else {
+            return ApiResponse::from_status(&Status::internal_error("no watch cache"), "no cache");
+        };
+        if !c.is_ready(now) {
+            return ApiResponse::from_status(
+                &Status::too_many_requests("storage is (re)initializing", c.retry_after_seconds(now)),
+                "watches are served by the watch cache, which is still initialising → 429",
+            );
+        }
+        let chan = c.channel_size();
+        let sie = opts.send_initial_events;
+        let bookmarks = opts.allow_watch_bookmarks;
+        let mut error: Option<Status> = None;
+        let mut initial: Vec<Frame> = Vec::new();
+        let mut end_bookmark = None;
+        let start_rv: i64;
+        let explain: String;
+        // Wait for freshness where the table says so (§E.2).
+        let wait_for = match (rv, sie) {
+            (None, Some(_)) => Some(ctx.etcd.current_revision()),
+            (Some(n), Some(true)) if n > 0 => Some(n as i64),
+            _ => None,
+        };
+        if let Some(target) = wait_for {
+            if !c.wait_until_fresh(target, ctx.etcd, ctx.clock) {
+                let cur = c.cache.resource_version().max(0) as u64;
+                error = Some(Status::too_large_resource_version(target as u64, cur, 1));
+            }
+        }
+        let cache_rv = c.cache.resource_version();
+        let with_state = matches!(sie, Some(true)) || (sie.is_none() && matches!(rv, None | Some(0)));
+        if error.is_some() {
+            start_rv = cache_rv;
+            explain = format!("the watch cache did not reach {} within 3 s → ERROR 504", wait_for.unwrap_or(0));
+        } else if with_state {
+            for (_, obj) in c.state_from(&prefix) {
+                if filter.matches(obj) {
+                    initial.push(Frame { kind: FrameType::Added, object: obj.clone() });
+                }
+            }
+            start_rv = cache_rv;
+            if sie == Some(true) && bookmarks {
+                end_bookmark = Some(Frame::bookmark(info, cache_rv, true));
+            }
+            explain = match (rv, sie) {
+                (None, Some(true)) => format!("rv unset + sendInitialEvents → Get State and Start at Most Recent: waited for the cache to reach etcd's revision, replayed {} objects as ADDED at cache RV {cache_rv}{}, then changes after it", initial.len(), if bookmarks { ", then the initial-events-end BOOKMARK" } else { "" }),
+                (_, Some(true)) => format!("sendInitialEvents=true → the cache's current state ({} ADDED) at RV {cache_rv}{}, then changes (never 410, even for an old rv)", initial.len(), if bookmarks { ", then the initial-events-end BOOKMARK" } else { "" }),
+                _ => format!("rv {} without WatchList → Get State and Start at Any: the cache's (possibly stale) state as {} ADDED at RV {cache_rv}, then changes", if rv.is_none() { "unset" } else { "\"0\"" }, initial.len()),
+            };
+        } else {
+            match (rv, sie) {
+                (None, Some(false)) => {
+                    start_rv = wait_for.unwrap_or(cache_rv);
+                    explain = format!("sendInitialEvents=false with rv unset → no initial state; changes after etcd's revision {start_rv}");
+                }
+                (Some(0), _) => {
+                    start_rv = cache_rv;
+                    explain = format!("rv=\"0\" with sendInitialEvents=false → no initial state; changes after the cache's RV {cache_rv}");
+                }
+                _ => {
+                    let n = rv.unwrap_or(0) as i64;
+                    start_rv = n;
+                    match c.cache.events_since(n) {
+                        Err(status) => {
+                            explain = format!("410 from the watch cache's history window: rv {n} is older than the oldest startable RV {} (etcd's compaction has nothing to do with it)", c.cache.oldest_startable_rv());
+                            error = Some(status);
+                        }
+                        Ok(evs) => {
+                            for ev in evs {
+                                if let Some(f) = replay_frame(&filter, ev) {
+                                    initial.push(f);
+                                }
+                            }
+                            explain = if n > cache_rv {
+                                format!("rv {n} is ahead of the cache ({cache_rv}) → no error; changes up to {n} are skipped")
+                            } else {
+                                format!("rv {n} → Start at Exact: {} buffered changes after {n} from the cache's history (oldest startable RV {}), then new ones", initial.len(), c.cache.oldest_startable_rv())
+                            };
+                        }
+                    }
+                }
+            }
+        }
+        // Events already covered by the replay (or skipped for a future rv) are not sent again.
+        let mut w = CacheWatcher::new(info, filter.clone(), start_rv.max(cache_rv), bookmarks, ctx.clock.now(), deadline, chan);
+        w.started_from = start_rv;
+        for f in initial {
+            w.send_initial(f);
+        }
+        if let Some(b) = end_bookmark {
+            w.send_initial(b);
+        }
+        if let Some(status) = &error {
+            w.send_initial(Frame::error(status));
+            w.close(status.message().to_string());
+        }
+        c.add_watcher(wid, w);
+        let mut stream = WatchStream::new(info, filter, WatchSource::Cache(info.resource));
+        stream.deadline = Some(deadline);
+        self.watches.insert(wid, stream);
+        let mut resp = ApiResponse::ok(200, Value::Null, format!("served by the watch cache: {explain}"));
+        resp.watch = Some(wid);
+        resp
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn watch_from_etcd(
+        &mut self,
+        ctx: &mut Ctx<'_>,
+        wid: u64,
+        info: &'static ResourceInfo,
+        filter: WatchFilter,
+        rv: Option<u64>,
+        send_initial_events: Option<bool>,
+        allow_bookmarks: bool,
+        deadline: Instant,
+    ) -> ApiResponse {
+        let prefix = filter.key_prefix.clone();
         let mut stream = WatchStream::new(info, filter.clone(), WatchSource::Done);
-        let initial = opts.send_initial_events == Some(true) || matches!(rv, None | Some(0));
+        stream.deadline = Some(deadline);
+        let initial = send_initial_events == Some(true) || (send_initial_events.is_none() && matches!(rv, None | Some(0)));
         let explain;
         let start_rev;
         if initial {
-            // Consistent list, then watch from its revision + 1.
+            // A consistent list, then a watch from its revision + 1.
             let cur = ctx.etcd.current_revision();
             let range_end = etcd3::prefix_range_end(prefix.as_bytes());
             if let Ok(resp) = ctx.etcd.range(&RangeRequest { key: prefix.clone().into_bytes(), range_end, ..Default::default() }) {
                 for kv in &resp.kvs {
                     if let Some(obj) = object::decode_from_storage(&kv.value, kv.mod_revision) {
                         if filter.matches(&obj) {
-                            stream.pending.push_back(Frame { kind: super::watch::FrameType::Added, object: object::canonical(info, obj) });
+                            stream.pending.push_back(Frame { kind: FrameType::Added, object: object::canonical(info, obj) });
                         }
                     }
                 }
             }
-            if opts.send_initial_events == Some(true) && opts.allow_watch_bookmarks {
+            if send_initial_events == Some(true) && allow_bookmarks {
                 stream.pending.push_back(Frame::bookmark(info, cur, true));
             }
             start_rev = cur + 1;
             explain = format!("watch cache off → etcd: list at revision {cur} as initial ADDED events, then changes from revision {}", cur + 1);
         } else {
-            let n = rv.unwrap_or(0) as i64;
+            let n = match (rv, send_initial_events) {
+                (None, Some(false)) | (Some(0), Some(false)) => ctx.etcd.current_revision() as u64,
+                _ => rv.unwrap_or(0),
+            } as i64;
             start_rev = n.saturating_add(1);
-            explain = format!("watch from resourceVersion={n} → etcd watch starting strictly after {n} (at {})", start_rev);
+            explain = format!("watch cache off → etcd watch from resourceVersion={n}: starts strictly after {n} (at revision {start_rev}); no bookmarks on this path");
         }
         let id = ctx.etcd.watch(WatchCreateRequest {
             key: prefix.clone().into_bytes(),
@@ -297,8 +668,6 @@ impl ApiServer {
         });
         stream.source = WatchSource::Etcd(id);
         stream.pump(ctx.etcd);
-        self.next_watch += 1;
-        let wid = self.next_watch;
         self.watches.insert(wid, stream);
         let mut resp = ApiResponse::ok(200, Value::Null, explain);
         resp.watch = Some(wid);
@@ -343,7 +712,7 @@ impl ApiServer {
         match etcd3::create(ctx.etcd, &key, &obj) {
             Ok(stored) => {
                 let rv = object::resource_version(&stored).unwrap_or("").to_string();
-                ApiResponse::ok(201, stored, format!("created with Txn If(mod_revision({key})==0) Then Put → new revision {rv} is its resourceVersion"))
+                ApiResponse::ok(201, object::canonical(info, stored), format!("created with Txn If(mod_revision({key})==0) Then Put → new revision {rv} is its resourceVersion"))
             }
             Err(e) => ApiResponse::from_status(&storage_status(&e, info, &name), format!("Txn If(mod_revision({key})==0) failed: the key exists")),
         }
@@ -439,17 +808,61 @@ impl ApiServer {
         }
     }
 
-    /// Reads every frame sent on watch `id` since the last read. `None` if there is no such watch.
+    /// Reads every frame sent on watch `id` since the last read: the frames, whether the server
+    /// has ended the stream, and whether the client is paused. `None` if there is no such watch.
     pub fn read_watch(&mut self, etcd: &mut MvccStore, id: u64) -> Option<(Vec<Frame>, bool)> {
         let stream = self.watches.get_mut(&id)?;
-        let frames = stream.drain(etcd);
-        Some((frames, stream.closed))
+        match stream.source {
+            WatchSource::Cache(resource) => {
+                let w = self.cachers.get_mut(resource).and_then(|c| c.watcher_mut(id));
+                match w {
+                    Some(w) => {
+                        let frames = w.read();
+                        let closed = w.closed && w.buffered.is_empty() && w.delivered.is_empty();
+                        if closed {
+                            stream.closed = true;
+                            stream.close_reason = w.close_reason.clone();
+                        }
+                        Some((frames, closed))
+                    }
+                    None => {
+                        stream.closed = true;
+                        Some((stream.pending.drain(..).collect(), true))
+                    }
+                }
+            }
+            _ => {
+                let frames = stream.drain(etcd);
+                Some((frames, stream.closed && stream.pending.is_empty()))
+            }
+        }
+    }
+
+    pub fn is_paused(&self, id: u64) -> bool {
+        self.watches.get(&id).is_some_and(|s| s.paused)
+    }
+
+    /// Stops (or restarts) the client reading watch `id`.
+    pub fn pause_watch(&mut self, id: u64, paused: bool) -> bool {
+        let Some(stream) = self.watches.get_mut(&id) else { return false };
+        stream.paused = paused;
+        if let WatchSource::Cache(resource) = stream.source {
+            if let Some(w) = self.cachers.get_mut(resource).and_then(|c| c.watcher_mut(id)) {
+                if paused { w.pause() } else { w.resume() }
+            }
+        }
+        true
     }
 
     /// The client hangs up.
     pub fn cancel_watch(&mut self, etcd: &mut MvccStore, id: u64) -> bool {
         match self.watches.get_mut(&id) {
             Some(s) => {
+                if let WatchSource::Cache(resource) = s.source {
+                    if let Some(w) = self.cachers.get_mut(resource).and_then(|c| c.watcher_mut(id)) {
+                        w.close("canceled by the client".into());
+                    }
+                }
                 s.close("canceled by the client".into(), etcd);
                 true
             }
@@ -457,7 +870,64 @@ impl ApiServer {
         }
     }
 
-    pub fn watch_stream(&self, id: u64) -> Option<&WatchStream> {
-        self.watches.get(&id)
+    /// Why watch `id` ended, if it has.
+    pub fn watch_close_reason(&self, id: u64) -> Option<String> {
+        let stream = self.watches.get(&id)?;
+        if let WatchSource::Cache(resource) = stream.source {
+            if let Some(w) = self.cachers.get(resource).and_then(|c| c.watcher(id)) {
+                return w.close_reason.clone();
+            }
+        }
+        stream.close_reason.clone()
+    }
+}
+
+/// A page of a cache-served list: key order, selector, `limit` with a token at `rv` (§D).
+fn page_from(state: Vec<(String, Value)>, prefix: &str, rv: i64, limit: i64, selector: &super::selector::LabelSelector) -> etcd3::ListPage {
+    let mut items = Vec::new();
+    let mut last_key = None;
+    let mut has_more = false;
+    let mut remaining = 0i64;
+    for (i, (k, obj)) in state.iter().enumerate() {
+        if limit > 0 && items.len() as i64 >= limit {
+            has_more = true;
+            remaining = (state.len() - i) as i64;
+            break;
+        }
+        last_key = Some(k.clone());
+        if selector.matches(&object::labels(obj)) {
+            items.push(obj.clone());
+        }
+    }
+    let (continue_token, remaining_item_count) = match (has_more, last_key) {
+        (true, Some(k)) => {
+            let token = ContinueToken::after_key(&k, prefix, rv).map(|t| t.encode());
+            (token, selector.is_empty().then_some(remaining))
+        }
+        _ => (None, None),
+    };
+    etcd3::ListPage { items, resource_version: rv, continue_token, remaining_item_count }
+}
+
+/// A buffered cache event replayed to a watch that starts at an exact RV.
+fn replay_frame(filter: &WatchFilter, ev: &super::cacher::watch_cache::CacheEvent) -> Option<Frame> {
+    use super::cacher::watch_cache::CacheEventType;
+    if !ev.key.starts_with(&filter.key_prefix) {
+        return None;
+    }
+    let cur = ev.kind != CacheEventType::Deleted && filter.matches(&ev.object);
+    let old = match ev.kind {
+        CacheEventType::Deleted => filter.matches(&ev.object),
+        _ => ev.prev.as_ref().is_some_and(|p| filter.matches(p)),
+    };
+    match (cur, old) {
+        (true, true) => Some(Frame { kind: FrameType::Modified, object: ev.object.clone() }),
+        (true, false) => Some(Frame { kind: FrameType::Added, object: ev.object.clone() }),
+        (false, true) => {
+            let mut last = if ev.kind == CacheEventType::Deleted { ev.object.clone() } else { ev.prev.clone()? };
+            object::set_resource_version(&mut last, ev.rv);
+            Some(Frame { kind: FrameType::Deleted, object: last })
+        }
+        (false, false) => None,
     }
 }

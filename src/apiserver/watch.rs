@@ -120,6 +120,8 @@ impl WatchFilter {
 pub enum WatchSource {
     /// Straight from an etcd watcher (watch cache disabled).
     Etcd(WatchId),
+    /// A cache watcher of this resource's cacher (same id as the stream).
+    Cache(&'static str),
     /// Nothing more will come.
     Done,
 }
@@ -136,11 +138,15 @@ pub struct WatchStream {
     pub closed: bool,
     /// Why the stream ended, for explanations.
     pub close_reason: Option<String>,
+    /// When the server ends the stream (`timeoutSeconds`).
+    pub deadline: Option<crate::clock::Instant>,
+    /// The client has stopped reading.
+    pub paused: bool,
 }
 
 impl WatchStream {
     pub fn new(info: &'static ResourceInfo, filter: WatchFilter, source: WatchSource) -> Self {
-        WatchStream { info, filter, source, pending: VecDeque::new(), closed: false, close_reason: None }
+        WatchStream { info, filter, source, pending: VecDeque::new(), closed: false, close_reason: None, deadline: None, paused: false }
     }
 
     /// Ends the stream with an ERROR frame carrying `status`.
@@ -176,9 +182,12 @@ impl WatchStream {
         }
     }
 
-    /// Hands the client every frame sent since the last read.
+    /// Hands the client every frame sent since the last read (nothing while it is paused).
     pub fn drain(&mut self, etcd: &mut MvccStore) -> Vec<Frame> {
         self.pump(etcd);
+        if self.paused {
+            return Vec::new();
+        }
         self.pending.drain(..).collect()
     }
 }

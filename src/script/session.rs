@@ -160,7 +160,16 @@ impl Session {
                 Some(h) => match self.cluster.read_watch(h) {
                     Some((frames, closed)) => {
                         let events: Vec<Value> = frames.iter().map(|f| f.to_json()).collect();
-                        json!({"events": events, "closed": closed})
+                        let mut o = json!({"events": events, "closed": closed});
+                        if self.cluster.apiserver(h.apiserver).is_some_and(|s| s.is_paused(h.stream)) {
+                            o["paused"] = Value::Bool(true);
+                        }
+                        if closed && self.explain {
+                            if let Some(r) = self.cluster.watch_close_reason(h) {
+                                o["explain"] = Value::String(r);
+                            }
+                        }
+                        o
                     }
                     None => json!({"error": format!("watch {watch} is gone")}),
                 },
@@ -192,8 +201,37 @@ impl Session {
                     self.explain = false;
                     json!({"set": name, "value": value})
                 }
-                _ => json!({"error": format!("unknown setting {name:?} (or value {value:?}); known: explain on|off")}),
+                ("explain", _) => json!({"error": format!("explain takes on or off, not {value:?}")}),
+                _ => match self.cluster.set(self.current_apiserver, &name, &value) {
+                    Ok(done) => {
+                        if self.current_apiserver >= self.cluster.apiserver_count() {
+                            self.current_apiserver = 0;
+                        }
+                        json!({"set": name, "value": value, "effect": done})
+                    }
+                    Err(e) => json!({"error": e}),
+                },
             },
+            Command::RestartApiserver(n) => match n.checked_sub(1).map(|i| self.cluster.restart_apiserver(i)) {
+                Some(Ok(())) => json!({"restarted": n}),
+                Some(Err(e)) => json!({"error": e}),
+                None => json!({"error": "apiservers are numbered from 1"}),
+            },
+            Command::Pause(id) | Command::Resume(id) if !self.watches.contains_key(&id) => {
+                json!({"error": format!("no watch named {id:?}; watch ids are w1, w2, … in the order watches were opened")})
+            }
+            Command::Pause(id) => {
+                if let Some(h) = self.watches.get(&id).copied() {
+                    self.cluster.pause_watch(h, true);
+                }
+                json!({"paused": id})
+            }
+            Command::Resume(id) => {
+                if let Some(h) = self.watches.get(&id).copied() {
+                    self.cluster.pause_watch(h, false);
+                }
+                json!({"resumed": id})
+            }
             Command::Apiserver(n) => {
                 if n >= 1 && n <= self.cluster.apiserver_count() {
                     self.current_apiserver = n - 1;
@@ -207,7 +245,10 @@ impl Session {
     }
 
     fn etcd(&mut self, cmd: EtcdCommand) -> Value {
-        let etcd = self.cluster.etcd_mut();
+        self.cluster.with_etcd(|etcd| Self::etcd_op(etcd, cmd))
+    }
+
+    fn etcd_op(etcd: &mut crate::store::MvccStore, cmd: EtcdCommand) -> Value {
         match cmd {
             EtcdCommand::Put { key, value } => {
                 let r = etcd.put(PutRequest { key: key.into_bytes(), value: value.into_bytes(), ..Default::default() });

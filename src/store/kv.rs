@@ -174,11 +174,18 @@ struct TxnWrite {
 
 impl TxnWrite {
     fn new(begin_rev: i64) -> Self {
-        TxnWrite { begin_rev, changes: Vec::new() }
+        TxnWrite {
+            begin_rev,
+            changes: Vec::new(),
+        }
     }
     /// Reads inside the txn see its own earlier writes.
     fn read_rev(&self) -> i64 {
-        if self.changes.is_empty() { self.begin_rev } else { self.begin_rev + 1 }
+        if self.changes.is_empty() {
+            self.begin_rev
+        } else {
+            self.begin_rev + 1
+        }
     }
     fn next_rev(&self) -> Revision {
         Revision::new(self.begin_rev + 1, self.changes.len() as i64)
@@ -265,7 +272,11 @@ impl MvccStore {
         }
         let revision = tx.read_rev();
         self.end(tx);
-        Ok(TxnResponse { header: header(revision), succeeded, responses })
+        Ok(TxnResponse {
+            header: header(revision),
+            succeeded,
+            responses,
+        })
     }
     pub fn compact(&mut self, revision: i64) -> Result<ResponseHeader, MvccError> {
         if revision <= self.compact_rev {
@@ -281,11 +292,16 @@ impl MvccStore {
         let from = Revision::new(prev.saturating_add(1), 0);
         let to = Revision::new(revision, i64::MAX);
         let keys: BTreeSet<Vec<u8>> = if from <= to {
-            self.backend.range(from..=to).map(|(_, rec)| rec.kv.key.clone()).collect()
+            self.backend
+                .range(from..=to)
+                .map(|(_, rec)| rec.kv.key.clone())
+                .collect()
         } else {
             BTreeSet::new()
         };
-        let removed = self.index.compact_keys(keys.iter().map(|k| k.as_slice()), revision);
+        let removed = self
+            .index
+            .compact_keys(keys.iter().map(|k| k.as_slice()), revision);
         for rev in removed {
             self.backend.remove(&rev);
         }
@@ -335,7 +351,11 @@ impl MvccStore {
             );
             return id;
         }
-        let min_rev = if synced { start.max(current + 1) } else { current + 1 };
+        let min_rev = if synced {
+            start.max(current + 1)
+        } else {
+            current + 1
+        };
         let watcher = Watcher {
             key: req.key,
             range_end: req.range_end,
@@ -345,7 +365,11 @@ impl MvccStore {
             progress_notify: req.progress_notify,
             idle: true,
         };
-        let catch_up = if synced { Vec::new() } else { self.catch_up(id, &watcher, start) };
+        let catch_up = if synced {
+            Vec::new()
+        } else {
+            self.catch_up(id, &watcher, start)
+        };
         self.watchers.add(id, watcher);
         for resp in catch_up {
             self.watchers.send(id, resp);
@@ -424,13 +448,21 @@ impl MvccStore {
         if req.revision > cur_rev {
             return Err(MvccError::FutureRev);
         }
-        let rev = if req.revision <= 0 { cur_rev } else { req.revision };
+        let rev = if req.revision <= 0 {
+            cur_rev
+        } else {
+            req.revision
+        };
         if rev < self.compact_rev {
             return Err(MvccError::Compacted);
         }
         let range = KeyRange::new(&req.key, &req.range_end);
         // The server fetches limit+1 to know whether there is more.
-        let fetch = if req.limit > 0 { usize::try_from(req.limit).unwrap_or(usize::MAX) } else { 0 };
+        let fetch = if req.limit > 0 {
+            usize::try_from(req.limit).unwrap_or(usize::MAX)
+        } else {
+            0
+        };
         let fetch = fetch.saturating_add(usize::from(req.limit > 0));
         let mut count: i64 = 0;
         let mut kvs = Vec::new();
@@ -452,7 +484,12 @@ impl MvccStore {
             kvs.truncate(req.limit as usize);
             more = true;
         }
-        Ok(RangeResponse { header: header(cur_rev), kvs, more, count })
+        Ok(RangeResponse {
+            header: header(cur_rev),
+            kvs,
+            more,
+            count,
+        })
     }
 
     /// etcd's `applyCompare`: a missing key has zero version/revisions, and any value compare
@@ -478,7 +515,11 @@ impl MvccStore {
     }
 
     fn txn_put(&mut self, tx: &mut TxnWrite, req: &PutRequest) -> PutResponse {
-        let prev_kv = if req.prev_kv { self.kv_at(&req.key, tx.read_rev()) } else { None };
+        let prev_kv = if req.prev_kv {
+            self.kv_at(&req.key, tx.read_rev())
+        } else {
+            None
+        };
         let rev = tx.next_rev();
         let (create_revision, version) = match self.index.get(&req.key, rev.main) {
             Some(e) => (e.created.main, e.version.saturating_add(1)),
@@ -493,32 +534,68 @@ impl MvccStore {
             lease: req.lease,
         };
         self.index.put(&req.key, rev);
-        self.backend.insert(rev, BackendRecord { kv, tombstone: false });
+        self.backend.insert(
+            rev,
+            BackendRecord {
+                kv,
+                tombstone: false,
+            },
+        );
         tx.changes.push(rev);
-        PutResponse { header: header(tx.begin_rev + 1), prev_kv }
+        PutResponse {
+            header: header(tx.begin_rev + 1),
+            prev_kv,
+        }
     }
 
-    fn txn_delete_range(&mut self, tx: &mut TxnWrite, req: &DeleteRangeRequest) -> DeleteRangeResponse {
+    fn txn_delete_range(
+        &mut self,
+        tx: &mut TxnWrite,
+        req: &DeleteRangeRequest,
+    ) -> DeleteRangeResponse {
         let read_rev = tx.read_rev();
         let range = KeyRange::new(&req.key, &req.range_end);
-        let found: Vec<(Vec<u8>, Revision)> =
-            self.index.revisions(&range, read_rev).map(|(k, e)| (k.to_vec(), e.modified)).collect();
+        let found: Vec<(Vec<u8>, Revision)> = self
+            .index
+            .revisions(&range, read_rev)
+            .map(|(k, e)| (k.to_vec(), e.modified))
+            .collect();
         let prev_kvs = if req.prev_kv {
-            found.iter().filter_map(|(_, r)| self.backend.get(r).map(|rec| rec.kv.clone())).collect()
+            found
+                .iter()
+                .filter_map(|(_, r)| self.backend.get(r).map(|rec| rec.kv.clone()))
+                .collect()
         } else {
             Vec::new()
         };
         for (key, _) in &found {
             let rev = tx.next_rev();
             if self.index.tombstone(key, rev) {
-                let kv = KeyValue { key: key.clone(), ..KeyValue::default() };
-                self.backend.insert(rev, BackendRecord { kv, tombstone: true });
+                let kv = KeyValue {
+                    key: key.clone(),
+                    ..KeyValue::default()
+                };
+                self.backend.insert(
+                    rev,
+                    BackendRecord {
+                        kv,
+                        tombstone: true,
+                    },
+                );
                 tx.changes.push(rev);
             }
         }
         let deleted = found.len() as i64;
-        let revision = if tx.changes.is_empty() { tx.begin_rev } else { tx.begin_rev + 1 };
-        DeleteRangeResponse { header: header(revision), deleted, prev_kvs }
+        let revision = if tx.changes.is_empty() {
+            tx.begin_rev
+        } else {
+            tx.begin_rev + 1
+        };
+        DeleteRangeResponse {
+            header: header(revision),
+            deleted,
+            prev_kvs,
+        }
     }
 
     /// Ends a write txn: bumps the revision once if anything changed and notifies watchers.
@@ -553,17 +630,22 @@ impl MvccStore {
         }
         let mut batches: BTreeMap<WatchId, Vec<Event>> = BTreeMap::new();
         for r in changes {
-            let Some(ev) = self.event_at(*r) else { continue };
+            let Some(ev) = self.event_at(*r) else {
+                continue;
+            };
             let mut prev: Option<Option<KeyValue>> = None;
             for id in self.watchers.matching(&ev.kv.key) {
-                let Some(w) = self.watchers.get(id) else { continue };
+                let Some(w) = self.watchers.get(id) else {
+                    continue;
+                };
                 if rev < w.min_rev {
                     continue;
                 }
                 let mut e = ev.clone();
                 if w.prev_kv {
-                    e.prev_kv =
-                        prev.get_or_insert_with(|| self.prev_kv_of(&ev.kv.key, rev)).clone();
+                    e.prev_kv = prev
+                        .get_or_insert_with(|| self.prev_kv_of(&ev.kv.key, rev))
+                        .clone();
                 }
                 batches.entry(id).or_default().push(e);
             }
@@ -634,10 +716,18 @@ fn event_of(rev: Revision, rec: &BackendRecord) -> Event {
     if rec.tombstone {
         Event {
             kind: EventType::Delete,
-            kv: KeyValue { key: rec.kv.key.clone(), mod_revision: rev.main, ..KeyValue::default() },
+            kv: KeyValue {
+                key: rec.kv.key.clone(),
+                mod_revision: rev.main,
+                ..KeyValue::default()
+            },
             prev_kv: None,
         }
     } else {
-        Event { kind: EventType::Put, kv: rec.kv.clone(), prev_kv: None }
+        Event {
+            kind: EventType::Put,
+            kv: rec.kv.clone(),
+            prev_kv: None,
+        }
     }
 }

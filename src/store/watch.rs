@@ -126,7 +126,9 @@ impl Watchers {
 
     /// Unregisters a watcher; its queued responses stay until taken. True if it was active.
     pub(crate) fn drop_watcher(&mut self, id: WatchId) -> bool {
-        let Some(w) = self.active.remove(&id) else { return false };
+        let Some(w) = self.active.remove(&id) else {
+            return false;
+        };
         if let KeyRange::Single(k) = &w.range {
             if let Some(set) = self.by_key.get_mut(k) {
                 set.remove(&id);
@@ -157,7 +159,13 @@ impl Watchers {
 
     /// Active watchers whose range contains `key`, in id order.
     pub(crate) fn matching(&self, key: &[u8]) -> Vec<WatchId> {
-        let mut ids: Vec<WatchId> = self.by_key.get(key).into_iter().flatten().copied().collect();
+        let mut ids: Vec<WatchId> = self
+            .by_key
+            .get(key)
+            .into_iter()
+            .flatten()
+            .copied()
+            .collect();
         for id in &self.ranged {
             if self.active.get(id).is_some_and(|w| w.range.contains(key)) {
                 ids.push(*id);
@@ -178,7 +186,10 @@ impl Watchers {
     }
 
     pub(crate) fn take(&mut self, id: WatchId) -> Vec<WatchResponse> {
-        self.queues.remove(&id).map(|q| q.into_iter().collect()).unwrap_or_default()
+        self.queues
+            .remove(&id)
+            .map(|q| q.into_iter().collect())
+            .unwrap_or_default()
     }
 
     /// Watchers that asked for progress notifications and have been idle since the last tick;

@@ -1,0 +1,300 @@
+//! The watch cache (k8s.io/apiserver `storage/cacher/watch_cache.go`): the current state of one
+//! resource, its resourceVersion, and the bounded history ring of recent events with its
+//! growing/shrinking capacity and the "oldest startable RV" rule (§E.3). Snapshots at past
+//! revisions are derived from the ring (§C.2 C-snap).
+
+use std::collections::{BTreeMap, VecDeque};
+
+use serde_json::Value;
+
+use crate::apiserver::status::Status;
+use crate::clock::{Duration, Instant};
+
+/// `eventFreshDuration`: the bookmark period (1 min) + 15 s.
+pub const EVENT_FRESH_DURATION: Duration = Duration::from_secs(75);
+/// Default lower and upper bounds of the ring's capacity.
+pub const LOWER_BOUND_CAPACITY: usize = 100;
+pub const UPPER_BOUND_CAPACITY: usize = 102_400;
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum CacheEventType {
+    Added,
+    Modified,
+    Deleted,
+}
+
+/// One change as the cache stores it: the object after the change (for a deletion, its last
+/// state with RV = the delete's revision) and the object before it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct CacheEvent {
+    pub kind: CacheEventType,
+    pub key: String,
+    pub object: Value,
+    pub prev: Option<Value>,
+    pub rv: i64,
+    /// When the cache recorded it.
+    pub time: Instant,
+}
+
+#[derive(Debug, Clone)]
+pub struct WatchCache {
+    store: BTreeMap<String, Value>,
+    history: VecDeque<CacheEvent>,
+    capacity: usize,
+    lower: usize,
+    upper: usize,
+    /// The cache's resourceVersion: the newest revision it has processed (events or progress).
+    rv: i64,
+    /// The RV of the last (re)list.
+    list_rv: i64,
+    removed_since_relist: bool,
+}
+
+impl WatchCache {
+    pub fn new() -> Self {
+        WatchCache {
+            store: BTreeMap::new(),
+            history: VecDeque::new(),
+            capacity: LOWER_BOUND_CAPACITY,
+            lower: LOWER_BOUND_CAPACITY,
+            upper: UPPER_BOUND_CAPACITY,
+            rv: 0,
+            list_rv: 0,
+            removed_since_relist: false,
+        }
+    }
+
+    pub fn resource_version(&self) -> i64 {
+        self.rv
+    }
+    pub fn list_resource_version(&self) -> i64 {
+        self.list_rv
+    }
+    pub fn capacity(&self) -> usize {
+        self.capacity
+    }
+    pub fn history_len(&self) -> usize {
+        self.history.len()
+    }
+    pub fn history(&self) -> impl DoubleEndedIterator<Item = &CacheEvent> + '_ {
+        self.history.iter()
+    }
+    pub fn store(&self) -> &BTreeMap<String, Value> {
+        &self.store
+    }
+    pub fn get(&self, key: &str) -> Option<&Value> {
+        self.store.get(key)
+    }
+
+    /// Pins the capacity (`set cache.capacity N`), or restores the dynamic bounds with `None`.
+    pub fn set_capacity(&mut self, pinned: Option<usize>) {
+        match pinned {
+            Some(n) => {
+                let n = n.max(1);
+                self.lower = n;
+                self.upper = n;
+                self.resize(n);
+            }
+            None => {
+                self.lower = LOWER_BOUND_CAPACITY;
+                self.upper = UPPER_BOUND_CAPACITY;
+                let c = self.capacity.clamp(self.lower, self.upper);
+                self.resize(c);
+            }
+        }
+    }
+
+    fn resize(&mut self, capacity: usize) {
+        self.capacity = capacity;
+        while self.history.len() > capacity {
+            self.history.pop_front();
+            self.removed_since_relist = true;
+        }
+    }
+
+    /// A (re)list: the state at `rv` replaces everything and the history starts empty.
+    pub fn replace(&mut self, items: Vec<(String, Value)>, rv: i64) {
+        self.store = items.into_iter().collect();
+        self.history.clear();
+        self.rv = rv;
+        self.list_rv = rv;
+        self.removed_since_relist = false;
+    }
+
+    /// A progress notification: nothing of this resource changed up to `rv`.
+    pub fn advance_to(&mut self, rv: i64) {
+        if rv > self.rv {
+            self.rv = rv;
+        }
+    }
+
+    /// `resizeCacheLocked` then `updateCache`: grow while the oldest event is fresh, shrink when
+    /// the event a quarter back is stale, else evict the oldest.
+    fn make_room(&mut self, now: Instant) {
+        if self.history.len() < self.capacity {
+            return;
+        }
+        if let Some(oldest) = self.history.front() {
+            if now.since(oldest.time) < EVENT_FRESH_DURATION {
+                let grown = (self.capacity * 2).min(self.upper);
+                if grown > self.capacity {
+                    self.capacity = grown;
+                    return;
+                }
+            }
+        }
+        let quarter_back = self.history.len().saturating_sub(self.capacity / 4);
+        if let Some(ev) = self.history.get(quarter_back) {
+            if now.since(ev.time) > EVENT_FRESH_DURATION {
+                let shrunk = (self.capacity / 2).max(self.lower);
+                if shrunk < self.capacity {
+                    self.resize(shrunk);
+                    if self.history.len() < self.capacity {
+                        return;
+                    }
+                }
+            }
+        }
+        if self.history.len() >= self.capacity {
+            self.history.pop_front();
+            self.removed_since_relist = true;
+        }
+    }
+
+    /// Records one change and applies it to the current state.
+    pub fn process(&mut self, ev: CacheEvent) {
+        self.make_room(ev.time);
+        match ev.kind {
+            CacheEventType::Deleted => {
+                self.store.remove(&ev.key);
+            }
+            _ => {
+                self.store.insert(ev.key.clone(), ev.object.clone());
+            }
+        }
+        if ev.rv > self.rv {
+            self.rv = ev.rv;
+        }
+        self.history.push_back(ev);
+    }
+
+    /// §E.3 the oldest RV a watch may start from.
+    pub fn oldest_startable_rv(&self) -> i64 {
+        match (self.removed_since_relist, self.history.front()) {
+            (true, Some(oldest)) => oldest.rv - 1,
+            (true, None) => self.rv,
+            (false, _) => self.list_rv,
+        }
+    }
+
+    /// Every buffered event with RV > `rv`, or the cache's 410 when `rv` is older than what it
+    /// can replay (`getAllEventsSinceLocked`).
+    pub fn events_since(&self, rv: i64) -> Result<Vec<&CacheEvent>, Status> {
+        let oldest = self.oldest_startable_rv();
+        if rv < oldest {
+            return Err(Status::expired(&format!("too old resource version: {rv} ({oldest})")));
+        }
+        let start = self.history.partition_point(|e| e.rv <= rv);
+        Ok(self.history.range(start..).collect())
+    }
+
+    /// The revision of the newest snapshot at or below `n`, if the cache still holds one: one
+    /// snapshot per buffered event, plus the relist's while nothing was evicted; none below the
+    /// known compaction.
+    pub fn snapshot_revision(&self, n: i64, known_compaction: i64) -> Option<i64> {
+        let idx = self.history.partition_point(|e| e.rv <= n);
+        let rev = if idx > 0 {
+            self.history.get(idx - 1).map(|e| e.rv)
+        } else if !self.removed_since_relist && n >= self.list_rv {
+            Some(self.list_rv)
+        } else {
+            None
+        }?;
+        (rev >= known_compaction).then_some(rev)
+    }
+
+    /// The state at revision `n` (rebuilt by undoing newer events), if a snapshot exists.
+    pub fn snapshot_at(&self, n: i64, known_compaction: i64) -> Option<BTreeMap<String, Value>> {
+        self.snapshot_revision(n, known_compaction)?;
+        let mut state = self.store.clone();
+        for ev in self.history.iter().rev().take_while(|e| e.rv > n) {
+            match (&ev.kind, &ev.prev) {
+                (CacheEventType::Added, _) => {
+                    state.remove(&ev.key);
+                }
+                (_, Some(prev)) => {
+                    state.insert(ev.key.clone(), prev.clone());
+                }
+                (_, None) => {
+                    state.remove(&ev.key);
+                }
+            }
+        }
+        Some(state)
+    }
+}
+
+impl Default for WatchCache {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn ev(key: &str, rv: i64, t: u64) -> CacheEvent {
+        CacheEvent {
+            kind: CacheEventType::Added,
+            key: key.into(),
+            object: json!({"metadata": {"name": key, "resourceVersion": rv.to_string()}}),
+            prev: None,
+            rv,
+            time: Instant(t),
+        }
+    }
+
+    // §E.3 capacity doubles while the oldest event is fresh.
+    #[test]
+    fn grows_while_fresh_and_evicts_when_stale() {
+        let mut c = WatchCache::new();
+        c.replace(vec![], 1);
+        for i in 0..150 {
+            c.process(ev(&format!("k{i}"), 2 + i, 0));
+        }
+        assert_eq!(c.capacity(), 200);
+        assert_eq!(c.oldest_startable_rv(), 1);
+        let mut d = WatchCache::new();
+        d.replace(vec![], 1);
+        for i in 0..100 {
+            d.process(ev(&format!("k{i}"), 2 + i, 0));
+        }
+        // 80 s later the oldest is stale and the quarter-back one too: shrink is bounded at 100,
+        // so the oldest is evicted.
+        d.process(ev("late", 102, 80_000));
+        assert_eq!(d.capacity(), 100);
+        assert_eq!(d.oldest_startable_rv(), 2);
+        assert_eq!(d.events_since(1).err().map(|s| s.message().to_string()), Some("too old resource version: 1 (2)".into()));
+    }
+
+    // §E.3 pinned capacity evicts; §C.2 snapshots come from the ring.
+    #[test]
+    fn pinned_capacity_and_snapshots() {
+        let mut c = WatchCache::new();
+        c.replace(vec![("a".into(), json!({"v": 1}))], 5);
+        c.set_capacity(Some(2));
+        assert_eq!(c.snapshot_revision(5, 0), Some(5));
+        c.process(ev("b", 6, 0));
+        c.process(ev("c", 7, 0));
+        c.process(ev("d", 8, 0));
+        assert_eq!(c.oldest_startable_rv(), 6);
+        assert_eq!(c.snapshot_revision(5, 0), None);
+        assert_eq!(c.snapshot_revision(7, 0), Some(7));
+        let s = c.snapshot_at(7, 0).unwrap_or_default();
+        assert_eq!(s.keys().cloned().collect::<Vec<_>>(), ["a", "b", "c"]);
+        assert_eq!(c.snapshot_revision(7, 8), None);
+        assert_eq!(c.events_since(6).map(|v| v.len()).ok(), Some(2));
+    }
+}

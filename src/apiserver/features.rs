@@ -1,0 +1,77 @@
+//! Kubernetes version profiles: which read paths a given minor release uses by default (§C.4).
+
+/// The feature gates that change how reads are served, at their defaults for one release.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Features {
+    /// The minor version, e.g. 34 for 1.34.
+    pub minor: u32,
+    /// `ConsistentListFromCache`: rv-unset lists served from the cache after a quorum read
+    /// (beta on in 1.31, GA 1.34).
+    pub consistent_list_from_cache: bool,
+    /// `ListFromCacheSnapshot`: Exact and continue lists served from cache snapshots (beta on 1.34).
+    pub list_from_cache_snapshot: bool,
+    /// `WatchList`: `sendInitialEvents` allowed and ""/"0" watches defaulted to it (beta on 1.32,
+    /// off 1.33, on from 1.34).
+    pub watch_list: bool,
+}
+
+/// The oldest and newest releases the playground models.
+pub const OLDEST_MINOR: u32 = 27;
+pub const NEWEST_MINOR: u32 = 36;
+/// The default profile: current Kubernetes.
+pub const DEFAULT_MINOR: u32 = 36;
+
+impl Default for Features {
+    fn default() -> Self {
+        Features::for_minor(DEFAULT_MINOR)
+    }
+}
+
+impl Features {
+    pub fn for_minor(minor: u32) -> Features {
+        Features {
+            minor,
+            consistent_list_from_cache: minor >= 31,
+            list_from_cache_snapshot: minor >= 34,
+            watch_list: minor == 32 || minor >= 34,
+        }
+    }
+
+    /// Parses `1.30`, `v1.34`, `1.34.2`.
+    pub fn parse(text: &str) -> Result<Features, String> {
+        let t = text.trim().trim_start_matches('v');
+        let mut parts = t.split('.');
+        let major = parts.next().and_then(|m| m.parse::<u32>().ok());
+        let minor = parts.next().and_then(|m| m.parse::<u32>().ok());
+        match (major, minor) {
+            (Some(1), Some(m)) if (OLDEST_MINOR..=NEWEST_MINOR).contains(&m) => Ok(Features::for_minor(m)),
+            _ => Err(format!(
+                "unsupported Kubernetes version {text:?}; use 1.{OLDEST_MINOR} … 1.{NEWEST_MINOR} (e.g. 1.30, 1.33, 1.34)"
+            )),
+        }
+    }
+
+    pub fn version(&self) -> String {
+        format!("1.{}", self.minor)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    // §C.4 the history of the gates.
+    #[test]
+    fn profiles_follow_the_gate_history() {
+        let v130 = Features::parse("1.30").unwrap_or_default();
+        assert!(!v130.consistent_list_from_cache && !v130.list_from_cache_snapshot && !v130.watch_list);
+        let v133 = Features::parse("1.33").unwrap_or_default();
+        assert!(v133.consistent_list_from_cache && !v133.list_from_cache_snapshot && !v133.watch_list);
+        let v134 = Features::parse("v1.34").unwrap_or_default();
+        assert!(v134.consistent_list_from_cache && v134.list_from_cache_snapshot && v134.watch_list);
+        assert!(Features::for_minor(32).watch_list);
+        assert!(Features::parse("2.0").is_err());
+        assert!(Features::parse("1.12").is_err());
+        assert!(Features::parse("abc").is_err());
+    }
+}
