@@ -1,0 +1,287 @@
+//! A client-go shared informer (spec §f): a [`Reflector`] feeding a queue that is processed into
+//! the indexer and the event handlers, and the [`Informer`] driving API the script session and
+//! the UI use.
+//!
+//! Owns the handler-side semantics:
+//! * the indexer, keyed `namespace/name` (`MetaNamespaceKeyFunc`);
+//! * `processDeltas`: an Added/Updated/Replaced/Sync delta for a key the indexer knows →
+//!   `OnUpdate(old, new)` (even when nothing changed), for an unknown key → `OnAdd`; Deleted →
+//!   `OnDelete` (also for a key the indexer did not have). There is no RV-based filtering;
+//! * RealFIFO order (`InOrderInformers`, client-go ≥ 1.33): deltas are processed in arrival
+//!   order, and a relist (`Replace`) is one atomic "replaced all" step (`processReplacedAllInfo`):
+//!   first `OnDelete(DeletedFinalStateUnknown{key, obj})` for every known key missing from the
+//!   list (in key order here; Go iterates a map), then `OnUpdate`/`OnAdd` for the listed objects
+//!   in list order. Adds of the first Replace are flagged "in initial list";
+//! * resync: `OnUpdate(obj, obj)` for every cached object, same RV.
+//!
+//! The queue is drained synchronously: in the simulation nothing can happen between a delta being
+//! queued and it being processed.
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use serde_json::{Value, json};
+
+use crate::clock::{Duration, Instant};
+use crate::cluster::Cluster;
+
+use super::reflector::{Reflector, ReflectorMode, ReflectorStore};
+use super::rest::{ResourcePath, Transport, obj_key, obj_name, obj_namespace, obj_rv};
+use super::trace::Trace;
+
+/// How the informer's reflector gets its initial state.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum InformerMode {
+    /// LIST then WATCH (WatchListClient off).
+    Legacy,
+    /// A watch with `sendInitialEvents=true` (WatchListClient on, default from client-go 1.35).
+    Streaming,
+}
+
+/// One handler call.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Notification {
+    Add { obj: Value, in_initial_list: bool },
+    Update { old: Value, new: Value, resync: bool },
+    Delete { obj: Value },
+    /// `OnDelete(DeletedFinalStateUnknown{Key, Obj})`: the key vanished from a relist.
+    DeleteFinalStateUnknown { key: String, obj: Value },
+}
+
+/// The indexer plus the handler notifications it caused (the queue's consumer).
+#[derive(Debug, Clone, Default)]
+pub struct Processor {
+    pub indexer: BTreeMap<String, Value>,
+    pub notifications: Vec<Notification>,
+    /// Whether the first Replace was processed (`HasSynced`).
+    pub synced: bool,
+    /// Show names without the namespace (the informer watches one namespace).
+    short_names: bool,
+}
+
+impl Processor {
+    fn label(&self, obj: &Value) -> String {
+        if self.short_names || obj_namespace(obj).is_empty() {
+            format!("{}@{}", obj_name(obj), obj_rv(obj))
+        } else {
+            format!("{}/{}@{}", obj_namespace(obj), obj_name(obj), obj_rv(obj))
+        }
+    }
+
+    /// `OnAdd a@5`, `OnUpdate a@5 → a@7`, `OnDelete DeletedFinalStateUnknown{key=default/a, obj=a@5}`.
+    pub fn render(&self, n: &Notification) -> String {
+        match n {
+            Notification::Add { obj, in_initial_list: true } => format!("OnAdd {} (in initial list)", self.label(obj)),
+            Notification::Add { obj, .. } => format!("OnAdd {}", self.label(obj)),
+            Notification::Update { old, new, resync: true } => format!("OnUpdate {} → {} (resync)", self.label(old), self.label(new)),
+            Notification::Update { old, new, .. } => format!("OnUpdate {} → {}", self.label(old), self.label(new)),
+            Notification::Delete { obj } => format!("OnDelete {}", self.label(obj)),
+            Notification::DeleteFinalStateUnknown { key, obj } => {
+                format!("OnDelete DeletedFinalStateUnknown{{key={key}, obj={}}}", self.label(obj))
+            }
+        }
+    }
+
+    /// `processDeltas` for Added / Updated / Sync.
+    fn upsert(&mut self, obj: Value) {
+        let key = obj_key(&obj);
+        match self.indexer.insert(key, obj.clone()) {
+            Some(old) => self.notifications.push(Notification::Update { old, new: obj, resync: false }),
+            None => self.notifications.push(Notification::Add { obj, in_initial_list: !self.synced }),
+        }
+    }
+}
+
+impl ReflectorStore for Processor {
+    fn add(&mut self, obj: Value) {
+        self.upsert(obj);
+    }
+
+    fn update(&mut self, obj: Value) {
+        self.upsert(obj);
+    }
+
+    fn delete(&mut self, obj: Value) {
+        self.indexer.remove(&obj_key(&obj));
+        self.notifications.push(Notification::Delete { obj });
+    }
+
+    fn replace(&mut self, items: Vec<Value>, _resource_version: &str) {
+        let in_initial_list = !self.synced;
+        let new_keys: BTreeSet<String> = items.iter().map(obj_key).collect();
+        let gone: Vec<String> = self.indexer.keys().filter(|k| !new_keys.contains(*k)).cloned().collect();
+        let old = std::mem::take(&mut self.indexer);
+        for key in gone {
+            if let Some(obj) = old.get(&key) {
+                self.notifications.push(Notification::DeleteFinalStateUnknown { key: key.clone(), obj: obj.clone() });
+            }
+        }
+        for obj in items {
+            let key = obj_key(&obj);
+            match old.get(&key) {
+                Some(prev) => self.notifications.push(Notification::Update { old: prev.clone(), new: obj.clone(), resync: false }),
+                None => self.notifications.push(Notification::Add { obj: obj.clone(), in_initial_list }),
+            }
+            self.indexer.insert(key, obj);
+        }
+        self.synced = true;
+    }
+
+    fn resync(&mut self) {
+        let all: Vec<Value> = self.indexer.values().cloned().collect();
+        for obj in all {
+            self.notifications.push(Notification::Update { old: obj.clone(), new: obj, resync: true });
+        }
+    }
+}
+
+/// An informer: a reflector, its indexer and handlers, and the log of what it did.
+#[derive(Debug, Clone)]
+pub struct Informer {
+    name: String,
+    resource: String,
+    namespace: Option<String>,
+    mode: InformerMode,
+    reflector: Reflector,
+    processor: Processor,
+    trace: Trace,
+    shown_notifications: usize,
+    started: bool,
+}
+
+impl Informer {
+    /// An informer on `resource` (`pods`, `configmaps`) in `namespace` (or all namespaces) that
+    /// talks to apiserver `apiserver` (0-based). `seed` drives the watch timeouts and back-off
+    /// jitter; `resync` re-delivers the cache every period. Nothing is sent before the first
+    /// [`poll`](Self::poll).
+    pub fn new(name: &str, resource: &str, namespace: Option<&str>, mode: InformerMode, apiserver: usize, seed: u64, resync: Option<Duration>) -> Informer {
+        let path = ResourcePath::new(resource, namespace);
+        let rmode = match mode {
+            InformerMode::Legacy => ReflectorMode::Legacy,
+            InformerMode::Streaming => ReflectorMode::Streaming,
+        };
+        Informer {
+            name: name.to_string(),
+            resource: resource.to_string(),
+            namespace: path.namespace.clone(),
+            mode,
+            reflector: Reflector::new(path.clone(), apiserver, rmode, seed, resync, Instant(0)),
+            processor: Processor { short_names: path.namespace.is_some(), ..Default::default() },
+            trace: Trace::new(),
+            shown_notifications: 0,
+            started: false,
+        }
+    }
+
+    pub fn name(&self) -> &str {
+        &self.name
+    }
+
+    pub fn mode(&self) -> InformerMode {
+        self.mode
+    }
+
+    /// Does everything possible at the cluster's current time: send due requests, read frames,
+    /// react. Never advances the clock.
+    pub fn poll(&mut self, cluster: &mut Cluster) {
+        self.poll_with(cluster);
+    }
+
+    /// [`poll`](Self::poll) through any [`Transport`] (a test may wrap the cluster to inject
+    /// faults).
+    pub fn poll_with(&mut self, cluster: &mut dyn Transport) {
+        if !self.started {
+            self.started = true;
+            let how = match self.mode {
+                InformerMode::Legacy => "legacy: LIST, then WATCH",
+                InformerMode::Streaming => "streaming: WatchList (sendInitialEvents=true)",
+            };
+            let path = ResourcePath { resource: self.resource.clone(), namespace: self.namespace.clone() };
+            self.trace.note(cluster.now(), format!("start informer on {} ({how})", path.collection()));
+        }
+        self.reflector.poll(cluster, &mut self.processor, &mut self.trace);
+    }
+
+    /// When it next wants to act by itself (end of a back-off, a `Retry-After`, resync), if ever.
+    pub fn next_wakeup(&self) -> Option<Instant> {
+        if !self.started {
+            return Some(Instant(0));
+        }
+        self.reflector.next_wakeup()
+    }
+
+    pub fn stop(&mut self, cluster: &mut Cluster) {
+        self.stop_with(cluster);
+    }
+
+    /// [`stop`](Self::stop) through any [`Transport`].
+    pub fn stop_with(&mut self, cluster: &mut dyn Transport) {
+        self.started = true;
+        self.reflector.stop(cluster, &mut self.trace);
+    }
+
+    /// `{"informer","state","store":[{"name","namespace","resourceVersion"}…],"lastSyncRV",
+    /// "log":[new decisions],"requests":[new requests],"handlers":[new notifications]}`.
+    pub fn show(&mut self) -> Value {
+        let store: Vec<Value> = self
+            .processor
+            .indexer
+            .values()
+            .map(|o| json!({"name": obj_name(o), "namespace": obj_namespace(o), "resourceVersion": obj_rv(o)}))
+            .collect();
+        let handlers: Vec<String> = self.processor.notifications[self.shown_notifications..].iter().map(|n| self.processor.render(n)).collect();
+        self.shown_notifications = self.processor.notifications.len();
+        json!({
+            "informer": self.name,
+            "state": self.reflector.describe_state(),
+            "store": store,
+            "lastSyncRV": self.reflector.last_sync_rv(),
+            "log": self.trace.take_new_log(),
+            "requests": self.trace.take_new_requests(),
+            "handlers": handlers,
+        })
+    }
+
+    pub fn last_sync_rv(&self) -> &str {
+        self.reflector.last_sync_rv()
+    }
+
+    /// Names in the store, in key order.
+    pub fn store_names(&self) -> Vec<String> {
+        self.processor.indexer.values().map(|o| obj_name(o).to_string()).collect()
+    }
+
+    /// The cached objects, keyed `namespace/name`.
+    pub fn store(&self) -> &BTreeMap<String, Value> {
+        &self.processor.indexer
+    }
+
+    /// Everything logged so far (not only what is new since the last show).
+    pub fn trace(&self) -> &Trace {
+        &self.trace
+    }
+
+    /// Every decision so far, as text.
+    pub fn log_lines(&self) -> Vec<String> {
+        self.trace.lines()
+    }
+
+    /// Every request sent so far, as `GET <target> → <code>`.
+    pub fn request_lines(&self) -> Vec<String> {
+        self.trace.request_lines()
+    }
+
+    /// Every handler notification so far, rendered.
+    pub fn handler_lines(&self) -> Vec<String> {
+        self.processor.notifications.iter().map(|n| self.processor.render(n)).collect()
+    }
+
+    /// Every handler notification so far.
+    pub fn notifications(&self) -> &[Notification] {
+        &self.processor.notifications
+    }
+
+    /// Whether the first list / watch-list has been delivered (`HasSynced`).
+    pub fn has_synced(&self) -> bool {
+        self.processor.synced
+    }
+}
