@@ -79,6 +79,14 @@ count_results() { # count_results LOGFILE: add up every "test result:" line of c
   PASSED=$((PASSED + p)); FAILED=$((FAILED + f))
 }
 
+count_plain() { # count_plain LOGFILE: the closing "N passed, N failed" line of rvlab test
+  local line
+  line=$(grep -aE '^[0-9]+ passed, [0-9]+ failed$' "$1" | tail -n 1)
+  [ -n "$line" ] || { FAILED=$((FAILED + 1)); return; }
+  PASSED=$((PASSED + $(echo "$line" | awk '{print $1}')))
+  FAILED=$((FAILED + $(echo "$line" | awk '{print $3}')))
+}
+
 cmd_test() {
   need_web_tools
   apt_install chromium chromium-driver etcd-server
@@ -94,6 +102,11 @@ cmd_test() {
   cargo test --offline --all-targets -- --include-ignored 2>&1 | tee "$logs/native.log" >&2
   [ "${PIPESTATUS[0]}" -eq 0 ] || status=1
   count_results "$logs/native.log"
+
+  say "scripts with expectations (rvlab test scripts/)"
+  cargo run --offline --quiet --bin rvlab -- test scripts/ 2>&1 | tee "$logs/scripts.log" >&2
+  [ "${PIPESTATUS[0]}" -eq 0 ] || status=1
+  count_plain "$logs/scripts.log"
 
   say "browser tests (headless Chromium)"
   cargo test --offline --target wasm32-unknown-unknown --test web 2>&1 | tee "$logs/web.log" >&2

@@ -128,7 +128,7 @@ mod cli {
                 let Some(out) = session.run_line(i + 1, line) else { continue };
                 if out.get("ok") == Some(&serde_json::Value::Bool(false)) {
                     println!(
-                        "{name}:{}: FAILED expect {}\n    expected: {}\n    seen:     {}",
+                        "{name}:{}: FAILED {}\n    expected: {}\n    seen:     {}",
                         i + 1,
                         out["expect"].as_str().unwrap_or(""),
                         out["expected"].as_str().unwrap_or(""),
