@@ -265,3 +265,25 @@ fn same_script_same_output() {
     let script = format!("{}\nGET /api/v1/namespaces/default/configmaps?watch=1\nadvance 5m\nevents w1\nadvance 30m\nevents w1", cms(&["a", "b"]));
     assert_eq!(run(&script), run(&script));
 }
+
+// §C.2 cache-served lists and initial watch state stay inside the requested namespace.
+#[test]
+fn cache_lists_respect_the_namespace() {
+    let out = run(concat!(
+        r#"POST /api/v1/namespaces/a/configmaps {"metadata":{"name":"x"}}"#, "\n",
+        r#"POST /api/v1/namespaces/b/configmaps {"metadata":{"name":"y"}}"#, "\n",
+        "GET /api/v1/namespaces/a/configmaps\n",
+        "GET /api/v1/namespaces/a/configmaps?resourceVersion=0\n",
+        "GET /api/v1/namespaces/a/configmaps?limit=1\n",
+        "GET /api/v1/configmaps?limit=1\n",
+        "GET /api/v1/namespaces/a/configmaps?watch=1\n",
+        "events w1\n",
+    ));
+    assert_eq!(names(&out[2]), ["x"]);
+    assert_eq!(names(&out[3]), ["x"]);
+    assert_eq!(names(&out[4]), ["x"]);
+    assert!(out[4]["body"]["metadata"].get("continue").is_none());
+    assert_eq!(names(&out[5]), ["x"]);
+    assert_eq!(out[5]["body"]["metadata"]["remainingItemCount"], 1);
+    assert_eq!(frames(&out[7]), ["ADDED x@2"]);
+}

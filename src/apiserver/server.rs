@@ -400,8 +400,7 @@ impl ApiServer {
             ReadPath::EtcdAt(n) => etcd_read(ReadAt::Exact(n), ctx),
             ReadPath::CacheAny => {
                 let Some(c) = self.cachers.get(info.resource) else { return ApiResponse::from_status(&Status::internal_error("no watch cache"), why) };
-                let state = c.state_from(&start).map(|(k, v)| (k.clone(), v.clone())).collect::<Vec<_>>();
-                Ok(page_from(state, &prefix, c.cache.resource_version(), 0, &opts.label_selector))
+                Ok(page_from(c.state_from(&start, &prefix), &prefix, c.cache.resource_version(), 0, &opts.label_selector))
             }
             ReadPath::CacheMin(n) => {
                 let Some(c) = self.cachers.get_mut(info.resource) else { return ApiResponse::from_status(&Status::internal_error("no watch cache"), why) };
@@ -412,16 +411,14 @@ impl ApiServer {
                         format!("{why}; the cache did not reach {n} within 3 s (it is at {cur}) → 504"),
                     );
                 }
-                let state = c.state_from(&start).map(|(k, v)| (k.clone(), v.clone())).collect::<Vec<_>>();
-                Ok(page_from(state, &prefix, c.cache.resource_version(), opts.limit, &opts.label_selector))
+                Ok(page_from(c.state_from(&start, &prefix), &prefix, c.cache.resource_version(), opts.limit, &opts.label_selector))
             }
             ReadPath::CacheConsistent => {
                 let target = ctx.etcd.current_revision();
                 let Some(c) = self.cachers.get_mut(info.resource) else { return ApiResponse::from_status(&Status::internal_error("no watch cache"), why) };
                 if c.wait_until_fresh(target, ctx.etcd, ctx.clock) {
-                    let state = c.state_from(&start).map(|(k, v)| (k.clone(), v.clone())).collect::<Vec<_>>();
                     why = format!("{why}; etcd was at {target} and the cache reached it (now {})", c.cache.resource_version());
-                    Ok(page_from(state, &prefix, c.cache.resource_version(), opts.limit, &opts.label_selector))
+                    Ok(page_from(c.state_from(&start, &prefix), &prefix, c.cache.resource_version(), opts.limit, &opts.label_selector))
                 } else {
                     why = format!("{why}; the cache did not reach etcd's revision {target} within 3 s → fall back to etcd");
                     etcd_read(ReadAt::Latest, ctx)
@@ -438,7 +435,7 @@ impl ApiServer {
                 }
                 match c.cache.snapshot_at(n as i64, c.known_compaction) {
                     Some(snap) => {
-                        let state: Vec<(String, Value)> = snap.range(start.clone()..).filter(|(k, _)| k.starts_with(&prefix)).map(|(k, v)| (k.clone(), v.clone())).collect();
+                        let state = snap.range(start.clone()..).take_while(|(k, _)| k.starts_with(&prefix));
                         why = format!("{why}; served from the cache snapshot at {}", c.cache.snapshot_revision(n as i64, c.known_compaction).unwrap_or(n as i64));
                         Ok(page_from(state, &prefix, n as i64, opts.limit, &opts.label_selector))
                     }
@@ -545,7 +542,7 @@ impl ApiServer {
             start_rv = cache_rv;
             explain = format!("the watch cache did not reach {} within 3 s → ERROR 504", wait_for.unwrap_or(0));
         } else if with_state {
-            for (_, obj) in c.state_from(&prefix) {
+            for (_, obj) in c.state_from(&prefix, &prefix) {
                 if filter.matches(obj) {
                     initial.push(Frame { kind: FrameType::Added, object: obj.clone() });
                 }
@@ -883,20 +880,27 @@ impl ApiServer {
 }
 
 /// A page of a cache-served list: key order, selector, `limit` with a token at `rv` (§D).
-fn page_from(state: Vec<(String, Value)>, prefix: &str, rv: i64, limit: i64, selector: &super::selector::LabelSelector) -> etcd3::ListPage {
+fn page_from<'a>(
+    state: impl Iterator<Item = (&'a String, &'a Value)>,
+    prefix: &str,
+    rv: i64,
+    limit: i64,
+    selector: &super::selector::LabelSelector,
+) -> etcd3::ListPage {
     let mut items = Vec::new();
     let mut last_key = None;
     let mut has_more = false;
     let mut remaining = 0i64;
-    for (i, (k, obj)) in state.iter().enumerate() {
-        if limit > 0 && items.len() as i64 >= limit {
-            has_more = true;
-            remaining = (state.len() - i) as i64;
-            break;
-        }
+    let mut state = state.peekable();
+    while let Some((k, obj)) = state.next() {
         last_key = Some(k.clone());
         if selector.matches(&object::labels(obj)) {
             items.push(obj.clone());
+        }
+        if limit > 0 && items.len() as i64 >= limit && state.peek().is_some() {
+            has_more = true;
+            remaining = state.count() as i64;
+            break;
         }
     }
     let (continue_token, remaining_item_count) = match (has_more, last_key) {

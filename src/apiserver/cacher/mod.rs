@@ -306,9 +306,10 @@ impl Cacher {
         }
     }
 
-    /// The current state as (key, object) pairs in key order, from `start` on.
-    pub fn state_from<'a>(&'a self, start: &'a str) -> impl Iterator<Item = (&'a String, &'a Value)> + 'a {
-        self.cache.store().range(start.to_string()..).filter(move |(k, _)| k.starts_with(&self.prefix))
+    /// The current state under `prefix` (a namespace or the whole resource) as (key, object)
+    /// pairs in key order, from `start` on.
+    pub fn state_from<'a>(&'a self, start: &str, prefix: &'a str) -> impl Iterator<Item = (&'a String, &'a Value)> + 'a {
+        self.cache.store().range(start.to_string()..).take_while(move |(k, _)| k.starts_with(prefix))
     }
 }
 
