@@ -611,6 +611,8 @@ async fn engine_a_stale_update_is_a_409_one_click_later() {
     // The body editor holds the object from the create response (RV 2).
     let body = lab.el("#rb-body").dyn_into::<HtmlTextAreaElement>().unwrap().value();
     assert!(body.contains("\"resourceVersion\": \"2\""), "{body}");
+    // An update must change something: an identical object is a no-op that keeps RV 2 (§B).
+    lab.input("#rb-body", &body.replace("\"nginx\"", "\"nginx:1.27\"")).await;
     lab.click("#send").await;
     assert_eq!(lab.text("#status"), "200 OK", "{}", lab.text("#response"));
     lab.click("#send").await;
