@@ -316,7 +316,8 @@ impl MvccStore {
     /// start gives one response with `header.revision == 0`, `compact_revision = compactRev` and
     /// `canceled = (compactRev != 0)`. A `range_end` not after `key` gives one canceled response
     /// with `watch_id == -1` and `cancel_reason` [`ERR_EMPTY_WATCHER_RANGE`]. In those two cases
-    /// the watcher is not registered; the returned id still drains the response.
+    /// the watcher is not registered; the returned id still drains the response. A start of -1
+    /// before the first compaction is accepted but replays nothing (etcd 3.4 quirk).
     pub fn watch(&mut self, req: WatchCreateRequest) -> WatchId {
         let id = self.watchers.allocate_id();
         let range = KeyRange::new(&req.key, &req.range_end);
@@ -365,7 +366,10 @@ impl MvccStore {
             progress_notify: req.progress_notify,
             idle: true,
         };
-        let catch_up = if synced {
+        // etcd 3.4 reads the catch-up from the backend starting at the key of `minRev`; a negative
+        // start (only -1 gets here, before the first compaction) encodes as a huge unsigned key,
+        // so nothing is replayed and the watcher just follows from current+1.
+        let catch_up = if synced || start < 0 {
             Vec::new()
         } else {
             self.catch_up(id, &watcher, start)
