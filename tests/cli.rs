@@ -1,0 +1,63 @@
+//! The `rvlab` command: the JSON Lines contract of `rvlab run`, its exit status, stdin input, and
+//! `rvlab test`'s summary line.
+use std::io::Write;
+use std::process::{Command, Stdio};
+
+fn rvlab(args: &[&str], stdin: &str) -> (i32, String, String) {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_rvlab"))
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("rvlab starts");
+    child.stdin.take().expect("stdin").write_all(stdin.as_bytes()).expect("write stdin");
+    let out = child.wait_with_output().expect("rvlab finishes");
+    (out.status.code().unwrap_or(-1), String::from_utf8_lossy(&out.stdout).into_owned(), String::from_utf8_lossy(&out.stderr).into_owned())
+}
+
+#[test]
+fn run_prints_one_json_object_per_executed_line() {
+    let (code, out, _) = rvlab(&["run", "-"], "# a comment\n\netcd put /a 1\n  etcd get /a  \n");
+    assert_eq!(code, 0);
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(lines, [
+        r#"{"line":3,"header":{"revision":2}}"#,
+        r#"{"line":4,"header":{"revision":2},"kvs":[{"key":"/a","value":"1","create_revision":2,"mod_revision":2,"version":1}],"count":1,"more":false}"#,
+    ]);
+}
+
+#[test]
+fn a_line_that_cannot_be_parsed_exits_2_and_the_rest_still_runs() {
+    let (code, out, _) = rvlab(&["run", "-"], "nonsense here\netcd put /a 1\n");
+    assert_eq!(code, 2);
+    let lines: Vec<&str> = out.lines().collect();
+    assert!(lines[0].starts_with(r#"{"line":1,"error":"unknown command"#), "{}", lines[0]);
+    assert_eq!(lines[1], r#"{"line":2,"header":{"revision":2}}"#);
+}
+
+#[test]
+fn explain_adds_the_reason() {
+    let (_, out, _) = rvlab(&["run", "--explain", "-"], "GET /api/v1/namespaces/default/configmaps?resourceVersion=0\n");
+    assert!(out.contains(r#""explain":"apiserver 1: resourceVersion=\"0\" → Any"#), "{out}");
+}
+
+#[test]
+fn test_counts_expectations() {
+    let dir = std::env::temp_dir().join(format!("rvlab-cli-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let f = dir.join("t.rv");
+    std::fs::write(&f, "etcd put /a 1\nexpect header.revision == 2\nexpect header.revision == 3\n").expect("write");
+    let (code, out, _) = rvlab(&["test", f.to_str().unwrap_or_default()], "");
+    let _ = std::fs::remove_dir_all(&dir);
+    assert_eq!(code, 1);
+    assert!(out.contains(":3: FAILED expect header.revision == 3"), "{out}");
+    assert!(out.contains("expected: header.revision == 3"), "{out}");
+    assert_eq!(out.lines().last(), Some("1 passed, 1 failed"));
+}
+
+#[test]
+fn usage_errors_exit_2() {
+    assert_eq!(rvlab(&[], "").0, 2);
+    assert_eq!(rvlab(&["run", "/no/such/file.rv"], "").0, 2);
+}
