@@ -287,3 +287,21 @@ fn cache_lists_respect_the_namespace() {
     assert_eq!(out[5]["body"]["metadata"]["remainingItemCount"], 1);
     assert_eq!(frames(&out[7]), ["ADDED x@2"]);
 }
+
+// §C.2 C-snap undoes later updates and deletions.
+#[test]
+fn snapshots_undo_updates_and_deletes() {
+    let out = run(&format!(
+        "{}\n{}\nDELETE /api/v1/namespaces/default/configmaps/b\nGET /api/v1/namespaces/default/configmaps?resourceVersion=3&resourceVersionMatch=Exact\nGET /api/v1/namespaces/default/configmaps?resourceVersion=3&limit=1\nGET /api/v1/namespaces/default/configmaps?resourceVersion=4&resourceVersionMatch=Exact",
+        cms(&["a", "b"]),
+        r#"PUT /api/v1/namespaces/default/configmaps/a {"metadata":{"name":"a"},"data":{"x":"1"}}"#
+    ));
+    assert!(out[5]["explain"].is_null());
+    assert_eq!(names(&out[4]), ["a", "b"]);
+    assert_eq!(out[4]["body"]["items"][0]["metadata"]["resourceVersion"], "2");
+    assert!(out[4]["body"]["items"][0].get("data").is_none());
+    assert_eq!(names(&out[5]), ["a"]);
+    assert_eq!(out[5]["body"]["metadata"]["remainingItemCount"], 1);
+    assert_eq!(out[6]["body"]["items"][0]["data"], json!({"x": "1"}));
+    assert_eq!(names(&out[6]), ["a", "b"]);
+}

@@ -433,10 +433,10 @@ impl ApiServer {
                         format!("{why}; the cache did not reach {n} within 3 s (it is at {cur}) → 504"),
                     );
                 }
-                match c.cache.snapshot_at(n as i64, c.known_compaction) {
-                    Some(snap) => {
-                        let state = snap.range(start.clone()..).take_while(|(k, _)| k.starts_with(&prefix));
-                        why = format!("{why}; served from the cache snapshot at {}", c.cache.snapshot_revision(n as i64, c.known_compaction).unwrap_or(n as i64));
+                let snap_rev = c.cache.snapshot_revision(n as i64, c.known_compaction);
+                match c.cache.snapshot_range(n as i64, c.known_compaction, &start, &prefix) {
+                    Some(state) => {
+                        why = format!("{why}; served from the cache snapshot at {}", snap_rev.unwrap_or(n as i64));
                         Ok(page_from(state, &prefix, n as i64, opts.limit, &opts.label_selector))
                     }
                     None => {

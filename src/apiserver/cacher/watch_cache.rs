@@ -213,6 +213,36 @@ impl WatchCache {
         (rev >= known_compaction).then_some(rev)
     }
 
+    /// The state at revision `n` from `start` on, under `prefix`, in key order, if a snapshot
+    /// exists: the current state with the events newer than `n` undone on the fly, so a page costs
+    /// the events since `n` plus the page, not a copy of the whole cache.
+    pub fn snapshot_range<'a>(
+        &'a self,
+        n: i64,
+        known_compaction: i64,
+        start: &str,
+        prefix: &'a str,
+    ) -> Option<impl Iterator<Item = (&'a String, &'a Value)> + 'a> {
+        self.snapshot_revision(n, known_compaction)?;
+        // key → its state at n (None = absent), from the oldest event after n on each key.
+        let mut overlay: BTreeMap<&'a String, Option<&'a Value>> = BTreeMap::new();
+        for ev in self.history.iter().rev().take_while(|e| e.rv > n) {
+            let before = match ev.kind {
+                CacheEventType::Added => None,
+                _ => ev.prev.as_ref(),
+            };
+            overlay.insert(&ev.key, before);
+        }
+        let start = start.to_string();
+        let undone: Vec<(&'a String, Option<&'a Value>)> =
+            overlay.iter().filter(|(k, _)| k.as_str() >= start.as_str()).map(|(k, v)| (*k, *v)).collect();
+        let touched: std::collections::BTreeSet<&'a String> = overlay.into_keys().collect();
+        let current = self.store.range(start..).filter(move |(k, _)| !touched.contains(k)).map(|(k, v)| (k, Some(v)));
+        Some(MergeByKey { a: current.peekable(), b: undone.into_iter().peekable() }
+            .take_while(move |(k, _)| k.starts_with(prefix))
+            .filter_map(|(k, v)| v.map(|v| (k, v))))
+    }
+
     /// The state at revision `n` (rebuilt by undoing newer events), if a snapshot exists.
     pub fn snapshot_at(&self, n: i64, known_compaction: i64) -> Option<BTreeMap<String, Value>> {
         self.snapshot_revision(n, known_compaction)?;
@@ -294,7 +324,39 @@ mod tests {
         assert_eq!(c.snapshot_revision(7, 0), Some(7));
         let s = c.snapshot_at(7, 0).unwrap_or_default();
         assert_eq!(s.keys().cloned().collect::<Vec<_>>(), ["a", "b", "c"]);
+        let lazy: Vec<String> = c.snapshot_range(7, 0, "", "").map(|it| it.map(|(k, _)| k.clone()).collect()).unwrap_or_default();
+        assert_eq!(lazy, ["a", "b", "c"]);
+        let from_b: Vec<String> = c.snapshot_range(7, 0, "b", "").map(|it| it.map(|(k, _)| k.clone()).collect()).unwrap_or_default();
+        assert_eq!(from_b, ["b", "c"]);
+        assert!(c.snapshot_range(6, 0, "", "").is_none());
         assert_eq!(c.snapshot_revision(7, 8), None);
         assert_eq!(c.events_since(6).map(|v| v.len()).ok(), Some(2));
+    }
+}
+
+/// Merges two key-ordered streams with disjoint keys.
+struct MergeByKey<'a, A, B>
+where
+    A: Iterator<Item = (&'a String, Option<&'a Value>)>,
+    B: Iterator<Item = (&'a String, Option<&'a Value>)>,
+{
+    a: std::iter::Peekable<A>,
+    b: std::iter::Peekable<B>,
+}
+
+impl<'a, A, B> Iterator for MergeByKey<'a, A, B>
+where
+    A: Iterator<Item = (&'a String, Option<&'a Value>)>,
+    B: Iterator<Item = (&'a String, Option<&'a Value>)>,
+{
+    type Item = (&'a String, Option<&'a Value>);
+    fn next(&mut self) -> Option<Self::Item> {
+        match (self.a.peek(), self.b.peek()) {
+            (Some((ka, _)), Some((kb, _))) => {
+                if ka <= kb { self.a.next() } else { self.b.next() }
+            }
+            (Some(_), None) => self.a.next(),
+            (None, _) => self.b.next(),
+        }
     }
 }
