@@ -16,6 +16,8 @@ use crate::store::{MvccError, MvccStore};
 pub const MAX_APISERVERS: usize = 3;
 /// The period of the cacher's timer.
 const TICK: Duration = Duration::from_secs(1);
+/// etcd's progress-notify interval for idle watchers (`--experimental-watch-progress-notify-interval`).
+pub const PROGRESS_NOTIFY_INTERVAL: Duration = Duration::from_secs(600);
 
 /// A watch opened through the cluster: which apiserver serves it, and its stream id there.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -37,6 +39,8 @@ pub struct Cluster {
     last_tick: Instant,
     /// Every compaction an apiserver's compactor made, as (time, revision).
     compactions: Vec<(Instant, i64)>,
+    /// The last time etcd sent progress notifications to idle watchers.
+    last_progress: Instant,
 }
 
 impl Default for Cluster {
@@ -64,6 +68,7 @@ impl Cluster {
             rng: Rng::new(seed),
             last_tick: Instant(0),
             compactions: Vec::new(),
+            last_progress: Instant(0),
         }
     }
 
@@ -167,7 +172,7 @@ impl Cluster {
 
     /// The next instant at which something happens by itself.
     pub fn next_wakeup(&self) -> Instant {
-        let mut t = self.last_tick + TICK;
+        let mut t = (self.last_tick + TICK).min(self.last_progress + PROGRESS_NOTIFY_INTERVAL);
         for s in &self.apiservers {
             if let Some(a) = s.next_arrival() {
                 t = t.min(a);
@@ -201,6 +206,11 @@ impl Cluster {
                     }
                     self.settle();
                 }
+            }
+            if self.last_progress + PROGRESS_NOTIFY_INTERVAL <= now {
+                self.last_progress = now;
+                self.etcd.progress_notify_idle();
+                self.settle();
             }
             if self.last_tick + TICK <= now {
                 self.last_tick = now;

@@ -305,3 +305,15 @@ fn snapshots_undo_updates_and_deletes() {
     assert_eq!(out[6]["body"]["items"][0]["data"], json!({"x": "1"}));
     assert_eq!(names(&out[6]), ["a", "b"]);
 }
+
+// §E.3/§E.5 etcd's periodic progress notification moves an idle cache's RV (and so the bookmark
+// RV) past writes to other resources.
+#[test]
+fn progress_notifications_move_the_cache_rv() {
+    let out = run(&format!(
+        "{}\nGET /api/v1/namespaces/default/configmaps?watch=1&resourceVersion=2&allowWatchBookmarks=true\netcd put /registry/other/x 1\nadvance 61s\nevents w1\nadvance 20m\nevents w1",
+        cm("a")
+    ));
+    assert_eq!(frames(&out[4]), Vec::<String>::new());
+    assert!(frames(&out[6]).contains(&"BOOKMARK@3".to_string()), "{:?}", frames(&out[6]));
+}
