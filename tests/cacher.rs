@@ -311,9 +311,9 @@ fn snapshots_undo_updates_and_deletes() {
 #[test]
 fn progress_notifications_move_the_cache_rv() {
     let out = run(&format!(
-        "{}\nGET /api/v1/namespaces/default/configmaps?watch=1&resourceVersion=2&allowWatchBookmarks=true\netcd put /registry/other/x 1\nadvance 61s\nevents w1\nadvance 20m\nevents w1",
+        "set compactor off\n{}\nGET /api/v1/namespaces/default/configmaps?watch=1&resourceVersion=2&allowWatchBookmarks=true\netcd put /registry/other/x 1\nadvance 61s\nevents w1\nadvance 20m\nevents w1",
         cm("a")
     ));
-    assert_eq!(frames(&out[4]), Vec::<String>::new());
-    assert!(frames(&out[6]).contains(&"BOOKMARK@3".to_string()), "{:?}", frames(&out[6]));
+    assert_eq!(frames(&out[5]), Vec::<String>::new());
+    assert!(frames(&out[7]).contains(&"BOOKMARK@3".to_string()), "{:?}", frames(&out[7]));
 }
