@@ -11,7 +11,8 @@ TRUNK_VERSION=0.21.14
 BINARYEN_VERSION=132.0.0
 export PATH="$TOOLS/bin:$TOOLS/npm/node_modules/.bin:$HOME/.cargo/bin:$PATH"
 
-say() { printf '==> %s\n' "$*" >&2; }
+START=$SECONDS
+say() { printf '==> [%ss] %s\n' "$((SECONDS - START))" "$*" >&2; }
 die() { printf 'dev.sh: %s\n' "$*" >&2; exit 1; }
 
 # The wasm-bindgen version the CLI must match exactly: the one in Cargo.lock.
