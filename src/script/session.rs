@@ -7,7 +7,8 @@ use std::collections::BTreeMap;
 
 use serde_json::{Map, Value, json};
 
-use super::parse::{Command, EtcdCommand, parse_line};
+use super::parse::{Command, EtcdCommand, InformerCommand, InformerMode, parse_line};
+use crate::client::informer::{Informer, InformerMode as ClientMode};
 use crate::cluster::{Cluster, WatchHandle};
 use crate::store::{DeleteRangeRequest, KeyValue, PutRequest, RangeRequest};
 
@@ -29,6 +30,8 @@ pub struct Session {
     /// `expect` results so far.
     expect_passed: usize,
     expect_failed: usize,
+    /// Running informers by name; they act after every line and as time passes.
+    informers: BTreeMap<String, Informer>,
 }
 
 /// The outcome counters of a session, for `rvlab run`'s exit status and `rvlab test`'s summary.
@@ -90,7 +93,8 @@ impl Session {
                 json!({"error": e.to_string()})
             }
             Ok(Command::Expect(exp)) => {
-                let informers = |_: &str| -> Option<Value> { None };
+                let known = &self.informers;
+                let informers = |name: &str| -> Option<Value> { known.get(name).map(Informer::peek) };
                 let mut o = json!({"expect": exp.to_string()});
                 match exp.check(self.previous.as_ref(), &informers) {
                     Ok(()) => {
@@ -111,7 +115,11 @@ impl Session {
                 }
                 return Some(Value::Object(m));
             }
-            Ok(cmd) => self.execute(cmd),
+            Ok(cmd) => {
+                let out = self.execute(cmd);
+                self.poll_informers();
+                out
+            }
         };
         // "line" first, then the command's fields.
         let mut m = Map::new();
@@ -189,9 +197,10 @@ impl Session {
                 }
             }
             Command::Advance(d) => {
-                self.cluster.advance(d);
+                self.advance(d);
                 json!({"now": crate::clock::Duration(self.cluster.clock().now().0).to_string()})
             }
+            Command::Informer(cmd) => self.informer(cmd),
             Command::Set { name, value } => match (name.as_str(), value.as_str()) {
                 ("explain", "on" | "true") => {
                     self.explain = true;
@@ -241,6 +250,79 @@ impl Session {
                 }
             }
             other => json!({"error": format!("`{other}` is not supported by this version of rvlab yet")}),
+        }
+    }
+
+    /// Lets time pass in steps, so informers react at the moment things happen (a watch that
+    /// times out mid-way, a back-off that ends).
+    fn advance(&mut self, d: crate::clock::Duration) {
+        let target = self.cluster.now() + d;
+        loop {
+            let mut t = self.cluster.next_wakeup().min(target);
+            for inf in self.informers.values() {
+                if let Some(w) = inf.next_wakeup() {
+                    t = t.min(w.max(self.cluster.now()));
+                }
+            }
+            self.cluster.run_until(t);
+            self.poll_informers();
+            if t >= target {
+                break;
+            }
+        }
+    }
+
+    fn poll_informers(&mut self) {
+        for inf in self.informers.values_mut() {
+            inf.poll(&mut self.cluster);
+        }
+    }
+
+    fn informer(&mut self, cmd: InformerCommand) -> Value {
+        match cmd {
+            InformerCommand::Start { name, resource, namespace, mode, apiserver } => {
+                if self.informers.get(&name).is_some_and(|i| i.state() != "stopped") {
+                    return json!({"error": format!("an informer named {name:?} is already running; stop it first")});
+                }
+                if crate::apiserver::resource::lookup(&resource).is_none() {
+                    return json!({"error": format!("unknown resource {resource:?}; informers watch pods or configmaps")});
+                }
+                let index = match apiserver {
+                    None => self.current_apiserver,
+                    Some(n) if n >= 1 && n <= self.cluster.apiserver_count() => n - 1,
+                    Some(n) => return json!({"error": format!("no apiserver {n}: there are {}", self.cluster.apiserver_count())}),
+                };
+                let mode = match mode {
+                    Some(InformerMode::Streaming) => ClientMode::Streaming,
+                    Some(InformerMode::Legacy) => ClientMode::Legacy,
+                    // client-go ≥ 1.35 streams by default (WatchListClient), if the server can.
+                    None => ClientMode::Legacy,
+                };
+                let seed = 0x5eed ^ (self.informers.len() as u64 + 1).wrapping_mul(0x9E37_79B9);
+                let mut inf = Informer::new(&name, &resource, namespace.as_deref(), mode, index, seed, None);
+                inf.poll(&mut self.cluster);
+                let mut out = inf.peek();
+                self.informers.insert(name, inf);
+                if let Value::Object(m) = &mut out {
+                    m.insert("started".into(), Value::Bool(true));
+                }
+                out
+            }
+            InformerCommand::Stop { name } => match self.informers.get_mut(&name) {
+                Some(inf) => {
+                    inf.stop(&mut self.cluster);
+                    let mut out = inf.show();
+                    if let Value::Object(m) = &mut out {
+                        m.insert("stopped".into(), Value::Bool(true));
+                    }
+                    out
+                }
+                None => json!({"error": format!("no informer named {name:?}")}),
+            },
+            InformerCommand::Show { name } => match self.informers.get_mut(&name) {
+                Some(inf) => inf.show(),
+                None => json!({"error": format!("no informer named {name:?}")}),
+            },
         }
     }
 
