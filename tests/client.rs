@@ -1,24 +1,871 @@
-use rvlab::client::{Informer, InformerMode};
-use rvlab::cluster::Cluster;
+//! The client layer (spec §f, §D, §h 8–9): client-go's pager, reflector and informer driving a
+//! real `Cluster`. Every expectation is exact: request targets as sent on the wire, lastSyncRV,
+//! relist vs re-watch decisions, handler notifications, and the watch timeouts and back-off
+//! waits drawn from the seed.
+//!
+//! Faults the server cannot produce yet (429, Retry-After, 504 too-large, legacy `Gone`,
+//! BOOKMARKs on a plain watch) are injected by [`Faulty`], a transport that wraps the real
+//! cluster and answers selected requests itself; everything else reaches the server.
 
-fn create(c: &mut Cluster, name: &str) -> String {
-    let (r, _) = c.request(0, "POST", "/api/v1/namespaces/default/configmaps", Some(&format!(r#"{{"metadata":{{"name":"{name}"}}}}"#)));
-    assert_eq!(r.code, 201, "{}", r.body);
-    r.body["metadata"]["resourceVersion"].as_str().unwrap().to_string()
+use rvlab::apiserver::server::ApiResponse;
+use rvlab::apiserver::status::Status;
+use rvlab::apiserver::watch::{Frame, FrameType};
+use rvlab::client::pager::PagerPoll;
+use rvlab::client::rest::Transport;
+use rvlab::client::{Informer, InformerMode, ListOptions, ListPager, ResourcePath, Trace};
+use rvlab::clock::{Duration, Instant, Rng};
+use rvlab::cluster::{Cluster, WatchHandle};
+use serde_json::{Value, json};
+
+const CM: &str = "/api/v1/namespaces/default/configmaps";
+
+/// A cluster whose reads are served by etcd: the watch cache is switched off (§C.3 "cache
+/// disabled"), so a watch from a compacted rv ends with ERROR 410 (§E.2) and lists honour
+/// `limit` for rv="0". The client's reactions to the cache's own answers (429 while
+/// initialising, 504 too-large, bookmarks) are injected with [`Faulty`].
+fn cluster() -> Cluster {
+    let mut c = Cluster::new();
+    c.set(0, "watch-cache", "off").expect("the watch cache can be switched off");
+    c
 }
 
+fn create(c: &mut Cluster, name: &str) -> String {
+    let (r, _) = c.request(0, "POST", CM, Some(&format!(r#"{{"metadata":{{"name":"{name}"}}}}"#)));
+    assert_eq!(r.code, 201, "{}", r.body);
+    r.body["metadata"]["resourceVersion"].as_str().unwrap_or_default().to_string()
+}
+
+fn update(c: &mut Cluster, name: &str, v: &str) {
+    let body = format!(r#"{{"metadata":{{"name":"{name}"}},"data":{{"k":"{v}"}}}}"#);
+    let (r, _) = c.request(0, "PUT", &format!("{CM}/{name}"), Some(&body));
+    assert_eq!(r.code, 200, "{}", r.body);
+}
+
+fn delete(c: &mut Cluster, name: &str) {
+    let (r, _) = c.request(0, "DELETE", &format!("{CM}/{name}"), None);
+    assert_eq!(r.code, 200, "{}", r.body);
+}
+
+fn informer(mode: InformerMode, seed: u64) -> Informer {
+    Informer::new("inf", "configmaps", Some("default"), mode, 0, seed, None)
+}
+
+/// What `informer show` printed as new: (log, requests, handlers).
+fn shown(i: &mut Informer) -> (Vec<String>, Vec<String>, Vec<String>) {
+    let v = i.show();
+    let strings = |k: &str| -> Vec<String> {
+        v[k].as_array().map(|a| a.iter().map(|s| s.as_str().unwrap_or("?").to_string()).collect()).unwrap_or_default()
+    };
+    (strings("log"), strings("requests"), strings("handlers"))
+}
+
+/// The seed's draws, in the order the reflector makes them: a timeout per watch request, a
+/// jitter per back-off.
+struct Draws {
+    rng: Rng,
+    base: u64,
+}
+
+impl Draws {
+    fn new(seed: u64) -> Self {
+        Draws { rng: Rng::new(seed), base: 800 }
+    }
+    /// `timeoutSeconds` in [300, 600).
+    fn timeout(&mut self) -> u64 {
+        self.rng.range(300, 600)
+    }
+    /// The next back-off in ms: base doubling from 0.8 s (cap 30 s), jittered into [base, 2·base).
+    fn backoff(&mut self) -> u64 {
+        let b = self.base;
+        self.base = (self.base * 2).min(30_000);
+        self.rng.range(b, 2 * b)
+    }
+}
+
+fn watch_target(rv: &str, timeout: u64) -> String {
+    format!("GET {CM}?allowWatchBookmarks=true&resourceVersion={rv}&timeoutSeconds={timeout}&watch=true → 200")
+}
+
+fn watch_list_target(rv: Option<&str>, timeout: u64, code: u16) -> String {
+    let rv = rv.map(|r| format!("resourceVersion={r}&")).unwrap_or_default();
+    format!("GET {CM}?allowWatchBookmarks=true&{rv}resourceVersionMatch=NotOlderThan&sendInitialEvents=true&timeoutSeconds={timeout}&watch=true → {code}")
+}
+
+/// Ends the informer's current stream from the server side, as a watch timeout would (the
+/// events not yet sent on it are never delivered).
+fn end_stream(c: &mut Cluster, i: &Informer) {
+    let h = i.watch_handle().expect("the informer holds a watch");
+    c.cancel_watch(h);
+}
+
+fn at(ms: u64) -> Option<Instant> {
+    Some(Instant(ms))
+}
+
+fn advance_to(c: &mut Cluster, t: Option<Instant>) {
+    let t = t.expect("a wake-up time");
+    let now = c.clock().now();
+    c.advance(t.since(now));
+}
+
+/// A transport that wraps the real cluster and injects faults: canned answers for the next
+/// request whose target contains a pattern, and frames appended to the next read of a stream.
+struct Faulty<'a> {
+    c: &'a mut Cluster,
+    canned: Vec<(String, ApiResponse)>,
+    inject: Vec<Frame>,
+}
+
+impl<'a> Faulty<'a> {
+    fn new(c: &'a mut Cluster) -> Self {
+        Faulty { c, canned: vec![], inject: vec![] }
+    }
+    fn answer(&mut self, pattern: &str, status: &Status) {
+        self.canned.push((pattern.to_string(), ApiResponse::from_status(status, "injected by the test")));
+    }
+}
+
+impl Transport for Faulty<'_> {
+    fn now(&self) -> Instant {
+        self.c.clock().now()
+    }
+    fn request(&mut self, apiserver: usize, method: &str, target: &str, body: Option<&str>) -> (ApiResponse, Option<WatchHandle>) {
+        if let Some(pos) = self.canned.iter().position(|(p, _)| target.contains(p.as_str())) {
+            return (self.canned.remove(pos).1, None);
+        }
+        self.c.request(apiserver, method, target, body)
+    }
+    fn read_watch(&mut self, h: WatchHandle) -> Option<(Vec<Frame>, bool)> {
+        let (mut frames, closed) = self.c.read_watch(h)?;
+        frames.append(&mut self.inject);
+        Some((frames, closed))
+    }
+    fn cancel_watch(&mut self, h: WatchHandle) -> bool {
+        self.c.cancel_watch(h)
+    }
+}
+
+fn bookmark(rv: &str) -> Frame {
+    Frame { kind: FrameType::Bookmark, object: json!({"kind":"ConfigMap","apiVersion":"v1","metadata":{"resourceVersion": rv}}) }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Legacy ListAndWatch
+
+// §f: first list rv="0" through the pager (limit 500), Replace, lastSyncRV = list RV, then a watch
+// from it with allowWatchBookmarks and timeoutSeconds in [300, 600) from the seed.
 #[test]
-fn explore() {
+fn legacy_lists_at_rv_0_then_watches_from_the_list_rv() {
+    let mut c = cluster();
+    assert_eq!(create(&mut c, "a"), "2");
+    assert_eq!(create(&mut c, "b"), "3");
+    let mut i = informer(InformerMode::Legacy, 7);
+    assert_eq!(i.next_wakeup(), at(0), "an informer that has not run yet wants to start");
+    i.poll(&mut c);
+    let mut d = Draws::new(7);
+    let t1 = d.timeout();
+    assert_eq!(i.peek()["log"].as_array().map(Vec::len), Some(4), "peek does not mark lines as shown");
+    let (log, requests, handlers) = shown(&mut i);
+    assert_eq!(requests, vec![format!("GET {CM}?limit=500&resourceVersion=0 → 200"), watch_target("3", t1)]);
+    assert_eq!(
+        log,
+        vec![
+            "start informer on /api/v1/namespaces/default/configmaps (legacy: LIST, then WATCH)".to_string(),
+            "list rv=\"0\", pages of 500 (first list: rv=\"0\" accepts any state, the watch cache serves it)".to_string(),
+            "list rv=\"0\" → 2 items at RV 3 (lastSyncRV=3)".to_string(),
+            format!("watch from 3 (timeoutSeconds={t1})"),
+        ]
+    );
+    assert_eq!(handlers, vec!["OnAdd a@2 (in initial list)", "OnAdd b@3 (in initial list)"]);
+    assert_eq!(i.last_sync_rv(), "3");
+    assert_eq!(i.store_names(), vec!["a", "b"]);
+    assert!(i.has_synced());
+    assert_eq!(i.next_wakeup(), None, "a watching reflector has nothing timed to do");
+    let v = i.show();
+    assert_eq!(v["informer"], "inf");
+    assert_eq!(v["lastSyncRV"], "3");
+    assert_eq!(v["store"], json!([
+        {"name":"a","namespace":"default","resourceVersion":"2"},
+        {"name":"b","namespace":"default","resourceVersion":"3"}
+    ]));
+    assert_eq!(v["log"], json!([]), "show prints only what is new");
+}
+
+// §f: every watch event advances lastSyncRV; the informer does no RV filtering and calls
+// OnAdd / OnUpdate(old, new) / OnDelete in arrival order.
+#[test]
+fn watch_events_move_last_sync_rv_and_reach_the_handlers_in_order() {
+    let mut c = cluster();
+    create(&mut c, "a");
+    create(&mut c, "b");
+    let mut i = informer(InformerMode::Legacy, 7);
+    i.poll(&mut c);
+    shown(&mut i);
+    assert_eq!(create(&mut c, "c"), "4");
+    update(&mut c, "a", "x");
+    delete(&mut c, "b");
+    i.poll(&mut c);
+    let (log, requests, handlers) = shown(&mut i);
+    assert_eq!(requests, Vec::<String>::new(), "events arrive on the open watch");
+    assert_eq!(log, vec!["ADDED c@4 → lastSyncRV=4", "MODIFIED a@5 → lastSyncRV=5", "DELETED b@6 → lastSyncRV=6"]);
+    assert_eq!(handlers, vec!["OnAdd c@4", "OnUpdate a@2 → a@5", "OnDelete b@6"]);
+    assert_eq!(i.last_sync_rv(), "6");
+    assert_eq!(i.store_names(), vec!["a", "c"]);
+}
+
+// §f, §E.5: a clean close (timeout, slow-watcher termination) → a new watch from lastSyncRV
+// with a fresh timeout, no relist, no handler calls.
+#[test]
+fn clean_close_rewatches_from_last_sync_rv_without_relisting() {
+    let mut c = cluster();
+    create(&mut c, "a");
+    let mut i = informer(InformerMode::Legacy, 9);
+    i.poll(&mut c);
+    c.advance(Duration::from_secs(2));
+    assert_eq!(create(&mut c, "b"), "3");
+    i.poll(&mut c);
+    c.advance(Duration::from_secs(3));
+    shown(&mut i);
+    end_stream(&mut c, &i);
+    i.poll(&mut c);
+    let mut d = Draws::new(9);
+    let _t1 = d.timeout();
+    let t2 = d.timeout();
+    let (log, requests, handlers) = shown(&mut i);
+    assert_eq!(log, vec!["watch ended cleanly → re-watch from 3".to_string(), format!("watch from 3 (timeoutSeconds={t2})")]);
+    assert_eq!(requests, vec![watch_target("3", t2)]);
+    assert!(handlers.is_empty());
+    assert_eq!(i.last_sync_rv(), "3");
+}
+
+// client-go handleAnyWatch: a stream that ends within 1 s without any event is an error ("very
+// short watch") → ListAndWatch returns → back off (seeded) → relist at lastSyncRV, unpaginated.
+// A relist calls OnUpdate even for unchanged objects (§f).
+#[test]
+fn very_short_watch_backs_off_then_relists_at_last_sync_rv() {
+    let mut c = cluster();
+    create(&mut c, "a");
+    create(&mut c, "b");
+    let mut i = informer(InformerMode::Legacy, 21);
+    i.poll(&mut c);
+    shown(&mut i);
+    end_stream(&mut c, &i);
+    i.poll(&mut c);
+    let mut d = Draws::new(21);
+    let _t1 = d.timeout();
+    let b1 = d.backoff();
+    let (log, requests, _) = shown(&mut i);
+    assert_eq!(
+        log,
+        vec![format!(
+            "watch ended with an error: very short watch: closed after 0s with no events → back off {}, then ListAndWatch again: relist at lastSyncRV=3 (NotOlderThan)",
+            fmt(b1)
+        )]
+    );
+    assert!(requests.is_empty());
+    assert_eq!(i.next_wakeup(), at(b1));
+    i.poll(&mut c);
+    assert_eq!(shown(&mut i).1, Vec::<String>::new(), "nothing happens before the back-off ends");
+    advance_to(&mut c, i.next_wakeup());
+    i.poll(&mut c);
+    let t2 = d.timeout();
+    let (_, requests, handlers) = shown(&mut i);
+    assert_eq!(requests, vec![format!("GET {CM}?resourceVersion=3 → 200"), watch_target("3", t2)]);
+    assert_eq!(handlers, vec!["OnUpdate a@2 → a@2", "OnUpdate b@3 → b@3"]);
+}
+
+fn fmt(ms: u64) -> String {
+    rvlab::client::trace::fmt_ms(ms)
+}
+
+// §f, §h 9, §E.2: a re-watch from a compacted revision gets ERROR 410 Expired → the reflector
+// keeps its store, backs off, relists at lastSyncRV (not "" nor "0") and diffs on Replace:
+// OnDelete(DeletedFinalStateUnknown) first, then OnUpdate/OnAdd in list order.
+#[test]
+fn watch_410_relists_at_last_sync_rv_and_diffs_the_store() {
+    let mut c = cluster();
+    create(&mut c, "a");
+    create(&mut c, "b");
+    let mut i = informer(InformerMode::Legacy, 4);
+    i.poll(&mut c);
+    shown(&mut i);
+    c.advance(Duration::from_secs(2));
+    assert_eq!(create(&mut c, "c"), "4");
+    assert_eq!(create(&mut c, "d"), "5");
+    delete(&mut c, "b"); // rev 6
+    c.compact(6).expect("compact");
+    end_stream(&mut c, &i);
+    i.poll(&mut c);
+    let mut d = Draws::new(4);
+    let _t1 = d.timeout();
+    let t2 = d.timeout();
+    let b1 = d.backoff();
+    let (log, requests, handlers) = shown(&mut i);
+    assert_eq!(
+        log,
+        vec![
+            "watch ended cleanly → re-watch from 3".to_string(),
+            format!("watch from 3 (timeoutSeconds={t2})"),
+            "ERROR 410 Expired \"The resourceVersion for the provided watch is too old.\"".to_string(),
+            format!("410 Expired → back off {}, then ListAndWatch again: relist at lastSyncRV=3 (NotOlderThan)", fmt(b1)),
+        ]
+    );
+    assert_eq!(requests, vec![watch_target("3", t2)]);
+    assert!(handlers.is_empty());
+    assert_eq!(i.store_names(), vec!["a", "b"], "the store is kept until the relist replaces it");
+    assert_eq!(i.next_wakeup(), at(2000 + b1));
+    advance_to(&mut c, i.next_wakeup());
+    i.poll(&mut c);
+    let t3 = d.timeout();
+    let (log, requests, handlers) = shown(&mut i);
+    assert_eq!(requests, vec![format!("GET {CM}?resourceVersion=3 → 200"), watch_target("6", t3)]);
+    assert_eq!(log[0], "list rv=\"3\", unpaginated (relist at lastSyncRV, not older than 3; unpaginated so the watch cache can serve it)");
+    assert_eq!(log[1], "list rv=\"3\" → 3 items at RV 6 (lastSyncRV=6)");
+    assert_eq!(
+        handlers,
+        vec!["OnDelete DeletedFinalStateUnknown{key=default/b, obj=b@3}", "OnUpdate a@2 → a@2", "OnAdd c@4", "OnAdd d@5"]
+    );
+    assert_eq!(i.last_sync_rv(), "6");
+    assert_eq!(i.store_names(), vec!["a", "c", "d"]);
+}
+
+// §f + client-go reflector.list: a first rv="0" list that came back paginated makes every later
+// list paginated too (paginatedResult); limit + rv=n is the legacy Exact rule (§C.3), so after
+// compaction the relist at lastSyncRV fails with 410 and the reflector lists again with rv="",
+// keeping the pager's page size. lastSyncRV becomes the first page's RV.
+#[test]
+fn relist_at_last_sync_rv_that_fails_with_410_falls_back_to_rv_empty() {
+    let mut c = cluster();
+    for n in 0..501 {
+        create(&mut c, &format!("cm-{n:03}"));
+    }
+    let mut i = informer(InformerMode::Legacy, 12);
+    i.poll(&mut c);
+    let mut d = Draws::new(12);
+    let t1 = d.timeout();
+    let (log, requests, _) = shown(&mut i);
+    assert_eq!(requests.len(), 3, "{requests:?}");
+    assert_eq!(requests[0], format!("GET {CM}?limit=500&resourceVersion=0 → 200"));
+    assert!(requests[1].starts_with(&format!("GET {CM}?continue=")) && requests[1].ends_with("&limit=500 → 200"), "{}", requests[1]);
+    assert_eq!(requests[2], watch_target("502", t1));
+    assert!(log.contains(&"page 1: 500 items at RV 502, continue token → next page (limit=500, rv cleared)".to_string()), "{log:?}");
+    assert!(log.contains(&"page 2: 1 items, last page".to_string()), "{log:?}");
+    assert!(log.contains(&"list rv=\"0\" → 501 items at RV 502 in 2 requests (lastSyncRV=502)".to_string()), "{log:?}");
+    assert_eq!(i.last_sync_rv(), "502");
+
+    c.advance(Duration::from_secs(2));
+    create(&mut c, "x"); // 503
+    create(&mut c, "y"); // 504
+    c.compact(504).expect("compact");
+    end_stream(&mut c, &i);
+    i.poll(&mut c); // clean close → re-watch from 502 → ERROR 410 → back off
+    let t2 = d.timeout();
+    let b1 = d.backoff();
+    assert_eq!(shown(&mut i).1, vec![watch_target("502", t2)]);
+    assert_eq!(i.next_wakeup(), at(2000 + b1));
+    advance_to(&mut c, i.next_wakeup());
+    i.poll(&mut c);
+    let t3 = d.timeout();
+    let (log, requests, handlers) = shown(&mut i);
+    assert_eq!(requests.len(), 4, "{requests:?}");
+    assert_eq!(requests[0], format!("GET {CM}?limit=500&resourceVersion=502 → 410"));
+    assert_eq!(requests[1], format!("GET {CM}?limit=500 → 200"));
+    assert!(requests[2].starts_with(&format!("GET {CM}?continue=")) && requests[2].ends_with("&limit=500 → 200"));
+    assert_eq!(requests[3], watch_target("504", t3));
+    assert_eq!(log[0], "list rv=\"502\", pages of 500, because the first list came back paginated (relist at lastSyncRV, not older than 502; unpaginated so the watch cache can serve it)");
+    assert_eq!(log[1], "list rv=\"502\" failed: 410 Expired \"The resourceVersion for the provided list is too old.\" → relist with rv=\"\"");
+    assert!(log.contains(&"list rv=\"\" → 503 items at RV 504 in 2 requests (lastSyncRV=504)".to_string()), "{log:?}");
+    assert_eq!(handlers.len(), 503);
+    assert_eq!(handlers[0], "OnUpdate cm-000@2 → cm-000@2");
+    assert_eq!(handlers[502], "OnAdd y@504");
+    assert_eq!(i.last_sync_rv(), "504");
+}
+
+// §f: 504 "too large resource version" (cause ResourceVersionTooLarge) on the relist also falls
+// back to rv=""; the legacy reason `Gone` counts as expired. The rv="" retry reuses the pager of
+// the failed relist, so it is unpaginated too.
+#[test]
+fn gone_then_too_large_relist_falls_back_to_a_consistent_list() {
+    let mut c = cluster();
+    create(&mut c, "a");
+    let mut i = informer(InformerMode::Legacy, 5);
+    i.poll(&mut c);
+    shown(&mut i);
+    let mut d = Draws::new(5);
+    let _t1 = d.timeout();
+    {
+        let mut f = Faulty::new(&mut c);
+        f.inject.push(Frame::error(&Status::failure(410, "Gone", "too old resource version: 2 (3)", None)));
+        f.answer("?resourceVersion=2", &Status::too_large_resource_version(2, 1, 0));
+        i.poll_with(&mut f);
+        let b1 = d.backoff();
+        let (log, _, _) = shown(&mut i);
+        assert_eq!(
+            log,
+            vec![
+                "ERROR 410 Gone \"too old resource version: 2 (3)\"".to_string(),
+                format!("410 Gone → back off {}, then ListAndWatch again: relist at lastSyncRV=2 (NotOlderThan)", fmt(b1)),
+            ]
+        );
+        f.c.advance(Duration::from_millis(b1));
+        i.poll_with(&mut f);
+    }
+    let t2 = d.timeout();
+    let (log, requests, _) = shown(&mut i);
+    assert_eq!(requests, vec![format!("GET {CM}?resourceVersion=2 → 504"), format!("GET {CM} → 200"), watch_target("2", t2)]);
+    assert_eq!(
+        log[1],
+        "list rv=\"2\" failed: 504 Timeout \"Timeout: Too large resource version: 2, current: 1\" → relist with rv=\"\""
+    );
+    assert_eq!(log[2], "list rv=\"\" → 1 items at RV 2 (lastSyncRV=2)");
+}
+
+// §f: BOOKMARK events advance lastSyncRV (and so the next watch's start) without touching the
+// store or the handlers.
+#[test]
+fn bookmarks_advance_last_sync_rv_only() {
+    let mut c = cluster();
+    create(&mut c, "a");
+    let mut i = informer(InformerMode::Legacy, 6);
+    i.poll(&mut c);
+    shown(&mut i);
+    let mut f = Faulty::new(&mut c);
+    f.inject.push(bookmark("9"));
+    i.poll_with(&mut f);
+    let (log, requests, handlers) = shown(&mut i);
+    assert_eq!(log, vec!["BOOKMARK@9 → lastSyncRV=9"]);
+    assert!(requests.is_empty() && handlers.is_empty());
+    assert_eq!(i.last_sync_rv(), "9");
+    f.c.advance(Duration::from_secs(5));
+    let h = i.watch_handle().expect("watching");
+    f.c.cancel_watch(h);
+    i.poll_with(&mut f);
+    let mut d = Draws::new(6);
+    let _ = d.timeout();
+    let t2 = d.timeout();
+    assert_eq!(shown(&mut i).1, vec![watch_target("9", t2)]);
+}
+
+// client-go rest: a 429 (or 5xx) with Retry-After is retried by the REST client itself after the
+// wait, before the reflector sees anything; the informer says when it wants to be polled.
+#[test]
+fn retry_after_is_honoured_by_the_rest_client() {
+    let mut c = cluster();
+    create(&mut c, "a");
+    let mut i = informer(InformerMode::Legacy, 8);
+    let mut f = Faulty::new(&mut c);
+    f.answer("limit=500&resourceVersion=0", &Status::too_many_requests("storage is (re)initializing", 1));
+    f.answer("limit=500&resourceVersion=0", &Status::too_many_requests("storage is (re)initializing", 2));
+    i.poll_with(&mut f);
+    assert_eq!(i.next_wakeup(), at(1000));
+    f.c.advance(Duration::from_secs(1));
+    i.poll_with(&mut f);
+    assert_eq!(i.next_wakeup(), at(3000));
+    f.c.advance(Duration::from_secs(2));
+    i.poll_with(&mut f);
+    let (log, requests, _) = shown(&mut i);
+    let list = format!("GET {CM}?limit=500&resourceVersion=0");
+    assert_eq!(requests[..3], [format!("{list} → 429"), format!("{list} → 429"), format!("{list} → 200")]);
+    assert!(log.contains(&"429 TooManyRequests with Retry-After: 1 → the REST client waits 1s and sends it again (retry 1 of 10)".to_string()), "{log:?}");
+    assert!(log.contains(&"429 TooManyRequests with Retry-After: 2 → the REST client waits 2s and sends it again (retry 2 of 10)".to_string()), "{log:?}");
+    assert_eq!(i.last_sync_rv(), "2");
+}
+
+// client-go rest: after 10 retries the 11th answer goes to the reflector: a failed list →
+// ListAndWatch returns → back off.
+#[test]
+fn the_eleventh_429_reaches_the_reflector() {
+    let mut c = cluster();
+    let mut i = informer(InformerMode::Legacy, 8);
+    let mut f = Faulty::new(&mut c);
+    for _ in 0..11 {
+        f.answer("limit=500", &Status::too_many_requests("storage is (re)initializing", 1));
+    }
+    for _ in 0..11 {
+        i.poll_with(&mut f);
+        if let Some(t) = i.next_wakeup() {
+            let now = f.c.clock().now();
+            if t > now && !f.canned.is_empty() {
+                f.c.advance(t.since(now));
+            }
+        }
+    }
+    let mut d = Draws::new(8);
+    let b1 = d.backoff();
+    let log = i.log_lines();
+    assert_eq!(i.request_lines().len(), 11);
+    assert_eq!(
+        log.last().map(String::as_str),
+        Some(format!("list rv=\"0\" failed: 429 TooManyRequests \"storage is (re)initializing\" → back off {}, then ListAndWatch again: list rv=\"0\"", fmt(b1)).as_str())
+    );
+    assert_eq!(i.next_wakeup(), at(10_000 + b1));
+}
+
+// §f: a watch request answered 429 → back off and watch again from lastSyncRV — no relist.
+#[test]
+fn watch_429_backs_off_and_rewatches_without_relisting() {
+    let mut c = cluster();
+    create(&mut c, "a");
+    let mut i = informer(InformerMode::Legacy, 13);
+    let mut f = Faulty::new(&mut c);
+    f.answer("watch=true", &Status::too_many_requests("too many requests", 0));
+    i.poll_with(&mut f);
+    let mut d = Draws::new(13);
+    let t1 = d.timeout();
+    let b1 = d.backoff();
+    assert_eq!(i.next_wakeup(), at(b1));
+    f.c.advance(Duration::from_millis(b1));
+    i.poll_with(&mut f);
+    let t2 = d.timeout();
+    let (log, requests, _) = shown(&mut i);
+    assert_eq!(
+        requests,
+        vec![
+            format!("GET {CM}?limit=500&resourceVersion=0 → 200"),
+            watch_target("2", t1).replace("→ 200", "→ 429"),
+            watch_target("2", t2),
+        ]
+    );
+    assert!(
+        log.contains(&format!("watch from 2 refused: 429 TooManyRequests \"too many requests\" → back off {}, then watch again from 2", fmt(b1))),
+        "{log:?}"
+    );
+}
+
+// wait.NewExponentialBackoffManager(800ms, 30s, 2min, 2.0, 1.0): every ListAndWatch failure takes
+// the next back-off — 0.8 s, 1.6 s, 3.2 s … each jittered from the seed; streaming falls back to
+// a LIST when the watch-list fails with anything but 410/too-large/429 (§f).
+#[test]
+fn failures_back_off_exponentially_from_the_seed() {
+    let mut c = cluster();
+    let mut i = Informer::new("w", "widgets", Some("default"), InformerMode::Streaming, 0, 11, None);
+    let mut d = Draws::new(11);
+    let mut t = 0;
+    for round in 0..4 {
+        i.poll(&mut c);
+        let timeout = d.timeout();
+        let b = d.backoff();
+        let (log, requests, _) = shown(&mut i);
+        let path = "/api/v1/namespaces/default/widgets";
+        assert_eq!(
+            requests,
+            vec![
+                format!("GET {path}?allowWatchBookmarks=true&resourceVersionMatch=NotOlderThan&sendInitialEvents=true&timeoutSeconds={timeout}&watch=true → 404"),
+                format!("GET {path}?limit=500&resourceVersion=0 → 404"),
+            ],
+            "round {round}"
+        );
+        assert!(log.iter().any(|l| l.contains("→ fall back to LIST + WATCH")), "{log:?}");
+        assert!(log.last().is_some_and(|l| l.contains(&format!("→ back off {}, then ListAndWatch again", fmt(b)))), "{log:?}");
+        t += b;
+        assert_eq!(i.next_wakeup(), at(t), "round {round}");
+        advance_to(&mut c, i.next_wakeup());
+    }
+    assert!(i.store_names().is_empty() && !i.has_synced());
+}
+
+// §f resync: every period each cached object is re-delivered as OnUpdate(obj, obj) with the
+// same RV; the timer runs only while the reflector is in its watch phase.
+#[test]
+fn resync_redelivers_the_cache_every_period() {
+    let mut c = cluster();
+    create(&mut c, "a");
+    create(&mut c, "b");
+    let mut i = Informer::new("inf", "configmaps", Some("default"), InformerMode::Legacy, 0, 1, Some(Duration::from_secs(30)));
+    i.poll(&mut c);
+    shown(&mut i);
+    assert_eq!(i.next_wakeup(), at(30_000));
+    advance_to(&mut c, i.next_wakeup());
+    i.poll(&mut c);
+    let (log, requests, handlers) = shown(&mut i);
+    assert_eq!(handlers, vec!["OnUpdate a@2 → a@2 (resync)", "OnUpdate b@3 → b@3 (resync)"]);
+    assert_eq!(log, vec!["resync period 30s elapsed → re-deliver every cached object"]);
+    assert!(requests.is_empty(), "a resync is local: no request");
+    assert_eq!(i.next_wakeup(), at(60_000));
+}
+
+// With the watch cache on (§E.5): the server ends the watch at its timeoutSeconds deadline —
+// a clean close → re-watch from lastSyncRV, no relist.
+#[test]
+fn watch_timeout_from_the_cache_is_a_clean_close() {
     let mut c = Cluster::new();
     create(&mut c, "a");
     create(&mut c, "b");
-    let mut inf = Informer::new("inf", "configmaps", Some("default"), InformerMode::Legacy, 0, 1, None);
-    inf.poll(&mut c);
+    let mut i = informer(InformerMode::Legacy, 1);
+    i.poll(&mut c);
+    shown(&mut i);
+    let mut d = Draws::new(1);
+    let t1 = d.timeout();
+    c.advance(Duration::from_secs(t1));
+    i.poll(&mut c);
+    let t2 = d.timeout();
+    let (log, requests, _) = shown(&mut i);
+    assert_eq!(log, vec!["watch ended cleanly → re-watch from 3".to_string(), format!("watch from 3 (timeoutSeconds={t2})")]);
+    assert_eq!(requests, vec![watch_target("3", t2)]);
+}
+
+// With the watch cache on (§C.3, §E.3): an apiserver restart ends its watches cleanly; the
+// re-watch meets a cache that is (re)initializing → 429 with Retry-After: 1, which the REST
+// client retries by itself one second later (client-go rest `checkWait`).
+#[test]
+fn apiserver_restart_rewatch_rides_out_the_429_with_retry_after() {
+    let mut c = Cluster::new();
+    create(&mut c, "a");
+    create(&mut c, "b");
+    let mut i = informer(InformerMode::Legacy, 1);
+    i.poll(&mut c);
+    shown(&mut i);
+    c.advance(Duration::from_secs(2));
+    c.restart_apiserver(0).expect("restart");
+    i.poll(&mut c);
+    let mut d = Draws::new(1);
+    let _t1 = d.timeout();
+    let t2 = d.timeout();
+    let (log, requests, _) = shown(&mut i);
+    assert_eq!(
+        log,
+        vec![
+            "watch ended cleanly → re-watch from 3".to_string(),
+            format!("watch from 3 (timeoutSeconds={t2})"),
+            "429 TooManyRequests with Retry-After: 1 → the REST client waits 1s and sends it again (retry 1 of 10)".to_string(),
+        ]
+    );
+    assert_eq!(requests, vec![watch_target("3", t2).replace("→ 200", "→ 429")]);
+    assert_eq!(i.next_wakeup(), at(3000));
+    advance_to(&mut c, i.next_wakeup());
+    i.poll(&mut c);
+    assert_eq!(shown(&mut i).1, vec![watch_target("3", t2)], "the same request, sent again");
+    assert_eq!(i.store_names(), vec!["a", "b"]);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Streaming (WatchListClient)
+
+// §f streaming, §E.2: one watch with sendInitialEvents=true&resourceVersionMatch=NotOlderThan,
+// rv "" at start; ADDED go to a temporary store until the initial-events-end BOOKMARK, then the
+// store is replaced, lastSyncRV = the bookmark's RV, and the same stream keeps delivering.
+#[test]
+fn streaming_collects_initial_events_until_the_end_bookmark_and_keeps_the_watch() {
+    let mut c = cluster();
+    create(&mut c, "a");
+    create(&mut c, "b");
+    let mut i = informer(InformerMode::Streaming, 5);
+    i.poll(&mut c);
+    let mut d = Draws::new(5);
+    let t1 = d.timeout();
+    let (log, requests, handlers) = shown(&mut i);
+    assert_eq!(requests, vec![watch_list_target(None, t1, 200)]);
+    assert_eq!(
+        log,
+        vec![
+            "start informer on /api/v1/namespaces/default/configmaps (streaming: WatchList (sendInitialEvents=true))".to_string(),
+            format!("watch-list rv=\"\" with sendInitialEvents=true, NotOlderThan (timeoutSeconds={t1}): the most recent state, consistent"),
+            "initial ADDED a@2 → temporary store (1 so far)".to_string(),
+            "initial ADDED b@3 → temporary store (2 so far)".to_string(),
+            "BOOKMARK@3 with k8s.io/initial-events-end → replace the store with 2 items (lastSyncRV=3); keep watching on this stream".to_string(),
+        ]
+    );
+    assert_eq!(handlers, vec!["OnAdd a@2 (in initial list)", "OnAdd b@3 (in initial list)"]);
+    assert_eq!(i.last_sync_rv(), "3");
+    let h = i.watch_handle();
     create(&mut c, "c");
-    inf.poll(&mut c);
-    c.compact(4).unwrap();
-    println!("{:#}", inf.show());
-    let mut s = Informer::new("s", "configmaps", Some("default"), InformerMode::Streaming, 0, 1, None);
-    s.poll(&mut c);
-    println!("{:#}", s.show());
+    i.poll(&mut c);
+    let (log, requests, handlers) = shown(&mut i);
+    assert!(requests.is_empty(), "the watch-list stream is kept");
+    assert_eq!(i.watch_handle(), h);
+    assert_eq!(log, vec!["ADDED c@4 → lastSyncRV=4"]);
+    assert_eq!(handlers, vec!["OnAdd c@4"]);
+}
+
+// client-go watch(): after the watch-list stream ends cleanly the reflector re-watches from
+// lastSyncRV with a plain watch; a 410 on it → back off → watch-list again from lastSyncRV
+// (NotOlderThan never 410s on an old rv) and the Replace diffs the store.
+#[test]
+fn streaming_rewatches_plainly_and_recovers_from_410_with_a_new_watch_list() {
+    let mut c = cluster();
+    create(&mut c, "a");
+    create(&mut c, "b");
+    let mut i = informer(InformerMode::Streaming, 17);
+    i.poll(&mut c);
+    shown(&mut i);
+    c.advance(Duration::from_secs(2));
+    create(&mut c, "c"); // 4
+    delete(&mut c, "a"); // 5
+    c.compact(5).expect("compact");
+    end_stream(&mut c, &i);
+    i.poll(&mut c);
+    let mut d = Draws::new(17);
+    let _t1 = d.timeout();
+    let t2 = d.timeout();
+    let b1 = d.backoff();
+    let (log, requests, _) = shown(&mut i);
+    assert_eq!(requests, vec![watch_target("3", t2)]);
+    assert_eq!(log.last().map(String::as_str), Some(format!("410 Expired → back off {}, then ListAndWatch again: watch-list from lastSyncRV=3 (NotOlderThan)", fmt(b1)).as_str()));
+    advance_to(&mut c, i.next_wakeup());
+    i.poll(&mut c);
+    let t3 = d.timeout();
+    let (_, requests, handlers) = shown(&mut i);
+    assert_eq!(requests, vec![watch_list_target(Some("3"), t3, 200)]);
+    assert_eq!(handlers, vec!["OnDelete DeletedFinalStateUnknown{key=default/a, obj=a@2}", "OnUpdate b@3 → b@3", "OnAdd c@4"]);
+    assert_eq!(i.last_sync_rv(), "5");
+    assert_eq!(i.store_names(), vec!["b", "c"]);
+}
+
+// §f streaming: a watch-list refused with 410 or too-large → retry at once with rv "".
+#[test]
+fn streaming_too_large_retries_the_watch_list_with_rv_empty() {
+    let mut c = cluster();
+    create(&mut c, "a");
+    let mut i = informer(InformerMode::Streaming, 19);
+    i.poll(&mut c);
+    shown(&mut i);
+    let mut d = Draws::new(19);
+    let _t1 = d.timeout();
+    let mut f = Faulty::new(&mut c);
+    f.inject.push(Frame::error(&Status::expired("too old resource version: 2 (3)")));
+    f.answer("resourceVersion=2&resourceVersionMatch=NotOlderThan", &Status::too_large_resource_version(2, 1, 0));
+    i.poll_with(&mut f);
+    let b1 = d.backoff();
+    f.c.advance(Duration::from_millis(b1));
+    i.poll_with(&mut f);
+    let t2 = d.timeout();
+    let t3 = d.timeout();
+    let (log, requests, _) = shown(&mut i);
+    assert_eq!(requests, vec![watch_list_target(Some("2"), t2, 504), watch_list_target(None, t3, 200)]);
+    assert!(
+        log.contains(&"watch-list rv=\"2\" failed: 504 Timeout \"Timeout: Too large resource version: 2, current: 1\" → retry the watch-list with rv=\"\"".to_string()),
+        "{log:?}"
+    );
+    assert_eq!(i.last_sync_rv(), "2");
+}
+
+// An all-namespaces informer lists /api/v1/<resource> and names objects namespace/name.
+#[test]
+fn all_namespaces_informer_uses_the_cluster_wide_path() {
+    let mut c = cluster();
+    create(&mut c, "a");
+    let mut i = Informer::new("all", "configmaps", None, InformerMode::Legacy, 0, 3, None);
+    i.poll(&mut c);
+    let t1 = Draws::new(3).timeout();
+    let (_, requests, handlers) = shown(&mut i);
+    assert_eq!(
+        requests,
+        vec![
+            "GET /api/v1/configmaps?limit=500&resourceVersion=0 → 200".to_string(),
+            format!("GET /api/v1/configmaps?allowWatchBookmarks=true&resourceVersion=2&timeoutSeconds={t1}&watch=true → 200"),
+        ]
+    );
+    assert_eq!(handlers, vec!["OnAdd default/a@2 (in initial list)"]);
+    assert_eq!(i.store().keys().cloned().collect::<Vec<_>>(), vec!["default/a"]);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Pager
+
+// §D: a continuation whose token revision was compacted fails with 410 Expired → the pager makes
+// exactly one full (unpaginated) list at the originally requested rv; the result is that list.
+#[test]
+fn pager_falls_back_to_one_full_list_when_a_continue_token_expires() {
+    let mut c = cluster();
+    for n in ["a", "b", "c"] {
+        create(&mut c, n);
+    }
+    let path = ResourcePath::new("configmaps", Some("default"));
+    let mut trace = Trace::new();
+    let mut run = ListPager::new(1).start(&path, 0, ListOptions::default());
+    assert!(run.send_one(&mut c, &mut trace).is_none(), "page 1 has a continue token");
+    create(&mut c, "d"); // 5
+    create(&mut c, "e"); // 6
+    c.compact(6).expect("compact");
+    assert!(run.send_one(&mut c, &mut trace).is_none(), "the 410 is absorbed, the full list follows");
+    let Some(PagerPoll::Done(Ok(list))) = run.send_one(&mut c, &mut trace) else { panic!("the full list ends the run") };
+    let names: Vec<&str> = list.items.iter().filter_map(|o| o.pointer("/metadata/name").and_then(Value::as_str)).collect();
+    assert_eq!(names, vec!["a", "b", "c", "d", "e"]);
+    assert_eq!(list.resource_version, "6");
+    assert!(list.paginated && list.fell_back_to_full_list);
+    let requests = trace.request_lines();
+    assert_eq!(requests[0], format!("GET {CM}?limit=1 → 200"));
+    assert!(requests[1].starts_with(&format!("GET {CM}?continue=")) && requests[1].ends_with("&limit=1 → 410"));
+    assert_eq!(requests[2], format!("GET {CM} → 200"));
+    assert_eq!(requests.len(), 3);
+    assert!(trace.lines().contains(
+        &"page 2 failed: 410 Expired (the continue token's revision was compacted) → one full list at the requested rv=\"\" (pager fallback)".to_string()
+    ));
+}
+
+// §D: pages carry only limit + continue after the first; the list RV is the first page's; a 410
+// on the *first* page is returned as is (no fallback).
+#[test]
+fn pager_pages_and_returns_first_page_errors() {
+    let mut c = cluster();
+    for n in ["a", "b", "c"] {
+        create(&mut c, n);
+    }
+    let path = ResourcePath::new("configmaps", Some("default"));
+    let mut trace = Trace::new();
+    let list = ListPager::new(2)
+        .list(&mut c, &path, 0, ListOptions { resource_version: "3".into(), ..Default::default() }, &mut trace)
+        .expect("list");
+    assert_eq!(list.items.len(), 2, "limit + rv=3 is Exact (§C.3): c@4 is not visible");
+    assert_eq!(list.resource_version, "3");
+    assert_eq!(list.pages, 1);
+    assert!(!list.paginated);
+    let list = ListPager::new(2).list(&mut c, &path, 0, ListOptions::default(), &mut trace).expect("list");
+    assert_eq!((list.items.len(), list.resource_version.as_str(), list.pages, list.paginated), (3, "4", 2, true));
+    c.compact(4).expect("compact");
+    let err = ListPager::default()
+        .list(&mut c, &path, 0, ListOptions { resource_version: "2".into(), ..Default::default() }, &mut trace)
+        .expect_err("a compacted Exact first page fails");
+    assert!(err.is_expired() && err.code == 410);
+    let requests = trace.request_lines();
+    assert_eq!(requests[0], format!("GET {CM}?limit=2&resourceVersion=3 → 200"));
+    assert_eq!(requests[1], format!("GET {CM}?limit=2 → 200"));
+    assert!(requests[2].starts_with(&format!("GET {CM}?continue=")) && requests[2].ends_with("&limit=2 → 200"));
+    assert_eq!(requests[3], format!("GET {CM}?limit=500&resourceVersion=2 → 410"));
+    assert_eq!(requests.len(), 4);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Robustness
+
+// Nothing the server returns may panic the client: a list body that is not a list, an ERROR
+// frame that is not a Status, an unknown resource.
+#[test]
+fn garbage_from_the_server_is_an_error_not_a_panic() {
+    let mut c = cluster();
+    create(&mut c, "a");
+    let mut i = informer(InformerMode::Legacy, 2);
+    let mut f = Faulty::new(&mut c);
+    f.canned.push(("limit=500".into(), ApiResponse { code: 200, headers: vec![], body: Value::Null, watch: None, explain: String::new() }));
+    i.poll_with(&mut f);
+    assert!(i.log_lines().iter().any(|l| l.contains("returned object must be a list")), "{:?}", i.log_lines());
+    advance_to(f.c, i.next_wakeup());
+    i.poll_with(&mut f);
+    assert_eq!(i.last_sync_rv(), "2");
+    f.inject.push(Frame { kind: FrameType::Error, object: json!({"kind":"ConfigMap"}) });
+    f.inject.push(Frame { kind: FrameType::Added, object: json!("not an object") });
+    i.poll_with(&mut f);
+    assert!(i.log_lines().iter().any(|l| l.contains("unexpected watch ERROR object")), "{:?}", i.log_lines());
+    i.stop_with(&mut f);
+    assert_eq!(i.next_wakeup(), None);
+    i.poll_with(&mut f);
+    assert_eq!(i.log_lines().last().map(String::as_str), Some("stopped"));
+}
+
+// Stopping hangs up the watch; a stopped informer never sends again.
+#[test]
+fn stop_cancels_the_watch() {
+    let mut c = cluster();
+    create(&mut c, "a");
+    let mut i = informer(InformerMode::Legacy, 2);
+    i.poll(&mut c);
+    let h = i.watch_handle().expect("watching");
+    i.stop(&mut c);
+    assert_eq!(i.watch_handle(), None);
+    assert_eq!(c.read_watch(h).map(|(_, closed)| closed), Some(true));
+    let n = i.request_lines().len();
+    c.advance(Duration::from_secs(60));
+    i.poll(&mut c);
+    assert_eq!(i.request_lines().len(), n);
+    assert_eq!(i.show()["state"], "stopped");
 }

@@ -220,29 +220,49 @@ impl Informer {
     }
 
     /// `{"informer","state","store":[{"name","namespace","resourceVersion"}…],"lastSyncRV",
-    /// "log":[new decisions],"requests":[new requests],"handlers":[new notifications]}`.
+    /// "log":[new decisions],"requests":[new requests],"handlers":[new notifications]}` — "new"
+    /// meaning since the previous `show`, which this call moves past.
     pub fn show(&mut self) -> Value {
+        let v = self.peek();
+        self.trace.mark_shown();
+        self.shown_notifications = self.processor.notifications.len();
+        v
+    }
+
+    /// What [`show`](Self::show) would print, without marking anything as shown (for `expect
+    /// informer <name> …`, which must not swallow the next show's lines).
+    pub fn peek(&self) -> Value {
         let store: Vec<Value> = self
             .processor
             .indexer
             .values()
             .map(|o| json!({"name": obj_name(o), "namespace": obj_namespace(o), "resourceVersion": obj_rv(o)}))
             .collect();
-        let handlers: Vec<String> = self.processor.notifications[self.shown_notifications..].iter().map(|n| self.processor.render(n)).collect();
-        self.shown_notifications = self.processor.notifications.len();
+        let from = self.shown_notifications.min(self.processor.notifications.len());
+        let handlers: Vec<String> = self.processor.notifications[from..].iter().map(|n| self.processor.render(n)).collect();
         json!({
             "informer": self.name,
             "state": self.reflector.describe_state(),
             "store": store,
             "lastSyncRV": self.reflector.last_sync_rv(),
-            "log": self.trace.take_new_log(),
-            "requests": self.trace.take_new_requests(),
+            "log": self.trace.new_log(),
+            "requests": self.trace.new_requests(),
             "handlers": handlers,
         })
     }
 
     pub fn last_sync_rv(&self) -> &str {
         self.reflector.last_sync_rv()
+    }
+
+    /// The watch stream the informer currently reads, if any.
+    pub fn watch_handle(&self) -> Option<crate::cluster::WatchHandle> {
+        self.reflector.watch_handle()
+    }
+
+    /// What the reflector is doing, in a few words.
+    pub fn state(&self) -> String {
+        self.reflector.describe_state()
     }
 
     /// Names in the store, in key order.

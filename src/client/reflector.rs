@@ -164,6 +164,14 @@ impl Reflector {
         &self.last_sync_rv
     }
 
+    /// The watch stream the reflector currently reads, if any.
+    pub fn watch_handle(&self) -> Option<WatchHandle> {
+        match &self.state {
+            State::Watching { handle, .. } => Some(*handle),
+            _ => None,
+        }
+    }
+
     pub fn mode(&self) -> ReflectorMode {
         self.mode
     }
@@ -219,13 +227,13 @@ impl Reflector {
     pub fn poll(&mut self, cluster: &mut dyn Transport, store: &mut dyn ReflectorStore, trace: &mut Trace) {
         for _ in 0..MAX_STEPS_PER_POLL {
             let now = cluster.now();
-            if let (Some(t), Some(p)) = (self.resync_at, self.resync_period) {
-                if t <= now {
-                    trace.note(t, format!("resync period {} elapsed → re-deliver every cached object", fmt_ms(p.as_millis())));
-                    store.resync();
-                    self.resync_at = Some(t + p);
-                    continue;
-                }
+            if let (Some(t), Some(p)) = (self.resync_at, self.resync_period)
+                && t <= now
+            {
+                trace.note(t, format!("resync period {} elapsed → re-deliver every cached object", fmt_ms(p.as_millis())));
+                store.resync();
+                self.resync_at = Some(t + p);
+                continue;
             }
             if !self.step(cluster, store, trace, now) {
                 return;
@@ -252,7 +260,18 @@ impl Reflector {
     fn list_and_watch_returned(&mut self, now: Instant, why: String, trace: &mut Trace) {
         self.resync_at = None;
         let d = self.backoff.next(now, &mut self.rng);
-        trace.note(now, format!("{why} → back off {}, then ListAndWatch again", fmt_ms(d.as_millis())));
+        let next = match self.mode {
+            ReflectorMode::Legacy => match self.relist_rv().as_str() {
+                "" => "relist with rv=\"\"".to_string(),
+                "0" => "list rv=\"0\"".to_string(),
+                rv => format!("relist at lastSyncRV={rv} (NotOlderThan)"),
+            },
+            ReflectorMode::Streaming => match self.rewatch_rv().as_str() {
+                "" => "watch-list with rv=\"\"".to_string(),
+                rv => format!("watch-list from lastSyncRV={rv} (NotOlderThan)"),
+            },
+        };
+        trace.note(now, format!("{why} → back off {}, then ListAndWatch again: {next}", fmt_ms(d.as_millis())));
         self.state = State::ListAndWatchAt(now + d);
     }
 
@@ -505,7 +524,7 @@ impl Reflector {
                     }
                     *list_rv = rv.clone();
                     if !end {
-                        trace.note(now, format!("initial {label} → temporary store ({} objects)", temp.len()));
+                        trace.note(now, format!("initial {label} → temporary store ({} so far)", temp.len()));
                         continue;
                     }
                     let items: Vec<Value> = std::mem::take(temp).into_values().collect();
@@ -547,7 +566,7 @@ impl Reflector {
                         self.state = State::WatchAt(now);
                     }
                     Some(e) if e.is_expired() => {
-                        self.list_and_watch_returned(now, format!("{} → relist at lastSyncRV={last} (NotOlderThan)", e.short()), trace);
+                        self.list_and_watch_returned(now, e.short(), trace);
                     }
                     Some(e) if e.is_too_many_requests() => {
                         let d = self.backoff.next(now, &mut self.rng);
@@ -555,7 +574,7 @@ impl Reflector {
                         self.state = State::WatchAt(now + d);
                     }
                     Some(e) => {
-                        self.list_and_watch_returned(now, format!("watch ended with an error ({}) → relist at lastSyncRV={last}", e.describe()), trace);
+                        self.list_and_watch_returned(now, format!("watch ended with an error: {}", e.describe()), trace);
                     }
                 }
             }

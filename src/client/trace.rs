@@ -62,24 +62,26 @@ impl Trace {
         self.requests.iter().map(RequestLine::render).collect()
     }
 
-    /// Decisions logged since the previous call.
-    pub fn take_new_log(&mut self) -> Vec<String> {
-        let new = self.log[self.shown_log..].iter().map(|l| l.text.clone()).collect();
-        self.shown_log = self.log.len();
-        new
+    /// Decisions logged since the last [`mark_shown`](Self::mark_shown).
+    pub fn new_log(&self) -> Vec<String> {
+        self.log[self.shown_log.min(self.log.len())..].iter().map(|l| l.text.clone()).collect()
     }
 
-    /// Requests sent since the previous call.
-    pub fn take_new_requests(&mut self) -> Vec<String> {
-        let new = self.requests[self.shown_requests..].iter().map(RequestLine::render).collect();
+    /// Requests sent since the last [`mark_shown`](Self::mark_shown).
+    pub fn new_requests(&self) -> Vec<String> {
+        self.requests[self.shown_requests.min(self.requests.len())..].iter().map(RequestLine::render).collect()
+    }
+
+    /// Everything so far counts as shown.
+    pub fn mark_shown(&mut self) {
+        self.shown_log = self.log.len();
         self.shown_requests = self.requests.len();
-        new
     }
 }
 
 /// `1.6s`, `800ms`, `30s` — how durations appear in the log.
 pub fn fmt_ms(ms: u64) -> String {
-    if ms % 1000 == 0 {
+    if ms.is_multiple_of(1000) {
         format!("{}s", ms / 1000)
     } else if ms >= 1000 {
         let s = format!("{:.3}", ms as f64 / 1000.0);
