@@ -10,6 +10,7 @@ pub mod apiserver;
 pub mod client;
 pub mod cluster;
 pub mod clock;
+pub mod lessons;
 pub mod script;
 pub mod store;
 
