@@ -104,8 +104,8 @@ cmd_test() {
   [ "${PIPESTATUS[0]}" -eq 0 ] || status=1
   count_results "$logs/native.log"
 
-  say "scripts with expectations (rvlab test scripts/)"
-  cargo run --offline --quiet --bin rvlab -- test scripts/ 2>&1 | tee "$logs/scripts.log" >&2
+  say "scripts and lessons with expectations (rvlab test scripts/ lessons/)"
+  cargo run --offline --quiet --bin rvlab -- test scripts/ lessons/ 2>&1 | tee "$logs/scripts.log" >&2
   [ "${PIPESTATUS[0]}" -eq 0 ] || status=1
   count_plain "$logs/scripts.log"
 
@@ -119,8 +119,60 @@ cmd_test() {
   return "$status"
 }
 
+PLAYWRIGHT_VERSION=1.65.1
+
+# ./dev.sh bench [--smoke]: every benchmark natively (rvlab-bench) and in headless Chromium
+# (tests/bench_web.rs), plus page metrics of the release build (scripts/bench/page.mjs), joined
+# into one table by scripts/bench/table.mjs. --smoke (or RVLAB_BENCH=smoke) runs every scenario
+# at tiny sizes in debug builds, without page metrics: a compile-and-run check for CI.
+# Timed benches build with opt-level 3 (the shipped wasm uses "z") in target/bench, so they never
+# disturb the normal build; page metrics use the shipped release profile.
+cmd_bench() {
+  local smoke=0
+  [ "${1:-}" = "--smoke" ] && smoke=1
+  [ "${RVLAB_BENCH:-}" = "smoke" ] && smoke=1
+  need_web_tools
+  apt_install chromium chromium-driver
+  local out; out=$(mktemp -d)
+  local status=0
+  export CARGO_TARGET_DIR="${BENCH_TARGET_DIR:-$ROOT/target/bench}"
+  if [ "$smoke" -eq 1 ]; then
+    say "native benchmarks (smoke)"
+    cargo run --offline --quiet --bin rvlab-bench -- smoke > "$out/native.txt" || status=1
+    say "browser benchmarks (smoke, headless Chromium)"
+    RVLAB_BENCH=smoke cargo test --offline --target wasm32-unknown-unknown --test bench_web -- --nocapture > "$out/wasm.txt" 2>&1 || { cat "$out/wasm.txt" >&2; status=1; }
+    node scripts/bench/table.mjs "$out/native.txt" "$out/wasm.txt"
+    [ "$status" -eq 0 ] && echo "bench smoke: ok" || echo "bench smoke: FAILED"
+    return "$status"
+  fi
+  export CARGO_PROFILE_RELEASE_OPT_LEVEL=3
+  say "native benchmarks (release, opt-level 3; takes several minutes: 1M-object lists)"
+  cargo build --offline --release --bin rvlab-bench >&2 || die "building rvlab-bench failed"
+  "$CARGO_TARGET_DIR/release/rvlab-bench" full > "$out/native.txt" || status=1
+  say "browser benchmarks (release, opt-level 3, headless Chromium)"
+  RVLAB_BENCH=web WASM_BINDGEN_TEST_TIMEOUT="${WASM_BINDGEN_TEST_TIMEOUT_BENCH:-1800}" \
+    cargo test --offline --release --target wasm32-unknown-unknown --test bench_web -- --nocapture > "$out/wasm.txt" 2>&1 \
+    || { tail -n 30 "$out/wasm.txt" >&2; status=1; }
+  unset CARGO_PROFILE_RELEASE_OPT_LEVEL
+  say "page metrics (trunk release build into target/bench/dist, playwright-core $PLAYWRIGHT_VERSION)"
+  if [ "$("$TOOLS/npm/node_modules/playwright-core/cli.js" --version 2>/dev/null)" != "Version $PLAYWRIGHT_VERSION" ]; then
+    npm install --silent --no-audit --no-fund --save-exact --prefix "$TOOLS/npm" "playwright-core@$PLAYWRIGHT_VERSION" >&2 || die "installing playwright-core failed"
+  fi
+  local dist="$CARGO_TARGET_DIR/dist"
+  if trunk build --release --offline --dist "$dist" >&2; then
+    node scripts/bench/page.mjs "$dist" > "$out/page.txt" || status=1
+  else
+    say "trunk build failed: no page metrics"; status=1
+  fi
+  echo "rvlab benchmarks, $(date -u +%Y-%m-%d), $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //')"
+  node scripts/bench/table.mjs "$out/native.txt" "$out/wasm.txt" "$out/page.txt"
+  say "raw results in $out"
+  return "$status"
+}
+
 case "${1:-}" in
   serve) cmd_serve ;;
   test) cmd_test ;;
+  bench) shift; cmd_bench "$@" ;;
   *) echo "usage: ./dev.sh serve | test" >&2; exit 2 ;;
 esac
