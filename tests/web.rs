@@ -765,3 +765,558 @@ async fn engine_etcd_view_shows_keys() {
     assert!(lab.text("#etcd-kvs").contains("/registry/pods/default/a"), "{}", lab.text("#etcd"));
     lab.unmount();
 }
+
+// ---------------------------------------------------------------------------------------------
+// Seeing it: i18n, timeline, scrubber, why, share links, embeds, big histories
+
+use rvlab::ui::config::Config;
+use rvlab::ui::i18n::{self, K, Lang};
+use rvlab::ui::timeline::{self, Window};
+use std::rc::Rc;
+
+impl Lab {
+    /// Mounts an app opened with `cfg` (as if from that URL) over whatever localStorage holds.
+    async fn with_config(cfg: Config) -> Lab {
+        let doc = document();
+        let root = doc.create_element("div").expect("create root");
+        doc.body().expect("body").append_child(&root).expect("append root");
+        let props = rvlab::ui::AppProps { config: Some(Rc::new(cfg)) };
+        let handle = yew::Renderer::<rvlab::ui::App>::with_root_and_props(root.clone(), props).render();
+        flush().await;
+        Lab { root, handle: Some(handle) }
+    }
+
+    fn attr(&self, sel: &str, name: &str) -> String {
+        self.el(sel).get_attribute(name).unwrap_or_else(|| panic!("{sel} has no {name}"))
+    }
+
+    fn num(&self, sel: &str, name: &str) -> f64 {
+        self.attr(sel, name).parse().unwrap_or_else(|_| panic!("{sel} {name} is not a number"))
+    }
+
+    /// The timeline's revision window, read from the SVG.
+    fn window(&self) -> Window {
+        Window {
+            lo: self.attr("#timeline-svg", "data-lo").parse().unwrap(),
+            hi: self.attr("#timeline-svg", "data-hi").parse().unwrap(),
+        }
+    }
+
+    /// The panels that show the sandbox's state, as canonical text (elements with sorted
+    /// attributes, so the order Yew happened to set them in does not matter).
+    fn state_html(&self) -> String {
+        ["#response", "#timeline-svg", "#tl-table", ".watches", "#etcd", "#log"]
+            .iter()
+            .map(|s| self.q(s).map(|e| canon(&e)).unwrap_or_default())
+            .collect::<Vec<_>>()
+            .join("\n----\n")
+    }
+}
+
+fn canon(el: &Element) -> String {
+    let mut out = String::new();
+    let kids = el.child_nodes();
+    for i in 0..kids.length() {
+        let n = kids.item(i).unwrap();
+        match n.dyn_ref::<Element>() {
+            Some(e) => {
+                let mut attrs: Vec<String> = e
+                    .get_attribute_names()
+                    .iter()
+                    .filter_map(|a| a.as_string())
+                    .map(|a| format!("{a}={:?}", e.get_attribute(&a).unwrap_or_default()))
+                    .collect();
+                attrs.sort();
+                out.push_str(&format!("<{} {}>{}</>", e.tag_name(), attrs.join(" "), canon(e)));
+            }
+            None => out.push_str(&n.text_content().unwrap_or_default()),
+        }
+    }
+    out
+}
+
+fn close(a: f64, b: f64) -> bool {
+    (a - b).abs() < 0.11
+}
+
+const CM_A: &str = r#"POST /api/v1/namespaces/default/configmaps {"apiVersion":"v1","kind":"ConfigMap","metadata":{"name":"a"}}"#;
+const CM_B: &str = r#"POST /api/v1/namespaces/default/configmaps {"apiVersion":"v1","kind":"ConfigMap","metadata":{"name":"b"}}"#;
+const CM_C: &str = r#"POST /api/v1/namespaces/default/configmaps {"apiVersion":"v1","kind":"ConfigMap","metadata":{"name":"c"}}"#;
+
+/// Runs each line through the console.
+async fn run_all(lab: &Lab, lines: &[&str]) {
+    for l in lines {
+        lab.console(l).await;
+    }
+}
+
+#[wasm_bindgen_test]
+fn i18n_every_key_has_both_translations() {
+    assert!(K::ALL.len() > 150, "{} keys", K::ALL.len());
+    for k in K::ALL {
+        for lang in Lang::ALL {
+            let s = k.get(lang);
+            assert!(!s.trim().is_empty(), "{k:?} has no {lang:?} text");
+            assert!(!s.contains("TODO") && !s.contains("FIXME"), "{k:?} {lang:?}: {s}");
+        }
+        assert_eq!(i18n::placeholders(k.en()), i18n::placeholders(k.zh()), "{k:?}: en and zh use different placeholders");
+        // Chinese text is Chinese unless it is a term (resourceVersion, etcd, …) or a format.
+        let zh = k.zh();
+        let has_cjk = zh.chars().any(|c| ('\u{4e00}'..='\u{9fff}').contains(&c));
+        let latin_words = zh.split(|c: char| !c.is_ascii_alphabetic()).filter(|w| w.len() > 3).count();
+        assert!(has_cjk || latin_words <= 3, "{k:?} looks untranslated: {zh}");
+    }
+    assert_eq!(i18n::fill("{0} of {1}", &[&3, &"x"]), "3 of x");
+    assert_eq!(i18n::fill("{0} {5} {", &[&1]), "1 {5} {");
+    assert_eq!(Lang::parse("zh-CN"), Some(Lang::Zh));
+    assert_eq!(Lang::parse("en-GB"), Some(Lang::En));
+    assert_eq!(Lang::parse("fr"), None);
+}
+
+/// Visible UI text (outside code, JSON, key names and the engine's English explanation).
+fn ui_text(root: &Element) -> Vec<String> {
+    let mut out = Vec::new();
+    let walker = document().create_tree_walker_with_what_to_show(root, 4 /* SHOW_TEXT */).unwrap();
+    while let Ok(Some(n)) = walker.next_node() {
+        let text = n.text_content().unwrap_or_default();
+        if text.trim().is_empty() {
+            continue;
+        }
+        let parent = n.parent_element().unwrap();
+        if parent
+            .closest(".mono, code, pre, .engine-text, .lane-label, svg, option, .sum, .status, .reason, .message, .error-box, #announce")
+            .unwrap()
+            .is_some()
+        {
+            continue;
+        }
+        out.push(text);
+    }
+    out
+}
+
+/// A script that brings up every view: objects, a paginated list, a watch and its frames, an etcd
+/// read, compaction, a 410, an error line.
+const TOUR: &[&str] = &[
+    CM_A,
+    CM_B,
+    CM_C,
+    "GET /api/v1/namespaces/default/configmaps?limit=1",
+    "GET /api/v1/namespaces/default/configmaps?watch=true&resourceVersion=2",
+    "events w1",
+    "etcd get /registry/ --prefix",
+    "compact 4",
+    "GET /api/v1/namespaces/default/configmaps?resourceVersion=2&resourceVersionMatch=Exact",
+    "nonsense line",
+];
+
+#[wasm_bindgen_test]
+async fn both_languages_render_every_view_without_missing_keys() {
+    storage().remove_item(STORAGE_KEY).unwrap();
+    let lab = Lab::with_config(Config::parse("?lang=zh", "")).await;
+    run_all(&lab, TOUR).await;
+    lab.click("#share").await;
+    lab.el("#tl-table").set_attribute("open", "").unwrap();
+    for d in lab.all("details") {
+        d.set_attribute("open", "").unwrap();
+    }
+    lab.select("#rb-verb", "watch").await;
+    lab.click("#scrub-back").await;
+    flush().await;
+    assert!(lab.text("#console-h").starts_with("控制台"), "{}", lab.text("#console-h"));
+    // No English UI sentence is left in the Chinese page.
+    let english: Vec<&str> = K::ALL
+        .iter()
+        .filter(|k| k.en() != k.zh())
+        .map(|k| k.en())
+        .filter(|s| s.len() >= 12 && !s.contains('{') && s.contains(' '))
+        .collect();
+    let texts = ui_text(&lab.root);
+    for t in &texts {
+        for e in &english {
+            assert!(!t.contains(e), "English text {e:?} in the Chinese page: {t:?}");
+        }
+        let words: Vec<&str> = t.split(|c: char| !c.is_ascii_alphabetic()).filter(|w| w.len() >= 3).collect();
+        let run = t
+            .split(|c: char| !(c.is_ascii_alphabetic() || c == ' '))
+            .map(|seg| seg.split_whitespace().filter(|w| w.len() >= 2).count())
+            .max()
+            .unwrap_or(0);
+        assert!(run < 4 || words.iter().all(|w| w.contains("resourceVersion")), "untranslated text in zh: {t:?}");
+    }
+    // The language switch keeps the sandbox.
+    let log = lab.log();
+    lab.select("#lang", "en").await;
+    assert_eq!(lab.log(), log);
+    assert!(lab.text("#console-h").starts_with("Console"));
+    for t in ui_text(&lab.root) {
+        assert!(!t.chars().any(|c| ('\u{4e00}'..='\u{9fff}').contains(&c)), "Chinese text in the English page: {t:?}");
+    }
+    lab.unmount();
+}
+
+#[wasm_bindgen_test]
+async fn timeline_draws_keys_compaction_lists_tokens_and_watches_where_the_state_says() {
+    let lab = Lab::fresh().await;
+    assert!(lab.q("#tl-empty").is_some());
+    run_all(
+        &lab,
+        &[
+            CM_A,                                                                  // rev 2
+            CM_B,                                                                  // rev 3
+            CM_C,                                                                  // rev 4
+            "GET /api/v1/namespaces/default/configmaps?limit=1",                   // line 4: list RV 4, token rv 4
+            "GET /api/v1/namespaces/default/configmaps?watch=true&resourceVersion=2", // line 5: w1
+            "DELETE /api/v1/namespaces/default/configmaps/a",                      // rev 5
+            "events w1",                                                           // b@3, c@4, a deleted@5
+            "compact 3",
+        ],
+    )
+    .await;
+    let w = lab.window();
+    assert_eq!(w, Window { lo: 1, hi: 5 });
+    assert_eq!(lab.all("#timeline-svg g.lane").len(), 3);
+    // Key a: one version from 2 to its delete at 5, then a tombstone.
+    let seg = "g.lane[data-key='/registry/configmaps/default/a'] rect.seg";
+    assert_eq!(lab.attr(seg, "data-rev"), "2");
+    assert!(close(lab.num(seg, "x"), timeline::x_of(2.0, w)));
+    assert!(close(lab.num(seg, "x") + lab.num(seg, "width"), timeline::x_of(5.0, w)));
+    assert!(lab.q("g.lane[data-key='/registry/configmaps/default/a'] path.tomb[data-rev='5']").is_some());
+    assert!(lab.text(seg).contains("version 1"), "{}", lab.text(seg));
+    // The compacted zone ends at the compact revision.
+    assert_eq!(lab.attr("#tl-compacted", "data-rev"), "3");
+    assert!(close(lab.num("#tl-compacted", "x"), timeline::X0));
+    assert!(close(lab.num("#tl-compacted", "x") + lab.num("#tl-compacted", "width"), timeline::x_of(3.0, w)));
+    assert!(close(lab.num("#tl-compact-line", "x1"), timeline::x_of(3.0, w)));
+    // The list at its RV, its token pinned at the same revision, the watch at its last RV.
+    let list = "g.mark.list[data-line='4']";
+    assert_eq!(lab.attr(list, "data-rv"), "4");
+    assert!(close(lab.num(&format!("{list} line.vis"), "x1"), timeline::x_of(4.5, w)));
+    assert_eq!(lab.attr("g.mark.token[data-line='4']", "data-rv"), "4");
+    let watch = "g.mark.watch[data-line='5']";
+    assert_eq!(lab.attr(watch, "data-rv"), "5");
+    assert!(close(lab.num(watch, "data-x"), timeline::x_of(5.5, w)));
+    // The table equivalent says the same.
+    let table = lab.text("#tl-table");
+    assert!(table.contains("/registry/configmaps/default/a") && table.contains("deleted at 5"), "{table}");
+    assert!(table.contains("line 4: list at RV 4") && table.contains("w1: last delivered RV 5"), "{table}");
+    // Clicking a mark shows its line; hovering highlights the log entry.
+    let g = lab.el(list);
+    g.dispatch_event(&web_sys::MouseEvent::new("click").unwrap()).unwrap();
+    flush().await;
+    assert!(lab.text(".resp-line").contains("limit=1"), "{}", lab.text(".resp-line"));
+    assert!(lab.el(list).class_list().contains("hl"));
+    let enter = web_sys::MouseEvent::new("mouseenter").unwrap();
+    lab.el(watch).dispatch_event(&enter).unwrap();
+    flush().await;
+    assert!(lab.el("#log li[data-line='5']").class_list().contains("hl"));
+    // Every response is announced.
+    assert!(lab.text("#announce").contains("line 4"), "{}", lab.text("#announce"));
+    // Zooming narrows the window and keeps the geometry consistent.
+    lab.click("#tl-zoom-in").await;
+    let z = lab.window();
+    assert!(z.span() < 5, "{z:?}");
+    lab.click("#tl-all").await;
+    assert_eq!(lab.window(), Window { lo: 1, hi: 5 });
+    lab.unmount();
+}
+
+#[wasm_bindgen_test]
+async fn scrubbing_back_and_forward_restores_the_exact_state_and_forking_asks() {
+    let lab = Lab::fresh().await;
+    let lines = [
+        CM_A,
+        CM_B,
+        "GET /api/v1/namespaces/default/configmaps?limit=1",
+        "GET /api/v1/namespaces/default/configmaps?watch=true&resourceVersion=1",
+        "events w1",
+        "compact 3",
+        "etcd get /registry/ --prefix",
+    ];
+    let mut snaps = vec![lab.state_html()];
+    for l in lines {
+        lab.console(l).await;
+        snaps.push(lab.state_html());
+    }
+    let n = lines.len();
+    assert_eq!(lab.text("#scrub-pos"), format!("step {n} of {n}"));
+    lab.click("#scrub-back").await;
+    lab.click("#scrub-back").await;
+    assert_eq!(lab.text("#scrub-pos"), format!("step {} of {n}", n - 2));
+    assert!(lab.q("#scrub-past").is_some());
+    let past = lab.state_html();
+    let strip = |s: &str| s.replace(" future", "");
+    // The panels show exactly what they showed at that step (the log marks the later lines).
+    for (a, b) in past.split("\n----\n").zip(snaps[n - 2].split("\n----\n")).take(5) {
+        assert_eq!(a, b);
+    }
+    assert_eq!(lab.all("#log li.future").len(), 2);
+    // Jump to the start, then anywhere with the slider, then forward to now.
+    lab.click("#scrub-first").await;
+    assert!(lab.q("#tl-empty").is_some());
+    let range = lab.el("#scrub-range");
+    range.dyn_ref::<HtmlInputElement>().unwrap().set_value("3");
+    fire(&range, "input");
+    flush().await;
+    assert_eq!(lab.text("#scrub-pos"), format!("step 3 of {n}"));
+    assert_eq!(lab.state_html().split("\n----\n").next(), snaps[3].split("\n----\n").next());
+    lab.click("#scrub-last").await;
+    assert_eq!(strip(&lab.state_html()), strip(&snaps[n]));
+    // Running a line in the past asks first; "keep" changes nothing.
+    lab.click("#scrub-back").await;
+    lab.console("advance 1s").await;
+    assert!(lab.q("#fork").is_some());
+    assert_eq!(lab.log().len(), n);
+    lab.click("#fork-cancel").await;
+    assert!(lab.q("#fork").is_none());
+    assert_eq!(lab.log().len(), n);
+    // "Fork" drops the future after the scrubber and runs the line.
+    lab.console("advance 1s").await;
+    lab.click("#fork-confirm").await;
+    assert_eq!(lab.log().len(), n);
+    assert_eq!(lab.log().last().unwrap(), "advance 1s");
+    assert_eq!(lab.text("#scrub-pos"), format!("step {n} of {n}"));
+    assert_eq!(lab.saved()["log"].as_array().unwrap().len(), n);
+    // Clicking a later log line jumps there.
+    lab.click("#scrub-first").await;
+    lab.click("#log li[data-line='2'] button").await;
+    assert_eq!(lab.text("#scrub-pos"), format!("step 2 of {n}"));
+    assert!(lab.text(".resp-line").contains("\"b\""));
+    lab.unmount();
+}
+
+#[wasm_bindgen_test]
+async fn why_explains_responses_and_frames_in_both_languages() {
+    storage().remove_item(STORAGE_KEY).unwrap();
+    // Not from the page URL: the language switch must not rewrite the test page's address.
+    let lab = Lab::with_config(Config::parse("", "")).await;
+    run_all(
+        &lab,
+        &[CM_A, "GET /api/v1/namespaces/default/configmaps?watch=true&resourceVersion=1", CM_B, "events w1"],
+    )
+    .await;
+    lab.click("#log li[data-line='1'] button").await;
+    assert!(lab.text("#why-text").contains("revision 2"), "{}", lab.text("#why"));
+    assert!(!lab.text("#explain").is_empty(), "explain is on by default");
+    lab.click("#log li[data-line='4'] button").await;
+    assert!(lab.text("#why-text").contains("Each frame"), "{}", lab.text("#why"));
+    let frame_why = lab.all("li.watch[data-watch='w1'] .why-frame p");
+    assert_eq!(frame_why.len(), 2);
+    assert!(frame_why[1].text_content().unwrap().contains("“b” appeared for this watch at revision 3"));
+    lab.select("#lang", "zh").await;
+    assert!(lab.text("#why-text").contains("每一帧"), "{}", lab.text("#why"));
+    assert!(
+        lab.all("li.watch[data-watch='w1'] .why-frame p")[1].text_content().unwrap().contains("“b”在 revision 3"),
+        "{}",
+        lab.text("li.watch")
+    );
+    lab.click("#log li[data-line='1'] button").await;
+    assert!(lab.text("#why-text").contains("revision 2"), "{}", lab.text("#why"));
+    assert!(lab.text("#why").contains("引擎给出的推理"), "{}", lab.text("#why"));
+    lab.unmount();
+}
+
+#[wasm_bindgen_test]
+async fn a_share_link_round_trips_the_sandbox_and_the_scrubber() {
+    use rvlab::ui::share;
+    let s = share::Shared { log: vec!["advance 1s".into(), CM_A.into(), "# ünïcødé 中文".into()], at: 2 };
+    let frag = share::encode(&s);
+    assert!(frag.starts_with("v1="));
+    assert!(frag[3..].bytes().all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'_'), "{frag}");
+    assert_eq!(share::decode(&frag).unwrap(), s);
+    assert_eq!(share::decode(&format!("#{frag}")).unwrap(), s);
+    // The packer round-trips and actually packs a realistic log.
+    let log: Vec<String> = (0..200).map(|i| format!("{CM_A}\nGET /api/v1/namespaces/default/configmaps?limit={i}")).collect();
+    let text = log.join("\n");
+    let packed = share::pack(text.as_bytes());
+    assert_eq!(share::unpack(&packed, usize::MAX).unwrap(), text.as_bytes());
+    assert!(packed.len() * 5 < text.len(), "{} -> {}", text.len(), packed.len());
+    for sample in ["", "a", "aaaaaaaaaaaaaaaaaaaaaaaa", "abcabcabcabd", "中文中文中文中文"] {
+        assert_eq!(share::unpack(&share::pack(sample.as_bytes()), 1 << 20).unwrap(), sample.as_bytes());
+    }
+
+    // Through the DOM: the share box holds the link; opening it replays the sandbox.
+    let lab = Lab::fresh().await;
+    run_all(&lab, &[CM_A, CM_B, "GET /api/v1/namespaces/default/configmaps?limit=1", "compact 3"]).await;
+    lab.click("#scrub-back").await;
+    lab.click("#share").await;
+    let url = lab.el("#share-url").dyn_into::<HtmlInputElement>().unwrap().value();
+    let (_, fragment) = url.split_once('#').expect("a fragment");
+    let log = lab.log();
+    let before = lab.state_html();
+    assert!(lab.el("#embed-code").dyn_into::<HtmlInputElement>().unwrap().value().contains("embed=1&amp;script="));
+    lab.unmount();
+
+    storage().set_item(STORAGE_KEY, r#"{"log":["advance 5m"],"redo":[]}"#).unwrap();
+    let opened = Lab::with_config(Config::parse("", &format!("#{fragment}"))).await;
+    assert_eq!(opened.log(), log);
+    assert_eq!(opened.text("#scrub-pos"), "step 3 of 4");
+    assert_eq!(opened.state_html(), before);
+    assert!(opened.text("#notice").contains("Opened a shared sandbox (4 lines)"), "{}", opened.text("#notice"));
+    // The previous sandbox is kept and can come back.
+    assert_eq!(opened.saved()["log"].as_array().unwrap().len(), 4);
+    opened.click("#restore-backup").await;
+    assert_eq!(opened.log(), vec!["advance 5m"]);
+    opened.unmount();
+    storage().remove_item(rvlab::ui::state::BACKUP_KEY).unwrap();
+}
+
+#[wasm_bindgen_test]
+async fn a_corrupt_or_hostile_share_fragment_gives_a_message_and_an_empty_sandbox() {
+    use base64::Engine as _;
+    let b64 = |b: &[u8]| base64::engine::general_purpose::URL_SAFE_NO_PAD.encode(b);
+    let deflate = |b: &[u8]| rvlab::ui::share::pack(b);
+    let bomb = deflate(&vec![b'['; 9 * 1024 * 1024]);
+    assert!(bomb.len() < 2000, "{}", bomb.len());
+    let cases = [
+        ("v1=%%%not-base64%%%".to_string(), "not valid base64url"),
+        (format!("v1={}", b64(b"\x00\x01garbage that is not packed")), "points outside"),
+        (format!("v1={}", b64(b"\x7f\x01abc")), "cut short"),
+        (format!("v1={}", b64(&deflate(b"{not json"))), "not JSON"),
+        (format!("v1={}", b64(&deflate(br#"{"log":[1,2,3]}"#))), "a line is not text"),
+        (format!("v1={}", b64(&deflate(br#"{"log":["a"],"at":-4}"#))), "cannot be unpacked"),
+        (format!("v1={}", b64(&bomb)), "more than 8 MB"),
+        ("v7=abc".to_string(), "newer rvlab"),
+        ("v1=".to_string(), "cannot be unpacked"),
+    ];
+    for (frag, says) in cases {
+        storage().set_item(STORAGE_KEY, r#"{"log":["advance 5m"],"redo":[]}"#).unwrap();
+        let lab = Lab::with_config(Config::parse("?lang=en", &format!("#{frag}"))).await;
+        assert!(lab.log().is_empty(), "{frag}: {:?}", lab.log());
+        let notice = lab.el("#notice");
+        assert_eq!(notice.get_attribute("role").as_deref(), Some("alert"));
+        assert!(lab.text("#notice").contains(says), "{}: {}", &frag[..frag.len().min(40)], lab.text("#notice"));
+        assert!(lab.text("#notice").contains("empty sandbox"));
+        // The saved sandbox is untouched until something runs, and kept as a backup.
+        assert_eq!(lab.saved()["log"], json!(["advance 5m"]));
+        assert!(lab.q("#restore-backup").is_some());
+        lab.unmount();
+    }
+    // Not one of ours: ignored.
+    let lab = Lab::with_config(Config::parse("", "#section-2")).await;
+    assert_eq!(lab.log(), vec!["advance 5m"]);
+    assert!(lab.q("#notice").is_none());
+    lab.unmount();
+    storage().remove_item(rvlab::ui::state::BACKUP_KEY).unwrap();
+    storage().remove_item(STORAGE_KEY).unwrap();
+}
+
+#[wasm_bindgen_test]
+async fn embed_mode_takes_its_parameters_posts_its_height_and_never_touches_the_saved_sandbox() {
+    storage().set_item(STORAGE_KEY, r#"{"log":["advance 5m"],"redo":[]}"#).unwrap();
+    // Listen for the height message.
+    let got: Rc<std::cell::RefCell<Vec<(String, f64)>>> = Rc::default();
+    let got2 = got.clone();
+    let listener = wasm_bindgen::closure::Closure::<dyn Fn(web_sys::MessageEvent)>::new(move |e: web_sys::MessageEvent| {
+        let d = e.data();
+        let t = js_sys::Reflect::get(&d, &"type".into()).ok().and_then(|v| v.as_string()).unwrap_or_default();
+        let h = js_sys::Reflect::get(&d, &"height".into()).ok().and_then(|v| v.as_f64()).unwrap_or(-1.0);
+        got2.borrow_mut().push((t, h));
+    });
+    let win = web_sys::window().unwrap();
+    win.add_event_listener_with_callback("message", listener.as_ref().unchecked_ref()).unwrap();
+
+    let script = rvlab::ui::config::percent_encode(&format!("{CM_A}\n{CM_B}\nGET /api/v1/namespaces/default/configmaps?limit=1\n"));
+    let ro = Lab::with_config(Config::parse(&format!("?embed=1&mode=readonly&theme=dark&lang=zh&script={script}"), "")).await;
+    assert!(ro.el(".app").class_list().contains("embed"));
+    assert_eq!(ro.attr(".app", "data-theme"), "dark");
+    assert_eq!(ro.log().len(), 3);
+    assert!(ro.q("#console-input").is_none() && ro.q("#request-form").is_none() && ro.q("#share").is_none());
+    assert!(ro.text("#console-h").starts_with("控制台"));
+    assert!(ro.q("g.mark.token[data-rv='3']").is_some());
+    // Read-only still scrubs.
+    ro.click("#scrub-back").await;
+    assert!(ro.text("#scrub-pos").contains("第 2 步"));
+    // Several embeds on one page are independent.
+    let it = Lab::with_config(Config::parse("?embed=1&mode=interactive&lesson=compaction", "")).await;
+    assert!(it.log().len() >= 6);
+    assert!(it.text("#status").starts_with("410"), "{}", it.text("#response"));
+    it.console("advance 1s").await;
+    assert_eq!(it.log().last().unwrap(), "advance 1s");
+    assert_eq!(ro.log().len(), 3);
+    it.click("#reset").await;
+    assert_ne!(it.log().last().unwrap(), "advance 1s");
+    assert_eq!(it.saved()["log"], json!(["advance 5m"]), "embeds do not write the playground's sandbox");
+    // The engine's guided lessons preload too (setup + every step's reference solution).
+    if rvlab::ui::lessons::ENGINE_LESSONS && let Some(l) = rvlab::lessons::all().into_iter().next() {
+        let n = l.setup.len() + l.steps.iter().map(|s| s.solution.len()).sum::<usize>();
+        let eng = Lab::with_config(Config::parse(&format!("?embed=1&lesson={}", l.slug), "")).await;
+        assert_eq!(eng.log().len(), n, "lesson {}", l.slug);
+        assert!(eng.q("#notice").is_none());
+        eng.unmount();
+    }
+    let unknown = Lab::with_config(Config::parse("?embed=1&lesson=nope", "")).await;
+    assert!(unknown.text("#notice").contains("nope") && unknown.text("#notice").contains("pagination"));
+    for _ in 0..20 {
+        yew::platform::time::sleep(std::time::Duration::from_millis(10)).await;
+        if got.borrow().len() >= 2 {
+            break;
+        }
+    }
+    let msgs = got.borrow().clone();
+    assert!(msgs.iter().any(|(t, h)| t == "rvlab:height" && *h > 100.0), "{msgs:?}");
+    win.remove_event_listener_with_callback("message", listener.as_ref().unchecked_ref()).unwrap();
+    ro.unmount();
+    it.unmount();
+    unknown.unmount();
+    storage().remove_item(STORAGE_KEY).unwrap();
+}
+
+#[wasm_bindgen_test]
+async fn a_100000_revision_history_renders_without_freezing() {
+    let t0 = js_sys::Date::now();
+    let mut session = rvlab::ui::state::new_session();
+    let mut entries = Vec::new();
+    for i in 0..100_000usize {
+        let line = format!("etcd put /registry/configmaps/default/k{} v{i}", i % 40);
+        let out = session.run_line(i + 1, &line).map(Rc::new);
+        entries.push(rvlab::ui::state::Entry { line, out });
+    }
+    entries.push(rvlab::ui::state::Entry { line: "compact 50000".into(), out: session.run_line(100_001, "compact 50000").map(Rc::new) });
+    let built = js_sys::Date::now();
+    let lab = Lab::with_config(Config::parse("?lang=en", "").with_session(session, entries)).await;
+    let rendered = js_sys::Date::now();
+    assert_eq!(lab.window(), Window { lo: 1, hi: 100_001 });
+    assert!(lab.text("#tl-showing").contains("of 100001"), "{}", lab.text("#tl-showing"));
+    // Windowed and aggregated: a bounded number of SVG elements.
+    let shapes = lab.all("#timeline-svg rect, #timeline-svg path, #timeline-svg line").len();
+    assert!(shapes < 4000, "{shapes} shapes");
+    assert!(lab.q("#tl-more").is_some(), "keys beyond the lane limit are aggregated");
+    assert!(close(
+        lab.num("#tl-compacted", "x") + lab.num("#tl-compacted", "width"),
+        timeline::x_of(50_000.0, lab.window())
+    ));
+    assert!(lab.all("#log li").len() <= rvlab::ui::console::MAX_ROWS);
+    assert!(lab.text("#log-more").contains("99701"), "{}", lab.text("#log-more"));
+    // Zoom to a small range: single versions are drawn again.
+    lab.input("#tl-from", "99990").await;
+    fire(&lab.el("#tl-from"), "change");
+    flush().await;
+    assert_eq!(lab.window().lo, 99_990);
+    assert!(lab.all("#timeline-svg rect.seg").len() >= 12);
+    let done = js_sys::Date::now();
+    web_sys::console::log_1(
+        &format!("100k: build {:.0} ms, first render {:.0} ms, zoom {:.0} ms", built - t0, rendered - built, done - rendered)
+            .into(),
+    );
+    assert!(rendered - built < 15_000.0, "first render took {} ms", rendered - built);
+    lab.unmount();
+}
+
+#[wasm_bindgen_test]
+fn built_in_lessons_run_cleanly() {
+    for l in rvlab::ui::lessons::all() {
+        let mut s = rvlab::ui::state::new_session();
+        let outs: Vec<serde_json::Value> =
+            rvlab::ui::lessons::lines(&l).iter().enumerate().filter_map(|(i, line)| s.run_line(i + 1, line)).collect();
+        assert!(outs.iter().all(|o| o.get("error").is_none()), "{}: {outs:?}", l.name);
+        let codes: Vec<u64> = outs.iter().filter_map(|o| o.get("code").and_then(|c| c.as_u64())).collect();
+        match l.name {
+            "pagination" => assert_eq!(codes.last(), Some(&200), "{outs:?}"),
+            "compaction" => assert_eq!(codes.last(), Some(&410), "{outs:?}"),
+            "conflict" => assert_eq!(codes[codes.len() - 2], 409, "{outs:?}"),
+            "watch" => assert!(outs.last().unwrap()["events"].as_array().is_some_and(|e| e.len() >= 2), "{outs:?}"),
+            _ => {}
+        }
+    }
+}

@@ -4,6 +4,7 @@
 use web_sys::{HtmlInputElement, HtmlSelectElement, HtmlTextAreaElement};
 use yew::prelude::*;
 
+use super::i18n::{K, use_tr};
 use super::lines::{self, RequestSpec, Verb};
 use super::state::{Action, Lab};
 use super::{LabHandle, SpecHandle};
@@ -33,6 +34,7 @@ fn refill(spec: &mut RequestSpec, lab: &Lab) {
 
 #[function_component(RequestBuilder)]
 pub fn request_builder() -> Html {
+    let tr = use_tr();
     let lab = use_context::<LabHandle>().expect("LabHandle context");
     let spec = use_context::<SpecHandle>().expect("SpecHandle context");
     // The namespace typed before "all namespaces" was ticked, to restore it.
@@ -157,7 +159,7 @@ pub fn request_builder() -> Html {
     });
 
     let name_row = if v.names_object() || v == Verb::Create {
-        let label = if v == Verb::Create { "name (in body)" } else { "name" };
+        let label = if v == Verb::Create { tr.t(K::NameInBody) } else { tr.t(K::Name) };
         html! {
             <label class="field"><span>{ label }</span>
                 <input id="rb-name" type="text" spellcheck="false" placeholder="a"
@@ -170,16 +172,16 @@ pub fn request_builder() -> Html {
 
     let read_rows = if v.is_read() {
         let mut rv_opts = vec![
-            html! { <option value="" selected={spec.resource_version.is_empty()}>{ "unset (most recent)" }</option> },
+            html! { <option value="" selected={spec.resource_version.is_empty()}>{ tr.t(K::RvUnset) }</option> },
         ];
-        rv_opts.push(html! { <option value="0" selected={spec.resource_version == "0"}>{ "\"0\" (any)" }</option> });
-        for r in &rvs {
+        rv_opts.push(html! { <option value="0" selected={spec.resource_version == "0"}>{ tr.t(K::RvAny) }</option> });
+        for r in rvs.iter().take(60) {
             let s = r.to_string();
             let sel = spec.resource_version == s;
             rv_opts.push(html! { <option value={s.clone()} selected={sel}>{ s }</option> });
         }
         let matches = ["", "Exact", "NotOlderThan"].iter().map(|m| {
-            let label = if m.is_empty() { "unset" } else { m };
+            let label = if m.is_empty() { tr.t(K::Unset) } else { m };
             html! { <option value={*m} selected={spec.rv_match == *m}>{ label }</option> }
         });
         html! {
@@ -187,9 +189,9 @@ pub fn request_builder() -> Html {
             <div class="field wide">
                 <label for="rb-rv">{ "resourceVersion" }</label>
                 <div class="pair">
-                    <input id="rb-rv" type="text" inputmode="numeric" spellcheck="false" placeholder="unset"
+                    <input id="rb-rv" type="text" inputmode="numeric" spellcheck="false" placeholder={tr.t(K::Unset)}
                         value={spec.resource_version.clone()} oninput={on_rv} />
-                    <select id="rb-rv-pick" aria-label="resourceVersions seen so far" onchange={on_rv_pick}>{ for rv_opts }</select>
+                    <select id="rb-rv-pick" aria-label={tr.t(K::RvSeen)} onchange={on_rv_pick}>{ for rv_opts }</select>
                 </div>
             </div>
             <label class="field"><span>{ "resourceVersionMatch" }</span>
@@ -203,30 +205,33 @@ pub fn request_builder() -> Html {
 
     let list_rows = if v.is_collection_read() {
         let mut tok_opts = vec![
-            html! { <option value="" selected={spec.continue_token.is_empty()}>{ if tokens.is_empty() { "no tokens seen yet" } else { "pick a token seen…" } }</option> },
+            html! { <option value="" selected={spec.continue_token.is_empty()}>{ if tokens.is_empty() { tr.t(K::NoTokens) } else { tr.t(K::PickToken) } }</option> },
         ];
-        for t in &tokens {
+        for t in tokens.iter().take(40) {
             let sel = spec.continue_token == *t;
             tok_opts.push(html! { <option value={t.clone()} selected={sel}>{ lines::describe_token(t) }</option> });
         }
         let decoded = if spec.continue_token.trim().is_empty() {
             html! {}
         } else {
-            html! { <p id="rb-continue-decoded" class="hint mono">{ format!("decoded: {}", match lines::decode_continue(&spec.continue_token) {
-            Ok(j) => j.to_string(), Err(e) => e }) }</p> }
+            let d = match lines::decode_continue(&spec.continue_token) {
+                Ok(j) => j.to_string(),
+                Err(e) => e,
+            };
+            html! { <p id="rb-continue-decoded" class="hint mono">{ tr.f(K::Decoded, &[&d]) }</p> }
         };
         html! {
             <>
             <label class="field"><span>{ "limit" }</span>
-                <input id="rb-limit" type="text" inputmode="numeric" placeholder="unset"
+                <input id="rb-limit" type="text" inputmode="numeric" placeholder={tr.t(K::Unset)}
                     value={spec.limit.clone()} oninput={on_limit} />
             </label>
             <div class="field wide">
                 <label for="rb-continue">{ "continue" }</label>
                 <div class="pair">
-                    <input id="rb-continue" type="text" spellcheck="false" placeholder="unset"
+                    <input id="rb-continue" type="text" spellcheck="false" placeholder={tr.t(K::Unset)}
                         value={spec.continue_token.clone()} oninput={on_continue} />
-                    <select id="rb-continue-pick" aria-label="continue tokens seen so far" onchange={on_continue_pick}>{ for tok_opts }</select>
+                    <select id="rb-continue-pick" aria-label={tr.t(K::TokensSeen)} onchange={on_continue_pick}>{ for tok_opts }</select>
                 </div>
                 { decoded }
             </div>
@@ -242,7 +247,7 @@ pub fn request_builder() -> Html {
 
     let watch_rows = if v == Verb::Watch {
         let initial = ["", "true", "false"].iter().map(|m| {
-            let label = if m.is_empty() { "unset" } else { m };
+            let label = if m.is_empty() { tr.t(K::Unset) } else { m };
             html! { <option value={*m} selected={spec.send_initial_events == *m}>{ label }</option> }
         });
         html! {
@@ -253,7 +258,7 @@ pub fn request_builder() -> Html {
                 <select id="rb-initial" onchange={on_initial}>{ for initial }</select>
             </label>
             <label class="field"><span>{ "timeoutSeconds" }</span>
-                <input id="rb-timeout" type="text" inputmode="numeric" placeholder="unset"
+                <input id="rb-timeout" type="text" inputmode="numeric" placeholder={tr.t(K::Unset)}
                     value={spec.timeout_seconds.clone()} oninput={on_timeout} />
             </label>
             </>
@@ -266,14 +271,14 @@ pub fn request_builder() -> Html {
         html! {
             <div class="field wide">
                 <div class="row-head">
-                    <label for="rb-body">{ "body" }</label>
+                    <label for="rb-body">{ tr.t(K::BodyField) }</label>
                     <button id="rb-fill" type="button" class="small" onclick={on_fill}
-                        title="Refill the editor: a template for create, the newest copy of the object seen for update">
-                        { if v == Verb::Update { "Load latest object" } else { "Template" } }</button>
+                        title={tr.t(K::FillTitle)}>
+                        { if v == Verb::Update { tr.t(K::LoadLatest) } else { tr.t(K::Template) } }</button>
                 </div>
                 <textarea id="rb-body" rows="8" spellcheck="false" value={spec.body.clone()}
                     oninput={on_body} onkeydown={on_body_key} />
-                if body_invalid { <p class="hint warn">{ "Not valid JSON — it is sent as typed; expect an error." }</p> }
+                if body_invalid { <p class="hint warn">{ tr.t(K::BodyInvalid) }</p> }
             </div>
         }
     } else {
@@ -282,19 +287,19 @@ pub fn request_builder() -> Html {
 
     html! {
         <section class="request" aria-labelledby="rb-h">
-            <h2 id="rb-h">{ "Request" }</h2>
+            <h2 id="rb-h">{ tr.t(K::RequestHeading) }</h2>
             <form id="request-form" class="builder" onsubmit={on_submit}>
-                <label class="field"><span>{ "verb" }</span>
+                <label class="field"><span>{ tr.t(K::Verb) }</span>
                     <select id="rb-verb" onchange={on_verb}>{ for verb_options }</select></label>
-                <label class="field"><span>{ "resource" }</span>
+                <label class="field"><span>{ tr.t(K::Resource) }</span>
                     <select id="rb-resource" onchange={on_resource}>{ for resource_options }</select></label>
                 <div class="field">
-                    <label for="rb-ns">{ "namespace" }</label>
+                    <label for="rb-ns">{ tr.t(K::Namespace) }</label>
                     <div class="pair">
                         <input id="rb-ns" type="text" spellcheck="false" disabled={all_ns}
                             value={if all_ns { String::new() } else { spec.namespace.clone() }}
-                            placeholder={if all_ns { "all namespaces" } else { "default" }} oninput={on_ns} />
-                        <label class="check"><input id="rb-allns" type="checkbox" checked={all_ns} onchange={on_all_ns} />{ "all" }</label>
+                            placeholder={if all_ns { tr.t(K::AllNamespaces) } else { "default" }} oninput={on_ns} />
+                        <label class="check"><input id="rb-allns" type="checkbox" checked={all_ns} onchange={on_all_ns} />{ tr.t(K::AllNs) }</label>
                     </div>
                 </div>
                 { name_row }
@@ -303,13 +308,13 @@ pub fn request_builder() -> Html {
                 { watch_rows }
                 { body_row }
                 <div class="preview wide">
-                    <div class="row-head"><span class="muted">{ "script line" }</span></div>
+                    <div class="row-head"><span class="muted">{ tr.t(K::ScriptLine) }</span></div>
                     <code id="request-line" class="mono">{ line.clone() }</code>
-                    <div class="row-head"><span class="muted">{ "kubectl" }</span></div>
+                    <div class="row-head"><span class="muted">{ tr.t(K::KubectlLabel) }</span></div>
                     <code id="kubectl-line" class="mono">{ lines::kubectl_line(&spec) }</code>
                 </div>
                 <div class="actions wide">
-                    <button id="send" type="submit">{ "Send" }</button>
+                    <button id="send" type="submit">{ tr.t(K::Send) }</button>
                 </div>
             </form>
         </section>

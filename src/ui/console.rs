@@ -7,29 +7,30 @@ use wasm_bindgen::JsCast;
 use web_sys::HtmlInputElement;
 use yew::prelude::*;
 
-use super::LabHandle;
+use super::i18n::{K, Tr, use_tr};
 use super::lines;
 use super::state::Action;
+use super::{HoverHandle, LabHandle};
 
 /// One line of text saying what an output is.
-pub fn summary(out: &Value) -> String {
+pub fn summary(tr: Tr, out: &Value) -> String {
     if let Some(e) = out.get("error").and_then(Value::as_str) {
-        return format!("error: {e}");
+        return tr.f(K::SumError, &[&e]);
     }
     if let Some(id) = out.get("watch").and_then(Value::as_str) {
         let code = out.get("code").and_then(Value::as_u64).unwrap_or(200);
-        return format!("{code} {} — watch {id} opened", lines::status_text(code));
+        return tr.f(K::SumWatchOpened, &[&format!("{code} {}", lines::status_text(code)), &id]);
     }
     if let Some(events) = out.get("events").and_then(Value::as_array) {
         let closed = out.get("closed").and_then(Value::as_bool) == Some(true);
         let kinds: Vec<&str> = events.iter().filter_map(|e| e.get("type").and_then(Value::as_str)).collect();
         let mut s = match kinds.len() {
-            0 => "no events".to_string(),
-            1 => format!("1 event: {}", kinds[0]),
-            n => format!("{n} events: {}", kinds.join(", ")),
+            0 => tr.t(K::SumNoEvents).to_string(),
+            1 => tr.f(K::SumOneEvent, &[&kinds[0]]),
+            n => tr.f(K::SumEvents, &[&n, &kinds.join(", ")]),
         };
         if closed {
-            s.push_str(" (closed)");
+            s.push_str(tr.t(K::SumClosed));
         }
         return s;
     }
@@ -37,7 +38,7 @@ pub fn summary(out: &Value) -> String {
         let mut s = status;
         if let Some(body) = out.get("body") {
             if let Some(items) = body.get("items").and_then(Value::as_array) {
-                s.push_str(&format!(" · {} item{}", items.len(), if items.len() == 1 { "" } else { "s" }));
+                s.push_str(&format!(" · {}", tr.items(items.len())));
             } else if let Some(name) = body.pointer("/metadata/name").and_then(Value::as_str) {
                 s.push_str(&format!(" · {name}"));
             }
@@ -53,12 +54,12 @@ pub fn summary(out: &Value) -> String {
         return s;
     }
     if let Some(rev) = out.pointer("/header/revision") {
-        let mut s = format!("revision {rev}");
+        let mut s = tr.f(K::SumRevision, &[rev]);
         if let Some(c) = out.get("count") {
-            s.push_str(&format!(" · count {c}"));
+            s.push_str(&tr.f(K::SumCount, &[c]));
         }
         if out.get("more").and_then(Value::as_bool) == Some(true) {
-            s.push_str(" · more");
+            s.push_str(tr.t(K::SumMore));
         }
         return s;
     }
@@ -68,13 +69,16 @@ pub fn summary(out: &Value) -> String {
     }
     let s = rest.to_string();
     if s == "{}" {
-        "ok".into()
+        tr.t(K::SumOk).into()
     } else if s.chars().count() > 90 {
         s.chars().take(90).collect::<String>() + "…"
     } else {
         s
     }
 }
+
+/// The console shows at most this many rows (the rest of a long log is summarised).
+pub const MAX_ROWS: usize = 300;
 
 const EXAMPLES: [&str; 4] = [
     r#"POST /api/v1/namespaces/default/configmaps {"apiVersion":"v1","kind":"ConfigMap","metadata":{"name":"a"}}"#,
@@ -85,7 +89,9 @@ const EXAMPLES: [&str; 4] = [
 
 #[function_component(Console)]
 pub fn console() -> Html {
+    let tr = use_tr();
     let lab = use_context::<LabHandle>().expect("LabHandle context");
+    let hover = use_context::<HoverHandle>();
     let text = use_state(String::new);
     // Position in the history while walking it with ↑/↓ (index into the log).
     let hist = use_state(|| None::<usize>);
@@ -179,21 +185,37 @@ pub fn console() -> Html {
     };
 
     let shown = lab.shown();
-    let rows = lab.entries.iter().enumerate().map(|(i, entry)| {
+    let hovered = hover.as_ref().and_then(|h| **h);
+    let total = lab.entries.len();
+    // Only a window of a long log is drawn: the newest rows, or those around the scrubber.
+    let end = if lab.at + MAX_ROWS / 2 < total { (lab.at + MAX_ROWS / 2).max(MAX_ROWS.min(total)) } else { total };
+    let first = end.saturating_sub(MAX_ROWS);
+    let rows = lab.entries[first..end].iter().enumerate().map(|(k, entry)| {
+        let i = first + k;
         let n = i + 1;
+        let future = i >= lab.at;
         let (class, summ) = match &entry.out {
             None => ("entry comment", String::new()),
-            Some(out) => (if lines::is_error(out) { "entry err" } else { "entry" }, summary(out)),
+            Some(out) => (if lines::is_error(out) { "entry err" } else { "entry" }, summary(tr, out)),
         };
         let selected = shown == Some(i);
         let on_click = {
             let lab = lab.clone();
             Callback::from(move |_: MouseEvent| lab.dispatch(Action::Select(i)))
         };
+        let (enter, leave) = match &hover {
+            Some(h) => {
+                let (h1, h2) = (h.clone(), h.clone());
+                (Callback::from(move |_: MouseEvent| h1.set(Some(i))), Callback::from(move |_: MouseEvent| h2.set(None)))
+            }
+            None => (Callback::noop(), Callback::noop()),
+        };
         html! {
-            <li class={classes!(class, selected.then_some("selected"))} data-line={n.to_string()}>
+            <li class={classes!(class, selected.then_some("selected"), future.then_some("future"), (hovered == Some(i)).then_some("hl"))}
+                data-line={n.to_string()} onmouseenter={enter} onmouseleave={leave}>
                 <button type="button" class="entry-btn" onclick={on_click} aria-pressed={selected.to_string()}
-                    disabled={entry.out.is_none()}>
+                    title={future.then(|| tr.t(K::FutureStep))}
+                    disabled={entry.out.is_none() && !future}>
                     <span class="ln">{ n }</span>
                     <span class="cmd mono">{ entry.line.clone() }</span>
                     if !summ.is_empty() { <span class="sum">{ summ }</span> }
@@ -201,6 +223,7 @@ pub fn console() -> Html {
             </li>
         }
     });
+    let hidden = (first > 0).then(|| html! { <p id="log-more" class="small muted">{ tr.f(K::LogHidden, &[&first]) }</p> });
 
     let empty = if lab.entries.is_empty() {
         let examples = EXAMPLES.iter().map(|ex| {
@@ -211,7 +234,7 @@ pub fn console() -> Html {
         });
         html! {
             <div id="log-empty" class="empty">
-                <p>{ "Nothing has run yet. Every click in this playground becomes a line here; you can also type lines below or paste a whole script. Try one:" }</p>
+                <p>{ tr.t(K::LogEmpty) }</p>
                 <ul class="examples">{ for examples }</ul>
             </div>
         }
@@ -221,17 +244,20 @@ pub fn console() -> Html {
 
     html! {
         <section class="console" aria-labelledby="console-h">
-            <h2 id="console-h">{ "Console" }<span class="muted small">{ format!(" · {} lines", lab.entries.len()) }</span></h2>
-            { empty }
-            <ol id="log" class="log" ref={log_ref} aria-live="polite">{ for rows }</ol>
-            <form id="console-form" class="console-form" onsubmit={on_submit}>
-                <span class="prompt mono" aria-hidden="true">{ "›" }</span>
-                <input id="console-input" type="text" spellcheck="false" autocomplete="off"
-                    aria-label="Script line (Enter runs, ↑/↓ history, paste a script to run it all)"
-                    placeholder="GET /api/v1/namespaces/default/pods?resourceVersion=0"
-                    value={(*text).clone()} oninput={on_input} onkeydown={on_key} onpaste={on_paste} />
-                <button id="console-run" type="submit">{ "Run" }</button>
-            </form>
+            <h2 id="console-h">{ tr.t(K::ConsoleHeading) }<span class="muted small">{ tr.f(K::LinesCount, &[&lab.entries.len()]) }</span></h2>
+            if !lab.readonly { { empty } }
+            { for hidden }
+            <ol id="log" class="log" ref={log_ref}>{ for rows }</ol>
+            if !lab.readonly {
+                <form id="console-form" class="console-form" onsubmit={on_submit}>
+                    <span class="prompt mono" aria-hidden="true">{ "›" }</span>
+                    <input id="console-input" type="text" spellcheck="false" autocomplete="off"
+                        aria-label={tr.t(K::ConsoleInputLabel)}
+                        placeholder="GET /api/v1/namespaces/default/pods?resourceVersion=0"
+                        value={(*text).clone()} oninput={on_input} onkeydown={on_key} onpaste={on_paste} />
+                    <button id="console-run" type="submit">{ tr.t(K::Run) }</button>
+                </form>
+            }
         </section>
     }
 }

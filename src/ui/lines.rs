@@ -312,7 +312,7 @@ pub fn describe_token(token: &str) -> String {
     }
 }
 
-fn push_rv(out: &mut Vec<u64>, v: Option<&Value>) {
+fn push_rv(out: &mut std::collections::BTreeSet<u64>, v: Option<&Value>) {
     let n = match v {
         Some(Value::String(s)) => s.parse::<u64>().ok(),
         Some(Value::Number(n)) => n.as_u64(),
@@ -320,13 +320,12 @@ fn push_rv(out: &mut Vec<u64>, v: Option<&Value>) {
     };
     if let Some(n) = n
         && n > 0
-        && !out.contains(&n)
     {
-        out.push(n);
+        out.insert(n);
     }
 }
 
-fn object_rvs(out: &mut Vec<u64>, obj: &Value) {
+fn object_rvs(out: &mut std::collections::BTreeSet<u64>, obj: &Value) {
     push_rv(out, obj.pointer("/metadata/resourceVersion"));
     if let Some(items) = obj.get("items").and_then(Value::as_array) {
         for it in items {
@@ -337,7 +336,7 @@ fn object_rvs(out: &mut Vec<u64>, obj: &Value) {
 
 /// Every revision / resourceVersion that appears in the outputs, newest first.
 pub fn revisions_seen<'a>(outputs: impl IntoIterator<Item = &'a Value>) -> Vec<u64> {
-    let mut rvs = Vec::new();
+    let mut rvs = std::collections::BTreeSet::new();
     for out in outputs {
         if let Some(body) = out.get("body") {
             object_rvs(&mut rvs, body);
@@ -357,8 +356,7 @@ pub fn revisions_seen<'a>(outputs: impl IntoIterator<Item = &'a Value>) -> Vec<u
             }
         }
     }
-    rvs.sort_unstable_by(|a, b| b.cmp(a));
-    rvs
+    rvs.into_iter().rev().collect()
 }
 
 /// Every continue token in the outputs (`body.metadata.continue`), newest first, no repeats.
@@ -442,6 +440,8 @@ pub struct Frame {
 #[derive(Clone, Debug, PartialEq)]
 pub struct WatchInfo {
     pub id: String,
+    /// Index (0-based, in the entries given) of the line that opened it.
+    pub entry: usize,
     /// The request line that opened it.
     pub request: String,
     pub frames: Vec<Frame>,
@@ -450,7 +450,7 @@ pub struct WatchInfo {
     pub closed: bool,
 }
 
-fn frame_of(ev: &Value) -> Frame {
+pub fn frame_of(ev: &Value) -> Frame {
     let o = ev.get("object").cloned().unwrap_or(Value::Null);
     let s = |p: &str| o.pointer(p).and_then(Value::as_str).unwrap_or("").to_string();
     let kind = ev.get("type").and_then(Value::as_str).unwrap_or("?").to_string();
@@ -467,12 +467,13 @@ fn frame_of(ev: &Value) -> Frame {
 /// (script line, output) pairs.
 pub fn watches<'a>(entries: impl IntoIterator<Item = (&'a str, Option<&'a Value>)>) -> Vec<WatchInfo> {
     let mut ws: Vec<WatchInfo> = Vec::new();
-    for (line, out) in entries {
+    for (i, (line, out)) in entries.into_iter().enumerate() {
         let Some(out) = out else { continue };
         if let Some(id) = out.get("watch").and_then(Value::as_str) {
             ws.retain(|w| w.id != id);
             ws.push(WatchInfo {
                 id: id.to_string(),
+                entry: i,
                 request: line.to_string(),
                 frames: Vec::new(),
                 paused: false,
@@ -483,6 +484,9 @@ pub fn watches<'a>(entries: impl IntoIterator<Item = (&'a str, Option<&'a Value>
         }
         let mut words = line.split_whitespace();
         let (Some(cmd), Some(id)) = (words.next(), words.next()) else { continue };
+        if !matches!(cmd, "events" | "pause" | "resume" | "cancel") {
+            continue;
+        }
         let Some(w) = ws.iter_mut().rev().find(|w| w.id == id) else { continue };
         if let Some(events) = out.get("events").and_then(Value::as_array) {
             w.frames.extend(events.iter().map(frame_of));
@@ -527,9 +531,9 @@ pub fn next_names(log: &[String], prefix: &str, count: usize) -> Vec<String> {
 }
 
 /// Whether the session's explain option is on after these lines: the last `set explain X`
-/// that did not fail decides (the engine starts with it off).
+/// that did not fail decides (the UI's session starts with it on, see `state::new_session`).
 pub fn explain_on<'a>(entries: impl IntoIterator<Item = (&'a str, Option<&'a Value>)>) -> bool {
-    let mut on = false;
+    let mut on = true;
     for (line, out) in entries {
         let mut w = line.split_whitespace();
         if (w.next(), w.next()) != (Some("set"), Some("explain")) || out.is_none_or(|o| o.get("error").is_some()) {
@@ -538,4 +542,16 @@ pub fn explain_on<'a>(entries: impl IntoIterator<Item = (&'a str, Option<&'a Val
         on = matches!(w.next(), Some("on" | "true"));
     }
     on
+}
+
+/// The query parameter `key` of a request line, raw (not decoded).
+pub fn query_param(line: &str, key: &str) -> Option<String> {
+    let path = line.split_whitespace().nth(1)?;
+    let (_, q) = path.split_once('?')?;
+    q.split('&').find_map(|kv| kv.strip_prefix(key)?.strip_prefix('=').map(String::from))
+}
+
+/// The resourceVersion a frame or object carries, as a number.
+pub fn rv_number(s: &str) -> Option<i64> {
+    s.trim().parse::<i64>().ok()
 }

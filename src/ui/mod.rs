@@ -4,17 +4,28 @@
 //! `rvlab::script::Session` and its JSON output objects.
 
 pub mod builder;
+pub mod config;
 pub mod console;
+pub mod i18n;
+pub mod lessons;
 pub mod lines;
 pub mod response;
+pub mod scrubber;
+pub mod share;
 pub mod sim;
 pub mod state;
+pub mod timeline;
 pub mod watches;
+pub mod why;
+
+use std::rc::Rc;
 
 use wasm_bindgen::JsCast;
 use wasm_bindgen::closure::Closure;
 use yew::prelude::*;
 
+use config::{Config, Theme};
+use i18n::{K, Lang, Tr};
 use state::{Action, Lab, Notice};
 
 /// The handle every panel gets from context.
@@ -22,6 +33,9 @@ pub type LabHandle = UseReducerHandle<Lab>;
 
 /// The request builder's form, shared so other panels can fill it (e.g. "use this token").
 pub type SpecHandle = UseStateHandle<lines::RequestSpec>;
+
+/// The log entry under the pointer (timeline marks and console rows highlight each other).
+pub type HoverHandle = UseStateHandle<Option<usize>>;
 
 /// The file name of an exported script.
 pub const EXPORT_NAME: &str = "rvlab-script.txt";
@@ -49,14 +63,55 @@ fn download(name: &str, text: &str) -> Result<(), String> {
     Ok(())
 }
 
+
+/// Shows a notice for a failed action.
+fn fail(lab: &LabHandle, key: K, e: impl Into<String>) {
+    lab.dispatch(Action::Notify(Notice::error(key, vec![e.into()])));
+}
+
+/// `navigator.clipboard.writeText(text)`, without waiting for it.
+fn copy_text(text: &str) -> Result<(), String> {
+    let w = web_sys::window().ok_or("no window")?;
+    let clip = js_sys::Reflect::get(&w.navigator(), &"clipboard".into()).map_err(|e| state::js_text(&e))?;
+    let f: js_sys::Function = js_sys::Reflect::get(&clip, &"writeText".into())
+        .ok()
+        .and_then(|f| f.dyn_into().ok())
+        .ok_or("the Clipboard API is not available")?;
+    f.call1(&clip, &text.into()).map(|_| ()).map_err(|e| state::js_text(&e))
+}
+
+/// The playground's own address (no query, no fragment).
+pub fn base_url() -> String {
+    let Some(loc) = web_sys::window().map(|w| w.location()) else { return String::new() };
+    format!("{}{}", loc.origin().unwrap_or_default(), loc.pathname().unwrap_or_default())
+}
+
+/// The share link of a sandbox: `<base>#v1=…`.
+pub fn share_url(lab: &Lab) -> String {
+    let frag = share::encode(&share::Shared { log: lab.log(), at: lab.at });
+    format!("{}#{frag}", base_url())
+}
+
+/// An `<iframe>` snippet embedding this log (as `script=`) in a documentation page.
+pub fn embed_snippet(lab: &Lab) -> String {
+    let script = script_text(&lab.log());
+    format!(
+        "<iframe src=\"{}?embed=1&amp;script={}\" style=\"width:100%;border:0\" height=\"420\" title=\"rvlab\"></iframe>",
+        base_url(),
+        config::percent_encode(&script)
+    )
+}
+
 #[derive(Properties, PartialEq)]
 struct ToolbarProps {
     importing: bool,
     on_import: Callback<()>,
+    on_share: Callback<()>,
 }
 
 #[function_component(Toolbar)]
 fn toolbar(p: &ToolbarProps) -> Html {
+    let tr = i18n::use_tr();
     let lab = use_context::<LabHandle>().expect("LabHandle context");
     let act = |a: fn() -> Action| {
         let lab = lab.clone();
@@ -66,37 +121,245 @@ fn toolbar(p: &ToolbarProps) -> Html {
         let lab = lab.clone();
         Callback::from(move |_: MouseEvent| {
             if let Err(e) = download(EXPORT_NAME, &script_text(&lab.log())) {
-                lab.dispatch(Action::Notify(Notice { error: true, text: format!("Export failed: {e}") }));
+                fail(&lab, K::NoticeExportFailed, e);
             }
         })
     };
-    let on_import = {
-        let cb = p.on_import.clone();
-        Callback::from(move |_: MouseEvent| cb.emit(()))
+    let on_import = p.on_import.reform(|_: MouseEvent| ());
+    let on_share = p.on_share.reform(|_: MouseEvent| ());
+    let on_lesson = {
+        let lab = lab.clone();
+        Callback::from(move |e: Event| {
+            let sel = e.target_unchecked_into::<web_sys::HtmlSelectElement>();
+            if let Some(ls) = lessons::lines_of(&sel.value()) {
+                lab.dispatch(Action::Load(ls));
+            }
+            sel.set_value("");
+        })
     };
     let n = lab.entries.len();
+    let redo = if lab.redo.is_empty() { tr.t(K::Redo).to_string() } else { format!("{} ({})", tr.t(K::Redo), lab.redo.len()) };
+    let lesson_opts = lessons::menu(tr.0).into_iter().map(|(name, title)| html! { <option value={name}>{ title }</option> });
     html! {
-        <nav class="toolbar" aria-label="Sandbox">
+        <nav class="toolbar" aria-label={tr.t(K::ToolbarLabel)}>
             <button id="undo" type="button" disabled={n == 0} onclick={act(|| Action::Undo)}
-                title="Undo the last line (Ctrl+Z outside text fields)">{ "Undo" }</button>
+                title={tr.t(K::UndoTitle)}>{ tr.t(K::Undo) }</button>
             <button id="redo" type="button" disabled={lab.redo.is_empty()} onclick={act(|| Action::Redo)}
-                title="Redo (Ctrl+Y outside text fields)">{ format!("Redo{}", if lab.redo.is_empty() { String::new() } else { format!(" ({})", lab.redo.len()) }) }</button>
+                title={tr.t(K::RedoTitle)}>{ redo }</button>
             <button id="reset" type="button" disabled={n == 0} onclick={act(|| Action::Reset)}
-                title="Start an empty sandbox (Redo brings the lines back one by one)">{ "Reset" }</button>
+                title={tr.t(K::ResetTitle)}>{ tr.t(K::Reset) }</button>
             <button id="export" type="button" disabled={n == 0} onclick={on_export}
-                title="Download the log as a script">{ "Export" }</button>
+                title={tr.t(K::ExportTitle)}>{ tr.t(K::Export) }</button>
             <button id="import" type="button" disabled={p.importing} onclick={on_import}
-                title="Load a script file: it replaces the sandbox">{ if p.importing { "Importing…" } else { "Import" } }</button>
+                title={tr.t(K::ImportTitle)}>{ if p.importing { tr.t(K::Importing) } else { tr.t(K::Import) } }</button>
+            <button id="share" type="button" onclick={on_share} title={tr.t(K::ShareTitle)}>{ tr.t(K::Share) }</button>
+            <select id="lesson-pick" aria-label={tr.t(K::LessonLabel)} title={tr.t(K::LessonLabel)} onchange={on_lesson}>
+                <option value="" selected=true>{ tr.t(K::LessonPick) }</option>
+                { for lesson_opts }
+            </select>
         </nav>
     }
 }
 
+#[derive(Properties, PartialEq)]
+struct ShareBoxProps {
+    on_close: Callback<()>,
+}
+
+/// The share link (and an embed snippet) of the sandbox as it is now.
+#[function_component(ShareBox)]
+fn share_box(p: &ShareBoxProps) -> Html {
+    let tr = i18n::use_tr();
+    let lab = use_context::<LabHandle>().expect("LabHandle context");
+    let url = share_url(&lab);
+    let snippet = embed_snippet(&lab);
+    let copy = |text: String| {
+        let lab = lab.clone();
+        Callback::from(move |_: MouseEvent| match copy_text(&text) {
+            Ok(()) => lab.dispatch(Action::Notify(Notice::info(K::NoticeCopied, vec![]))),
+            Err(e) => fail(&lab, K::NoticeCopyFailed, e),
+        })
+    };
+    let select_all = Callback::from(|e: FocusEvent| {
+        if let Some(i) = e.target_dyn_into::<web_sys::HtmlInputElement>() {
+            i.select();
+        }
+    });
+    let long = url.len() > 8000;
+    html! {
+        <section id="share-box" class="share-box" aria-labelledby="share-h">
+            <div class="row-head">
+                <h2 id="share-h">{ tr.t(K::ShareHeading) }</h2>
+                <button id="share-close" type="button" class="small" onclick={p.on_close.reform(|_: MouseEvent| ())}>{ tr.t(K::Close) }</button>
+            </div>
+            <p class="small muted">{ tr.t(K::ShareHint) }</p>
+            <div class="pair">
+                <input id="share-url" type="text" readonly=true value={url.clone()} aria-label={tr.t(K::ShareUrlLabel)} onfocus={select_all.clone()} />
+                <button id="share-copy" type="button" class="small" onclick={copy(url.clone())}>{ tr.t(K::Copy) }</button>
+            </div>
+            if long { <p id="share-long" class="small warn">{ tr.f(K::ShareLong, &[&url.len()]) }</p> }
+            <p class="small muted">{ tr.t(K::EmbedCodeLabel) }</p>
+            <div class="pair">
+                <input id="embed-code" type="text" readonly=true value={snippet.clone()} aria-label={tr.t(K::EmbedCodeLabel)} onfocus={select_all} />
+                <button type="button" class="small" onclick={copy(snippet)}>{ tr.t(K::Copy) }</button>
+            </div>
+        </section>
+    }
+}
+
+/// The lines an embed starts from (its `script=` or `lesson=`), or the unknown lesson's name.
+fn embed_lines(cfg: &Config) -> Result<Vec<String>, String> {
+    if let Some(s) = &cfg.script {
+        return Ok(lines::split_script(s));
+    }
+    match &cfg.lesson {
+        None => Ok(Vec::new()),
+        Some(name) => lessons::lines_of(name).ok_or_else(|| name.clone()),
+    }
+}
+
+/// The sandbox the app starts with: a seeded session, an embed's scenario, a share link, or
+/// what localStorage holds.
+fn initial_lab(cfg: &Config) -> Lab {
+    if let Some((session, entries)) = cfg.seed.borrow_mut().take() {
+        let mut lab = Lab::from_session(session, entries);
+        lab.persist = false;
+        lab.readonly = cfg.readonly();
+        return lab;
+    }
+    if cfg.embed {
+        let (lines, notice) = match embed_lines(cfg) {
+            Ok(l) => (l, None),
+            Err(name) => {
+                (Vec::new(), Some(Notice::error(K::NoticeLessonUnknown, vec![name, lessons::names().join(", ")])))
+            }
+        };
+        let mut lab = Lab::replay(lines, Vec::new());
+        lab.persist = false;
+        lab.readonly = cfg.readonly();
+        lab.notice = notice;
+        return lab;
+    }
+    if let Some(fr) = cfg.fragment.as_deref().filter(|f| share::is_share_fragment(f)) {
+        let backed_up = state::backup_saved();
+        let mut lab = match share::decode(fr) {
+            Ok(sh) => {
+                let n = sh.log.len();
+                let mut lab = Lab::replay(sh.log, Vec::new());
+                if sh.at < n {
+                    lab = lab.seek(sh.at);
+                }
+                lab.persist();
+                lab.notice = Some(Notice::info(K::NoticeShareOpened, vec![n.to_string()]));
+                lab
+            }
+            Err(e) => {
+                let mut lab = Lab::empty();
+                lab.notice = Some(match e {
+                    share::ShareError::Version(v) => Notice::error(K::NoticeShareBadVersion, vec![v]),
+                    share::ShareError::Encoding => Notice::error(K::NoticeShareBadEncoding, vec![]),
+                    share::ShareError::Data(d) => Notice::error(K::NoticeShareBadData, vec![d]),
+                });
+                lab
+            }
+        };
+        if let Some(n) = lab.notice.as_mut() {
+            n.restore = backed_up;
+        }
+        return lab;
+    }
+    Lab::restore()
+}
+
+#[derive(Properties, PartialEq, Default)]
+pub struct AppProps {
+    /// How the app was opened; None = read the page's URL.
+    #[prop_or_default]
+    pub config: Option<Rc<Config>>,
+}
+
+/// Posts the embed's height to the host page: `{type: "rvlab:height", height}`.
+fn post_height(el: &web_sys::Element) {
+    let Some(w) = web_sys::window() else { return };
+    let height = el.scroll_height().max(el.get_bounding_client_rect().height().ceil() as i32);
+    let msg = js_sys::Object::new();
+    let _ = js_sys::Reflect::set(&msg, &"type".into(), &"rvlab:height".into());
+    let _ = js_sys::Reflect::set(&msg, &"height".into(), &height.into());
+    let target = w.parent().ok().flatten().unwrap_or(w);
+    let _ = target.post_message(&msg, "*");
+}
+
 #[function_component(App)]
-pub fn app() -> Html {
-    let lab = use_reducer(Lab::restore);
+pub fn app(props: &AppProps) -> Html {
+    let cfg = use_memo((), {
+        let c = props.config.clone();
+        move |_| c.unwrap_or_else(|| Rc::new(Config::from_location()))
+    });
+    let cfg: Rc<Config> = (*cfg).clone();
+    let lab = use_reducer({
+        let cfg = cfg.clone();
+        move || initial_lab(&cfg)
+    });
+    let lang = use_state({
+        let l = cfg.lang;
+        move || l.unwrap_or_else(Lang::from_browser)
+    });
+    let theme = use_state(|| cfg.theme);
     let spec = use_state(lines::RequestSpec::default);
+    let hover = use_state(|| None::<usize>);
     let importing = use_state(|| false);
+    let sharing = use_state(|| false);
     let file_ref = use_node_ref();
+    let app_ref = use_node_ref();
+    let tr = Tr(*lang);
+    let embed = cfg.embed;
+
+    // A consumed share link leaves the address bar, so a reload does not replay it again.
+    use_effect_with((), {
+        let cfg = cfg.clone();
+        move |_| {
+            if cfg.from_location && !cfg.embed && cfg.fragment.as_deref().is_some_and(share::is_share_fragment) {
+                config::replace_url(&[], true);
+            }
+        }
+    });
+    // The document's language follows the switcher.
+    use_effect_with(*lang, |l| {
+        if let Some(root) = web_sys::window().and_then(|w| w.document()).and_then(|d| d.document_element()) {
+            let _ = root.set_attribute("lang", l.tag());
+        }
+    });
+    // Embeds tell the host page how tall they are, after every render and on resize.
+    {
+        let app_ref = app_ref.clone();
+        let fixed = cfg.height.is_some();
+        use_effect(move || {
+            if embed && !fixed && let Some(el) = app_ref.cast::<web_sys::Element>() {
+                post_height(&el);
+            }
+        });
+    }
+    {
+        let app_ref = app_ref.clone();
+        use_effect_with((), move |_| {
+            let listener = (embed).then(|| {
+                let cb = Closure::<dyn Fn()>::new(move || {
+                    if let Some(el) = app_ref.cast::<web_sys::Element>() {
+                        post_height(&el);
+                    }
+                });
+                if let Some(w) = web_sys::window() {
+                    let _ = w.add_event_listener_with_callback("resize", cb.as_ref().unchecked_ref());
+                }
+                cb
+            });
+            move || {
+                if let (Some(cb), Some(w)) = (listener, web_sys::window()) {
+                    let _ = w.remove_event_listener_with_callback("resize", cb.as_ref().unchecked_ref());
+                }
+            }
+        });
+    }
 
     let on_import_click = {
         let file_ref = file_ref.clone();
@@ -116,11 +379,41 @@ pub fn app() -> Html {
             read_script(file, lab.clone(), importing.clone());
         })
     };
+    let on_share = {
+        let sharing = sharing.clone();
+        Callback::from(move |_| sharing.set(!*sharing))
+    };
+    let on_lang = {
+        let lang = lang.clone();
+        let cfg = cfg.clone();
+        Callback::from(move |e: Event| {
+            let v = e.target_unchecked_into::<web_sys::HtmlSelectElement>().value();
+            if let Some(l) = Lang::parse(&v) {
+                lang.set(l);
+                if cfg.from_location {
+                    config::replace_url(&[("lang", l.code())], false);
+                }
+            }
+        })
+    };
+    let on_theme = {
+        let theme = theme.clone();
+        let cfg = cfg.clone();
+        Callback::from(move |e: Event| {
+            let v = e.target_unchecked_into::<web_sys::HtmlSelectElement>().value();
+            if let Some(t) = Theme::parse(&v) {
+                theme.set(t);
+                if cfg.from_location {
+                    config::replace_url(&[("theme", t.code())], false);
+                }
+            }
+        })
+    };
     // Ctrl+Z / Ctrl+Y (Ctrl+Shift+Z) undo and redo, except while typing in a field.
     let on_key = {
         let lab = lab.clone();
         Callback::from(move |e: KeyboardEvent| {
-            if !(e.ctrl_key() || e.meta_key()) {
+            if !(e.ctrl_key() || e.meta_key()) || lab.readonly {
                 return;
             }
             let typing = e
@@ -141,46 +434,135 @@ pub fn app() -> Html {
     };
 
     let notice = lab.notice.clone().map(|n| {
-        let lab = lab.clone();
-        let dismiss = Callback::from(move |_: MouseEvent| lab.dispatch(Action::DismissNotice));
+        let lab2 = lab.clone();
+        let dismiss = Callback::from(move |_: MouseEvent| lab2.dispatch(Action::DismissNotice));
+        let restore = n.restore.then(|| {
+            let lab = lab.clone();
+            let onclick = Callback::from(move |_: MouseEvent| match state::load_saved(state::BACKUP_KEY) {
+                Ok(Some((log, _))) => {
+                    lab.dispatch(Action::Load(log));
+                    lab.dispatch(Action::Notify(Notice::info(K::NoticeRestored, vec![])));
+                }
+                Ok(None) => {}
+                Err(e) => fail(&lab, K::NoticeImportFailed, e),
+            });
+            html! { <button id="restore-backup" type="button" class="small" {onclick}>{ tr.t(K::RestoreBackup) }</button> }
+        });
+        let args: Vec<&dyn std::fmt::Display> = n.args.iter().map(|a| a as &dyn std::fmt::Display).collect();
         html! {
             <div id="notice" class={classes!("notice", n.error.then_some("err"))} role={if n.error { "alert" } else { "status" }}>
-                <span>{ n.text }</span>
-                <button type="button" class="small" aria-label="Dismiss" onclick={dismiss}>{ "×" }</button>
+                <span>{ tr.f(n.key, &args) }</span>
+                { for restore }
+                <button type="button" class="small" aria-label={tr.t(K::Dismiss)} onclick={dismiss}>{ "×" }</button>
             </div>
         }
     });
 
+    // What a screen reader hears after each step.
+    let announce = lab.shown().and_then(|i| {
+        let out = lab.entries[i].out.as_deref()?;
+        Some(tr.f(K::Announce, &[&(i + 1), &console::summary(tr, out)]))
+    });
+
+    let header = if embed {
+        let full = share_url(&lab);
+        let reset = (!lab.readonly).then(|| {
+            let lab = lab.clone();
+            let cfg = cfg.clone();
+            let onclick = Callback::from(move |_: MouseEvent| {
+                lab.dispatch(Action::Load(embed_lines(&cfg).unwrap_or_default()));
+                lab.dispatch(Action::DismissNotice);
+            });
+            html! { <button id="reset" type="button" class="small" {onclick}>{ tr.t(K::ResetEmbed) }</button> }
+        });
+        html! {
+            <header class="top compact">
+                <a id="title" class="title" href={full} target="_blank" rel="noopener">{ "rvlab" }</a>
+                if lab.readonly { <span class="badge off">{ tr.t(K::ReadOnly) }</span> }
+                <span class="tagline">{ tr.t(K::Tagline) }</span>
+                { for reset }
+                <a id="open-full" class="small" href={share_url(&lab)} target="_blank" rel="noopener">{ tr.t(K::OpenFull) }</a>
+            </header>
+        }
+    } else {
+        let lang_opts = Lang::ALL.iter().map(|l| html! { <option value={l.code()} selected={*l == *lang}>{ l.name() }</option> });
+        let theme_opts = Theme::ALL.iter().map(|t| {
+            let label = match t {
+                Theme::Auto => tr.t(K::ThemeAuto),
+                Theme::Light => tr.t(K::ThemeLight),
+                Theme::Dark => tr.t(K::ThemeDark),
+            };
+            html! { <option value={t.code()} selected={*t == *theme}>{ label }</option> }
+        });
+        html! {
+            <header class="top">
+                <h1 id="title">{ "rvlab" }</h1>
+                <span class="tagline">{ tr.t(K::Tagline) }</span>
+                <Toolbar importing={*importing} on_import={on_import_click} on_share={on_share.clone()} />
+                <div class="prefs">
+                    <select id="lang" aria-label={tr.t(K::LangLabel)} title={tr.t(K::LangLabel)} onchange={on_lang}>{ for lang_opts }</select>
+                    <select id="theme" aria-label={tr.t(K::ThemeLabel)} title={tr.t(K::ThemeLabel)} onchange={on_theme}>{ for theme_opts }</select>
+                </div>
+                <input id="import-file" ref={file_ref} type="file" accept=".txt,.rvlab,text/plain"
+                    class="visually-hidden" tabindex="-1" aria-hidden="true" onchange={on_file} />
+            </header>
+        }
+    };
+
+    let panes = if embed {
+        html! {
+            <main class="panes embed-panes">
+                <div class="col col-log"><console::Console /></div>
+                <div class="col col-view">
+                    <response::ResponseView />
+                    if lab.visible().iter().any(|e| e.out.as_deref().is_some_and(|o| o.get("watch").is_some())) {
+                        <watches::Watches />
+                    }
+                </div>
+            </main>
+        }
+    } else {
+        html! {
+            <main class="panes">
+                <div class="col col-build">
+                    <builder::RequestBuilder />
+                    <sim::SimControls />
+                </div>
+                <div class="col col-log">
+                    <console::Console />
+                </div>
+                <div class="col col-view">
+                    <response::ResponseView />
+                    <watches::Watches />
+                    <sim::EtcdView />
+                </div>
+            </main>
+        }
+    };
+    let style = cfg.height.map(|h| format!("height:{h}px;overflow:auto"));
+
     html! {
+        <ContextProvider<Lang> context={*lang}>
         <ContextProvider<LabHandle> context={lab.clone()}>
         <ContextProvider<SpecHandle> context={spec}>
-            <div class="app" onkeydown={on_key}>
-                <header class="top">
-                    <h1 id="title">{ "rvlab" }</h1>
-                    <span class="tagline">{ "how Kubernetes resourceVersion really works" }</span>
-                    <Toolbar importing={*importing} on_import={on_import_click} />
-                    <input id="import-file" ref={file_ref} type="file" accept=".txt,.rvlab,text/plain"
-                        class="visually-hidden" tabindex="-1" aria-hidden="true" onchange={on_file} />
-                </header>
+        <ContextProvider<HoverHandle> context={hover}>
+            <div class={classes!("app", embed.then_some("embed"))} data-theme={theme.code()} lang={lang.tag()}
+                ref={app_ref} onkeydown={on_key} {style}>
+                { header }
                 { for notice }
-                <main class="panes">
-                    <div class="col col-build">
-                        <builder::RequestBuilder />
-                        <sim::SimControls />
-                    </div>
-                    <div class="col col-log">
-                        <console::Console />
-                    </div>
-                    <div class="col col-view">
-                        <response::ResponseView />
-                        <watches::Watches />
-                        <sim::EtcdView />
-                    </div>
-                </main>
-                <footer class="foot">{ format!("rvlab {} · every action is a script line: Export gives you the script", crate::VERSION) }</footer>
+                if *sharing && !embed { <ShareBox on_close={on_share} /> }
+                <scrubber::Scrubber />
+                <timeline::Timeline />
+                { panes }
+                if !embed {
+                    <footer class="foot">{ tr.f(K::Footer, &[&crate::VERSION]) }</footer>
+                }
+                <div id="announce" class="visually-hidden" aria-live="polite" aria-atomic="true">{ announce.unwrap_or_default() }</div>
             </div>
+        </ContextProvider<HoverHandle>>
         </ContextProvider<SpecHandle>>
         </ContextProvider<LabHandle>>
+        </ContextProvider<Lang>>
     }
 }
 
@@ -189,15 +571,12 @@ fn read_script(file: web_sys::File, lab: LabHandle, importing: UseStateHandle<bo
     let reader = match web_sys::FileReader::new() {
         Ok(r) => r,
         Err(e) => {
-            lab.dispatch(Action::Notify(Notice {
-                error: true,
-                text: format!("Import failed: {}", state::js_text(&e)),
-            }));
+            fail(&lab, K::NoticeImportFailed, state::js_text(&e));
             return;
         }
     };
     importing.set(true);
-    let fail = lab.clone();
+    let fail_lab = lab.clone();
     let r2 = reader.clone();
     let onloadend = Closure::once_into_js(move |_: web_sys::ProgressEvent| {
         importing.set(false);
@@ -205,23 +584,20 @@ fn read_script(file: web_sys::File, lab: LabHandle, importing: UseStateHandle<bo
             Some(text) if r2.error().is_none() => {
                 let ls = lines::split_script(&text);
                 if ls.is_empty() {
-                    lab.dispatch(Action::Notify(Notice {
-                        error: true,
-                        text: "Import: the file holds no script lines.".into(),
-                    }));
+                    lab.dispatch(Action::Notify(Notice::error(K::NoticeImportEmpty, vec![])));
                 } else {
                     lab.dispatch(Action::Load(ls));
                 }
             }
             _ => {
                 let why = r2.error().map(|e| e.message()).unwrap_or_else(|| "unreadable file".into());
-                lab.dispatch(Action::Notify(Notice { error: true, text: format!("Import failed: {why}") }));
+                fail(&lab, K::NoticeImportFailed, why);
             }
         }
     });
     reader.set_onloadend(Some(onloadend.unchecked_ref()));
     if let Err(e) = reader.read_as_text(&file) {
-        fail.dispatch(Action::Notify(Notice { error: true, text: format!("Import failed: {}", state::js_text(&e)) }));
+        fail(&fail_lab, K::NoticeImportFailed, state::js_text(&e));
     }
 }
 

@@ -6,7 +6,9 @@ use serde_json::Value;
 use yew::prelude::*;
 
 use super::LabHandle;
+use super::i18n::{K, Tr, use_tr};
 use super::lines;
+use super::why;
 
 fn s<'a>(v: &'a Value, p: &str) -> &'a str {
     v.pointer(p).and_then(Value::as_str).unwrap_or("")
@@ -20,6 +22,7 @@ struct UseTokenProps {
 
 #[function_component(UseToken)]
 fn use_token(p: &UseTokenProps) -> Html {
+    let tr = use_tr();
     let spec = use_context::<super::SpecHandle>().expect("SpecHandle context");
     let token = p.token.clone();
     let onclick = Callback::from(move |_: MouseEvent| {
@@ -30,7 +33,7 @@ fn use_token(p: &UseTokenProps) -> Html {
         s.continue_token = token.clone();
         spec.set(s);
     });
-    html! { <button type="button" class="small use-token" {onclick} title="Put this token in the request builder's continue field">{ "Use in request" }</button> }
+    html! { <button type="button" class="small use-token" {onclick} title={tr.t(K::UseTokenTitle)}>{ tr.t(K::UseToken) }</button> }
 }
 
 fn token_box(id: &'static str, label: &str, token: &str) -> Html {
@@ -47,30 +50,36 @@ fn token_box(id: &'static str, label: &str, token: &str) -> Html {
     }
 }
 
-fn events_table(events: &[Value]) -> Html {
+/// A watch frame's row, with its "why" in a disclosure.
+pub fn frame_row(tr: Tr, f: &lines::Frame, message: &str) -> Html {
+    let what = if f.kind == "ERROR" { format!("{} {message}", f.detail).trim().to_string() } else { f.name.clone() };
+    html! {
+        <tr class={classes!("ev", format!("ev-{}", f.kind.to_lowercase()))}>
+            <td>{ f.kind.clone() }</td><td class="mono">{ what }</td><td class="mono">{ f.rv.clone() }</td>
+            <td class="why-cell"><details class="why-frame"><summary>{ tr.t(K::Why) }</summary><p>{ why::frame(tr, f) }</p></details></td>
+        </tr>
+    }
+}
+
+pub fn frames_head(tr: Tr) -> Html {
+    html! { <thead><tr><th>{ tr.t(K::ColType) }</th><th>{ tr.t(K::ColObject) }</th><th>{ "RV" }</th><th>{ tr.t(K::ColWhy) }</th></tr></thead> }
+}
+
+fn events_table(tr: Tr, events: &[Value]) -> Html {
     let rows = events.iter().map(|ev| {
-        let t = s(ev, "/type");
-        let o = ev.get("object").cloned().unwrap_or(Value::Null);
-        let detail = if t == "ERROR" {
-            format!("{} {} {}", o.get("code").map(|c| c.to_string()).unwrap_or_default(), s(&o, "/reason"), s(&o, "/message"))
-        } else {
-            s(&o, "/metadata/name").to_string()
-        };
-        html! {
-            <tr class={classes!("ev", format!("ev-{}", t.to_lowercase()))}>
-                <td>{ t.to_string() }</td><td class="mono">{ detail }</td><td class="mono">{ s(&o, "/metadata/resourceVersion").to_string() }</td>
-            </tr>
-        }
+        let f = lines::frame_of(ev);
+        let message = ev.pointer("/object/message").and_then(Value::as_str).unwrap_or("");
+        frame_row(tr, &f, message)
     });
     html! {
         <table id="response-events" class="grid">
-            <thead><tr><th>{ "type" }</th><th>{ "object" }</th><th>{ "RV" }</th></tr></thead>
+            { frames_head(tr) }
             <tbody>{ for rows }</tbody>
         </table>
     }
 }
 
-pub fn kvs_table(id: &'static str, kvs: &[Value]) -> Html {
+pub fn kvs_table(tr: Tr, id: &'static str, kvs: &[Value]) -> Html {
     let rows = kvs.iter().map(|kv| {
         let cell = |k: &str| match kv.get(k) {
             Some(Value::String(x)) => x.clone(),
@@ -91,22 +100,16 @@ pub fn kvs_table(id: &'static str, kvs: &[Value]) -> Html {
     });
     html! {
         <table {id} class="grid kvs">
-            <thead><tr><th>{ "key / value" }</th><th title="create_revision">{ "create" }</th><th title="mod_revision">{ "mod" }</th><th>{ "ver" }</th></tr></thead>
+            <thead><tr><th>{ tr.t(K::ColKeyValue) }</th><th title="create_revision">{ tr.t(K::ColCreate) }</th><th title="mod_revision">{ tr.t(K::ColMod) }</th><th title="version">{ tr.t(K::ColVer) }</th></tr></thead>
             { for rows }
         </table>
     }
 }
 
-/// The query parameter `key` of a request line, raw.
-fn query_param(line: &str, key: &str) -> Option<String> {
-    let path = line.split_whitespace().nth(1)?;
-    let (_, q) = path.split_once('?')?;
-    q.split('&').find_map(|kv| kv.strip_prefix(key)?.strip_prefix('=').map(String::from))
-}
-
 /// The "explain" switch: emits `set explain on|off`; its state is read back from the log.
 #[function_component(ExplainToggle)]
 fn explain_toggle() -> Html {
+    let tr = use_tr();
     let lab = use_context::<LabHandle>().expect("LabHandle context");
     let on = lines::explain_on(lab.entries.iter().map(|e| (e.line.as_str(), e.out.as_deref())));
     let onchange = {
@@ -118,24 +121,25 @@ fn explain_toggle() -> Html {
         })
     };
     html! {
-        <label class="check small" title="Adds the engine's reason to every API response (a `set explain` line)">
-            <input id="explain-toggle" type="checkbox" checked={on} {onchange} />{ "explain why" }
+        <label class="check small" title={tr.t(K::ExplainTitle)}>
+            <input id="explain-toggle" type="checkbox" checked={on} {onchange} disabled={lab.readonly} />{ tr.t(K::ExplainToggle) }
         </label>
     }
 }
 
-fn head() -> Html {
-    html! { <div class="row-head"><h2 id="resp-h">{ "Response" }</h2><ExplainToggle /></div> }
+fn head(tr: Tr) -> Html {
+    html! { <div class="row-head"><h2 id="resp-h">{ tr.t(K::ResponseHeading) }</h2><ExplainToggle /></div> }
 }
 
 #[function_component(ResponseView)]
 pub fn response_view() -> Html {
+    let tr = use_tr();
     let lab = use_context::<LabHandle>().expect("LabHandle context");
     let Some(i) = lab.shown() else {
         return html! {
             <section class="response" aria-labelledby="resp-h">
-                { head() }
-                <div id="response"><p class="empty">{ "No request sent yet. Build a request and press Send, or type a line in the console." }</p></div>
+                { head(tr) }
+                <div id="response"><p class="empty">{ tr.t(K::RespEmpty) }</p></div>
             </section>
         };
     };
@@ -143,8 +147,8 @@ pub fn response_view() -> Html {
     let Some(out) = entry.out.as_deref() else {
         return html! {
             <section class="response" aria-labelledby="resp-h">
-                { head() }
-                <div id="response"><p class="empty">{ "This line is a comment: it has no output." }</p></div>
+                { head(tr) }
+                <div id="response"><p class="empty">{ tr.t(K::RespComment) }</p></div>
             </section>
         };
     };
@@ -169,8 +173,19 @@ pub fn response_view() -> Html {
         parts.push(html! { <ul id="headers" class="headers">{ for rows }</ul> });
     }
 
-    if let Some(explain) = out.get("explain").and_then(Value::as_str) {
-        parts.push(html! { <p id="explain" class="explain">{ explain.to_string() }</p> });
+    {
+        let framing = why::explain(tr, &entry.line, out).into_iter().map(|p| html! { <p>{ p }</p> });
+        let engine = out.get("explain").and_then(Value::as_str).filter(|e| !e.is_empty()).map(|e| {
+            html! { <div class="engine-why"><span class="muted small">{ tr.t(K::WhyEngine) }</span>
+                <p id="explain" class="explain engine-text" lang="en">{ e.to_string() }</p></div> }
+        });
+        parts.push(html! {
+            <details id="why" class="why" open=true>
+                <summary>{ tr.t(K::Why) }</summary>
+                <div id="why-text">{ for framing }</div>
+                { for engine }
+            </details>
+        });
     }
 
     let body = out.get("body");
@@ -187,7 +202,7 @@ pub fn response_view() -> Html {
             .unwrap_or_default();
         parts.push(html! {
             <div id="status-error" class="error-box" role="alert">
-                <div><strong class="reason">{ s(body, "/reason").to_string() }</strong><span class="code">{ format!(" · code {code}") }</span></div>
+                <div><strong class="reason">{ s(body, "/reason").to_string() }</strong><span class="code">{ tr.f(K::StatusCode, &[&code]) }</span></div>
                 <div class="message">{ s(body, "/message").to_string() }</div>
                 if !causes.is_empty() { <ul class="causes">{ for causes }</ul> }
             </div>
@@ -198,7 +213,7 @@ pub fn response_view() -> Html {
         if let Some(items) = body.get("items").and_then(Value::as_array) {
             let n = items.len();
             let mut meta =
-                format!("{n} item{} · list RV {}", if n == 1 { "" } else { "s" }, s(body, "/metadata/resourceVersion"));
+                format!("{} · {}", tr.items(n), tr.f(K::ListMeta, &[&s(body, "/metadata/resourceVersion")]));
             if let Some(r) = body.pointer("/metadata/remainingItemCount") {
                 meta.push_str(&format!(" · remainingItemCount {r}"));
             }
@@ -210,50 +225,46 @@ pub fn response_view() -> Html {
         }
         let token = s(body, "/metadata/continue");
         if !token.is_empty() {
-            let label = if s(body, "/kind") == "Status" {
-                "metadata.continue of this error (an inconsistent-list token):"
-            } else {
-                "metadata.continue (pass it as ?continue= for the next page):"
-            };
+            let label = if s(body, "/kind") == "Status" { tr.t(K::ContinueLabelErr) } else { tr.t(K::ContinueLabel) };
             parts.push(token_box("continue-decoded", label, token));
         }
     }
-    if let Some(tok) = query_param(&entry.line, "continue").filter(|t| !t.is_empty()) {
-        parts.push(token_box("request-continue-decoded", "the request's continue token:", &tok));
+    if let Some(tok) = lines::query_param(&entry.line, "continue").filter(|t| !t.is_empty()) {
+        parts.push(token_box("request-continue-decoded", tr.t(K::RequestContinue), &tok));
     }
 
     if let Some(events) = out.get("events").and_then(Value::as_array) {
         if events.is_empty() {
-            parts.push(html! { <p class="muted">{ "No new events." }</p> });
+            parts.push(html! { <p class="muted">{ tr.t(K::NoNewEvents) }</p> });
         } else {
-            parts.push(events_table(events));
+            parts.push(events_table(tr, events));
         }
         if out.get("closed").and_then(Value::as_bool) == Some(true) {
-            parts.push(html! { <p class="warn">{ "The server closed this watch." }</p> });
+            parts.push(html! { <p class="warn">{ tr.t(K::ServerClosedWatch) }</p> });
         }
     }
 
     if let Some(kvs) = out.get("kvs").and_then(Value::as_array) {
-        parts.push(kvs_table("response-kvs", kvs));
+        parts.push(kvs_table(tr, "response-kvs", kvs));
     }
 
     let shown_json = body.unwrap_or(out);
     let pretty = serde_json::to_string_pretty(shown_json).unwrap_or_default();
     parts.push(html! {
         <details class="json" open=true>
-            <summary>{ if body.is_some() { "body" } else { "output" } }</summary>
+            <summary>{ if body.is_some() { tr.t(K::BodyLabel) } else { tr.t(K::OutputLabel) } }</summary>
             <pre id="response-json" class="mono">{ pretty }</pre>
         </details>
     });
 
-    let latest = lab.selected.is_none() || lab.entries.iter().rposition(|e| e.out.is_some()) == Some(i);
+    let latest = lab.selected.is_none() || lab.visible().iter().rposition(|e| e.out.is_some()) == Some(i);
     html! {
         <section class="response" aria-labelledby="resp-h">
-            { head() }
+            { head(tr) }
             <div id="response">
-                <p class="resp-line"><span class="ln">{ format!("line {}", i + 1) }</span>
+                <p class="resp-line"><span class="ln">{ tr.f(K::LineN, &[&(i + 1)]) }</span>
                     <code class="mono">{ entry.line.clone() }</code>
-                    if !latest { <span class="muted small">{ " (selected — not the latest)" }</span> }
+                    if !latest { <span class="muted small">{ tr.t(K::NotLatest) }</span> }
                 </p>
                 { for parts }
             </div>

@@ -5,6 +5,7 @@ use web_sys::{HtmlInputElement, HtmlSelectElement};
 use yew::prelude::*;
 
 use super::LabHandle;
+use super::i18n::{K, use_tr};
 use super::lines;
 use super::response::kvs_table;
 use super::state::Action;
@@ -22,12 +23,13 @@ struct SettingProps {
     choices: &'static [&'static str],
     initial: &'static str,
     #[prop_or_default]
-    hint: &'static str,
+    hint: Option<K>,
 }
 
 /// One `set <name> <value>` row.
 #[function_component(Setting)]
 fn setting(p: &SettingProps) -> Html {
+    let tr = use_tr();
     let lab = use_context::<LabHandle>().expect("LabHandle context");
     let value = use_state(|| p.initial.to_string());
     let id = format!("set-{}", p.name.replace('.', "-"));
@@ -39,7 +41,7 @@ fn setting(p: &SettingProps) -> Html {
     let control = if p.choices.is_empty() {
         let value2 = value.clone();
         let oninput = Callback::from(move |e: InputEvent| value2.set(input_value(&e)));
-        html! { <input id={id.clone()} type="text" spellcheck="false" value={(*value).clone()} placeholder={p.hint} {oninput} /> }
+        html! { <input id={id.clone()} type="text" spellcheck="false" value={(*value).clone()} placeholder={p.hint.map(|h| tr.t(h))} {oninput} /> }
     } else {
         let value2 = value.clone();
         let onchange =
@@ -51,13 +53,14 @@ fn setting(p: &SettingProps) -> Html {
         <div class="setting">
             <label for={id.clone()} class="mono">{ p.name }</label>
             { control }
-            <button type="button" class="small" data-cmd={cmd} disabled={value.trim().is_empty()} {onclick}>{ "Set" }</button>
+            <button type="button" class="small" data-cmd={cmd} disabled={value.trim().is_empty()} {onclick}>{ tr.t(K::SetBtn) }</button>
         </div>
     }
 }
 
 #[function_component(SimControls)]
 pub fn sim_controls() -> Html {
+    let tr = use_tr();
     let lab = use_context::<LabHandle>().expect("LabHandle context");
     let count = use_state(|| "3".to_string());
     let prefix = use_state(|| "pod".to_string());
@@ -69,6 +72,7 @@ pub fn sim_controls() -> Html {
 
     let rvs = lines::revisions_seen(lab.outputs());
     let latest = rvs.first().copied();
+    let rvs: Vec<u64> = rvs.into_iter().take(60).collect();
 
     let run = |line: String| {
         let lab = lab.clone();
@@ -120,54 +124,54 @@ pub fn sim_controls() -> Html {
 
     html! {
         <section class="sim" aria-labelledby="sim-h">
-            <h2 id="sim-h">{ "Simulation" }</h2>
+            <h2 id="sim-h">{ tr.t(K::SimHeading) }</h2>
             <div class="ctl">
-                <span class="ctl-label">{ "create" }</span>
-                <input id="sim-count" type="number" min="1" max="200" aria-label="how many objects" class="num"
+                <span class="ctl-label">{ tr.t(K::CreateLabel) }</span>
+                <input id="sim-count" type="number" min="1" max="200" aria-label={tr.t(K::HowMany)} class="num"
                     value={(*count).clone()} oninput={{ let c = count.clone(); Callback::from(move |e: InputEvent| c.set(input_value(&e))) }} />
-                <select id="sim-resource" aria-label="resource" onchange={{ let r = resource.clone(); Callback::from(move |e: Event| r.set(e.target_unchecked_into::<HtmlSelectElement>().value())) }}>{ for res_opts }</select>
-                <input id="sim-prefix" type="text" aria-label="name prefix" class="short" spellcheck="false"
+                <select id="sim-resource" aria-label={tr.t(K::Resource)} onchange={{ let r = resource.clone(); Callback::from(move |e: Event| r.set(e.target_unchecked_into::<HtmlSelectElement>().value())) }}>{ for res_opts }</select>
+                <input id="sim-prefix" type="text" aria-label={tr.t(K::NamePrefix)} class="short" spellcheck="false"
                     value={(*prefix).clone()} oninput={{ let p = prefix.clone(); Callback::from(move |e: InputEvent| p.set(input_value(&e))) }} />
-                <button id="sim-create" type="button" onclick={on_create}>{ "Create" }</button>
+                <button id="sim-create" type="button" onclick={on_create}>{ tr.t(K::CreateBtn) }</button>
             </div>
             <div class="ctl">
-                <span class="ctl-label">{ "compact to" }</span>
-                <input id="sim-compact-rev" type="text" inputmode="numeric" list="sim-revs" class="num" aria-label="revision to compact to"
+                <span class="ctl-label">{ tr.t(K::CompactTo) }</span>
+                <input id="sim-compact-rev" type="text" inputmode="numeric" list="sim-revs" class="num" aria-label={tr.t(K::CompactRev)}
                     placeholder={latest.map(|l| l.to_string()).unwrap_or_else(|| "rev".into())}
                     value={(*compact_rev).clone()} oninput={{ let c = compact_rev.clone(); Callback::from(move |e: InputEvent| c.set(input_value(&e))) }} />
                 <datalist id="sim-revs">{ for rev_opts }</datalist>
                 <button id="sim-compact" type="button" disabled={compact_line.is_none()} onclick={on_compact}
-                    title="etcd Compact: history at lower revisions disappears">{ "Compact" }</button>
+                    title={tr.t(K::CompactTitle)}>{ tr.t(K::CompactBtn) }</button>
             </div>
             <div class="ctl">
-                <span class="ctl-label">{ "advance clock" }</span>
+                <span class="ctl-label">{ tr.t(K::AdvanceClock) }</span>
                 { for advance }
             </div>
             <div class="ctl">
-                <span class="ctl-label">{ "apiserver" }</span>
-                <input id="sim-apiserver" type="number" min="1" max="9" class="num" aria-label="apiserver number"
+                <span class="ctl-label">{ tr.t(K::ApiserverLabel) }</span>
+                <input id="sim-apiserver" type="number" min="1" max="9" class="num" aria-label={tr.t(K::ApiserverNumber)}
                     value={(*apiserver).clone()} oninput={{ let a = apiserver.clone(); Callback::from(move |e: InputEvent| a.set(input_value(&e))) }} />
-                <button id="sim-route" type="button" class="small" data-cmd={api_line.clone()} onclick={run(api_line)}>{ "Send requests here" }</button>
-                <button id="sim-restart" type="button" class="small" data-cmd={restart_line.clone()} onclick={run(restart_line)}>{ "Restart" }</button>
+                <button id="sim-route" type="button" class="small" data-cmd={api_line.clone()} onclick={run(api_line)}>{ tr.t(K::SendHere) }</button>
+                <button id="sim-restart" type="button" class="small" data-cmd={restart_line.clone()} onclick={run(restart_line)}>{ tr.t(K::Restart) }</button>
             </div>
             <div class="ctl">
-                <span class="ctl-label">{ "informer" }</span>
-                <input id="sim-informer" type="text" class="short" spellcheck="false" aria-label="informer name"
+                <span class="ctl-label">{ tr.t(K::InformerLabel) }</span>
+                <input id="sim-informer" type="text" class="short" spellcheck="false" aria-label={tr.t(K::InformerName)}
                     value={(*informer).clone()} oninput={{ let i = informer.clone(); Callback::from(move |e: InputEvent| i.set(input_value(&e))) }} />
-                <select id="sim-informer-mode" aria-label="initial list mode" onchange={{ let m = informer_mode.clone(); Callback::from(move |e: Event| m.set(e.target_unchecked_into::<HtmlSelectElement>().value())) }}>{ for mode_opts }</select>
+                <select id="sim-informer-mode" aria-label={tr.t(K::InitialListMode)} onchange={{ let m = informer_mode.clone(); Callback::from(move |e: Event| m.set(e.target_unchecked_into::<HtmlSelectElement>().value())) }}>{ for mode_opts }</select>
                 <button id="sim-informer-start" type="button" class="small" data-cmd={inf_start.clone()} onclick={run(inf_start)}
-                    title="Starts a client-go style informer on the resource chosen under create">{ "Start" }</button>
-                <button id="sim-informer-show" type="button" class="small" data-cmd={inf_show.clone()} onclick={run(inf_show)}>{ "Show" }</button>
-                <button id="sim-informer-stop" type="button" class="small" data-cmd={inf_stop.clone()} onclick={run(inf_stop)}>{ "Stop" }</button>
+                    title={tr.t(K::InformerTitle)}>{ tr.t(K::Start) }</button>
+                <button id="sim-informer-show" type="button" class="small" data-cmd={inf_show.clone()} onclick={run(inf_show)}>{ tr.t(K::Show) }</button>
+                <button id="sim-informer-stop" type="button" class="small" data-cmd={inf_stop.clone()} onclick={run(inf_stop)}>{ tr.t(K::Stop) }</button>
             </div>
             <details class="settings">
-                <summary>{ "Settings" }</summary>
+                <summary>{ tr.t(K::Settings) }</summary>
                 <Setting name="watch-cache" choices={&["on", "off"][..]} initial="off" />
-                <Setting name="cache.capacity" initial="100" hint="events" />
-                <Setting name="cache.lag" initial="2s" hint="e.g. 2s" />
+                <Setting name="cache.capacity" initial="100" hint={K::HintEvents} />
+                <Setting name="cache.lag" initial="2s" hint={K::HintDuration} />
                 <Setting name="kubernetes" choices={&["1.36", "1.35", "1.34", "1.33", "1.32", "1.31", "1.30", "1.29", "1.28", "1.27"][..]} initial="1.30" />
-                <Setting name="apiservers" initial="2" hint="count" />
-                <Setting name="compaction-interval" initial="5m" hint="e.g. 5m" />
+                <Setting name="apiservers" initial="2" hint={K::HintCount} />
+                <Setting name="compaction-interval" initial="5m" hint={K::HintDuration} />
             </details>
         </section>
     }
@@ -177,6 +181,7 @@ pub fn sim_controls() -> Html {
 /// the newest such read — labelled with the line it came from, since later lines may change etcd.
 #[function_component(EtcdView)]
 pub fn etcd_view() -> Html {
+    let tr = use_tr();
     let lab = use_context::<LabHandle>().expect("LabHandle context");
     let line = "etcd get /registry/ --prefix";
     let onclick = {
@@ -184,18 +189,18 @@ pub fn etcd_view() -> Html {
         Callback::from(move |_: MouseEvent| lab.dispatch(Action::Run(vec![line.to_string()])))
     };
     let last = lab
-        .entries
+        .visible()
         .iter()
         .enumerate()
         .rev()
         .find(|(_, e)| e.line.trim_start().starts_with("etcd get") && e.out.is_some());
     let body = match last {
         None => {
-            html! { <p id="etcd-empty" class="empty">{ "Press Read etcd to see the raw keys, values and revisions under /registry/." }</p> }
+            html! { <p id="etcd-empty" class="empty">{ tr.t(K::EtcdEmpty) }</p> }
         }
         Some((i, e)) => {
             let out = e.out.as_deref().expect("checked");
-            let stale = i + 1 != lab.entries.len();
+            let stale = i + 1 != lab.visible().len();
             if let Some(err) = out.get("error").and_then(serde_json::Value::as_str) {
                 html! { <p class="error-box">{ err.to_string() }</p> }
             } else {
@@ -203,9 +208,8 @@ pub fn etcd_view() -> Html {
                 let kvs = out.get("kvs").and_then(serde_json::Value::as_array).cloned().unwrap_or_default();
                 html! {
                     <>
-                    <p class="muted small">{ format!("as of line {} · etcd revision {rev}{}", i + 1,
-                        if stale { " · later lines may have changed it" } else { "" }) }</p>
-                    if kvs.is_empty() { <p class="empty">{ "No keys." }</p> } else { { kvs_table("etcd-kvs", &kvs) } }
+                    <p class="muted small">{ tr.f(K::EtcdAsOf, &[&(i + 1), &rev]) }{ if stale { tr.t(K::EtcdStale) } else { "" } }</p>
+                    if kvs.is_empty() { <p class="empty">{ tr.t(K::NoKeys) }</p> } else { { kvs_table(tr, "etcd-kvs", &kvs) } }
                     </>
                 }
             }
@@ -215,7 +219,7 @@ pub fn etcd_view() -> Html {
         <section class="etcd" aria-labelledby="etcd-h">
             <div class="row-head">
                 <h2 id="etcd-h">{ "etcd" }</h2>
-                <button id="etcd-read" type="button" class="small" data-cmd={line} {onclick}>{ "Read etcd" }</button>
+                <button id="etcd-read" type="button" class="small" data-cmd={line} {onclick}>{ tr.t(K::EtcdRead) }</button>
             </div>
             <div id="etcd">{ body }</div>
         </section>

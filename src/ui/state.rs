@@ -10,10 +10,14 @@ use std::rc::Rc;
 use serde_json::{Value, json};
 use yew::prelude::*;
 
+use super::i18n::K;
 use crate::script::Session;
 
 /// The localStorage key of the saved sandbox: `{"log":[lines…],"redo":[lines…]}`.
 pub const STORAGE_KEY: &str = "rvlab.log.v1";
+
+/// Where the sandbox goes when a share link replaces it (same format).
+pub const BACKUP_KEY: &str = "rvlab.log.v1.backup";
 
 /// One script line and what the engine answered (None for blank lines and comments).
 #[derive(Clone, Debug, PartialEq)]
@@ -22,44 +26,89 @@ pub struct Entry {
     pub out: Option<Rc<Value>>,
 }
 
-/// A message above the panels: information or an error that must not be silent.
+/// A message above the panels: information or an error that must not be silent. The text is a
+/// translation key plus its arguments, so it follows the language switch.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Notice {
     pub error: bool,
-    pub text: String,
+    pub key: K,
+    pub args: Vec<String>,
+    /// Offer to restore the sandbox saved under [`BACKUP_KEY`].
+    pub restore: bool,
+}
+
+impl Notice {
+    pub fn error(key: K, args: Vec<String>) -> Self {
+        Notice { error: true, key, args, restore: false }
+    }
+    pub fn info(key: K, args: Vec<String>) -> Self {
+        Notice { error: false, key, args, restore: false }
+    }
 }
 
 pub enum Action {
-    /// Append and run these lines (a click, a console line, a pasted script).
+    /// Append and run these lines (a click, a console line, a pasted script). While the scrubber
+    /// is in the past this only asks for confirmation ([`Lab::pending`]).
     Run(Vec<String>),
+    /// Drop the steps after the scrubber and run the pending lines.
+    ConfirmFork,
+    CancelFork,
+    /// Move the scrubber: replay the first `n` steps.
+    Seek(usize),
     Undo,
     Redo,
     /// Empty sandbox.
     Reset,
-    /// Replace the whole log (import).
+    /// Replace the whole log (import, lesson).
     Load(Vec<String>),
-    /// Show this entry (index into `entries`) in the response viewer.
+    /// Show this entry (index into `entries`) in the response viewer; an entry after the
+    /// scrubber moves the scrubber to it.
     Select(usize),
     Notify(Notice),
     DismissNotice,
 }
 
+thread_local! {
+    static STAMP: std::cell::Cell<u64> = const { std::cell::Cell::new(0) };
+}
+
+fn next_stamp() -> u64 {
+    STAMP.with(|s| {
+        s.set(s.get() + 1);
+        s.get()
+    })
+}
+
 pub struct Lab {
+    /// The whole log, including steps after the scrubber.
     pub entries: Vec<Entry>,
+    /// How many entries the session has run (the scrubber position); `entries.len()` = now.
+    pub at: usize,
     pub redo: Vec<String>,
-    /// The entry the response viewer shows; None = the latest output.
+    /// The entry the response viewer shows; None = the latest output before the scrubber.
     pub selected: Option<usize>,
     pub notice: Option<Notice>,
+    /// Lines waiting for "fork here" while the scrubber is in the past.
+    pub pending: Option<Vec<String>>,
+    /// Save to localStorage (off for embeds).
+    pub persist: bool,
+    /// No new lines may be run (embed mode=readonly).
+    pub readonly: bool,
+    /// Changes whenever the session does (memo key for the timeline).
+    pub stamp: u64,
     session: Rc<RefCell<Session>>,
 }
 
 impl PartialEq for Lab {
     fn eq(&self, other: &Self) -> bool {
         Rc::ptr_eq(&self.session, &other.session)
+            && self.stamp == other.stamp
+            && self.at == other.at
             && self.entries == other.entries
             && self.redo == other.redo
             && self.selected == other.selected
             && self.notice == other.notice
+            && self.pending == other.pending
     }
 }
 
@@ -69,14 +118,24 @@ impl Default for Lab {
     }
 }
 
+/// The UI's session: explanations on, so every answer can say why.
+pub fn new_session() -> Session {
+    Session::with_explain(true)
+}
+
 impl Lab {
     pub fn empty() -> Self {
         Lab {
             entries: Vec::new(),
+            at: 0,
             redo: Vec::new(),
             selected: None,
             notice: None,
-            session: Rc::new(RefCell::new(Session::new())),
+            pending: None,
+            persist: true,
+            readonly: false,
+            stamp: next_stamp(),
+            session: Rc::new(RefCell::new(new_session())),
         }
     }
 
@@ -88,47 +147,120 @@ impl Lab {
         lab
     }
 
+    /// A sandbox over a session that was already driven (tests, big histories): `entries` are
+    /// the lines it ran and their outputs.
+    pub fn from_session(session: Session, entries: Vec<Entry>) -> Self {
+        let mut lab = Lab::empty();
+        lab.at = entries.len();
+        lab.entries = entries;
+        lab.session = Rc::new(RefCell::new(session));
+        lab
+    }
+
     /// The sandbox saved in localStorage, or an empty one with a notice saying why not.
     pub fn restore() -> Self {
-        match load_saved() {
+        match load_saved(STORAGE_KEY) {
             Ok(Some((log, redo))) => Lab::replay(log, redo),
             Ok(None) => Lab::empty(),
             Err(msg) => {
                 let mut lab = Lab::empty();
-                lab.notice = Some(Notice { error: true, text: msg });
+                lab.notice = Some(Notice::error(K::NoticeRestoreFailed, vec![STORAGE_KEY.into(), msg]));
                 lab
             }
         }
     }
 
+    /// The engine session at the scrubber position.
+    pub fn session(&self) -> std::cell::Ref<'_, Session> {
+        self.session.borrow()
+    }
+
+    /// The whole log (every step, also after the scrubber).
     pub fn log(&self) -> Vec<String> {
         self.entries.iter().map(|e| e.line.clone()).collect()
     }
 
+    /// The steps up to the scrubber: what the panels show.
+    pub fn visible(&self) -> &[Entry] {
+        &self.entries[..self.at.min(self.entries.len())]
+    }
+
+    pub fn in_past(&self) -> bool {
+        self.at < self.entries.len()
+    }
+
     pub fn outputs(&self) -> impl DoubleEndedIterator<Item = &Value> + Clone {
-        self.entries.iter().filter_map(|e| e.out.as_deref())
+        self.visible().iter().filter_map(|e| e.out.as_deref())
     }
 
     /// The index of the entry the response viewer shows.
     pub fn shown(&self) -> Option<usize> {
-        self.selected.filter(|i| *i < self.entries.len()).or_else(|| self.entries.iter().rposition(|e| e.out.is_some()))
+        let vis = self.visible();
+        self.selected.filter(|i| *i < vis.len()).or_else(|| vis.iter().rposition(|e| e.out.is_some()))
     }
 
     fn run_lines(&mut self, lines: Vec<String>) {
-        let mut session = self.session.borrow_mut();
-        for line in lines {
-            let n = self.entries.len() + 1;
-            let out = session.run_line(n, &line).map(Rc::new);
-            self.entries.push(Entry { line, out });
+        {
+            let mut session = self.session.borrow_mut();
+            for line in lines {
+                let n = self.entries.len() + 1;
+                let out = session.run_line(n, &line).map(Rc::new);
+                self.entries.push(Entry { line, out });
+            }
+        }
+        self.at = self.entries.len();
+        self.stamp = next_stamp();
+    }
+
+    /// A copy sharing the session (for changes that do not touch it).
+    fn copy(&self) -> Lab {
+        Lab {
+            entries: self.entries.clone(),
+            at: self.at,
+            redo: self.redo.clone(),
+            selected: self.selected,
+            notice: self.notice.clone(),
+            pending: self.pending.clone(),
+            persist: self.persist,
+            readonly: self.readonly,
+            stamp: self.stamp,
+            session: self.session.clone(),
         }
     }
 
-    fn persist(&mut self) {
+    /// A fresh sandbox with this one's settings (persist, readonly).
+    fn fresh_like(&self, lines: Vec<String>, redo: Vec<String>) -> Lab {
+        let mut lab = Lab::replay(lines, redo);
+        lab.persist = self.persist;
+        lab.readonly = self.readonly;
+        lab
+    }
+
+    /// Rebuilds the session from the first `n` entries, keeping every entry's output.
+    pub fn seek(&self, n: usize) -> Lab {
+        let n = n.min(self.entries.len());
+        let mut session = new_session();
+        for (i, e) in self.entries[..n].iter().enumerate() {
+            session.run_line(i + 1, &e.line);
+        }
+        let mut lab = self.copy();
+        lab.session = Rc::new(RefCell::new(session));
+        lab.at = n;
+        lab.selected = None;
+        lab.pending = None;
+        lab.stamp = next_stamp();
+        lab
+    }
+
+    pub fn persist(&mut self) {
+        if !self.persist {
+            return;
+        }
         let log = self.log();
         match save(&log, &self.redo) {
-            Err(msg) => self.notice = Some(Notice { error: true, text: msg }),
+            Err(msg) => self.notice = Some(Notice::error(K::NoticeSaveFailed, vec![msg])),
             // Saving works again: the earlier warning is no longer true.
-            Ok(()) if self.notice.as_ref().is_some_and(|n| n.text.starts_with(SAVE_FAILED)) => self.notice = None,
+            Ok(()) if self.notice.as_ref().is_some_and(|n| n.key == K::NoticeSaveFailed) => self.notice = None,
             Ok(()) => {}
         }
     }
@@ -140,18 +272,41 @@ impl Reducible for Lab {
     fn reduce(self: Rc<Self>, action: Action) -> Rc<Self> {
         let mut next = match action {
             Action::Run(lines) => {
-                if lines.is_empty() {
+                if lines.is_empty() || self.readonly {
                     return self;
                 }
-                let mut lab = Lab {
-                    entries: self.entries.clone(),
-                    redo: Vec::new(),
-                    selected: None,
-                    notice: self.notice.clone().filter(|n| n.error),
-                    session: self.session.clone(),
-                };
+                if self.in_past() {
+                    let mut lab = self.copy();
+                    lab.pending = Some(lines);
+                    return Rc::new(lab);
+                }
+                let mut lab = self.copy();
+                lab.redo = Vec::new();
+                lab.selected = None;
+                lab.notice = self.notice.clone().filter(|n| n.error);
                 lab.run_lines(lines);
                 lab
+            }
+            Action::ConfirmFork => {
+                let Some(lines) = self.pending.clone() else { return self };
+                let mut lab = self.copy();
+                lab.entries.truncate(self.at);
+                lab.pending = None;
+                lab.redo = Vec::new();
+                lab.selected = None;
+                lab.run_lines(lines);
+                lab
+            }
+            Action::CancelFork => {
+                let mut lab = self.copy();
+                lab.pending = None;
+                return Rc::new(lab);
+            }
+            Action::Seek(n) => {
+                if n.min(self.entries.len()) == self.at {
+                    return self;
+                }
+                return Rc::new(self.seek(n));
             }
             Action::Undo => {
                 let Some(last) = self.entries.last() else { return self };
@@ -159,54 +314,41 @@ impl Reducible for Lab {
                 redo.push(last.line.clone());
                 let mut log = self.log();
                 log.pop();
-                Lab::replay(log, redo)
+                self.fresh_like(log, redo)
             }
             Action::Redo => {
                 let mut redo = self.redo.clone();
                 let Some(line) = redo.pop() else { return self };
                 let mut log = self.log();
                 log.push(line);
-                Lab::replay(log, redo)
+                self.fresh_like(log, redo)
             }
             Action::Reset => {
                 // Undoable: the lines go onto the redo stack, first line on top.
-                let mut lab = Lab::empty();
-                lab.redo = self.redo.clone();
-                lab.redo.extend(self.log().into_iter().rev());
-                lab
+                let mut redo = self.redo.clone();
+                redo.extend(self.log().into_iter().rev());
+                self.fresh_like(Vec::new(), redo)
             }
             Action::Load(lines) => {
                 let n = lines.len();
-                let mut lab = Lab::replay(lines, Vec::new());
-                lab.notice = Some(Notice { error: false, text: format!("Imported {n} lines.") });
+                let mut lab = self.fresh_like(lines, Vec::new());
+                lab.notice = Some(Notice::info(K::NoticeImported, vec![n.to_string()]));
                 lab
             }
             Action::Select(i) => {
-                return Rc::new(Lab {
-                    entries: self.entries.clone(),
-                    redo: self.redo.clone(),
-                    selected: Some(i),
-                    notice: self.notice.clone(),
-                    session: self.session.clone(),
-                });
+                let mut lab = if i >= self.at && i < self.entries.len() { self.seek(i + 1) } else { self.copy() };
+                lab.selected = Some(i);
+                return Rc::new(lab);
             }
             Action::Notify(n) => {
-                return Rc::new(Lab {
-                    entries: self.entries.clone(),
-                    redo: self.redo.clone(),
-                    selected: self.selected,
-                    notice: Some(n),
-                    session: self.session.clone(),
-                });
+                let mut lab = self.copy();
+                lab.notice = Some(n);
+                return Rc::new(lab);
             }
             Action::DismissNotice => {
-                return Rc::new(Lab {
-                    entries: self.entries.clone(),
-                    redo: self.redo.clone(),
-                    selected: self.selected,
-                    notice: None,
-                    session: self.session.clone(),
-                });
+                let mut lab = self.copy();
+                lab.notice = None;
+                return Rc::new(lab);
             }
         };
         next.persist();
@@ -254,22 +396,25 @@ pub fn parse_saved(text: &str) -> Result<Saved, String> {
     }
 }
 
-fn load_saved() -> Result<Option<Saved>, String> {
-    let storage = storage().map_err(|e| format!("Could not restore the saved sandbox: {e}"))?;
-    let text =
-        storage.get_item(STORAGE_KEY).map_err(|e| format!("Could not read the saved sandbox: {}", js_text(&e)))?;
+/// Reads a saved sandbox from localStorage `key`; the error says what is wrong.
+pub fn load_saved(key: &str) -> Result<Option<Saved>, String> {
+    let storage = storage()?;
+    let text = storage.get_item(key).map_err(|e| js_text(&e))?;
     let Some(text) = text else { return Ok(None) };
-    parse_saved(&text).map(Some).map_err(|e| {
-        format!("The saved sandbox ({STORAGE_KEY}) could not be read: {e}. Started with an empty sandbox.")
-    })
+    parse_saved(&text).map(Some)
 }
 
-const SAVE_FAILED: &str = "Your work is not being saved";
+/// Copies the saved sandbox to [`BACKUP_KEY`] (before a share link replaces it). Returns
+/// whether there was a non-empty sandbox to keep.
+pub fn backup_saved() -> bool {
+    let Ok(storage) = storage() else { return false };
+    let Ok(Some(text)) = storage.get_item(STORAGE_KEY) else { return false };
+    let has_lines = parse_saved(&text).is_ok_and(|(log, _)| !log.is_empty());
+    has_lines && storage.set_item(BACKUP_KEY, &text).is_ok()
+}
 
 fn save(log: &[String], redo: &[String]) -> Result<(), String> {
-    let storage = storage().map_err(|e| format!("{SAVE_FAILED}: {e}"))?;
+    let storage = storage()?;
     let text = json!({"log": log, "redo": redo}).to_string();
-    storage
-        .set_item(STORAGE_KEY, &text)
-        .map_err(|e| format!("{SAVE_FAILED} ({}). Export the script to keep it.", js_text(&e)))
+    storage.set_item(STORAGE_KEY, &text).map_err(|e| js_text(&e))
 }

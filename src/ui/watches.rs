@@ -4,15 +4,20 @@
 use yew::prelude::*;
 
 use super::LabHandle;
+use super::i18n::{K, use_tr};
 use super::lines;
+use super::response::{frame_row, frames_head};
 use super::state::Action;
 
 #[function_component(Watches)]
 pub fn watches() -> Html {
+    let tr = use_tr();
     let lab = use_context::<LabHandle>().expect("LabHandle context");
-    let ws = lines::watches(lab.entries.iter().map(|e| (e.line.as_str(), e.out.as_deref())));
+    let ws = lines::watches(lab.visible().iter().map(|e| (e.line.as_str(), e.out.as_deref())));
+    let can_run = !lab.readonly;
 
     let cmd_button = |label: &'static str, cmd: String, enabled: bool| {
+        let enabled = enabled && can_run;
         let lab = lab.clone();
         let c = cmd.clone();
         let onclick = Callback::from(move |_: MouseEvent| lab.dispatch(Action::Run(vec![c.clone()])));
@@ -21,23 +26,16 @@ pub fn watches() -> Html {
 
     let cards = ws.iter().rev().map(|w| {
         let done = w.cancelled || w.closed;
-        let state = if w.cancelled {
-            "cancelled"
+        let state = tr.t(if w.cancelled {
+            K::WatchCancelled
         } else if w.closed {
-            "closed by server"
+            K::WatchClosedByServer
         } else if w.paused {
-            "paused (events pile up)"
+            K::WatchPaused
         } else {
-            "open"
-        };
-        let frames = w.frames.iter().map(|f| {
-            let what = if f.kind == "ERROR" { f.detail.clone() } else { f.name.clone() };
-            html! {
-                <tr class={classes!("ev", format!("ev-{}", f.kind.to_lowercase()))}>
-                    <td>{ f.kind.clone() }</td><td class="mono">{ what }</td><td class="mono">{ f.rv.clone() }</td>
-                </tr>
-            }
+            K::WatchOpen
         });
+        let frames = w.frames.iter().map(|f| frame_row(tr, f, ""));
         html! {
             <li class="watch" data-watch={w.id.clone()}>
                 <div class="row-head">
@@ -46,16 +44,16 @@ pub fn watches() -> Html {
                 </div>
                 <code class="mono small req">{ w.request.clone() }</code>
                 <div class="buttons">
-                    { cmd_button("Read events", format!("events {}", w.id), !w.cancelled) }
-                    if w.paused { { cmd_button("Resume", format!("resume {}", w.id), !done) } }
-                    else { { cmd_button("Pause", format!("pause {}", w.id), !done) } }
-                    { cmd_button("Cancel", format!("cancel {}", w.id), !done) }
+                    { cmd_button(tr.t(K::ReadEvents), format!("events {}", w.id), !w.cancelled) }
+                    if w.paused { { cmd_button(tr.t(K::Resume), format!("resume {}", w.id), !done) } }
+                    else { { cmd_button(tr.t(K::Pause), format!("pause {}", w.id), !done) } }
+                    { cmd_button(tr.t(K::Cancel), format!("cancel {}", w.id), !done) }
                 </div>
                 if w.frames.is_empty() {
-                    <p class="muted small">{ "No frames read yet — press Read events." }</p>
+                    <p class="muted small">{ tr.t(K::NoFrames) }</p>
                 } else {
                     <table class="grid frames">
-                        <thead><tr><th>{ "type" }</th><th>{ "object" }</th><th>{ "RV" }</th></tr></thead>
+                        { frames_head(tr) }
                         <tbody>{ for frames }</tbody>
                     </table>
                 }
@@ -65,9 +63,9 @@ pub fn watches() -> Html {
 
     html! {
         <section class="watches" aria-labelledby="watches-h">
-            <h2 id="watches-h">{ "Watches" }</h2>
+            <h2 id="watches-h">{ tr.t(K::WatchesHeading) }</h2>
             if ws.is_empty() {
-                <p id="watches-empty" class="empty">{ "No watch open. Choose verb “watch” in the request builder." }</p>
+                <p id="watches-empty" class="empty">{ tr.t(K::WatchesEmpty) }</p>
             } else {
                 <ul id="watches" class="watch-list">{ for cards }</ul>
             }

@@ -1,0 +1,173 @@
+//! How the page was opened: `?lang=`, `?theme=`, embed mode (`?embed=1&lesson=…|script=…
+//! &mode=readonly|interactive&height=auto`) and a share link in the `#fragment`. Parsed from
+//! text so tests can mount the app with any URL without touching the page's location.
+
+use std::cell::RefCell;
+
+use super::i18n::Lang;
+use super::state::Entry;
+use crate::script::Session;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum Theme {
+    #[default]
+    Auto,
+    Light,
+    Dark,
+}
+
+impl Theme {
+    pub const ALL: [Theme; 3] = [Theme::Auto, Theme::Light, Theme::Dark];
+    pub fn code(self) -> &'static str {
+        match self {
+            Theme::Auto => "auto",
+            Theme::Light => "light",
+            Theme::Dark => "dark",
+        }
+    }
+    pub fn parse(s: &str) -> Option<Theme> {
+        Theme::ALL.into_iter().find(|t| t.code() == s)
+    }
+}
+
+/// Everything the URL says.
+#[derive(Default)]
+pub struct Config {
+    /// `?lang=`; None = the browser's language.
+    pub lang: Option<Lang>,
+    pub theme: Theme,
+    pub embed: bool,
+    /// `mode=interactive` (default for embeds: readonly).
+    pub interactive: bool,
+    /// `height=<px>`; None = auto (the embed posts its height to the host page).
+    pub height: Option<u32>,
+    pub lesson: Option<String>,
+    pub script: Option<String>,
+    /// The text after `#`, when there is one.
+    pub fragment: Option<String>,
+    /// The config came from the page's own URL: the app may rewrite it (clear a consumed share
+    /// fragment, keep `?lang=` in step with the switcher).
+    pub from_location: bool,
+    /// A session that was already driven, with the lines it ran (tests, big histories).
+    pub seed: RefCell<Option<(Session, Vec<Entry>)>>,
+}
+
+impl PartialEq for Config {
+    fn eq(&self, other: &Self) -> bool {
+        std::ptr::eq(self, other)
+    }
+}
+
+/// Decodes `%XX` escapes and `+` (a space, as in form-encoded queries). Invalid escapes stay as
+/// they are; invalid UTF-8 becomes U+FFFD.
+pub fn percent_decode(s: &str) -> String {
+    let b = s.as_bytes();
+    let mut out = Vec::with_capacity(b.len());
+    let mut i = 0;
+    while i < b.len() {
+        match b[i] {
+            b'+' => out.push(b' '),
+            b'%' if i + 2 < b.len() => {
+                let hex = |c: u8| (c as char).to_digit(16);
+                match (hex(b[i + 1]), hex(b[i + 2])) {
+                    (Some(h), Some(l)) => {
+                        out.push((h * 16 + l) as u8);
+                        i += 3;
+                        continue;
+                    }
+                    _ => out.push(b'%'),
+                }
+            }
+            c => out.push(c),
+        }
+        i += 1;
+    }
+    String::from_utf8_lossy(&out).into_owned()
+}
+
+/// Percent-encodes a query value (everything but unreserved characters).
+pub fn percent_encode(s: &str) -> String {
+    crate::ui::lines::query_escape(s)
+}
+
+/// `(key, value)` pairs of a query string (with or without the leading `?`), decoded.
+pub fn query_pairs(search: &str) -> Vec<(String, String)> {
+    search
+        .trim_start_matches('?')
+        .split('&')
+        .filter(|kv| !kv.is_empty())
+        .map(|kv| {
+            let (k, v) = kv.split_once('=').unwrap_or((kv, ""));
+            (percent_decode(k), percent_decode(v))
+        })
+        .collect()
+}
+
+impl Config {
+    /// Parses `location.search` and `location.hash` (each with or without `?` / `#`).
+    pub fn parse(search: &str, hash: &str) -> Config {
+        let mut c = Config::default();
+        for (k, v) in query_pairs(search) {
+            match k.as_str() {
+                "lang" => c.lang = Lang::parse(&v),
+                "theme" => c.theme = Theme::parse(&v).unwrap_or_default(),
+                "embed" => c.embed = matches!(v.as_str(), "1" | "true" | "yes" | ""),
+                "mode" => c.interactive = v == "interactive",
+                "height" => c.height = v.parse().ok().filter(|h: &u32| *h >= 80),
+                "lesson" if !v.is_empty() => c.lesson = Some(v),
+                "script" if !v.is_empty() => c.script = Some(v),
+                _ => {}
+            }
+        }
+        let h = hash.trim_start_matches('#');
+        if !h.is_empty() {
+            c.fragment = Some(h.to_string());
+        }
+        c
+    }
+
+    /// The page's own URL.
+    pub fn from_location() -> Config {
+        let loc = web_sys::window().map(|w| w.location());
+        let search = loc.as_ref().and_then(|l| l.search().ok()).unwrap_or_default();
+        let hash = loc.as_ref().and_then(|l| l.hash().ok()).unwrap_or_default();
+        let mut c = Config::parse(&search, &hash);
+        c.from_location = true;
+        c
+    }
+
+    /// A config carrying an already-driven session.
+    pub fn with_session(mut self, session: Session, entries: Vec<Entry>) -> Config {
+        self.seed = RefCell::new(Some((session, entries)));
+        self
+    }
+
+    pub fn readonly(&self) -> bool {
+        self.embed && !self.interactive
+    }
+}
+
+/// Rewrites the page URL (no reload, no history entry): `?lang=` set to `lang`, the other
+/// query parameters kept, the fragment dropped when `drop_hash`.
+pub fn replace_url(set: &[(&str, &str)], drop_hash: bool) {
+    let Some(w) = web_sys::window() else { return };
+    let loc = w.location();
+    let search = loc.search().unwrap_or_default();
+    let mut pairs: Vec<(String, String)> =
+        query_pairs(&search).into_iter().filter(|(k, _)| !set.iter().any(|(s, _)| s == k)).collect();
+    for (k, v) in set {
+        pairs.push((k.to_string(), v.to_string()));
+    }
+    let q: Vec<String> = pairs.iter().map(|(k, v)| format!("{}={}", percent_encode(k), percent_encode(v))).collect();
+    let mut url = loc.pathname().unwrap_or_default();
+    if !q.is_empty() {
+        url.push('?');
+        url.push_str(&q.join("&"));
+    }
+    if !drop_hash {
+        url.push_str(&loc.hash().unwrap_or_default());
+    }
+    if let Ok(h) = w.history() {
+        let _ = h.replace_state_with_url(&wasm_bindgen::JsValue::NULL, "", Some(&url));
+    }
+}

@@ -1,0 +1,416 @@
+//! Every string the UI shows, in English and 简体中文. [`K`] is one key per string; the
+//! `strings!` table below gives both translations for each key, so a key without a translation
+//! does not compile, and `tests/web.rs` checks that none is empty and that both sides use the
+//! same `{0}`, `{1}` … placeholders. Terms (resourceVersion, etcd, continue token, watch,
+//! revision, list, informer, apiserver) stay in English in the Chinese text, as Chinese
+//! Kubernetes documentation writes them.
+
+use std::fmt::Display;
+
+use yew::prelude::*;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum Lang {
+    #[default]
+    En,
+    Zh,
+}
+
+impl Lang {
+    pub const ALL: [Lang; 2] = [Lang::En, Lang::Zh];
+
+    /// The code used in `?lang=`.
+    pub fn code(self) -> &'static str {
+        match self {
+            Lang::En => "en",
+            Lang::Zh => "zh",
+        }
+    }
+
+    /// The BCP 47 tag for the `lang` attribute.
+    pub fn tag(self) -> &'static str {
+        match self {
+            Lang::En => "en",
+            Lang::Zh => "zh-CN",
+        }
+    }
+
+    /// The language's own name, for the switcher.
+    pub fn name(self) -> &'static str {
+        match self {
+            Lang::En => "English",
+            Lang::Zh => "简体中文",
+        }
+    }
+
+    /// `en`, `zh`, and also browser tags such as `zh-CN`, `zh-Hans`, `en-US`.
+    pub fn parse(s: &str) -> Option<Lang> {
+        let s = s.trim().to_ascii_lowercase();
+        if s == "en" || s.starts_with("en-") {
+            Some(Lang::En)
+        } else if s == "zh" || s.starts_with("zh-") || s.starts_with("zh_") {
+            Some(Lang::Zh)
+        } else {
+            None
+        }
+    }
+
+    /// The first language in the browser's preference list that we have; English otherwise.
+    pub fn from_browser() -> Lang {
+        let Some(nav) = web_sys::window().map(|w| w.navigator()) else { return Lang::En };
+        let langs = nav.languages();
+        for i in 0..langs.length() {
+            if let Some(l) = langs.get(i).as_string().and_then(|s| Lang::parse(&s)) {
+                return l;
+            }
+        }
+        nav.language().and_then(|s| Lang::parse(&s)).unwrap_or(Lang::En)
+    }
+}
+
+macro_rules! strings {
+    ($($k:ident => $en:expr, $zh:expr;)*) => {
+        /// One key per UI string.
+        #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+        pub enum K { $($k),* }
+        impl K {
+            /// Every key, for the completeness test.
+            pub const ALL: &'static [K] = &[$(K::$k),*];
+            pub fn en(self) -> &'static str { match self { $(K::$k => $en),* } }
+            pub fn zh(self) -> &'static str { match self { $(K::$k => $zh),* } }
+        }
+    };
+}
+
+strings! {
+    // ---- app shell
+    Tagline => "how Kubernetes resourceVersion really works", "Kubernetes resourceVersion 的真实工作方式";
+    ToolbarLabel => "Sandbox", "沙盒";
+    Undo => "Undo", "撤销";
+    UndoTitle => "Undo the last line (Ctrl+Z outside text fields)", "撤销最后一行（在输入框之外按 Ctrl+Z）";
+    Redo => "Redo", "重做";
+    RedoTitle => "Redo (Ctrl+Y outside text fields)", "重做（在输入框之外按 Ctrl+Y）";
+    Reset => "Reset", "重置";
+    ResetTitle => "Start an empty sandbox (Redo brings the lines back one by one)", "从空沙盒重新开始（“重做”可以逐行恢复）";
+    ResetEmbed => "Start over", "重新开始";
+    Export => "Export", "导出";
+    ExportTitle => "Download the log as a script", "把命令记录下载为脚本文件";
+    Import => "Import", "导入";
+    Importing => "Importing…", "正在导入…";
+    ImportTitle => "Load a script file: it replaces the sandbox", "载入脚本文件：它会替换当前沙盒";
+    Share => "Share", "分享";
+    ShareTitle => "A link that holds the whole sandbox", "生成一个包含整个沙盒的链接";
+    LangLabel => "Language", "语言";
+    ThemeLabel => "Theme", "主题";
+    ThemeAuto => "auto", "跟随系统";
+    ThemeLight => "light", "浅色";
+    ThemeDark => "dark", "深色";
+    Dismiss => "Dismiss", "关闭提示";
+    RestoreBackup => "Restore my previous sandbox", "恢复我之前的沙盒";
+    Footer => "rvlab {0} · every action is a script line: Export gives you the script", "rvlab {0} · 每个操作都是一行脚本：点“导出”即可得到整段脚本";
+    LessonPick => "Load a lesson…", "载入一节课程…";
+    LessonLabel => "Lessons (they replace the sandbox)", "课程（会替换当前沙盒）";
+    LessonPagination => "Pagination: limit and continue tokens", "分页：limit 与 continue token";
+    LessonCompaction => "Compaction: an old continue token gets 410 Gone", "压缩：旧的 continue token 得到 410 Gone";
+    LessonWatch => "Watch from a resourceVersion", "从指定 resourceVersion 开始 watch";
+    LessonConflict => "Optimistic concurrency: 409 Conflict", "乐观并发：409 Conflict";
+    OpenFull => "Open in the playground ↗", "在完整的实验场中打开 ↗";
+    ReadOnly => "read-only", "只读";
+    Announce => "line {0}: {1}", "第 {0} 行：{1}";
+
+    // ---- notices
+    NoticeRestoreFailed => "The saved sandbox ({0}) could not be read: {1}. Started with an empty sandbox.", "无法读取已保存的沙盒（{0}）：{1}。已从空沙盒开始。";
+    NoticeSaveFailed => "Your work is not being saved ({0}). Export the script to keep it.", "你的操作没有被保存（{0}）。请导出脚本，以免丢失。";
+    NoticeImported => "Imported {0} lines.", "已导入 {0} 行。";
+    NoticeImportEmpty => "Import: the file holds no script lines.", "导入：文件里没有脚本行。";
+    NoticeImportFailed => "Import failed: {0}", "导入失败：{0}";
+    NoticeExportFailed => "Export failed: {0}", "导出失败：{0}";
+    NoticeShareOpened => "Opened a shared sandbox ({0} lines).", "已打开分享的沙盒（共 {0} 行）。";
+    NoticeShareBadVersion => "This share link was made by a newer rvlab (format “{0}”), so it could not be opened. Started with an empty sandbox.", "此分享链接由更新版本的 rvlab 生成（格式“{0}”），无法打开。已从空沙盒开始。";
+    NoticeShareBadEncoding => "This share link is damaged: the text after # is not valid base64url. Started with an empty sandbox.", "此分享链接已损坏：# 之后的内容不是有效的 base64url。已从空沙盒开始。";
+    NoticeShareBadData => "This share link is damaged: its data cannot be unpacked into an rvlab sandbox ({0}). Started with an empty sandbox.", "此分享链接已损坏：其中的数据无法还原为 rvlab 沙盒（{0}）。已从空沙盒开始。";
+    NoticeLessonUnknown => "There is no lesson “{0}”. Lessons: {1}.", "没有名为“{0}”的课程。可用课程：{1}。";
+    NoticeRestored => "Restored your previous sandbox.", "已恢复你之前的沙盒。";
+    NoticeCopied => "Link copied to the clipboard.", "链接已复制到剪贴板。";
+    NoticeCopyFailed => "Could not copy ({0}): select the link and copy it by hand.", "复制失败（{0}）：请手动选中链接并复制。";
+
+    // ---- share box
+    ShareHeading => "Share this sandbox", "分享此沙盒";
+    ShareHint => "The link holds every line and the scrubber position in its #fragment: nothing is uploaded. Opening it replays the lines.", "链接的 # 片段里包含每一行命令以及时间轴位置，不会上传任何数据。打开链接就会重放这些命令。";
+    ShareLong => "This link is {0} characters long; some chat tools cut long links. For big histories use Export.", "此链接长达 {0} 个字符，部分聊天工具会截断过长的链接。历史较长时请改用“导出”。";
+    ShareUrlLabel => "Share link", "分享链接";
+    EmbedCodeLabel => "Embed it in a documentation page", "嵌入到文档页面";
+    Copy => "Copy", "复制";
+    Close => "Close", "关闭";
+
+    // ---- console
+    ConsoleHeading => "Console", "控制台";
+    LinesCount => " · {0} lines", " · 共 {0} 行";
+    LogEmpty => "Nothing has run yet. Every click in this playground becomes a line here; you can also type lines below or paste a whole script. Try one:", "还没有运行任何命令。在这里的每一次点击都会变成一行脚本；你也可以在下方输入命令，或粘贴一整段脚本。试试这些：";
+    ConsoleInputLabel => "Script line (Enter runs, ↑/↓ history, paste a script to run it all)", "脚本行（回车运行，↑/↓ 翻看历史，粘贴脚本会逐行运行）";
+    Run => "Run", "运行";
+    LogHidden => "{0} earlier lines are not shown.", "前面还有 {0} 行未显示。";
+    FutureStep => "after the scrubber: click to jump here", "位于时间轴位置之后：点击可跳到这里";
+    SumError => "error: {0}", "错误：{0}";
+    SumWatchOpened => "{0} — watch {1} opened", "{0} — watch {1} 已建立";
+    SumNoEvents => "no events", "没有事件";
+    SumOneEvent => "1 event: {0}", "1 个事件：{0}";
+    SumEvents => "{0} events: {1}", "{0} 个事件：{1}";
+    SumClosed => " (closed)", "（已关闭）";
+    ItemOne => "{0} item", "{0} 项";
+    ItemMany => "{0} items", "{0} 项";
+    SumRevision => "revision {0}", "revision {0}";
+    SumCount => " · count {0}", " · 数量 {0}";
+    SumMore => " · more", " · 还有更多";
+    SumOk => "ok", "完成";
+
+    // ---- response
+    ResponseHeading => "Response", "响应";
+    ExplainToggle => "explain why", "解释原因";
+    ExplainTitle => "Adds the engine's reason to every API response (a `set explain` line)", "为每个 API 响应附上引擎给出的原因（即一行 `set explain`）";
+    RespEmpty => "No request sent yet. Build a request and press Send, or type a line in the console.", "还没有发送请求。构建一个请求后点“发送”，或在控制台输入一行命令。";
+    RespComment => "This line is a comment: it has no output.", "这一行是注释，没有输出。";
+    LineN => "line {0}", "第 {0} 行";
+    NotLatest => " (selected — not the latest)", "（已选中——不是最新的一行）";
+    StatusCode => " · code {0}", " · 状态码 {0}";
+    ListMeta => "list RV {0}", "list RV {0}";
+    ContinueLabelErr => "metadata.continue of this error (an inconsistent-list token):", "此错误附带的 metadata.continue（一个“不一致列表”token）：";
+    ContinueLabel => "metadata.continue (pass it as ?continue= for the next page):", "metadata.continue（作为 ?continue= 传入即可获取下一页）：";
+    RequestContinue => "the request's continue token:", "请求中携带的 continue token：";
+    UseToken => "Use in request", "填入请求";
+    UseTokenTitle => "Put this token in the request builder's continue field", "把这个 token 填入请求构建器的 continue 字段";
+    NoNewEvents => "No new events.", "没有新事件。";
+    ServerClosedWatch => "The server closed this watch.", "服务器关闭了这个 watch。";
+    BodyLabel => "body", "响应体（body）";
+    OutputLabel => "output", "输出";
+    ColType => "type", "类型";
+    ColObject => "object", "对象";
+    ColKeyValue => "key / value", "键 / 值";
+    ColCreate => "create", "创建";
+    ColMod => "mod", "修改";
+    ColVer => "ver", "版本";
+    ColWhy => "why", "原因";
+    Why => "Why?", "为什么？";
+    WhyEngine => "The engine's reasoning:", "引擎给出的推理（英文）：";
+
+    // ---- "why" framing (built from the output; the engine's own text follows)
+    WhyLineError => "This line did not run: the engine refused it with the error above. Nothing changed in the cluster.", "这一行没有运行：引擎以上面的错误拒绝了它，集群没有任何变化。";
+    WhyWatchOpen => "The apiserver accepted watch {0}. From now on it queues every change after the watch's starting resourceVersion, in revision order; “Read events” takes what has arrived.", "apiserver 接受了 watch {0}。从现在起，它会按 revision 顺序把起始 resourceVersion 之后的每一次变化排入队列；点“读取事件”即可取出已到达的事件。";
+    WhyWatchFromRv => "It starts after resourceVersion {0}: only changes at later revisions are sent, none of the objects as they are now.", "它从 resourceVersion {0} 之后开始：只发送更晚 revision 上的变化，不会发送对象的当前状态。";
+    WhyWatchNoRv => "Without a specific resourceVersion it first sends the current objects as ADDED events, then every later change.", "没有指定具体的 resourceVersion 时，它会先把当前的对象作为 ADDED 事件发送，然后再发送之后的每一次变化。";
+    WhyEvents => "Each frame is one change etcd recorded after the watch's position; its resourceVersion is the revision of that change, so the numbers only grow.", "每一帧都是 etcd 在 watch 当前位置之后记录的一次变化；帧的 resourceVersion 就是这次变化的 revision，所以数字只会增大。";
+    WhyEventsNone => "Nothing changed (for this watch) since the last read.", "自上次读取以来（对这个 watch 而言）没有任何变化。";
+    WhyWatchClosed => "The stream ended: a client (a reflector) now lists or watches again from its last resourceVersion, or re-lists if that is too old.", "这个流已经结束：客户端（reflector）会从它最后的 resourceVersion 重新 watch；如果那个版本太旧，就会重新 list。";
+    WhyGone => "410 Gone: the resourceVersion asked for is older than the oldest revision etcd still keeps — it was compacted. The client has to list again to get a fresh resourceVersion.", "410 Gone：请求的 resourceVersion 比 etcd 仍保留的最旧 revision 还要旧——它已被压缩。客户端必须重新 list，拿到一个新的 resourceVersion。";
+    WhyConflict => "409 Conflict: the object's resourceVersion in your body is not its current one — someone changed it after you read it. Read it again, reapply your change, retry (optimistic concurrency).", "409 Conflict：请求体中对象的 resourceVersion 不是它当前的版本——在你读取之后有人修改了它。请重新读取、重新应用修改后再试（乐观并发控制）。";
+    WhyNotFound => "404 Not Found: no such object at the revision that was read.", "404 Not Found：在所读取的 revision 上不存在这个对象。";
+    WhyInvalid => "The request was rejected before reading anything: see the message for the option that is not allowed.", "请求在读取任何数据之前就被拒绝了：请查看消息中指出的不允许的选项。";
+    WhyRetry => "The server cannot answer this right now; a client waits (Retry-After) and tries again.", "服务器此刻无法回答这个请求；客户端会等待（Retry-After）后重试。";
+    WhyList => "This list is one snapshot of etcd at revision {0}: every item is as it was at that revision. Its resourceVersion {0} is where a watch should start so that no change is missed.", "这个 list 是 etcd 在 revision {0} 时的一个快照：每个条目都是它在该 revision 时的样子。它的 resourceVersion {0} 就是 watch 应该开始的位置，这样才不会错过任何变化。";
+    WhyContinue => "More items remain. The continue token pins revision {0}: the next page is read at the same revision, so all pages form one consistent snapshot — until revision {0} is compacted.", "后面还有更多条目。continue token 固定了 revision {0}：下一页会在同一个 revision 上读取，所以所有分页组成同一个一致的快照——直到 revision {0} 被压缩为止。";
+    WhyRvUnset => "No resourceVersion was given: the apiserver does a consistent (quorum) read of the newest data from etcd.", "没有指定 resourceVersion：apiserver 会从 etcd 一致性地（quorum）读取最新的数据。";
+    WhyRvZero => "resourceVersion=\"0\" means “any version is fine”: the apiserver may answer from its watch cache, which can be behind etcd.", "resourceVersion=\"0\" 的意思是“任何版本都可以”：apiserver 可以用它的 watch cache 来回答，而 watch cache 可能落后于 etcd。";
+    WhyRvExact => "resourceVersionMatch=Exact: the answer must be the state exactly at revision {0} (or 410 if that is compacted).", "resourceVersionMatch=Exact：回答必须恰好是 revision {0} 时的状态（如果它已被压缩则返回 410）。";
+    WhyRvNotOlder => "resourceVersion={0} (NotOlderThan): any state at least as new as revision {0} is acceptable.", "resourceVersion={0}（NotOlderThan）：任何不早于 revision {0} 的状态都可以接受。";
+    WhyObject => "The object's resourceVersion {0} is the etcd revision of its last change (its mod_revision). Sending it back in an update is an optimistic-concurrency check.", "对象的 resourceVersion {0} 是它最后一次变化的 etcd revision（即 mod_revision）。在 update 中把它带回去，就是一次乐观并发检查。";
+    WhyCreated => "etcd stored the write at revision {0}, and that revision became the object's resourceVersion. Revisions count writes to every key, so neighbours may skip numbers.", "etcd 在 revision {0} 保存了这次写入，这个 revision 就成了对象的 resourceVersion。revision 统计的是所有键的写入，所以相邻对象的版本号可能不连续。";
+    WhyDeleted => "The delete is itself a write: it got its own revision, and watches see a DELETED event at it.", "删除本身也是一次写入：它有自己的 revision，watch 会在这个 revision 上看到一个 DELETED 事件。";
+    WhyEtcdWrite => "Every etcd write takes the next global revision ({0}); the counter is shared by all keys, not kept per object.", "每次 etcd 写入都会占用下一个全局 revision（{0}）；这个计数器由所有键共享，而不是按对象单独计数。";
+    WhyEtcdGet => "A raw etcd read at revision {0}: create_revision, mod_revision and version are the fields the apiserver turns into resourceVersion.", "这是在 revision {0} 上直接读取 etcd：create_revision、mod_revision 和 version 就是 apiserver 用来生成 resourceVersion 的字段。";
+    WhyCompact => "History below revision {0} was discarded (the newest version of each key is kept). Reads, continue tokens and watches at older revisions now get 410 Gone.", "revision {0} 之前的历史已被丢弃（每个键的最新版本会保留）。在更早 revision 上的读取、continue token 和 watch 现在都会得到 410 Gone。";
+    WhyAdvance => "Only the simulated clock moved: timeouts, bookmarks and periodic compaction happen when their time comes.", "只有模拟时钟向前走了：超时、bookmark 和周期性压缩会在各自的时间点发生。";
+    WhyExpect => "An expectation about the previous line's output: it checks, it changes nothing.", "这是对上一行输出的断言：它只做检查，不改变任何东西。";
+    WhySetting => "This line changes the simulation's settings; it has no API answer of its own.", "这一行修改模拟的设置；它本身没有 API 响应。";
+    WhyFrameAdded => "“{0}” appeared for this watch at revision {1} (created, or first seen by the watch).", "“{0}”在 revision {1} 对这个 watch 出现（被创建，或被 watch 第一次看到）。";
+    WhyFrameModified => "“{0}” was changed at revision {1}; the frame carries the object as it is after that write.", "“{0}”在 revision {1} 被修改；这一帧携带的是写入之后的对象。";
+    WhyFrameDeleted => "“{0}” was deleted at revision {1}; the frame carries its last state.", "“{0}”在 revision {1} 被删除；这一帧携带的是它最后的状态。";
+    WhyFrameBookmark => "No object changed: the server tells the watch it has seen everything up to revision {0}, so a restart can resume from there.", "没有对象变化：服务器告诉这个 watch 它已经看到了 revision {0} 之前的一切，重启时可以从这里继续。";
+    WhyFrameError => "The watch ended with an error ({0}): typically its position was compacted away; the client must list again and start a new watch.", "watch 以错误（{0}）结束：通常是它的位置已被压缩掉；客户端必须重新 list 并建立一个新的 watch。";
+
+    // ---- watches
+    WatchesHeading => "Watches", "Watch";
+    WatchesEmpty => "No watch open. Choose verb “watch” in the request builder.", "没有打开的 watch。在请求构建器中把动词选为“watch”即可。";
+    WatchCancelled => "cancelled", "已取消";
+    WatchClosedByServer => "closed by server", "已被服务器关闭";
+    WatchPaused => "paused (events pile up)", "已暂停（事件会积压）";
+    WatchOpen => "open", "打开";
+    ReadEvents => "Read events", "读取事件";
+    Resume => "Resume", "继续";
+    Pause => "Pause", "暂停";
+    Cancel => "Cancel", "取消";
+    NoFrames => "No frames read yet — press Read events.", "还没有读取到帧——点“读取事件”。";
+
+    // ---- request builder
+    RequestHeading => "Request", "请求";
+    Verb => "verb", "动词";
+    Resource => "resource", "资源";
+    Namespace => "namespace", "命名空间";
+    AllNs => "all", "全部";
+    AllNamespaces => "all namespaces", "所有命名空间";
+    Name => "name", "名称";
+    NameInBody => "name (in body)", "名称（写在 body 中）";
+    RvUnset => "unset (most recent)", "不设置（最新）";
+    RvAny => "\"0\" (any)", "\"0\"（任意）";
+    RvSeen => "resourceVersions seen so far", "目前见过的 resourceVersion";
+    Unset => "unset", "不设置";
+    NoTokens => "no tokens seen yet", "还没有见过 token";
+    PickToken => "pick a token seen…", "选择一个见过的 token…";
+    TokensSeen => "continue tokens seen so far", "目前见过的 continue token";
+    Decoded => "decoded: {0}", "解码结果：{0}";
+    BodyField => "body", "请求体（body）";
+    LoadLatest => "Load latest object", "载入最新对象";
+    Template => "Template", "模板";
+    FillTitle => "Refill the editor: a template for create, the newest copy of the object seen for update", "重新填充编辑器：create 使用模板，update 使用见过的该对象的最新副本";
+    BodyInvalid => "Not valid JSON — it is sent as typed; expect an error.", "不是有效的 JSON——会按原样发送，预计会返回错误。";
+    ScriptLine => "script line", "脚本行";
+    KubectlLabel => "kubectl", "等价的 kubectl 命令";
+    Send => "Send", "发送";
+
+    // ---- simulation
+    SimHeading => "Simulation", "模拟";
+    CreateLabel => "create", "创建";
+    HowMany => "how many objects", "对象数量";
+    NamePrefix => "name prefix", "名称前缀";
+    CreateBtn => "Create", "创建";
+    CompactTo => "compact to", "压缩到";
+    CompactRev => "revision to compact to", "要压缩到的 revision";
+    CompactBtn => "Compact", "压缩";
+    CompactTitle => "etcd Compact: history at lower revisions disappears", "etcd Compact：更早 revision 的历史会消失";
+    AdvanceClock => "advance clock", "推进时钟";
+    ApiserverLabel => "apiserver", "apiserver";
+    ApiserverNumber => "apiserver number", "apiserver 编号";
+    SendHere => "Send requests here", "把请求发到这里";
+    Restart => "Restart", "重启";
+    InformerLabel => "informer", "informer";
+    InformerName => "informer name", "informer 名称";
+    InitialListMode => "initial list mode", "初始 list 模式";
+    Start => "Start", "启动";
+    InformerTitle => "Starts a client-go style informer on the resource chosen under create", "在“创建”一栏所选的资源上启动一个 client-go 风格的 informer";
+    Show => "Show", "显示";
+    Stop => "Stop", "停止";
+    Settings => "Settings", "设置";
+    SetBtn => "Set", "应用";
+    HintEvents => "events", "事件数";
+    HintDuration => "e.g. 2s", "例如 2s";
+    HintCount => "count", "数量";
+    EtcdRead => "Read etcd", "读取 etcd";
+    EtcdEmpty => "Press Read etcd to see the raw keys, values and revisions under /registry/.", "点“读取 etcd”查看 /registry/ 下原始的键、值和 revision。";
+    EtcdAsOf => "as of line {0} · etcd revision {1}", "截至第 {0} 行 · etcd revision {1}";
+    EtcdStale => " · later lines may have changed it", " · 之后的行可能已经修改了它";
+    NoKeys => "No keys.", "没有键。";
+
+    // ---- scrubber
+    ScrubHeading => "History", "历史";
+    ScrubStep => "step {0} of {1}", "第 {0} 步，共 {1} 步";
+    ScrubFirst => "Go to the start", "回到起点";
+    ScrubBack => "Step back", "后退一步";
+    ScrubFwd => "Step forward", "前进一步";
+    ScrubLast => "Go to now", "回到现在";
+    ScrubRange => "Jump to a step", "跳到某一步";
+    ScrubPast => "You are looking at the past: the panels show the sandbox after step {0}. The later steps stay until you run a new line here.", "你正在查看过去：各面板显示的是第 {0} 步之后的沙盒。在你从这里运行新命令之前，之后的步骤都会保留。";
+    ForkAsk => "Run this here? The {0} later steps will be dropped: history forks after step {1}.", "要在这里运行吗？之后的 {0} 步会被丢弃：历史将在第 {1} 步之后分叉。";
+    ForkYes => "Fork here and run", "在此分叉并运行";
+    ForkNo => "Keep the history", "保留历史";
+
+    // ---- timeline
+    TimelineHeading => "Revision timeline", "revision 时间轴";
+    TlDesc => "One lane per etcd key; each bar is one version of it, from the revision that wrote it to the next change. Click a mark to see its line.", "每条泳道是一个 etcd 键；每个色块是它的一个版本，从写入它的 revision 延续到下一次修改。点击标记可查看对应的命令行。";
+    TlEmpty => "No writes yet: etcd is at revision {0}.", "还没有写入：etcd 处于 revision {0}。";
+    TlFrom => "from revision", "起始 revision";
+    TlTo => "to revision", "结束 revision";
+    TlAll => "All", "全部";
+    TlZoomIn => "Zoom in", "放大";
+    TlZoomOut => "Zoom out", "缩小";
+    TlEarlier => "Earlier", "更早";
+    TlLater => "Later", "更晚";
+    TlShowing => "revisions {0}–{1} of {2}", "显示 revision {0}–{1}（共 {2}）";
+    TlDense => "dense: changes are grouped per column", "过于密集：按列聚合显示修改";
+    TlCompacted => "compacted below {0}", "{0} 之前已压缩";
+    TlListAt => "line {0}: list at RV {1}", "第 {0} 行：在 RV {1} 处的 list";
+    TlTokenAt => "line {0}: continue token pinned at rv {1}", "第 {0} 行：continue token 固定在 rv {1}";
+    TlWatchAt => "{0}: last delivered RV {1}", "{0}：最后送达的 RV 为 {1}";
+    TlCacheAt => "apiserver {0}, {1} watch cache: can start watches from RV {2}, holds up to RV {3}", "apiserver {0} 的 {1} watch cache：可从 RV {2} 开始 watch，最新到 RV {3}";
+    TlVersion => "{0}\nrevision {1}–{2}\ncreate_revision {3} · mod_revision {1} · version {4}", "{0}\nrevision {1} 至 {2}\ncreate_revision {3} · mod_revision {1} · version {4}";
+    TlTombstone => "{0}\ndeleted at revision {1} (tombstone)", "{0}\n在 revision {1} 被删除（tombstone）";
+    TlAggregate => "{0}\n{1} changes in revisions {2}–{3}", "{0}\nrevision {2} 至 {3} 之间共有 {1} 次修改";
+    TlMoreKeys => "+{0} more keys", "另外 {0} 个键";
+    TlNow => "now {0}", "当前 {0}";
+    TlTable => "The timeline as a table", "以表格形式查看时间轴";
+    TlColKey => "key", "键";
+    TlColChanges => "changes (revision: version)", "修改（revision：版本）";
+    TlDeletedAt => "deleted at {0}", "在 {0} 删除";
+    TlMarks => "Marks", "标记";
+    TlNoMarks => "No lists, continue tokens or watches yet.", "还没有 list、continue token 或 watch。";
+    TlLegendList => "list RV", "list 的 RV";
+    TlLegendToken => "continue token", "continue token";
+    TlLegendWatch => "watch position", "watch 位置";
+    TlLegendCache => "watch cache window", "watch cache 窗口";
+    TlLegendCompacted => "compacted", "已压缩";
+    TlImgLabel => "Timeline of etcd revisions {0}–{1}: {2} keys, current revision {3}", "etcd revision {0}–{1} 的时间轴：{2} 个键，当前 revision 为 {3}";
+}
+
+impl K {
+    pub fn get(self, lang: Lang) -> &'static str {
+        match lang {
+            Lang::En => self.en(),
+            Lang::Zh => self.zh(),
+        }
+    }
+}
+
+/// Replaces `{0}`, `{1}` … in `pattern` with `args`.
+pub fn fill(pattern: &str, args: &[&dyn Display]) -> String {
+    let mut out = String::with_capacity(pattern.len() + 16);
+    let mut rest = pattern;
+    while let Some(i) = rest.find('{') {
+        out.push_str(&rest[..i]);
+        let after = &rest[i + 1..];
+        match after.find('}').and_then(|j| after[..j].parse::<usize>().ok().map(|n| (j, n))) {
+            Some((j, n)) if n < args.len() => {
+                out.push_str(&args[n].to_string());
+                rest = &after[j + 1..];
+            }
+            _ => {
+                out.push('{');
+                rest = after;
+            }
+        }
+    }
+    out.push_str(rest);
+    out
+}
+
+/// The placeholders a pattern uses, sorted (for the completeness test).
+pub fn placeholders(pattern: &str) -> Vec<usize> {
+    let mut v: Vec<usize> = pattern
+        .split('{')
+        .skip(1)
+        .filter_map(|s| s.split_once('}').and_then(|(n, _)| n.parse().ok()))
+        .collect();
+    v.sort_unstable();
+    v.dedup();
+    v
+}
+
+/// A translator for one language: `tr.t(K::Send)`, `tr.f(K::LineN, &[&3])`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub struct Tr(pub Lang);
+
+impl Tr {
+    pub fn t(self, k: K) -> &'static str {
+        k.get(self.0)
+    }
+    pub fn f(self, k: K, args: &[&dyn Display]) -> String {
+        fill(k.get(self.0), args)
+    }
+    /// "1 item" / "3 items".
+    pub fn items(self, n: usize) -> String {
+        self.f(if n == 1 { K::ItemOne } else { K::ItemMany }, &[&n])
+    }
+}
+
+/// The translator of the surrounding app (English when there is none).
+#[hook]
+pub fn use_tr() -> Tr {
+    use_context::<Lang>().map(Tr).unwrap_or_default()
+}

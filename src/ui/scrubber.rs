@@ -1,0 +1,69 @@
+//! The time scrubber over the command log: step back / forward, jump to any step (the session
+//! is rebuilt by replaying that prefix). Running a line while in the past asks first: the
+//! steps after the scrubber are dropped (history forks).
+
+use yew::prelude::*;
+
+use super::LabHandle;
+use super::i18n::{K, use_tr};
+use super::state::Action;
+
+#[function_component(Scrubber)]
+pub fn scrubber() -> Html {
+    let tr = use_tr();
+    let lab = use_context::<LabHandle>().expect("LabHandle context");
+    let n = lab.entries.len();
+    let at = lab.at;
+    let seek = |id: &'static str, k: K, sym: &'static str, to: usize, disabled: bool| {
+        let lab = lab.clone();
+        let onclick = Callback::from(move |_: MouseEvent| lab.dispatch(Action::Seek(to)));
+        html! { <button {id} type="button" class="small icon" title={tr.t(k)} aria-label={tr.t(k)} {disabled} {onclick}>{ sym }</button> }
+    };
+    let on_range = {
+        let lab = lab.clone();
+        Callback::from(move |e: InputEvent| {
+            let v = e.target_unchecked_into::<web_sys::HtmlInputElement>().value();
+            if let Ok(k) = v.parse::<usize>() {
+                lab.dispatch(Action::Seek(k));
+            }
+        })
+    };
+    let pending = lab.pending.as_ref().map(|lines| {
+        let yes = {
+            let lab = lab.clone();
+            Callback::from(move |_: MouseEvent| lab.dispatch(Action::ConfirmFork))
+        };
+        let no = {
+            let lab = lab.clone();
+            Callback::from(move |_: MouseEvent| lab.dispatch(Action::CancelFork))
+        };
+        html! {
+            <div id="fork" class="fork" role="alertdialog" aria-labelledby="fork-q">
+                <p id="fork-q">{ tr.f(K::ForkAsk, &[&(n - at), &at]) }</p>
+                <code class="mono small">{ lines.join("\n") }</code>
+                <div class="buttons">
+                    <button id="fork-confirm" type="button" onclick={yes}>{ tr.t(K::ForkYes) }</button>
+                    <button id="fork-cancel" type="button" class="small" onclick={no}>{ tr.t(K::ForkNo) }</button>
+                </div>
+            </div>
+        }
+    });
+    html! {
+        <section class={classes!("scrubber", lab.in_past().then_some("past"))} aria-labelledby="scrub-h">
+            <div class="scrub-row">
+                <h2 id="scrub-h">{ tr.t(K::ScrubHeading) }</h2>
+                { seek("scrub-first", K::ScrubFirst, "|◀", 0, at == 0) }
+                { seek("scrub-back", K::ScrubBack, "◀", at.saturating_sub(1), at == 0) }
+                <input id="scrub-range" type="range" min="0" max={n.to_string()} value={at.to_string()} step="1"
+                    aria-label={tr.t(K::ScrubRange)} disabled={n == 0} oninput={on_range} />
+                { seek("scrub-fwd", K::ScrubFwd, "▶", (at + 1).min(n), at >= n) }
+                { seek("scrub-last", K::ScrubLast, "▶|", n, at >= n) }
+                <span id="scrub-pos" class="muted small" aria-live="polite">{ tr.f(K::ScrubStep, &[&at, &n]) }</span>
+            </div>
+            if lab.in_past() && lab.pending.is_none() {
+                <p id="scrub-past" class="small warn">{ tr.f(K::ScrubPast, &[&at]) }</p>
+            }
+            { for pending }
+        </section>
+    }
+}
