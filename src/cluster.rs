@@ -170,9 +170,15 @@ impl Cluster {
         Ok(())
     }
 
-    /// The next instant at which something happens by itself.
+    /// The next instant at which something happens by itself. The cacher's timer ticks on whole
+    /// seconds; ticks with nothing due are skipped, so long idle stretches cost nothing.
     pub fn next_wakeup(&self) -> Instant {
-        let mut t = (self.last_tick + TICK).min(self.last_progress + PROGRESS_NOTIFY_INTERVAL);
+        let mut t = self.last_progress + PROGRESS_NOTIFY_INTERVAL;
+        if let Some(due) = self.apiservers.iter().filter_map(ApiServer::next_timer_due).min() {
+            let first_tick = (self.last_tick + TICK).0;
+            let tick = due.0.div_ceil(TICK.0) * TICK.0;
+            t = t.min(Instant(tick.max(first_tick)));
+        }
         for s in &self.apiservers {
             if let Some(a) = s.next_arrival() {
                 t = t.min(a);

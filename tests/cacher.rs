@@ -317,3 +317,14 @@ fn progress_notifications_move_the_cache_rv() {
     assert_eq!(frames(&out[5]), Vec::<String>::new());
     assert!(frames(&out[7]).contains(&"BOOKMARK@3".to_string()), "{:?}", frames(&out[7]));
 }
+
+// Long idle stretches cost nothing: ticks with nothing due are skipped and ended watchers are
+// forgotten, so a long-running informer with bookmarks over 1000 simulated hours stays cheap.
+// (No timing assertion: this pins the outcome; ./dev.sh bench measures speed.)
+#[test]
+fn a_thousand_hours_with_an_informer() {
+    let out = run(&format!("{}\nGET /api/v1/namespaces/default/configmaps?watch=1&allowWatchBookmarks=true&timeoutSeconds=100\ninformer start i configmaps\nadvance 1000h\nevents w1\nevents w1", cm("a")));
+    assert_eq!(out[3]["now"], "3600000s");
+    assert_eq!(out[4]["closed"], true);
+    assert_eq!(out[5], json!({"line":6,"events":[],"closed":true}));
+}

@@ -97,6 +97,8 @@ pub struct ApiServer {
     pub config: ServerConfig,
     cachers: BTreeMap<&'static str, Cacher>,
     watches: BTreeMap<u64, WatchStream>,
+    /// Streams served straight from etcd that are still open (they have deadlines to watch).
+    open_etcd_streams: std::collections::BTreeSet<u64>,
     next_watch: u64,
     pub compactor: Compactor,
 }
@@ -160,6 +162,7 @@ impl ApiServer {
             config,
             cachers: BTreeMap::new(),
             watches: BTreeMap::new(),
+            open_etcd_streams: Default::default(),
             next_watch: 0,
             compactor: Compactor::new(now),
         };
@@ -266,16 +269,39 @@ impl ApiServer {
         self.cachers.values().filter_map(Cacher::next_arrival).min()
     }
 
+    /// When the 1 s timer next has something to do here (a bookmark or a watch deadline).
+    pub fn next_timer_due(&self) -> Option<Instant> {
+        let caches = self.cachers.values().filter_map(Cacher::next_timer_due).min();
+        let streams = self.open_etcd_streams.iter().filter_map(|id| self.watches.get(id)).filter(|w| !w.closed).filter_map(|w| w.deadline).min();
+        match (caches, streams) {
+            (Some(a), Some(b)) => Some(a.min(b)),
+            (a, b) => a.or(b),
+        }
+    }
+
     /// One tick of the 1 s timers: bookmarks and watch deadlines.
     pub fn tick(&mut self, etcd: &mut MvccStore, now: Instant) {
         for c in self.cachers.values_mut() {
             c.tick(now);
-        }
-        for w in self.watches.values_mut() {
-            if !w.closed && matches!(w.source, WatchSource::Etcd(_)) && w.deadline.is_some_and(|d| now >= d) {
-                w.close("timeoutSeconds reached: the server ended the watch cleanly".into(), etcd);
+            for (id, reason) in c.collect_ended() {
+                if let Some(stream) = self.watches.get_mut(&id) {
+                    stream.closed = true;
+                    stream.source = WatchSource::Done;
+                    if stream.close_reason.is_none() {
+                        stream.close_reason = reason;
+                    }
+                }
             }
         }
+        let watches = &mut self.watches;
+        self.open_etcd_streams.retain(|id| {
+            let Some(w) = watches.get_mut(id) else { return false };
+            if !w.closed && w.deadline.is_some_and(|d| now >= d) {
+                w.pump(etcd);
+                w.close("timeoutSeconds reached: the server ended the watch cleanly".into(), etcd);
+            }
+            !w.closed
+        });
     }
 
     fn cacher(&mut self, info: &ResourceInfo) -> Option<&mut Cacher> {
@@ -665,6 +691,7 @@ impl ApiServer {
         });
         stream.source = WatchSource::Etcd(id);
         stream.pump(ctx.etcd);
+        self.open_etcd_streams.insert(wid);
         self.watches.insert(wid, stream);
         let mut resp = ApiResponse::ok(200, Value::Null, explain);
         resp.watch = Some(wid);

@@ -142,6 +142,17 @@ impl CacheWatcher {
         self.delivered.drain(..).collect()
     }
 
+    /// When this watcher next needs the timer (a bookmark or its deadline).
+    pub fn next_due(&self) -> Option<Instant> {
+        if self.closed {
+            return None;
+        }
+        Some(match self.next_bookmark {
+            Some(b) if b < self.deadline => b,
+            _ => self.deadline,
+        })
+    }
+
     /// One tick of the cacher's timer: a due bookmark and the deadline.
     pub fn tick(&mut self, now: Instant, cache_rv: i64) {
         if self.closed {

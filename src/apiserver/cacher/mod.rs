@@ -288,12 +288,29 @@ impl Cacher {
         channel_size(self.cache.capacity())
     }
 
+    /// When a watcher next needs the timer.
+    pub fn next_timer_due(&self) -> Option<Instant> {
+        self.watchers.values().filter_map(CacheWatcher::next_due).min()
+    }
+
     /// One tick of the cacher's 1 s timer: bookmarks and deadlines.
     pub fn tick(&mut self, now: Instant) {
         let rv = self.cache.resource_version();
         for w in self.watchers.values_mut() {
             w.tick(now, rv);
         }
+    }
+
+    /// Forgets ended watchers whose frames have all been read, returning their ids and why they
+    /// ended (their streams remain with the apiserver).
+    pub fn collect_ended(&mut self) -> Vec<(u64, Option<String>)> {
+        let ended: Vec<u64> = self
+            .watchers
+            .iter()
+            .filter(|(_, w)| w.closed && w.delivered.is_empty() && w.buffered.is_empty())
+            .map(|(id, _)| *id)
+            .collect();
+        ended.into_iter().filter_map(|id| self.watchers.remove(&id).map(|w| (id, w.close_reason))).collect()
     }
 
     /// Ends every watcher (the apiserver goes away or the cache is switched off).
