@@ -92,29 +92,29 @@ fn current_kv(etcd: &MvccStore, key: &str) -> Option<KeyValue> {
     etcd.range(&req).ok().and_then(|r| r.kvs.into_iter().next())
 }
 
-/// Creates `obj` at `key` if nothing is there; returns the stored object with its RV.
-pub fn create(etcd: &mut MvccStore, key: &str, obj: &Value) -> Result<Value, StorageError> {
-    let k = key.as_bytes().to_vec();
+/// One guarded write: `Txn If(mod_revision(key) == expected) Then op`. Returns whether the guard
+/// held, and the revision etcd reported.
+fn guarded(etcd: &mut MvccStore, key: &[u8], expected: i64, op: RequestOp) -> Result<(bool, i64, Vec<ResponseOp>), StorageError> {
     let resp = etcd
         .txn(TxnRequest {
-            compare: vec![Compare {
-                key: k.clone(),
-                result: CompareResult::Equal,
-                target: CompareTarget::ModRevision(0),
-            }],
-            success: vec![RequestOp::Put(PutRequest {
-                key: k,
-                value: object::encode_for_storage(obj),
-                ..Default::default()
-            })],
+            compare: vec![Compare { key: key.to_vec(), result: CompareResult::Equal, target: CompareTarget::ModRevision(expected) }],
+            success: vec![op],
             failure: vec![],
         })
         .map_err(|e| StorageError::Internal(e.to_string()))?;
-    if !resp.succeeded {
+    Ok((resp.succeeded, resp.header.revision, resp.responses))
+}
+
+/// Creates `obj` at `key` if nothing is there; returns the stored object with its RV.
+pub fn create(etcd: &mut MvccStore, key: &str, obj: &Value) -> Result<Value, StorageError> {
+    let k = key.as_bytes().to_vec();
+    let put = RequestOp::Put(PutRequest { key: k.clone(), value: object::encode_for_storage(obj), ..Default::default() });
+    let (ok, revision, _) = guarded(etcd, &k, 0, put)?;
+    if !ok {
         return Err(StorageError::KeyExists);
     }
     let mut out = obj.clone();
-    object::set_resource_version(&mut out, resp.header.revision);
+    object::set_resource_version(&mut out, revision);
     Ok(out)
 }
 
@@ -152,22 +152,13 @@ pub fn update(
         return Ok((decode(&cur)?, false));
     }
     let k = key.as_bytes().to_vec();
-    let resp = etcd
-        .txn(TxnRequest {
-            compare: vec![Compare {
-                key: k.clone(),
-                result: CompareResult::Equal,
-                target: CompareTarget::ModRevision(cur.mod_revision),
-            }],
-            success: vec![RequestOp::Put(PutRequest { key: k, value: bytes, ..Default::default() })],
-            failure: vec![],
-        })
-        .map_err(|e| StorageError::Internal(e.to_string()))?;
-    if !resp.succeeded {
+    let put = RequestOp::Put(PutRequest { key: k.clone(), value: bytes, ..Default::default() });
+    let (ok, revision, _) = guarded(etcd, &k, cur.mod_revision, put)?;
+    if !ok {
         return Err(StorageError::Conflict);
     }
     let mut out = new_obj.clone();
-    object::set_resource_version(&mut out, resp.header.revision);
+    object::set_resource_version(&mut out, revision);
     Ok((out, true))
 }
 
@@ -199,26 +190,16 @@ pub fn delete(etcd: &mut MvccStore, key: &str, pre: &Preconditions) -> Result<Va
         }
     }
     let k = key.as_bytes().to_vec();
-    let resp = etcd
-        .txn(TxnRequest {
-            compare: vec![Compare {
-                key: k.clone(),
-                result: CompareResult::Equal,
-                target: CompareTarget::ModRevision(cur.mod_revision),
-            }],
-            success: vec![RequestOp::DeleteRange(DeleteRangeRequest { key: k, ..Default::default() })],
-            failure: vec![],
-        })
-        .map_err(|e| StorageError::Internal(e.to_string()))?;
-    if !resp.succeeded {
+    let del = RequestOp::DeleteRange(DeleteRangeRequest { key: k.clone(), ..Default::default() });
+    let (ok, revision, responses) = guarded(etcd, &k, cur.mod_revision, del)?;
+    if !ok {
         return Err(StorageError::Conflict);
     }
-    let deleted = resp.responses.iter().any(|r| matches!(r, ResponseOp::DeleteRange(d) if d.deleted > 0));
-    if !deleted {
+    if !responses.iter().any(|r| matches!(r, ResponseOp::DeleteRange(d) if d.deleted > 0)) {
         return Err(StorageError::NotFound);
     }
     let mut out = last;
-    object::set_resource_version(&mut out, resp.header.revision);
+    object::set_resource_version(&mut out, revision);
     Ok(out)
 }
 

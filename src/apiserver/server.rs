@@ -353,12 +353,8 @@ impl ApiServer {
                     return ApiResponse::from_status(&Status::internal_error("no watch cache"), why);
                 };
                 if let ReadPath::CacheMin(n) = path {
-                    if !c.wait_until_fresh(n as i64, ctx.etcd, ctx.clock) {
-                        let cur = c.cache.resource_version().max(0) as u64;
-                        return ApiResponse::from_status(
-                            &Status::too_large_resource_version(n, cur, 1),
-                            format!("{why}; the cache did not reach {n} within 3 s (it is at {cur}) → 504"),
-                        );
+                    if let Err(resp) = wait_fresh(c, n, ctx, &why) {
+                        return resp;
                     }
                 }
                 match c.cache.get(&key) {
@@ -430,12 +426,8 @@ impl ApiServer {
             }
             ReadPath::CacheMin(n) => {
                 let Some(c) = self.cachers.get_mut(info.resource) else { return ApiResponse::from_status(&Status::internal_error("no watch cache"), why) };
-                if !c.wait_until_fresh(n as i64, ctx.etcd, ctx.clock) {
-                    let cur = c.cache.resource_version().max(0) as u64;
-                    return ApiResponse::from_status(
-                        &Status::too_large_resource_version(n, cur, 1),
-                        format!("{why}; the cache did not reach {n} within 3 s (it is at {cur}) → 504"),
-                    );
+                if let Err(resp) = wait_fresh(c, n, ctx, &why) {
+                    return resp;
                 }
                 Ok(page_from(c.state_from(&start, &prefix), &prefix, c.cache.resource_version(), opts.limit, &opts.label_selector))
             }
@@ -452,12 +444,8 @@ impl ApiServer {
             }
             ReadPath::CacheSnapshot(n) => {
                 let Some(c) = self.cachers.get_mut(info.resource) else { return ApiResponse::from_status(&Status::internal_error("no watch cache"), why) };
-                if !c.wait_until_fresh(n as i64, ctx.etcd, ctx.clock) {
-                    let cur = c.cache.resource_version().max(0) as u64;
-                    return ApiResponse::from_status(
-                        &Status::too_large_resource_version(n, cur, 1),
-                        format!("{why}; the cache did not reach {n} within 3 s (it is at {cur}) → 504"),
-                    );
+                if let Err(resp) = wait_fresh(c, n, ctx, &why) {
+                    return resp;
                 }
                 let snap_rev = c.cache.snapshot_revision(n as i64, c.known_compaction);
                 match c.cache.snapshot_range(n as i64, c.known_compaction, &start, &prefix) {
@@ -904,6 +892,19 @@ impl ApiServer {
         }
         stream.close_reason.clone()
     }
+}
+
+/// `waitUntilFreshAndBlock` for a read that needs the cache at `n`: on timeout, the 504
+/// `Too large resource version` with `Retry-After: 1` (§C.5).
+fn wait_fresh(c: &mut Cacher, n: u64, ctx: &mut Ctx<'_>, why: &str) -> Result<(), ApiResponse> {
+    if c.wait_until_fresh(n.min(i64::MAX as u64) as i64, ctx.etcd, ctx.clock) {
+        return Ok(());
+    }
+    let cur = c.cache.resource_version().max(0) as u64;
+    Err(ApiResponse::from_status(
+        &Status::too_large_resource_version(n, cur, 1),
+        format!("{why}; the cache did not reach {n} within 3 s (it is at {cur}) → 504"),
+    ))
 }
 
 /// A page of a cache-served list: key order, selector, `limit` with a token at `rv` (§D).
