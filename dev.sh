@@ -32,6 +32,7 @@ need_rust() {
 need_web_tools() {
   need_rust
   [ -f Cargo.lock ] || cargo generate-lockfile >&2 || die "could not resolve dependencies (is crates.io reachable?)"
+  cargo fetch --quiet >&2 || die "could not download the crates in Cargo.lock (is crates.io reachable?)"
   if [ "$("$TOOLS/bin/trunk" --version 2>/dev/null)" != "trunk $TRUNK_VERSION" ]; then
     say "installing trunk $TRUNK_VERSION into .tools (takes several minutes once)"
     cargo install trunk --version "=$TRUNK_VERSION" --locked --root "$TOOLS" >&2 || die "installing trunk failed"
@@ -141,6 +142,7 @@ cmd_bench() {
     cargo run --offline --quiet --bin rvlab-bench -- smoke > "$out/native.txt" || status=1
     say "browser benchmarks (smoke, headless Chromium)"
     RVLAB_BENCH=smoke cargo test --offline --target wasm32-unknown-unknown --test bench_web -- --nocapture > "$out/wasm.txt" 2>&1 || { cat "$out/wasm.txt" >&2; status=1; }
+    echo "rvlab benchmarks, SMOKE sizes (debug builds; the numbers only show that every scenario runs)"
     node scripts/bench/table.mjs "$out/native.txt" "$out/wasm.txt"
     [ "$status" -eq 0 ] && echo "bench smoke: ok" || echo "bench smoke: FAILED"
     return "$status"

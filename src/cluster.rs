@@ -12,6 +12,10 @@ use crate::apiserver::watch::Frame;
 use crate::clock::{Clock, Duration, Instant, Rng};
 use crate::store::{MvccError, MvccStore};
 
+/// The shortest compaction interval the simulation accepts (each round writes a revision).
+pub const MIN_COMPACTION_INTERVAL: Duration = Duration::from_secs(10);
+/// The longest single `advance` (a longer one is refused; repeat the line to go further).
+pub const MAX_ADVANCE: Duration = Duration::from_secs(7 * 24 * 3600);
 /// The most apiservers a cluster may have.
 pub const MAX_APISERVERS: usize = 3;
 /// The period of the cacher's timer.
@@ -273,8 +277,10 @@ impl Cluster {
                 }
                 while self.apiservers.len() < n {
                     let config = self.apiservers[0].config.clone();
+                    let interval = self.apiservers[0].compactor.interval;
                     let i = self.apiservers.len();
-                    let s = ApiServer::new(i, ServerConfig { cache_lag: Duration(0), cache_capacity: None, ..config }, &mut self.etcd, now);
+                    let mut s = ApiServer::new(i, ServerConfig { cache_lag: Duration(0), cache_capacity: None, ..config }, &mut self.etcd, now);
+                    s.compactor.set_interval(interval, now);
                     self.apiservers.push(s);
                 }
                 self.settle();
@@ -318,6 +324,9 @@ impl Cluster {
             }
             "compaction-interval" => {
                 let d = dur(value)?;
+                if d < MIN_COMPACTION_INTERVAL {
+                    return Err(format!("compaction-interval must be at least {MIN_COMPACTION_INTERVAL} (each round writes a revision), not {d}"));
+                }
                 s.compactor.set_interval(Some(d), now);
                 format!("apiserver {} compacts every {d}", index + 1)
             }

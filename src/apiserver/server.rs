@@ -239,7 +239,10 @@ impl ApiServer {
             let delay = self.config.init_delay;
             self.start_caches(etcd, now, delay);
         }
+        // A restart keeps the apiserver's flags, the compactor's interval among them.
+        let interval = self.compactor.interval;
         self.compactor = Compactor::new(now);
+        self.compactor.set_interval(interval, now);
     }
 
     pub fn cache_views(&self, now: Instant) -> Vec<CacheView> {

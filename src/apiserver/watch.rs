@@ -86,10 +86,25 @@ impl WatchFilter {
     }
 
     /// Turns one etcd event into the frame a client sees, if any (etcd3 watcher's `transform`).
-    pub fn transform(&self, ev: &Event) -> Option<Frame> {
+    /// An event that is not a creation but lacks its previous value (compacted away) is the
+    /// watcher's error `etcd event received with PrevKv=nil …` (§E.2).
+    pub fn transform(&self, ev: &Event) -> Result<Option<Frame>, String> {
         if !self.matches_key(&ev.kv.key) {
-            return None;
+            return Ok(None);
         }
+        let is_create = ev.kind == EventType::Put && ev.kv.version == 1;
+        if !is_create && ev.prev_kv.is_none() {
+            return Err(format!(
+                "etcd event received with PrevKv=nil (key={}, modRevision={}, type={})",
+                super::status::go_quote(&String::from_utf8_lossy(&ev.kv.key)),
+                ev.kv.mod_revision,
+                if ev.kind == EventType::Put { "PUT" } else { "DELETE" }
+            ));
+        }
+        Ok(self.frame_for(ev))
+    }
+
+    fn frame_for(&self, ev: &Event) -> Option<Frame> {
         let rev = ev.kv.mod_revision;
         let old = ev.prev_kv.as_ref().and_then(|p| object::decode_from_storage(&p.value, rev));
         match ev.kind {
@@ -175,8 +190,13 @@ impl WatchStream {
                 return;
             }
             for ev in &resp.events {
-                if let Some(f) = self.filter.transform(ev) {
-                    self.pending.push_back(f);
+                match self.filter.transform(ev) {
+                    Ok(Some(f)) => self.pending.push_back(f),
+                    Ok(None) => {}
+                    Err(msg) => {
+                        self.fail(&Status::internal_error(&msg), etcd);
+                        return;
+                    }
                 }
             }
         }

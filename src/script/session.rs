@@ -196,6 +196,9 @@ impl Session {
                     Err(e) => json!({"error": e.to_string()}),
                 }
             }
+            Command::Advance(d) if d > crate::cluster::MAX_ADVANCE => {
+                json!({"error": "advance is at most 168h per line; repeat the line to go further"})
+            }
             Command::Advance(d) => {
                 self.advance(d);
                 json!({"now": crate::clock::Duration(self.cluster.clock().now().0).to_string()})

@@ -1,0 +1,525 @@
+//! The fuzz oracles, shared by the cargo-fuzz targets (`fuzz/fuzz_targets/*.rs`, nightly) and by
+//! the stable replay test `tests/fuzz_regression.rs` (which includes this file with `#[path]`).
+//! Every `check_*` takes raw fuzz bytes, drives one public entry point of the engine and panics
+//! only when a property is broken: the engine panicked, or a round trip / determinism check
+//! failed.
+
+#![allow(dead_code)]
+
+use rvlab::apiserver::continue_token::{ContinueToken, go_base64_encode};
+use rvlab::apiserver::request::parse_request;
+use rvlab::script::Session;
+use rvlab::script::parse::parse_line;
+use serde_json::Value;
+
+/// Scripts longer than this (in bytes) are cut, so one input stays fast.
+pub const MAX_SCRIPT_BYTES: usize = 4096;
+/// Lines the structure-aware generator emits at most.
+pub const MAX_GEN_LINES: usize = 64;
+
+/// (a) `ContinueToken::decode` never panics, and whatever decodes re-encodes to a token that
+/// decodes to the same value.
+pub fn check_continue_token(data: &[u8]) {
+    let text = String::from_utf8_lossy(data);
+    if let Ok(t) = ContinueToken::decode(&text) {
+        let again = ContinueToken::decode(&t.encode());
+        assert_eq!(
+            again.as_ref(),
+            Ok(&t),
+            "decode(encode(decode({text:?}))) differs"
+        );
+        let _ = t.start_key("/registry/configmaps/default/");
+    }
+}
+
+/// (b) `parse_request(method, target, body)`. Input: `METHOD target` on the first line, the
+/// rest (if there is a newline) is the body.
+pub fn check_request(data: &[u8]) {
+    let text = String::from_utf8_lossy(data);
+    let (head, body) = match text.split_once('\n') {
+        Some((h, b)) => (h, Some(b)),
+        None => (&*text, None),
+    };
+    let (method, target) = head.split_once(' ').unwrap_or(("GET", head));
+    let _ = parse_request(method, target, body);
+    for watch_list in [false, true] {
+        let _ = rvlab::apiserver::request::parse_and_validate(method, target, body, watch_list);
+    }
+}
+
+/// (c) `parse_line` never panics; whatever parses prints (canonically) as a line that parses to
+/// the same command, and the canonical text is a fixed point.
+pub fn check_parse_line(data: &[u8]) {
+    let text = String::from_utf8_lossy(data);
+    if let Ok(cmd) = parse_line(&text) {
+        let canon = cmd.to_string();
+        let again = parse_line(&canon).unwrap_or_else(|e| {
+            panic!("{text:?} parses, its canonical form {canon:?} does not: {e}")
+        });
+        assert_eq!(again, cmd, "{text:?} → {canon:?} parses differently");
+        assert_eq!(
+            again.to_string(),
+            canon,
+            "canonical form of {text:?} is not a fixed point"
+        );
+    }
+}
+
+/// (d1) a whole script, as text (cut at [`MAX_SCRIPT_BYTES`]): no panic, and the same script run
+/// twice prints the same output.
+pub fn check_script_text(data: &[u8]) {
+    let data = &data[..data.len().min(MAX_SCRIPT_BYTES)];
+    let text = String::from_utf8_lossy(data);
+    let a = Session::new().run_script(&text);
+    let b = Session::new().run_script(&text);
+    assert!(a == b, "same script, different output:\n{text}");
+}
+
+/// (d2) structure-aware: the bytes choose a sequence of plausible lines (see [`Gen`]), each
+/// chosen after seeing the previous outputs (continue tokens, revisions, watch ids). No panic,
+/// and replaying the generated text in a fresh session prints the same output.
+pub fn check_script_gen(data: &[u8]) {
+    let mut script = String::new();
+    let outputs = run_generated(data, &mut script);
+    let again = Session::new().run_script(&script);
+    assert!(outputs == again, "same script, different output:\n{script}");
+}
+
+/// Runs the script the bytes describe, appending each line to `script` *before* running it (so
+/// a caller that catches a panic can print the script up to the line that panicked).
+pub fn run_generated(data: &[u8], script: &mut String) -> Vec<Value> {
+    let mut g = Gen {
+        b: Bytes { data, pos: 0 },
+        ctx: Ctx::default(),
+    };
+    let mut s = Session::new();
+    let mut outs = Vec::new();
+    let mut n = 0;
+    while n < MAX_GEN_LINES {
+        let Some(line) = g.line() else { break };
+        n += 1;
+        script.push_str(&line);
+        script.push('\n');
+        if let Some(o) = s.run_line(n, &line) {
+            g.ctx.observe(&line, &o);
+            outs.push(o);
+        }
+    }
+    outs
+}
+
+/// Renders the generated script only (for seeds and failure reports).
+pub fn generated_script(data: &[u8]) -> String {
+    let mut s = String::new();
+    let _ = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| run_generated(data, &mut s)));
+    s
+}
+
+// ---------------------------------------------------------------------------------------------
+
+struct Bytes<'a> {
+    data: &'a [u8],
+    pos: usize,
+}
+
+impl Bytes<'_> {
+    fn u8(&mut self) -> Option<u8> {
+        let b = self.data.get(self.pos).copied();
+        self.pos += 1;
+        b
+    }
+    /// A byte once the input is exhausted reads as 0 (the first choice), except for the
+    /// line-kind byte which ends the script.
+    fn byte(&mut self) -> u8 {
+        self.u8().unwrap_or(0)
+    }
+    fn below(&mut self, n: usize) -> usize {
+        self.byte() as usize % n.max(1)
+    }
+    fn pick<T: Clone>(&mut self, xs: &[T]) -> T {
+        xs[self.below(xs.len())].clone()
+    }
+    fn chance(&mut self) -> bool {
+        self.byte() & 1 == 1
+    }
+}
+
+/// What the generator has learnt from the outputs so far.
+#[derive(Default)]
+struct Ctx {
+    tokens: Vec<String>,
+    max_rv: i64,
+    watches: usize,
+    apiservers: usize,
+}
+
+impl Ctx {
+    fn observe(&mut self, line: &str, o: &Value) {
+        if let Some(t) = o.pointer("/body/metadata/continue").and_then(Value::as_str) {
+            self.tokens.push(t.to_string());
+            if self.tokens.len() > 4 {
+                self.tokens.remove(0);
+            }
+        }
+        let rv = |p: &str| {
+            o.pointer(p)
+                .and_then(Value::as_str)
+                .and_then(|s| s.parse::<i64>().ok())
+        };
+        for r in [
+            rv("/body/metadata/resourceVersion"),
+            o.pointer("/header/revision").and_then(Value::as_i64),
+        ]
+        .into_iter()
+        .flatten()
+        {
+            self.max_rv = self.max_rv.max(r);
+        }
+        if o.get("watch").is_some() {
+            self.watches += 1;
+        }
+        if let Some(n) = line
+            .strip_prefix("set apiservers ")
+            .and_then(|v| v.parse::<usize>().ok())
+            && o.get("error").is_none()
+        {
+            self.apiservers = n;
+        }
+    }
+}
+
+const NAMES: &[&str] = &["a", "b", "c", "d", "e-1", "Bad_Name", ""];
+const NAMESPACES: &[&str] = &["default", "default", "ns1", "kube-system"];
+const RESOURCES: &[&str] = &["configmaps", "configmaps", "configmaps", "pods", "secrets"];
+const DURATIONS: &[&str] = &[
+    "100ms", "500ms", "1s", "2s", "3s", "10s", "61s", "75s", "5m", "31m", "1h",
+];
+
+struct Gen<'a> {
+    b: Bytes<'a>,
+    ctx: Ctx,
+}
+
+impl Gen<'_> {
+    fn line(&mut self) -> Option<String> {
+        let kind = self.b.u8()?;
+        Some(match kind % 32 {
+            0..=5 => self.create(),
+            6..=8 => self.update(),
+            9..=10 => self.delete(),
+            11..=14 => self.list(false),
+            15..=16 => self.list(true),
+            17 => self.get_item(),
+            18..=19 => format!("events w{}", self.watch_id()),
+            20 => {
+                let verb = self.b.pick(&["pause", "resume", "cancel", "resume"]);
+                format!("{verb} w{}", self.watch_id())
+            }
+            21 => format!("compact {}", self.rv_near()),
+            22 => format!("advance {}", self.b.pick(DURATIONS)),
+            23 => self.set(),
+            24 => format!("apiserver {}", 1 + self.b.below(3)),
+            25 => format!("restart apiserver {}", 1 + self.b.below(3)),
+            26 => self.etcd(),
+            27 => {
+                let name = self.b.pick(&["i1", "i2"]);
+                match self.b.below(4) {
+                    0 | 1 => format!(
+                        "informer start {name} {} mode={}",
+                        self.b.pick(RESOURCES),
+                        self.b.pick(&["legacy", "streaming"])
+                    ),
+                    2 => format!("informer show {name}"),
+                    _ => format!("informer stop {name}"),
+                }
+            }
+            28 => self.expect(),
+            29 => format!("GET {}", self.path(true)),
+            30 => self.create(),
+            _ => self.list(true),
+        })
+    }
+
+    fn watch_id(&mut self) -> usize {
+        1 + self.b.below(self.ctx.watches + 1)
+    }
+
+    fn rv_near(&mut self) -> i64 {
+        let base = self.ctx.max_rv.max(1);
+        match self.b.below(8) {
+            0 => 0,
+            1 => 1,
+            2 => base + 1,
+            3 => base + 10,
+            _ => (base - self.b.below(6) as i64).max(1),
+        }
+    }
+
+    fn path(&mut self, collection: bool) -> String {
+        let res = self.b.pick(RESOURCES);
+        let ns = self.b.pick(NAMESPACES);
+        let mut p = if collection && self.b.below(4) == 0 {
+            format!("/api/v1/{res}")
+        } else {
+            format!("/api/v1/namespaces/{ns}/{res}")
+        };
+        if !collection {
+            p.push('/');
+            p.push_str(self.b.pick(NAMES));
+        }
+        if self.b.below(16) == 0 {
+            p = self
+                .b
+                .pick(&[
+                    "/api/v1/watch/configmaps",
+                    "/api/v2/pods",
+                    "/apis/apps/v1/deployments",
+                    "/api/v1/namespaces//configmaps",
+                    "/api/v1/namespaces/default/configmaps/a/status",
+                ])
+                .to_string();
+        }
+        p
+    }
+
+    fn object(&mut self, name: &str) -> String {
+        let mut meta = format!("\"name\":{}", serde_json::to_string(name).unwrap());
+        if self.b.below(4) == 0 {
+            meta.push_str(&format!(
+                ",\"labels\":{{\"app\":\"{}\"}}",
+                self.b.pick(&["x", "y", "bad value"])
+            ));
+        }
+        if self.b.below(3) == 0 {
+            meta.push_str(&format!(",\"resourceVersion\":\"{}\"", self.rv_near()));
+        }
+        if self.b.below(16) == 0 {
+            meta.push_str(",\"namespace\":\"ns1\"");
+        }
+        let data = self.b.pick(&[
+            "",
+            ",\"data\":{\"k\":\"1\"}",
+            ",\"data\":{\"k\":\"2\"}",
+            ",\"data\":{\"k\":3}",
+            ",\"spec\":{}",
+        ]);
+        let kind = self.b.pick(&[
+            "",
+            "\"kind\":\"ConfigMap\",\"apiVersion\":\"v1\",",
+            "\"kind\":\"Pod\",\"apiVersion\":\"v1\",",
+            "\"apiVersion\":\"v2\",",
+        ]);
+        format!("{{{kind}\"metadata\":{{{meta}}}{data}}}")
+    }
+
+    fn create(&mut self) -> String {
+        let path = self.path(false);
+        let (coll, name) = path.rsplit_once('/').unwrap_or((&path, ""));
+        let body = if self.b.below(16) == 0 {
+            "[1,2]".to_string()
+        } else {
+            self.object(name)
+        };
+        format!("POST {coll} {body}")
+    }
+
+    fn update(&mut self) -> String {
+        let path = self.path(false);
+        let name = path.rsplit('/').next().unwrap_or("").to_string();
+        let name = if self.b.below(16) == 0 {
+            "other".to_string()
+        } else {
+            name
+        };
+        let body = self.object(&name);
+        format!("PUT {path} {body}")
+    }
+
+    fn delete(&mut self) -> String {
+        let path = self.path(false);
+        match self.b.below(6) {
+            0 => format!(
+                "DELETE {path} {{\"preconditions\":{{\"resourceVersion\":\"{}\"}}}}",
+                self.rv_near()
+            ),
+            1 => format!(
+                "DELETE {path}?gracePeriodSeconds={}",
+                self.b.pick(&["0", "30", "x"])
+            ),
+            _ => format!("DELETE {path}"),
+        }
+    }
+
+    fn get_item(&mut self) -> String {
+        let path = self.path(false);
+        match self.b.below(4) {
+            0 => format!("GET {path}"),
+            1 => format!("GET {path}?resourceVersion=0"),
+            2 => format!("GET {path}?resourceVersion={}", self.rv_near()),
+            _ => format!(
+                "GET {path}?resourceVersion={}",
+                self.b.pick(&["abc", "-1", "", "18446744073709551616"])
+            ),
+        }
+    }
+
+    fn crafted_token(&mut self) -> String {
+        let rv = match self.b.below(6) {
+            0 => -1,
+            1 => 0,
+            2 => i64::MAX,
+            _ => self.rv_near(),
+        };
+        let start = self.b.pick(&[
+            "a\\u0000",
+            "b\\u0000",
+            "default/a\\u0000",
+            "..",
+            "/a",
+            "a/",
+            "",
+            "\\ud800",
+        ]);
+        let v = self.b.pick(&["meta.k8s.io/v1", "meta.k8s.io/v1", "v2", ""]);
+        let json = format!("{{\"v\":\"{v}\",\"rv\":{rv},\"start\":\"{start}\"}}");
+        go_base64_encode(json.as_bytes())
+    }
+
+    fn list(&mut self, watch: bool) -> String {
+        let mut q: Vec<String> = Vec::new();
+        if watch {
+            q.push("watch=true".into());
+        }
+        match self.b.below(8) {
+            0 | 1 => {}
+            2 => q.push("resourceVersion=0".into()),
+            3 => q.push(format!(
+                "resourceVersion={}",
+                self.b.pick(&["", "abc", "-5"])
+            )),
+            _ => q.push(format!("resourceVersion={}", self.rv_near())),
+        }
+        match self.b.below(8) {
+            0 => q.push("resourceVersionMatch=Exact".into()),
+            1 => q.push("resourceVersionMatch=NotOlderThan".into()),
+            2 => q.push("resourceVersionMatch=bogus".into()),
+            _ => {}
+        }
+        match self.b.below(6) {
+            0 | 1 => q.push(format!(
+                "limit={}",
+                self.b.pick(&["1", "2", "3", "0", "-1", "500", "x"])
+            )),
+            _ => {}
+        }
+        if !watch || self.b.below(4) == 0 {
+            match self.b.below(6) {
+                0 if !self.ctx.tokens.is_empty() => {
+                    let i = self.b.below(self.ctx.tokens.len());
+                    q.push(format!("continue={}", self.ctx.tokens[i]));
+                }
+                1 => q.push(format!("continue={}", self.crafted_token())),
+                2 if self.b.below(4) == 0 => q.push(format!(
+                    "continue={}",
+                    self.b.pick(&["%zz", "abc=", "***", "e30"])
+                )),
+                _ => {}
+            }
+        }
+        if watch {
+            if self.b.chance() {
+                q.push("allowWatchBookmarks=true".into());
+            }
+            match self.b.below(4) {
+                0 => q.push("sendInitialEvents=true".into()),
+                1 => q.push("sendInitialEvents=false".into()),
+                _ => {}
+            }
+            if self.b.below(3) == 0 {
+                q.push(format!(
+                    "timeoutSeconds={}",
+                    self.b.pick(&["1", "5", "30", "120", "-1"])
+                ));
+            }
+        }
+        match self.b.below(10) {
+            0 => q.push("labelSelector=app%3Dx".into()),
+            1 => q.push("labelSelector=app+in+%28x%2Cy%29".into()),
+            2 => q.push("fieldSelector=metadata.name%3Da".into()),
+            3 => q.push(format!(
+                "labelSelector={}",
+                self.b.pick(&["%3D%3D", "!", "app%21%3Dx", "a%2Cb", "(("])
+            )),
+            _ => {}
+        }
+        let path = self.path(true);
+        if q.is_empty() {
+            format!("GET {path}")
+        } else {
+            format!("GET {path}?{}", q.join("&"))
+        }
+    }
+
+    fn set(&mut self) -> String {
+        let (name, values): (&str, &[&str]) = match self.b.below(9) {
+            0 => ("apiservers", &["1", "2", "3", "0", "4"]),
+            1 => ("watch-cache", &["on", "off"]),
+            2 => ("cache.lag", &["0s", "500ms", "2s", "5s"]),
+            3 => ("cache.capacity", &["1", "2", "5", "100", "auto"]),
+            4 => ("cache.init-delay", &["0s", "1s", "10s"]),
+            5 => ("compaction-interval", &["1s", "10s", "5m"]),
+            6 => ("compactor", &["on", "off"]),
+            7 => (
+                "kubernetes",
+                &["1.30", "1.31", "1.33", "1.34", "1.36", "1.29"],
+            ),
+            _ => ("explain", &["on", "off"]),
+        };
+        format!("set {name} {}", self.b.pick(values))
+    }
+
+    fn etcd(&mut self) -> String {
+        let key = self.b.pick(&[
+            "/registry/configmaps/default/a",
+            "/registry/configmaps/default/z",
+            "/registry/pods/default/a",
+            "/registry/configmaps/",
+            "compact_rev_key",
+        ]);
+        match self.b.below(5) {
+            0 => format!(
+                "etcd put {key} {}",
+                self.b.pick(&[
+                    "{\"metadata\":{\"name\":\"a\"}}",
+                    "not json",
+                    "\"\"",
+                    "{}",
+                    "{\"kind\":\"Pod\"}"
+                ])
+            ),
+            1 => format!("etcd del {key}{}", self.b.pick(&["", " --prefix"])),
+            2 => format!("etcd compact {}", self.rv_near()),
+            _ => format!(
+                "etcd get {key} --prefix --rev={} --limit={}",
+                self.b.pick(&[0, 1, 2, -1]),
+                self.b.below(3)
+            ),
+        }
+    }
+
+    fn expect(&mut self) -> String {
+        self.b
+            .pick(&[
+                "expect code 200",
+                "expect items == [a, b]",
+                "expect events contains ADDED a",
+                "expect body.items[0].metadata.name exists",
+                "expect body.metadata.resourceVersion > 3",
+                "expect closed",
+                "expect kvs == []",
+                "expect header Retry-After == 1",
+                "expect informer i1 store == [a]",
+            ])
+            .to_string()
+    }
+}

@@ -1,0 +1,122 @@
+//! Replays the committed fuzz corpora (`fuzz/corpus/<target>/`) and the minimized crash inputs
+//! (`fuzz/regressions/<target>/`) through the same oracles the cargo-fuzz targets run
+//! (`fuzz/common/mod.rs`), on stable: no input may panic or break a round trip / determinism
+//! check. Run the fuzzers themselves with `./fuzz/run.sh` (nightly).
+
+#![cfg(not(target_arch = "wasm32"))]
+
+use std::panic::{AssertUnwindSafe, catch_unwind};
+use std::path::{Path, PathBuf};
+
+#[path = "../fuzz/common/mod.rs"]
+mod common;
+
+fn files(dir: &Path) -> Vec<PathBuf> {
+    let mut v: Vec<PathBuf> = match std::fs::read_dir(dir) {
+        Ok(rd) => rd
+            .filter_map(|e| e.ok())
+            .map(|e| e.path())
+            .filter(|p| p.is_file())
+            .collect(),
+        Err(_) => Vec::new(),
+    };
+    v.sort();
+    v
+}
+
+fn panic_text(e: &(dyn std::any::Any + Send)) -> String {
+    e.downcast_ref::<String>()
+        .cloned()
+        .or_else(|| e.downcast_ref::<&str>().map(|s| s.to_string()))
+        .unwrap_or_else(|| "(non-string panic)".into())
+}
+
+/// Runs `check` on every file of `fuzz/<kind>/<target>/`; returns how many ran.
+fn replay(kind: &str, target: &str, check: fn(&[u8])) -> usize {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("fuzz")
+        .join(kind)
+        .join(target);
+    let mut failures = Vec::new();
+    let all = files(&dir);
+    let hook = std::panic::take_hook();
+    std::panic::set_hook(Box::new(|_| {}));
+    for f in &all {
+        let data = std::fs::read(f).expect("read corpus file");
+        if let Err(e) = catch_unwind(AssertUnwindSafe(|| check(&data))) {
+            let mut msg = format!("{}: {}", f.display(), panic_text(&*e));
+            if target == "script_gen" {
+                msg.push_str("\n--- generated script ---\n");
+                msg.push_str(&common::generated_script(&data));
+            } else if target == "script_text" {
+                msg.push_str("\n--- script ---\n");
+                msg.push_str(&String::from_utf8_lossy(&data));
+            } else {
+                msg.push_str(&format!(
+                    "\n--- input --- {:?}",
+                    String::from_utf8_lossy(&data)
+                ));
+            }
+            failures.push(msg);
+        }
+    }
+    std::panic::set_hook(hook);
+    assert!(
+        failures.is_empty(),
+        "{} of {} inputs failed:\n\n{}",
+        failures.len(),
+        all.len(),
+        failures.join("\n\n")
+    );
+    all.len()
+}
+
+fn corpus(target: &str, check: fn(&[u8])) {
+    let n = replay("corpus", target, check);
+    assert!(n > 0, "fuzz/corpus/{target}/ is empty");
+    replay("regressions", target, check);
+}
+
+#[test]
+fn continue_token_corpus() {
+    corpus("continue_token", common::check_continue_token);
+}
+
+#[test]
+fn request_corpus() {
+    corpus("request", common::check_request);
+}
+
+#[test]
+fn parse_line_corpus() {
+    corpus("parse_line", common::check_parse_line);
+}
+
+#[test]
+fn script_text_corpus() {
+    corpus("script_text", common::check_script_text);
+}
+
+#[test]
+fn script_gen_corpus() {
+    corpus("script_gen", common::check_script_gen);
+}
+
+
+/// Found while fuzzing: `advance 5124095576h` was accepted and never returned (the browser tab
+/// froze). One `advance` is now at most 168h, and idle stretches skip ticks with nothing due.
+#[test]
+fn a_huge_advance_is_refused() {
+    let out = rvlab::script::Session::new().run_script("advance 5124095576h\nadvance 168h\n");
+    assert_eq!(out[0]["error"], "advance is at most 168h per line; repeat the line to go further");
+    assert_eq!(out[1]["now"], "604800s");
+}
+
+/// Found while fuzzing: `compaction-interval` accepted 1ms, so `advance 10m` ran 600 000 rounds
+/// and wrote 600 000 revisions. The interval is now at least 10 s.
+#[test]
+fn a_tiny_compaction_interval_is_refused() {
+    let out = rvlab::script::Session::new().run_script("set compaction-interval 1ms\nset compaction-interval 10s\nadvance 10m\netcd get compact_rev_key\n");
+    assert_eq!(out[0]["error"], "compaction-interval must be at least 10s (each round writes a revision), not 1ms");
+    assert_eq!(out[3]["kvs"][0]["version"], 60);
+}
