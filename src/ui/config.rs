@@ -37,8 +37,10 @@ pub struct Config {
     pub lang: Option<Lang>,
     pub theme: Theme,
     pub embed: bool,
-    /// `mode=interactive` (default for embeds: readonly).
+    /// `mode=interactive` (default for embeds: readonly, except for guided lessons).
     pub interactive: bool,
+    /// `mode=readonly` given explicitly.
+    pub mode_readonly: bool,
     /// `height=<px>`; None = auto (the embed posts its height to the host page).
     pub height: Option<u32>,
     pub lesson: Option<String>,
@@ -50,6 +52,8 @@ pub struct Config {
     pub from_location: bool,
     /// A session that was already driven, with the lines it ran (tests, big histories).
     pub seed: RefCell<Option<(Session, Vec<Entry>)>>,
+    /// How guided lessons are loaded; None = fetch `lessons/<file>` next to the page.
+    pub loader: Option<super::guided::Loader>,
 }
 
 impl PartialEq for Config {
@@ -112,7 +116,10 @@ impl Config {
                 "lang" => c.lang = Lang::parse(&v),
                 "theme" => c.theme = Theme::parse(&v).unwrap_or_default(),
                 "embed" => c.embed = matches!(v.as_str(), "1" | "true" | "yes" | ""),
-                "mode" => c.interactive = v == "interactive",
+                "mode" => {
+                    c.interactive = v == "interactive";
+                    c.mode_readonly = v == "readonly";
+                }
                 "height" => c.height = v.parse().ok().filter(|h: &u32| *h >= 80),
                 "lesson" if !v.is_empty() => c.lesson = Some(v),
                 "script" if !v.is_empty() => c.script = Some(v),
@@ -142,8 +149,21 @@ impl Config {
         self
     }
 
+    /// A guided lesson embed is interactive unless `mode=readonly` says otherwise (a lesson is
+    /// something to do); other embeds are read-only unless `mode=interactive`.
     pub fn readonly(&self) -> bool {
-        self.embed && !self.interactive
+        self.embed && !self.interactive && (self.mode_readonly || self.guided_lesson().is_none())
+    }
+
+    /// The index of the guided lesson `?lesson=` names, if it names one.
+    pub fn guided_lesson(&self) -> Option<usize> {
+        self.lesson.as_deref().and_then(super::guided::index_of)
+    }
+
+    /// A config whose guided lessons come from `loader` (tests, host pages).
+    pub fn with_loader(mut self, loader: super::guided::Loader) -> Config {
+        self.loader = Some(loader);
+        self
     }
 }
 
@@ -155,7 +175,8 @@ pub fn replace_url(set: &[(&str, &str)], drop_hash: bool) {
     let search = loc.search().unwrap_or_default();
     let mut pairs: Vec<(String, String)> =
         query_pairs(&search).into_iter().filter(|(k, _)| !set.iter().any(|(s, _)| s == k)).collect();
-    for (k, v) in set {
+    // An empty value removes the parameter.
+    for (k, v) in set.iter().filter(|(_, v)| !v.is_empty()) {
         pairs.push((k.to_string(), v.to_string()));
     }
     let q: Vec<String> = pairs.iter().map(|(k, v)| format!("{}={}", percent_encode(k), percent_encode(v))).collect();

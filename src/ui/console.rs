@@ -77,6 +77,17 @@ pub fn summary(tr: Tr, out: &Value) -> String {
     }
 }
 
+/// The most characters of one line the console shows (the response viewer shows it whole).
+pub const MAX_SHOWN: usize = 2000;
+
+/// `s`, cut to `max` characters with "…".
+pub fn clip(s: &str, max: usize) -> String {
+    match s.char_indices().nth(max) {
+        Some((i, _)) => format!("{}…", &s[..i]),
+        None => s.to_string(),
+    }
+}
+
 /// The console shows at most this many rows (the rest of a long log is summarised).
 pub const MAX_ROWS: usize = 300;
 
@@ -123,8 +134,13 @@ pub fn console() -> Html {
     let on_submit = {
         let text = text.clone();
         let run = run.clone();
+        let lab = lab.clone();
         Callback::from(move |e: SubmitEvent| {
             e.prevent_default();
+            if let Err(n) = super::safety::check_text(&text) {
+                lab.dispatch(Action::Notify(n));
+                return;
+            }
             run(lines::split_script(&text));
         })
     };
@@ -134,12 +150,17 @@ pub fn console() -> Html {
     };
     let on_paste = {
         let run = run.clone();
+        let lab = lab.clone();
         let text = text.clone();
         Callback::from(move |e: Event| {
             let Some(ev) = e.dyn_ref::<web_sys::ClipboardEvent>() else { return };
             let Some(pasted) = ev.clipboard_data().and_then(|d| d.get_data("text/plain").ok()) else { return };
-            if pasted.contains('\n') {
+            if pasted.contains('\n') || pasted.len() > super::safety::MAX_LINE_BYTES {
                 e.prevent_default();
+                if let Err(n) = super::safety::check_text(&pasted) {
+                    lab.dispatch(Action::Notify(n));
+                    return;
+                }
                 // What was already typed counts as the first line.
                 let mut script = (*text).clone();
                 script.push_str(&pasted);
@@ -217,7 +238,7 @@ pub fn console() -> Html {
                     title={future.then(|| tr.t(K::FutureStep))}
                     disabled={entry.out.is_none() && !future}>
                     <span class="ln">{ n }</span>
-                    <span class="cmd mono">{ entry.line.clone() }</span>
+                    <span class="cmd mono">{ clip(&entry.line, MAX_SHOWN) }</span>
                     if !summ.is_empty() { <span class="sum">{ summ }</span> }
                 </button>
             </li>

@@ -108,8 +108,8 @@ strings! {
     Dismiss => "Dismiss", "关闭提示";
     RestoreBackup => "Restore my previous sandbox", "恢复我之前的沙盒";
     Footer => "rvlab {0} · every action is a script line: Export gives you the script", "rvlab {0} · 每个操作都是一行脚本：点“导出”即可得到整段脚本";
-    LessonPick => "Load a lesson…", "载入一节课程…";
-    LessonLabel => "Lessons (they replace the sandbox)", "课程（会替换当前沙盒）";
+    LessonPick => "Load an example…", "载入一个示例…";
+    LessonLabel => "Examples (they replace the sandbox)", "示例（会替换当前沙盒）";
     LessonPagination => "Pagination: limit and continue tokens", "分页：limit 与 continue token";
     LessonCompaction => "Compaction: an old continue token gets 410 Gone", "压缩：旧的 continue token 得到 410 Gone";
     LessonWatch => "Watch from a resourceVersion", "从指定 resourceVersion 开始 watch";
@@ -347,6 +347,53 @@ strings! {
     TlLegendCache => "watch cache window", "watch cache 窗口";
     TlLegendCompacted => "compacted", "已压缩";
     TlImgLabel => "Timeline of etcd revisions {0}–{1}: {2} keys, current revision {3}", "etcd revision {0}–{1} 的时间轴：{2} 个键，当前 revision 为 {3}";
+
+    // ---- guided lessons
+    Lessons => "Lessons", "课程";
+    LessonsTitle => "Guided lessons: each step has a goal that the engine checks", "引导式课程：每一步都有一个由引擎检查的目标";
+    LessonsHeading => "Guided lessons", "引导式课程";
+    LessonsIntro => "Each lesson starts a fresh sandbox (your current one is kept and can be restored). Every step has a goal; do it your way or press Show me, then Check.", "每节课都会开启一个新的沙盒（当前沙盒会被保留，可以恢复）。每一步都有一个目标：你可以自己动手，也可以点“演示给我看”，然后点“检查”。";
+    LessonLoading => "Loading the lesson…", "正在加载课程…";
+    LessonLoadFailed => "Could not load {0}: {1}", "无法加载 {0}：{1}";
+    Retry => "Retry", "重试";
+    LessonProgress => "{0}/{1} steps", "已完成 {0}/{1} 步";
+    LessonDoneMark => "✓ done", "✓ 已完成";
+    LessonStepOf => "Step {0} of {1}", "第 {0} 步，共 {1} 步";
+    LessonGoal => "Goal:", "目标：";
+    ShowMe => "Show me", "演示给我看";
+    ShowMeTitle => "Run this step's reference solution: its lines go into the log like any other", "运行这一步的参考答案：这些命令会像其他命令一样记入日志";
+    CheckStep => "Check", "检查";
+    CheckTitle => "Check the goal against the outputs produced since this step began", "根据这一步开始以来产生的输出检查目标是否达成";
+    CheckPassed => "Goal reached.", "目标已达成。";
+    CheckMissing => "Not yet. Still missing:", "还没有完成。仍然缺少：";
+    CheckItem => "expected {0}, seen {1}", "期望 {0}，实际 {1}";
+    CheckNothing => "nothing has run in this step yet", "这一步还没有运行任何命令";
+    CheckStale => "The sandbox changed since the last check: press Check again.", "上次检查之后沙盒有了变化：请再点一次“检查”。";
+    PrevStep => "← Previous", "← 上一步";
+    NextStep => "Next →", "下一步 →";
+    LessonComplete => "Lesson complete. Keep experimenting in this sandbox, or pick another lesson.", "本课完成！你可以继续在这个沙盒里实验，或者选择另一节课。";
+    LeaveLesson => "Leave the lesson", "离开课程";
+    LeaveTitle => "Close the lesson and keep playing freely in this sandbox", "关闭课程，在当前沙盒里自由练习";
+    AllLessons => "All lessons", "全部课程";
+    LessonReplay => "Read-only: Previous and Next move the history to the end of each step.", "只读模式：“上一步”和“下一步”会把历史移动到每一步结束的位置。";
+    NoticeLessonStarted => "Started the lesson “{0}”. Your previous sandbox was kept.", "已开始课程“{0}”。你之前的沙盒已保留。";
+    NoticeProgressNotSaved => "Lesson progress is not being saved ({0}).", "课程进度没有被保存（{0}）。";
+
+    // ---- limits and hostile input
+    NoticeScriptTooBig => "Not run: this script has {0} lines and {1} KB; the limit is {2} lines and {3} KB at once. Split it, or run it with the command line (rvlab run).", "未运行：这段脚本有 {0} 行、{1} KB；一次最多 {2} 行、{3} KB。请拆分后再运行，或者用命令行（rvlab run）运行。";
+    NoticeLineTooLong => "Not run: line {0} is {1} KB long; one line may be at most {2} KB.", "未运行：第 {0} 行长达 {1} KB；每行最多 {2} KB。";
+    NoticeAdvanceTooFar => "Not run: “{0}” moves the clock by more than {1} at once, which would freeze the page. Use several shorter advance lines, or the command line.", "未运行：“{0}”一次把时钟推进超过 {1}，会让页面卡住。请分成几条较短的 advance 命令，或者使用命令行。";
+    ShowMore => "Show more ({0} more)", "显示更多（还有 {0} 项）";
+    JsonCut => "Showing the first {0} KB of {1} KB.", "仅显示前 {0} KB（共 {1} KB）。";
+    ShowAllJson => "Show more", "显示更多";
+
+    // ---- crash overlay (plain DOM, after a panic)
+    CrashTitle => "rvlab stopped working", "rvlab 停止运行了";
+    CrashBody => "Something went wrong inside rvlab and this page can no longer run commands. Your command log is saved in this browser: reload to get it back.", "rvlab 内部出错了，这个页面已无法继续运行命令。你的命令记录已保存在浏览器中：重新加载页面即可恢复。";
+    CrashLine => "The line that was running (it is not in the restored log): {0}", "出错时正在运行的命令（恢复的记录中不包含它）：{0}";
+    CrashReload => "Reload and restore", "重新加载并恢复";
+    CrashExport => "Export the log", "导出命令记录";
+    CrashNotSaved => "The log could not be saved in this browser ({0}): export it before you reload.", "无法把命令记录保存到浏览器（{0}）：请在重新加载之前先导出。";
 }
 
 impl K {

@@ -1,41 +1,24 @@
-//! Scenarios an embed can preload with `?lesson=<name>` and the playground offers in its lesson
-//! menu: the engine's guided lessons (`crate::lessons`, preloaded as setup + every step's
-//! reference solution) and a few short built-in scripts. Each becomes plain script lines (what
-//! `?script=` takes).
+//! Short example scenarios that the playground's "Load an example…" menu offers and an embed can
+//! preload with `?lesson=<name>`; each becomes plain script lines (what `?script=` takes). The
+//! guided lessons (`lessons/*.rv`) live in [`super::guided`]; their slugs do not clash with
+//! these names.
 
 use super::i18n::{K, Lang};
 
-/// Offer the engine's guided lessons (`crate::lessons`) as scenarios too. Off for now: linking
-/// them adds ~110 KB (their bilingual text) to the release wasm; turn it on when the guided
-/// lesson panel ships them anyway. With `false` the compiler drops them from the wasm.
-pub const ENGINE_LESSONS: bool = false;
-
-/// A scenario for the menu: its name and title in `lang`.
+/// An example for the menu: its name and title in `lang`.
 pub fn menu(lang: Lang) -> Vec<(String, String)> {
-    let mut v: Vec<(String, String)> = if ENGINE_LESSONS {
-        crate::lessons::all().into_iter().map(|l| (l.slug.clone(), l.title.get(lang.code()).to_string())).collect()
-    } else {
-        Vec::new()
-    };
-    v.extend(all().into_iter().map(|l| (l.name.to_string(), l.title.get(lang).to_string())));
+    all().into_iter().map(|l| (l.name.to_string(), l.title.get(lang).to_string())).collect()
+}
+
+/// Every name `?lesson=` knows: the guided lessons' slugs, then the examples.
+pub fn names() -> Vec<String> {
+    let mut v = super::guided::slugs();
+    v.extend(all().into_iter().map(|l| l.name.to_string()));
     v
 }
 
-/// Every known name (for the "no such lesson" message).
-pub fn names() -> Vec<String> {
-    menu(Lang::En).into_iter().map(|(n, _)| n).collect()
-}
-
-/// The lines of the scenario `name`: an engine lesson's setup and reference solutions, or a
-/// built-in script.
+/// The lines of the example `name`.
 pub fn lines_of(name: &str) -> Option<Vec<String>> {
-    if ENGINE_LESSONS && let Some(l) = crate::lessons::find(name) {
-        let mut out = l.setup.clone();
-        for s in &l.steps {
-            out.extend(s.solution.iter().cloned());
-        }
-        return Some(out);
-    }
     find(name).map(|l| lines(&l))
 }
 

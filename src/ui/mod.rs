@@ -6,10 +6,12 @@
 pub mod builder;
 pub mod config;
 pub mod console;
+pub mod guided;
 pub mod i18n;
 pub mod lessons;
 pub mod lines;
 pub mod response;
+pub mod safety;
 pub mod scrubber;
 pub mod share;
 pub mod sim;
@@ -107,6 +109,7 @@ struct ToolbarProps {
     importing: bool,
     on_import: Callback<()>,
     on_share: Callback<()>,
+    on_lessons: Callback<()>,
 }
 
 #[function_component(Toolbar)]
@@ -127,6 +130,7 @@ fn toolbar(p: &ToolbarProps) -> Html {
     };
     let on_import = p.on_import.reform(|_: MouseEvent| ());
     let on_share = p.on_share.reform(|_: MouseEvent| ());
+    let on_lessons = p.on_lessons.reform(|_: MouseEvent| ());
     let on_lesson = {
         let lab = lab.clone();
         Callback::from(move |e: Event| {
@@ -142,6 +146,7 @@ fn toolbar(p: &ToolbarProps) -> Html {
     let lesson_opts = lessons::menu(tr.0).into_iter().map(|(name, title)| html! { <option value={name}>{ title }</option> });
     html! {
         <nav class="toolbar" aria-label={tr.t(K::ToolbarLabel)}>
+            <button id="lessons" type="button" class="primary-small" onclick={on_lessons} title={tr.t(K::LessonsTitle)}>{ tr.t(K::Lessons) }</button>
             <button id="undo" type="button" disabled={n == 0} onclick={act(|| Action::Undo)}
                 title={tr.t(K::UndoTitle)}>{ tr.t(K::Undo) }</button>
             <button id="redo" type="button" disabled={lab.redo.is_empty()} onclick={act(|| Action::Redo)}
@@ -214,7 +219,28 @@ fn embed_lines(cfg: &Config) -> Result<Vec<String>, String> {
     }
     match &cfg.lesson {
         None => Ok(Vec::new()),
+        // The lesson panel fills the sandbox once the lesson is loaded.
+        Some(_) if cfg.guided_lesson().is_some() => Ok(Vec::new()),
         Some(name) => lessons::lines_of(name).ok_or_else(|| name.clone()),
+    }
+}
+
+/// What the lesson panel shows first: the guided lesson `?lesson=` names (resumed when it is the
+/// one in progress), else the lesson in progress of the restored sandbox, else nothing.
+fn initial_view(cfg: &Config) -> guided::View {
+    let has_seed = cfg.seed.borrow().is_some();
+    let share = cfg.fragment.as_deref().is_some_and(share::is_share_fragment);
+    let saved = if cfg.embed || share || has_seed { None } else { guided::saved_active() };
+    if let Some(file) = cfg.guided_lesson() {
+        let resume = saved.filter(|(f, _, _)| *f == file).map(|(_, step, starts)| (step, starts));
+        return guided::View::Waiting { file, resume };
+    }
+    if cfg.embed || cfg.script.is_some() {
+        return guided::View::Closed;
+    }
+    match saved {
+        Some((file, step, starts)) => guided::View::Waiting { file, resume: Some((step, starts)) },
+        None => guided::View::Closed,
     }
 }
 
@@ -229,6 +255,7 @@ fn initial_lab(cfg: &Config) -> Lab {
     }
     if cfg.embed {
         let (lines, notice) = match embed_lines(cfg) {
+            Ok(l) if safety::check_each(&l).is_err() => (Vec::new(), safety::check_each(&l).err()),
             Ok(l) => (l, None),
             Err(name) => {
                 (Vec::new(), Some(Notice::error(K::NoticeLessonUnknown, vec![name, lessons::names().join(", ")])))
@@ -243,6 +270,11 @@ fn initial_lab(cfg: &Config) -> Lab {
     if let Some(fr) = cfg.fragment.as_deref().filter(|f| share::is_share_fragment(f)) {
         let backed_up = state::backup_saved();
         let mut lab = match share::decode(fr) {
+            Ok(sh) if safety::check_each(&sh.log).is_err() => {
+                let mut lab = Lab::empty();
+                lab.notice = safety::check_each(&sh.log).err();
+                lab
+            }
             Ok(sh) => {
                 let n = sh.log.len();
                 let mut lab = Lab::replay(sh.log, Vec::new());
@@ -313,6 +345,20 @@ pub fn app(props: &AppProps) -> Html {
     let app_ref = use_node_ref();
     let tr = Tr(*lang);
     let embed = cfg.embed;
+    let guide = use_reducer({
+        let cfg = cfg.clone();
+        move || guided::Guide::new(!cfg.embed, initial_view(&cfg))
+    });
+    let loader = guided::LoaderProp(cfg.loader.clone().unwrap_or_else(guided::fetch_loader));
+
+    // A lesson that is wanted (or shown in the list) is fetched, and the address bar says which
+    // guided lesson is open (so a reload or a copied link resumes it).
+    use_effect_with(guide.view.clone(), {
+        let guide = guide.clone();
+        let loader = loader.0.clone();
+        let cfg = cfg.clone();
+        move |view| guided::on_view(view, &guide, &loader, &cfg)
+    });
 
     // A consumed share link leaves the address bar, so a reload does not replay it again.
     use_effect_with((), {
@@ -323,7 +369,16 @@ pub fn app(props: &AppProps) -> Html {
             }
         }
     });
-    // The document's language follows the switcher.
+    // The document's language follows the switcher. The panic hook is installed (once) and
+    // knows the language and the log as it is now.
+    use_effect_with(*lang, {
+        let lab = lab.clone();
+        move |l| {
+            safety::install();
+            safety::set_lang(*l);
+            safety::remember(&lab.log(), &lab.redo, lab.persist);
+        }
+    });
     use_effect_with(*lang, |l| {
         if let Some(root) = web_sys::window().and_then(|w| w.document()).and_then(|d| d.document_element()) {
             let _ = root.set_attribute("lang", l.tag());
@@ -383,6 +438,10 @@ pub fn app(props: &AppProps) -> Html {
         let sharing = sharing.clone();
         Callback::from(move |_| sharing.set(!*sharing))
     };
+    let on_lessons = {
+        let guide = guide.clone();
+        Callback::from(move |_| guide.dispatch(guided::GuideAction::OpenList))
+    };
     let on_lang = {
         let lang = lang.clone();
         let cfg = cfg.clone();
@@ -438,8 +497,10 @@ pub fn app(props: &AppProps) -> Html {
         let dismiss = Callback::from(move |_: MouseEvent| lab2.dispatch(Action::DismissNotice));
         let restore = n.restore.then(|| {
             let lab = lab.clone();
+            let guide = guide.clone();
             let onclick = Callback::from(move |_: MouseEvent| match state::load_saved(state::BACKUP_KEY) {
                 Ok(Some((log, _))) => {
+                    guide.dispatch(guided::GuideAction::Close);
                     lab.dispatch(Action::Load(log));
                     lab.dispatch(Action::Notify(Notice::info(K::NoticeRestored, vec![])));
                 }
@@ -469,9 +530,13 @@ pub fn app(props: &AppProps) -> Html {
         let reset = (!lab.readonly).then(|| {
             let lab = lab.clone();
             let cfg = cfg.clone();
+            let guide = guide.clone();
             let onclick = Callback::from(move |_: MouseEvent| {
-                lab.dispatch(Action::Load(embed_lines(&cfg).unwrap_or_default()));
-                lab.dispatch(Action::DismissNotice);
+                if let Some(file) = cfg.guided_lesson() {
+                    guide.dispatch(guided::GuideAction::Want(file));
+                } else {
+                    lab.dispatch(Action::Replace(embed_lines(&cfg).unwrap_or_default(), None));
+                }
             });
             html! { <button id="reset" type="button" class="small" {onclick}>{ tr.t(K::ResetEmbed) }</button> }
         });
@@ -498,7 +563,7 @@ pub fn app(props: &AppProps) -> Html {
             <header class="top">
                 <h1 id="title">{ "rvlab" }</h1>
                 <span class="tagline">{ tr.t(K::Tagline) }</span>
-                <Toolbar importing={*importing} on_import={on_import_click} on_share={on_share.clone()} />
+                <Toolbar importing={*importing} on_import={on_import_click} on_share={on_share.clone()} {on_lessons} />
                 <div class="prefs">
                     <select id="lang" aria-label={tr.t(K::LangLabel)} title={tr.t(K::LangLabel)} onchange={on_lang}>{ for lang_opts }</select>
                     <select id="theme" aria-label={tr.t(K::ThemeLabel)} title={tr.t(K::ThemeLabel)} onchange={on_theme}>{ for theme_opts }</select>
@@ -540,6 +605,17 @@ pub fn app(props: &AppProps) -> Html {
         }
     };
     let style = cfg.height.map(|h| format!("height:{h}px;overflow:auto"));
+    let lesson_open = guide.view != guided::View::Closed;
+    let work = html! {
+        <div class={classes!("work", lesson_open.then_some("with-lesson"))}>
+            if lesson_open { <guided::LessonPanel guide={guide.clone()} loader={loader.clone()} {embed} /> }
+            <div class="work-main">
+                <scrubber::Scrubber />
+                <timeline::Timeline />
+                { panes }
+            </div>
+        </div>
+    };
 
     html! {
         <ContextProvider<Lang> context={*lang}>
@@ -550,10 +626,11 @@ pub fn app(props: &AppProps) -> Html {
                 ref={app_ref} onkeydown={on_key} {style}>
                 { header }
                 { for notice }
+                if let Some(e) = guide.save_error.clone() {
+                    <div id="progress-notice" class="notice err" role="alert"><span>{ tr.f(K::NoticeProgressNotSaved, &[&e]) }</span></div>
+                }
                 if *sharing && !embed { <ShareBox on_close={on_share} /> }
-                <scrubber::Scrubber />
-                <timeline::Timeline />
-                { panes }
+                { work }
                 if !embed {
                     <footer class="foot">{ tr.f(K::Footer, &[&crate::VERSION]) }</footer>
                 }
@@ -582,6 +659,10 @@ fn read_script(file: web_sys::File, lab: LabHandle, importing: UseStateHandle<bo
         importing.set(false);
         match r2.result().ok().and_then(|v| v.as_string()) {
             Some(text) if r2.error().is_none() => {
+                if let Err(n) = safety::check_text(&text) {
+                    lab.dispatch(Action::Notify(n));
+                    return;
+                }
                 let ls = lines::split_script(&text);
                 if ls.is_empty() {
                     lab.dispatch(Action::Notify(Notice::error(K::NoticeImportEmpty, vec![])));
@@ -603,5 +684,6 @@ fn read_script(file: web_sys::File, lab: LabHandle, importing: UseStateHandle<bo
 
 /// Mounts the app on the page body.
 pub fn start() {
+    safety::install();
     yew::Renderer::<App>::new().render();
 }

@@ -65,6 +65,11 @@ pub fn frames_head(tr: Tr) -> Html {
     html! { <thead><tr><th>{ tr.t(K::ColType) }</th><th>{ tr.t(K::ColObject) }</th><th>{ "RV" }</th><th>{ tr.t(K::ColWhy) }</th></tr></thead> }
 }
 
+/// The JSON viewer shows this many bytes at first (each "show more" doubles it).
+pub const JSON_SHOWN: usize = 64 * 1024;
+/// Lists, frames and keys show this many rows at first (each "show more" doubles it).
+pub const ROWS_SHOWN: usize = 200;
+
 fn events_table(tr: Tr, events: &[Value]) -> Html {
     let rows = events.iter().map(|ev| {
         let f = lines::frame_of(ev);
@@ -135,6 +140,8 @@ fn head(tr: Tr) -> Html {
 pub fn response_view() -> Html {
     let tr = use_tr();
     let lab = use_context::<LabHandle>().expect("LabHandle context");
+    // "Show more": (entry, how many times) — a new entry starts small again.
+    let more = use_state(|| (usize::MAX, 0u32));
     let Some(i) = lab.shown() else {
         return html! {
             <section class="response" aria-labelledby="resp-h">
@@ -153,6 +160,16 @@ pub fn response_view() -> Html {
         };
     };
 
+    let factor = if more.0 == i { 1usize << more.1.min(20) } else { 1 };
+    let (rows_max, json_max) = (ROWS_SHOWN * factor, JSON_SHOWN * factor);
+    let show_more = |rest: usize, id: &'static str| {
+        let more = more.clone();
+        let onclick = Callback::from(move |_: MouseEvent| {
+            let n = if more.0 == i { more.1 + 1 } else { 1 };
+            more.set((i, n));
+        });
+        html! { <button {id} type="button" class="small show-more" {onclick}>{ tr.f(K::ShowMore, &[&rest]) }</button> }
+    };
     let mut parts: Vec<Html> = Vec::new();
 
     if let Some(err) = out.get("error").and_then(Value::as_str) {
@@ -217,11 +234,13 @@ pub fn response_view() -> Html {
             if let Some(r) = body.pointer("/metadata/remainingItemCount") {
                 meta.push_str(&format!(" · remainingItemCount {r}"));
             }
-            let names = items.iter().map(|it| {
+            let names = items.iter().take(rows_max).map(|it| {
                 html! { <li><span class="mono">{ format!("{}{}", if s(it, "/metadata/namespace").is_empty() { String::new() } else { format!("{}/", s(it, "/metadata/namespace")) }, s(it, "/metadata/name")) }</span>
                     <span class="muted">{ format!(" RV {}", s(it, "/metadata/resourceVersion")) }</span></li> }
             });
-            parts.push(html! { <div id="list-summary"><p class="muted">{ meta }</p><ul class="items">{ for names }</ul></div> });
+            let rest = n.saturating_sub(rows_max);
+            parts.push(html! { <div id="list-summary"><p class="muted">{ meta }</p><ul class="items">{ for names }</ul>
+                if rest > 0 { { show_more(rest, "items-more") } }</div> });
         }
         let token = s(body, "/metadata/continue");
         if !token.is_empty() {
@@ -237,7 +256,10 @@ pub fn response_view() -> Html {
         if events.is_empty() {
             parts.push(html! { <p class="muted">{ tr.t(K::NoNewEvents) }</p> });
         } else {
-            parts.push(events_table(tr, events));
+            parts.push(events_table(tr, &events[..events.len().min(rows_max)]));
+            if events.len() > rows_max {
+                parts.push(show_more(events.len() - rows_max, "events-more"));
+            }
         }
         if out.get("closed").and_then(Value::as_bool) == Some(true) {
             parts.push(html! { <p class="warn">{ tr.t(K::ServerClosedWatch) }</p> });
@@ -245,15 +267,35 @@ pub fn response_view() -> Html {
     }
 
     if let Some(kvs) = out.get("kvs").and_then(Value::as_array) {
-        parts.push(kvs_table(tr, "response-kvs", kvs));
+        parts.push(kvs_table(tr, "response-kvs", &kvs[..kvs.len().min(rows_max)]));
+        if kvs.len() > rows_max {
+            parts.push(show_more(kvs.len() - rows_max, "kvs-more"));
+        }
     }
 
     let shown_json = body.unwrap_or(out);
-    let pretty = serde_json::to_string_pretty(shown_json).unwrap_or_default();
+    let mut pretty = serde_json::to_string_pretty(shown_json).unwrap_or_default();
+    let total = pretty.len();
+    let cut = (total > json_max).then(|| {
+        let mut end = json_max;
+        while !pretty.is_char_boundary(end) {
+            end -= 1;
+        }
+        pretty.truncate(end);
+        pretty.push('…');
+        let more = more.clone();
+        let onclick = Callback::from(move |_: MouseEvent| {
+            let n = if more.0 == i { more.1 + 1 } else { 1 };
+            more.set((i, n));
+        });
+        html! { <p id="json-cut" class="small warn">{ tr.f(K::JsonCut, &[&(end / 1024), &total.div_ceil(1024)]) }{ " " }
+            <button id="json-more" type="button" class="small show-more" {onclick}>{ tr.t(K::ShowAllJson) }</button></p> }
+    });
     parts.push(html! {
         <details class="json" open=true>
             <summary>{ if body.is_some() { tr.t(K::BodyLabel) } else { tr.t(K::OutputLabel) } }</summary>
             <pre id="response-json" class="mono">{ pretty }</pre>
+            { for cut }
         </details>
     });
 
@@ -263,7 +305,7 @@ pub fn response_view() -> Html {
             { head(tr) }
             <div id="response">
                 <p class="resp-line"><span class="ln">{ tr.f(K::LineN, &[&(i + 1)]) }</span>
-                    <code class="mono">{ entry.line.clone() }</code>
+                    <code class="mono">{ super::console::clip(&entry.line, 4000) }</code>
                     if !latest { <span class="muted small">{ tr.t(K::NotLatest) }</span> }
                 </p>
                 { for parts }

@@ -59,8 +59,11 @@ pub enum Action {
     Redo,
     /// Empty sandbox.
     Reset,
-    /// Replace the whole log (import, lesson).
+    /// Replace the whole log (import, example): says "Imported N lines".
     Load(Vec<String>),
+    /// Replace the whole log with these lines and show `notice` (a guided lesson's setup, an
+    /// embed's "start over"). Allowed in read-only embeds.
+    Replace(Vec<String>, Option<Notice>),
     /// Show this entry (index into `entries`) in the response viewer; an entry after the
     /// scrubber moves the scrubber to it.
     Select(usize),
@@ -200,6 +203,7 @@ impl Lab {
     }
 
     fn run_lines(&mut self, lines: Vec<String>) {
+        super::safety::running(&lines);
         {
             let mut session = self.session.borrow_mut();
             for line in lines {
@@ -208,6 +212,7 @@ impl Lab {
                 self.entries.push(Entry { line, out });
             }
         }
+        super::safety::running(&[]);
         self.at = self.entries.len();
         self.stamp = next_stamp();
     }
@@ -253,10 +258,12 @@ impl Lab {
     }
 
     pub fn persist(&mut self) {
+        let log = self.log();
+        // What the panic hook saves and exports, also for embeds.
+        super::safety::remember(&log, &self.redo, self.persist);
         if !self.persist {
             return;
         }
-        let log = self.log();
         match save(&log, &self.redo) {
             Err(msg) => self.notice = Some(Notice::error(K::NoticeSaveFailed, vec![msg])),
             // Saving works again: the earlier warning is no longer true.
@@ -274,6 +281,11 @@ impl Reducible for Lab {
             Action::Run(lines) => {
                 if lines.is_empty() || self.readonly {
                     return self;
+                }
+                if let Err(n) = super::safety::check_lines(&lines) {
+                    let mut lab = self.copy();
+                    lab.notice = Some(n);
+                    return Rc::new(lab);
                 }
                 if self.in_past() {
                     let mut lab = self.copy();
@@ -330,9 +342,19 @@ impl Reducible for Lab {
                 self.fresh_like(Vec::new(), redo)
             }
             Action::Load(lines) => {
+                if let Err(n) = super::safety::check_lines(&lines) {
+                    let mut lab = self.copy();
+                    lab.notice = Some(n);
+                    return Rc::new(lab);
+                }
                 let n = lines.len();
                 let mut lab = self.fresh_like(lines, Vec::new());
                 lab.notice = Some(Notice::info(K::NoticeImported, vec![n.to_string()]));
+                lab
+            }
+            Action::Replace(lines, notice) => {
+                let mut lab = self.fresh_like(lines, Vec::new());
+                lab.notice = notice;
                 lab
             }
             Action::Select(i) => {
@@ -413,7 +435,8 @@ pub fn backup_saved() -> bool {
     has_lines && storage.set_item(BACKUP_KEY, &text).is_ok()
 }
 
-fn save(log: &[String], redo: &[String]) -> Result<(), String> {
+/// Saves the sandbox under [`STORAGE_KEY`].
+pub fn save(log: &[String], redo: &[String]) -> Result<(), String> {
     let storage = storage()?;
     let text = json!({"log": log, "redo": redo}).to_string();
     storage.set_item(STORAGE_KEY, &text).map_err(|e| js_text(&e))

@@ -42,7 +42,7 @@ pub fn watches() -> Html {
                     <strong class="mono">{ w.id.clone() }</strong>
                     <span class={classes!("badge", done.then_some("off"))}>{ state }</span>
                 </div>
-                <code class="mono small req">{ w.request.clone() }</code>
+                <code class="mono small req">{ super::console::clip(&w.request, 500) }</code>
                 <div class="buttons">
                     { cmd_button(tr.t(K::ReadEvents), format!("events {}", w.id), !w.cancelled) }
                     if w.paused { { cmd_button(tr.t(K::Resume), format!("resume {}", w.id), !done) } }

@@ -1,0 +1,231 @@
+//! No lost work: bounds on what one action may run (so a pasted 10 MB script or `advance 1000h`
+//! gives a clear message instead of a frozen tab), and the panic hook.
+//!
+//! Release builds use `panic = "abort"`: after a panic the wasm instance is dead and Yew can no
+//! longer render. The hook therefore makes sure the log is in localStorage (it is saved after
+//! every change; the hook writes the last known log again) and draws an overlay with plain DOM
+//! calls: what happened, "Reload and restore" and an "Export the log" link (a `data:` URL with
+//! the script, which needs no wasm to work).
+
+use std::cell::{Cell, RefCell};
+
+use super::i18n::{K, Lang};
+use super::state::Notice;
+use crate::clock::Duration;
+
+/// The most lines one action (a paste, an import, a lesson's "Show me") may run.
+pub const MAX_LINES: usize = 5_000;
+/// The most bytes one action may run.
+pub const MAX_BYTES: usize = 512 * 1024;
+/// The longest single line.
+pub const MAX_LINE_BYTES: usize = 64 * 1024;
+/// The largest `advance` of one line. The engine steps its 1 s timers; with watches and
+/// informers running, 1000h takes ~4 s natively and several times that in the browser.
+pub const MAX_ADVANCE: Duration = crate::cluster::MAX_ADVANCE;
+/// How `MAX_ADVANCE` is written in messages.
+pub const MAX_ADVANCE_TEXT: &str = "168h";
+
+fn kb(n: usize) -> String {
+    n.div_ceil(1024).to_string()
+}
+
+/// Checks the lines of one action before they run; the error is the notice to show.
+pub fn check_lines(lines: &[String]) -> Result<(), Notice> {
+    let bytes: usize = lines.iter().map(|l| l.len() + 1).sum();
+    if lines.len() > MAX_LINES || bytes > MAX_BYTES {
+        return Err(Notice::error(
+            K::NoticeScriptTooBig,
+            vec![lines.len().to_string(), kb(bytes), MAX_LINES.to_string(), kb(MAX_BYTES)],
+        ));
+    }
+    check_each(lines)
+}
+
+/// The per-line checks only (long lines, `advance` beyond [`MAX_ADVANCE`]): for logs that are
+/// replayed (share links, embeds), which may be long.
+pub fn check_each(lines: &[String]) -> Result<(), Notice> {
+    for (i, l) in lines.iter().enumerate() {
+        if l.len() > MAX_LINE_BYTES {
+            return Err(Notice::error(K::NoticeLineTooLong, vec![(i + 1).to_string(), kb(l.len()), kb(MAX_LINE_BYTES)]));
+        }
+        let mut words = l.split_whitespace();
+        if words.next() == Some("advance")
+            && let Some(d) = words.next()
+            && words.next().is_none()
+            && Duration::parse(d).is_ok_and(|d| d > MAX_ADVANCE)
+        {
+            return Err(Notice::error(K::NoticeAdvanceTooFar, vec![l.trim().to_string(), MAX_ADVANCE_TEXT.into()]));
+        }
+    }
+    Ok(())
+}
+
+/// Checks a whole script text before it is split (a 10 MB paste is refused without building
+/// thousands of strings first).
+pub fn check_text(text: &str) -> Result<(), Notice> {
+    if text.len() > MAX_BYTES {
+        let lines = text.lines().count();
+        return Err(Notice::error(
+            K::NoticeScriptTooBig,
+            vec![lines.to_string(), kb(text.len()), MAX_LINES.to_string(), kb(MAX_BYTES)],
+        ));
+    }
+    Ok(())
+}
+
+// ---- the panic hook
+
+thread_local! {
+    /// The log as of the last change (what "Reload and restore" brings back), and whether the
+    /// app saves it (off for embeds).
+    static LAST: RefCell<(Vec<String>, Vec<String>, bool)> = const { RefCell::new((Vec::new(), Vec::new(), false)) };
+    /// The lines being run right now (the likely cause of a panic).
+    static RUNNING: RefCell<Vec<String>> = const { RefCell::new(Vec::new()) };
+    static LANG: Cell<Lang> = const { Cell::new(Lang::En) };
+    static INSTALLED: Cell<bool> = const { Cell::new(false) };
+}
+
+/// Records the log after a change (called by the reducer).
+pub fn remember(log: &[String], redo: &[String], persist: bool) {
+    LAST.with(|l| {
+        if let Ok(mut l) = l.try_borrow_mut() {
+            *l = (log.to_vec(), redo.to_vec(), persist);
+        }
+    });
+}
+
+/// Records the lines about to run (empty when done).
+pub fn running(lines: &[String]) {
+    RUNNING.with(|r| {
+        if let Ok(mut r) = r.try_borrow_mut() {
+            r.clear();
+            r.extend(lines.iter().cloned());
+        }
+    });
+}
+
+/// The language of the overlay.
+pub fn set_lang(lang: Lang) {
+    LANG.with(|l| l.set(lang));
+}
+
+/// Installs the panic hook once (keeping the previous hook, e.g. the test runner's, after ours).
+pub fn install() {
+    if INSTALLED.with(|i| i.replace(true)) {
+        return;
+    }
+    let previous = std::panic::take_hook();
+    std::panic::set_hook(Box::new(move |info| {
+        let msg = if let Some(s) = info.payload().downcast_ref::<&str>() {
+            s.to_string()
+        } else if let Some(s) = info.payload().downcast_ref::<String>() {
+            s.clone()
+        } else {
+            "panic".to_string()
+        };
+        let place = info.location().map(|l| format!(" ({}:{})", l.file(), l.line())).unwrap_or_default();
+        on_panic(&format!("{msg}{place}"));
+        previous(info);
+    }));
+}
+
+/// Whether [`install`] ran.
+pub fn installed() -> bool {
+    INSTALLED.with(|i| i.get())
+}
+
+/// What the hook does: save the log, draw the overlay. Never panics.
+pub fn on_panic(message: &str) {
+    let (log, redo, persist) =
+        LAST.with(|l| l.try_borrow().map(|l| l.clone()).unwrap_or_default());
+    let running = RUNNING.with(|r| r.try_borrow().map(|r| r.clone()).unwrap_or_default());
+    let lang = LANG.with(|l| l.get());
+    let saved = if persist { super::state::save(&log, &redo).err() } else { None };
+    let mut script = super::script_text(&log);
+    if !running.is_empty() {
+        script.push_str("# rvlab stopped while running:\n");
+        for l in &running {
+            script.push_str(&format!("# {l}\n"));
+        }
+    }
+    let _ = overlay(lang, message, &running, &script, saved.as_deref());
+}
+
+/// The id of the overlay element.
+pub const OVERLAY_ID: &str = "rvlab-crash";
+
+fn overlay(lang: Lang, message: &str, running: &[String], script: &str, not_saved: Option<&str>) -> Option<()> {
+    let doc = web_sys::window()?.document()?;
+    let body = doc.body()?;
+    if let Some(old) = doc.get_element_by_id(OVERLAY_ID) {
+        old.remove();
+    }
+    let el = |tag: &str, text: Option<&str>| -> Option<web_sys::Element> {
+        let e = doc.create_element(tag).ok()?;
+        if let Some(t) = text {
+            e.set_text_content(Some(t));
+        }
+        Some(e)
+    };
+    let root = el("div", None)?;
+    root.set_id(OVERLAY_ID);
+    let _ = root.set_attribute("role", "alertdialog");
+    let _ = root.set_attribute("aria-labelledby", "rvlab-crash-h");
+    let _ = root.set_attribute(
+        "style",
+        "position:fixed;inset:0;z-index:2147483647;background:rgba(0,0,0,.55);display:flex;align-items:center;justify-content:center;font:15px/1.45 system-ui,sans-serif",
+    );
+    let card = el("div", None)?;
+    let _ = card.set_attribute(
+        "style",
+        "background:#fff;color:#1d1f24;max-width:36em;margin:1em;padding:1.2em 1.4em;border-radius:8px;border:2px solid #b3261e",
+    );
+    let h = el("h2", Some(K::CrashTitle.get(lang)))?;
+    h.set_id("rvlab-crash-h");
+    let _ = h.set_attribute("style", "margin:0 0 .5em;font-size:1.2em;color:#b3261e");
+    card.append_child(&h).ok()?;
+    let body_p = el("p", Some(K::CrashBody.get(lang)))?;
+    card.append_child(&body_p).ok()?;
+    if let Some(why) = not_saved {
+        let p = el("p", Some(&super::i18n::fill(K::CrashNotSaved.get(lang), &[&why])))?;
+        p.set_id("rvlab-crash-not-saved");
+        let _ = p.set_attribute("style", "color:#b3261e;font-weight:600");
+        card.append_child(&p).ok()?;
+    }
+    if !running.is_empty() {
+        let shown: String = running.join(" ⏎ ").chars().take(300).collect();
+        let p = el("p", Some(&super::i18n::fill(K::CrashLine.get(lang), &[&shown])))?;
+        p.set_id("rvlab-crash-line");
+        card.append_child(&p).ok()?;
+    }
+    let pre = el("pre", Some(&message.chars().take(2000).collect::<String>()))?;
+    pre.set_id("rvlab-crash-message");
+    let _ = pre.set_attribute(
+        "style",
+        "white-space:pre-wrap;word-break:break-word;max-height:8em;overflow:auto;background:#f0f2f6;padding:.5em;font-size:12px",
+    );
+    card.append_child(&pre).ok()?;
+    let row = el("p", None)?;
+    let _ = row.set_attribute("style", "display:flex;gap:1em;align-items:center;flex-wrap:wrap");
+    let btn = el("button", Some(K::CrashReload.get(lang)))?;
+    btn.set_id("rvlab-crash-reload");
+    let _ = btn.set_attribute("type", "button");
+    let _ = btn.set_attribute("onclick", "location.reload()");
+    let _ = btn.set_attribute(
+        "style",
+        "font:inherit;padding:.4em 1em;border:1px solid #2f6fdb;background:#2f6fdb;color:#fff;border-radius:4px;cursor:pointer",
+    );
+    row.append_child(&btn).ok()?;
+    let a = el("a", Some(K::CrashExport.get(lang)))?;
+    a.set_id("rvlab-crash-export");
+    let _ = a.set_attribute("href", &format!("data:text/plain;charset=utf-8,{}", super::config::percent_encode(script)));
+    let _ = a.set_attribute("download", super::EXPORT_NAME);
+    row.append_child(&a).ok()?;
+    card.append_child(&row).ok()?;
+    root.append_child(&card).ok()?;
+    body.append_child(&root).ok()?;
+    let _ = btn.dyn_ref::<web_sys::HtmlElement>().map(|b| b.focus());
+    Some(())
+}
+
+use wasm_bindgen::JsCast;
