@@ -101,7 +101,7 @@ cmd_test() {
   fi
 
   say "native tests"
-  cargo test --offline --all-targets -- --include-ignored 2>&1 | tee "$logs/native.log" >&2
+  cargo test --offline --no-fail-fast --all-targets -- --include-ignored 2>&1 | tee "$logs/native.log" >&2
   [ "${PIPESTATUS[0]}" -eq 0 ] || status=1
   count_results "$logs/native.log"
 
