@@ -115,6 +115,9 @@ cmd_test() {
   [ "${PIPESTATUS[0]}" -eq 0 ] || status=1
   count_results "$logs/web.log"
 
+  say "benchmark smoke run (every scenario at tiny sizes, native and in the browser)"
+  if (cmd_bench --smoke) >&2; then PASSED=$((PASSED + 1)); else FAILED=$((FAILED + 1)); status=1; fi
+
   if [ "$status" -ne 0 ] && [ "$FAILED" -eq 0 ]; then FAILED=1; fi
   echo "$PASSED passed, $FAILED failed"
   return "$status"
@@ -136,7 +139,12 @@ cmd_bench() {
   apt_install chromium chromium-driver
   local out; out=$(mktemp -d)
   local status=0
-  export CARGO_TARGET_DIR="${BENCH_TARGET_DIR:-$ROOT/target/bench}"
+  # The smoke run reuses the test build; timed runs build with opt-level 3 in their own dir.
+  if [ "$smoke" -eq 1 ]; then
+    export CARGO_TARGET_DIR="${BENCH_TARGET_DIR:-$ROOT/target}"
+  else
+    export CARGO_TARGET_DIR="${BENCH_TARGET_DIR:-$ROOT/target/bench}"
+  fi
   if [ "$smoke" -eq 1 ]; then
     say "native benchmarks (smoke)"
     cargo run --offline --quiet --bin rvlab-bench -- smoke > "$out/native.txt" || status=1
@@ -176,5 +184,5 @@ case "${1:-}" in
   serve) cmd_serve ;;
   test) cmd_test ;;
   bench) shift; cmd_bench "$@" ;;
-  *) echo "usage: ./dev.sh serve | test" >&2; exit 2 ;;
+  *) echo "usage: ./dev.sh serve | test | bench [--smoke]" >&2; exit 2 ;;
 esac

@@ -10,7 +10,6 @@ pub mod apiserver;
 pub mod client;
 pub mod cluster;
 pub mod clock;
-pub mod lessons;
 pub mod script;
 pub mod store;
 
@@ -19,3 +18,5 @@ pub mod ui;
 
 /// The version of rvlab, as printed by `rvlab --version` and shown in the UI footer.
 pub const VERSION: &str = env!("CARGO_PKG_VERSION");
+pub mod bench;
+pub mod lessons;

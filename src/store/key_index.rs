@@ -13,7 +13,9 @@
 
 use std::collections::{BTreeMap, VecDeque};
 use std::ops::Bound;
+use std::sync::Arc;
 
+use super::ranked::RankedSet;
 use super::revision::Revision;
 
 /// One life of a key: from its creation to its tombstone (etcd's `generation`).
@@ -54,7 +56,8 @@ impl Generation {
 /// Every stored revision of one key, grouped in generations (etcd's `keyIndex`).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct KeyIndex {
-    key: Vec<u8>,
+    /// Shared with the tree's map key and the live-key counter (one allocation per key).
+    key: Arc<[u8]>,
     /// The newest revision of this key (put or tombstone).
     modified: Revision,
     /// Never empty; only the last one may be empty (the key is currently deleted).
@@ -72,6 +75,9 @@ pub struct IndexEntry {
 
 impl KeyIndex {
     pub fn new(key: Vec<u8>) -> Self {
+        Self::with_key(key.into())
+    }
+    fn with_key(key: Arc<[u8]>) -> Self {
         KeyIndex {
             key,
             modified: Revision::default(),
@@ -219,7 +225,9 @@ impl KeyRange {
 /// The ordered index of all keys (etcd's `treeIndex`).
 #[derive(Debug, Clone, Default)]
 pub struct TreeIndex {
-    tree: BTreeMap<Vec<u8>, KeyIndex>,
+    tree: BTreeMap<Arc<[u8]>, KeyIndex>,
+    /// The keys that currently exist, for counting a range without walking it.
+    live: RankedSet<Arc<[u8]>>,
 }
 
 impl TreeIndex {
@@ -241,16 +249,41 @@ impl TreeIndex {
     }
     pub(crate) fn put(&mut self, key: &[u8], rev: Revision) {
         match self.tree.get_mut(key) {
-            Some(ki) => ki.put(rev),
-            None => {
-                let mut ki = KeyIndex::new(key.to_vec());
+            Some(ki) => {
+                if !ki.is_live() {
+                    self.live.insert(ki.key.clone());
+                }
                 ki.put(rev);
-                self.tree.insert(key.to_vec(), ki);
+            }
+            None => {
+                let k: Arc<[u8]> = key.into();
+                let mut ki = KeyIndex::with_key(k.clone());
+                ki.put(rev);
+                self.live.insert(k.clone());
+                self.tree.insert(k, ki);
             }
         }
     }
     pub(crate) fn tombstone(&mut self, key: &[u8], rev: Revision) -> bool {
-        self.tree.get_mut(key).is_some_and(|ki| ki.tombstone(rev))
+        let done = self.tree.get_mut(key).is_some_and(|ki| ki.tombstone(rev));
+        if done {
+            self.live.remove(key);
+        }
+        done
+    }
+    /// How many keys in `range` currently exist (without walking the range).
+    pub fn live_count(&self, range: &KeyRange) -> usize {
+        match range {
+            KeyRange::Single(k) => usize::from(self.tree.get(k.as_slice()).is_some_and(KeyIndex::is_live)),
+            KeyRange::From(k) => self.live.len() - self.live.rank::<[u8]>(k),
+            KeyRange::Between(k, end) => {
+                if end <= k {
+                    0
+                } else {
+                    self.live.rank::<[u8]>(end) - self.live.rank::<[u8]>(k)
+                }
+            }
+        }
     }
     /// The key indexes whose keys fall in `range`, in key order (without allocating the range).
     pub fn range<'a>(&'a self, range: &'a KeyRange) -> Box<dyn Iterator<Item = &'a KeyIndex> + 'a> {

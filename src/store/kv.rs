@@ -8,7 +8,7 @@
 //! compaction. Write paths mirror `kvstore_txn.go`: every write runs inside a write txn whose
 //! reads see its own earlier writes, and which bumps `currentRev` once if it changed anything.
 
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::{BTreeMap, HashSet};
 
 use super::MvccError;
 use super::key_index::{KeyIndex, KeyRange, TreeIndex};
@@ -17,6 +17,39 @@ use super::watch::{
     ERR_EMPTY_WATCHER_RANGE, Event, EventType, WATCH_BATCH_MAX_REVS, WatchCreateRequest, WatchId,
     WatchResponse, Watcher, WatcherInfo, Watchers,
 };
+
+/// A small multiplicative hasher (FxHash-like) for the store's transient sets of keys: SipHash's
+/// DoS resistance buys nothing there and costs most of the time.
+#[derive(Default, Clone, Copy)]
+struct FastHash;
+
+#[derive(Default)]
+struct FastHasher(u64);
+
+impl std::hash::BuildHasher for FastHash {
+    type Hasher = FastHasher;
+    fn build_hasher(&self) -> FastHasher {
+        FastHasher(0)
+    }
+}
+
+impl std::hash::Hasher for FastHasher {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+    fn write(&mut self, bytes: &[u8]) {
+        const K: u64 = 0x517c_c1b7_2722_0a95;
+        let mut chunks = bytes.chunks_exact(8);
+        for c in &mut chunks {
+            let mut w = [0u8; 8];
+            w.copy_from_slice(c);
+            self.0 = (self.0.rotate_left(5) ^ u64::from_le_bytes(w)).wrapping_mul(K);
+        }
+        for b in chunks.remainder() {
+            self.0 = (self.0.rotate_left(5) ^ u64::from(*b)).wrapping_mul(K);
+        }
+    }
+}
 
 /// `mvccpb.KeyValue`.
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
@@ -216,7 +249,7 @@ impl MvccStore {
     }
     pub fn put(&mut self, req: PutRequest) -> PutResponse {
         let mut tx = TxnWrite::new(self.current_rev);
-        let resp = self.txn_put(&mut tx, &req);
+        let resp = self.txn_put(&mut tx, req);
         self.end(tx);
         resp
     }
@@ -253,19 +286,19 @@ impl MvccStore {
         }
         let mut tx = TxnWrite::new(self.current_rev);
         let mut responses = Vec::with_capacity(ops.len());
-        for op in &ops {
+        for op in ops {
             let resp = match op {
                 RequestOp::Range(r) => {
                     let read_rev = tx.read_rev();
                     // Cannot fail after the checks above; an empty answer keeps this panic-free.
-                    ResponseOp::Range(self.range_at(r, read_rev).unwrap_or(RangeResponse {
+                    ResponseOp::Range(self.range_at(&r, read_rev).unwrap_or(RangeResponse {
                         header: header(read_rev),
                         ..RangeResponse::default()
                     }))
                 }
                 RequestOp::Put(p) => ResponseOp::Put(self.txn_put(&mut tx, p)),
                 RequestOp::DeleteRange(d) => {
-                    ResponseOp::DeleteRange(self.txn_delete_range(&mut tx, d))
+                    ResponseOp::DeleteRange(self.txn_delete_range(&mut tx, &d))
                 }
             };
             responses.push(resp);
@@ -291,19 +324,54 @@ impl MvccStore {
         // (that is what the previous compaction left), so only the changed keys need a visit.
         let from = Revision::new(prev.saturating_add(1), 0);
         let to = Revision::new(revision, i64::MAX);
-        let keys: BTreeSet<Vec<u8>> = if from <= to {
-            self.backend
-                .range(from..=to)
-                .map(|(_, rec)| rec.kv.key.clone())
-                .collect()
+        let keys: Vec<Vec<u8>> = if from <= to {
+            // Distinct keys without cloning one per revision.
+            let mut seen: HashSet<&[u8], FastHash> = HashSet::default();
+            for (_, rec) in self.backend.range(from..=to) {
+                seen.insert(&rec.kv.key);
+            }
+            seen.into_iter().map(<[u8]>::to_vec).collect()
         } else {
-            BTreeSet::new()
+            Vec::new()
         };
         let removed = self
             .index
             .compact_keys(keys.iter().map(|k| k.as_slice()), revision);
-        for rev in removed {
-            self.backend.remove(&rev);
+        if removed.len() > self.backend.len() / 8 {
+            // Much of the backend goes: one ordered pass that rebuilds the map beats a removal
+            // (with its rebalancing) per revision. Every record in (prev, revision] belongs to a
+            // visited key, and of those the backend keeps exactly what the index still holds
+            // (at most one per key); at or below prev only the listed removals go. Both lists
+            // are short next to `removed`, so they are sorted instead of it.
+            let mut old_gone: Vec<Revision> = removed.iter().filter(|r| r.main <= prev).copied().collect();
+            old_gone.sort_unstable();
+            let mut kept: Vec<Revision> = keys
+                .iter()
+                .filter_map(|k| self.index.key_index(k))
+                .flat_map(|ki| ki.generations().iter().flat_map(|g| g.revisions()))
+                .filter(|r| r.main > prev && r.main <= revision)
+                .collect();
+            kept.sort_unstable();
+            let (mut gone, mut kept) = (old_gone.iter().peekable(), kept.iter().peekable());
+            let old = std::mem::take(&mut self.backend);
+            self.backend = old
+                .into_iter()
+                .filter(|(r, _)| {
+                    if r.main <= prev {
+                        while gone.next_if(|g| **g < *r).is_some() {}
+                        gone.next_if(|g| **g == *r).is_none()
+                    } else if r.main <= revision {
+                        while kept.next_if(|k| **k < *r).is_some() {}
+                        kept.next_if(|k| **k == *r).is_some()
+                    } else {
+                        true
+                    }
+                })
+                .collect();
+        } else {
+            for rev in removed {
+                self.backend.remove(&rev);
+            }
         }
         Ok(header(self.current_rev))
     }
@@ -470,17 +538,34 @@ impl MvccStore {
         let fetch = fetch.saturating_add(usize::from(req.limit > 0));
         let mut count: i64 = 0;
         let mut kvs = Vec::new();
-        for (_, e) in self.index.revisions(&range, rev) {
-            count += 1;
-            if !req.count_only
-                && (fetch == 0 || kvs.len() < fetch)
-                && let Some(rec) = self.backend.get(&e.modified)
-            {
-                let mut kv = rec.kv.clone();
-                if req.keys_only {
-                    kv.value = Vec::new();
+        let to_kv = |rec: &BackendRecord| {
+            if req.keys_only {
+                KeyValue { key: rec.kv.key.clone(), value: Vec::new(), ..rec.kv }
+            } else {
+                rec.kv.clone()
+            }
+        };
+        if req.count_only || fetch > 0 {
+            // Walk only as far as the page needs; the count comes from the index's live-key
+            // counter (etcd walks the whole range for it, which would make a page's cost grow
+            // with the size of the collection).
+            if !req.count_only {
+                for (_, e) in self.index.revisions(&range, rev) {
+                    if kvs.len() >= fetch {
+                        break;
+                    }
+                    if let Some(rec) = self.backend.get(&e.modified) {
+                        kvs.push(to_kv(rec));
+                    }
                 }
-                kvs.push(kv);
+            }
+            count = self.count_at(&range, rev);
+        } else {
+            for (_, e) in self.index.revisions(&range, rev) {
+                count += 1;
+                if let Some(rec) = self.backend.get(&e.modified) {
+                    kvs.push(to_kv(rec));
+                }
             }
         }
         let mut more = false;
@@ -496,14 +581,47 @@ impl MvccStore {
         })
     }
 
+    /// The number of keys in `range` visible at `rev`: the keys live now, corrected for the
+    /// keys changed after `rev` (found in the backend, which is in revision order). When more
+    /// has changed since `rev` than is cheap to check, the range is walked instead.
+    fn count_at(&self, range: &KeyRange, rev: i64) -> i64 {
+        let live = self.index.live_count(range);
+        if rev >= self.current_rev {
+            return live as i64;
+        }
+        let budget = (live / 8).max(4096);
+        let mut changed: HashSet<&[u8], FastHash> = HashSet::default();
+        for (i, (_, rec)) in self.backend.range(Revision::new(rev.saturating_add(1), 0)..).enumerate() {
+            if i >= budget {
+                return self.index.revisions(range, rev).count() as i64;
+            }
+            if range.contains(&rec.kv.key) {
+                changed.insert(&rec.kv.key);
+            }
+        }
+        let mut count = live as i64;
+        for k in changed {
+            if let Some(ki) = self.index.key_index(k) {
+                count += i64::from(ki.get(rev).is_some()) - i64::from(ki.is_live());
+            }
+        }
+        count
+    }
+
     /// etcd's `applyCompare`: a missing key has zero version/revisions, and any value compare
     /// on a missing key is false (whatever the operator).
     fn compare(&self, c: &Compare) -> bool {
-        let kv = self.kv_at(&c.key, self.current_rev);
-        if kv.is_none() && matches!(c.target, CompareTarget::Value(_)) {
+        // Borrowed, not cloned: a compare only looks at the revisions (or the value).
+        let found = self
+            .index
+            .get(&c.key, self.current_rev)
+            .and_then(|e| self.backend.get(&e.modified))
+            .map(|rec| &rec.kv);
+        if found.is_none() && matches!(c.target, CompareTarget::Value(_)) {
             return false;
         }
-        let kv = kv.unwrap_or_default();
+        let missing = KeyValue::default();
+        let kv = found.unwrap_or(&missing);
         let ord = match &c.target {
             CompareTarget::Version(v) => kv.version.cmp(v),
             CompareTarget::CreateRevision(v) => kv.create_revision.cmp(v),
@@ -518,7 +636,7 @@ impl MvccStore {
         }
     }
 
-    fn txn_put(&mut self, tx: &mut TxnWrite, req: &PutRequest) -> PutResponse {
+    fn txn_put(&mut self, tx: &mut TxnWrite, req: PutRequest) -> PutResponse {
         let prev_kv = if req.prev_kv {
             self.kv_at(&req.key, tx.read_rev())
         } else {
@@ -529,15 +647,15 @@ impl MvccStore {
             Some(e) => (e.created.main, e.version.saturating_add(1)),
             None => (rev.main, 1),
         };
+        self.index.put(&req.key, rev);
         let kv = KeyValue {
-            key: req.key.clone(),
-            value: req.value.clone(),
+            key: req.key,
+            value: req.value,
             create_revision,
             mod_revision: rev.main,
             version,
             lease: req.lease,
         };
-        self.index.put(&req.key, rev);
         self.backend.insert(
             rev,
             BackendRecord {
@@ -611,12 +729,6 @@ impl MvccStore {
         self.notify(self.current_rev, &tx.changes);
     }
 
-    /// The event for one backend revision (a tombstone's kv gets the delete's mod_revision).
-    fn event_at(&self, rev: Revision) -> Option<Event> {
-        let rec = self.backend.get(&rev)?;
-        Some(event_of(rev, rec))
-    }
-
     /// `prev_kv` as etcd's watch server finds it: a Range at `mod_revision - 1`, absent once
     /// that revision is compacted.
     fn prev_kv_of(&self, key: &[u8], mod_rev: i64) -> Option<KeyValue> {
@@ -632,26 +744,31 @@ impl MvccStore {
         if self.watchers.is_empty() {
             return;
         }
-        let mut batches: BTreeMap<WatchId, Vec<Event>> = BTreeMap::new();
+        // (watcher, its events of this txn) in watcher-id order; a txn of one change (every
+        // plain put or delete) fills each entry once.
+        let mut batches: Vec<(WatchId, Vec<Event>)> = Vec::new();
+        let mut ids = Vec::new();
         for r in changes {
-            let Some(ev) = self.event_at(*r) else {
+            let Some(rec) = self.backend.get(r) else {
                 continue;
             };
+            let key = rec.kv.key.as_slice();
+            ids.clear();
+            self.watchers.matching_into(key, rev, &mut ids);
+            if ids.is_empty() {
+                continue;
+            }
+            let ev = event_of(*r, rec);
             let mut prev: Option<Option<KeyValue>> = None;
-            for id in self.watchers.matching(&ev.kv.key) {
-                let Some(w) = self.watchers.get(id) else {
-                    continue;
-                };
-                if rev < w.min_rev {
-                    continue;
-                }
+            for &(id, wants_prev) in &ids {
                 let mut e = ev.clone();
-                if w.prev_kv {
-                    e.prev_kv = prev
-                        .get_or_insert_with(|| self.prev_kv_of(&ev.kv.key, rev))
-                        .clone();
+                if wants_prev {
+                    e.prev_kv = prev.get_or_insert_with(|| self.prev_kv_of(key, rev)).clone();
                 }
-                batches.entry(id).or_default().push(e);
+                match batches.binary_search_by_key(&id, |(i, _)| *i) {
+                    Ok(i) => batches[i].1.push(e),
+                    Err(i) => batches.insert(i, (id, vec![e])),
+                }
             }
         }
         for (id, events) in batches {
@@ -732,6 +849,100 @@ fn event_of(rev: Revision, rec: &BackendRecord) -> Event {
             kind: EventType::Put,
             kv: rec.kv.clone(),
             prev_kv: None,
+        }
+    }
+}
+
+#[cfg(test)]
+mod count_tests {
+    use super::*;
+
+    /// The count a limited Range reports (from the live-key counter plus the correction for
+    /// later changes) equals a walk over the range, at every revision, after deletes,
+    /// re-creates and compactions, including past the correction budget.
+    #[test]
+    fn limited_range_count_matches_a_walk() {
+        let mut s = MvccStore::new();
+        let mut x: u64 = 0x2545_F491_4F6C_DD1D;
+        let mut next = |m: u64| {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            x % m
+        };
+        let key = |i: u64| format!("/k/{i:03}").into_bytes();
+        for step in 0..9_000u64 {
+            let k = key(next(60));
+            match next(10) {
+                0..=5 => {
+                    s.put(PutRequest { key: k, value: b"v".to_vec(), ..Default::default() });
+                }
+                6..=8 => {
+                    s.delete_range(DeleteRangeRequest { key: k, ..Default::default() });
+                }
+                _ => {
+                    if step % 500 == 0 {
+                        let at = s.current_revision() - next(50) as i64;
+                        let _ = s.compact(at);
+                    }
+                }
+            }
+            if step % 37 == 0 {
+                let lo = s.compact_revision().unwrap_or(1).max(1);
+                let rev = lo + next((s.current_revision() - lo + 1) as u64) as i64;
+                let (a, b) = (next(60), next(60));
+                let (a, b) = (a.min(b), a.max(b) + 1);
+                for (start, end) in [(key(a), key(b)), (key(a), vec![0]), (b"/k/".to_vec(), b"/k0".to_vec()), (key(a), Vec::new())] {
+                    let walk = RangeRequest { key: start.clone(), range_end: end.clone(), revision: rev, ..Default::default() };
+                    let want = s.range(&walk).map(|r| r.count).unwrap();
+                    for limit in [1, 3] {
+                        let got = s.range(&RangeRequest { limit, ..walk.clone() }).unwrap();
+                        assert_eq!(got.count, want, "count at rev {rev} of {:?}", String::from_utf8_lossy(&start));
+                        assert_eq!(got.more, want > limit);
+                    }
+                    let only = s.range(&RangeRequest { count_only: true, ..walk.clone() }).unwrap();
+                    assert_eq!(only.count, want);
+                }
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod compact_tests {
+    use super::*;
+
+    /// After every compaction the backend holds exactly the revisions the index still names
+    /// (the bulk rebuild and the per-revision removal must agree with the index).
+    #[test]
+    fn backend_matches_the_index_after_compactions() {
+        let mut s = MvccStore::new();
+        let mut x: u64 = 0x9E37_79B9_7F4A_7C15;
+        let mut next = |m: u64| {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            x % m
+        };
+        for step in 0..20_000u64 {
+            let k = format!("/k/{:03}", next(40)).into_bytes();
+            if next(5) == 0 {
+                s.delete_range(DeleteRangeRequest { key: k, ..Default::default() });
+            } else {
+                s.put(PutRequest { key: k, value: b"v".to_vec(), ..Default::default() });
+            }
+            if step % 997 == 0 || step % 89 == 0 {
+                let lo = s.compact_revision().unwrap_or(0) + 1;
+                let at = lo + next((s.current_revision() - lo + 1) as u64) as i64;
+                s.compact(at).expect("compact");
+                let mut from_index: Vec<Revision> = s
+                    .key_indexes()
+                    .flat_map(|ki| ki.generations().iter().flat_map(|g| g.revisions()).collect::<Vec<_>>())
+                    .collect();
+                from_index.sort_unstable();
+                let backend: Vec<Revision> = s.history().map(|(r, _)| r).collect();
+                assert_eq!(backend, from_index, "after compact({at})");
+            }
         }
     }
 }

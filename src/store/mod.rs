@@ -7,6 +7,7 @@
 
 pub mod key_index;
 pub mod kv;
+pub mod ranked;
 pub mod revision;
 pub mod watch;
 
@@ -16,6 +17,7 @@ pub use kv::{
     KeyValue, MvccStore, PutRequest, PutResponse, RangeRequest, RangeResponse, RequestOp,
     ResponseHeader, ResponseOp, TxnRequest, TxnResponse,
 };
+pub use ranked::RankedSet;
 pub use revision::Revision;
 pub use watch::{
     ERR_EMPTY_WATCHER_RANGE, Event, EventType, WATCH_BATCH_MAX_REVS, WatchCreateRequest, WatchId,

@@ -157,22 +157,30 @@ impl Watchers {
         self.active.is_empty()
     }
 
-    /// Active watchers whose range contains `key`, in id order.
-    pub(crate) fn matching(&self, key: &[u8]) -> Vec<WatchId> {
-        let mut ids: Vec<WatchId> = self
-            .by_key
-            .get(key)
-            .into_iter()
-            .flatten()
-            .copied()
-            .collect();
-        for id in &self.ranged {
-            if self.active.get(id).is_some_and(|w| w.range.contains(key)) {
-                ids.push(*id);
+    /// For an event on `key` at `rev`: pushes `(id, wants prev_kv)` of every active watcher
+    /// whose range contains `key` and whose `min_rev <= rev`, in id order.
+    pub(crate) fn matching_into(&self, key: &[u8], rev: i64, out: &mut Vec<(WatchId, bool)>) {
+        let start = out.len();
+        let mut push = |id: &WatchId, w: &Watcher| {
+            if rev >= w.min_rev {
+                out.push((*id, w.prev_kv));
+            }
+        };
+        if let Some(set) = self.by_key.get(key) {
+            for id in set {
+                if let Some(w) = self.active.get(id) {
+                    push(id, w);
+                }
             }
         }
-        ids.sort_unstable();
-        ids
+        for id in &self.ranged {
+            if let Some(w) = self.active.get(id)
+                && w.range.contains(key)
+            {
+                push(id, w);
+            }
+        }
+        out[start..].sort_unstable_by_key(|(id, _)| *id);
     }
 
     /// Queues a response for `id`; one carrying events ends the watcher's idle period.
@@ -186,10 +194,18 @@ impl Watchers {
     }
 
     pub(crate) fn take(&mut self, id: WatchId) -> Vec<WatchResponse> {
-        self.queues
-            .remove(&id)
-            .map(|q| q.into_iter().collect())
-            .unwrap_or_default()
+        if self.active.contains_key(&id) {
+            // Keep the (empty) queue of an active watcher: its next send reuses the buffer.
+            self.queues
+                .get_mut(&id)
+                .map(|q| q.drain(..).collect())
+                .unwrap_or_default()
+        } else {
+            self.queues
+                .remove(&id)
+                .map(|q| q.into_iter().collect())
+                .unwrap_or_default()
+        }
     }
 
     /// Watchers that asked for progress notifications and have been idle since the last tick;

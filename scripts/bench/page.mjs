@@ -1,0 +1,140 @@
+// Page metrics of the release build in headless Chromium (playwright-core, pinned in dev.sh):
+//   node scripts/bench/page.mjs <dist-dir> [--runs=7] [--objects=10000]
+// Prints `BENCH\t<id>\t<value>\t<unit>\t<note>` lines:
+//   size.{wasm,js}.{raw,gzip,brotli}   bytes of dist/*.wasm and dist/*.js (gzip -9, brotli q11)
+//   page.first_render                  navigation start → the app's first element in <body> (median)
+//   page.interactive                   navigation start → #console-input present and the main thread idle
+//   page.console_cmd.<N>               a console command typed with N objects preloaded → its row in #log
+//                                      (DOM mutation), and → the next frame painted
+// The dist directory is served by a tiny static server on a free port (127.0.0.1, port 0).
+import fs from 'node:fs';
+import path from 'node:path';
+import http from 'node:http';
+import zlib from 'node:zlib';
+import { createRequire } from 'node:module';
+
+const require = createRequire(import.meta.url);
+const here = path.dirname(new URL(import.meta.url).pathname);
+const pwPath = process.env.PLAYWRIGHT_CORE || path.join(here, '../../.tools/npm/node_modules/playwright-core');
+const { chromium } = require(pwPath);
+
+const args = process.argv.slice(2);
+const dist = path.resolve(args.find(a => !a.startsWith('--')) || 'dist');
+const opt = (name, dflt) => {
+  const a = args.find(a => a.startsWith(`--${name}=`));
+  return a ? Number(a.split('=')[1]) : dflt;
+};
+const RUNS = opt('runs', 7);
+const OBJECTS = opt('objects', 10000);
+
+const emit = (id, value, unit, note) => console.log(`BENCH\t${id}\t${value}\t${unit}\t${note}`);
+const median = xs => { const s = [...xs].sort((a, b) => a - b); const n = s.length; return n ? (n % 2 ? s[(n - 1) / 2] : (s[n / 2 - 1] + s[n / 2]) / 2) : 0; };
+
+// ---- sizes ----
+const files = fs.readdirSync(dist);
+for (const ext of ['wasm', 'js']) {
+  const fs_ = files.filter(f => f.endsWith('.' + ext));
+  let raw = 0, gz = 0, br = 0;
+  for (const f of fs_) {
+    const buf = fs.readFileSync(path.join(dist, f));
+    raw += buf.length;
+    gz += zlib.gzipSync(buf, { level: 9 }).length;
+    br += zlib.brotliCompressSync(buf, { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 11, [zlib.constants.BROTLI_PARAM_SIZE_HINT]: buf.length } }).length;
+  }
+  emit(`size.${ext}.raw`, raw, 'B', fs_.join(' '));
+  emit(`size.${ext}.gzip`, gz, 'B', 'gzip -9');
+  emit(`size.${ext}.brotli`, br, 'B', 'brotli q11');
+}
+
+// ---- static server ----
+const types = { '.html': 'text/html', '.js': 'text/javascript', '.wasm': 'application/wasm', '.css': 'text/css', '.json': 'application/json' };
+const server = http.createServer((req, res) => {
+  let p = decodeURIComponent(new URL(req.url, 'http://x').pathname);
+  if (p.endsWith('/')) p += 'index.html';
+  const f = path.join(dist, path.normalize(p));
+  if (!f.startsWith(dist) || !fs.existsSync(f) || fs.statSync(f).isDirectory()) { res.writeHead(404); res.end(); return; }
+  res.writeHead(200, { 'content-type': types[path.extname(f)] || 'application/octet-stream', 'cache-control': 'no-store' });
+  fs.createReadStream(f).pipe(res);
+});
+await new Promise(r => server.listen(0, '127.0.0.1', r));
+const url = `http://127.0.0.1:${server.address().port}/`;
+
+// Records (in the page, relative to navigation start) when the app first puts an element into
+// <body>, when #console-input exists, and the first idle period after that.
+const probe = () => {
+  window.__bench = {};
+  const mark = () => {
+    const b = window.__bench;
+    if (b.first === undefined && document.body && document.body.firstElementChild) b.first = performance.now();
+    if (b.input === undefined && document.getElementById('console-input')) {
+      b.input = performance.now();
+      const idle = window.requestIdleCallback || (f => setTimeout(f, 0));
+      idle(() => { b.idle = performance.now(); });
+    }
+  };
+  new MutationObserver(mark).observe(document, { childList: true, subtree: true });
+};
+
+const browser = await chromium.launch({ executablePath: process.env.CHROMIUM || '/usr/bin/chromium', args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking'] });
+try {
+  const first = [], inter = [];
+  for (let i = 0; i < RUNS; i++) {
+    const ctx = await browser.newContext();
+    const page = await ctx.newPage();
+    await page.addInitScript(probe);
+    await page.goto(url, { waitUntil: 'load' });
+    await page.waitForFunction(() => window.__bench && window.__bench.idle !== undefined, null, { timeout: 60000 });
+    const b = await page.evaluate(() => window.__bench);
+    first.push(b.first); inter.push(b.idle);
+    await ctx.close();
+  }
+  emit('page.first_render', median(first), 'ms', `navigation → first app element in <body>, median of ${RUNS} (${first.map(x => x.toFixed(0)).join(' ')})`);
+  emit('page.interactive', median(inter), 'ms', `navigation → #console-input present + main thread idle, median of ${RUNS}`);
+
+  // ---- console command with OBJECTS objects preloaded (through the saved sandbox) ----
+  const ctx = await browser.newContext();
+  const page = await ctx.newPage();
+  const log = [];
+  for (let i = 0; i < OBJECTS; i++) {
+    const name = `cm-${String(i).padStart(7, '0')}`;
+    log.push(`etcd put /registry/configmaps/default/${name} {"kind":"ConfigMap","apiVersion":"v1","metadata":{"name":"${name}","namespace":"default"},"data":{"k":"v${i}"}}`);
+  }
+  await page.addInitScript(saved => {
+    if (!sessionStorage.getItem('bench-seeded')) { localStorage.setItem('rvlab.log.v1', saved); sessionStorage.setItem('bench-seeded', '1'); }
+  }, JSON.stringify({ log, redo: [] }));
+  await page.addInitScript(probe);
+  const t0 = Date.now();
+  await page.goto(url, { waitUntil: 'load' });
+  await page.waitForFunction(() => window.__bench && window.__bench.idle !== undefined, null, { timeout: 600000 });
+  const loadMs = Date.now() - t0;
+  const dom = [], paint = [];
+  for (let i = 0; i < RUNS; i++) {
+    const name = `bench-${i}`;
+    await page.fill('#console-input', `etcd put /registry/configmaps/default/${name} {"kind":"ConfigMap","apiVersion":"v1","metadata":{"name":"${name}","namespace":"default"}}`);
+    const r = await page.evaluate(() => new Promise(resolve => {
+      const logEl = document.getElementById('log');
+      const before = logEl ? logEl.textContent.length : 0;
+      let t1;
+      const obs = new MutationObserver(() => {
+        const l = document.getElementById('log');
+        if (t1 === undefined && l && l.textContent.length !== before) {
+          t1 = performance.now();
+          obs.disconnect();
+          requestAnimationFrame(() => setTimeout(() => resolve({ dom: t1 - t0, paint: performance.now() - t0 }), 0));
+        }
+      });
+      obs.observe(document.body, { childList: true, subtree: true, characterData: true });
+      const t0 = performance.now();
+      document.getElementById('console-form').requestSubmit();
+      setTimeout(() => resolve({ dom: NaN, paint: NaN }), 10000);
+    }));
+    dom.push(r.dom); paint.push(r.paint);
+    await page.waitForTimeout(50);
+  }
+  emit(`page.console_cmd.${OBJECTS}`, median(dom), 'ms', `console \`etcd put\` → its row in #log with ${OBJECTS} objects preloaded, median of ${RUNS} (${dom.map(x => x.toFixed(1)).join(' ')}); page load with that sandbox took ${loadMs} ms`);
+  emit(`page.console_cmd_paint.${OBJECTS}`, median(paint), 'ms', `… → the next frame`);
+  await ctx.close();
+} finally {
+  await browser.close();
+  server.close();
+}

@@ -1,0 +1,111 @@
+//! `rvlab-bench [smoke|full|web] [scenario…]`: runs the benchmarks of `rvlab::bench` natively
+//! and prints one `BENCH\t<id>\t<value>\t<unit>\t<note>` line per number (`./dev.sh bench`
+//! joins them with the browser's). Heap bytes come from a counting allocator, the resident size
+//! from /proc/self/status.
+
+#[cfg(not(target_arch = "wasm32"))]
+mod native {
+    use std::alloc::{GlobalAlloc, Layout, System};
+    use std::sync::atomic::{AtomicUsize, Ordering};
+
+    pub struct Counting;
+    pub static LIVE: AtomicUsize = AtomicUsize::new(0);
+
+    unsafe impl GlobalAlloc for Counting {
+        unsafe fn alloc(&self, l: Layout) -> *mut u8 {
+            LIVE.fetch_add(l.size(), Ordering::Relaxed);
+            unsafe { System.alloc(l) }
+        }
+        unsafe fn dealloc(&self, p: *mut u8, l: Layout) {
+            LIVE.fetch_sub(l.size(), Ordering::Relaxed);
+            unsafe { System.dealloc(p, l) }
+        }
+        unsafe fn alloc_zeroed(&self, l: Layout) -> *mut u8 {
+            LIVE.fetch_add(l.size(), Ordering::Relaxed);
+            unsafe { System.alloc_zeroed(l) }
+        }
+        unsafe fn realloc(&self, p: *mut u8, l: Layout, new: usize) -> *mut u8 {
+            LIVE.fetch_add(new, Ordering::Relaxed);
+            LIVE.fetch_sub(l.size(), Ordering::Relaxed);
+            unsafe { System.realloc(p, l, new) }
+        }
+    }
+
+    #[global_allocator]
+    static A: Counting = Counting;
+
+    fn now() -> f64 {
+        use std::sync::OnceLock;
+        static T0: OnceLock<std::time::Instant> = OnceLock::new();
+        T0.get_or_init(std::time::Instant::now).elapsed().as_secs_f64() * 1000.0
+    }
+    fn heap() -> usize {
+        LIVE.load(Ordering::Relaxed)
+    }
+    fn rss() -> Option<u64> {
+        let s = std::fs::read_to_string("/proc/self/status").ok()?;
+        let line = s.lines().find(|l| l.starts_with("VmRSS:"))?;
+        let kb: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
+        Some(kb * 1024)
+    }
+
+    pub fn main() {
+        let mut args: Vec<String> = std::env::args().skip(1).collect();
+        let cfg_name = if args.first().is_some_and(|a| rvlab::bench::Config::named(a).is_some()) { args.remove(0) } else { "full".to_string() };
+        let Some(mut cfg) = rvlab::bench::Config::named(&cfg_name) else { unreachable!() };
+        // `--sizes=10000,100000` overrides the list sizes.
+        args.retain(|a| match a.strip_prefix("--sizes=") {
+            Some(v) => {
+                cfg.list_sizes = v.split(',').filter_map(|x| x.parse().ok()).collect();
+                false
+            }
+            None => true,
+        });
+        let probes = rvlab::bench::Probes { now, heap: Some(heap), rss: Some(rss) };
+        let mut emit = |r: rvlab::bench::Row| {
+            println!("{}", r.line());
+            use std::io::Write;
+            let _ = std::io::stdout().flush();
+        };
+        type Scenario = fn(&rvlab::bench::Config, &rvlab::bench::Probes, &mut dyn FnMut(rvlab::bench::Row));
+        let all: [(&str, Scenario); 8] = [
+            ("writes", rvlab::bench::writes),
+            ("store_writes", rvlab::bench::store_writes),
+            ("fanout", rvlab::bench::fanout),
+            ("compaction", rvlab::bench::compaction),
+            ("memory", rvlab::bench::memory),
+            ("console", rvlab::bench::console),
+            ("relist", rvlab::bench::relist),
+            ("lists", rvlab::bench::lists),
+        ];
+        let chosen: Vec<(&str, Scenario)> = if args.is_empty() {
+            all.iter().filter(|(n, _)| *n != "store_writes").copied().collect() // writes runs it
+        } else {
+            let mut v = Vec::new();
+            for a in &args {
+                match all.iter().find(|(n, _)| n == a) {
+                    Some(s) => v.push(*s),
+                    None => {
+                        eprintln!("rvlab-bench: unknown scenario {a:?} (writes store_writes fanout compaction memory console relist lists)");
+                        std::process::exit(2);
+                    }
+                }
+            }
+            v
+        };
+        let smoke = rvlab::bench::Config::smoke();
+        for (name, f) in chosen {
+            // The same warm-up as in the browser (there it lets V8 tier the code up): one
+            // unrecorded pass at smoke sizes. The memory scenario measures the heap, not time.
+            if name != "memory" && cfg_name != "smoke" {
+                f(&smoke, &probes, &mut |_| {});
+            }
+            f(&cfg, &probes, &mut emit);
+        }
+    }
+}
+
+fn main() {
+    #[cfg(not(target_arch = "wasm32"))]
+    native::main();
+}
