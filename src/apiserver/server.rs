@@ -415,6 +415,7 @@ impl ApiServer {
             }
         }
         let prefix = key_prefix(info, req.namespace.as_deref());
+        let prefix_end = String::from_utf8_lossy(&etcd3::prefix_range_end(prefix.as_bytes())).into_owned();
         let start = token.as_ref().map(|t| t.start_key(&prefix)).unwrap_or_else(|| prefix.clone());
         let etcd_read = |at: ReadAt, ctx: &mut Ctx<'_>| {
             etcd3::list(ctx.etcd, &ListRequest { key_prefix: &prefix, at, continue_from: token.as_ref(), limit: opts.limit, selector: &opts.label_selector })
@@ -425,21 +426,21 @@ impl ApiServer {
             ReadPath::EtcdAt(n) => etcd_read(ReadAt::Exact(n), ctx),
             ReadPath::CacheAny => {
                 let Some(c) = self.cachers.get(info.resource) else { return ApiResponse::from_status(&Status::internal_error("no watch cache"), why) };
-                Ok(page_from(c.state_from(&start, &prefix), &prefix, c.cache.resource_version(), 0, &opts.label_selector))
+                Ok(page_from(c.state_from(&start, &prefix), &prefix, c.cache.resource_version(), 0, &opts.label_selector, |_| 0))
             }
             ReadPath::CacheMin(n) => {
                 let Some(c) = self.cachers.get_mut(info.resource) else { return ApiResponse::from_status(&Status::internal_error("no watch cache"), why) };
                 if let Err(resp) = wait_fresh(c, n, ctx, &why) {
                     return resp;
                 }
-                Ok(page_from(c.state_from(&start, &prefix), &prefix, c.cache.resource_version(), opts.limit, &opts.label_selector))
+                Ok(page_from(c.state_from(&start, &prefix), &prefix, c.cache.resource_version(), opts.limit, &opts.label_selector, |after| c.cache.count_between(after, &prefix_end)))
             }
             ReadPath::CacheConsistent => {
                 let target = ctx.etcd.current_revision();
                 let Some(c) = self.cachers.get_mut(info.resource) else { return ApiResponse::from_status(&Status::internal_error("no watch cache"), why) };
                 if c.wait_until_fresh(target, ctx.etcd, ctx.clock) {
                     why = format!("{why}; etcd was at {target} and the cache reached it (now {})", c.cache.resource_version());
-                    Ok(page_from(c.state_from(&start, &prefix), &prefix, c.cache.resource_version(), opts.limit, &opts.label_selector))
+                    Ok(page_from(c.state_from(&start, &prefix), &prefix, c.cache.resource_version(), opts.limit, &opts.label_selector, |after| c.cache.count_between(after, &prefix_end)))
                 } else {
                     why = format!("{why}; the cache did not reach etcd's revision {target} within 3 s → fall back to etcd");
                     etcd_read(ReadAt::Latest, ctx)
@@ -454,7 +455,11 @@ impl ApiServer {
                 match c.cache.snapshot_range(n as i64, c.known_compaction, &start, &prefix) {
                     Some(state) => {
                         why = format!("{why}; served from the cache snapshot at {}", snap_rev.unwrap_or(n as i64));
-                        Ok(page_from(state, &prefix, n as i64, opts.limit, &opts.label_selector))
+                        let cache = &c.cache;
+                        let known = c.known_compaction;
+                        Ok(page_from(state, &prefix, n as i64, opts.limit, &opts.label_selector, |after| {
+                            cache.count_between_at(n as i64, known, after, &prefix_end).unwrap_or(0)
+                        }))
                     }
                     None => {
                         why = format!("{why}; the cache holds no snapshot at {n} (older than its history, relisted, or below the known compaction) → etcd at {n}");
@@ -474,7 +479,12 @@ impl ApiServer {
                     meta.insert("remainingItemCount".into(), json!(n));
                 }
                 let items: Vec<Value> = page.items.into_iter().map(|o| object::canonical(info, o)).collect();
-                let body = json!({"kind": info.list_kind, "apiVersion": info.api_version(), "metadata": Value::Object(meta), "items": items});
+                let mut list = Map::new();
+                list.insert("kind".into(), Value::String(info.list_kind.into()));
+                list.insert("apiVersion".into(), Value::String(info.api_version()));
+                list.insert("metadata".into(), Value::Object(meta));
+                list.insert("items".into(), Value::Array(items));
+                let body = Value::Object(list);
                 ApiResponse::ok(200, body, format!("{why}; the list's resourceVersion {} is the revision it is consistent at", page.resource_version))
             }
             Err(e) => {
@@ -917,6 +927,7 @@ fn page_from<'a>(
     rv: i64,
     limit: i64,
     selector: &super::selector::LabelSelector,
+    count_after: impl FnOnce(&str) -> usize,
 ) -> etcd3::ListPage {
     let mut items = Vec::new();
     let mut last_key = None;
@@ -930,7 +941,7 @@ fn page_from<'a>(
         }
         if limit > 0 && items.len() as i64 >= limit && state.peek().is_some() {
             has_more = true;
-            remaining = state.count() as i64;
+            remaining = count_after(&format!("{k}\0")) as i64;
             break;
         }
     }

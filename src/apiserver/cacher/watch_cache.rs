@@ -9,6 +9,7 @@ use serde_json::Value;
 
 use crate::apiserver::status::Status;
 use crate::clock::{Duration, Instant};
+use crate::store::RankedSet;
 
 /// `eventFreshDuration`: the bookmark period (1 min) + 15 s.
 pub const EVENT_FRESH_DURATION: Duration = Duration::from_secs(75);
@@ -39,6 +40,8 @@ pub struct CacheEvent {
 #[derive(Debug, Clone)]
 pub struct WatchCache {
     store: BTreeMap<String, Value>,
+    /// The keys of `store`, ranked: how many keys lie in a range without walking them.
+    keys: RankedSet<String>,
     history: VecDeque<CacheEvent>,
     capacity: usize,
     lower: usize,
@@ -54,6 +57,7 @@ impl WatchCache {
     pub fn new() -> Self {
         WatchCache {
             store: BTreeMap::new(),
+            keys: RankedSet::new(),
             history: VecDeque::new(),
             capacity: LOWER_BOUND_CAPACITY,
             lower: LOWER_BOUND_CAPACITY,
@@ -86,6 +90,27 @@ impl WatchCache {
         self.store.get(key)
     }
 
+    /// How many keys of the current state lie in `[lo, hi)`.
+    pub fn count_between(&self, lo: &str, hi: &str) -> usize {
+        self.keys.count_between(lo, hi)
+    }
+
+    /// How many keys lay in `[lo, hi)` at revision `n` (the current count corrected by the
+    /// events after `n`); `None` without a snapshot at `n`.
+    pub fn count_between_at(&self, n: i64, known_compaction: i64, lo: &str, hi: &str) -> Option<usize> {
+        self.snapshot_revision(n, known_compaction)?;
+        let mut at_n: BTreeMap<&str, bool> = BTreeMap::new();
+        for ev in self.history.iter().rev().take_while(|e| e.rv > n) {
+            at_n.insert(ev.key.as_str(), ev.kind != CacheEventType::Added && ev.prev.is_some());
+        }
+        let mut count = self.keys.count_between(lo, hi) as i64;
+        for (k, present_then) in at_n.range(lo..hi) {
+            let present_now = self.store.contains_key(*k);
+            count += i64::from(*present_then) - i64::from(present_now);
+        }
+        Some(count.max(0) as usize)
+    }
+
     /// Pins the capacity (`set cache.capacity N`), or restores the dynamic bounds with `None`.
     pub fn set_capacity(&mut self, pinned: Option<usize>) {
         match pinned {
@@ -115,6 +140,10 @@ impl WatchCache {
     /// A (re)list: the state at `rv` replaces everything and the history starts empty.
     pub fn replace(&mut self, items: Vec<(String, Value)>, rv: i64) {
         self.store = items.into_iter().collect();
+        self.keys = RankedSet::new();
+        for k in self.store.keys() {
+            self.keys.insert(k.clone());
+        }
         self.history.clear();
         self.rv = rv;
         self.list_rv = rv;
@@ -167,9 +196,12 @@ impl WatchCache {
         match ev.kind {
             CacheEventType::Deleted => {
                 self.store.remove(&ev.key);
+                self.keys.remove(ev.key.as_str());
             }
             _ => {
-                self.store.insert(ev.key.clone(), ev.object.clone());
+                if self.store.insert(ev.key.clone(), ev.object.clone()).is_none() {
+                    self.keys.insert(ev.key.clone());
+                }
             }
         }
         if ev.rv > self.rv {
