@@ -11,7 +11,7 @@ root=$PWD
 export PATH="$root/.tools/bin:$PATH"
 secs=${1:-180}; shift || true
 targets=("$@")
-[ ${#targets[@]} -gt 0 ] || targets=(continue_token request parse_line script_text script_gen)
+[ ${#targets[@]} -gt 0 ] || targets=(continue_token request parse_line script_text script_gen share_link)
 rustup toolchain list | grep -q '^nightly' || rustup toolchain install nightly --profile minimal
 command -v cargo-fuzz >/dev/null || cargo install cargo-fuzz --locked --root "$root/.tools"
 tgt=${CARGO_TARGET_DIR:-$root/target}

@@ -120,3 +120,17 @@ fn a_tiny_compaction_interval_is_refused() {
     assert_eq!(out[0]["error"], "compaction-interval must be at least 10s (each round writes a revision), not 1ms");
     assert_eq!(out[3]["kvs"][0]["version"], 60);
 }
+
+#[test]
+fn share_link_corpus() {
+    corpus("share_link", common::check_share_link);
+}
+
+/// A real link round-trips through the checks (the corpus also holds one).
+#[test]
+fn share_link_round_trip() {
+    let s = common::share::Shared { log: vec!["etcd put /a 1".into(), "GET /api/v1/namespaces/default/configmaps?limit=1".into()], at: 1 };
+    let link = common::share::encode(&s);
+    assert_eq!(common::share::decode(&link), Ok(s));
+    common::check_share_link(link.as_bytes());
+}

@@ -523,3 +523,23 @@ impl Gen<'_> {
             .to_string()
     }
 }
+
+/// The share-link codec of the browser app (pure Rust, so it is fuzzed natively).
+#[path = "../../src/ui/share.rs"]
+pub mod share;
+
+/// (f) Share links: `share::decode` never panics on any fragment; what decodes re-encodes to a
+/// link that decodes to the same state; `pack`/`unpack` round-trip any bytes and `unpack` never
+/// panics or exceeds its limit on garbage.
+pub fn check_share_link(data: &[u8]) {
+    let text = String::from_utf8_lossy(data);
+    if let Ok(s) = share::decode(&text) {
+        let again = share::decode(&share::encode(&s));
+        assert_eq!(again.as_ref(), Ok(&s), "decode(encode(decode({text:?}))) differs");
+    }
+    let packed = share::pack(data);
+    assert_eq!(share::unpack(&packed, data.len()).as_deref(), Ok(data), "pack/unpack round trip");
+    if let Ok(out) = share::unpack(data, 1 << 16) {
+        assert!(out.len() <= 1 << 16, "unpack exceeded its limit");
+    }
+}

@@ -45,6 +45,11 @@ pub struct Config {
     pub height: Option<u32>,
     pub lesson: Option<String>,
     pub script: Option<String>,
+    /// `?motion=reduce`: behave as if the system asked for reduced motion (no animations, and
+    /// Play in the simulation controls steps instead of running a timer).
+    pub reduce_motion: bool,
+    /// `?tick=<ms>` (tests): the wall-clock interval of Play's timer; None = one second.
+    pub tick_ms: Option<u32>,
     /// The text after `#`, when there is one.
     pub fragment: Option<String>,
     /// The config came from the page's own URL: the app may rewrite it (clear a consumed share
@@ -123,6 +128,8 @@ impl Config {
                 "height" => c.height = v.parse().ok().filter(|h: &u32| *h >= 80),
                 "lesson" if !v.is_empty() => c.lesson = Some(v),
                 "script" if !v.is_empty() => c.script = Some(v),
+                "motion" => c.reduce_motion = v == "reduce",
+                "tick" => c.tick_ms = v.parse().ok().filter(|t: &u32| *t >= 5),
                 _ => {}
             }
         }
@@ -160,6 +167,11 @@ impl Config {
         self.lesson.as_deref().and_then(super::guided::index_of)
     }
 
+    /// `?motion=reduce`, or the system's `prefers-reduced-motion: reduce`.
+    pub fn reduced_motion(&self) -> bool {
+        self.reduce_motion || prefers_reduced_motion()
+    }
+
     /// A config whose guided lessons come from `loader` (tests, host pages).
     pub fn with_loader(mut self, loader: super::guided::Loader) -> Config {
         self.loader = Some(loader);
@@ -191,4 +203,16 @@ pub fn replace_url(set: &[(&str, &str)], drop_hash: bool) {
     if let Ok(h) = w.history() {
         let _ = h.replace_state_with_url(&wasm_bindgen::JsValue::NULL, "", Some(&url));
     }
+}
+
+/// `matchMedia("(prefers-reduced-motion: reduce)").matches`, false when it cannot be asked.
+pub fn prefers_reduced_motion() -> bool {
+    let Some(w) = web_sys::window() else { return false };
+    let Ok(f) = js_sys::Reflect::get(&w, &"matchMedia".into()) else { return false };
+    let Ok(f) = wasm_bindgen::JsCast::dyn_into::<js_sys::Function>(f) else { return false };
+    f.call1(&w, &"(prefers-reduced-motion: reduce)".into())
+        .ok()
+        .and_then(|mq| js_sys::Reflect::get(&mq, &"matches".into()).ok())
+        .and_then(|m| m.as_bool())
+        .unwrap_or(false)
 }

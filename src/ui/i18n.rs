@@ -277,6 +277,15 @@ strings! {
     CompactBtn => "Compact", "压缩";
     CompactTitle => "etcd Compact: history at lower revisions disappears", "etcd Compact：更早 revision 的历史会消失";
     AdvanceClock => "advance clock", "推进时钟";
+    LetTimePass => "let time pass", "让时间流逝";
+    Speed => "speed", "速度";
+    SpeedInstant => "instant", "即时";
+    Play => "▶ Play", "▶ 播放";
+    PlayPause => "⏸ Pause", "⏸ 暂停";
+    PlayStep => "▶ Step", "▶ 单步";
+    PlayTitle => "While playing, one advance line is added each second; the speed sets how much simulated time it lets pass", "播放时每秒追加一行 advance；速度决定每行推进多少模拟时间";
+    PlayStepTitle => "Reduced motion: each click adds one advance line of the chosen speed", "减少动态效果：每次点击按所选速度追加一行 advance";
+    PlayInstantTitle => "Instant: use the advance buttons, which apply at once", "即时：使用上面的推进按钮，立即生效";
     ApiserverLabel => "apiserver", "apiserver";
     ApiserverNumber => "apiserver number", "apiserver 编号";
     SendHere => "Send requests here", "把请求发到这里";

@@ -574,6 +574,7 @@ pub fn app(props: &AppProps) -> Html {
         }
     };
 
+    let reduce_motion = cfg.reduced_motion();
     let panes = if embed {
         html! {
             <main class="panes embed-panes">
@@ -591,7 +592,7 @@ pub fn app(props: &AppProps) -> Html {
             <main class="panes">
                 <div class="col col-build">
                     <builder::RequestBuilder />
-                    <sim::SimControls />
+                    <sim::SimControls reduce_motion={reduce_motion} tick_ms={cfg.tick_ms.unwrap_or(1000)} />
                 </div>
                 <div class="col col-log">
                     <console::Console />
@@ -622,7 +623,7 @@ pub fn app(props: &AppProps) -> Html {
         <ContextProvider<LabHandle> context={lab.clone()}>
         <ContextProvider<SpecHandle> context={spec}>
         <ContextProvider<HoverHandle> context={hover}>
-            <div class={classes!("app", embed.then_some("embed"))} data-theme={theme.code()} lang={lang.tag()}
+            <div class={classes!("app", embed.then_some("embed"), reduce_motion.then_some("reduce-motion"))} data-theme={theme.code()} lang={lang.tag()}
                 ref={app_ref} onkeydown={on_key} {style}>
                 { header }
                 { for notice }

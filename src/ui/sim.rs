@@ -1,6 +1,8 @@
 //! Simulation controls (create N objects, compact, advance the clock, settings, apiservers) and
 //! the etcd view. Every control appends a script line; nothing reaches the engine another way.
 
+use wasm_bindgen::JsCast;
+use wasm_bindgen::closure::Closure;
 use web_sys::{HtmlInputElement, HtmlSelectElement};
 use yew::prelude::*;
 
@@ -58,10 +60,68 @@ fn setting(p: &SettingProps) -> Html {
     }
 }
 
+/// Play's speeds: the select's value and how many simulated seconds pass per wall-clock tick
+/// (one tick a second); 0 = instant (no timer: the advance buttons apply at once).
+pub const SPEEDS: [(&str, u64); 4] = [("1", 1), ("10", 10), ("60", 60), ("instant", 0)];
+
+/// The line one tick of Play appends at `secs` simulated seconds per tick.
+pub fn tick_line(secs: u64) -> String {
+    format!("advance {secs}s")
+}
+
+#[derive(Properties, PartialEq)]
+pub struct SimProps {
+    /// Reduced motion (`prefers-reduced-motion` or `?motion=reduce`): Play steps once per click.
+    #[prop_or_default]
+    pub reduce_motion: bool,
+    /// Play's wall-clock interval in milliseconds.
+    #[prop_or(1000)]
+    pub tick_ms: u32,
+}
+
+/// Runs `line` every `ms` milliseconds while mounted and `on`; the returned cleanup (effect
+/// teardown: pause, speed change, unmount) clears the interval. `pagehide` pauses too.
+fn play_timer(on: bool, ms: u32, line: String, lab: LabHandle, playing: UseStateHandle<bool>) -> impl FnOnce() {
+    let w = web_sys::window();
+    let timer = match (&w, on) {
+        (Some(w), true) => {
+            let tick = Closure::<dyn Fn()>::new(move || lab.dispatch(Action::Run(vec![line.clone()])));
+            let hide = Closure::<dyn Fn()>::new(move || playing.set(false));
+            let id = w
+                .set_interval_with_callback_and_timeout_and_arguments_0(tick.as_ref().unchecked_ref(), ms.max(5) as i32)
+                .ok();
+            let _ = w.add_event_listener_with_callback("pagehide", hide.as_ref().unchecked_ref());
+            Some((tick, hide, id))
+        }
+        _ => None,
+    };
+    move || {
+        if let (Some(w), Some((tick, hide, id))) = (w, timer) {
+            if let Some(id) = id {
+                w.clear_interval_with_handle(id);
+            }
+            let _ = w.remove_event_listener_with_callback("pagehide", hide.as_ref().unchecked_ref());
+            drop(tick);
+        }
+    }
+}
+
 #[function_component(SimControls)]
-pub fn sim_controls() -> Html {
+pub fn sim_controls(props: &SimProps) -> Html {
     let tr = use_tr();
     let lab = use_context::<LabHandle>().expect("LabHandle context");
+    let playing = use_state(|| false);
+    let speed = use_state(|| SPEEDS[0].0.to_string());
+    let secs = SPEEDS.iter().find(|(v, _)| *v == speed.as_str()).map_or(1, |(_, s)| *s);
+    let reduce = props.reduce_motion;
+    // The timer runs only while playing, at a timed speed, without reduced motion, and while the
+    // scrubber is at the end (in the past a new line would ask to fork).
+    let running = *playing && secs > 0 && !reduce && !lab.in_past();
+    use_effect_with((running, secs, props.tick_ms), {
+        let lab = lab.clone();
+        let playing = playing.clone();
+        move |(on, secs, ms)| play_timer(*on, *ms, tick_line(*secs), lab, playing)
+    });
     let count = use_state(|| "3".to_string());
     let prefix = use_state(|| "pod".to_string());
     let resource = use_state(|| "pods".to_string());
@@ -109,6 +169,43 @@ pub fn sim_controls() -> Html {
         html! { <button type="button" class="small" data-cmd={line.clone()} onclick={run(line)}>{ format!("+{d}") }</button> }
     });
 
+    let on_play = {
+        let lab = lab.clone();
+        let playing = playing.clone();
+        Callback::from(move |_: MouseEvent| {
+            if reduce {
+                lab.dispatch(Action::Run(vec![tick_line(secs)]));
+            } else {
+                playing.set(!*playing);
+            }
+        })
+    };
+    let on_speed = {
+        let speed = speed.clone();
+        let playing = playing.clone();
+        Callback::from(move |e: Event| {
+            let v = e.target_unchecked_into::<HtmlSelectElement>().value();
+            if v == "instant" {
+                playing.set(false);
+            }
+            speed.set(v);
+        })
+    };
+    let speed_opts = SPEEDS.iter().map(|(v, s)| {
+        let label = if *s == 0 { tr.t(K::SpeedInstant).to_string() } else { format!("{s}×") };
+        html! { <option value={*v} selected={*speed == *v}>{ label }</option> }
+    });
+    let (play_label, play_title) = if secs == 0 {
+        (tr.t(K::Play), tr.t(K::PlayInstantTitle))
+    } else if reduce {
+        (tr.t(K::PlayStep), tr.t(K::PlayStepTitle))
+    } else if *playing {
+        (tr.t(K::PlayPause), tr.t(K::PlayTitle))
+    } else {
+        (tr.t(K::Play), tr.t(K::PlayTitle))
+    };
+    let pressed = (!reduce && secs > 0).then(|| if *playing { "true" } else { "false" });
+
     let rev_opts = rvs.iter().map(|r| html! { <option value={r.to_string()} /> });
     let res_opts =
         lines::RESOURCES.iter().map(|r| html! { <option value={*r} selected={*resource == *r}>{ *r }</option> });
@@ -146,6 +243,13 @@ pub fn sim_controls() -> Html {
             <div class="ctl">
                 <span class="ctl-label">{ tr.t(K::AdvanceClock) }</span>
                 { for advance }
+            </div>
+            <div class="ctl">
+                <span class="ctl-label">{ tr.t(K::LetTimePass) }</span>
+                <button id="sim-play" type="button" class={classes!("small", "sim-play", running.then_some("playing"))}
+                    aria-pressed={pressed} data-cmd={(secs > 0).then(|| tick_line(secs))} disabled={secs == 0}
+                    title={play_title} onclick={on_play}>{ play_label }</button>
+                <select id="sim-speed" aria-label={tr.t(K::Speed)} title={tr.t(K::Speed)} onchange={on_speed}>{ for speed_opts }</select>
             </div>
             <div class="ctl">
                 <span class="ctl-label">{ tr.t(K::ApiserverLabel) }</span>
