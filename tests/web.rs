@@ -444,6 +444,30 @@ fn export_text_is_the_log_one_line_each() {
 // Simulation controls and etcd view: each appends its script line
 
 #[wasm_bindgen_test]
+async fn simulation_update_delete_and_compact_below_the_cache_window() {
+    let lab = Lab::fresh().await;
+    lab.input("#sim-count", "3").await;
+    lab.click("#sim-create").await; // pod-1..3 at revisions 2, 3, 4
+    lab.input("#sim-count", "2").await;
+    lab.click("#sim-update").await; // pod-1, pod-2 at 5, 6
+    let log = lab.log();
+    assert_eq!(log.len(), 5);
+    assert!(log[3].starts_with("PUT /api/v1/namespaces/default/pods/pod-1 "), "{}", log[3]);
+    assert!(log[3].contains(r#""labels":{"touched":"4"}"#), "{}", log[3]);
+    assert!(log[4].starts_with("PUT /api/v1/namespaces/default/pods/pod-2 "), "{}", log[4]);
+    lab.input("#sim-count", "1").await;
+    lab.click("#sim-delete").await;
+    assert_eq!(lab.log()[5], "DELETE /api/v1/namespaces/default/pods/pod-1");
+    // The caches started at revision 1 and have evicted nothing: their window starts at 1, so
+    // "below the cache window" compacts to 1.
+    assert_eq!(lab.el("#sim-compact-window").get_attribute("data-cmd").as_deref(), Some("compact 1"));
+    lab.click("#sim-compact-window").await;
+    assert_eq!(lab.log()[6], "compact 1");
+    assert!(lab.el("#sim-compact-window").has_attribute("disabled"));
+    lab.unmount();
+}
+
+#[wasm_bindgen_test]
 async fn simulation_controls_append_their_lines() {
     let lab = Lab::fresh().await;
     lab.click("button[data-cmd='advance 1m']").await;

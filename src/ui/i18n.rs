@@ -272,6 +272,9 @@ strings! {
     HowMany => "how many objects", "对象数量";
     NamePrefix => "name prefix", "名称前缀";
     CreateBtn => "Create", "创建";
+    UpdateBtn => "Update", "更新";
+    DeleteBtn => "Delete", "删除";
+    CompactWindow => "below the cache window", "压缩到 watch cache 窗口之前";
     CompactTo => "compact to", "压缩到";
     CompactRev => "revision to compact to", "要压缩到的 revision";
     CompactBtn => "Compact", "压缩";

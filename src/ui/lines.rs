@@ -226,6 +226,21 @@ pub fn body_template(resource: &str, namespace: &str, name: &str) -> String {
     serde_json::to_string_pretty(&v).unwrap_or_default()
 }
 
+/// An update of `name` that changes something (a `touched` label), so it writes a revision;
+/// no resourceVersion, so it is unconditional.
+pub fn touch_line(resource: &str, namespace: &str, name: &str, mark: u64) -> String {
+    let mut v: Value = serde_json::from_str(&body_template(resource, namespace, name)).unwrap_or(Value::Null);
+    if let Some(meta) = v.get_mut("metadata").and_then(Value::as_object_mut) {
+        meta.insert("labels".into(), serde_json::json!({ "touched": mark.to_string() }));
+    }
+    format!("PUT /api/v1/namespaces/{namespace}/{resource}/{name} {v}")
+}
+
+/// Deletes `name`.
+pub fn delete_line(resource: &str, namespace: &str, name: &str) -> String {
+    format!("DELETE /api/v1/namespaces/{namespace}/{resource}/{name}")
+}
+
 /// Kind name of a resource, as objects carry it.
 pub fn kind_of(resource: &str) -> &'static str {
     if resource == "configmaps" { "ConfigMap" } else { "Pod" }

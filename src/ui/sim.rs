@@ -150,6 +150,62 @@ pub fn sim_controls(props: &SimProps) -> Html {
             lab.dispatch(Action::Run(ls));
         })
     };
+    // The objects that exist now (etcd's current state), for update / delete N.
+    let existing = |res: &str| -> Vec<String> {
+        let session = lab.session();
+        let prefix = format!("/registry/{res}/default/");
+        let req = crate::store::RangeRequest {
+            key: prefix.clone().into_bytes(),
+            range_end: crate::apiserver::etcd3::prefix_range_end(prefix.as_bytes()),
+            keys_only: true,
+            ..Default::default()
+        };
+        session
+            .cluster()
+            .etcd()
+            .range(&req)
+            .map(|r| r.kvs.iter().map(|kv| String::from_utf8_lossy(&kv.key[prefix.len()..]).into_owned()).collect())
+            .unwrap_or_default()
+    };
+    let on_update = {
+        let lab = lab.clone();
+        let (count, resource) = (count.clone(), resource.clone());
+        let names = existing(&resource);
+        Callback::from(move |_: MouseEvent| {
+            let n = count.trim().parse::<usize>().unwrap_or(0).min(200);
+            let mark = lab.session().cluster().etcd().current_revision().max(0) as u64;
+            let ls = names.iter().take(n).map(|name| lines::touch_line(&resource, "default", name, mark)).collect();
+            lab.dispatch(Action::Run(ls));
+        })
+    };
+    let on_delete = {
+        let lab = lab.clone();
+        let (count, resource) = (count.clone(), resource.clone());
+        let names = existing(&resource);
+        Callback::from(move |_: MouseEvent| {
+            let n = count.trim().parse::<usize>().unwrap_or(0).min(200);
+            let ls = names.iter().take(n).map(|name| lines::delete_line(&resource, "default", name)).collect();
+            lab.dispatch(Action::Run(ls));
+        })
+    };
+    // Everything older than the watch caches' windows: the oldest RV any cache can still start a
+    // watch from (a compaction there leaves every cache window intact).
+    let window_line = {
+        let session = lab.session();
+        let cluster = session.cluster();
+        let floor = cluster.cache_views().iter().map(|v| v.oldest_startable_rv).min();
+        let compacted = cluster.etcd().compact_revision().unwrap_or(0);
+        floor.filter(|f| *f > compacted && *f >= 1).map(|f| format!("compact {f}"))
+    };
+    let on_compact_window = {
+        let lab = lab.clone();
+        let line = window_line.clone();
+        Callback::from(move |_: MouseEvent| {
+            if let Some(l) = &line {
+                lab.dispatch(Action::Run(vec![l.clone()]));
+            }
+        })
+    };
     let compact_line = {
         let r = compact_rev.trim();
         if r.is_empty() { latest.map(|l| format!("compact {l}")) } else { Some(format!("compact {r}")) }
@@ -230,6 +286,8 @@ pub fn sim_controls(props: &SimProps) -> Html {
                 <input id="sim-prefix" type="text" aria-label={tr.t(K::NamePrefix)} class="short" spellcheck="false"
                     value={(*prefix).clone()} oninput={{ let p = prefix.clone(); Callback::from(move |e: InputEvent| p.set(input_value(&e))) }} />
                 <button id="sim-create" type="button" onclick={on_create}>{ tr.t(K::CreateBtn) }</button>
+                <button id="sim-update" type="button" class="small" onclick={on_update}>{ tr.t(K::UpdateBtn) }</button>
+                <button id="sim-delete" type="button" class="small" onclick={on_delete}>{ tr.t(K::DeleteBtn) }</button>
             </div>
             <div class="ctl">
                 <span class="ctl-label">{ tr.t(K::CompactTo) }</span>
@@ -239,6 +297,8 @@ pub fn sim_controls(props: &SimProps) -> Html {
                 <datalist id="sim-revs">{ for rev_opts }</datalist>
                 <button id="sim-compact" type="button" disabled={compact_line.is_none()} onclick={on_compact}
                     title={tr.t(K::CompactTitle)}>{ tr.t(K::CompactBtn) }</button>
+                <button id="sim-compact-window" type="button" class="small" disabled={window_line.is_none()}
+                    data-cmd={window_line.clone().unwrap_or_default()} onclick={on_compact_window}>{ tr.t(K::CompactWindow) }</button>
             </div>
             <div class="ctl">
                 <span class="ctl-label">{ tr.t(K::AdvanceClock) }</span>
