@@ -456,3 +456,35 @@ pub fn lists(cfg: &Config, p: &Probes, emit: &mut dyn FnMut(Row)) {
         }
     }
 }
+
+
+/// A global allocator that counts live heap bytes, for the memory figures. Each benchmark binary
+/// installs it: `#[global_allocator] static A: rvlab::bench::CountingAlloc = rvlab::bench::CountingAlloc;`
+pub struct CountingAlloc;
+
+static LIVE_BYTES: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+
+/// Live heap bytes, when [`CountingAlloc`] is the global allocator.
+pub fn live_heap_bytes() -> usize {
+    LIVE_BYTES.load(std::sync::atomic::Ordering::Relaxed)
+}
+
+unsafe impl std::alloc::GlobalAlloc for CountingAlloc {
+    unsafe fn alloc(&self, l: std::alloc::Layout) -> *mut u8 {
+        LIVE_BYTES.fetch_add(l.size(), std::sync::atomic::Ordering::Relaxed);
+        unsafe { std::alloc::System.alloc(l) }
+    }
+    unsafe fn dealloc(&self, p: *mut u8, l: std::alloc::Layout) {
+        LIVE_BYTES.fetch_sub(l.size(), std::sync::atomic::Ordering::Relaxed);
+        unsafe { std::alloc::System.dealloc(p, l) }
+    }
+    unsafe fn alloc_zeroed(&self, l: std::alloc::Layout) -> *mut u8 {
+        LIVE_BYTES.fetch_add(l.size(), std::sync::atomic::Ordering::Relaxed);
+        unsafe { std::alloc::System.alloc_zeroed(l) }
+    }
+    unsafe fn realloc(&self, p: *mut u8, l: std::alloc::Layout, new: usize) -> *mut u8 {
+        LIVE_BYTES.fetch_add(new, std::sync::atomic::Ordering::Relaxed);
+        LIVE_BYTES.fetch_sub(l.size(), std::sync::atomic::Ordering::Relaxed);
+        unsafe { std::alloc::System.realloc(p, l, new) }
+    }
+}

@@ -8,40 +8,14 @@
 //! wasm32-unknown-unknown --test bench_web -- --nocapture` (or `./dev.sh bench`).
 #![cfg(target_arch = "wasm32")]
 
-use std::alloc::{GlobalAlloc, Layout, System};
-use std::sync::atomic::{AtomicUsize, Ordering};
-
 use rvlab::bench::{self, Config, Probes, Row};
 use wasm_bindgen::prelude::*;
 use wasm_bindgen_test::*;
 
 wasm_bindgen_test_configure!(run_in_browser);
 
-struct Counting;
-static LIVE: AtomicUsize = AtomicUsize::new(0);
-
-unsafe impl GlobalAlloc for Counting {
-    unsafe fn alloc(&self, l: Layout) -> *mut u8 {
-        LIVE.fetch_add(l.size(), Ordering::Relaxed);
-        unsafe { System.alloc(l) }
-    }
-    unsafe fn dealloc(&self, p: *mut u8, l: Layout) {
-        LIVE.fetch_sub(l.size(), Ordering::Relaxed);
-        unsafe { System.dealloc(p, l) }
-    }
-    unsafe fn alloc_zeroed(&self, l: Layout) -> *mut u8 {
-        LIVE.fetch_add(l.size(), Ordering::Relaxed);
-        unsafe { System.alloc_zeroed(l) }
-    }
-    unsafe fn realloc(&self, p: *mut u8, l: Layout, new: usize) -> *mut u8 {
-        LIVE.fetch_add(new, Ordering::Relaxed);
-        LIVE.fetch_sub(l.size(), Ordering::Relaxed);
-        unsafe { System.realloc(p, l, new) }
-    }
-}
-
 #[global_allocator]
-static A: Counting = Counting;
+static A: rvlab::bench::CountingAlloc = rvlab::bench::CountingAlloc;
 
 #[wasm_bindgen]
 extern "C" {
@@ -56,7 +30,7 @@ fn now() -> f64 {
 }
 
 fn heap() -> usize {
-    LIVE.load(Ordering::Relaxed)
+    rvlab::bench::live_heap_bytes()
 }
 
 /// The wasm linear memory (what the tab holds for the module; it never shrinks).

@@ -5,34 +5,8 @@
 
 #[cfg(not(target_arch = "wasm32"))]
 mod native {
-    use std::alloc::{GlobalAlloc, Layout, System};
-    use std::sync::atomic::{AtomicUsize, Ordering};
-
-    pub struct Counting;
-    pub static LIVE: AtomicUsize = AtomicUsize::new(0);
-
-    unsafe impl GlobalAlloc for Counting {
-        unsafe fn alloc(&self, l: Layout) -> *mut u8 {
-            LIVE.fetch_add(l.size(), Ordering::Relaxed);
-            unsafe { System.alloc(l) }
-        }
-        unsafe fn dealloc(&self, p: *mut u8, l: Layout) {
-            LIVE.fetch_sub(l.size(), Ordering::Relaxed);
-            unsafe { System.dealloc(p, l) }
-        }
-        unsafe fn alloc_zeroed(&self, l: Layout) -> *mut u8 {
-            LIVE.fetch_add(l.size(), Ordering::Relaxed);
-            unsafe { System.alloc_zeroed(l) }
-        }
-        unsafe fn realloc(&self, p: *mut u8, l: Layout, new: usize) -> *mut u8 {
-            LIVE.fetch_add(new, Ordering::Relaxed);
-            LIVE.fetch_sub(l.size(), Ordering::Relaxed);
-            unsafe { System.realloc(p, l, new) }
-        }
-    }
-
     #[global_allocator]
-    static A: Counting = Counting;
+    static A: rvlab::bench::CountingAlloc = rvlab::bench::CountingAlloc;
 
     fn now() -> f64 {
         use std::sync::OnceLock;
@@ -40,7 +14,7 @@ mod native {
         T0.get_or_init(std::time::Instant::now).elapsed().as_secs_f64() * 1000.0
     }
     fn heap() -> usize {
-        LIVE.load(Ordering::Relaxed)
+        rvlab::bench::live_heap_bytes()
     }
     fn rss() -> Option<u64> {
         let s = std::fs::read_to_string("/proc/self/status").ok()?;
