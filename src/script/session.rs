@@ -252,7 +252,8 @@ impl Session {
                     json!({"error": format!("no apiserver {n}: there are {} (set apiservers N to add more)", self.cluster.apiserver_count())})
                 }
             }
-            other => json!({"error": format!("`{other}` is not supported by this version of rvlab yet")}),
+            // `expect` lines are checked in `run_line`, against the previous output.
+            Command::Expect(_) => json!({"error": "expect is evaluated by the session, not executed"}),
         }
     }
 
