@@ -23,6 +23,10 @@ bindgen_version() {
 need_rust() {
   command -v cargo >/dev/null && command -v rustup >/dev/null \
     || die "cargo and rustup are required: install Rust from rustup.rs, then run this again"
+  { cargo fmt --version && cargo clippy --version; } >/dev/null 2>&1 || {
+    say "adding the rustfmt and clippy components"
+    rustup component add rustfmt clippy >&2 || die "could not add rustfmt and clippy (rustup component add rustfmt clippy)"
+  }
   rustup target list --installed 2>/dev/null | grep -qx wasm32-unknown-unknown || {
     say "adding the wasm32-unknown-unknown target"
     rustup target add wasm32-unknown-unknown >&2 || die "could not add the wasm32 target (rustup target add wasm32-unknown-unknown)"
@@ -94,6 +98,13 @@ cmd_test() {
   apt_install chromium chromium-driver etcd-server
   local logs; logs=$(mktemp -d)
   local status=0
+
+  say "cargo fmt --check"
+  if cargo fmt --check >&2; then PASSED=$((PASSED + 1)); else say "cargo fmt --check FAILED (run cargo fmt)"; FAILED=$((FAILED + 1)); status=1; fi
+
+  say "cargo clippy -D warnings (native and wasm32)"
+  if cargo clippy --offline --all-targets -- -D warnings >&2; then PASSED=$((PASSED + 1)); else say "clippy (native) FAILED"; FAILED=$((FAILED + 1)); status=1; fi
+  if cargo clippy --offline --all-targets --target wasm32-unknown-unknown -- -D warnings >&2; then PASSED=$((PASSED + 1)); else say "clippy (wasm32) FAILED"; FAILED=$((FAILED + 1)); status=1; fi
 
   say "release build of the playground (dist/)"
   if ! { trunk build --release --offline >&2 || { cargo fetch >&2 && trunk build --release --offline >&2; }; }; then

@@ -150,14 +150,24 @@ pub fn load_configmaps(c: &mut Cluster, from: usize, n: usize) {
         let end = (i + CHUNK).min(from + n);
         c.with_etcd(|etcd| {
             for j in i..end {
-                etcd.put(PutRequest { key: cm_key(j), value: configmap_json(&cm_name(j), j).into_bytes(), ..Default::default() });
+                etcd.put(PutRequest {
+                    key: cm_key(j),
+                    value: configmap_json(&cm_name(j), j).into_bytes(),
+                    ..Default::default()
+                });
             }
         });
         i = end;
     }
 }
 
-fn ok(c: &mut Cluster, method: &str, target: &str, body: Option<&str>, want: u16) -> (serde_json::Value, Option<WatchHandle>) {
+fn ok(
+    c: &mut Cluster,
+    method: &str,
+    target: &str,
+    body: Option<&str>,
+    want: u16,
+) -> (serde_json::Value, Option<WatchHandle>) {
     let (r, h) = c.request(0, method, target, body);
     assert_eq!(r.code, want, "{method} {target}: {}", r.body);
     (r.body, h)
@@ -167,7 +177,13 @@ fn open_watches(c: &mut Cluster, n: usize) -> Vec<WatchHandle> {
     let rv = c.etcd().current_revision();
     (0..n)
         .map(|_| {
-            let (_, h) = ok(c, "GET", &format!("{NS_PATH}?watch=true&resourceVersion={rv}&timeoutSeconds=36000"), None, 200);
+            let (_, h) = ok(
+                c,
+                "GET",
+                &format!("{NS_PATH}?watch=true&resourceVersion={rv}&timeoutSeconds=36000"),
+                None,
+                200,
+            );
             h.expect("a watch handle")
         })
         .collect()
@@ -195,7 +211,14 @@ pub fn writes(cfg: &Config, p: &Probes, emit: &mut dyn FnMut(Row)) {
     let mut c = Cluster::new();
     let ws = open_watches(&mut c, cfg.write_watches);
     let n = cfg.writes;
-    let bodies: Vec<String> = (0..n).map(|i| format!(r#"{{"metadata":{{"name":"{}","labels":{{"app":"bench"}}}},"data":{{"key":"v0"}}}}"#, cm_name(i))).collect();
+    let bodies: Vec<String> = (0..n)
+        .map(|i| {
+            format!(
+                r#"{{"metadata":{{"name":"{}","labels":{{"app":"bench"}}}},"data":{{"key":"v0"}}}}"#,
+                cm_name(i)
+            )
+        })
+        .collect();
     let mut frames = 0;
     let t0 = (p.now)();
     for (i, b) in bodies.iter().enumerate() {
@@ -208,7 +231,14 @@ pub fn writes(cfg: &Config, p: &Probes, emit: &mut dyn FnMut(Row)) {
     let create_ms = (p.now)() - t0;
     assert_eq!(frames, n * ws.len(), "every create reaches every watch");
     let targets: Vec<String> = (0..n).map(|i| format!("{NS_PATH}/{}", cm_name(i))).collect();
-    let bodies: Vec<String> = (0..n).map(|i| format!(r#"{{"metadata":{{"name":"{}","labels":{{"app":"bench"}}}},"data":{{"key":"v1"}}}}"#, cm_name(i))).collect();
+    let bodies: Vec<String> = (0..n)
+        .map(|i| {
+            format!(
+                r#"{{"metadata":{{"name":"{}","labels":{{"app":"bench"}}}},"data":{{"key":"v1"}}}}"#,
+                cm_name(i)
+            )
+        })
+        .collect();
     let t0 = (p.now)();
     for i in 0..n {
         ok(&mut c, "PUT", &targets[i], Some(&bodies[i]), 200);
@@ -262,7 +292,15 @@ pub fn store_writes(cfg: &Config, p: &Probes, emit: &mut dyn FnMut(Row)) {
         assert_eq!(events, n * ids.len());
         samples.push(n as f64 / (dt / 1000.0));
     }
-    emit(Row::new("write.store_put", median(samples), "writes/s", format!("MvccStore::put of {n} writes (10k keys), {} prev_kv watchers drained every 100", cfg.write_watches)));
+    emit(Row::new(
+        "write.store_put",
+        median(samples),
+        "writes/s",
+        format!(
+            "MvccStore::put of {n} writes (10k keys), {} prev_kv watchers drained every 100",
+            cfg.write_watches
+        ),
+    ));
 }
 
 /// One write delivered to `fanout_watches` cache watches: time per delivered event (write,
@@ -274,13 +312,24 @@ pub fn fanout(cfg: &Config, p: &Probes, emit: &mut dyn FnMut(Row)) {
     let mut samples = Vec::new();
     for i in 0..cfg.fanout_writes {
         let t0 = (p.now)();
-        c.with_etcd(|etcd| etcd.put(PutRequest { key: cm_key(0), value: configmap_json(&cm_name(0), 1000 + i).into_bytes(), ..Default::default() }));
+        c.with_etcd(|etcd| {
+            etcd.put(PutRequest {
+                key: cm_key(0),
+                value: configmap_json(&cm_name(0), 1000 + i).into_bytes(),
+                ..Default::default()
+            })
+        });
         let got = drain(&mut c, &ws);
         let dt = (p.now)() - t0;
         assert_eq!(got, ws.len());
         samples.push(dt * 1000.0 / ws.len() as f64);
     }
-    emit(Row::new("fanout.per_event", median(samples), "µs", format!("1 write → {} watches, median of {} writes", ws.len(), cfg.fanout_writes)));
+    emit(Row::new(
+        "fanout.per_event",
+        median(samples),
+        "µs",
+        format!("1 write → {} watches, median of {} writes", ws.len(), cfg.fanout_writes),
+    ));
 }
 
 /// Store-level compaction of `compact_revs` revisions over `compact_revs / 100` keys.
@@ -292,7 +341,11 @@ pub fn compaction(cfg: &Config, p: &Probes, emit: &mut dyn FnMut(Row)) {
     for _ in 0..reps {
         let mut s = MvccStore::new();
         for i in 0..revs {
-            s.put(PutRequest { key: format!("/registry/configmaps/default/k{:06}", i % keys).into_bytes(), value: b"v".to_vec(), ..Default::default() });
+            s.put(PutRequest {
+                key: format!("/registry/configmaps/default/k{:06}", i % keys).into_bytes(),
+                value: b"v".to_vec(),
+                ..Default::default()
+            });
         }
         let at = s.current_revision();
         let t0 = (p.now)();
@@ -300,7 +353,12 @@ pub fn compaction(cfg: &Config, p: &Probes, emit: &mut dyn FnMut(Row)) {
         samples.push((p.now)() - t0);
         assert_eq!(s.history_len(), keys);
     }
-    emit(Row::new("compact.store", median(samples), "ms", format!("{revs} revisions over {keys} keys, median of {reps}")));
+    emit(Row::new(
+        "compact.store",
+        median(samples),
+        "ms",
+        format!("{revs} revisions over {keys} keys, median of {reps}"),
+    ));
 }
 
 /// Heap bytes per stored object version (store level) and the resident size.
@@ -317,7 +375,17 @@ pub fn memory(cfg: &Config, p: &Probes, emit: &mut dyn FnMut(Row)) {
     }
     let after = heap();
     let per = after.saturating_sub(before) as f64 / n as f64;
-    emit(Row::new("mem.store.per_version", per, "B", format!("{} B value, {n} versions of {} keys; overhead {:.0} B", value.len(), n / 2, per - value.len() as f64)));
+    emit(Row::new(
+        "mem.store.per_version",
+        per,
+        "B",
+        format!(
+            "{} B value, {n} versions of {} keys; overhead {:.0} B",
+            value.len(),
+            n / 2,
+            per - value.len() as f64
+        ),
+    ));
     drop(s);
 }
 
@@ -326,14 +394,22 @@ pub fn memory(cfg: &Config, p: &Probes, emit: &mut dyn FnMut(Row)) {
 pub fn console(cfg: &Config, p: &Probes, emit: &mut dyn FnMut(Row)) {
     let mut s = crate::script::Session::with_explain(true);
     for i in 0..cfg.console_objects {
-        let line = format!("etcd put /registry/configmaps/default/{} {}", cm_name(i), configmap_json(&cm_name(i), i));
+        let line = format!(
+            "etcd put /registry/configmaps/default/{} {}",
+            cm_name(i),
+            configmap_json(&cm_name(i), i)
+        );
         s.run_line(i + 1, &line);
     }
     let mut put = Vec::new();
     let mut list = Vec::new();
     for r in 0..cfg.reps {
         let i = cfg.console_objects + r;
-        let line = format!("etcd put /registry/configmaps/default/{} {}", cm_name(i), configmap_json(&cm_name(i), i));
+        let line = format!(
+            "etcd put /registry/configmaps/default/{} {}",
+            cm_name(i),
+            configmap_json(&cm_name(i), i)
+        );
         let t0 = (p.now)();
         s.run_line(i + 1, &line);
         put.push((p.now)() - t0);
@@ -342,8 +418,18 @@ pub fn console(cfg: &Config, p: &Probes, emit: &mut dyn FnMut(Row)) {
         list.push((p.now)() - t0);
     }
     let k = cfg.console_objects;
-    emit(Row::new("console.engine.put", median(put), "ms", format!("`etcd put` line at {k} objects (engine only)")));
-    emit(Row::new("console.engine.list500", median(list), "ms", format!("`GET …?limit=500` line at {k} objects (engine only)")));
+    emit(Row::new(
+        "console.engine.put",
+        median(put),
+        "ms",
+        format!("`etcd put` line at {k} objects (engine only)"),
+    ));
+    emit(Row::new(
+        "console.engine.list500",
+        median(list),
+        "ms",
+        format!("`GET …?limit=500` line at {k} objects (engine only)"),
+    ));
 }
 
 /// An informer over `relist_objects` objects: its watch is ended after a compaction, the
@@ -381,9 +467,23 @@ pub fn relist(cfg: &Config, p: &Probes, emit: &mut dyn FnMut(Row)) {
     }
     let cycle = (p.now)() - t0;
     assert_eq!(inf.store().len(), n + 2, "the relist brought the new objects");
-    assert!(inf.log_lines().iter().any(|l| l.contains("410")), "the re-watch got a 410: {:?}", inf.log_lines());
-    emit(Row::new("informer.initial_list", initial, "ms", format!("legacy LIST+WATCH of {n} objects (watch cache off)")));
-    emit(Row::new("informer.410_relist", cycle, "ms", format!("410 → back off → relist of {} objects → Replace", n + 2)));
+    assert!(
+        inf.log_lines().iter().any(|l| l.contains("410")),
+        "the re-watch got a 410: {:?}",
+        inf.log_lines()
+    );
+    emit(Row::new(
+        "informer.initial_list",
+        initial,
+        "ms",
+        format!("legacy LIST+WATCH of {n} objects (watch cache off)"),
+    ));
+    emit(Row::new(
+        "informer.410_relist",
+        cycle,
+        "ms",
+        format!("410 → back off → relist of {} objects → Replace", n + 2),
+    ));
 }
 
 /// A 500-item page at every size in `list_sizes` on the three read paths, first page and a
@@ -404,11 +504,22 @@ pub fn lists(cfg: &Config, p: &Probes, emit: &mut dyn FnMut(Row)) {
             assert_eq!(body["items"].as_array().map(Vec::len), Some(500.min(n)), "{target}");
             (median(samples), body)
         };
-        let cont_of = |b: &serde_json::Value| b["metadata"]["continue"].as_str().unwrap_or_default().to_string();
+        let cont_of =
+            |b: &serde_json::Value| b["metadata"]["continue"].as_str().unwrap_or_default().to_string();
         let mut record = |path: &str, first: f64, cont: Option<f64>, emit: &mut dyn FnMut(Row)| {
-            emit(Row::new(format!("list.{path}.{n}"), first, "ms", format!("first 500-item page of {n}, median of {reps}")));
+            emit(Row::new(
+                format!("list.{path}.{n}"),
+                first,
+                "ms",
+                format!("first 500-item page of {n}, median of {reps}"),
+            ));
             if let Some(cm) = cont {
-                emit(Row::new(format!("list.{path}.cont.{n}"), cm, "ms", format!("continuation page of {n}")));
+                emit(Row::new(
+                    format!("list.{path}.cont.{n}"),
+                    cm,
+                    "ms",
+                    format!("continuation page of {n}"),
+                ));
             }
             firsts.push((path.to_string(), n, first));
         };
@@ -420,7 +531,10 @@ pub fn lists(cfg: &Config, p: &Probes, emit: &mut dyn FnMut(Row)) {
             c.set(0, "compactor", "off").expect("compactor off");
             load_configmaps(&mut c, 0, n);
             let rev = c.etcd().current_revision();
-            let (ex, body) = time(&mut c, &format!("{NS_PATH}?resourceVersionMatch=Exact&resourceVersion={rev}&limit=500"));
+            let (ex, body) = time(
+                &mut c,
+                &format!("{NS_PATH}?resourceVersionMatch=Exact&resourceVersion={rev}&limit=500"),
+            );
             let (ex_c, _) = time(&mut c, &format!("{NS_PATH}?limit=500&continue={}", cont_of(&body)));
             record("etcd_exact", ex, Some(ex_c), emit);
         }
@@ -430,15 +544,28 @@ pub fn lists(cfg: &Config, p: &Probes, emit: &mut dyn FnMut(Row)) {
         let t0 = (p.now)();
         load_configmaps(&mut c, 0, n);
         let load = (p.now)() - t0;
-        emit(Row::new(format!("load.{n}"), load, "ms", format!("{n} configmaps written to etcd and taken up by the cache")));
+        emit(Row::new(
+            format!("load.{n}"),
+            load,
+            "ms",
+            format!("{n} configmaps written to etcd and taken up by the cache"),
+        ));
         if n == *cfg.list_sizes.iter().max().unwrap_or(&n)
             && let Some(rss) = p.rss.and_then(|f| f())
         {
-            emit(Row::new(format!("mem.rss.{n}"), rss as f64 / 1_048_576.0, "MiB", format!("resident size with {n} objects (etcd + watch cache)")));
+            emit(Row::new(
+                format!("mem.rss.{n}"),
+                rss as f64 / 1_048_576.0,
+                "MiB",
+                format!("resident size with {n} objects (etcd + watch cache)"),
+            ));
         }
         let rev = c.etcd().current_revision();
         // Cache, NotOlderThan: the cache's current state.
-        let (nt, _) = time(&mut c, &format!("{NS_PATH}?resourceVersionMatch=NotOlderThan&resourceVersion={rev}&limit=500"));
+        let (nt, _) = time(
+            &mut c,
+            &format!("{NS_PATH}?resourceVersionMatch=NotOlderThan&resourceVersion={rev}&limit=500"),
+        );
         record("cache_notolder", nt, None, emit);
         // Cache snapshot: legacy limit + rv (Exact) with the cache on; the continuation too.
         let (snap, body) = time(&mut c, &format!("{NS_PATH}?resourceVersion={rev}&limit=500"));
@@ -451,12 +578,16 @@ pub fn lists(cfg: &Config, p: &Probes, emit: &mut dyn FnMut(Row)) {
         for path in ["cache_notolder", "cache_snapshot", "etcd_exact"] {
             let get = |n: usize| firsts.iter().find(|(p, m, _)| p == path && *m == n).map(|x| x.2);
             if let (Some(a), Some(b)) = (get(lo), get(hi)) {
-                emit(Row::new(format!("list.{path}.ratio.{hi}"), b / a, "×", format!("page({hi})/page({lo})")));
+                emit(Row::new(
+                    format!("list.{path}.ratio.{hi}"),
+                    b / a,
+                    "×",
+                    format!("page({hi})/page({lo})"),
+                ));
             }
         }
     }
 }
-
 
 /// A global allocator that counts live heap bytes, for the memory figures. Each benchmark binary
 /// installs it: `#[global_allocator] static A: rvlab::bench::CountingAlloc = rvlab::bench::CountingAlloc;`

@@ -35,9 +35,8 @@ impl Duration {
             if digits == 0 {
                 return Err(format!("invalid duration {t:?}; expected e.g. 500ms, 61s, 5m or 1h"));
             }
-            let n: u64 = rest[..digits]
-                .parse()
-                .map_err(|_| format!("invalid duration {t:?}: number too large"))?;
+            let n: u64 =
+                rest[..digits].parse().map_err(|_| format!("invalid duration {t:?}: number too large"))?;
             rest = &rest[digits..];
             let unit_len = rest.bytes().take_while(|b| b.is_ascii_alphabetic()).count();
             let unit = &rest[..unit_len];
@@ -48,9 +47,7 @@ impl Duration {
                 "m" => 60_000,
                 "h" => 3_600_000,
                 _ => {
-                    return Err(format!(
-                        "invalid duration {t:?}: unknown unit {unit:?}; use ms, s, m or h"
-                    ));
+                    return Err(format!("invalid duration {t:?}: unknown unit {unit:?}; use ms, s, m or h"));
                 }
             };
             total = n
@@ -64,11 +61,7 @@ impl Duration {
 
 impl fmt::Display for Duration {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        if self.0 % 1000 == 0 {
-            write!(f, "{}s", self.0 / 1000)
-        } else {
-            write!(f, "{}ms", self.0)
-        }
+        if self.0.is_multiple_of(1000) { write!(f, "{}s", self.0 / 1000) } else { write!(f, "{}ms", self.0) }
     }
 }
 

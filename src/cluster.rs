@@ -123,7 +123,13 @@ impl Cluster {
     }
 
     /// Sends one HTTP request to apiserver `index` (0-based).
-    pub fn request(&mut self, index: usize, method: &str, target: &str, body: Option<&str>) -> (ApiResponse, Option<WatchHandle>) {
+    pub fn request(
+        &mut self,
+        index: usize,
+        method: &str,
+        target: &str,
+        body: Option<&str>,
+    ) -> (ApiResponse, Option<WatchHandle>) {
         let Some(server) = self.apiservers.get_mut(index) else {
             let status = Status::non_api_error(&format!("no apiserver {}", index + 1));
             return (ApiResponse::from_status(&status, "no such apiserver"), None);
@@ -132,7 +138,13 @@ impl Cluster {
         let mut clock = self.clock.clone();
         // Requests that wait let time pass on a copy; the cluster then catches up in order.
         clock.advance_to(before);
-        let mut ctx = Ctx { etcd: &mut self.etcd, clock: &mut clock, uid_seq: &mut self.uid_seq, seed: self.seed, rng: &mut self.rng };
+        let mut ctx = Ctx {
+            etcd: &mut self.etcd,
+            clock: &mut clock,
+            uid_seq: &mut self.uid_seq,
+            seed: self.seed,
+            rng: &mut self.rng,
+        };
         let resp = server.handle(&mut ctx, method, target, body);
         let after = clock.now();
         self.settle();
@@ -250,7 +262,11 @@ impl Cluster {
     }
 
     fn no_such(&self, index: usize) -> String {
-        format!("no apiserver {}: there are {} (set apiservers N, N ≤ {MAX_APISERVERS})", index + 1, self.apiservers.len())
+        format!(
+            "no apiserver {}: there are {} (set apiservers N, N ≤ {MAX_APISERVERS})",
+            index + 1,
+            self.apiservers.len()
+        )
     }
 
     /// Applies a simulation setting to the cluster or to apiserver `index`. Returns a short
@@ -265,7 +281,9 @@ impl Cluster {
         let dur = |v: &str| Duration::parse(v).map_err(|e| format!("{name}: {e}"));
         match name {
             "apiservers" => {
-                let n: usize = value.parse().map_err(|_| format!("apiservers takes a number from 1 to {MAX_APISERVERS}, not {value:?}"))?;
+                let n: usize = value.parse().map_err(|_| {
+                    format!("apiservers takes a number from 1 to {MAX_APISERVERS}, not {value:?}")
+                })?;
                 if !(1..=MAX_APISERVERS).contains(&n) {
                     return Err(format!("apiservers takes a number from 1 to {MAX_APISERVERS}, not {n}"));
                 }
@@ -279,7 +297,12 @@ impl Cluster {
                     let config = self.apiservers[0].config.clone();
                     let interval = self.apiservers[0].compactor.interval;
                     let i = self.apiservers.len();
-                    let mut s = ApiServer::new(i, ServerConfig { cache_lag: Duration(0), cache_capacity: None, ..config }, &mut self.etcd, now);
+                    let mut s = ApiServer::new(
+                        i,
+                        ServerConfig { cache_lag: Duration(0), cache_capacity: None, ..config },
+                        &mut self.etcd,
+                        now,
+                    );
                     s.compactor.set_interval(interval, now);
                     self.apiservers.push(s);
                 }
@@ -312,7 +335,10 @@ impl Cluster {
                     s.set_cache_capacity(None);
                     "cache capacity: dynamic (100 … 102400)".to_string()
                 } else {
-                    let n: usize = value.parse().ok().filter(|n| (1..=102_400).contains(n)).ok_or_else(|| format!("cache.capacity takes a number from 1 to 102400 or auto, not {value:?}"))?;
+                    let n: usize =
+                        value.parse().ok().filter(|n| (1..=102_400).contains(n)).ok_or_else(|| {
+                            format!("cache.capacity takes a number from 1 to 102400 or auto, not {value:?}")
+                        })?;
                     s.set_cache_capacity(Some(n));
                     format!("cache capacity pinned at {n}")
                 }
@@ -325,7 +351,9 @@ impl Cluster {
             "compaction-interval" => {
                 let d = dur(value)?;
                 if d < MIN_COMPACTION_INTERVAL {
-                    return Err(format!("compaction-interval must be at least {MIN_COMPACTION_INTERVAL} (each round writes a revision), not {d}"));
+                    return Err(format!(
+                        "compaction-interval must be at least {MIN_COMPACTION_INTERVAL} (each round writes a revision), not {d}"
+                    ));
                 }
                 s.compactor.set_interval(Some(d), now);
                 format!("apiserver {} compacts every {d}", index + 1)

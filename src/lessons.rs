@@ -33,7 +33,7 @@
 
 use serde_json::Value;
 
-use crate::script::expect::{Expectation, ExpectFailure, parse_expectation};
+use crate::script::expect::{ExpectFailure, Expectation, parse_expectation};
 use crate::script::parse::parse_line;
 
 /// A text in both languages.
@@ -165,9 +165,13 @@ pub fn parse(text: &str) -> Result<Lesson, String> {
                         return Err(err("a second `#: lesson` line".into()));
                     }
                     if value.is_empty()
-                        || !value.chars().all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '-' || c == '.')
+                        || !value
+                            .chars()
+                            .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '-' || c == '.')
                     {
-                        return Err(err(format!("the slug must be lower-case letters, digits, `-` or `.`, not {value:?}")));
+                        return Err(err(format!(
+                            "the slug must be lower-case letters, digits, `-` or `.`, not {value:?}"
+                        )));
                     }
                     lesson.slug = value.to_string();
                 }

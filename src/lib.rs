@@ -8,8 +8,8 @@
 
 pub mod apiserver;
 pub mod client;
-pub mod cluster;
 pub mod clock;
+pub mod cluster;
 pub mod script;
 pub mod store;
 

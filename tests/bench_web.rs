@@ -85,7 +85,8 @@ fn bench_3_console_and_timeline() {
     let mut s = rvlab::script::Session::with_explain(true);
     for i in 0..revs {
         let name = format!("cm-{:07}", i % 1000);
-        let line = format!("etcd put /registry/configmaps/default/{name} {}", bench::configmap_json(&name, i));
+        let line =
+            format!("etcd put /registry/configmaps/default/{name} {}", bench::configmap_json(&name, i));
         s.run_line(i + 1, &line);
     }
     let mut samples = Vec::new();
@@ -95,7 +96,12 @@ fn bench_3_console_and_timeline() {
         samples.push(now() - t0);
         std::hint::black_box(&m);
     }
-    emit(Row { id: "timeline.model".into(), value: bench::median(samples), unit: "ms", note: format!("timeline::build at {revs} revisions over 1000 keys (model only, no DOM)") });
+    emit(Row {
+        id: "timeline.model".into(),
+        value: bench::median(samples),
+        unit: "ms",
+        note: format!("timeline::build at {revs} revisions over 1000 keys (model only, no DOM)"),
+    });
 }
 
 #[wasm_bindgen_test]

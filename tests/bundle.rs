@@ -31,5 +31,8 @@ fn release_wasm_is_within_the_size_budget() {
     eprintln!("release wasm: {size} bytes (budget {budget})");
     assert!(size <= budget, "release wasm is {size} bytes, over the {budget}-byte budget in README.md");
     let index = std::fs::read_to_string(dist.join("index.html")).expect("dist/index.html");
-    assert!(!index.contains("src=\"/") && !index.contains("href=\"/"), "dist/index.html must use relative URLs");
+    assert!(
+        !index.contains("src=\"/") && !index.contains("href=\"/"),
+        "dist/index.html must use relative URLs"
+    );
 }

@@ -20,27 +20,46 @@ fn list_rv(v: &Value) -> &str {
 }
 
 fn names(v: &Value) -> Vec<String> {
-    v["body"]["items"].as_array().map(|a| a.iter().filter_map(|i| i["metadata"]["name"].as_str().map(String::from)).collect()).unwrap_or_default()
+    v["body"]["items"]
+        .as_array()
+        .map(|a| a.iter().filter_map(|i| i["metadata"]["name"].as_str().map(String::from)).collect())
+        .unwrap_or_default()
 }
 
 /// `TYPE name@rv` for each frame (ERROR frames as `ERROR <code>`; bookmarks as `BOOKMARK@rv`).
 fn frames(v: &Value) -> Vec<String> {
-    v["events"].as_array().map(|a| a.iter().map(|e| {
-        let t = e["type"].as_str().unwrap_or("");
-        let o = &e["object"];
-        match t {
-            "ERROR" => format!("ERROR {}", o["code"]),
-            "BOOKMARK" => format!("BOOKMARK@{}", o["metadata"]["resourceVersion"].as_str().unwrap_or("")),
-            _ => format!("{t} {}@{}", o["metadata"]["name"].as_str().unwrap_or(""), o["metadata"]["resourceVersion"].as_str().unwrap_or("")),
-        }
-    }).collect()).unwrap_or_default()
+    v["events"]
+        .as_array()
+        .map(|a| {
+            a.iter()
+                .map(|e| {
+                    let t = e["type"].as_str().unwrap_or("");
+                    let o = &e["object"];
+                    match t {
+                        "ERROR" => format!("ERROR {}", o["code"]),
+                        "BOOKMARK" => {
+                            format!("BOOKMARK@{}", o["metadata"]["resourceVersion"].as_str().unwrap_or(""))
+                        }
+                        _ => format!(
+                            "{t} {}@{}",
+                            o["metadata"]["name"].as_str().unwrap_or(""),
+                            o["metadata"]["resourceVersion"].as_str().unwrap_or("")
+                        ),
+                    }
+                })
+                .collect()
+        })
+        .unwrap_or_default()
 }
 
 // §C.2 C-consistent: the list RV is etcd's current revision, even after a write to another
 // resource (the cache learns it through a progress notification).
 #[test]
 fn consistent_list_reports_etcds_revision() {
-    let out = run(&format!("{}\netcd put /registry/other/x 1\nGET /api/v1/namespaces/default/configmaps\nGET /api/v1/namespaces/default/configmaps?resourceVersion=0", cm("a")));
+    let out = run(&format!(
+        "{}\netcd put /registry/other/x 1\nGET /api/v1/namespaces/default/configmaps\nGET /api/v1/namespaces/default/configmaps?resourceVersion=0",
+        cm("a")
+    ));
     assert_eq!(list_rv(&out[2]), "3");
     assert_eq!(names(&out[2]), ["a"]);
     // rv=0 right after: the cache has meanwhile learnt revision 3.
@@ -59,7 +78,10 @@ fn rv0_on_a_lagging_apiserver_goes_back_in_time() {
     // Not older than 2 waits 3 s for the lagging cache, then 504 with Retry-After: 1.
     assert_eq!(out[8]["code"], 504);
     assert_eq!(out[8]["body"]["message"], "Timeout: Too large resource version: 2, current: 1");
-    assert_eq!(out[8]["body"]["details"], json!({"causes":[{"reason":"ResourceVersionTooLarge","message":"Too large resource version"}],"retryAfterSeconds":1}));
+    assert_eq!(
+        out[8]["body"]["details"],
+        json!({"causes":[{"reason":"ResourceVersionTooLarge","message":"Too large resource version"}],"retryAfterSeconds":1})
+    );
     assert_eq!(out[8]["headers"], json!({"Retry-After": "1"}));
     assert_eq!(out[9]["now"], "13s");
     assert_eq!((list_rv(&out[10]), names(&out[10])), ("2", vec!["a".to_string()]));
@@ -68,12 +90,16 @@ fn rv0_on_a_lagging_apiserver_goes_back_in_time() {
 // §C.2 the consistent list on a cache lagging more than 3 s falls back to etcd.
 #[test]
 fn consistent_list_falls_back_to_etcd_after_3s() {
-    let out = run(&format!("set cache.lag 5s\n{}\nGET /api/v1/namespaces/default/configmaps?limit=5\nadvance 0s", cm("a")));
+    let out = run(&format!(
+        "set cache.lag 5s\n{}\nGET /api/v1/namespaces/default/configmaps?limit=5\nadvance 0s",
+        cm("a")
+    ));
     assert_eq!(out[2]["code"], 200);
     assert_eq!(names(&out[2]), ["a"]);
     assert_eq!(out[3]["now"], "3s");
     // With a lag under 3 s it waits for the cache instead.
-    let out = run(&format!("set cache.lag 2s\n{}\nGET /api/v1/namespaces/default/configmaps\nadvance 0s", cm("a")));
+    let out =
+        run(&format!("set cache.lag 2s\n{}\nGET /api/v1/namespaces/default/configmaps\nadvance 0s", cm("a")));
     assert_eq!(names(&out[2]), ["a"]);
     assert_eq!(out[3]["now"], "2s");
 }
@@ -81,12 +107,18 @@ fn consistent_list_falls_back_to_etcd_after_3s() {
 // §C.3 rv=0 ignores limit; rv unset with limit paginates with a token at the cache RV.
 #[test]
 fn limit_is_ignored_at_rv0() {
-    let out = run(&format!("{}\nGET /api/v1/namespaces/default/configmaps?limit=1&resourceVersion=0\nGET /api/v1/namespaces/default/configmaps?limit=1", cms(&["a", "b", "c"])));
+    let out = run(&format!(
+        "{}\nGET /api/v1/namespaces/default/configmaps?limit=1&resourceVersion=0\nGET /api/v1/namespaces/default/configmaps?limit=1",
+        cms(&["a", "b", "c"])
+    ));
     assert_eq!(names(&out[3]), ["a", "b", "c"]);
     assert!(out[3]["body"]["metadata"].get("continue").is_none());
     assert_eq!(names(&out[4]), ["a"]);
     assert_eq!(out[4]["body"]["metadata"]["remainingItemCount"], 2);
-    assert_eq!(out[4]["body"]["metadata"]["continue"], "eyJ2IjoibWV0YS5rOHMuaW8vdjEiLCJydiI6NCwic3RhcnQiOiJhXHUwMDAwIn0");
+    assert_eq!(
+        out[4]["body"]["metadata"]["continue"],
+        "eyJ2IjoibWV0YS5rOHMuaW8vdjEiLCJydiI6NCwic3RhcnQiOiJhXHUwMDAwIn0"
+    );
 }
 
 // §C.2 C-snap: Exact and legacy-Exact reads come from the cache's snapshots; a snapshot survives
@@ -106,7 +138,10 @@ fn exact_reads_from_snapshots_vs_etcd_by_version() {
     assert_eq!(old[5]["body"]["message"], "The resourceVersion for the provided list is too old.");
     assert_eq!(old[6]["code"], 410);
     // A compaction the apiserver knows of drops the snapshots below it: etcd answers (410).
-    let known = run(&format!("{}\ncompact 4\nGET /api/v1/namespaces/default/configmaps?resourceVersion=2&resourceVersionMatch=Exact", cms(&["a", "b", "c"])));
+    let known = run(&format!(
+        "{}\ncompact 4\nGET /api/v1/namespaces/default/configmaps?resourceVersion=2&resourceVersionMatch=Exact",
+        cms(&["a", "b", "c"])
+    ));
     assert_eq!(known[4]["code"], 410);
 }
 
@@ -115,7 +150,10 @@ fn exact_reads_from_snapshots_vs_etcd_by_version() {
 fn watch_below_the_cache_window_is_410() {
     let names: Vec<String> = (1..=10).map(|i| format!("o{i}")).collect();
     let refs: Vec<&str> = names.iter().map(String::as_str).collect();
-    let out = run(&format!("set cache.capacity 5\n{}\nGET /api/v1/namespaces/default/configmaps?watch=true&resourceVersion=4\nevents w1\nGET /api/v1/namespaces/default/configmaps?watch=true&resourceVersion=6\nevents w2", cms(&refs)));
+    let out = run(&format!(
+        "set cache.capacity 5\n{}\nGET /api/v1/namespaces/default/configmaps?watch=true&resourceVersion=4\nevents w1\nGET /api/v1/namespaces/default/configmaps?watch=true&resourceVersion=6\nevents w2",
+        cms(&refs)
+    ));
     assert_eq!(out[11], json!({"line":12,"code":200,"watch":"w1"}));
     assert_eq!(frames(&out[12]), ["ERROR 410"]);
     let err = &out[12]["events"][0]["object"];
@@ -131,7 +169,10 @@ fn watch_below_the_cache_window_is_410() {
 fn slow_watcher_is_closed_silently() {
     let names: Vec<String> = (1..=22).map(|i| format!("o{i:02}")).collect();
     let refs: Vec<&str> = names.iter().map(String::as_str).collect();
-    let out = run(&format!("GET /api/v1/namespaces/default/configmaps?watch=true&resourceVersion=1\npause w1\n{}\nresume w1\nevents w1\nGET /api/v1/namespaces/default/configmaps?watch=true&resourceVersion=11\nevents w2", cms(&refs)));
+    let out = run(&format!(
+        "GET /api/v1/namespaces/default/configmaps?watch=true&resourceVersion=1\npause w1\n{}\nresume w1\nevents w1\nGET /api/v1/namespaces/default/configmaps?watch=true&resourceVersion=11\nevents w2",
+        cms(&refs)
+    ));
     let got = &out[25];
     assert_eq!(got["closed"], true);
     assert_eq!(frames(got).len(), 10);
@@ -142,7 +183,10 @@ fn slow_watcher_is_closed_silently() {
     assert_eq!(frames(&out[27])[0], "ADDED o11@12");
     // 21 undelivered events are tolerated.
     let refs21: Vec<&str> = refs[..21].to_vec();
-    let out = run(&format!("GET /api/v1/namespaces/default/configmaps?watch=true&resourceVersion=1\npause w1\n{}\nresume w1\nevents w1", cms(&refs21)));
+    let out = run(&format!(
+        "GET /api/v1/namespaces/default/configmaps?watch=true&resourceVersion=1\npause w1\n{}\nresume w1\nevents w1",
+        cms(&refs21)
+    ));
     assert_eq!(out[24]["closed"], false);
     assert_eq!(frames(&out[24]).len(), 21);
 }
@@ -158,12 +202,20 @@ fn watch_list_initial_events_and_end_bookmark() {
     ));
     assert_eq!(frames(&out[4]), ["ADDED a@3", "ADDED b@2", "BOOKMARK@3", "ADDED c@4"]);
     let bm = &out[4]["events"][2]["object"];
-    assert_eq!(bm, &json!({"kind":"ConfigMap","apiVersion":"v1","metadata":{"resourceVersion":"3","annotations":{"k8s.io/initial-events-end":"true"}}}));
+    assert_eq!(
+        bm,
+        &json!({"kind":"ConfigMap","apiVersion":"v1","metadata":{"resourceVersion":"3","annotations":{"k8s.io/initial-events-end":"true"}}})
+    );
     // Without WatchList (1.33) the same request is a plain rv="" watch: state, no end bookmark.
-    let out = run(&format!("set kubernetes 1.33\n{}\nGET /api/v1/namespaces/default/configmaps?watch=1&allowWatchBookmarks=true\nevents w1", cms(&["a"])));
+    let out = run(&format!(
+        "set kubernetes 1.33\n{}\nGET /api/v1/namespaces/default/configmaps?watch=1&allowWatchBookmarks=true\nevents w1",
+        cms(&["a"])
+    ));
     assert_eq!(frames(&out[3]), ["ADDED a@2"]);
     // And sendInitialEvents is refused there.
-    let out = run("set kubernetes 1.33\nGET /api/v1/namespaces/default/configmaps?watch=1&sendInitialEvents=true&resourceVersionMatch=NotOlderThan");
+    let out = run(
+        "set kubernetes 1.33\nGET /api/v1/namespaces/default/configmaps?watch=1&sendInitialEvents=true&resourceVersionMatch=NotOlderThan",
+    );
     assert_eq!(out[1]["code"], 422);
 }
 
@@ -179,21 +231,30 @@ fn bookmarks_and_timeout() {
     assert_eq!(frames(&out[5]), ["BOOKMARK@2"]);
     assert_eq!(out[5]["closed"], true);
     // No bookmark while the cache RV is not above the start RV.
-    let out = run(&format!("{}\nGET /api/v1/namespaces/default/configmaps?watch=1&resourceVersion=2&allowWatchBookmarks=true\nadvance 61s\nevents w1", cm("a")));
+    let out = run(&format!(
+        "{}\nGET /api/v1/namespaces/default/configmaps?watch=1&resourceVersion=2&allowWatchBookmarks=true\nadvance 61s\nevents w1",
+        cm("a")
+    ));
     assert_eq!(frames(&out[3]), Vec::<String>::new());
 }
 
 // §E.2 a future rv waits silently; changes up to it are skipped.
 #[test]
 fn watch_from_a_future_rv() {
-    let out = run(&format!("GET /api/v1/namespaces/default/configmaps?watch=1&resourceVersion=3\n{}\nevents w1", cms(&["a", "b", "c"])));
+    let out = run(&format!(
+        "GET /api/v1/namespaces/default/configmaps?watch=1&resourceVersion=3\n{}\nevents w1",
+        cms(&["a", "b", "c"])
+    ));
     assert_eq!(frames(&out[4]), ["ADDED c@4"]);
 }
 
 // §C.3 get rv=0 from a lagging cache can be 404; get rv unset always reads etcd.
 #[test]
 fn gets_by_rv() {
-    let out = run(&format!("set cache.lag 5s\n{}\nGET /api/v1/namespaces/default/configmaps/a?resourceVersion=0\nGET /api/v1/namespaces/default/configmaps/a", cm("a")));
+    let out = run(&format!(
+        "set cache.lag 5s\n{}\nGET /api/v1/namespaces/default/configmaps/a?resourceVersion=0\nGET /api/v1/namespaces/default/configmaps/a",
+        cm("a")
+    ));
     assert_eq!(out[2]["code"], 404);
     assert_eq!(out[3]["code"], 200);
 }
@@ -202,7 +263,10 @@ fn gets_by_rv() {
 // a paginated list without selectors and gets go to etcd.
 #[test]
 fn restart_gives_429_until_ready() {
-    let out = run(&format!("{}\nrestart apiserver 1\nGET /api/v1/namespaces/default/configmaps\nGET /api/v1/namespaces/default/configmaps?watch=1\nGET /api/v1/namespaces/default/configmaps?limit=5\nGET /api/v1/namespaces/default/configmaps/a?resourceVersion=0\nadvance 1s\nGET /api/v1/namespaces/default/configmaps", cm("a")));
+    let out = run(&format!(
+        "{}\nrestart apiserver 1\nGET /api/v1/namespaces/default/configmaps\nGET /api/v1/namespaces/default/configmaps?watch=1\nGET /api/v1/namespaces/default/configmaps?limit=5\nGET /api/v1/namespaces/default/configmaps/a?resourceVersion=0\nadvance 1s\nGET /api/v1/namespaces/default/configmaps",
+        cm("a")
+    ));
     assert_eq!(out[2]["code"], 429);
     assert_eq!(out[2]["body"]["reason"], "TooManyRequests");
     assert_eq!(out[2]["body"]["message"], "storage is (re)initializing");
@@ -216,7 +280,10 @@ fn restart_gives_429_until_ready() {
 // §E.3 a restart (relist) ends cache watchers cleanly and resets the window to the list RV.
 #[test]
 fn relist_closes_watchers_and_resets_the_window() {
-    let out = run(&format!("{}\nGET /api/v1/namespaces/default/configmaps?watch=1&resourceVersion=1\nrestart apiserver 1\nevents w1\nadvance 1s\nGET /api/v1/namespaces/default/configmaps?watch=1&resourceVersion=2\nevents w2", cms(&["a", "b"])));
+    let out = run(&format!(
+        "{}\nGET /api/v1/namespaces/default/configmaps?watch=1&resourceVersion=1\nrestart apiserver 1\nevents w1\nadvance 1s\nGET /api/v1/namespaces/default/configmaps?watch=1&resourceVersion=2\nevents w2",
+        cms(&["a", "b"])
+    ));
     assert_eq!(frames(&out[4]), ["ADDED a@2", "ADDED b@3"]);
     assert_eq!(out[4]["closed"], true);
     assert_eq!(out[7]["events"][0]["object"]["message"], "too old resource version: 2 (3)");
@@ -225,7 +292,10 @@ fn relist_closes_watchers_and_resets_the_window() {
 // §A.6 the compactor: each round writes compact_rev_key; the second compacts to the first's rev.
 #[test]
 fn compactor_rounds() {
-    let out = run(&format!("{}\nadvance 5m\netcd get compact_rev_key\nadvance 5m\netcd get compact_rev_key\nGET /api/v1/namespaces/default/configmaps?resourceVersion=2&resourceVersionMatch=Exact", cm("a")));
+    let out = run(&format!(
+        "{}\nadvance 5m\netcd get compact_rev_key\nadvance 5m\netcd get compact_rev_key\nGET /api/v1/namespaces/default/configmaps?resourceVersion=2&resourceVersionMatch=Exact",
+        cm("a")
+    ));
     assert_eq!(out[2]["kvs"][0]["mod_revision"], 3);
     assert_eq!(out[2]["kvs"][0]["value"], "0");
     assert_eq!(out[4]["kvs"][0]["value"], "3");
@@ -239,10 +309,13 @@ fn compactor_rounds() {
 #[test]
 fn cache_selector_transitions() {
     let out = run(concat!(
-        r#"POST /api/v1/namespaces/default/configmaps {"metadata":{"name":"a","labels":{"app":"x"}}}"#, "\n",
+        r#"POST /api/v1/namespaces/default/configmaps {"metadata":{"name":"a","labels":{"app":"x"}}}"#,
+        "\n",
         "GET /api/v1/namespaces/default/configmaps?watch=true&resourceVersion=2&labelSelector=app%3Dy\n",
-        r#"PUT /api/v1/namespaces/default/configmaps/a {"metadata":{"name":"a","labels":{"app":"y"}}}"#, "\n",
-        r#"PUT /api/v1/namespaces/default/configmaps/a {"metadata":{"name":"a","labels":{"app":"z"}}}"#, "\n",
+        r#"PUT /api/v1/namespaces/default/configmaps/a {"metadata":{"name":"a","labels":{"app":"y"}}}"#,
+        "\n",
+        r#"PUT /api/v1/namespaces/default/configmaps/a {"metadata":{"name":"a","labels":{"app":"z"}}}"#,
+        "\n",
         "events w1\n",
     ));
     assert_eq!(frames(&out[4]), ["ADDED a@3", "DELETED a@4"]);
@@ -256,13 +329,19 @@ fn bad_settings_are_errors() {
     for o in &out {
         assert!(o["error"].is_string(), "{o}");
     }
-    assert_eq!(out[1]["error"], "unsupported Kubernetes version \"1.12\"; use 1.27 … 1.36 (e.g. 1.30, 1.33, 1.34)");
+    assert_eq!(
+        out[1]["error"],
+        "unsupported Kubernetes version \"1.12\"; use 1.27 … 1.36 (e.g. 1.30, 1.33, 1.34)"
+    );
 }
 
 // Determinism: the same script gives byte-identical output.
 #[test]
 fn same_script_same_output() {
-    let script = format!("{}\nGET /api/v1/namespaces/default/configmaps?watch=1\nadvance 5m\nevents w1\nadvance 30m\nevents w1", cms(&["a", "b"]));
+    let script = format!(
+        "{}\nGET /api/v1/namespaces/default/configmaps?watch=1\nadvance 5m\nevents w1\nadvance 30m\nevents w1",
+        cms(&["a", "b"])
+    );
     assert_eq!(run(&script), run(&script));
 }
 
@@ -270,8 +349,10 @@ fn same_script_same_output() {
 #[test]
 fn cache_lists_respect_the_namespace() {
     let out = run(concat!(
-        r#"POST /api/v1/namespaces/a/configmaps {"metadata":{"name":"x"}}"#, "\n",
-        r#"POST /api/v1/namespaces/b/configmaps {"metadata":{"name":"y"}}"#, "\n",
+        r#"POST /api/v1/namespaces/a/configmaps {"metadata":{"name":"x"}}"#,
+        "\n",
+        r#"POST /api/v1/namespaces/b/configmaps {"metadata":{"name":"y"}}"#,
+        "\n",
         "GET /api/v1/namespaces/a/configmaps\n",
         "GET /api/v1/namespaces/a/configmaps?resourceVersion=0\n",
         "GET /api/v1/namespaces/a/configmaps?limit=1\n",
@@ -324,7 +405,10 @@ fn progress_notifications_move_the_cache_rv() {
 #[test]
 fn a_thousand_hours_with_an_informer() {
     let week = "advance 168h\n".repeat(6);
-    let out = run(&format!("{}\nGET /api/v1/namespaces/default/configmaps?watch=1&allowWatchBookmarks=true&timeoutSeconds=100\ninformer start i configmaps\n{week}events w1\nevents w1", cm("a")));
+    let out = run(&format!(
+        "{}\nGET /api/v1/namespaces/default/configmaps?watch=1&allowWatchBookmarks=true&timeoutSeconds=100\ninformer start i configmaps\n{week}events w1\nevents w1",
+        cm("a")
+    ));
     assert_eq!(out[8]["now"], "3628800s");
     assert_eq!(out[9]["closed"], true);
     assert_eq!(out[10], json!({"line":11,"events":[],"closed":true}));

@@ -13,7 +13,11 @@ fn rvlab(args: &[&str], stdin: &str) -> (i32, String, String) {
         .expect("rvlab starts");
     child.stdin.take().expect("stdin").write_all(stdin.as_bytes()).expect("write stdin");
     let out = child.wait_with_output().expect("rvlab finishes");
-    (out.status.code().unwrap_or(-1), String::from_utf8_lossy(&out.stdout).into_owned(), String::from_utf8_lossy(&out.stderr).into_owned())
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
 }
 
 #[test]
@@ -21,10 +25,13 @@ fn run_prints_one_json_object_per_executed_line() {
     let (code, out, _) = rvlab(&["run", "-"], "# a comment\n\netcd put /a 1\n  etcd get /a  \n");
     assert_eq!(code, 0);
     let lines: Vec<&str> = out.lines().collect();
-    assert_eq!(lines, [
-        r#"{"line":3,"header":{"revision":2}}"#,
-        r#"{"line":4,"header":{"revision":2},"kvs":[{"key":"/a","value":"1","create_revision":2,"mod_revision":2,"version":1}],"count":1,"more":false}"#,
-    ]);
+    assert_eq!(
+        lines,
+        [
+            r#"{"line":3,"header":{"revision":2}}"#,
+            r#"{"line":4,"header":{"revision":2},"kvs":[{"key":"/a","value":"1","create_revision":2,"mod_revision":2,"version":1}],"count":1,"more":false}"#,
+        ]
+    );
 }
 
 #[test]
@@ -38,7 +45,8 @@ fn a_line_that_cannot_be_parsed_exits_2_and_the_rest_still_runs() {
 
 #[test]
 fn explain_adds_the_reason() {
-    let (_, out, _) = rvlab(&["run", "--explain", "-"], "GET /api/v1/namespaces/default/configmaps?resourceVersion=0\n");
+    let (_, out, _) =
+        rvlab(&["run", "--explain", "-"], "GET /api/v1/namespaces/default/configmaps?resourceVersion=0\n");
     assert!(out.contains(r#""explain":"apiserver 1: resourceVersion=\"0\" → Any"#), "{out}");
 }
 
@@ -47,7 +55,8 @@ fn test_counts_expectations() {
     let dir = std::env::temp_dir().join(format!("rvlab-cli-{}", std::process::id()));
     std::fs::create_dir_all(&dir).expect("temp dir");
     let f = dir.join("t.rv");
-    std::fs::write(&f, "etcd put /a 1\nexpect header.revision == 2\nexpect header.revision == 3\n").expect("write");
+    std::fs::write(&f, "etcd put /a 1\nexpect header.revision == 2\nexpect header.revision == 3\n")
+        .expect("write");
     let (code, out, _) = rvlab(&["test", f.to_str().unwrap_or_default()], "");
     let _ = std::fs::remove_dir_all(&dir);
     assert_eq!(code, 1);

@@ -54,7 +54,9 @@ fn informer(mode: InformerMode, seed: u64) -> Informer {
 fn shown(i: &mut Informer) -> (Vec<String>, Vec<String>, Vec<String>) {
     let v = i.show();
     let strings = |k: &str| -> Vec<String> {
-        v[k].as_array().map(|a| a.iter().map(|s| s.as_str().unwrap_or("?").to_string()).collect()).unwrap_or_default()
+        v[k].as_array()
+            .map(|a| a.iter().map(|s| s.as_str().unwrap_or("?").to_string()).collect())
+            .unwrap_or_default()
     };
     (strings("log"), strings("requests"), strings("handlers"))
 }
@@ -83,12 +85,16 @@ impl Draws {
 }
 
 fn watch_target(rv: &str, timeout: u64) -> String {
-    format!("GET {CM}?allowWatchBookmarks=true&resourceVersion={rv}&timeoutSeconds={timeout}&watch=true → 200")
+    format!(
+        "GET {CM}?allowWatchBookmarks=true&resourceVersion={rv}&timeoutSeconds={timeout}&watch=true → 200"
+    )
 }
 
 fn watch_list_target(rv: Option<&str>, timeout: u64, code: u16) -> String {
     let rv = rv.map(|r| format!("resourceVersion={r}&")).unwrap_or_default();
-    format!("GET {CM}?allowWatchBookmarks=true&{rv}resourceVersionMatch=NotOlderThan&sendInitialEvents=true&timeoutSeconds={timeout}&watch=true → {code}")
+    format!(
+        "GET {CM}?allowWatchBookmarks=true&{rv}resourceVersionMatch=NotOlderThan&sendInitialEvents=true&timeoutSeconds={timeout}&watch=true → {code}"
+    )
 }
 
 /// Ends the informer's current stream from the server side, as a watch timeout would (the
@@ -129,7 +135,13 @@ impl Transport for Faulty<'_> {
     fn now(&self) -> Instant {
         self.c.clock().now()
     }
-    fn request(&mut self, apiserver: usize, method: &str, target: &str, body: Option<&str>) -> (ApiResponse, Option<WatchHandle>) {
+    fn request(
+        &mut self,
+        apiserver: usize,
+        method: &str,
+        target: &str,
+        body: Option<&str>,
+    ) -> (ApiResponse, Option<WatchHandle>) {
         if let Some(pos) = self.canned.iter().position(|(p, _)| target.contains(p.as_str())) {
             return (self.canned.remove(pos).1, None);
         }
@@ -146,7 +158,10 @@ impl Transport for Faulty<'_> {
 }
 
 fn bookmark(rv: &str) -> Frame {
-    Frame { kind: FrameType::Bookmark, object: json!({"kind":"ConfigMap","apiVersion":"v1","metadata":{"resourceVersion": rv}}) }
+    Frame {
+        kind: FrameType::Bookmark,
+        object: json!({"kind":"ConfigMap","apiVersion":"v1","metadata":{"resourceVersion": rv}}),
+    }
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -171,7 +186,8 @@ fn legacy_lists_at_rv_0_then_watches_from_the_list_rv() {
         log,
         vec![
             "start informer on /api/v1/namespaces/default/configmaps (legacy: LIST, then WATCH)".to_string(),
-            "list rv=\"0\", pages of 500 (first list: rv=\"0\" accepts any state, the watch cache serves it)".to_string(),
+            "list rv=\"0\", pages of 500 (first list: rv=\"0\" accepts any state, the watch cache serves it)"
+                .to_string(),
             "list rv=\"0\" → 2 items at RV 3 (lastSyncRV=3)".to_string(),
             format!("watch from 3 (timeoutSeconds={t1})"),
         ]
@@ -184,10 +200,13 @@ fn legacy_lists_at_rv_0_then_watches_from_the_list_rv() {
     let v = i.show();
     assert_eq!(v["informer"], "inf");
     assert_eq!(v["lastSyncRV"], "3");
-    assert_eq!(v["store"], json!([
-        {"name":"a","namespace":"default","resourceVersion":"2"},
-        {"name":"b","namespace":"default","resourceVersion":"3"}
-    ]));
+    assert_eq!(
+        v["store"],
+        json!([
+            {"name":"a","namespace":"default","resourceVersion":"2"},
+            {"name":"b","namespace":"default","resourceVersion":"3"}
+        ])
+    );
     assert_eq!(v["log"], json!([]), "show prints only what is new");
 }
 
@@ -207,7 +226,10 @@ fn watch_events_move_last_sync_rv_and_reach_the_handlers_in_order() {
     i.poll(&mut c);
     let (log, requests, handlers) = shown(&mut i);
     assert_eq!(requests, Vec::<String>::new(), "events arrive on the open watch");
-    assert_eq!(log, vec!["ADDED c@4 → lastSyncRV=4", "MODIFIED a@5 → lastSyncRV=5", "DELETED b@6 → lastSyncRV=6"]);
+    assert_eq!(
+        log,
+        vec!["ADDED c@4 → lastSyncRV=4", "MODIFIED a@5 → lastSyncRV=5", "DELETED b@6 → lastSyncRV=6"]
+    );
     assert_eq!(handlers, vec!["OnAdd c@4", "OnUpdate a@2 → a@5", "OnDelete b@6"]);
     assert_eq!(i.last_sync_rv(), "6");
     assert_eq!(i.store_names(), vec!["a", "c"]);
@@ -232,7 +254,13 @@ fn clean_close_rewatches_from_last_sync_rv_without_relisting() {
     let _t1 = d.timeout();
     let t2 = d.timeout();
     let (log, requests, handlers) = shown(&mut i);
-    assert_eq!(log, vec!["watch ended cleanly → re-watch from 3".to_string(), format!("watch from 3 (timeoutSeconds={t2})")]);
+    assert_eq!(
+        log,
+        vec![
+            "watch ended cleanly → re-watch from 3".to_string(),
+            format!("watch from 3 (timeoutSeconds={t2})")
+        ]
+    );
     assert_eq!(requests, vec![watch_target("3", t2)]);
     assert!(handlers.is_empty());
     assert_eq!(i.last_sync_rv(), "3");
@@ -307,7 +335,10 @@ fn watch_410_relists_at_last_sync_rv_and_diffs_the_store() {
             "watch ended cleanly → re-watch from 3".to_string(),
             format!("watch from 3 (timeoutSeconds={t2})"),
             "ERROR 410 Expired \"The resourceVersion for the provided watch is too old.\"".to_string(),
-            format!("410 Expired → back off {}, then ListAndWatch again: relist at lastSyncRV=3 (NotOlderThan)", fmt(b1)),
+            format!(
+                "410 Expired → back off {}, then ListAndWatch again: relist at lastSyncRV=3 (NotOlderThan)",
+                fmt(b1)
+            ),
         ]
     );
     assert_eq!(requests, vec![watch_target("3", t2)]);
@@ -319,11 +350,19 @@ fn watch_410_relists_at_last_sync_rv_and_diffs_the_store() {
     let t3 = d.timeout();
     let (log, requests, handlers) = shown(&mut i);
     assert_eq!(requests, vec![format!("GET {CM}?resourceVersion=3 → 200"), watch_target("6", t3)]);
-    assert_eq!(log[0], "list rv=\"3\", unpaginated (relist at lastSyncRV, not older than 3; unpaginated so the watch cache can serve it)");
+    assert_eq!(
+        log[0],
+        "list rv=\"3\", unpaginated (relist at lastSyncRV, not older than 3; unpaginated so the watch cache can serve it)"
+    );
     assert_eq!(log[1], "list rv=\"3\" → 3 items at RV 6 (lastSyncRV=6)");
     assert_eq!(
         handlers,
-        vec!["OnDelete DeletedFinalStateUnknown{key=default/b, obj=b@3}", "OnUpdate a@2 → a@2", "OnAdd c@4", "OnAdd d@5"]
+        vec![
+            "OnDelete DeletedFinalStateUnknown{key=default/b, obj=b@3}",
+            "OnUpdate a@2 → a@2",
+            "OnAdd c@4",
+            "OnAdd d@5"
+        ]
     );
     assert_eq!(i.last_sync_rv(), "6");
     assert_eq!(i.store_names(), vec!["a", "c", "d"]);
@@ -346,11 +385,23 @@ fn relist_at_last_sync_rv_that_fails_with_410_falls_back_to_rv_empty() {
     let (log, requests, _) = shown(&mut i);
     assert_eq!(requests.len(), 3, "{requests:?}");
     assert_eq!(requests[0], format!("GET {CM}?limit=500&resourceVersion=0 → 200"));
-    assert!(requests[1].starts_with(&format!("GET {CM}?continue=")) && requests[1].ends_with("&limit=500 → 200"), "{}", requests[1]);
+    assert!(
+        requests[1].starts_with(&format!("GET {CM}?continue=")) && requests[1].ends_with("&limit=500 → 200"),
+        "{}",
+        requests[1]
+    );
     assert_eq!(requests[2], watch_target("502", t1));
-    assert!(log.contains(&"page 1: 500 items at RV 502, continue token → next page (limit=500, rv cleared)".to_string()), "{log:?}");
+    assert!(
+        log.contains(
+            &"page 1: 500 items at RV 502, continue token → next page (limit=500, rv cleared)".to_string()
+        ),
+        "{log:?}"
+    );
     assert!(log.contains(&"page 2: 1 items, last page".to_string()), "{log:?}");
-    assert!(log.contains(&"list rv=\"0\" → 501 items at RV 502 in 2 requests (lastSyncRV=502)".to_string()), "{log:?}");
+    assert!(
+        log.contains(&"list rv=\"0\" → 501 items at RV 502 in 2 requests (lastSyncRV=502)".to_string()),
+        "{log:?}"
+    );
     assert_eq!(i.last_sync_rv(), "502");
 
     c.advance(Duration::from_secs(2));
@@ -370,11 +421,22 @@ fn relist_at_last_sync_rv_that_fails_with_410_falls_back_to_rv_empty() {
     assert_eq!(requests.len(), 4, "{requests:?}");
     assert_eq!(requests[0], format!("GET {CM}?limit=500&resourceVersion=502 → 410"));
     assert_eq!(requests[1], format!("GET {CM}?limit=500 → 200"));
-    assert!(requests[2].starts_with(&format!("GET {CM}?continue=")) && requests[2].ends_with("&limit=500 → 200"));
+    assert!(
+        requests[2].starts_with(&format!("GET {CM}?continue=")) && requests[2].ends_with("&limit=500 → 200")
+    );
     assert_eq!(requests[3], watch_target("504", t3));
-    assert_eq!(log[0], "list rv=\"502\", pages of 500, because the first list came back paginated (relist at lastSyncRV, not older than 502; unpaginated so the watch cache can serve it)");
-    assert_eq!(log[1], "list rv=\"502\" failed: 410 Expired \"The resourceVersion for the provided list is too old.\" → relist with rv=\"\"");
-    assert!(log.contains(&"list rv=\"\" → 503 items at RV 504 in 2 requests (lastSyncRV=504)".to_string()), "{log:?}");
+    assert_eq!(
+        log[0],
+        "list rv=\"502\", pages of 500, because the first list came back paginated (relist at lastSyncRV, not older than 502; unpaginated so the watch cache can serve it)"
+    );
+    assert_eq!(
+        log[1],
+        "list rv=\"502\" failed: 410 Expired \"The resourceVersion for the provided list is too old.\" → relist with rv=\"\""
+    );
+    assert!(
+        log.contains(&"list rv=\"\" → 503 items at RV 504 in 2 requests (lastSyncRV=504)".to_string()),
+        "{log:?}"
+    );
     assert_eq!(handlers.len(), 503);
     assert_eq!(handlers[0], "OnUpdate cm-000@2 → cm-000@2");
     assert_eq!(handlers[502], "OnAdd y@504");
@@ -404,7 +466,10 @@ fn gone_then_too_large_relist_falls_back_to_a_consistent_list() {
             log,
             vec![
                 "ERROR 410 Gone \"too old resource version: 2 (3)\"".to_string(),
-                format!("410 Gone → back off {}, then ListAndWatch again: relist at lastSyncRV=2 (NotOlderThan)", fmt(b1)),
+                format!(
+                    "410 Gone → back off {}, then ListAndWatch again: relist at lastSyncRV=2 (NotOlderThan)",
+                    fmt(b1)
+                ),
             ]
         );
         f.c.advance(Duration::from_millis(b1));
@@ -412,7 +477,10 @@ fn gone_then_too_large_relist_falls_back_to_a_consistent_list() {
     }
     let t2 = d.timeout();
     let (log, requests, _) = shown(&mut i);
-    assert_eq!(requests, vec![format!("GET {CM}?resourceVersion=2 → 504"), format!("GET {CM} → 200"), watch_target("2", t2)]);
+    assert_eq!(
+        requests,
+        vec![format!("GET {CM}?resourceVersion=2 → 504"), format!("GET {CM} → 200"), watch_target("2", t2)]
+    );
     assert_eq!(
         log[1],
         "list rv=\"2\" failed: 504 Timeout \"Timeout: Too large resource version: 2, current: 1\" → relist with rv=\"\""
@@ -550,13 +618,19 @@ fn failures_back_off_exponentially_from_the_seed() {
         assert_eq!(
             requests,
             vec![
-                format!("GET {path}?allowWatchBookmarks=true&resourceVersionMatch=NotOlderThan&sendInitialEvents=true&timeoutSeconds={timeout}&watch=true → 404"),
+                format!(
+                    "GET {path}?allowWatchBookmarks=true&resourceVersionMatch=NotOlderThan&sendInitialEvents=true&timeoutSeconds={timeout}&watch=true → 404"
+                ),
                 format!("GET {path}?limit=500&resourceVersion=0 → 404"),
             ],
             "round {round}"
         );
         assert!(log.iter().any(|l| l.contains("→ fall back to LIST + WATCH")), "{log:?}");
-        assert!(log.last().is_some_and(|l| l.contains(&format!("→ back off {}, then ListAndWatch again", fmt(b)))), "{log:?}");
+        assert!(
+            log.last()
+                .is_some_and(|l| l.contains(&format!("→ back off {}, then ListAndWatch again", fmt(b)))),
+            "{log:?}"
+        );
         t += b;
         assert_eq!(i.next_wakeup(), at(t), "round {round}");
         advance_to(&mut c, i.next_wakeup());
@@ -571,7 +645,15 @@ fn resync_redelivers_the_cache_every_period() {
     let mut c = cluster();
     create(&mut c, "a");
     create(&mut c, "b");
-    let mut i = Informer::new("inf", "configmaps", Some("default"), InformerMode::Legacy, 0, 1, Some(Duration::from_secs(30)));
+    let mut i = Informer::new(
+        "inf",
+        "configmaps",
+        Some("default"),
+        InformerMode::Legacy,
+        0,
+        1,
+        Some(Duration::from_secs(30)),
+    );
     i.poll(&mut c);
     shown(&mut i);
     assert_eq!(i.next_wakeup(), at(30_000));
@@ -600,7 +682,13 @@ fn watch_timeout_from_the_cache_is_a_clean_close() {
     i.poll(&mut c);
     let t2 = d.timeout();
     let (log, requests, _) = shown(&mut i);
-    assert_eq!(log, vec!["watch ended cleanly → re-watch from 3".to_string(), format!("watch from 3 (timeoutSeconds={t2})")]);
+    assert_eq!(
+        log,
+        vec![
+            "watch ended cleanly → re-watch from 3".to_string(),
+            format!("watch from 3 (timeoutSeconds={t2})")
+        ]
+    );
     assert_eq!(requests, vec![watch_target("3", t2)]);
 }
 
@@ -706,7 +794,10 @@ fn streaming_rewatches_plainly_and_recovers_from_410_with_a_new_watch_list() {
     let t3 = d.timeout();
     let (_, requests, handlers) = shown(&mut i);
     assert_eq!(requests, vec![watch_list_target(Some("3"), t3, 200)]);
-    assert_eq!(handlers, vec!["OnDelete DeletedFinalStateUnknown{key=default/a, obj=a@2}", "OnUpdate b@3 → b@3", "OnAdd c@4"]);
+    assert_eq!(
+        handlers,
+        vec!["OnDelete DeletedFinalStateUnknown{key=default/a, obj=a@2}", "OnUpdate b@3 → b@3", "OnAdd c@4"]
+    );
     assert_eq!(i.last_sync_rv(), "5");
     assert_eq!(i.store_names(), vec!["b", "c"]);
 }
@@ -723,7 +814,10 @@ fn streaming_too_large_retries_the_watch_list_with_rv_empty() {
     let _t1 = d.timeout();
     let mut f = Faulty::new(&mut c);
     f.inject.push(Frame::error(&Status::expired("too old resource version: 2 (3)")));
-    f.answer("resourceVersion=2&resourceVersionMatch=NotOlderThan", &Status::too_large_resource_version(2, 1, 0));
+    f.answer(
+        "resourceVersion=2&resourceVersionMatch=NotOlderThan",
+        &Status::too_large_resource_version(2, 1, 0),
+    );
     i.poll_with(&mut f);
     let b1 = d.backoff();
     f.c.advance(Duration::from_millis(b1));
@@ -752,7 +846,9 @@ fn all_namespaces_informer_uses_the_cluster_wide_path() {
         requests,
         vec![
             "GET /api/v1/configmaps?limit=500&resourceVersion=0 → 200".to_string(),
-            format!("GET /api/v1/configmaps?allowWatchBookmarks=true&resourceVersion=2&timeoutSeconds={t1}&watch=true → 200"),
+            format!(
+                "GET /api/v1/configmaps?allowWatchBookmarks=true&resourceVersion=2&timeoutSeconds={t1}&watch=true → 200"
+            ),
         ]
     );
     assert_eq!(handlers, vec!["OnAdd default/a@2 (in initial list)"]);
@@ -778,14 +874,19 @@ fn pager_falls_back_to_one_full_list_when_a_continue_token_expires() {
     create(&mut c, "e"); // 6
     c.compact(6).expect("compact");
     assert!(run.send_one(&mut c, &mut trace).is_none(), "the 410 is absorbed, the full list follows");
-    let Some(PagerPoll::Done(Ok(list))) = run.send_one(&mut c, &mut trace) else { panic!("the full list ends the run") };
-    let names: Vec<&str> = list.items.iter().filter_map(|o| o.pointer("/metadata/name").and_then(Value::as_str)).collect();
+    let Some(PagerPoll::Done(Ok(list))) = run.send_one(&mut c, &mut trace) else {
+        panic!("the full list ends the run")
+    };
+    let names: Vec<&str> =
+        list.items.iter().filter_map(|o| o.pointer("/metadata/name").and_then(Value::as_str)).collect();
     assert_eq!(names, vec!["a", "b", "c", "d", "e"]);
     assert_eq!(list.resource_version, "6");
     assert!(list.paginated && list.fell_back_to_full_list);
     let requests = trace.request_lines();
     assert_eq!(requests[0], format!("GET {CM}?limit=1 → 200"));
-    assert!(requests[1].starts_with(&format!("GET {CM}?continue=")) && requests[1].ends_with("&limit=1 → 410"));
+    assert!(
+        requests[1].starts_with(&format!("GET {CM}?continue=")) && requests[1].ends_with("&limit=1 → 410")
+    );
     assert_eq!(requests[2], format!("GET {CM} → 200"));
     assert_eq!(requests.len(), 3);
     assert!(trace.lines().contains(
@@ -804,23 +905,40 @@ fn pager_pages_and_returns_first_page_errors() {
     let path = ResourcePath::new("configmaps", Some("default"));
     let mut trace = Trace::new();
     let list = ListPager::new(2)
-        .list(&mut c, &path, 0, ListOptions { resource_version: "3".into(), ..Default::default() }, &mut trace)
+        .list(
+            &mut c,
+            &path,
+            0,
+            ListOptions { resource_version: "3".into(), ..Default::default() },
+            &mut trace,
+        )
         .expect("list");
     assert_eq!(list.items.len(), 2, "limit + rv=3 is Exact (§C.3): c@4 is not visible");
     assert_eq!(list.resource_version, "3");
     assert_eq!(list.pages, 1);
     assert!(!list.paginated);
     let list = ListPager::new(2).list(&mut c, &path, 0, ListOptions::default(), &mut trace).expect("list");
-    assert_eq!((list.items.len(), list.resource_version.as_str(), list.pages, list.paginated), (3, "4", 2, true));
+    assert_eq!(
+        (list.items.len(), list.resource_version.as_str(), list.pages, list.paginated),
+        (3, "4", 2, true)
+    );
     c.compact(4).expect("compact");
     let err = ListPager::default()
-        .list(&mut c, &path, 0, ListOptions { resource_version: "2".into(), ..Default::default() }, &mut trace)
+        .list(
+            &mut c,
+            &path,
+            0,
+            ListOptions { resource_version: "2".into(), ..Default::default() },
+            &mut trace,
+        )
         .expect_err("a compacted Exact first page fails");
     assert!(err.is_expired() && err.code == 410);
     let requests = trace.request_lines();
     assert_eq!(requests[0], format!("GET {CM}?limit=2&resourceVersion=3 → 200"));
     assert_eq!(requests[1], format!("GET {CM}?limit=2 → 200"));
-    assert!(requests[2].starts_with(&format!("GET {CM}?continue=")) && requests[2].ends_with("&limit=2 → 200"));
+    assert!(
+        requests[2].starts_with(&format!("GET {CM}?continue=")) && requests[2].ends_with("&limit=2 → 200")
+    );
     assert_eq!(requests[3], format!("GET {CM}?limit=500&resourceVersion=2 → 410"));
     assert_eq!(requests.len(), 4);
 }
@@ -836,9 +954,16 @@ fn garbage_from_the_server_is_an_error_not_a_panic() {
     create(&mut c, "a");
     let mut i = informer(InformerMode::Legacy, 2);
     let mut f = Faulty::new(&mut c);
-    f.canned.push(("limit=500".into(), ApiResponse { code: 200, headers: vec![], body: Value::Null, watch: None, explain: String::new() }));
+    f.canned.push((
+        "limit=500".into(),
+        ApiResponse { code: 200, headers: vec![], body: Value::Null, watch: None, explain: String::new() },
+    ));
     i.poll_with(&mut f);
-    assert!(i.log_lines().iter().any(|l| l.contains("returned object must be a list")), "{:?}", i.log_lines());
+    assert!(
+        i.log_lines().iter().any(|l| l.contains("returned object must be a list")),
+        "{:?}",
+        i.log_lines()
+    );
     advance_to(f.c, i.next_wakeup());
     i.poll_with(&mut f);
     assert_eq!(i.last_sync_rv(), "2");

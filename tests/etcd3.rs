@@ -19,7 +19,9 @@ fn run(script: &str) -> Vec<Value> {
 }
 
 fn cm(name: &str) -> String {
-    format!(r#"POST /api/v1/namespaces/default/configmaps {{"metadata":{{"name":"{name}"}},"data":{{"k":"v"}}}}"#)
+    format!(
+        r#"POST /api/v1/namespaces/default/configmaps {{"metadata":{{"name":"{name}"}},"data":{{"k":"v"}}}}"#
+    )
 }
 
 fn rv(v: &Value) -> &str {
@@ -62,7 +64,8 @@ fn create_existing_is_409_already_exists() {
 // §B a numeric RV on create fails in storage (500, empty reason).
 #[test]
 fn create_with_resource_version_is_a_500() {
-    let out = run(r#"POST /api/v1/namespaces/default/configmaps {"metadata":{"name":"a","resourceVersion":"5"}}"#);
+    let out =
+        run(r#"POST /api/v1/namespaces/default/configmaps {"metadata":{"name":"a","resourceVersion":"5"}}"#);
     assert_eq!(out[0]["code"], 500);
     assert_eq!(out[0]["body"]["message"], "resourceVersion should not be set on objects to be created");
     assert!(out[0]["body"].get("reason").is_none());
@@ -150,7 +153,8 @@ fn pod_without_containers_is_invalid() {
 // §A.3/§(b) list RV is the revision the list is consistent at (a foreign write moves it).
 #[test]
 fn list_rv_is_the_read_revision_not_the_newest_item() {
-    let out = run(&format!("{}\netcd put /registry/other x\nGET /api/v1/namespaces/default/configmaps", cm("a")));
+    let out =
+        run(&format!("{}\netcd put /registry/other x\nGET /api/v1/namespaces/default/configmaps", cm("a")));
     assert_eq!(rv(&out[2]), "3");
     assert_eq!(out[2]["body"]["kind"], "ConfigMapList");
     assert_eq!(out[2]["body"]["items"][0]["metadata"]["resourceVersion"], "2");
@@ -160,12 +164,8 @@ fn list_rv_is_the_read_revision_not_the_newest_item() {
 // §D paging: exact token, remainingItemCount, same RV on every page, snapshot isolation.
 #[test]
 fn pages_share_one_snapshot() {
-    let script = format!(
-        "{}\n{}\n{}\nGET /api/v1/namespaces/default/configmaps?limit=1",
-        cm("a"),
-        cm("b"),
-        cm("c")
-    );
+    let script =
+        format!("{}\n{}\n{}\nGET /api/v1/namespaces/default/configmaps?limit=1", cm("a"), cm("b"), cm("c"));
     let mut s = session();
     let out = s.run_script(&script);
     let first = &out[3]["body"];
@@ -176,9 +176,14 @@ fn pages_share_one_snapshot() {
     assert_eq!(token, "eyJ2IjoibWV0YS5rOHMuaW8vdjEiLCJydiI6NCwic3RhcnQiOiJhXHUwMDAwIn0");
     // A write after the first page is invisible to the rest of the sequence.
     s.run_line(5, &cm("b2"));
-    let second = s.run_line(6, &format!("GET /api/v1/namespaces/default/configmaps?limit=5&continue={token}")).unwrap_or_default();
+    let second = s
+        .run_line(6, &format!("GET /api/v1/namespaces/default/configmaps?limit=5&continue={token}"))
+        .unwrap_or_default();
     assert_eq!(second["body"]["metadata"]["resourceVersion"], "4");
-    let names: Vec<&str> = second["body"]["items"].as_array().map(|a| a.iter().filter_map(|i| i["metadata"]["name"].as_str()).collect()).unwrap_or_default();
+    let names: Vec<&str> = second["body"]["items"]
+        .as_array()
+        .map(|a| a.iter().filter_map(|i| i["metadata"]["name"].as_str()).collect())
+        .unwrap_or_default();
     assert_eq!(names, ["b", "c"]);
     assert!(second["body"]["metadata"].get("continue").is_none());
     assert!(second["body"]["metadata"].get("remainingItemCount").is_none());
@@ -195,9 +200,14 @@ fn compacted_continue_is_410_with_an_inconsistent_token() {
         cm("c")
     ));
     let token = out[3]["body"]["metadata"]["continue"].as_str().unwrap_or("").to_string();
-    s.run_line(5, r#"PUT /api/v1/namespaces/default/configmaps/b {"metadata":{"name":"b"},"data":{"k":"changed"}}"#);
+    s.run_line(
+        5,
+        r#"PUT /api/v1/namespaces/default/configmaps/b {"metadata":{"name":"b"},"data":{"k":"changed"}}"#,
+    );
     s.run_line(6, "compact 5");
-    let gone = s.run_line(7, &format!("GET /api/v1/namespaces/default/configmaps?limit=1&continue={token}")).unwrap_or_default();
+    let gone = s
+        .run_line(7, &format!("GET /api/v1/namespaces/default/configmaps?limit=1&continue={token}"))
+        .unwrap_or_default();
     assert_eq!(gone["code"], 410);
     assert_eq!(gone["body"]["reason"], "Expired");
     assert_eq!(
@@ -207,7 +217,9 @@ fn compacted_continue_is_410_with_an_inconsistent_token() {
     let inconsistent = gone["body"]["metadata"]["continue"].as_str().unwrap_or("").to_string();
     assert_eq!(ContinueToken::decode(&inconsistent), Ok(ContinueToken { rv: -1, start: "a\u{0}".into() }));
     // Using it reads the rest at the current revision, which is then pinned.
-    let rest = s.run_line(8, &format!("GET /api/v1/namespaces/default/configmaps?limit=1&continue={inconsistent}")).unwrap_or_default();
+    let rest = s
+        .run_line(8, &format!("GET /api/v1/namespaces/default/configmaps?limit=1&continue={inconsistent}"))
+        .unwrap_or_default();
     assert_eq!(rest["code"], 200);
     assert_eq!(rest["body"]["metadata"]["resourceVersion"], "5");
     assert_eq!(rest["body"]["items"][0]["data"]["k"], "changed");
@@ -251,15 +263,21 @@ fn limit_with_rv_is_exact() {
 #[test]
 fn label_selector_lists() {
     let out = run(concat!(
-        r#"POST /api/v1/namespaces/default/configmaps {"metadata":{"name":"a","labels":{"app":"x"}}}"#, "\n",
-        r#"POST /api/v1/namespaces/default/configmaps {"metadata":{"name":"b","labels":{"app":"y"}}}"#, "\n",
-        r#"POST /api/v1/namespaces/default/configmaps {"metadata":{"name":"c","labels":{"app":"x"}}}"#, "\n",
+        r#"POST /api/v1/namespaces/default/configmaps {"metadata":{"name":"a","labels":{"app":"x"}}}"#,
+        "\n",
+        r#"POST /api/v1/namespaces/default/configmaps {"metadata":{"name":"b","labels":{"app":"y"}}}"#,
+        "\n",
+        r#"POST /api/v1/namespaces/default/configmaps {"metadata":{"name":"c","labels":{"app":"x"}}}"#,
+        "\n",
         "GET /api/v1/namespaces/default/configmaps?labelSelector=app%3Dx\n",
         "GET /api/v1/namespaces/default/configmaps?labelSelector=app=x&limit=1\n",
         "GET /api/v1/configmaps?labelSelector=app!=x\n",
     ));
     let names = |v: &Value| -> Vec<String> {
-        v["body"]["items"].as_array().map(|a| a.iter().filter_map(|i| i["metadata"]["name"].as_str().map(String::from)).collect()).unwrap_or_default()
+        v["body"]["items"]
+            .as_array()
+            .map(|a| a.iter().filter_map(|i| i["metadata"]["name"].as_str().map(String::from)).collect())
+            .unwrap_or_default()
     };
     assert_eq!(names(&out[3]), ["a", "c"]);
     assert_eq!(names(&out[4]), ["a"]);
@@ -310,14 +328,21 @@ fn watch_from_compacted_revision_is_error_410() {
 #[test]
 fn selector_transitions_in_watches() {
     let out = run(concat!(
-        r#"POST /api/v1/namespaces/default/configmaps {"metadata":{"name":"a","labels":{"app":"x"}}}"#, "\n",
+        r#"POST /api/v1/namespaces/default/configmaps {"metadata":{"name":"a","labels":{"app":"x"}}}"#,
+        "\n",
         "GET /api/v1/namespaces/default/configmaps?watch=true&resourceVersion=2&labelSelector=app%3Dy\n",
-        r#"PUT /api/v1/namespaces/default/configmaps/a {"metadata":{"name":"a","labels":{"app":"y"}}}"#, "\n",
-        r#"PUT /api/v1/namespaces/default/configmaps/a {"metadata":{"name":"a","labels":{"app":"y"}},"data":{"n":"1"}}"#, "\n",
-        r#"PUT /api/v1/namespaces/default/configmaps/a {"metadata":{"name":"a","labels":{"app":"z"}}}"#, "\n",
+        r#"PUT /api/v1/namespaces/default/configmaps/a {"metadata":{"name":"a","labels":{"app":"y"}}}"#,
+        "\n",
+        r#"PUT /api/v1/namespaces/default/configmaps/a {"metadata":{"name":"a","labels":{"app":"y"}},"data":{"n":"1"}}"#,
+        "\n",
+        r#"PUT /api/v1/namespaces/default/configmaps/a {"metadata":{"name":"a","labels":{"app":"z"}}}"#,
+        "\n",
         "events w1\n",
     ));
-    let types: Vec<&str> = out[5]["events"].as_array().map(|a| a.iter().filter_map(|e| e["type"].as_str()).collect()).unwrap_or_default();
+    let types: Vec<&str> = out[5]["events"]
+        .as_array()
+        .map(|a| a.iter().filter_map(|e| e["type"].as_str()).collect())
+        .unwrap_or_default();
     assert_eq!(types, ["ADDED", "MODIFIED", "DELETED"]);
     assert_eq!(out[5]["events"][2]["object"]["metadata"]["resourceVersion"], "5");
 }
@@ -331,8 +356,23 @@ fn watch_without_rv_starts_with_the_current_state() {
         cm("b"),
         cm("c")
     ));
-    let names: Vec<(String, String)> = out[4]["events"].as_array().map(|a| a.iter().map(|e| (e["type"].as_str().unwrap_or("").into(), e["object"]["metadata"]["name"].as_str().unwrap_or("").into())).collect()).unwrap_or_default();
-    assert_eq!(names, [("ADDED".into(), "a".into()), ("ADDED".into(), "b".into()), ("ADDED".into(), "c".into())]);
+    let names: Vec<(String, String)> = out[4]["events"]
+        .as_array()
+        .map(|a| {
+            a.iter()
+                .map(|e| {
+                    (
+                        e["type"].as_str().unwrap_or("").into(),
+                        e["object"]["metadata"]["name"].as_str().unwrap_or("").into(),
+                    )
+                })
+                .collect()
+        })
+        .unwrap_or_default();
+    assert_eq!(
+        names,
+        [("ADDED".into(), "a".into()), ("ADDED".into(), "b".into()), ("ADDED".into(), "c".into())]
+    );
 }
 
 // The JSON Lines contract: a broken line reports an error and the script goes on.
@@ -349,9 +389,14 @@ fn broken_lines_do_not_stop_the_script() {
 // §A etcd lines print etcdctl-shaped JSON with plain strings.
 #[test]
 fn etcd_lines() {
-    let out = run("etcd put /a 1\netcd put /a 2\netcd get /a\netcd get /a --rev=2\netcd compact 3\netcd get /a --rev=2\netcd del /a\netcd get /a");
+    let out = run(
+        "etcd put /a 1\netcd put /a 2\netcd get /a\netcd get /a --rev=2\netcd compact 3\netcd get /a --rev=2\netcd del /a\netcd get /a",
+    );
     assert_eq!(out[0], json!({"line":1,"header":{"revision":2}}));
-    assert_eq!(out[2]["kvs"], json!([{"key":"/a","value":"2","create_revision":2,"mod_revision":3,"version":2}]));
+    assert_eq!(
+        out[2]["kvs"],
+        json!([{"key":"/a","value":"2","create_revision":2,"mod_revision":3,"version":2}])
+    );
     assert_eq!(out[3]["kvs"][0]["value"], "1");
     assert_eq!(out[5], json!({"line":6,"error":"mvcc: required revision has been compacted"}));
     assert_eq!(out[6]["deleted"], 1);

@@ -67,19 +67,13 @@ impl Drop for Etcd {
 }
 
 fn free_port() -> Option<u16> {
-    TcpListener::bind("127.0.0.1:0")
-        .ok()?
-        .local_addr()
-        .ok()
-        .map(|a| a.port())
+    TcpListener::bind("127.0.0.1:0").ok()?.local_addr().ok().map(|a| a.port())
 }
 
 fn start_etcd() -> Result<Etcd, String> {
     let bin = std::env::var("RVLAB_ETCD").unwrap_or_else(|_| "/usr/bin/etcd".to_string());
     if !std::path::Path::new(&bin).exists() {
-        return Err(format!(
-            "etcd binary {bin} not found (install etcd-server or set RVLAB_ETCD)"
-        ));
+        return Err(format!("etcd binary {bin} not found (install etcd-server or set RVLAB_ETCD)"));
     }
     let (cp, pp) = match (free_port(), free_port()) {
         (Some(a), Some(b)) if a != b => (a, b),
@@ -90,10 +84,8 @@ fn start_etcd() -> Result<Etcd, String> {
     } else {
         std::env::temp_dir()
     };
-    let nanos = std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map(|d| d.as_nanos())
-        .unwrap_or(0);
+    let nanos =
+        std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map(|d| d.as_nanos()).unwrap_or(0);
     let dir = base.join(format!("rvlab-etcd-oracle-{}-{nanos}", std::process::id()));
     let client = format!("http://127.0.0.1:{cp}");
     let peer = format!("http://127.0.0.1:{pp}");
@@ -109,11 +101,7 @@ fn start_etcd() -> Result<Etcd, String> {
         .stderr(Stdio::null())
         .spawn()
         .map_err(|e| format!("could not start {bin}: {e}"))?;
-    let mut etcd = Etcd {
-        child,
-        dir,
-        port: cp,
-    };
+    let mut etcd = Etcd { child, dir, port: cp };
     let deadline = Instant::now() + Duration::from_secs(15);
     loop {
         if let Ok(Some(status)) = etcd.child.try_wait() {
@@ -146,10 +134,7 @@ impl Http {
         let s = TcpStream::connect(("127.0.0.1", port))?;
         s.set_read_timeout(Some(Duration::from_secs(5)))?;
         s.set_nodelay(true)?;
-        Ok(Http {
-            port,
-            reader: BufReader::new(s),
-        })
+        Ok(Http { port, reader: BufReader::new(s) })
     }
 
     fn request(&mut self, method: &str, path: &str, body: Option<&Value>) -> Result<Value, String> {
@@ -159,23 +144,16 @@ impl Http {
             self.port,
             body.len()
         );
-        self.reader
-            .get_mut()
-            .write_all(req.as_bytes())
-            .map_err(|e| e.to_string())?;
+        self.reader.get_mut().write_all(req.as_bytes()).map_err(|e| e.to_string())?;
         let mut line = String::new();
-        self.reader
-            .read_line(&mut line)
-            .map_err(|e| e.to_string())?;
+        self.reader.read_line(&mut line).map_err(|e| e.to_string())?;
         if !line.starts_with("HTTP/1.") {
             return Err(format!("bad status line {line:?}"));
         }
         let (mut len, mut chunked) = (None, false);
         loop {
             line.clear();
-            self.reader
-                .read_line(&mut line)
-                .map_err(|e| e.to_string())?;
+            self.reader.read_line(&mut line).map_err(|e| e.to_string())?;
             let l = line.trim_end();
             if l.is_empty() {
                 break;
@@ -193,18 +171,14 @@ impl Http {
         if chunked {
             loop {
                 line.clear();
-                self.reader
-                    .read_line(&mut line)
-                    .map_err(|e| e.to_string())?;
+                self.reader.read_line(&mut line).map_err(|e| e.to_string())?;
                 let size = usize::from_str_radix(line.trim().split(';').next().unwrap_or(""), 16)
                     .map_err(|e| format!("bad chunk size {line:?}: {e}"))?;
                 if size == 0 {
                     // Trailers (grpc-gateway sends some), then an empty line.
                     loop {
                         line.clear();
-                        self.reader
-                            .read_line(&mut line)
-                            .map_err(|e| e.to_string())?;
+                        self.reader.read_line(&mut line).map_err(|e| e.to_string())?;
                         if line.trim_end().is_empty() {
                             break;
                         }
@@ -212,20 +186,15 @@ impl Http {
                     break;
                 }
                 let mut chunk = vec![0u8; size + 2];
-                self.reader
-                    .read_exact(&mut chunk)
-                    .map_err(|e| e.to_string())?;
+                self.reader.read_exact(&mut chunk).map_err(|e| e.to_string())?;
                 data.extend_from_slice(&chunk[..size]);
             }
         } else {
             let n = len.ok_or("response without length")?;
             data.resize(n, 0);
-            self.reader
-                .read_exact(&mut data)
-                .map_err(|e| e.to_string())?;
+            self.reader.read_exact(&mut data).map_err(|e| e.to_string())?;
         }
-        serde_json::from_slice(&data)
-            .map_err(|e| format!("bad JSON {e}: {}", String::from_utf8_lossy(&data)))
+        serde_json::from_slice(&data).map_err(|e| format!("bad JSON {e}: {}", String::from_utf8_lossy(&data)))
     }
 }
 
@@ -247,9 +216,7 @@ impl WatchStream {
             "POST /v3/watch HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nContent-Type: application/json\r\nContent-Length: {}\r\n\r\n{body}",
             body.len()
         );
-        stream
-            .write_all(req.as_bytes())
-            .map_err(|e| e.to_string())?;
+        stream.write_all(req.as_bytes()).map_err(|e| e.to_string())?;
         let mut ws = WatchStream {
             stream,
             raw: Vec::new(),
@@ -259,11 +226,7 @@ impl WatchStream {
         };
         // etcd resolves start_revision 0 when it registers the watcher: wait for "created".
         let deadline = Instant::now() + Duration::from_secs(3);
-        while !ws
-            .messages
-            .iter()
-            .any(|m| m["result"]["created"] == true || m.get("error").is_some())
-        {
+        while !ws.messages.iter().any(|m| m["result"]["created"] == true || m.get("error").is_some()) {
             if Instant::now() > deadline {
                 return Err("watch was not created within 3 s".into());
             }
@@ -274,9 +237,7 @@ impl WatchStream {
 
     /// Reads whatever arrives within `wait` and parses complete messages.
     fn pump(&mut self, wait: Duration) {
-        let _ = self
-            .stream
-            .set_read_timeout(Some(wait.max(Duration::from_millis(1))));
+        let _ = self.stream.set_read_timeout(Some(wait.max(Duration::from_millis(1))));
         let mut buf = [0u8; 16384];
         if let Ok(n) = self.stream.read(&mut buf) {
             self.raw.extend_from_slice(&buf[..n]);
@@ -290,12 +251,7 @@ impl WatchStream {
         }
         while let Some(p) = find(&self.raw, b"\r\n") {
             let Ok(size) = usize::from_str_radix(
-                std::str::from_utf8(&self.raw[..p])
-                    .unwrap_or("")
-                    .trim()
-                    .split(';')
-                    .next()
-                    .unwrap_or(""),
+                std::str::from_utf8(&self.raw[..p]).unwrap_or("").trim().split(';').next().unwrap_or(""),
                 16,
             ) else {
                 break;
@@ -324,10 +280,7 @@ impl WatchStream {
     }
 
     fn event_count(&self) -> usize {
-        self.responses()
-            .iter()
-            .map(|r| r["events"].as_array().map_or(0, |a| a.len()))
-            .sum()
+        self.responses().iter().map(|r| r["events"].as_array().map_or(0, |a| a.len())).sum()
     }
     fn saw_cancel(&self) -> bool {
         self.responses().iter().any(is_cancel)
@@ -424,11 +377,7 @@ fn gen_range(rng: &mut Rng) -> Op {
         key: pick(rng, &KEYS),
         end: pick(rng, &ENDS),
         rev: gen_read_rev(rng),
-        limit: if chance(rng, 40) {
-            small(rng, -1, 3)
-        } else {
-            0
-        },
+        limit: if chance(rng, 40) { small(rng, -1, 3) } else { 0 },
         count_only: chance(rng, 10),
         keys_only: chance(rng, 10),
     }
@@ -441,22 +390,8 @@ fn gen_branch(rng: &mut Rng) -> Vec<Op> {
     for _ in 0..n {
         match rng.range(0, 3) {
             0 => {
-                if let Op::Range {
-                    key,
-                    end,
-                    rev,
-                    limit,
-                    ..
-                } = gen_range(rng)
-                {
-                    out.push(Op::Range {
-                        key,
-                        end,
-                        rev,
-                        limit,
-                        count_only: false,
-                        keys_only: false,
-                    });
+                if let Op::Range { key, end, rev, limit, .. } = gen_range(rng) {
+                    out.push(Op::Range { key, end, rev, limit, count_only: false, keys_only: false });
                 }
             }
             // etcd rejects a txn that writes one key twice: write keys are distinct.
@@ -467,17 +402,9 @@ fn gen_branch(rng: &mut Rng) -> Vec<Op> {
                 }
                 used.push(key);
                 out.push(if k == 1 {
-                    Op::Put {
-                        key,
-                        value: pick(rng, &VALUES),
-                        prev_kv: chance(rng, 50),
-                    }
+                    Op::Put { key, value: pick(rng, &VALUES), prev_kv: chance(rng, 50) }
                 } else {
-                    Op::Delete {
-                        key,
-                        end: "",
-                        prev_kv: chance(rng, 50),
-                    }
+                    Op::Delete { key, end: "", prev_kv: chance(rng, 50) }
                 });
             }
         }
@@ -487,21 +414,9 @@ fn gen_branch(rng: &mut Rng) -> Vec<Op> {
 
 fn gen_op(rng: &mut Rng) -> Op {
     match rng.range(0, 100) {
-        0..30 => Op::Put {
-            key: pick(rng, &KEYS),
-            value: pick(rng, &VALUES),
-            prev_kv: chance(rng, 30),
-        },
-        30..40 => Op::Delete {
-            key: pick(rng, &KEYS),
-            end: "",
-            prev_kv: chance(rng, 40),
-        },
-        40..47 => Op::Delete {
-            key: pick(rng, &KEYS),
-            end: pick(rng, &ENDS[1..]),
-            prev_kv: chance(rng, 40),
-        },
+        0..30 => Op::Put { key: pick(rng, &KEYS), value: pick(rng, &VALUES), prev_kv: chance(rng, 30) },
+        30..40 => Op::Delete { key: pick(rng, &KEYS), end: "", prev_kv: chance(rng, 40) },
+        40..47 => Op::Delete { key: pick(rng, &KEYS), end: pick(rng, &ENDS[1..]), prev_kv: chance(rng, 40) },
         47..67 => {
             let n = rng.range(0, 3);
             let compares = (0..n)
@@ -532,11 +447,7 @@ fn gen_op(rng: &mut Rng) -> Op {
                     (pick(rng, &KEYS), target, result)
                 })
                 .collect();
-            Op::Txn {
-                compares,
-                success: gen_branch(rng),
-                failure: gen_branch(rng),
-            }
+            Op::Txn { compares, success: gen_branch(rng), failure: gen_branch(rng) }
         }
         67..85 => gen_range(rng),
         85..91 => Op::Compact {
@@ -549,11 +460,7 @@ fn gen_op(rng: &mut Rng) -> Op {
         },
         _ => Op::Watch {
             key: pick(rng, &KEYS),
-            end: if chance(rng, 60) {
-                "\0"
-            } else {
-                pick(rng, &ENDS)
-            },
+            end: if chance(rng, 60) { "\0" } else { pick(rng, &ENDS) },
             start: match rng.range(0, 100) {
                 0..20 => RevSpec::Raw(0),
                 20..60 => RevSpec::Cur(-small(rng, 0, 8)),
@@ -658,9 +565,7 @@ impl Seq<'_> {
                 "ver": int(&kv["version"]), "lease": int(&kv["lease"]) })
     }
     fn etcd_kvs(&self, v: &Value) -> Vec<Value> {
-        v.as_array()
-            .map(|a| a.iter().map(|kv| self.etcd_kv(kv)).collect())
-            .unwrap_or_default()
+        v.as_array().map(|a| a.iter().map(|kv| self.etcd_kv(kv)).collect()).unwrap_or_default()
     }
     fn etcd_hdr(&self, v: &Value) -> i64 {
         self.back(int(&v["header"]["revision"]))
@@ -696,8 +601,7 @@ impl Seq<'_> {
                 "prev": e.get("prev_kv").map(|kv| self.etcd_kv(kv)) })
     }
     fn etcd_error(&self, v: &Value) -> Option<Value> {
-        v.get("error")
-            .map(|e| json!({ "err": err_kind(e.as_str().unwrap_or("")) }))
+        v.get("error").map(|e| json!({ "err": err_kind(e.as_str().unwrap_or("")) }))
     }
 
     // -- requests --
@@ -739,8 +643,7 @@ impl Seq<'_> {
             range_end: end_bytes(&self.prefix, end),
             prev_kv,
         };
-        let j =
-            json!({ "key": b64(&req.key), "range_end": b64(&req.range_end), "prev_kv": prev_kv });
+        let j = json!({ "key": b64(&req.key), "range_end": b64(&req.range_end), "prev_kv": prev_kv });
         (req, j)
     }
 
@@ -754,11 +657,7 @@ impl Seq<'_> {
     /// Runs one op on both sides; returns (model, etcd) observations.
     fn step(&mut self, idx: usize, op: &Op) -> (Value, Value) {
         match op {
-            Op::Put {
-                key,
-                value,
-                prev_kv,
-            } => {
+            Op::Put { key, value, prev_kv } => {
                 let (req, j) = self.put_req(key, value, *prev_kv);
                 let m = Self::model_put(&self.model.put(req));
                 let v = self.etcd("/v3/kv/put", &j);
@@ -770,30 +669,16 @@ impl Seq<'_> {
                 let v = self.etcd("/v3/kv/deleterange", &j);
                 (m, self.etcd_error(&v).unwrap_or_else(|| self.etcd_del(&v)))
             }
-            Op::Range {
-                key,
-                end,
-                rev,
-                limit,
-                count_only,
-                keys_only,
-            } => {
+            Op::Range { key, end, rev, limit, count_only, keys_only } => {
                 let (req, j) = self.range_req(key, end, rev, *limit, *count_only, *keys_only);
                 let m = match self.model.range(&req) {
                     Ok(r) => Self::model_range(&r),
                     Err(e) => model_err(&e),
                 };
                 let v = self.etcd("/v3/kv/range", &j);
-                (
-                    m,
-                    self.etcd_error(&v).unwrap_or_else(|| self.etcd_range(&v)),
-                )
+                (m, self.etcd_error(&v).unwrap_or_else(|| self.etcd_range(&v)))
             }
-            Op::Txn {
-                compares,
-                success,
-                failure,
-            } => {
+            Op::Txn { compares, success, failure } => {
                 let mut mc = Vec::new();
                 let mut jc = Vec::new();
                 for (key, target, result) in compares {
@@ -805,10 +690,9 @@ impl Seq<'_> {
                         CompareResult::Less => "LESS",
                     };
                     let (t, j) = match target {
-                        CmpTarget::Version(v) => (
-                            CompareTarget::Version(*v),
-                            json!({"target": "VERSION", "version": v}),
-                        ),
+                        CmpTarget::Version(v) => {
+                            (CompareTarget::Version(*v), json!({"target": "VERSION", "version": v}))
+                        }
                         CmpTarget::Create(r) => {
                             let r = self.resolve(r);
                             (
@@ -831,11 +715,7 @@ impl Seq<'_> {
                     let mut j = j;
                     j["key"] = json!(b64(&k));
                     j["result"] = json!(res);
-                    mc.push(Compare {
-                        key: k,
-                        result: *result,
-                        target: t,
-                    });
+                    mc.push(Compare { key: k, result: *result, target: t });
                     jc.push(j);
                 }
                 let branch = |s: &Self, ops: &[Op]| -> (Vec<RequestOp>, Vec<Value>) {
@@ -843,24 +723,12 @@ impl Seq<'_> {
                     let mut j = Vec::new();
                     for op in ops {
                         match op {
-                            Op::Range {
-                                key,
-                                end,
-                                rev,
-                                limit,
-                                count_only,
-                                keys_only,
-                            } => {
-                                let (r, rj) =
-                                    s.range_req(key, end, rev, *limit, *count_only, *keys_only);
+                            Op::Range { key, end, rev, limit, count_only, keys_only } => {
+                                let (r, rj) = s.range_req(key, end, rev, *limit, *count_only, *keys_only);
                                 m.push(RequestOp::Range(r));
                                 j.push(json!({ "request_range": rj }));
                             }
-                            Op::Put {
-                                key,
-                                value,
-                                prev_kv,
-                            } => {
+                            Op::Put { key, value, prev_kv } => {
                                 let (r, rj) = s.put_req(key, value, *prev_kv);
                                 m.push(RequestOp::Put(r));
                                 j.push(json!({ "request_put": rj }));
@@ -877,11 +745,7 @@ impl Seq<'_> {
                 };
                 let (ms, js) = branch(self, success);
                 let (mf, jf) = branch(self, failure);
-                let m = match self.model.txn(TxnRequest {
-                    compare: mc,
-                    success: ms,
-                    failure: mf,
-                }) {
+                let m = match self.model.txn(TxnRequest { compare: mc, success: ms, failure: mf }) {
                     Ok(r) => {
                         let resps: Vec<Value> = r
                             .responses
@@ -896,10 +760,7 @@ impl Seq<'_> {
                     }
                     Err(e) => model_err(&e),
                 };
-                let v = self.etcd(
-                    "/v3/kv/txn",
-                    &json!({ "compare": jc, "success": js, "failure": jf }),
-                );
+                let v = self.etcd("/v3/kv/txn", &json!({ "compare": jc, "success": js, "failure": jf }));
                 let e = self.etcd_error(&v).unwrap_or_else(|| {
                     let resps: Vec<Value> = v["responses"]
                         .as_array()
@@ -931,22 +792,14 @@ impl Seq<'_> {
                     Ok(h) => json!({ "op": "compact", "rev": h.revision }),
                     Err(e) => model_err(&e),
                 };
-                let v = self.etcd(
-                    "/v3/kv/compaction",
-                    &json!({ "revision": er, "physical": true }),
-                );
+                let v = self.etcd("/v3/kv/compaction", &json!({ "revision": er, "physical": true }));
                 (
                     m,
                     self.etcd_error(&v)
                         .unwrap_or_else(|| json!({ "op": "compact", "rev": self.etcd_hdr(&v) })),
                 )
             }
-            Op::Watch {
-                key,
-                end,
-                start,
-                prev_kv,
-            } => {
+            Op::Watch { key, end, start, prev_kv } => {
                 let mut s = self.resolve(start);
                 // Before the first compaction etcd 3.4 accepts start -1 but computes the catch-up
                 // range of a whole 100 ms sync round from the lowest start: a -1 then also hides
@@ -988,10 +841,7 @@ impl Seq<'_> {
         for w in &mut self.watches {
             w.model.extend(self.model.take_watch_responses(w.id));
             let want: usize = w.model.iter().map(|r| r.events.len()).sum();
-            let cancel = w
-                .model
-                .iter()
-                .any(|r| r.canceled || r.compact_revision != 0);
+            let cancel = w.model.iter().any(|r| r.canceled || r.compact_revision != 0);
             let deadline = Instant::now() + Duration::from_secs(2);
             while (w.stream.event_count() < want || (cancel && !w.stream.saw_cancel()))
                 && Instant::now() < deadline
@@ -1010,10 +860,7 @@ impl Seq<'_> {
         for w in &mut watches {
             w.model.extend(self.model.take_watch_responses(w.id));
             let want: usize = w.model.iter().map(|r| r.events.len()).sum();
-            let cancel = w
-                .model
-                .iter()
-                .any(|r| r.canceled || r.compact_revision != 0);
+            let cancel = w.model.iter().any(|r| r.canceled || r.compact_revision != 0);
             let deadline = Instant::now() + Duration::from_secs(2);
             while (w.stream.event_count() < want || (cancel && !w.stream.saw_cancel()))
                 && Instant::now() < deadline
@@ -1035,11 +882,8 @@ impl Seq<'_> {
                     .collect();
                 (json!(m), json!(e))
             } else {
-                let flat_m: Vec<Value> = w
-                    .model
-                    .iter()
-                    .flat_map(|r| r.events.iter().map(Self::model_event))
-                    .collect();
+                let flat_m: Vec<Value> =
+                    w.model.iter().flat_map(|r| r.events.iter().map(Self::model_event)).collect();
                 let cancel_m: Vec<Value> = w
                     .model
                     .iter()
@@ -1066,16 +910,10 @@ impl Seq<'_> {
             if m != e {
                 return Err((w.op_index, m, e));
             }
-            bump(
-                ST_EVENTS,
-                w.model.iter().map(|r| r.events.len() as u64).sum(),
-            );
+            bump(ST_EVENTS, w.model.iter().map(|r| r.events.len() as u64).sum());
             bump(
                 ST_CANCELED,
-                w.model
-                    .iter()
-                    .filter(|r| r.canceled || r.compact_revision != 0)
-                    .count() as u64,
+                w.model.iter().filter(|r| r.canceled || r.compact_revision != 0).count() as u64,
             );
         }
         Ok(())
@@ -1095,23 +933,14 @@ fn run_sequence(
     ops: &[Op],
     fresh: bool,
 ) -> Result<(), Divergence> {
-    let mut seq = Seq {
-        http,
-        port,
-        prefix: prefix.clone(),
-        model: MvccStore::new(),
-        offset: 0,
-        watches: Vec::new(),
-    };
+    let mut seq =
+        Seq { http, port, prefix: prefix.clone(), model: MvccStore::new(), offset: 0, watches: Vec::new() };
     // Align: etcd's current revision E0 ↔ model revision 1; both compacted there (unless fresh).
     let probe = seq.etcd("/v3/kv/range", &json!({ "key": b64(prefix.as_bytes()) }));
     let e0 = int(&probe["header"]["revision"]);
     seq.offset = e0 - 1;
     if !fresh {
-        let _ = seq.etcd(
-            "/v3/kv/compaction",
-            &json!({ "revision": e0, "physical": true }),
-        );
+        let _ = seq.etcd("/v3/kv/compaction", &json!({ "revision": e0, "physical": true }));
         let _ = seq.model.compact(1);
     }
     // A synced watch over the whole prefix, compared response by response.
@@ -1150,40 +979,21 @@ fn run_sequence(
             bump(ST_COMPACTIONS, 1);
         }
         if m != e {
-            return Err(Divergence {
-                op_index: i,
-                model: m,
-                etcd: e,
-            });
+            return Err(Divergence { op_index: i, model: m, etcd: e });
         }
     }
     // A final txn writing every key: each live watch ends with this event, so reading up to it
     // proves etcd sent nothing else (no need to wait out etcd's 100 ms catch-up loop).
     let sentinel = Op::Txn {
         compares: Vec::new(),
-        success: KEYS
-            .iter()
-            .map(|k| Op::Put {
-                key: k,
-                value: "end",
-                prev_kv: false,
-            })
-            .collect(),
+        success: KEYS.iter().map(|k| Op::Put { key: k, value: "end", prev_kv: false }).collect(),
         failure: Vec::new(),
     };
     let (m, e) = seq.step(ops.len(), &sentinel);
     if m != e {
-        return Err(Divergence {
-            op_index: ops.len(),
-            model: m,
-            etcd: e,
-        });
+        return Err(Divergence { op_index: ops.len(), model: m, etcd: e });
     }
-    seq.check_watches().map_err(|(i, m, e)| Divergence {
-        op_index: i,
-        model: m,
-        etcd: e,
-    })
+    seq.check_watches().map_err(|(i, m, e)| Divergence { op_index: i, model: m, etcd: e })
 }
 
 #[test]
@@ -1191,19 +1001,16 @@ fn etcd_oracle() {
     let etcd = match start_etcd() {
         Ok(e) => e,
         Err(why) => {
+            // In CI a missing etcd is a failure, never a silent pass; locally it may skip.
+            assert!(std::env::var_os("CI").is_none(), "etcd oracle test cannot run in CI: {why}");
             eprintln!("SKIPPED: etcd oracle test: {why}");
             return;
         }
     };
     let started = Instant::now();
-    let seqs: usize = std::env::var("RVLAB_ORACLE_SEQS")
-        .ok()
-        .and_then(|s| s.parse().ok())
-        .unwrap_or(200);
-    let seed: u64 = std::env::var("RVLAB_ORACLE_SEED")
-        .ok()
-        .and_then(|s| s.parse().ok())
-        .unwrap_or(0x5eed_e7cd);
+    let seqs: usize = std::env::var("RVLAB_ORACLE_SEQS").ok().and_then(|s| s.parse().ok()).unwrap_or(200);
+    let seed: u64 =
+        std::env::var("RVLAB_ORACLE_SEED").ok().and_then(|s| s.parse().ok()).unwrap_or(0x5eed_e7cd);
     let mut http = Http::connect(etcd.port).expect("connect to etcd");
     let mut counter = 0usize;
     let mut next_prefix = || {
@@ -1237,9 +1044,8 @@ fn etcd_oracle() {
                 }
             }
         }
-        let mut msg = format!(
-            "model and etcd diverge (sequence {s}, seed {seed}); shortest failing sequence:\n"
-        );
+        let mut msg =
+            format!("model and etcd diverge (sequence {s}, seed {seed}); shortest failing sequence:\n");
         for (i, op) in best.iter().enumerate() {
             msg.push_str(&format!("  {i:2}: {op:?}\n"));
         }
@@ -1250,10 +1056,7 @@ fn etcd_oracle() {
         } else {
             format!("op {}", best_div.op_index)
         };
-        msg.push_str(&format!(
-            "at {at}:\n  model: {}\n  etcd:  {}\n",
-            best_div.model, best_div.etcd
-        ));
+        msg.push_str(&format!("at {at}:\n  model: {}\n  etcd:  {}\n", best_div.model, best_div.etcd));
         panic!("{msg}");
     }
     let st = |i: usize| STATS[i].load(Ordering::Relaxed);

@@ -6,8 +6,7 @@ use rvlab::script::expect::{
 use serde_json::{Value, json};
 
 fn exp(line: &str) -> Expectation {
-    line.parse::<Expectation>()
-        .unwrap_or_else(|e| panic!("{line:?}: {e}"))
+    line.parse::<Expectation>().unwrap_or_else(|e| panic!("{line:?}: {e}"))
 }
 
 fn parse_err(line: &str) -> String {
@@ -23,9 +22,7 @@ fn no_informers(_: &str) -> Option<Value> {
 
 /// Runs `line` against `prev`; Ok(()) or the failure as "expected …, seen …".
 fn run(line: &str, prev: &Value) -> Result<(), String> {
-    exp(line)
-        .check(Some(prev), &no_informers)
-        .map_err(|f| f.to_string())
+    exp(line).check(Some(prev), &no_informers).map_err(|f| f.to_string())
 }
 
 fn pass(line: &str, prev: &Value) {
@@ -90,20 +87,11 @@ fn parses_subjects() {
     assert_eq!(exp("expect items == []").subject, Subject::Items);
     assert_eq!(exp("expect events == []").subject, Subject::Events);
     assert_eq!(exp("expect kvs == []").subject, Subject::Kvs);
-    assert_eq!(
-        exp("expect header Retry-After == 1").subject,
-        Subject::Header("Retry-After".into())
-    );
-    assert_eq!(
-        exp("expect informer inf store == [a]").subject,
-        Subject::InformerStore("inf".into())
-    );
+    assert_eq!(exp("expect header Retry-After == 1").subject, Subject::Header("Retry-After".into()));
+    assert_eq!(exp("expect informer inf store == [a]").subject, Subject::InformerStore("inf".into()));
     assert_eq!(
         exp("expect informer inf lastSyncRV == \"17\"").subject,
-        Subject::Informer {
-            name: "inf".into(),
-            path: Path(vec![key("lastSyncRV")])
-        }
+        Subject::Informer { name: "inf".into(), path: Path(vec![key("lastSyncRV")]) }
     );
     assert_eq!(
         exp("expect informer inf store[0].name == a").subject,
@@ -118,12 +106,7 @@ fn parses_subjects() {
     );
     assert_eq!(
         exp(r#"expect body.metadata.annotations["example.com/owner"] == me"#).subject,
-        Subject::Path(Path(vec![
-            key("body"),
-            key("metadata"),
-            key("annotations"),
-            key("example.com/owner")
-        ]))
+        Subject::Path(Path(vec![key("body"), key("metadata"), key("annotations"), key("example.com/owner")]))
     );
     assert_eq!(
         exp("expect events[2].object.metadata.resourceVersion == \"9\"").subject,
@@ -144,100 +127,37 @@ fn parses_subjects() {
 #[test]
 fn parses_checks_and_values() {
     let check = |l: &str| exp(l).check;
-    assert_eq!(
-        check("expect code 410"),
-        Check::Compare(CmpOp::Eq, json!(410))
-    );
-    assert_eq!(
-        check("expect code == 410"),
-        Check::Compare(CmpOp::Eq, json!(410))
-    );
-    assert_eq!(
-        check("expect code != 200"),
-        Check::Compare(CmpOp::Ne, json!(200))
-    );
-    assert_eq!(
-        check("expect reason Expired"),
-        Check::Compare(CmpOp::Eq, json!("Expired"))
-    );
-    assert_eq!(
-        check("expect reason \"Expired\""),
-        Check::Compare(CmpOp::Eq, json!("Expired"))
-    );
-    assert_eq!(
-        check("expect x.y == true"),
-        Check::Compare(CmpOp::Eq, json!(true))
-    );
-    assert_eq!(
-        check("expect x.y == null"),
-        Check::Compare(CmpOp::Eq, Value::Null)
-    );
-    assert_eq!(
-        check("expect x.y == [1, \"a\"]"),
-        Check::Compare(CmpOp::Eq, json!([1, "a"]))
-    );
-    assert_eq!(
-        check("expect x.y == {\"a\": 1}"),
-        Check::Compare(CmpOp::Eq, json!({"a": 1}))
-    );
+    assert_eq!(check("expect code 410"), Check::Compare(CmpOp::Eq, json!(410)));
+    assert_eq!(check("expect code == 410"), Check::Compare(CmpOp::Eq, json!(410)));
+    assert_eq!(check("expect code != 200"), Check::Compare(CmpOp::Ne, json!(200)));
+    assert_eq!(check("expect reason Expired"), Check::Compare(CmpOp::Eq, json!("Expired")));
+    assert_eq!(check("expect reason \"Expired\""), Check::Compare(CmpOp::Eq, json!("Expired")));
+    assert_eq!(check("expect x.y == true"), Check::Compare(CmpOp::Eq, json!(true)));
+    assert_eq!(check("expect x.y == null"), Check::Compare(CmpOp::Eq, Value::Null));
+    assert_eq!(check("expect x.y == [1, \"a\"]"), Check::Compare(CmpOp::Eq, json!([1, "a"])));
+    assert_eq!(check("expect x.y == {\"a\": 1}"), Check::Compare(CmpOp::Eq, json!({"a": 1})));
     assert_eq!(check("expect x.y > 4"), Check::Compare(CmpOp::Gt, json!(4)));
-    assert_eq!(
-        check("expect x.y >= \"4\""),
-        Check::Compare(CmpOp::Ge, json!("4"))
-    );
-    assert_eq!(
-        check("expect x.y < 1.5"),
-        Check::Compare(CmpOp::Lt, json!(1.5))
-    );
-    assert_eq!(
-        check("expect x.y <= -2"),
-        Check::Compare(CmpOp::Le, json!(-2))
-    );
+    assert_eq!(check("expect x.y >= \"4\""), Check::Compare(CmpOp::Ge, json!("4")));
+    assert_eq!(check("expect x.y < 1.5"), Check::Compare(CmpOp::Lt, json!(1.5)));
+    assert_eq!(check("expect x.y <= -2"), Check::Compare(CmpOp::Le, json!(-2)));
     assert_eq!(check("expect x.y exists"), Check::Exists);
     assert_eq!(check("expect x.y absent"), Check::Absent);
-    assert_eq!(
-        check("expect message contains \"too old\""),
-        Check::Contains(json!("too old"))
-    );
-    assert_eq!(
-        check("expect closed"),
-        Check::Compare(CmpOp::Eq, json!(true))
-    );
-    assert_eq!(
-        check("expect not closed"),
-        Check::Compare(CmpOp::Eq, json!(false))
-    );
+    assert_eq!(check("expect message contains \"too old\""), Check::Contains(json!("too old")));
+    assert_eq!(check("expect closed"), Check::Compare(CmpOp::Eq, json!(true)));
+    assert_eq!(check("expect not closed"), Check::Compare(CmpOp::Eq, json!(false)));
     assert_eq!(check("expect reason exists"), Check::Exists);
-    assert_eq!(
-        check("expect reason == exists"),
-        Check::Compare(CmpOp::Eq, json!("exists"))
-    );
+    assert_eq!(check("expect reason == exists"), Check::Compare(CmpOp::Eq, json!("exists")));
 }
 
 #[test]
 fn parses_lists() {
     let check = |l: &str| exp(l).check;
-    let rv = |t: &str, rv: &str| Entry {
-        text: t.into(),
-        rv: Some(rv.into()),
-    };
-    assert_eq!(
-        check("expect items == [a, b]"),
-        Check::ListEq(vec![Entry::new("a"), Entry::new("b")])
-    );
+    let rv = |t: &str, rv: &str| Entry { text: t.into(), rv: Some(rv.into()) };
+    assert_eq!(check("expect items == [a, b]"), Check::ListEq(vec![Entry::new("a"), Entry::new("b")]));
     assert_eq!(check("expect items == []"), Check::ListEq(vec![]));
-    assert_eq!(
-        check("expect items [a]"),
-        Check::ListEq(vec![Entry::new("a")])
-    );
-    assert_eq!(
-        check("expect items != [a]"),
-        Check::ListNe(vec![Entry::new("a")])
-    );
-    assert_eq!(
-        check("expect items contains b"),
-        Check::ListContains(Entry::new("b"))
-    );
+    assert_eq!(check("expect items [a]"), Check::ListEq(vec![Entry::new("a")]));
+    assert_eq!(check("expect items != [a]"), Check::ListNe(vec![Entry::new("a")]));
+    assert_eq!(check("expect items contains b"), Check::ListContains(Entry::new("b")));
     assert_eq!(
         check("expect events == [ADDED a, MODIFIED  b ,BOOKMARK, ERROR 410]"),
         Check::ListEq(vec![
@@ -251,10 +171,7 @@ fn parses_lists() {
         check("expect events == [ADDED a@5, BOOKMARK@9]"),
         Check::ListEq(vec![rv("ADDED a", "5"), rv("BOOKMARK", "9")])
     );
-    assert_eq!(
-        check("expect events contains ADDED a@5"),
-        Check::ListContains(rv("ADDED a", "5"))
-    );
+    assert_eq!(check("expect events contains ADDED a@5"), Check::ListContains(rv("ADDED a", "5")));
     assert_eq!(
         check(r#"expect kvs == ["a,b", "c@d"@7]"#),
         Check::ListEq(vec![Entry::new("a,b"), rv("c@d", "7")])
@@ -273,14 +190,8 @@ fn parse_errors() {
         "expect body.metadata.continue: missing check; expected ==, !=, <, <=, >, >=, exists, absent, contains or a value"
     );
     assert_eq!(parse_err("expect code =="), "expect code ==: missing value");
-    assert_eq!(
-        parse_err("expect message contains"),
-        "expect message contains: missing value"
-    );
-    assert_eq!(
-        parse_err("expect x exists now"),
-        "expect x exists: unexpected \"now\""
-    );
+    assert_eq!(parse_err("expect message contains"), "expect message contains: missing value");
+    assert_eq!(parse_err("expect x exists now"), "expect x exists: unexpected \"now\"");
     assert_eq!(
         parse_err("expect message too old"),
         "expect message: text with spaces must be quoted: \"too old\""
@@ -298,22 +209,13 @@ fn parse_errors() {
         parse_err("expect body.metadata.resourceVersion > abc"),
         "expect body.metadata.resourceVersion >: needs a number, got \"abc\""
     );
-    assert_eq!(
-        parse_err("expect x >= \"4a\""),
-        "expect x >=: needs a number, got \"\\\"4a\\\"\""
-    );
+    assert_eq!(parse_err("expect x >= \"4a\""), "expect x >=: needs a number, got \"\\\"4a\\\"\"");
     assert_eq!(
         parse_err("expect items > [a]"),
         "expect items: > does not work on lists; use ==, !=, contains, exists or absent"
     );
-    assert_eq!(
-        parse_err("expect items == a, b"),
-        "expect items: expected a list like [a, b], got \"a, b\""
-    );
-    assert_eq!(
-        parse_err("expect items == [a,,b]"),
-        "expect items: empty entry in list"
-    );
+    assert_eq!(parse_err("expect items == a, b"), "expect items: expected a list like [a, b], got \"a, b\"");
+    assert_eq!(parse_err("expect items == [a,,b]"), "expect items: empty entry in list");
     assert_eq!(
         parse_err("expect items contains [a]"),
         "expect items contains: takes one entry, e.g. contains a"
@@ -326,10 +228,7 @@ fn parse_errors() {
         parse_err("expect items == [a@]"),
         "expect items: expected a resourceVersion after @, got \"\""
     );
-    assert_eq!(
-        parse_err("expect items == [@5]"),
-        "expect items: missing name before @ in \"@5\""
-    );
+    assert_eq!(parse_err("expect items == [@5]"), "expect items: missing name before @ in \"@5\"");
     assert_eq!(
         parse_err("expect items == [a[0]]"),
         "expect items: unexpected '[' in entry \"a[0]\"; quote entries like \"a,b\""
@@ -346,35 +245,20 @@ fn parse_errors() {
         parse_err("expect informer inf"),
         "expect informer: missing field after the name; expected expect informer <name> store|<path> ..."
     );
-    assert_eq!(
-        parse_err("expect body..x exists"),
-        "expect: bad path \"body..x\": empty key"
-    );
+    assert_eq!(parse_err("expect body..x exists"), "expect: bad path \"body..x\": empty key");
     assert_eq!(
         parse_err("expect body.items[x] exists"),
         "expect: bad path \"body.items[x]\": an index must be a number, e.g. [0]"
     );
-    assert_eq!(
-        parse_err("expect body.items[0 exists"),
-        "expect: bad path \"body.items[0\": missing ]"
-    );
+    assert_eq!(parse_err("expect body.items[0 exists"), "expect: bad path \"body.items[0\": missing ]");
     assert_eq!(
         parse_err("expect body]x exists"),
         "expect: bad path \"body]x\": expected . or [ between keys"
     );
-    assert_eq!(
-        parse_err("expect a[0]b exists"),
-        "expect: bad path \"a[0]b\": expected . or [ between keys"
-    );
-    assert_eq!(
-        parse_err("expectation code 1"),
-        "not an expect line: \"expectation code 1\""
-    );
+    assert_eq!(parse_err("expect a[0]b exists"), "expect: bad path \"a[0]b\": expected . or [ between keys");
+    assert_eq!(parse_err("expectation code 1"), "not an expect line: \"expectation code 1\"");
     // parse_expectation takes what follows the keyword.
-    assert_eq!(
-        parse_expectation(" code 410").unwrap(),
-        exp("expect code 410")
-    );
+    assert_eq!(parse_expectation(" code 410").unwrap(), exp("expect code 410"));
 }
 
 #[test]
@@ -387,26 +271,14 @@ fn display_is_canonical() {
         ("expect message == \"a b\"", "expect message \"a b\""),
         ("expect body.x == a", "expect body.x == \"a\""),
         ("expect body.x   >   4", "expect body.x > 4"),
-        (
-            "expect header retry-after 1",
-            "expect header retry-after == 1",
-        ),
+        ("expect header retry-after 1", "expect header retry-after == 1"),
         ("expect closed == false", "expect not closed"),
         ("expect closed != false", "expect closed != false"),
         ("expect items == [ a , b ]", "expect items == [a, b]"),
         ("expect items == [\"a\"@4]", "expect items == [a@4]"),
-        (
-            "expect events == [\"ADDED  a\"]",
-            "expect events == [\"ADDED  a\"]",
-        ),
-        (
-            "expect x.y == {\"b\": 1, \"a\": [true]}",
-            "expect x.y == {\"b\":1,\"a\":[true]}",
-        ),
-        (
-            "expect informer inf [\"store\"] exists",
-            "expect informer inf [\"store\"] exists",
-        ),
+        ("expect events == [\"ADDED  a\"]", "expect events == [\"ADDED  a\"]"),
+        ("expect x.y == {\"b\": 1, \"a\": [true]}", "expect x.y == {\"b\":1,\"a\":[true]}"),
+        ("expect informer inf [\"store\"] exists", "expect informer inf [\"store\"] exists"),
         ("expect [\"items\"] exists", "expect [\"items\"] exists"),
         ("expect a[\"b\"] exists", "expect a.b exists"),
         ("expect a[\"\"] exists", "expect a[\"\"] exists"),
@@ -432,27 +304,15 @@ fn code_reason_message() {
     pass("expect message \"too old resource version: 3 (5)\"", &s);
     pass("expect message contains \"too old\"", &s);
     pass("expect message contains 3", &s);
-    assert_eq!(
-        fail("expect code 200", &s),
-        "expected code 200, seen code 410"
-    );
-    assert_eq!(
-        fail("expect code \"410\"", &s),
-        "expected code \"410\", seen code 410"
-    );
-    assert_eq!(
-        fail("expect reason Gone", &s),
-        "expected reason Gone, seen reason Expired"
-    );
+    assert_eq!(fail("expect code 200", &s), "expected code 200, seen code 410");
+    assert_eq!(fail("expect code \"410\"", &s), "expected code \"410\", seen code 410");
+    assert_eq!(fail("expect reason Gone", &s), "expected reason Gone, seen reason Expired");
     assert_eq!(
         fail("expect message contains \"too new\"", &s),
         "expected message contains \"too new\", seen message \"too old resource version: 3 (5)\""
     );
     let ok = json!({"line": 2, "code": 200, "body": {"kind": "Pod"}});
-    assert_eq!(
-        fail("expect reason Expired", &ok),
-        "expected reason Expired, seen reason absent"
-    );
+    assert_eq!(fail("expect reason Expired", &ok), "expected reason Expired, seen reason absent");
     pass("expect reason absent", &ok);
 }
 
@@ -466,10 +326,7 @@ fn paths_and_comparisons() {
     pass("expect body.metadata.remainingItemCount == 1", &l);
     pass("expect body.metadata.selfLink absent", &l);
     pass("expect body.items[2] absent", &l);
-    pass(
-        "expect body.items[0].metadata.annotations[\"example.com/owner\"] == me",
-        &l,
-    );
+    pass("expect body.items[0].metadata.annotations[\"example.com/owner\"] == me", &l);
     pass("expect body.metadata.resourceVersion > 4", &l);
     pass("expect body.metadata.resourceVersion > \"9\"", &l);
     pass("expect body.metadata.resourceVersion >= 17", &l);
@@ -487,10 +344,7 @@ fn paths_and_comparisons() {
         fail("expect body.metadata.resourceVersion > 17", &l),
         "expected body.metadata.resourceVersion > 17, seen body.metadata.resourceVersion == \"17\""
     );
-    assert_eq!(
-        fail("expect body.kind < 3", &l),
-        "expected body.kind < 3, seen body.kind == \"PodList\""
-    );
+    assert_eq!(fail("expect body.kind < 3", &l), "expected body.kind < 3, seen body.kind == \"PodList\"");
     assert_eq!(
         fail("expect body.metadata.continue absent", &l),
         "expected body.metadata.continue absent, seen body.metadata.continue == \"eyJ2IjoibWV0YS5rOHMuaW8vdjEifQ\""
@@ -523,10 +377,7 @@ fn long_seen_values_are_shortened() {
     let big = json!({"body": {"s": "x".repeat(1000)}});
     let f = fail("expect body.s == \"y\"", &big);
     assert!(f.ends_with("…"), "{f}");
-    assert_eq!(
-        f.chars().count(),
-        "expected body.s == \"y\", seen ".len() + 300 + 1
-    );
+    assert_eq!(f.chars().count(), "expected body.s == \"y\", seen ".len() + 300 + 1);
 }
 
 #[test]
@@ -539,53 +390,27 @@ fn items_lists() {
     pass("expect items contains b", &l);
     pass("expect items contains b@9", &l);
     pass("expect items exists", &l);
-    assert_eq!(
-        fail("expect items == [a]", &l),
-        "expected items == [a], seen items == [a, b]"
-    );
-    assert_eq!(
-        fail("expect items == [b, a]", &l),
-        "expected items == [b, a], seen items == [a, b]"
-    );
-    assert_eq!(
-        fail("expect items == [a@5, b]", &l),
-        "expected items == [a@5, b], seen items == [a@4, b@9]"
-    );
-    assert_eq!(
-        fail("expect items contains c", &l),
-        "expected items contains c, seen items == [a, b]"
-    );
+    assert_eq!(fail("expect items == [a]", &l), "expected items == [a], seen items == [a, b]");
+    assert_eq!(fail("expect items == [b, a]", &l), "expected items == [b, a], seen items == [a, b]");
+    assert_eq!(fail("expect items == [a@5, b]", &l), "expected items == [a@5, b], seen items == [a@4, b@9]");
+    assert_eq!(fail("expect items contains c", &l), "expected items contains c, seen items == [a, b]");
     assert_eq!(
         fail("expect items contains a@3", &l),
         "expected items contains a@3, seen items == [a@4, b@9]"
     );
-    assert_eq!(
-        fail("expect items != [a, b]", &l),
-        "expected items != [a, b], seen items == [a, b]"
-    );
-    let empty = json!({"code": 200, "body": {"kind": "PodList", "metadata": {"resourceVersion": "3"}, "items": []}});
+    assert_eq!(fail("expect items != [a, b]", &l), "expected items != [a, b], seen items == [a, b]");
+    let empty =
+        json!({"code": 200, "body": {"kind": "PodList", "metadata": {"resourceVersion": "3"}, "items": []}});
     pass("expect items == []", &empty);
-    assert_eq!(
-        fail("expect items == [a]", &empty),
-        "expected items == [a], seen items == []"
-    );
-    assert_eq!(
-        fail("expect items == []", &status_410()),
-        "expected items == [], seen items absent"
-    );
+    assert_eq!(fail("expect items == [a]", &empty), "expected items == [a], seen items == []");
+    assert_eq!(fail("expect items == []", &status_410()), "expected items == [], seen items absent");
 }
 
 #[test]
 fn events_lists() {
     let e = events_output();
-    pass(
-        "expect events == [ADDED a, MODIFIED b, BOOKMARK, ERROR 410]",
-        &e,
-    );
-    pass(
-        "expect events == [ADDED a@5, MODIFIED b, BOOKMARK@9, ERROR 410]",
-        &e,
-    );
+    pass("expect events == [ADDED a, MODIFIED b, BOOKMARK, ERROR 410]", &e);
+    pass("expect events == [ADDED a@5, MODIFIED b, BOOKMARK@9, ERROR 410]", &e);
     pass("expect events contains BOOKMARK", &e);
     pass("expect events contains BOOKMARK@9", &e);
     pass("expect events contains ERROR 410", &e);
@@ -603,44 +428,26 @@ fn events_lists() {
         fail("expect events contains DELETED a", &e),
         "expected events contains DELETED a, seen events == [ADDED a, MODIFIED b, BOOKMARK, ERROR 410]"
     );
-    assert_eq!(
-        fail("expect not closed", &e),
-        "expected not closed, seen closed"
-    );
+    assert_eq!(fail("expect not closed", &e), "expected not closed, seen closed");
     let open = json!({"line": 9, "events": [], "closed": false});
     pass("expect events == []", &open);
     pass("expect not closed", &open);
     pass("expect closed == false", &open);
-    assert_eq!(
-        fail("expect closed", &open),
-        "expected closed, seen not closed"
-    );
+    assert_eq!(fail("expect closed", &open), "expected closed, seen not closed");
     assert_eq!(
         fail("expect events == [BOOKMARK]", &open),
         "expected events == [BOOKMARK], seen events == []"
     );
     // An output without events (e.g. a request) is reported as such.
-    assert_eq!(
-        fail("expect events == []", &pod_list()),
-        "expected events == [], seen events absent"
-    );
-    assert_eq!(
-        fail("expect closed", &pod_list()),
-        "expected closed, seen closed absent"
-    );
+    assert_eq!(fail("expect events == []", &pod_list()), "expected events == [], seen events absent");
+    assert_eq!(fail("expect closed", &pod_list()), "expected closed, seen closed absent");
 }
 
 #[test]
 fn etcd_outputs() {
     let o = etcd_output();
-    pass(
-        "expect kvs == [/registry/pods/default/a, /registry/pods/default/b]",
-        &o,
-    );
-    pass(
-        "expect kvs == [/registry/pods/default/a@5, /registry/pods/default/b@3]",
-        &o,
-    );
+    pass("expect kvs == [/registry/pods/default/a, /registry/pods/default/b]", &o);
+    pass("expect kvs == [/registry/pods/default/a@5, /registry/pods/default/b@3]", &o);
     pass("expect kvs contains /registry/pods/default/b", &o);
     pass("expect count 3", &o);
     pass("expect header.revision == 5", &o);
@@ -653,16 +460,10 @@ fn etcd_outputs() {
         "expected kvs == [/registry/pods/default/a], seen kvs == [/registry/pods/default/a, /registry/pods/default/b]"
     );
     let err = json!({"line": 7, "error": "mvcc: required revision has been compacted"});
-    pass(
-        "expect error \"mvcc: required revision has been compacted\"",
-        &err,
-    );
+    pass("expect error \"mvcc: required revision has been compacted\"", &err);
     pass("expect error contains compacted", &err);
     assert_eq!(
-        fail(
-            "expect error \"mvcc: required revision is a future revision\"",
-            &err
-        ),
+        fail("expect error \"mvcc: required revision is a future revision\"", &err),
         "expected error \"mvcc: required revision is a future revision\", \
          seen error \"mvcc: required revision has been compacted\""
     );
@@ -675,10 +476,7 @@ fn etcd_outputs() {
         fail("expect kvs == []", &err),
         "expected kvs == [], seen kvs absent; error \"mvcc: required revision has been compacted\""
     );
-    assert_eq!(
-        fail("expect error exists", &o),
-        "expected error exists, seen error absent"
-    );
+    assert_eq!(fail("expect error exists", &o), "expected error exists, seen error absent");
 }
 
 #[test]
@@ -705,10 +503,7 @@ fn watch_start_output() {
     let w = json!({"line": 4, "code": 200, "watch": "w1"});
     pass("expect code 200", &w);
     pass("expect watch == w1", &w);
-    assert_eq!(
-        fail("expect watch == w2", &w),
-        "expected watch == \"w2\", seen watch == \"w1\""
-    );
+    assert_eq!(fail("expect watch == w2", &w), "expected watch == \"w2\", seen watch == \"w1\"");
 }
 
 #[test]
@@ -720,11 +515,7 @@ fn informers() {
         ],
         "lastSyncRV": "17", "log": ["LIST rv=\"\" -> 17", "WATCH rv=17"]});
     let lookup = |name: &str| {
-        if name == "inf" {
-            Some(show.clone())
-        } else {
-            None
-        }
+        if name == "inf" { Some(show.clone()) } else { None }
     };
     let check = |line: &str| exp(line).check(None, &lookup).map_err(|f| f.to_string());
     assert_eq!(check("expect informer inf store == [a, c]"), Ok(()));
@@ -732,31 +523,19 @@ fn informers() {
     assert_eq!(check("expect informer inf store contains c"), Ok(()));
     assert_eq!(check("expect informer inf lastSyncRV == \"17\""), Ok(()));
     assert_eq!(check("expect informer inf lastSyncRV >= 17"), Ok(()));
-    assert_eq!(
-        check("expect informer inf log[1] == \"WATCH rv=17\""),
-        Ok(())
-    );
-    assert_eq!(
-        check("expect informer inf log contains \"WATCH rv=17\""),
-        Ok(())
-    );
+    assert_eq!(check("expect informer inf log[1] == \"WATCH rv=17\""), Ok(()));
+    assert_eq!(check("expect informer inf log contains \"WATCH rv=17\""), Ok(()));
     assert_eq!(
         check("expect informer inf store == [a]"),
         Err("expected informer inf store == [a], seen informer inf store == [a, c]".into())
     );
     assert_eq!(
         check("expect informer inf store == [a@4, c@11]"),
-        Err(
-            "expected informer inf store == [a@4, c@11], seen informer inf store == [a@4, c@12]"
-                .into()
-        )
+        Err("expected informer inf store == [a@4, c@11], seen informer inf store == [a@4, c@12]".into())
     );
     assert_eq!(
         check("expect informer inf lastSyncRV == \"18\""),
-        Err(
-            "expected informer inf lastSyncRV == \"18\", seen informer inf lastSyncRV == \"17\""
-                .into()
-        )
+        Err("expected informer inf lastSyncRV == \"18\", seen informer inf lastSyncRV == \"17\"".into())
     );
     assert_eq!(
         check("expect informer other store == []"),
@@ -765,18 +544,13 @@ fn informers() {
     // Informer checks do not need a previous output; others do.
     assert_eq!(
         exp("expect code 200").check(None, &lookup),
-        Err(ExpectFailure {
-            expected: "code 200".into(),
-            seen: "no previous output".into()
-        })
+        Err(ExpectFailure { expected: "code 200".into(), seen: "no previous output".into() })
     );
 }
 
 #[test]
 fn failure_fields() {
-    let f = exp("expect events == [ADDED a]")
-        .check(Some(&events_output()), &no_informers)
-        .unwrap_err();
+    let f = exp("expect events == [ADDED a]").check(Some(&events_output()), &no_informers).unwrap_err();
     assert_eq!(
         f,
         ExpectFailure {
@@ -817,12 +591,6 @@ fn odd_shapes_do_not_panic() {
         }
     }
     let e = json!({"events": [1, {"type": 3}, {"object": null}, {"type": "ADDED", "object": {"metadata": {"name": 7}}}]});
-    assert_eq!(
-        fail("expect events == []", &e),
-        "expected events == [], seen events == [?, ?, ?, ADDED 7]"
-    );
-    pass(
-        "expect items == [?, ?]",
-        &json!({"body": {"items": [null, {"metadata": "x"}]}}),
-    );
+    assert_eq!(fail("expect events == []", &e), "expected events == [], seen events == [?, ?, ?, ADDED 7]");
+    pass("expect items == [?, ?]", &json!({"body": {"items": [null, {"metadata": "x"}]}}));
 }

@@ -13,11 +13,7 @@ mod common;
 
 fn files(dir: &Path) -> Vec<PathBuf> {
     let mut v: Vec<PathBuf> = match std::fs::read_dir(dir) {
-        Ok(rd) => rd
-            .filter_map(|e| e.ok())
-            .map(|e| e.path())
-            .filter(|p| p.is_file())
-            .collect(),
+        Ok(rd) => rd.filter_map(|e| e.ok()).map(|e| e.path()).filter(|p| p.is_file()).collect(),
         Err(_) => Vec::new(),
     };
     v.sort();
@@ -33,10 +29,7 @@ fn panic_text(e: &(dyn std::any::Any + Send)) -> String {
 
 /// Runs `check` on every file of `fuzz/<kind>/<target>/`; returns how many ran.
 fn replay(kind: &str, target: &str, check: fn(&[u8])) -> usize {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("fuzz")
-        .join(kind)
-        .join(target);
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("fuzz").join(kind).join(target);
     let mut failures = Vec::new();
     let all = files(&dir);
     let hook = std::panic::take_hook();
@@ -52,10 +45,7 @@ fn replay(kind: &str, target: &str, check: fn(&[u8])) -> usize {
                 msg.push_str("\n--- script ---\n");
                 msg.push_str(&String::from_utf8_lossy(&data));
             } else {
-                msg.push_str(&format!(
-                    "\n--- input --- {:?}",
-                    String::from_utf8_lossy(&data)
-                ));
+                msg.push_str(&format!("\n--- input --- {:?}", String::from_utf8_lossy(&data)));
             }
             failures.push(msg);
         }
@@ -102,7 +92,6 @@ fn script_gen_corpus() {
     corpus("script_gen", common::check_script_gen);
 }
 
-
 /// Found while fuzzing: `advance 5124095576h` was accepted and never returned (the browser tab
 /// froze). One `advance` is now at most 168h, and idle stretches skip ticks with nothing due.
 #[test]
@@ -116,8 +105,13 @@ fn a_huge_advance_is_refused() {
 /// and wrote 600 000 revisions. The interval is now at least 10 s.
 #[test]
 fn a_tiny_compaction_interval_is_refused() {
-    let out = rvlab::script::Session::new().run_script("set compaction-interval 1ms\nset compaction-interval 10s\nadvance 10m\netcd get compact_rev_key\n");
-    assert_eq!(out[0]["error"], "compaction-interval must be at least 10s (each round writes a revision), not 1ms");
+    let out = rvlab::script::Session::new().run_script(
+        "set compaction-interval 1ms\nset compaction-interval 10s\nadvance 10m\netcd get compact_rev_key\n",
+    );
+    assert_eq!(
+        out[0]["error"],
+        "compaction-interval must be at least 10s (each round writes a revision), not 1ms"
+    );
     assert_eq!(out[3]["kvs"][0]["version"], 60);
 }
 
@@ -129,7 +123,10 @@ fn share_link_corpus() {
 /// A real link round-trips through the checks (the corpus also holds one).
 #[test]
 fn share_link_round_trip() {
-    let s = common::share::Shared { log: vec!["etcd put /a 1".into(), "GET /api/v1/namespaces/default/configmaps?limit=1".into()], at: 1 };
+    let s = common::share::Shared {
+        log: vec!["etcd put /a 1".into(), "GET /api/v1/namespaces/default/configmaps?limit=1".into()],
+        at: 1,
+    };
     let link = common::share::encode(&s);
     assert_eq!(common::share::decode(&link), Ok(s));
     common::check_share_link(link.as_bytes());

@@ -23,7 +23,9 @@ fn script_for(seed: u64) -> Vec<String> {
         let name = format!("o{}", r.range(0, 6));
         let line = match r.range(0, 10) {
             0..=2 => format!("POST /api/v1/namespaces/default/configmaps {}", cm_body(&name, r.range(0, 9))),
-            3..=4 => format!("PUT /api/v1/namespaces/default/configmaps/{name} {}", cm_body(&name, r.range(0, 9))),
+            3..=4 => {
+                format!("PUT /api/v1/namespaces/default/configmaps/{name} {}", cm_body(&name, r.range(0, 9)))
+            }
             5 => format!("DELETE /api/v1/namespaces/default/configmaps/{name}"),
             6 => "restart apiserver 1".to_string(),
             7 => "etcd put /registry/other/x y".to_string(),
@@ -56,14 +58,32 @@ fn run(lines: &[String]) -> (Session, Vec<String>) {
 fn store_of(informer: &Value) -> Vec<(String, String)> {
     informer["store"]
         .as_array()
-        .map(|a| a.iter().map(|o| (o["name"].as_str().unwrap_or("").to_string(), o["resourceVersion"].as_str().unwrap_or("").to_string())).collect())
+        .map(|a| {
+            a.iter()
+                .map(|o| {
+                    (
+                        o["name"].as_str().unwrap_or("").to_string(),
+                        o["resourceVersion"].as_str().unwrap_or("").to_string(),
+                    )
+                })
+                .collect()
+        })
         .unwrap_or_default()
 }
 
 fn list_of(list: &Value) -> Vec<(String, String)> {
     list["body"]["items"]
         .as_array()
-        .map(|a| a.iter().map(|o| (o["metadata"]["name"].as_str().unwrap_or("").to_string(), o["metadata"]["resourceVersion"].as_str().unwrap_or("").to_string())).collect())
+        .map(|a| {
+            a.iter()
+                .map(|o| {
+                    (
+                        o["metadata"]["name"].as_str().unwrap_or("").to_string(),
+                        o["metadata"]["resourceVersion"].as_str().unwrap_or("").to_string(),
+                    )
+                })
+                .collect()
+        })
         .unwrap_or_default()
 }
 
@@ -85,10 +105,16 @@ fn a_settled_informer_holds_the_state_at_its_last_sync_rv() {
         // lastSyncRV is not behind the newest object it holds.
         let last: u64 = show["lastSyncRV"].as_str().and_then(|v| v.parse().ok()).unwrap_or(0);
         for (name, rv) in store_of(&show) {
-            assert!(rv.parse::<u64>().unwrap_or(u64::MAX) <= last, "seed {seed}: {name}@{rv} is after lastSyncRV {last}\n{script}");
+            assert!(
+                rv.parse::<u64>().unwrap_or(u64::MAX) <= last,
+                "seed {seed}: {name}@{rv} is after lastSyncRV {last}\n{script}"
+            );
         }
     }
     // The sequences really exercise recovery, not just a quiet watch.
     eprintln!("seeds with a 410: {saw_410}, with a relist: {saw_relist}");
-    assert!(saw_410 >= 5 && saw_relist >= 10, "too few recoveries exercised: 410 in {saw_410}, relist in {saw_relist}");
+    assert!(
+        saw_410 >= 5 && saw_relist >= 10,
+        "too few recoveries exercised: 410 in {saw_410}, relist in {saw_relist}"
+    );
 }

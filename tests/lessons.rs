@@ -157,7 +157,10 @@ fn a_wrong_solution_fails_with_a_useful_message() {
     );
     let res = check_step(&l.steps[0], &outs);
     let errs: Vec<String> = res.iter().filter_map(|(_, r)| r.as_ref().err().map(|f| f.to_string())).collect();
-    assert_eq!(errs, vec![r#"expected body.metadata.name == "a", seen body.metadata.name == "b""#.to_string()]);
+    assert_eq!(
+        errs,
+        vec![r#"expected body.metadata.name == "a", seen body.metadata.name == "b""#.to_string()]
+    );
     assert!(!lessons::step_done(&l.steps[0], &outs));
 
     // Nothing done yet.
@@ -176,7 +179,10 @@ fn a_wrong_solution_fails_with_a_useful_message() {
     let errs: Vec<String> = res.iter().filter_map(|(_, r)| r.as_ref().err().map(|f| f.to_string())).collect();
     assert_eq!(
         errs,
-        vec![r#"expected body.metadata.resourceVersion == "2", seen body.metadata.resourceVersion == "3""#.to_string()]
+        vec![
+            r#"expected body.metadata.resourceVersion == "2", seen body.metadata.resourceVersion == "3""#
+                .to_string()
+        ]
     );
 }
 
@@ -214,12 +220,17 @@ fn parse_errors_name_the_line() {
     assert!(e.starts_with("line 4: unknown `#: sai.en`"), "{e}");
     let e = lessons::parse("#: lesson t\n#: title.en T\n#: step\n#: check+ code 200\n").unwrap_err();
     assert!(e.contains("line 4"), "{e}");
-    let e = lessons::parse("#: lesson t\n#: title.en T\n#: step\n#: goal.en g\n#: check code 2 00 x\nGET /api/v1/pods\n")
-        .unwrap_err();
+    let e = lessons::parse(
+        "#: lesson t\n#: title.en T\n#: step\n#: goal.en g\n#: check code 2 00 x\nGET /api/v1/pods\n",
+    )
+    .unwrap_err();
     assert!(e.starts_with("line 5: check:"), "{e}");
-    let e = lessons::parse("#: lesson t\n#: title.en T\n#: step\n#: goal.en g\n#: check code 200\nFETCH /x\n").unwrap_err();
+    let e =
+        lessons::parse("#: lesson t\n#: title.en T\n#: step\n#: goal.en g\n#: check code 200\nFETCH /x\n")
+            .unwrap_err();
     assert!(e.starts_with("line 6:"), "{e}");
-    let e = lessons::parse("#: lesson t\n#: title.en T\n#: step\n#: goal.en g\nGET /api/v1/pods\n").unwrap_err();
+    let e =
+        lessons::parse("#: lesson t\n#: title.en T\n#: step\n#: goal.en g\nGET /api/v1/pods\n").unwrap_err();
     assert!(e.contains("no `#: check`"), "{e}");
     // Text joins: lines with a space, an empty line makes a paragraph.
     let l = lessons::parse(

@@ -38,14 +38,8 @@ use serde_json::Value;
 // ---------------------------------------------------------------------------------------------
 // Operations
 
-const KEYS: &[(&str, &str)] = &[
-    ("default", "a"),
-    ("default", "b"),
-    ("default", "c"),
-    ("default", "d"),
-    ("ns1", "a"),
-    ("ns1", "b"),
-];
+const KEYS: &[(&str, &str)] =
+    &[("default", "a"), ("default", "b"), ("default", "c"), ("default", "d"), ("ns1", "a"), ("ns1", "b")];
 const ADVANCES: &[&str] = &["100ms", "500ms", "1s", "2s", "3s", "30s", "61s", "5m"];
 const LAGS: &[&str] = &["0s", "300ms", "1s", "2s"];
 const TIMEOUTS: &[Option<u32>] = &[None, None, Some(5), Some(30), Some(120)];
@@ -115,11 +109,7 @@ fn op_strategy() -> impl Strategy<Value = Op> {
 
 /// Apiserver count, per-apiserver lag index, then the operations.
 fn case_strategy() -> impl Strategy<Value = (usize, Vec<usize>, Vec<Op>)> {
-    (
-        1usize..=3,
-        proptest::collection::vec(0..LAGS.len(), 3),
-        proptest::collection::vec(op_strategy(), 1..60),
-    )
+    (1usize..=3, proptest::collection::vec(0..LAGS.len(), 3), proptest::collection::vec(op_strategy(), 1..60))
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -138,10 +128,7 @@ struct Model {
 
 impl Model {
     fn new() -> Self {
-        Model {
-            rev: 1,
-            ..Default::default()
-        }
+        Model { rev: 1, ..Default::default() }
     }
     /// key → (mod revision, value) of the live keys at `rev`.
     fn state_at(&self, rev: i64) -> BTreeMap<String, (i64, String)> {
@@ -194,10 +181,7 @@ fn in_scope(key: &str, all: bool) -> bool {
 }
 
 fn scoped(m: BTreeMap<String, (i64, String)>, all: bool) -> Vec<(String, i64)> {
-    m.into_iter()
-        .filter(|(k, _)| in_scope(k, all))
-        .map(|(k, (r, _))| (k, r))
-        .collect()
+    m.into_iter().filter(|(k, _)| in_scope(k, all)).map(|(k, (r, _))| (k, r)).collect()
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -275,20 +259,12 @@ mod stats {
 }
 
 fn rv_of(v: &Value) -> Option<i64> {
-    v.pointer("/metadata/resourceVersion")
-        .and_then(Value::as_str)
-        .and_then(|s| s.parse().ok())
+    v.pointer("/metadata/resourceVersion").and_then(Value::as_str).and_then(|s| s.parse().ok())
 }
 
 fn key_of(v: &Value) -> String {
-    let ns = v
-        .pointer("/metadata/namespace")
-        .and_then(Value::as_str)
-        .unwrap_or("");
-    let name = v
-        .pointer("/metadata/name")
-        .and_then(Value::as_str)
-        .unwrap_or("");
+    let ns = v.pointer("/metadata/namespace").and_then(Value::as_str).unwrap_or("");
+    let name = v.pointer("/metadata/name").and_then(Value::as_str).unwrap_or("");
     format!("{ns}/{name}")
 }
 
@@ -347,9 +323,7 @@ impl Harness {
 
     fn body(key: &str, v: u8, rv: Option<i64>) -> String {
         let (ns, name) = key.split_once('/').unwrap();
-        let rv = rv
-            .map(|r| format!(",\"resourceVersion\":\"{r}\""))
-            .unwrap_or_default();
+        let rv = rv.map(|r| format!(",\"resourceVersion\":\"{r}\"")).unwrap_or_default();
         format!(
             "{{\"metadata\":{{\"name\":\"{name}\",\"namespace\":\"{ns}\"{rv}}},\"data\":{{\"k\":\"v{v}\"}}}}"
         )
@@ -360,10 +334,8 @@ impl Harness {
             Op::Create(k) => {
                 let (ns, name) = KEYS[k];
                 let key = format!("{ns}/{name}");
-                let o = self.run(&format!(
-                    "POST /api/v1/namespaces/{ns}/configmaps {}",
-                    Self::body(&key, 0, None)
-                ));
+                let o = self
+                    .run(&format!("POST /api/v1/namespaces/{ns}/configmaps {}", Self::body(&key, 0, None)));
                 match self.m.current(&key) {
                     Some(_) if code(&o) == 409 => Ok(()),
                     None if code(&o) == 201 => {
@@ -374,11 +346,9 @@ impl Harness {
                             "a create's resourceVersion is the next revision",
                         )
                     }
-                    exists => Err(format!(
-                        "create of {key} (exists: {}) answered {}",
-                        exists.is_some(),
-                        code(&o)
-                    )),
+                    exists => {
+                        Err(format!("create of {key} (exists: {}) answered {}", exists.is_some(), code(&o)))
+                    }
                 }
             }
             Op::Update(k, v) | Op::UpdateRv(k, v, _) => {
@@ -400,24 +370,14 @@ impl Harness {
                 ));
                 let val = format!("v{v}");
                 match cur {
-                    None => check_eq(
-                        Some(code(&o)),
-                        Some(404),
-                        &format!("update of the missing {key}"),
-                    ),
-                    Some(_) if stale => check_eq(
-                        Some(code(&o)),
-                        Some(409),
-                        &format!("update of {key} with a stale RV"),
-                    ),
+                    None => check_eq(Some(code(&o)), Some(404), &format!("update of the missing {key}")),
+                    Some(_) if stale => {
+                        check_eq(Some(code(&o)), Some(409), &format!("update of {key} with a stale RV"))
+                    }
                     Some((r, old)) => {
                         check_eq(Some(code(&o)), Some(200), &format!("update of {key}"))?;
                         if old == val {
-                            check_eq(
-                                rv_of(&o["body"]),
-                                Some(r),
-                                "a no-op update keeps the resourceVersion",
-                            )
+                            check_eq(rv_of(&o["body"]), Some(r), "a no-op update keeps the resourceVersion")
                         } else {
                             let r = self.m.write(&key, Some(val));
                             check_eq(
@@ -434,11 +394,7 @@ impl Harness {
                 let key = format!("{ns}/{name}");
                 let o = self.run(&format!("DELETE /api/v1/namespaces/{ns}/configmaps/{name}"));
                 match self.m.current(&key) {
-                    None => check_eq(
-                        Some(code(&o)),
-                        Some(404),
-                        &format!("delete of the missing {key}"),
-                    ),
+                    None => check_eq(Some(code(&o)), Some(404), &format!("delete of the missing {key}")),
                     Some(_) => {
                         check_eq(Some(code(&o)), Some(200), &format!("delete of {key}"))?;
                         self.m.write(&key, None);
@@ -457,11 +413,7 @@ impl Harness {
                         ));
                     }
                 } else {
-                    check_eq(
-                        o.get("compacted").and_then(Value::as_i64),
-                        Some(target),
-                        "compact",
-                    )?;
+                    check_eq(o.get("compacted").and_then(Value::as_i64), Some(target), "compact")?;
                     self.m.compacted = target;
                     self.m.compactions.push(target);
                 }
@@ -486,10 +438,7 @@ impl Harness {
                 Ok(())
             }
             Op::WatchCache(on) => {
-                self.run(&format!(
-                    "set watch-cache {}",
-                    if on { "on" } else { "off" }
-                ));
+                self.run(&format!("set watch-cache {}", if on { "on" } else { "off" }));
                 self.disrupt(self.cur);
                 Ok(())
             }
@@ -548,11 +497,7 @@ impl Harness {
     }
 
     fn list(&mut self, all: bool, rv: Rv, limit: Option<u8>, mtch: u8) -> R {
-        let path = if all {
-            "/api/v1/configmaps"
-        } else {
-            "/api/v1/namespaces/default/configmaps"
-        };
+        let path = if all { "/api/v1/configmaps" } else { "/api/v1/namespaces/default/configmaps" };
         let n = self.rv_value(rv);
         let mut q = Vec::new();
         if let Some(n) = n {
@@ -572,11 +517,7 @@ impl Harness {
         // §C.3: Exact = match Exact, or the legacy rule limit + rv=n without match
         let exact = matches!(n, Some(x) if x > 0) && (mtch == 1 || (mtch == 0 && limit.is_some()));
         let rev_before = self.m.rev;
-        let first = if q.is_empty() {
-            format!("GET {path}")
-        } else {
-            format!("GET {path}?{}", q.join("&"))
-        };
+        let first = if q.is_empty() { format!("GET {path}") } else { format!("GET {path}?{}", q.join("&")) };
         let mut o = self.run(&first);
         let mut items: Vec<(String, i64)> = Vec::new();
         let mut list_rv: Option<i64> = None;
@@ -617,18 +558,10 @@ impl Harness {
                 )?;
             }
             list_rv = Some(page_rv);
-            for it in o
-                .pointer("/body/items")
-                .and_then(Value::as_array)
-                .cloned()
-                .unwrap_or_default()
-            {
+            for it in o.pointer("/body/items").and_then(Value::as_array).cloned().unwrap_or_default() {
                 items.push((key_of(&it), rv_of(&it).unwrap_or(-1)));
             }
-            let token = o
-                .pointer("/body/metadata/continue")
-                .and_then(Value::as_str)
-                .map(str::to_string);
+            let token = o.pointer("/body/metadata/continue").and_then(Value::as_str).map(str::to_string);
             match token {
                 Some(t) if pages < 20 => {
                     let mut q = vec![format!("continue={t}")];
@@ -646,29 +579,20 @@ impl Harness {
         stats::add(&stats::PAGES, pages);
         // (1) the list is the state at its RV
         if list_rv > self.m.rev {
-            return Err(format!(
-                "list RV {list_rv} is in the future (etcd is at {})",
-                self.m.rev
-            ));
+            return Err(format!("list RV {list_rv} is in the future (etcd is at {})", self.m.rev));
         }
         let want = scoped(self.m.state_at(list_rv), all);
         if items != want {
-            return Err(format!(
-                "list at RV {list_rv}: got {items:?}, the state at {list_rv} is {want:?}"
-            ));
+            return Err(format!("list at RV {list_rv}: got {items:?}, the state at {list_rv} is {want:?}"));
         }
         // (3) freshness by semantics
         match n {
             None => {
                 if list_rv < rev_before {
-                    return Err(format!(
-                        "consistent list at RV {list_rv} < etcd's revision {rev_before}"
-                    ));
+                    return Err(format!("consistent list at RV {list_rv} < etcd's revision {rev_before}"));
                 }
             }
-            Some(n) if exact => {
-                check_eq(Some(list_rv), Some(n), "an Exact list is at exactly its RV")?
-            }
+            Some(n) if exact => check_eq(Some(list_rv), Some(n), "an Exact list is at exactly its RV")?,
             Some(n) => {
                 if list_rv < n {
                     return Err(format!("not-older-than list at RV {list_rv} < {n}"));
@@ -696,10 +620,7 @@ impl Harness {
         for (k, r) in items {
             let f = self.key_floor[i].entry(k.clone()).or_insert(0);
             if *r < *f {
-                return Err(format!(
-                    "apiserver {} answered {k} at RV {r} after RV {f}",
-                    i + 1
-                ));
+                return Err(format!("apiserver {} answered {k} at RV {r} after RV {f}", i + 1));
             }
             *f = *r;
         }
@@ -710,9 +631,7 @@ impl Harness {
         let (ns, name) = KEYS[k];
         let key = format!("{ns}/{name}");
         let n = self.rv_value(rv);
-        let q = n
-            .map(|n| format!("?resourceVersion={n}"))
-            .unwrap_or_default();
+        let q = n.map(|n| format!("?resourceVersion={n}")).unwrap_or_default();
         let o = self.run(&format!("GET /api/v1/namespaces/{ns}/configmaps/{name}{q}"));
         let got = match code(&o) {
             200 => Some(rv_of(&o["body"]).unwrap_or(-1)),
@@ -723,16 +642,10 @@ impl Harness {
         stats::add(&stats::GETS, 1);
         // the revisions at which the answer was the key's state
         let live_range = |m: &Model| -> Vec<i64> {
-            (1..=m.rev)
-                .filter(|r| m.state_at(*r).get(&key).map(|x| x.0) == got)
-                .collect()
+            (1..=m.rev).filter(|r| m.state_at(*r).get(&key).map(|x| x.0) == got).collect()
         };
         match n {
-            None => check_eq(
-                got,
-                self.m.current(&key).map(|x| x.0),
-                &format!("a consistent get of {key}"),
-            ),
+            None => check_eq(got, self.m.current(&key).map(|x| x.0), &format!("a consistent get of {key}")),
             Some(n) => {
                 let at = live_range(&self.m);
                 let floor = n.max(1);
@@ -752,11 +665,7 @@ impl Harness {
     }
 
     fn watch(&mut self, all: bool, rv: Rv, initial: bool, t: usize) -> R {
-        let path = if all {
-            "/api/v1/configmaps"
-        } else {
-            "/api/v1/namespaces/default/configmaps"
-        };
+        let path = if all { "/api/v1/configmaps" } else { "/api/v1/namespaces/default/configmaps" };
         let n = self.rv_value(rv);
         let mut q = vec!["watch=true".to_string()];
         if let Some(n) = n {
@@ -766,8 +675,7 @@ impl Harness {
         let initial = initial || n.is_none() || n == Some(0);
         if initial {
             q.push(
-                "sendInitialEvents=true&resourceVersionMatch=NotOlderThan&allowWatchBookmarks=true"
-                    .into(),
+                "sendInitialEvents=true&resourceVersionMatch=NotOlderThan&allowWatchBookmarks=true".into(),
             );
         }
         let timeout = TIMEOUTS[t];
@@ -791,11 +699,7 @@ impl Harness {
             id: id.to_string(),
             server: self.cur,
             all,
-            start: if initial {
-                Start::Initial(floor)
-            } else {
-                Start::Exact(floor)
-            },
+            start: if initial { Start::Initial(floor) } else { Start::Exact(floor) },
             frames: Vec::new(),
             closed: false,
             ever_paused: false,
@@ -820,15 +724,10 @@ impl Harness {
         if wm.closed && !o["events"].as_array().is_none_or(|e| e.is_empty()) {
             return Err(format!("{id} delivered frames after it closed"));
         }
-        wm.frames
-            .extend(o["events"].as_array().cloned().unwrap_or_default());
+        wm.frames.extend(o["events"].as_array().cloned().unwrap_or_default());
         wm.closed = o["closed"].as_bool().unwrap_or(false);
         if wm.closed {
-            let why = o
-                .get("explain")
-                .and_then(Value::as_str)
-                .unwrap_or("")
-                .to_string();
+            let why = o.get("explain").and_then(Value::as_str).unwrap_or("").to_string();
             let last_error = wm.frames.last().is_some_and(|f| f["type"] == "ERROR");
             let timed_out = self.s.cluster().now().0 >= wm.opened_ms + wm.timeout_ms;
             if !(last_error || wm.ever_paused || wm.disrupted || wm.canceled || timed_out) {
@@ -848,10 +747,7 @@ impl Harness {
             && last["type"] == "ERROR"
         {
             let c = last.pointer("/object/code").and_then(Value::as_i64);
-            let msg = last
-                .pointer("/object/message")
-                .and_then(Value::as_str)
-                .unwrap_or("");
+            let msg = last.pointer("/object/message").and_then(Value::as_str).unwrap_or("");
             if c != Some(410) && !msg.contains("PrevKv=nil") {
                 return Err(format!("{id} ended with ERROR {c:?}: {msg}"));
             }
@@ -874,8 +770,7 @@ impl Harness {
             Start::Initial(floor) => {
                 let end = frames.iter().position(|f| {
                     f["type"] == "BOOKMARK"
-                        && f.pointer("/object/metadata/annotations/k8s.io~1initial-events-end")
-                            .is_some()
+                        && f.pointer("/object/metadata/annotations/k8s.io~1initial-events-end").is_some()
                 });
                 let Some(end) = end else {
                     if complete && !ended {
@@ -884,10 +779,7 @@ impl Harness {
                         ));
                     }
                     if let Some(f) = frames.iter().find(|f| f["type"] != "ADDED") {
-                        return Err(format!(
-                            "{id}: {} before the end of the initial events",
-                            f["type"]
-                        ));
+                        return Err(format!("{id}: {} before the end of the initial events", f["type"]));
                     }
                     return Ok(());
                 };
@@ -907,9 +799,7 @@ impl Harness {
                     .collect();
                 let want = scoped(self.m.state_at(r), wm.all);
                 if got != want {
-                    return Err(format!(
-                        "{id}: initial events {got:?}, the state at {r} is {want:?}"
-                    ));
+                    return Err(format!("{id}: initial events {got:?}, the state at {r} is {want:?}"));
                 }
                 (r, &frames[end + 1..])
             }
@@ -926,19 +816,13 @@ impl Harness {
                 continue;
             }
             if r <= bookmark && !got.is_empty() {
-                return Err(format!(
-                    "{id}: {t} {k}@{r} after a bookmark or event at {bookmark}"
-                ));
+                return Err(format!("{id}: {t} {k}@{r} after a bookmark or event at {bookmark}"));
             }
             bookmark = bookmark.max(r);
             got.push((t, k, r));
         }
-        let mut want: Vec<_> = self
-            .m
-            .changes_after(after)
-            .into_iter()
-            .filter(|(_, k, _)| in_scope(k, wm.all))
-            .collect();
+        let mut want: Vec<_> =
+            self.m.changes_after(after).into_iter().filter(|(_, k, _)| in_scope(k, wm.all)).collect();
         // Divergence tolerated here, pinned by `watch_from_the_compaction_revision_sees_the_delete`:
         // the engine drops a tombstone at exactly the compaction revision (spec §A.4, etcd before
         // PR #18274), so a watch starting there never sees that DELETE.
@@ -962,14 +846,10 @@ impl Harness {
             w.0 = "ADDED".to_string();
         }
         if got.len() > want.len() || got[..] != want[..got.len()] {
-            return Err(format!(
-                "{id}: delivered {got:?}, the changes after {after} are {want:?}"
-            ));
+            return Err(format!("{id}: delivered {got:?}, the changes after {after} are {want:?}"));
         }
         if complete && !ended && got.len() != want.len() {
-            return Err(format!(
-                "{id}: open and caught up, but delivered only {got:?} of {want:?}"
-            ));
+            return Err(format!("{id}: open and caught up, but delivered only {got:?} of {want:?}"));
         }
         Ok(())
     }
@@ -1010,10 +890,7 @@ impl Harness {
             return Err(format!(
                 "the same script printed different output at output {}:\n first: {}\nsecond: {}",
                 i + 1,
-                self.outputs
-                    .get(i)
-                    .map(Value::to_string)
-                    .unwrap_or_default(),
+                self.outputs.get(i).map(Value::to_string).unwrap_or_default(),
                 again.get(i).map(Value::to_string).unwrap_or_default()
             ));
         }
@@ -1022,39 +899,21 @@ impl Harness {
 }
 
 fn check_eq<T: PartialEq + std::fmt::Debug>(got: T, want: T, what: &str) -> R {
-    if got == want {
-        Ok(())
-    } else {
-        Err(format!("{what}: expected {want:?}, got {got:?}"))
-    }
+    if got == want { Ok(()) } else { Err(format!("{what}: expected {want:?}, got {got:?}")) }
 }
 
 fn run_case(servers: usize, lags: &[usize], ops: &[Op]) -> Result<(), String> {
     let mut h = Harness::new(servers, lags);
-    let r = ops
-        .iter()
-        .try_for_each(|op| h.op(op))
-        .and_then(|()| h.finish());
+    let r = ops.iter().try_for_each(|op| h.op(op)).and_then(|()| h.finish());
     r.map_err(|e| {
         let last = h.outputs.last().map(Value::to_string).unwrap_or_default();
-        format!(
-            "{e}\n--- last output ---\n{last}\n--- script (rvlab run --explain) ---\n{}",
-            h.script
-        )
+        format!("{e}\n--- last output ---\n{last}\n--- script (rvlab run --explain) ---\n{}", h.script)
     })
 }
 
 fn runner(cases: u32, seed: u8) -> TestRunner {
-    let config = Config {
-        cases,
-        failure_persistence: None,
-        max_shrink_iters: 2000,
-        ..Config::default()
-    };
-    TestRunner::new_with_rng(
-        config,
-        TestRng::from_seed(RngAlgorithm::ChaCha, &[seed; 32]),
-    )
+    let config = Config { cases, failure_persistence: None, max_shrink_iters: 2000, ..Config::default() };
+    TestRunner::new_with_rng(config, TestRng::from_seed(RngAlgorithm::ChaCha, &[seed; 32]))
 }
 
 /// `RVLAB_MODEL_SEED=<n>` / `RVLAB_MODEL_CASES=<n>` explore beyond the fixed CI run.
@@ -1062,9 +921,8 @@ fn check(cases: u32, seed: u8, strategy: impl Strategy<Value = (usize, Vec<usize
     let env = |k: &str| std::env::var(k).ok().and_then(|v| v.parse::<u32>().ok());
     let seed = env("RVLAB_MODEL_SEED").map_or(seed, |s| seed.wrapping_add(s as u8));
     let cases = env("RVLAB_MODEL_CASES").unwrap_or(cases);
-    let result = runner(cases, seed).run(&strategy, |(servers, lags, ops)| {
-        run_case(servers, &lags, &ops).map_err(TestCaseError::fail)
-    });
+    let result = runner(cases, seed)
+        .run(&strategy, |(servers, lags, ops)| run_case(servers, &lags, &ops).map_err(TestCaseError::fail));
     match result {
         Ok(()) => {}
         Err(TestError::Fail(why, (servers, lags, ops))) => {
@@ -1127,7 +985,6 @@ fn model_write_heavy() {
     check(48, 3, case);
 }
 
-
 /// Found by the model (spec §E.2): an etcd-direct watch from n with n+1 == the compaction
 /// revision, where n+1 is an *update*: its prev value is compacted, so the kube-apiserver's
 /// watcher fails with ERROR 500 `etcd event received with PrevKv=nil …` — the engine instead
@@ -1154,15 +1011,9 @@ fn watch_from_the_compaction_revision_fails_an_update() {
 /// (or `compaction-interval`) configured — a restart keeps an apiserver's flags.
 #[test]
 fn restart_keeps_the_compactor_setting() {
-    let out = Session::new().run_script(
-        "set compactor off\nrestart apiserver 1\nadvance 5m\netcd get compact_rev_key\n",
-    );
-    assert_eq!(
-        out[3]["kvs"],
-        serde_json::json!([]),
-        "the compactor ran after a restart: {}",
-        out[3]
-    );
+    let out = Session::new()
+        .run_script("set compactor off\nrestart apiserver 1\nadvance 5m\netcd get compact_rev_key\n");
+    assert_eq!(out[3]["kvs"], serde_json::json!([]), "the compactor ran after a restart: {}", out[3]);
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -9,8 +9,8 @@ use rvlab::apiserver::resource::{CONFIGMAPS, PODS};
 use rvlab::apiserver::selector::LabelSelector;
 use rvlab::apiserver::status::Status;
 use rvlab::apiserver::validation::{
-    check_list_storage_options, default_watch_list, parse_resource_version,
-    parse_resource_version_non_api, validate_list_options,
+    check_list_storage_options, default_watch_list, parse_resource_version, parse_resource_version_non_api,
+    validate_list_options,
 };
 use serde_json::json;
 
@@ -24,28 +24,13 @@ fn err_msg(r: Result<rvlab::apiserver::request::ApiRequest, Status>) -> (u16, St
 }
 
 fn list_opts(pairs: &[(&str, &str)]) -> ListOptions {
-    let q: String = pairs
-        .iter()
-        .map(|(k, v)| format!("{k}={v}"))
-        .collect::<Vec<_>>()
-        .join("&");
-    get(&format!("/api/v1/namespaces/ns1/pods?{q}"))
-        .unwrap()
-        .options
+    let q: String = pairs.iter().map(|(k, v)| format!("{k}={v}")).collect::<Vec<_>>().join("&");
+    get(&format!("/api/v1/namespaces/ns1/pods?{q}")).unwrap().options
 }
 
 fn list_msg(pairs: &[(&str, &str)]) -> String {
-    let q: String = pairs
-        .iter()
-        .map(|(k, v)| format!("{k}={v}"))
-        .collect::<Vec<_>>()
-        .join("&");
-    match parse_and_validate(
-        "GET",
-        &format!("/api/v1/namespaces/ns1/pods?{q}"),
-        None,
-        true,
-    ) {
+    let q: String = pairs.iter().map(|(k, v)| format!("{k}={v}")).collect::<Vec<_>>().join("&");
+    match parse_and_validate("GET", &format!("/api/v1/namespaces/ns1/pods?{q}"), None, true) {
         Ok(_) => "ok".to_string(),
         Err(s) => format!("{} {} {}", s.code(), s.reason(), s.message()),
     }
@@ -55,19 +40,11 @@ fn list_msg(pairs: &[(&str, &str)]) -> String {
 fn routing() {
     let r = get("/api/v1/namespaces/ns1/pods").unwrap();
     assert_eq!(
-        (
-            r.verb,
-            r.resource,
-            r.namespace.as_deref(),
-            r.name.as_deref()
-        ),
+        (r.verb, r.resource, r.namespace.as_deref(), r.name.as_deref()),
         (Verb::List, &PODS, Some("ns1"), None)
     );
     let r = get("/api/v1/namespaces/ns1/configmaps/a").unwrap();
-    assert_eq!(
-        (r.verb, r.resource, r.name.as_deref()),
-        (Verb::Get, &CONFIGMAPS, Some("a"))
-    );
+    assert_eq!((r.verb, r.resource, r.name.as_deref()), (Verb::Get, &CONFIGMAPS, Some("a")));
     let r = get("/api/v1/pods").unwrap();
     assert_eq!((r.verb, r.namespace.as_deref()), (Verb::List, None));
     let r = get("/api/v1/pods?watch=true").unwrap();
@@ -82,17 +59,9 @@ fn routing() {
     let r = get("/api/v1/watch/pods").unwrap();
     assert_eq!((r.verb, r.namespace), (Verb::Watch, None));
     // ?watch on an item is a get.
-    assert_eq!(
-        get("/api/v1/namespaces/ns1/pods/a?watch=true")
-            .unwrap()
-            .verb,
-        Verb::Get
-    );
+    assert_eq!(get("/api/v1/namespaces/ns1/pods/a?watch=true").unwrap().verb, Verb::Get);
     // Trailing slash tolerated.
-    assert_eq!(
-        get("/api/v1/namespaces/ns1/pods/").unwrap().verb,
-        Verb::List
-    );
+    assert_eq!(get("/api/v1/namespaces/ns1/pods/").unwrap().verb, Verb::List);
     let r = parse_request("DELETE", "/api/v1/namespaces/ns1/pods/a", None).unwrap();
     assert_eq!(r.verb, Verb::Delete);
 }
@@ -117,11 +86,7 @@ fn unknown_paths_are_404() {
     }
     assert_eq!(
         err_msg(get("/api/v1/namespaces/ns1/foos")),
-        (
-            404,
-            "NotFound".into(),
-            "the server could not find the requested resource".into()
-        )
+        (404, "NotFound".into(), "the server could not find the requested resource".into())
     );
 }
 
@@ -136,29 +101,16 @@ fn wrong_methods_are_405() {
         ("PATCH", "/api/v1/namespaces/ns1/pods/a"),
         ("get", "/api/v1/namespaces/ns1/pods"),
     ] {
-        assert_eq!(
-            parse_request(m, p, Some("{}")).unwrap_err(),
-            Status::method_not_allowed(),
-            "{m} {p}"
-        );
+        assert_eq!(parse_request(m, p, Some("{}")).unwrap_err(), Status::method_not_allowed(), "{m} {p}");
     }
 }
 
 #[test]
 fn percent_decoding() {
     let r = get("/api/v1/namespaces/n%731/pods/a%2Eb").unwrap();
-    assert_eq!(
-        (r.namespace.as_deref(), r.name.as_deref()),
-        (Some("ns1"), Some("a.b"))
-    );
+    assert_eq!((r.namespace.as_deref(), r.name.as_deref()), (Some("ns1"), Some("a.b")));
     // `+` is literal in paths, a space in queries.
-    assert_eq!(
-        get("/api/v1/namespaces/ns1/pods/a+b")
-            .unwrap()
-            .name
-            .as_deref(),
-        Some("a+b")
-    );
+    assert_eq!(get("/api/v1/namespaces/ns1/pods/a+b").unwrap().name.as_deref(), Some("a+b"));
     let o = list_opts(&[("labelSelector", "app+in+(a,b)")]);
     assert_eq!(o.label_selector.to_string(), "app in (a,b)");
     let o = list_opts(&[("labelSelector", "app%3Dweb")]);
@@ -166,11 +118,7 @@ fn percent_decoding() {
     // Bad path escape.
     assert_eq!(
         err_msg(get("/api/v1/namespaces/ns1/pods/%zz")),
-        (
-            400,
-            "BadRequest".into(),
-            r#"invalid URL escape "%zz""#.into()
-        )
+        (400, "BadRequest".into(), r#"invalid URL escape "%zz""#.into())
     );
     // A malformed query pair is dropped, like url.ParseQuery does.
     assert_eq!(list_opts(&[("limit", "%zz")]).limit, 0);
@@ -223,25 +171,14 @@ fn query_conversion() {
 fn bad_integers_are_400() {
     assert_eq!(
         err_msg(get("/api/v1/namespaces/ns1/pods?limit=abc")),
-        (
-            400,
-            "BadRequest".into(),
-            r#"strconv.ParseInt: parsing "abc": invalid syntax"#.into()
-        )
+        (400, "BadRequest".into(), r#"strconv.ParseInt: parsing "abc": invalid syntax"#.into())
     );
     assert_eq!(
         err_msg(get("/api/v1/namespaces/ns1/pods?limit=")),
-        (
-            400,
-            "BadRequest".into(),
-            r#"strconv.ParseInt: parsing "": invalid syntax"#.into()
-        )
+        (400, "BadRequest".into(), r#"strconv.ParseInt: parsing "": invalid syntax"#.into())
     );
     assert_eq!(
-        err_msg(get(
-            "/api/v1/namespaces/ns1/pods?limit=99999999999999999999"
-        ))
-        .2,
+        err_msg(get("/api/v1/namespaces/ns1/pods?limit=99999999999999999999")).2,
         r#"strconv.ParseInt: parsing "99999999999999999999": value out of range"#
     );
     // timeoutSeconds is converted before limit.
@@ -250,12 +187,7 @@ fn bad_integers_are_400() {
         r#"strconv.ParseInt: parsing "y": invalid syntax"#
     );
     assert_eq!(
-        err_msg(parse_request(
-            "DELETE",
-            "/api/v1/namespaces/ns1/pods/a?gracePeriodSeconds=z",
-            None
-        ))
-        .2,
+        err_msg(parse_request("DELETE", "/api/v1/namespaces/ns1/pods/a?gracePeriodSeconds=z", None)).2,
         r#"strconv.ParseInt: parsing "z": invalid syntax"#
     );
 }
@@ -278,11 +210,7 @@ fn label_selectors() {
         ("example.com/app=v", "example.com/app=v"),
     ];
     for (input, canonical) in cases {
-        assert_eq!(
-            LabelSelector::parse(input).unwrap().to_string(),
-            canonical,
-            "{input}"
-        );
+        assert_eq!(LabelSelector::parse(input).unwrap().to_string(), canonical, "{input}");
     }
     let labels = |v: serde_json::Value| v.as_object().unwrap().clone();
     let s = LabelSelector::parse("app=web,!debug,tier in (a,b)").unwrap();
@@ -292,11 +220,7 @@ fn label_selectors() {
     let s = LabelSelector::parse("app notin (x),env!=prod").unwrap();
     assert!(s.matches(&labels(json!({}))));
     assert!(!s.matches(&labels(json!({"env":"prod"}))));
-    assert!(
-        LabelSelector::parse("a>5")
-            .unwrap()
-            .matches(&labels(json!({"a":"6"})))
-    );
+    assert!(LabelSelector::parse("a>5").unwrap().matches(&labels(json!({"a":"6"}))));
     assert!(LabelSelector::everything().is_empty());
     assert!(LabelSelector::everything().matches_object(&json!({"metadata":{}})));
 }
@@ -304,36 +228,18 @@ fn label_selectors() {
 #[test]
 fn label_selector_errors() {
     let e = |s: &str| LabelSelector::parse(s).unwrap_err();
-    assert_eq!(
-        e("=a"),
-        "found '=', expected: !, identifier, or 'end of string'"
-    );
-    assert_eq!(
-        e("a b"),
-        "unable to parse requirement: found 'b', expected: in, notin, =, ==, !=, gt, lt"
-    );
+    assert_eq!(e("=a"), "found '=', expected: !, identifier, or 'end of string'");
+    assert_eq!(e("a b"), "unable to parse requirement: found 'b', expected: in, notin, =, ==, !=, gt, lt");
     assert_eq!(e("a=b c"), "found 'c', expected: ',' or 'end of string'");
     assert_eq!(e("a,"), "found '', expected: identifier after ','");
-    assert_eq!(
-        e("a in b"),
-        "unable to parse requirement: found 'b' expected: '('"
-    );
-    assert_eq!(
-        e("a in (b"),
-        "unable to parse requirement: found '', expected: ',' or ')'"
-    );
+    assert_eq!(e("a in b"), "unable to parse requirement: found 'b' expected: '('");
+    assert_eq!(e("a in (b"), "unable to parse requirement: found '', expected: ',' or ')'");
     assert_eq!(
         e("a foo b"),
         "unable to parse requirement: found 'foo', expected: in, notin, =, ==, !=, gt, lt"
     );
-    assert_eq!(
-        e("a=(b)"),
-        "unable to parse requirement: found '(', expected: identifier"
-    );
-    assert_eq!(
-        e("!!a"),
-        "unable to parse requirement: found '!', expected: identifier"
-    );
+    assert_eq!(e("a=(b)"), "unable to parse requirement: found '(', expected: identifier");
+    assert_eq!(e("!!a"), "unable to parse requirement: found '!', expected: identifier");
     assert_eq!(
         e("a/b/c=x"),
         "unable to parse requirement: <nil>: Invalid value: \"a/b/c\": a qualified name must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyName',  or 'my.name',  or '123-abc', regex used for validation is '([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]') with an optional DNS subdomain prefix and '/' (e.g. 'example.com/MyName')"
@@ -353,16 +259,12 @@ fn label_selector_errors() {
     // Via the request parser: 400 BadRequest with that message.
     assert_eq!(
         err_msg(get("/api/v1/namespaces/ns1/pods?labelSelector=%3Da")),
-        (
-            400,
-            "BadRequest".into(),
-            "found '=', expected: !, identifier, or 'end of string'".into()
-        )
+        (400, "BadRequest".into(), "found '=', expected: !, identifier, or 'end of string'".into())
     );
     // Garbage never panics.
     for s in [
-        "(", ")", "!", "!=", "in", "notin", "a in", "a in (", "a in ()", ",", "a,,b", "\u{0}",
-        "a\u{0}b", "é=ü", "a===b", "a<>b",
+        "(", ")", "!", "!=", "in", "notin", "a in", "a in (", "a in ()", ",", "a,,b", "\u{0}", "a\u{0}b",
+        "é=ü", "a===b", "a<>b",
     ] {
         let _ = LabelSelector::parse(s);
     }
@@ -379,11 +281,7 @@ fn list_option_validation() {
         )
     );
     assert_eq!(
-        list_msg(&[
-            ("resourceVersion", "5"),
-            ("resourceVersionMatch", "Exact"),
-            ("continue", "x")
-        ]),
+        list_msg(&[("resourceVersion", "5"), ("resourceVersionMatch", "Exact"), ("continue", "x")]),
         format!(
             "{p}resourceVersionMatch: Forbidden: resourceVersionMatch is forbidden when continue is provided"
         )
@@ -405,11 +303,7 @@ fn list_option_validation() {
         format!("{p}sendInitialEvents: Forbidden: sendInitialEvents is forbidden for list")
     );
     assert_eq!(
-        list_msg(&[
-            ("watch", "1"),
-            ("sendInitialEvents", "true"),
-            ("resourceVersionMatch", "Exact")
-        ]),
+        list_msg(&[("watch", "1"), ("sendInitialEvents", "true"), ("resourceVersionMatch", "Exact")]),
         format!(
             r#"{p}[resourceVersionMatch: Forbidden: sendInitialEvents requires setting resourceVersionMatch to NotOlderThan, resourceVersionMatch: Unsupported value: "Exact": supported values: "NotOlderThan"]"#
         )
@@ -435,41 +329,20 @@ fn list_option_validation() {
     );
     // Valid combinations.
     assert_eq!(
-        list_msg(&[
-            ("resourceVersion", "5"),
-            ("resourceVersionMatch", "NotOlderThan"),
-            ("limit", "2")
-        ]),
+        list_msg(&[("resourceVersion", "5"), ("resourceVersionMatch", "NotOlderThan"), ("limit", "2")]),
         "ok"
     );
     assert_eq!(
-        list_msg(&[
-            ("watch", "1"),
-            ("sendInitialEvents", "true"),
-            ("resourceVersionMatch", "NotOlderThan")
-        ]),
+        list_msg(&[("watch", "1"), ("sendInitialEvents", "true"), ("resourceVersionMatch", "NotOlderThan")]),
         "ok"
     );
     assert_eq!(
-        list_msg(&[
-            ("watch", "1"),
-            ("sendInitialEvents", "false"),
-            ("resourceVersionMatch", "NotOlderThan")
-        ]),
+        list_msg(&[("watch", "1"), ("sendInitialEvents", "false"), ("resourceVersionMatch", "NotOlderThan")]),
         "ok"
     );
     // Legacy /watch/ path is validated with the list rules (opts.watch is false).
-    let s = parse_and_validate(
-        "GET",
-        "/api/v1/watch/pods?sendInitialEvents=true",
-        None,
-        true,
-    )
-    .unwrap_err();
-    assert!(
-        s.message()
-            .ends_with("sendInitialEvents: Forbidden: sendInitialEvents is forbidden for list")
-    );
+    let s = parse_and_validate("GET", "/api/v1/watch/pods?sendInitialEvents=true", None, true).unwrap_err();
+    assert!(s.message().ends_with("sendInitialEvents: Forbidden: sendInitialEvents is forbidden for list"));
     // WatchList disabled.
     let s = parse_and_validate(
         "GET",
@@ -486,10 +359,7 @@ fn list_option_validation() {
         )
     );
     // Gets are not validated.
-    let mut o = ListOptions {
-        send_initial_events: Some(true),
-        ..Default::default()
-    };
+    let mut o = ListOptions { send_initial_events: Some(true), ..Default::default() };
     assert!(validate_list_options(&o, Verb::Get, true).is_ok());
     o.watch = false;
     assert!(validate_list_options(&o, Verb::List, true).is_err());
@@ -499,40 +369,22 @@ fn list_option_validation() {
 #[test]
 fn watch_list_defaulting() {
     for rv in [None, Some("0")] {
-        let mut o = ListOptions {
-            watch: true,
-            resource_version: rv.map(String::from),
-            ..Default::default()
-        };
+        let mut o = ListOptions { watch: true, resource_version: rv.map(String::from), ..Default::default() };
         default_watch_list(&mut o, true);
         assert_eq!(
             (o.send_initial_events, o.resource_version_match.as_deref()),
             (Some(true), Some("NotOlderThan"))
         );
     }
-    let mut o = ListOptions {
-        watch: true,
-        resource_version: Some("5".into()),
-        ..Default::default()
-    };
+    let mut o = ListOptions { watch: true, resource_version: Some("5".into()), ..Default::default() };
     default_watch_list(&mut o, true);
     assert_eq!(o.send_initial_events, None);
-    let mut o = ListOptions {
-        watch: true,
-        ..Default::default()
-    };
+    let mut o = ListOptions { watch: true, ..Default::default() };
     default_watch_list(&mut o, false);
     assert_eq!(o.send_initial_events, None);
-    let mut o = ListOptions {
-        watch: true,
-        send_initial_events: Some(false),
-        ..Default::default()
-    };
+    let mut o = ListOptions { watch: true, send_initial_events: Some(false), ..Default::default() };
     default_watch_list(&mut o, true);
-    assert_eq!(
-        (o.send_initial_events, o.resource_version_match),
-        (Some(false), None)
-    );
+    assert_eq!((o.send_initial_events, o.resource_version_match), (Some(false), None));
     // Not a watch (incl. the legacy /watch/ prefix): untouched.
     let mut o = get("/api/v1/watch/pods").unwrap().options;
     default_watch_list(&mut o, true);
@@ -569,29 +421,15 @@ fn resource_version_parsing() {
 // §C.1 / §D storage-level list checks
 #[test]
 fn list_storage_checks() {
-    let tok = ContinueToken {
-        rv: 4,
-        start: "a\u{0}".into(),
-    }
-    .encode();
+    let tok = ContinueToken { rv: 4, start: "a\u{0}".into() }.encode();
     let o = list_opts(&[("continue", &tok), ("resourceVersion", "5")]);
     let s = check_list_storage_options(&o).unwrap_err();
     assert_eq!(
         (s.code(), s.message()),
-        (
-            400,
-            "specifying resource version is not allowed when using continue"
-        )
+        (400, "specifying resource version is not allowed when using continue")
     );
     let o = list_opts(&[("continue", &tok), ("resourceVersion", "0")]);
-    assert_eq!(
-        check_list_storage_options(&o)
-            .unwrap()
-            .continue_token
-            .unwrap()
-            .rv,
-        4
-    );
+    assert_eq!(check_list_storage_options(&o).unwrap().continue_token.unwrap().rv, 4);
     let o = list_opts(&[("continue", "a")]);
     assert_eq!(
         check_list_storage_options(&o).unwrap_err().message(),
@@ -603,24 +441,15 @@ fn list_storage_checks() {
 
 #[test]
 fn create_bodies() {
-    let r = parse_request(
-        "POST",
-        "/api/v1/namespaces/ns1/pods",
-        Some(r#"{"metadata":{"name":"a"},"spec":{}}"#),
-    )
-    .unwrap();
+    let r =
+        parse_request("POST", "/api/v1/namespaces/ns1/pods", Some(r#"{"metadata":{"name":"a"},"spec":{}}"#))
+            .unwrap();
     assert_eq!(r.verb, Verb::Create);
     assert_eq!(
         serde_json::to_string(r.body.as_ref().unwrap()).unwrap(),
         r#"{"kind":"Pod","apiVersion":"v1","metadata":{"name":"a","namespace":"ns1"},"spec":{}}"#
     );
-    let post = |b: &str| {
-        err_msg(parse_request(
-            "POST",
-            "/api/v1/namespaces/ns1/pods",
-            Some(b),
-        ))
-    };
+    let post = |b: &str| err_msg(parse_request("POST", "/api/v1/namespaces/ns1/pods", Some(b)));
     assert_eq!(
         post("not json"),
         (400, "BadRequest".into(), "the object provided is unrecognized (must be of type Pod): couldn't get version/kind; json parse error: invalid character 'o' in literal null (expecting 'u') (6e6f74206a736f6e)".into())
@@ -658,8 +487,7 @@ fn create_bodies() {
         (
             400,
             "BadRequest".into(),
-            "the namespace of the provided object does not match the namespace sent on the request"
-                .into()
+            "the namespace of the provided object does not match the namespace sent on the request".into()
         )
     );
     assert_eq!(
@@ -667,8 +495,7 @@ fn create_bodies() {
         (
             422,
             "Invalid".into(),
-            r#"Pod "" is invalid: metadata.name: Required value: name or generateName is required"#
-                .into()
+            r#"Pod "" is invalid: metadata.name: Required value: name or generateName is required"#.into()
         )
     );
     assert_eq!(
@@ -717,18 +544,12 @@ fn create_bodies() {
 #[test]
 fn update_bodies() {
     let put = |url: &str, b: &str| parse_request("PUT", url, Some(b));
-    let r = put(
-        "/api/v1/namespaces/ns1/pods/a",
-        r#"{"metadata":{"name":"a","resourceVersion":"4"}}"#,
-    )
-    .unwrap();
+    let r =
+        put("/api/v1/namespaces/ns1/pods/a", r#"{"metadata":{"name":"a","resourceVersion":"4"}}"#).unwrap();
     assert_eq!(r.verb, Verb::Update);
     assert_eq!(r.body.as_ref().unwrap()["metadata"]["namespace"], "ns1");
     assert_eq!(
-        err_msg(put(
-            "/api/v1/namespaces/ns1/pods/a",
-            r#"{"metadata":{"name":"b"}}"#
-        )),
+        err_msg(put("/api/v1/namespaces/ns1/pods/a", r#"{"metadata":{"name":"b"}}"#)),
         (
             400,
             "BadRequest".into(),
@@ -740,16 +561,11 @@ fn update_bodies() {
         "the name of the object () does not match the name on the URL (a)"
     );
     assert_eq!(
-        err_msg(put(
-            "/api/v1/namespaces/ns1/pods/a",
-            r#"{"metadata":{"name":"a","namespace":"ns2"}}"#
-        ))
-        .2,
+        err_msg(put("/api/v1/namespaces/ns1/pods/a", r#"{"metadata":{"name":"a","namespace":"ns2"}}"#)).2,
         "the namespace of the object (ns2) does not match the namespace on the request (ns1)"
     );
     // decode_object is idempotent on ApiRequest::body.
-    let again =
-        body::decode_object(&PODS, Some("ns1"), Some("a"), r.body.as_ref().unwrap()).unwrap();
+    let again = body::decode_object(&PODS, Some("ns1"), Some("a"), r.body.as_ref().unwrap()).unwrap();
     assert_eq!(&again, r.body.as_ref().unwrap());
 }
 
@@ -758,22 +574,17 @@ fn delete_bodies() {
     let r = parse_request(
         "DELETE",
         "/api/v1/namespaces/ns1/pods/a",
-        Some(r#"{"kind":"DeleteOptions","apiVersion":"v1","preconditions":{"resourceVersion":"3","uid":"u"}}"#),
+        Some(
+            r#"{"kind":"DeleteOptions","apiVersion":"v1","preconditions":{"resourceVersion":"3","uid":"u"}}"#,
+        ),
     )
     .unwrap();
-    assert_eq!(
-        r.delete_options.precondition_resource_version.as_deref(),
-        Some("3")
-    );
+    assert_eq!(r.delete_options.precondition_resource_version.as_deref(), Some("3"));
     assert_eq!(r.delete_options.precondition_uid.as_deref(), Some("u"));
     let s = parse_request("DELETE", "/api/v1/namespaces/ns1/pods/a", Some("{")).unwrap_err();
     assert_eq!(
         (s.code(), s.reason(), s.message()),
-        (
-            500,
-            "",
-            "couldn't get version/kind; json parse error: unexpected end of JSON input"
-        )
+        (500, "", "couldn't get version/kind; json parse error: unexpected end of JSON input")
     );
 }
 
@@ -822,20 +633,11 @@ fn never_panics() {
 #[test]
 fn deep_nesting() {
     // Go's maxNestingDepth is 10000.
-    let ok = format!(
-        "{{\"metadata\":{{\"name\":\"a\"}},\"x\":{}{}}}",
-        "[".repeat(9999),
-        "]".repeat(9999)
-    );
+    let ok = format!("{{\"metadata\":{{\"name\":\"a\"}},\"x\":{}{}}}", "[".repeat(9999), "]".repeat(9999));
     assert!(parse_request("POST", "/api/v1/namespaces/ns1/pods", Some(&ok)).is_ok());
     let bad = format!("{{\"x\":{}{}}}", "[".repeat(10000), "]".repeat(10000));
     assert_eq!(
-        err_msg(parse_request(
-            "POST",
-            "/api/v1/namespaces/ns1/pods",
-            Some(&bad)
-        ))
-        .2,
+        err_msg(parse_request("POST", "/api/v1/namespaces/ns1/pods", Some(&bad))).2,
         r#"the object provided is unrecognized (must be of type Pod): couldn't get version/kind; json parse error: invalid character '[' exceeded max depth ({"x":[[[[[[[[[[[[[[[[[[[[[[[[[ ...)"#
     );
 }

@@ -103,10 +103,7 @@ fn request_body_keeps_key_order_in_display() {
 
 #[test]
 fn request_errors() {
-    assert_eq!(
-        err("GET"),
-        "GET: missing path; expected GET <path>[?query] [<json body>]"
-    );
+    assert_eq!(err("GET"), "GET: missing path; expected GET <path>[?query] [<json body>]");
     assert_eq!(
         err("GET api/v1/pods"),
         "GET: the path must start with \"/\", got \"api/v1/pods\"; expected GET <path>[?query] [<json body>]"
@@ -121,10 +118,7 @@ fn request_errors() {
         "POST: the body is not valid JSON (trailing characters at line 1 column 9); \
          expected POST <path>[?query] [<json body>]"
     );
-    assert_eq!(
-        err("get /api/v1/pods"),
-        "unknown command \"get\"; HTTP methods are upper-case: GET"
-    );
+    assert_eq!(err("get /api/v1/pods"), "unknown command \"get\"; HTTP methods are upper-case: GET");
     assert_eq!(
         err("Delete /api/v1/pods/a"),
         "unknown command \"Delete\"; HTTP methods are upper-case: DELETE"
@@ -159,119 +153,47 @@ fn events_and_watch_control() {
     assert_eq!(ok("resume w2"), Command::Resume("w2".into()));
     assert_eq!(ok("cancel w10"), Command::Cancel("w10".into()));
     assert_eq!(ok("pause inf"), Command::Pause("inf".into()));
-    assert_eq!(
-        err("events"),
-        "events: missing watch id; expected events <watch-id>"
-    );
-    assert_eq!(
-        err("events w1 w2"),
-        "events: unexpected \"w2\"; expected events <watch-id>"
-    );
+    assert_eq!(err("events"), "events: missing watch id; expected events <watch-id>");
+    assert_eq!(err("events w1 w2"), "events: unexpected \"w2\"; expected events <watch-id>");
     assert_eq!(err("cancel"), "cancel: missing id; expected cancel <id>");
-    assert_eq!(
-        err("resume a b"),
-        "resume: unexpected \"b\"; expected resume <id>"
-    );
+    assert_eq!(err("resume a b"), "resume: unexpected \"b\"; expected resume <id>");
 }
 
 #[test]
 fn compact_set_advance_apiserver() {
     assert_eq!(ok("compact 5"), Command::Compact { revision: 5 });
-    assert_eq!(
-        err("compact"),
-        "compact: missing revision; expected compact <revision>"
-    );
-    assert_eq!(
-        err("compact x"),
-        "compact: revision must be a number, got \"x\""
-    );
-    assert_eq!(
-        err("compact 5 6"),
-        "compact: unexpected \"6\"; expected compact <revision>"
-    );
+    assert_eq!(err("compact"), "compact: missing revision; expected compact <revision>");
+    assert_eq!(err("compact x"), "compact: revision must be a number, got \"x\"");
+    assert_eq!(err("compact 5 6"), "compact: unexpected \"6\"; expected compact <revision>");
 
-    assert_eq!(
-        ok("set watch-cache off"),
-        Command::Set {
-            name: "watch-cache".into(),
-            value: "off".into()
-        }
-    );
-    assert_eq!(
-        ok("set cache.capacity 5"),
-        Command::Set {
-            name: "cache.capacity".into(),
-            value: "5".into()
-        }
-    );
-    assert_eq!(
-        ok("set kubernetes 1.30"),
-        Command::Set {
-            name: "kubernetes".into(),
-            value: "1.30".into()
-        }
-    );
+    assert_eq!(ok("set watch-cache off"), Command::Set { name: "watch-cache".into(), value: "off".into() });
+    assert_eq!(ok("set cache.capacity 5"), Command::Set { name: "cache.capacity".into(), value: "5".into() });
+    assert_eq!(ok("set kubernetes 1.30"), Command::Set { name: "kubernetes".into(), value: "1.30".into() });
     assert_eq!(
         ok(r#"set note "two words""#),
-        Command::Set {
-            name: "note".into(),
-            value: "two words".into()
-        }
+        Command::Set { name: "note".into(), value: "two words".into() }
     );
-    assert_eq!(
-        err("set watch-cache"),
-        "set: missing value; expected set <name> <value>"
-    );
-    assert_eq!(
-        err("set a b c"),
-        "set: unexpected \"c\"; expected set <name> <value>"
-    );
+    assert_eq!(err("set watch-cache"), "set: missing value; expected set <name> <value>");
+    assert_eq!(err("set a b c"), "set: unexpected \"c\"; expected set <name> <value>");
 
     assert_eq!(ok("advance 61s"), Command::Advance(Duration::from_secs(61)));
     assert_eq!(ok("advance 5m"), Command::Advance(Duration::from_secs(300)));
-    assert_eq!(
-        ok("advance 1m30s"),
-        Command::Advance(Duration::from_secs(90))
-    );
-    assert_eq!(
-        ok("advance 250ms"),
-        Command::Advance(Duration::from_millis(250))
-    );
-    assert_eq!(
-        err("advance"),
-        "advance: missing duration; expected advance <duration>"
-    );
-    assert_eq!(
-        err("advance 5x"),
-        "advance: invalid duration \"5x\": unknown unit \"x\"; use ms, s, m or h"
-    );
-    assert_eq!(
-        err("advance soon"),
-        "advance: invalid duration \"soon\"; expected e.g. 500ms, 61s, 5m or 1h"
-    );
+    assert_eq!(ok("advance 1m30s"), Command::Advance(Duration::from_secs(90)));
+    assert_eq!(ok("advance 250ms"), Command::Advance(Duration::from_millis(250)));
+    assert_eq!(err("advance"), "advance: missing duration; expected advance <duration>");
+    assert_eq!(err("advance 5x"), "advance: invalid duration \"5x\": unknown unit \"x\"; use ms, s, m or h");
+    assert_eq!(err("advance soon"), "advance: invalid duration \"soon\"; expected e.g. 500ms, 61s, 5m or 1h");
 
     assert_eq!(ok("apiserver 1"), Command::Apiserver(1));
     assert_eq!(ok("restart apiserver 0"), Command::RestartApiserver(0));
-    assert_eq!(
-        err("apiserver"),
-        "apiserver: missing number; expected apiserver <n>"
-    );
-    assert_eq!(
-        err("apiserver -1"),
-        "apiserver: expected a number (0, 1, ...), got \"-1\""
-    );
+    assert_eq!(err("apiserver"), "apiserver: missing number; expected apiserver <n>");
+    assert_eq!(err("apiserver -1"), "apiserver: expected a number (0, 1, ...), got \"-1\"");
     assert_eq!(
         err("restart etcd"),
         "restart: expected \"apiserver\", got \"etcd\"; expected restart apiserver <n>"
     );
-    assert_eq!(
-        err("restart"),
-        "restart: missing \"apiserver\"; expected restart apiserver <n>"
-    );
-    assert_eq!(
-        err("restart apiserver"),
-        "restart apiserver: missing number; expected restart apiserver <n>"
-    );
+    assert_eq!(err("restart"), "restart: missing \"apiserver\"; expected restart apiserver <n>");
+    assert_eq!(err("restart apiserver"), "restart apiserver: missing number; expected restart apiserver <n>");
 }
 
 // --- etcd --------------------------------------------------------------------------------------
@@ -280,10 +202,7 @@ fn compact_set_advance_apiserver() {
 fn etcd_put_values() {
     assert_eq!(
         ok("etcd put foo bar"),
-        Command::Etcd(EtcdCommand::Put {
-            key: "foo".into(),
-            value: "bar".into()
-        })
+        Command::Etcd(EtcdCommand::Put { key: "foo".into(), value: "bar".into() })
     );
     // The value is the rest of the line, spaces and JSON included.
     assert_eq!(
@@ -295,41 +214,20 @@ fn etcd_put_values() {
     );
     assert_eq!(
         ok("etcd put k hello   world"),
-        Command::Etcd(EtcdCommand::Put {
-            key: "k".into(),
-            value: "hello   world".into()
-        })
+        Command::Etcd(EtcdCommand::Put { key: "k".into(), value: "hello   world".into() })
     );
     // A double-quoted value is one JSON string.
     assert_eq!(
         ok(r#"etcd put k " padded\n\"q\" ""#),
-        Command::Etcd(EtcdCommand::Put {
-            key: "k".into(),
-            value: " padded\n\"q\" ".into()
-        })
+        Command::Etcd(EtcdCommand::Put { key: "k".into(), value: " padded\n\"q\" ".into() })
     );
-    assert_eq!(
-        ok(r#"etcd put k """#),
-        Command::Etcd(EtcdCommand::Put {
-            key: "k".into(),
-            value: "".into()
-        })
-    );
+    assert_eq!(ok(r#"etcd put k """#), Command::Etcd(EtcdCommand::Put { key: "k".into(), value: "".into() }));
     assert_eq!(
         ok(r#"etcd put "a key" v"#),
-        Command::Etcd(EtcdCommand::Put {
-            key: "a key".into(),
-            value: "v".into()
-        })
+        Command::Etcd(EtcdCommand::Put { key: "a key".into(), value: "v".into() })
     );
-    assert_eq!(
-        err("etcd put k"),
-        "etcd put: missing value; expected etcd put <key> <value>"
-    );
-    assert_eq!(
-        err("etcd put"),
-        "etcd put: missing key; expected etcd put <key> <value>"
-    );
+    assert_eq!(err("etcd put k"), "etcd put: missing value; expected etcd put <key> <value>");
+    assert_eq!(err("etcd put"), "etcd put: missing key; expected etcd put <key> <value>");
     assert_eq!(
         err(r#"etcd put k "abc"#),
         "etcd put: unterminated quoted string \"\\\"abc\"; expected etcd put <key> <value>"
@@ -378,37 +276,14 @@ fn etcd_get_flags() {
     // A quoted key is never a flag.
     assert_eq!(
         ok(r#"etcd get "--odd""#),
-        Command::Etcd(EtcdCommand::Get {
-            key: "--odd".into(),
-            prefix: false,
-            revision: None,
-            limit: None
-        })
+        Command::Etcd(EtcdCommand::Get { key: "--odd".into(), prefix: false, revision: None, limit: None })
     );
-    assert_eq!(
-        err("etcd get k --rev=x"),
-        "etcd get: --rev needs a number, got \"x\""
-    );
-    assert_eq!(
-        err("etcd get k --rev="),
-        "etcd get: --rev needs a number, got \"\""
-    );
-    assert_eq!(
-        err("etcd get k --rev"),
-        "etcd get: --rev needs a number, e.g. --rev=5"
-    );
-    assert_eq!(
-        err("etcd get k --limit=two"),
-        "etcd get: --limit needs a number, got \"two\""
-    );
-    assert_eq!(
-        err("etcd get k --rev=1 --rev=2"),
-        "etcd get: --rev given twice"
-    );
-    assert_eq!(
-        err("etcd get k --prefix --prefix"),
-        "etcd get: --prefix given twice"
-    );
+    assert_eq!(err("etcd get k --rev=x"), "etcd get: --rev needs a number, got \"x\"");
+    assert_eq!(err("etcd get k --rev="), "etcd get: --rev needs a number, got \"\"");
+    assert_eq!(err("etcd get k --rev"), "etcd get: --rev needs a number, e.g. --rev=5");
+    assert_eq!(err("etcd get k --limit=two"), "etcd get: --limit needs a number, got \"two\"");
+    assert_eq!(err("etcd get k --rev=1 --rev=2"), "etcd get: --rev given twice");
+    assert_eq!(err("etcd get k --prefix --prefix"), "etcd get: --prefix given twice");
     assert_eq!(
         err("etcd get k --prefix=yes"),
         "etcd get: --prefix takes no value; expected etcd get <key> [--prefix] [--rev=N] [--limit=N]"
@@ -431,42 +306,18 @@ fn etcd_get_flags() {
 fn etcd_del_and_compact() {
     assert_eq!(
         ok("etcd del /registry/pods/default/a"),
-        Command::Etcd(EtcdCommand::Del {
-            key: "/registry/pods/default/a".into(),
-            prefix: false
-        })
+        Command::Etcd(EtcdCommand::Del { key: "/registry/pods/default/a".into(), prefix: false })
     );
     assert_eq!(
         ok("etcd del /registry/ --prefix"),
-        Command::Etcd(EtcdCommand::Del {
-            key: "/registry/".into(),
-            prefix: true
-        })
+        Command::Etcd(EtcdCommand::Del { key: "/registry/".into(), prefix: true })
     );
-    assert_eq!(
-        err("etcd del k --rev=3"),
-        "etcd del: unknown flag \"--rev=3\"; expected --prefix"
-    );
-    assert_eq!(
-        ok("etcd compact 7"),
-        Command::Etcd(EtcdCommand::Compact { revision: 7 })
-    );
-    assert_eq!(
-        err("etcd compact"),
-        "etcd compact: missing revision; expected etcd compact <revision>"
-    );
-    assert_eq!(
-        err("etcd compact seven"),
-        "etcd compact: revision must be a number, got \"seven\""
-    );
-    assert_eq!(
-        err("etcd"),
-        "etcd: missing command; expected put, get, del or compact"
-    );
-    assert_eq!(
-        err("etcd watch /a"),
-        "unknown etcd command \"watch\"; expected put, get, del or compact"
-    );
+    assert_eq!(err("etcd del k --rev=3"), "etcd del: unknown flag \"--rev=3\"; expected --prefix");
+    assert_eq!(ok("etcd compact 7"), Command::Etcd(EtcdCommand::Compact { revision: 7 }));
+    assert_eq!(err("etcd compact"), "etcd compact: missing revision; expected etcd compact <revision>");
+    assert_eq!(err("etcd compact seven"), "etcd compact: revision must be a number, got \"seven\"");
+    assert_eq!(err("etcd"), "etcd: missing command; expected put, get, del or compact");
+    assert_eq!(err("etcd watch /a"), "unknown etcd command \"watch\"; expected put, get, del or compact");
 }
 
 // --- informers ---------------------------------------------------------------------------------
@@ -497,14 +348,8 @@ fn informer_commands() {
         round_trip("informer start inf pods apiserver=1 mode=legacy ns=default"),
         "informer start inf pods ns=default mode=legacy apiserver=1"
     );
-    assert_eq!(
-        ok("informer stop inf"),
-        Command::Informer(InformerCommand::Stop { name: "inf".into() })
-    );
-    assert_eq!(
-        ok("informer show inf"),
-        Command::Informer(InformerCommand::Show { name: "inf".into() })
-    );
+    assert_eq!(ok("informer stop inf"), Command::Informer(InformerCommand::Stop { name: "inf".into() }));
+    assert_eq!(ok("informer show inf"), Command::Informer(InformerCommand::Show { name: "inf".into() }));
 
     assert_eq!(
         err("informer start inf"),
@@ -515,14 +360,8 @@ fn informer_commands() {
         err("informer start inf pods mode=fast"),
         "informer start: mode must be legacy or streaming, got \"fast\""
     );
-    assert_eq!(
-        err("informer start inf pods ns=a ns=b"),
-        "informer start: ns= given twice"
-    );
-    assert_eq!(
-        err("informer start inf pods ns="),
-        "informer start: ns= needs a namespace"
-    );
+    assert_eq!(err("informer start inf pods ns=a ns=b"), "informer start: ns= given twice");
+    assert_eq!(err("informer start inf pods ns="), "informer start: ns= needs a namespace");
     assert_eq!(
         err("informer start inf pods apiserver=x"),
         "informer start: apiserver= needs a number, got \"x\""
@@ -537,22 +376,10 @@ fn informer_commands() {
         "informer start: unknown option \"resync=1m\"; expected ns=<namespace>, \
          mode=legacy|streaming or apiserver=<n>"
     );
-    assert_eq!(
-        err("informer show"),
-        "informer show: missing name; expected informer show <name>"
-    );
-    assert_eq!(
-        err("informer stop a b"),
-        "informer stop: unexpected \"b\"; expected informer stop <name>"
-    );
-    assert_eq!(
-        err("informer"),
-        "informer: missing command; expected start, stop or show"
-    );
-    assert_eq!(
-        err("informer list"),
-        "unknown informer command \"list\"; expected start, stop or show"
-    );
+    assert_eq!(err("informer show"), "informer show: missing name; expected informer show <name>");
+    assert_eq!(err("informer stop a b"), "informer stop: unexpected \"b\"; expected informer stop <name>");
+    assert_eq!(err("informer"), "informer: missing command; expected start, stop or show");
+    assert_eq!(err("informer list"), "unknown informer command \"list\"; expected start, stop or show");
 }
 
 // --- expect lines through parse_line -----------------------------------------------------------
@@ -561,10 +388,7 @@ fn informer_commands() {
 fn expect_lines_parse_into_expectations() {
     assert_eq!(
         ok("expect code 410"),
-        Command::Expect(Expectation {
-            subject: Subject::Code,
-            check: Check::Compare(CmpOp::Eq, json!(410))
-        })
+        Command::Expect(Expectation { subject: Subject::Code, check: Check::Compare(CmpOp::Eq, json!(410)) })
     );
     assert_eq!(
         ok(r#"expect body.items[0].metadata.name == "a""#),
@@ -608,15 +432,9 @@ fn canonical_spelling() {
         ("etcd put k hello world", "etcd put k hello world"),
         ("etcd put k \" lead\"", "etcd put k \" lead\""),
         ("etcd put k \"plain\"", "etcd put k plain"),
-        (
-            "etcd put k \"\\\"quoted\\\"\"",
-            "etcd put k \"\\\"quoted\\\"\"",
-        ),
+        ("etcd put k \"\\\"quoted\\\"\"", "etcd put k \"\\\"quoted\\\"\""),
         ("etcd put k \"line\\nbreak\"", "etcd put k \"line\\nbreak\""),
-        (
-            "etcd get --rev=3 /a --prefix",
-            "etcd get /a --prefix --rev=3",
-        ),
+        ("etcd get --rev=3 /a --prefix", "etcd get /a --prefix --rev=3"),
         ("etcd get \"--odd\"", "etcd get \"--odd\""),
         ("etcd del --prefix /a", "etcd del /a --prefix"),
         ("compact +5", "compact 5"),
@@ -630,14 +448,8 @@ fn canonical_spelling() {
         ("expect closed == true", "expect closed"),
         ("expect closed false", "expect not closed"),
         ("expect items == [ a ,b ]", "expect items == [a, b]"),
-        (
-            "expect body.metadata.name == a",
-            "expect body.metadata.name == \"a\"",
-        ),
-        (
-            "expect events == [ADDED   a @5]",
-            "expect events == [ADDED a@5]",
-        ),
+        ("expect body.metadata.name == a", "expect body.metadata.name == \"a\""),
+        ("expect events == [ADDED   a @5]", "expect events == [ADDED a@5]"),
         ("expect [\"body\"].x exists", "expect body.x exists"),
         ("expect [\"code\"] == 1", "expect [\"code\"] == 1"),
     ];
@@ -806,10 +618,7 @@ fn never_panics_and_whatever_parses_round_trips() {
             assert_eq!(parse_line(&text).as_ref(), Ok(&c), "{line:?} -> {text:?}");
         }
     }
-    assert!(
-        parsed > 1000,
-        "the sweep should exercise the success paths too ({parsed})"
-    );
+    assert!(parsed > 1000, "the sweep should exercise the success paths too ({parsed})");
 }
 
 #[test]
@@ -819,34 +628,17 @@ fn long_and_odd_lines() {
     assert!(e.starts_with("unknown command \"GETTxxxxx"), "{e}");
     assert!(e.len() < 300, "error messages stay short: {}", e.len());
     let target = format!("/api/{}", "a".repeat(100_000));
-    assert_eq!(
-        ok(&format!("GET {target}")),
-        Command::Request {
-            method: Method::Get,
-            target,
-            body: None
-        }
-    );
+    assert_eq!(ok(&format!("GET {target}")), Command::Request { method: Method::Get, target, body: None });
     let deep = format!("POST /a {}{}", "[".repeat(10_000), "]".repeat(10_000));
     assert!(err(&deep).starts_with("POST: the body is not valid JSON (recursion limit exceeded"));
-    assert_eq!(
-        ok("events 日本"),
-        Command::Events {
-            watch: "日本".into()
-        }
-    );
+    assert_eq!(ok("events 日本"), Command::Events { watch: "日本".into() });
     assert_eq!(
         err("étcd put"),
         "unknown command \"étcd\"; expected GET, POST, PUT, DELETE, events, etcd, compact, set, advance, apiserver, restart, pause, resume, cancel, informer or expect"
     );
     assert_eq!(
         parse_line("events \"w1"),
-        Err(ParseError {
-            message: "events: unterminated quoted string \"\\\"w1\"".into()
-        })
+        Err(ParseError { message: "events: unterminated quoted string \"\\\"w1\"".into() })
     );
-    assert_eq!(
-        err("events \"w1\"x"),
-        "events: unexpected \"x\" right after a closing quote"
-    );
+    assert_eq!(err("events \"w1\"x"), "events: unexpected \"x\" right after a closing quote");
 }

@@ -1,9 +1,7 @@
 //! Exact wire shape and messages of `metav1.Status` errors (spec §B, §C.1, §C.5).
 
 use rvlab::apiserver::resource::{self, CONFIGMAPS, PODS, ResourceInfo};
-use rvlab::apiserver::status::{
-    FieldError, Status, aggregate, go_parse_int, go_parse_uint, go_quote,
-};
+use rvlab::apiserver::status::{FieldError, Status, aggregate, go_parse_int, go_parse_uint, go_quote};
 
 fn json(s: &Status) -> String {
     serde_json::to_string(&s.to_json()).unwrap()
@@ -50,10 +48,7 @@ fn not_found_shape() {
 #[test]
 fn already_exists_and_conflict() {
     let s = Status::already_exists(&PODS, "a");
-    assert_eq!(
-        (s.code(), s.reason(), s.message()),
-        (409, "AlreadyExists", r#"pods "a" already exists"#)
-    );
+    assert_eq!((s.code(), s.reason(), s.message()), (409, "AlreadyExists", r#"pods "a" already exists"#));
     let s = Status::conflict(&PODS, "a", Status::OBJECT_MODIFIED);
     assert_eq!(s.code(), 409);
     assert_eq!(s.reason(), "Conflict");
@@ -63,10 +58,7 @@ fn already_exists_and_conflict() {
     );
     assert_eq!(Status::object_modified(&PODS, "a"), s);
     let s = Status::conflict(&DEPLOYMENTS, "d", Status::OBJECT_MODIFIED);
-    assert!(
-        s.message()
-            .starts_with(r#"Operation cannot be fulfilled on deployments.apps "d": "#)
-    );
+    assert!(s.message().starts_with(r#"Operation cannot be fulfilled on deployments.apps "d": "#));
     assert!(json(&s).contains(r#""details":{"name":"d","group":"apps","kind":"deployments"}"#));
 }
 
@@ -98,10 +90,7 @@ fn update_without_resource_version() {
 
 #[test]
 fn invalid_is_kind_qualified() {
-    let errs = [FieldError::required(
-        "metadata.name",
-        "name or generateName is required",
-    )];
+    let errs = [FieldError::required("metadata.name", "name or generateName is required")];
     let s = Status::invalid(&PODS, "", &errs);
     assert_eq!(
         s.message(),
@@ -109,23 +98,14 @@ fn invalid_is_kind_qualified() {
     );
     assert_eq!(s.details.as_ref().unwrap().kind, "Pod");
     let s = Status::invalid(&DEPLOYMENTS, "x", &errs);
-    assert!(
-        s.message()
-            .starts_with(r#"Deployment.apps "x" is invalid: "#)
-    );
-    assert_eq!(
-        Status::invalid(&PODS, "a", &[]).message(),
-        r#"Pod "a" is invalid"#
-    );
+    assert!(s.message().starts_with(r#"Deployment.apps "x" is invalid: "#));
+    assert_eq!(Status::invalid(&PODS, "a", &[]).message(), r#"Pod "a" is invalid"#);
 }
 
 // §C.1 422 shape and aggregation
 #[test]
 fn invalid_list_options() {
-    let one = [FieldError::forbidden(
-        "sendInitialEvents",
-        "sendInitialEvents is forbidden for list",
-    )];
+    let one = [FieldError::forbidden("sendInitialEvents", "sendInitialEvents is forbidden for list")];
     let s = Status::invalid_list_options(&one);
     assert_eq!(
         json(&s),
@@ -155,17 +135,11 @@ fn invalid_list_options() {
 #[test]
 fn field_error_rendering() {
     assert_eq!(
-        FieldError::not_supported("resourceVersionMatch", "X", &["Exact", "NotOlderThan", ""])
-            .to_string(),
+        FieldError::not_supported("resourceVersionMatch", "X", &["Exact", "NotOlderThan", ""]).to_string(),
         r#"resourceVersionMatch: Unsupported value: "X": supported values: "Exact", "NotOlderThan", """#
     );
     assert_eq!(
-        FieldError::invalid(
-            "metadata.resourceVersion",
-            0u64,
-            "must be specified for an update"
-        )
-        .to_string(),
+        FieldError::invalid("metadata.resourceVersion", 0u64, "must be specified for an update").to_string(),
         "metadata.resourceVersion: Invalid value: 0: must be specified for an update"
     );
     assert_eq!(
@@ -181,18 +155,13 @@ fn field_error_rendering() {
 
 #[test]
 fn go_formatting() {
-    assert_eq!(
-        go_quote("a\"b\\c\n\u{0}é\u{a0}"),
-        r#""a\"b\\c\n\x00é\u00a0""#
-    );
+    assert_eq!(go_quote("a\"b\\c\n\u{0}é\u{a0}"), r#""a\"b\\c\n\x00é\u00a0""#);
     assert_eq!(
         go_parse_uint("abc").unwrap_err().to_string(),
         r#"strconv.ParseUint: parsing "abc": invalid syntax"#
     );
     assert_eq!(
-        go_parse_uint("18446744073709551616")
-            .unwrap_err()
-            .to_string(),
+        go_parse_uint("18446744073709551616").unwrap_err().to_string(),
         r#"strconv.ParseUint: parsing "18446744073709551616": value out of range"#
     );
     assert_eq!(
@@ -206,10 +175,7 @@ fn go_formatting() {
         go_parse_int("9223372036854775808").unwrap_err().to_string(),
         r#"strconv.ParseInt: parsing "9223372036854775808": value out of range"#
     );
-    assert_eq!(
-        go_parse_int("").unwrap_err().to_string(),
-        r#"strconv.ParseInt: parsing "": invalid syntax"#
-    );
+    assert_eq!(go_parse_int("").unwrap_err().to_string(), r#"strconv.ParseInt: parsing "": invalid syntax"#);
     assert_eq!(
         go_parse_int("-").unwrap_err().to_string(),
         r#"strconv.ParseInt: parsing "-": invalid syntax"#

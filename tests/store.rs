@@ -8,27 +8,15 @@ fn k(s: &str) -> Vec<u8> {
 }
 
 fn put(s: &mut MvccStore, key: &str, value: &str) -> PutResponse {
-    s.put(PutRequest {
-        key: k(key),
-        value: k(value),
-        ..Default::default()
-    })
+    s.put(PutRequest { key: k(key), value: k(value), ..Default::default() })
 }
 
 fn del(s: &mut MvccStore, key: &str, end: &[u8]) -> DeleteRangeResponse {
-    s.delete_range(DeleteRangeRequest {
-        key: k(key),
-        range_end: end.to_vec(),
-        prev_kv: true,
-    })
+    s.delete_range(DeleteRangeRequest { key: k(key), range_end: end.to_vec(), prev_kv: true })
 }
 
 fn get_at(s: &MvccStore, key: &str, rev: i64) -> Result<RangeResponse, MvccError> {
-    s.range(&RangeRequest {
-        key: k(key),
-        revision: rev,
-        ..Default::default()
-    })
+    s.range(&RangeRequest { key: k(key), revision: rev, ..Default::default() })
 }
 
 fn range(s: &MvccStore, key: &str, end: &[u8], rev: i64, limit: i64) -> RangeResponse {
@@ -72,13 +60,7 @@ fn events(resps: &[WatchResponse]) -> Vec<(EventType, String, i64)> {
     resps
         .iter()
         .flat_map(|r| r.events.iter())
-        .map(|e| {
-            (
-                e.kind,
-                String::from_utf8_lossy(&e.kv.key).into_owned(),
-                e.kv.mod_revision,
-            )
-        })
+        .map(|e| (e.kind, String::from_utf8_lossy(&e.kv.key).into_owned(), e.kv.mod_revision))
         .collect()
 }
 
@@ -128,31 +110,17 @@ fn txn_gets_one_revision_with_sub_revisions() {
         .txn(TxnRequest {
             compare: vec![],
             success: vec![
-                RequestOp::Put(PutRequest {
-                    key: k("/a"),
-                    value: k("1"),
-                    ..Default::default()
-                }),
-                RequestOp::Put(PutRequest {
-                    key: k("/b"),
-                    value: k("2"),
-                    ..Default::default()
-                }),
-                RequestOp::DeleteRange(DeleteRangeRequest {
-                    key: k("/c"),
-                    ..Default::default()
-                }),
+                RequestOp::Put(PutRequest { key: k("/a"), value: k("1"), ..Default::default() }),
+                RequestOp::Put(PutRequest { key: k("/b"), value: k("2"), ..Default::default() }),
+                RequestOp::DeleteRange(DeleteRangeRequest { key: k("/c"), ..Default::default() }),
             ],
             failure: vec![],
         })
         .unwrap();
     assert_eq!((r.header.revision, r.succeeded), (3, true));
     assert_eq!(s.current_revision(), 3);
-    let revs: Vec<(i64, i64, bool)> = s
-        .history()
-        .filter(|(r, _)| r.main == 3)
-        .map(|(r, rec)| (r.main, r.sub, rec.tombstone))
-        .collect();
+    let revs: Vec<(i64, i64, bool)> =
+        s.history().filter(|(r, _)| r.main == 3).map(|(r, rec)| (r.main, r.sub, rec.tombstone)).collect();
     assert_eq!(revs, vec![(3, 0, false), (3, 1, false), (3, 2, true)]);
     assert_eq!(s.get(b"/a").unwrap().mod_revision, 3);
     assert_eq!(s.get(b"/b").unwrap().mod_revision, 3);
@@ -170,15 +138,8 @@ fn read_only_txn_branch_does_not_bump() {
                 result: CompareResult::Equal,
                 target: CompareTarget::Value(k("1")),
             }],
-            success: vec![RequestOp::Range(RangeRequest {
-                key: k("/a"),
-                ..Default::default()
-            })],
-            failure: vec![RequestOp::Put(PutRequest {
-                key: k("/a"),
-                value: k("x"),
-                ..Default::default()
-            })],
+            success: vec![RequestOp::Range(RangeRequest { key: k("/a"), ..Default::default() })],
+            failure: vec![RequestOp::Put(PutRequest { key: k("/a"), value: k("x"), ..Default::default() })],
         })
         .unwrap();
     assert!(r.succeeded);
@@ -205,11 +166,8 @@ fn create_update_delete_recreate_fields() {
     assert_eq!(kv(&s.get(b"/a").unwrap()), t("/a", "3", 5, 5, 1));
     // The key index shows two generations: [2, 3, 4(tombstone)] and [5].
     let ki = s.key_index(b"/a").unwrap();
-    let gens: Vec<Vec<i64>> = ki
-        .generations()
-        .iter()
-        .map(|g| g.revisions().map(|r| r.main).collect())
-        .collect();
+    let gens: Vec<Vec<i64>> =
+        ki.generations().iter().map(|g| g.revisions().map(|r| r.main).collect()).collect();
     assert_eq!(gens, vec![vec![2, 3, 4], vec![5]]);
 }
 
@@ -217,18 +175,8 @@ fn create_update_delete_recreate_fields() {
 fn put_prev_kv_and_lease_are_returned() {
     // §A.2: lease as given; prev_kv returned when requested.
     let mut s = MvccStore::new();
-    s.put(PutRequest {
-        key: k("/a"),
-        value: k("1"),
-        lease: 7,
-        prev_kv: true,
-    });
-    let r = s.put(PutRequest {
-        key: k("/a"),
-        value: k("2"),
-        lease: 0,
-        prev_kv: true,
-    });
+    s.put(PutRequest { key: k("/a"), value: k("1"), lease: 7, prev_kv: true });
+    let r = s.put(PutRequest { key: k("/a"), value: k("2"), lease: 0, prev_kv: true });
     let prev = r.prev_kv.unwrap();
     assert_eq!((kv(&prev), prev.lease), (t("/a", "1", 2, 2, 1), 7));
     assert_eq!(s.get(b"/a").unwrap().lease, 0);
@@ -246,14 +194,8 @@ fn range_at_old_revision_header_is_current() {
     del(&mut s, "/a", b""); // 4
     let r = get_at(&s, "/a", 2).unwrap();
     assert_eq!(r.header.revision, 4);
-    assert_eq!(
-        r.kvs.iter().map(kv).collect::<Vec<_>>(),
-        vec![t("/a", "1", 2, 2, 1)]
-    );
-    assert_eq!(
-        kv(&get_at(&s, "/a", 3).unwrap().kvs[0]),
-        t("/a", "2", 2, 3, 2)
-    );
+    assert_eq!(r.kvs.iter().map(kv).collect::<Vec<_>>(), vec![t("/a", "1", 2, 2, 1)]);
+    assert_eq!(kv(&get_at(&s, "/a", 3).unwrap().kvs[0]), t("/a", "2", 2, 3, 2));
     // Tombstone at 4 hides the key; before creation (rev 1) nothing.
     assert_eq!(get_at(&s, "/a", 4).unwrap().count, 0);
     assert_eq!(get_at(&s, "/a", 1).unwrap().count, 0);
@@ -270,11 +212,7 @@ fn range_count_more_limit_and_sorting() {
         put(&mut s, key, "v");
     }
     let r = range(&s, "/p/", b"/p0", 0, 2);
-    let keys: Vec<String> = r
-        .kvs
-        .iter()
-        .map(|x| String::from_utf8_lossy(&x.key).into_owned())
-        .collect();
+    let keys: Vec<String> = r.kvs.iter().map(|x| String::from_utf8_lossy(&x.key).into_owned()).collect();
     assert_eq!(keys, vec!["/p/a", "/p/b"]);
     assert_eq!((r.count, r.more, r.header.revision), (3, true, 5));
     let r = range(&s, "/p/", b"/p0", 0, 3);
@@ -289,12 +227,7 @@ fn range_count_more_limit_and_sorting() {
     assert_eq!((r.kvs.len(), r.count, r.more), (1, 2, true));
     // count_only / keys_only.
     let r = s
-        .range(&RangeRequest {
-            key: k("/p/"),
-            range_end: k("/p0"),
-            count_only: true,
-            ..Default::default()
-        })
+        .range(&RangeRequest { key: k("/p/"), range_end: k("/p0"), count_only: true, ..Default::default() })
         .unwrap();
     assert_eq!((r.kvs.len(), r.count, r.more), (0, 3, false));
     let r = s
@@ -306,10 +239,7 @@ fn range_count_more_limit_and_sorting() {
             ..Default::default()
         })
         .unwrap();
-    assert_eq!(
-        (r.kvs[0].value.len(), r.kvs[0].mod_revision, r.more),
-        (0, 3, true)
-    );
+    assert_eq!((r.kvs[0].value.len(), r.kvs[0].mod_revision, r.more), (0, 3, true));
 }
 
 #[test]
@@ -338,21 +268,12 @@ fn range_errors_have_etcd_messages() {
     put(&mut s, "/a", "2"); // 3
     put(&mut s, "/a", "3"); // 4
     assert_eq!(get_at(&s, "/a", 5), Err(MvccError::FutureRev));
-    assert_eq!(
-        MvccError::FutureRev.to_string(),
-        "mvcc: required revision is a future revision"
-    );
+    assert_eq!(MvccError::FutureRev.to_string(), "mvcc: required revision is a future revision");
     assert_eq!(get_at(&s, "/a", i64::MAX), Err(MvccError::FutureRev));
     s.compact(3).unwrap();
     assert_eq!(get_at(&s, "/a", 2), Err(MvccError::Compacted));
-    assert_eq!(
-        MvccError::Compacted.to_string(),
-        "mvcc: required revision has been compacted"
-    );
-    assert_eq!(
-        kv(&get_at(&s, "/a", 3).unwrap().kvs[0]),
-        t("/a", "2", 2, 3, 2)
-    );
+    assert_eq!(MvccError::Compacted.to_string(), "mvcc: required revision has been compacted");
+    assert_eq!(kv(&get_at(&s, "/a", 3).unwrap().kvs[0]), t("/a", "2", 2, 3, 2));
     assert_eq!(get_at(&s, "/a", i64::MIN).unwrap().header.revision, 4);
 }
 
@@ -374,23 +295,15 @@ fn compaction_keeps_newest_at_or_below_and_drops_tombstoned_keys() {
     assert_eq!(s.current_revision(), 6);
     assert_eq!(s.compact_revision(), Some(5));
     // Kept: /a@3 (newest <= 5) and /a@6 (later, untouched). /b entirely gone.
-    let kept: Vec<(i64, String)> = s
-        .history()
-        .map(|(r, rec)| (r.main, String::from_utf8_lossy(&rec.kv.key).into_owned()))
-        .collect();
+    let kept: Vec<(i64, String)> =
+        s.history().map(|(r, rec)| (r.main, String::from_utf8_lossy(&rec.kv.key).into_owned())).collect();
     assert_eq!(kept, vec![(3, "/a".into()), (6, "/a".into())]);
     assert!(s.key_index(b"/b").is_none());
     assert_eq!(s.key_count(), 1);
     // Readable at compactRev (== 5) and later; exact there.
-    assert_eq!(
-        kv(&get_at(&s, "/a", 5).unwrap().kvs[0]),
-        t("/a", "2", 2, 3, 2)
-    );
+    assert_eq!(kv(&get_at(&s, "/a", 5).unwrap().kvs[0]), t("/a", "2", 2, 3, 2));
     assert_eq!(get_at(&s, "/b", 5).unwrap().count, 0);
-    assert_eq!(
-        kv(&get_at(&s, "/a", 6).unwrap().kvs[0]),
-        t("/a", "3", 2, 6, 3)
-    );
+    assert_eq!(kv(&get_at(&s, "/a", 6).unwrap().kvs[0]), t("/a", "3", 2, 6, 3));
     assert_eq!(get_at(&s, "/a", 4), Err(MvccError::Compacted));
 }
 
@@ -431,12 +344,7 @@ fn repeated_compactions_only_touch_changed_keys_and_stay_exact() {
     assert_eq!(before, after);
     // Every key keeps at most one revision <= 30.
     for ki in s.key_indexes() {
-        let old = ki
-            .generations()
-            .iter()
-            .flat_map(|g| g.revisions())
-            .filter(|r| r.main <= 30)
-            .count();
+        let old = ki.generations().iter().flat_map(|g| g.revisions()).filter(|r| r.main <= 30).count();
         assert!(old <= 1, "{:?}", ki);
     }
 }
@@ -452,11 +360,7 @@ fn txn_reads_see_earlier_writes_and_compare_rules() {
     let r = s
         .txn(TxnRequest {
             compare: vec![
-                Compare {
-                    key: k("/a"),
-                    result: CompareResult::Equal,
-                    target: CompareTarget::Version(1),
-                },
+                Compare { key: k("/a"), result: CompareResult::Equal, target: CompareTarget::Version(1) },
                 Compare {
                     key: k("/none"),
                     result: CompareResult::Equal,
@@ -464,54 +368,28 @@ fn txn_reads_see_earlier_writes_and_compare_rules() {
                 },
             ],
             success: vec![
-                RequestOp::Range(RangeRequest {
-                    key: k("/a"),
-                    ..Default::default()
-                }),
+                RequestOp::Range(RangeRequest { key: k("/a"), ..Default::default() }),
                 RequestOp::Put(PutRequest {
                     key: k("/a"),
                     value: k("2"),
                     prev_kv: true,
                     ..Default::default()
                 }),
-                RequestOp::Range(RangeRequest {
-                    key: k("/a"),
-                    ..Default::default()
-                }),
-                RequestOp::DeleteRange(DeleteRangeRequest {
-                    key: k("/zz"),
-                    ..Default::default()
-                }),
+                RequestOp::Range(RangeRequest { key: k("/a"), ..Default::default() }),
+                RequestOp::DeleteRange(DeleteRangeRequest { key: k("/zz"), ..Default::default() }),
             ],
             failure: vec![],
         })
         .unwrap();
     assert!(r.succeeded);
     assert_eq!(r.header.revision, 3);
-    let ResponseOp::Range(r0) = &r.responses[0] else {
-        panic!()
-    };
-    assert_eq!(
-        (r0.header.revision, kv(&r0.kvs[0])),
-        (2, t("/a", "1", 2, 2, 1))
-    );
-    let ResponseOp::Put(p) = &r.responses[1] else {
-        panic!()
-    };
-    assert_eq!(
-        (p.header.revision, kv(p.prev_kv.as_ref().unwrap())),
-        (3, t("/a", "1", 2, 2, 1))
-    );
-    let ResponseOp::Range(r2) = &r.responses[2] else {
-        panic!()
-    };
-    assert_eq!(
-        (r2.header.revision, kv(&r2.kvs[0])),
-        (3, t("/a", "2", 2, 3, 2))
-    );
-    let ResponseOp::DeleteRange(d) = &r.responses[3] else {
-        panic!()
-    };
+    let ResponseOp::Range(r0) = &r.responses[0] else { panic!() };
+    assert_eq!((r0.header.revision, kv(&r0.kvs[0])), (2, t("/a", "1", 2, 2, 1)));
+    let ResponseOp::Put(p) = &r.responses[1] else { panic!() };
+    assert_eq!((p.header.revision, kv(p.prev_kv.as_ref().unwrap())), (3, t("/a", "1", 2, 2, 1)));
+    let ResponseOp::Range(r2) = &r.responses[2] else { panic!() };
+    assert_eq!((r2.header.revision, kv(&r2.kvs[0])), (3, t("/a", "2", 2, 3, 2)));
+    let ResponseOp::DeleteRange(d) = &r.responses[3] else { panic!() };
     assert_eq!((d.header.revision, d.deleted), (3, 0));
 }
 
@@ -553,16 +431,8 @@ fn txn_with_bad_range_revision_fails_without_writing() {
     let txn = |rev: i64| TxnRequest {
         compare: vec![],
         success: vec![
-            RequestOp::Put(PutRequest {
-                key: k("/b"),
-                value: k("1"),
-                ..Default::default()
-            }),
-            RequestOp::Range(RangeRequest {
-                key: k("/a"),
-                revision: rev,
-                ..Default::default()
-            }),
+            RequestOp::Put(PutRequest { key: k("/b"), value: k("1"), ..Default::default() }),
+            RequestOp::Range(RangeRequest { key: k("/a"), revision: rev, ..Default::default() }),
         ],
         failure: vec![],
     };
@@ -591,19 +461,10 @@ fn watch_start_is_inclusive_and_catches_up_at_once() {
     assert_eq!(resps.len(), 1);
     assert_eq!(resps[0].header.revision, 4);
     assert_eq!(resps[0].watch_id, id);
-    assert_eq!(
-        events(&resps),
-        vec![
-            (EventType::Put, "/b".into(), 3),
-            (EventType::Put, "/a".into(), 4)
-        ]
-    );
+    assert_eq!(events(&resps), vec![(EventType::Put, "/b".into(), 3), (EventType::Put, "/a".into(), 4)]);
     assert!(s.take_watch_responses(id).is_empty());
     put(&mut s, "/c", "1"); // 5
-    assert_eq!(
-        events(&s.take_watch_responses(id)),
-        vec![(EventType::Put, "/c".into(), 5)]
-    );
+    assert_eq!(events(&s.take_watch_responses(id)), vec![(EventType::Put, "/c".into(), 5)]);
 }
 
 #[test]
@@ -628,10 +489,7 @@ fn watch_future_start_waits() {
     put(&mut s, "/a", "2"); // 3
     assert!(s.take_watch_responses(id).is_empty());
     put(&mut s, "/a", "3"); // 4
-    assert_eq!(
-        events(&s.take_watch_responses(id)),
-        vec![(EventType::Put, "/a".into(), 4)]
-    );
+    assert_eq!(events(&s.take_watch_responses(id)), vec![(EventType::Put, "/a".into(), 4)]);
 }
 
 #[test]
@@ -644,14 +502,8 @@ fn watch_below_compaction_is_canceled() {
     let id = watch(&mut s, "/a", b"", 2, false);
     let r = s.take_watch_responses(id);
     assert_eq!(r.len(), 1);
-    assert_eq!(
-        (r[0].canceled, r[0].compact_revision, r[0].events.len()),
-        (true, 3, 0)
-    );
-    assert_eq!(
-        r[0].header.revision, 0,
-        "etcd 3.4 sends no header revision here"
-    );
+    assert_eq!((r[0].canceled, r[0].compact_revision, r[0].events.len()), (true, 3, 0));
+    assert_eq!(r[0].header.revision, 0, "etcd 3.4 sends no header revision here");
     assert!(s.watchers().is_empty());
     put(&mut s, "/a", "3");
     assert!(s.take_watch_responses(id).is_empty());
@@ -659,10 +511,7 @@ fn watch_below_compaction_is_canceled() {
     let id = watch(&mut s, "/a", b"", 3, false);
     assert_eq!(
         events(&s.take_watch_responses(id)),
-        vec![
-            (EventType::Put, "/a".into(), 3),
-            (EventType::Put, "/a".into(), 4)
-        ]
+        vec![(EventType::Put, "/a".into(), 3), (EventType::Put, "/a".into(), 4)]
     );
 }
 
@@ -684,26 +533,17 @@ fn watch_negative_start_follows_etcd_3_4() {
     put(&mut s, "/a", "1"); // 2
     let id = watch(&mut s, "/a", b"", -2, false);
     let r = s.take_watch_responses(id);
-    assert_eq!(
-        (r.len(), r[0].canceled, r[0].compact_revision),
-        (1, true, -1)
-    );
+    assert_eq!((r.len(), r[0].canceled, r[0].compact_revision), (1, true, -1));
     // -1 is not below compactRev (-1): accepted, but etcd 3.4 replays nothing (negative minRev
     // becomes a huge unsigned backend key) and the watcher follows from current+1.
     let id = watch(&mut s, "/a", b"", -1, false);
     assert!(s.take_watch_responses(id).is_empty());
     put(&mut s, "/a", "2"); // 3
-    assert_eq!(
-        events(&s.take_watch_responses(id)),
-        vec![(EventType::Put, "/a".into(), 3)]
-    );
+    assert_eq!(events(&s.take_watch_responses(id)), vec![(EventType::Put, "/a".into(), 3)]);
     s.compact(2).unwrap();
     let id = watch(&mut s, "/a", b"", -5, false);
     let r = s.take_watch_responses(id);
-    assert_eq!(
-        (r.len(), r[0].canceled, r[0].compact_revision),
-        (1, true, 2)
-    );
+    assert_eq!((r.len(), r[0].canceled, r[0].compact_revision), (1, true, 2));
     let id = watch(&mut s, "/a", b"", -1, false);
     assert!(s.take_watch_responses(id)[0].canceled);
 }
@@ -716,16 +556,8 @@ fn watch_one_response_per_txn() {
     s.txn(TxnRequest {
         compare: vec![],
         success: vec![
-            RequestOp::Put(PutRequest {
-                key: k("/a"),
-                value: k("1"),
-                ..Default::default()
-            }),
-            RequestOp::Put(PutRequest {
-                key: k("/b"),
-                value: k("1"),
-                ..Default::default()
-            }),
+            RequestOp::Put(PutRequest { key: k("/a"), value: k("1"), ..Default::default() }),
+            RequestOp::Put(PutRequest { key: k("/b"), value: k("1"), ..Default::default() }),
         ],
         failure: vec![],
     })
@@ -733,13 +565,7 @@ fn watch_one_response_per_txn() {
     put(&mut s, "/c", "1");
     let r = s.take_watch_responses(id);
     assert_eq!(r.len(), 2);
-    assert_eq!(
-        events(&r[..1]),
-        vec![
-            (EventType::Put, "/a".into(), 2),
-            (EventType::Put, "/b".into(), 2)
-        ]
-    );
+    assert_eq!(events(&r[..1]), vec![(EventType::Put, "/a".into(), 2), (EventType::Put, "/b".into(), 2)]);
     assert_eq!(r[0].header.revision, 2);
     assert_eq!(events(&r[1..]), vec![(EventType::Put, "/c".into(), 3)]);
 }
@@ -755,39 +581,19 @@ fn watch_delete_event_shape_and_prev_kv() {
     del(&mut s, "/a", b""); // 4
     let r = s.take_watch_responses(with);
     assert_eq!(r.len(), 2);
-    assert_eq!(
-        kv(r[0].events[0].prev_kv.as_ref().unwrap()),
-        t("/a", "1", 2, 2, 1)
-    );
+    assert_eq!(kv(r[0].events[0].prev_kv.as_ref().unwrap()), t("/a", "1", 2, 2, 1));
     let d = &r[1].events[0];
     assert_eq!(d.kind, EventType::Delete);
-    assert_eq!(
-        d.kv,
-        KeyValue {
-            key: k("/a"),
-            mod_revision: 4,
-            ..Default::default()
-        }
-    );
+    assert_eq!(d.kv, KeyValue { key: k("/a"), mod_revision: 4, ..Default::default() });
     assert_eq!(kv(d.prev_kv.as_ref().unwrap()), t("/a", "2", 2, 3, 2));
     let r = s.take_watch_responses(without);
-    assert!(
-        r.iter()
-            .flat_map(|r| &r.events)
-            .all(|e| e.prev_kv.is_none())
-    );
+    assert!(r.iter().flat_map(|r| &r.events).all(|e| e.prev_kv.is_none()));
     // Catch-up prev_kv is absent once mod_revision-1 is compacted.
     put(&mut s, "/a", "3"); // 5
     s.compact(5).unwrap();
     let id = watch(&mut s, "/a", b"", 5, true);
     let r = s.take_watch_responses(id);
-    assert_eq!(
-        (
-            r[0].events[0].kv.mod_revision,
-            r[0].events[0].prev_kv.is_none()
-        ),
-        (5, true)
-    );
+    assert_eq!((r[0].events[0].kv.mod_revision, r[0].events[0].prev_kv.is_none()), (5, true));
 }
 
 #[test]
@@ -795,20 +601,13 @@ fn watch_progress_requests_and_idle_ticks() {
     // §A.5: a progress notification is empty with header = current revision.
     let mut s = MvccStore::new();
     put(&mut s, "/a", "1"); // 2
-    let id = s.watch(WatchCreateRequest {
-        key: k("/a"),
-        progress_notify: true,
-        ..Default::default()
-    });
+    let id = s.watch(WatchCreateRequest { key: k("/a"), progress_notify: true, ..Default::default() });
     let plain = watch(&mut s, "/a", b"", 0, false);
     put(&mut s, "/b", "1"); // 3
     s.request_progress(id);
     let r = s.take_watch_responses(id);
     assert_eq!(r.len(), 1);
-    assert_eq!(
-        (r[0].header.revision, r[0].events.len(), r[0].canceled),
-        (3, 0, false)
-    );
+    assert_eq!((r[0].header.revision, r[0].events.len(), r[0].canceled), (3, 0, false));
     // Idle tick: the idle progress_notify watcher gets one; the plain one never does.
     s.progress_notify_idle();
     assert_eq!(s.take_watch_responses(id).len(), 1);
@@ -851,10 +650,7 @@ fn long_catch_up_is_split_every_1000_revisions() {
     }
     let id = watch(&mut s, "/a", b"", 1, false);
     let r = s.take_watch_responses(id);
-    assert_eq!(
-        r.iter().map(|r| r.events.len()).collect::<Vec<_>>(),
-        vec![1000, 1000, 500]
-    );
+    assert_eq!(r.iter().map(|r| r.events.len()).collect::<Vec<_>>(), vec![1000, 1000, 500]);
     assert!(r.iter().all(|r| r.header.revision == 2501));
 }
 
@@ -866,16 +662,9 @@ fn watchers_view_lists_active_watchers() {
     put(&mut s, "/a", "1");
     let v = s.watchers();
     assert_eq!(v.len(), 2);
+    assert_eq!((v[0].id, v[0].min_revision, v[0].pending, v[0].prev_kv), (a, 2, 1, true));
     assert_eq!(
-        (v[0].id, v[0].min_revision, v[0].pending, v[0].prev_kv),
-        (a, 2, 1, true)
-    );
-    assert_eq!(
-        (
-            v[1].key.as_slice(),
-            v[1].range_end.as_slice(),
-            v[1].min_revision
-        ),
+        (v[1].key.as_slice(), v[1].range_end.as_slice(), v[1].min_revision),
         (&b"/p/"[..], &b"/p0"[..], 9)
     );
 }
@@ -938,9 +727,5 @@ fn scales_to_many_keys() {
     }
     s.compact(s.current_revision()).unwrap();
     assert_eq!(s.history_len(), n as usize);
-    assert!(
-        started.elapsed().as_secs() < 20,
-        "took {:?}",
-        started.elapsed()
-    );
+    assert!(started.elapsed().as_secs() < 20, "took {:?}", started.elapsed());
 }

@@ -523,7 +523,8 @@ async fn simulation_controls_append_their_lines() {
 
 #[wasm_bindgen_test]
 fn continue_token_decodes_as_the_spec_example() {
-    let v = lines::decode_continue("eyJ2IjoibWV0YS5rOHMuaW8vdjEiLCJydiI6NCwic3RhcnQiOiJhXHUwMDAwIn0").unwrap();
+    let v =
+        lines::decode_continue("eyJ2IjoibWV0YS5rOHMuaW8vdjEiLCJydiI6NCwic3RhcnQiOiJhXHUwMDAwIn0").unwrap();
     assert_eq!(v, json!({"v": "meta.k8s.io/v1", "rv": 4, "start": "a\u{0}"}));
     assert_eq!(
         lines::describe_token("eyJ2IjoibWV0YS5rOHMuaW8vdjEiLCJydiI6NCwic3RhcnQiOiJhXHUwMDAwIn0"),
@@ -539,8 +540,7 @@ fn status_lines_and_errors() {
         "status": "Failure", "message": "too old", "reason": "Expired", "code": 410}});
     assert_eq!(lines::status_line(&gone).unwrap(), "410 Gone — Expired");
     assert!(lines::is_error(&gone));
-    let ok =
-        json!({"line": 1, "code": 200, "body": {"kind": "PodList", "metadata": {"resourceVersion": "7"}, "items": []}});
+    let ok = json!({"line": 1, "code": 200, "body": {"kind": "PodList", "metadata": {"resourceVersion": "7"}, "items": []}});
     assert_eq!(lines::status_line(&ok).unwrap(), "200 OK");
     assert!(!lines::is_error(&ok));
     assert!(lines::is_error(&json!({"line": 2, "error": "mvcc: required revision has been compacted"})));
@@ -570,8 +570,11 @@ fn watches_are_followed_through_the_log() {
         {"type": "ADDED", "object": {"metadata": {"name": "a", "resourceVersion": "2"}}},
         {"type": "ERROR", "object": {"kind": "Status", "code": 410, "reason": "Expired"}}], "closed": true});
     let paused = json!({"line": 3});
-    let entries =
-        vec![("GET /api/v1/pods?watch=true", Some(&opened)), ("events w1", Some(&ev)), ("pause w1", Some(&paused))];
+    let entries = vec![
+        ("GET /api/v1/pods?watch=true", Some(&opened)),
+        ("events w1", Some(&ev)),
+        ("pause w1", Some(&paused)),
+    ];
     let ws = lines::watches(entries);
     assert_eq!(ws.len(), 1);
     assert_eq!(ws[0].id, "w1");
@@ -586,8 +589,12 @@ fn watches_are_followed_through_the_log() {
 
 #[wasm_bindgen_test]
 fn request_lines_for_every_verb() {
-    let mut s =
-        RequestSpec { verb: Verb::Update, name: "a".into(), body: "{\n \"a\": 1\n}".into(), ..RequestSpec::default() };
+    let mut s = RequestSpec {
+        verb: Verb::Update,
+        name: "a".into(),
+        body: "{\n \"a\": 1\n}".into(),
+        ..RequestSpec::default()
+    };
     assert_eq!(lines::request_line(&s), r#"PUT /api/v1/namespaces/default/pods/a {"a":1}"#);
     s.verb = Verb::List;
     s.namespace = String::new();
@@ -884,7 +891,11 @@ fn i18n_every_key_has_both_translations() {
             assert!(!s.trim().is_empty(), "{k:?} has no {lang:?} text");
             assert!(!s.contains("TODO") && !s.contains("FIXME"), "{k:?} {lang:?}: {s}");
         }
-        assert_eq!(i18n::placeholders(k.en()), i18n::placeholders(k.zh()), "{k:?}: en and zh use different placeholders");
+        assert_eq!(
+            i18n::placeholders(k.en()),
+            i18n::placeholders(k.zh()),
+            "{k:?}: en and zh use different placeholders"
+        );
         // Chinese text is Chinese unless it is a term (resourceVersion, etcd, …) or a format.
         let zh = k.zh();
         let has_cjk = zh.chars().any(|c| ('\u{4e00}'..='\u{9fff}').contains(&c));
@@ -967,7 +978,10 @@ async fn both_languages_render_every_view_without_missing_keys() {
             .map(|seg| seg.split_whitespace().filter(|w| w.len() >= 2).count())
             .max()
             .unwrap_or(0);
-        assert!(run < 4 || words.iter().all(|w| w.contains("resourceVersion")), "untranslated text in zh: {t:?}");
+        assert!(
+            run < 4 || words.iter().all(|w| w.contains("resourceVersion")),
+            "untranslated text in zh: {t:?}"
+        );
     }
     // The language switch keeps the sandbox.
     let log = lab.log();
@@ -975,7 +989,10 @@ async fn both_languages_render_every_view_without_missing_keys() {
     assert_eq!(lab.log(), log);
     assert!(lab.text("#console-h").starts_with("Console"));
     for t in ui_text(&lab.root) {
-        assert!(!t.chars().any(|c| ('\u{4e00}'..='\u{9fff}').contains(&c)), "Chinese text in the English page: {t:?}");
+        assert!(
+            !t.chars().any(|c| ('\u{4e00}'..='\u{9fff}').contains(&c)),
+            "Chinese text in the English page: {t:?}"
+        );
     }
     lab.unmount();
 }
@@ -987,13 +1004,13 @@ async fn timeline_draws_keys_compaction_lists_tokens_and_watches_where_the_state
     run_all(
         &lab,
         &[
-            CM_A,                                                                  // rev 2
-            CM_B,                                                                  // rev 3
-            CM_C,                                                                  // rev 4
-            "GET /api/v1/namespaces/default/configmaps?limit=1",                   // line 4: list RV 4, token rv 4
+            CM_A,                                                                     // rev 2
+            CM_B,                                                                     // rev 3
+            CM_C,                                                                     // rev 4
+            "GET /api/v1/namespaces/default/configmaps?limit=1", // line 4: list RV 4, token rv 4
             "GET /api/v1/namespaces/default/configmaps?watch=true&resourceVersion=2", // line 5: w1
-            "DELETE /api/v1/namespaces/default/configmaps/a",                      // rev 5
-            "events w1",                                                           // b@3, c@4, a deleted@5
+            "DELETE /api/v1/namespaces/default/configmaps/a",    // rev 5
+            "events w1",                                         // b@3, c@4, a deleted@5
             "compact 3",
         ],
     )
@@ -1131,7 +1148,10 @@ async fn why_explains_responses_and_frames_in_both_languages() {
     lab.select("#lang", "zh").await;
     assert!(lab.text("#why-text").contains("每一帧"), "{}", lab.text("#why"));
     assert!(
-        lab.all("li.watch[data-watch='w1'] .why-frame p")[1].text_content().unwrap().contains("“b”在 revision 3"),
+        lab.all("li.watch[data-watch='w1'] .why-frame p")[1]
+            .text_content()
+            .unwrap()
+            .contains("“b”在 revision 3"),
         "{}",
         lab.text("li.watch")
     );
@@ -1144,14 +1164,16 @@ async fn why_explains_responses_and_frames_in_both_languages() {
 #[wasm_bindgen_test]
 async fn a_share_link_round_trips_the_sandbox_and_the_scrubber() {
     use rvlab::ui::share;
-    let s = share::Shared { log: vec!["advance 1s".into(), CM_A.into(), "# ünïcødé 中文".into()], at: 2 };
+    let s =
+        share::Shared { log: vec!["advance 1s".into(), CM_A.into(), "# ünïcødé 中文".into()], at: 2 };
     let frag = share::encode(&s);
     assert!(frag.starts_with("v1="));
     assert!(frag[3..].bytes().all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'_'), "{frag}");
     assert_eq!(share::decode(&frag).unwrap(), s);
     assert_eq!(share::decode(&format!("#{frag}")).unwrap(), s);
     // The packer round-trips and actually packs a realistic log.
-    let log: Vec<String> = (0..200).map(|i| format!("{CM_A}\nGET /api/v1/namespaces/default/configmaps?limit={i}")).collect();
+    let log: Vec<String> =
+        (0..200).map(|i| format!("{CM_A}\nGET /api/v1/namespaces/default/configmaps?limit={i}")).collect();
     let text = log.join("\n");
     let packed = share::pack(text.as_bytes());
     assert_eq!(share::unpack(&packed, usize::MAX).unwrap(), text.as_bytes());
@@ -1169,7 +1191,9 @@ async fn a_share_link_round_trips_the_sandbox_and_the_scrubber() {
     let (_, fragment) = url.split_once('#').expect("a fragment");
     let log = lab.log();
     let before = lab.state_html();
-    assert!(lab.el("#embed-code").dyn_into::<HtmlInputElement>().unwrap().value().contains("embed=1&amp;script="));
+    assert!(
+        lab.el("#embed-code").dyn_into::<HtmlInputElement>().unwrap().value().contains("embed=1&amp;script=")
+    );
     lab.unmount();
 
     storage().set_item(STORAGE_KEY, r#"{"log":["advance 5m"],"redo":[]}"#).unwrap();
@@ -1177,7 +1201,11 @@ async fn a_share_link_round_trips_the_sandbox_and_the_scrubber() {
     assert_eq!(opened.log(), log);
     assert_eq!(opened.text("#scrub-pos"), "step 3 of 4");
     assert_eq!(opened.state_html(), before);
-    assert!(opened.text("#notice").contains("Opened a shared sandbox (4 lines)"), "{}", opened.text("#notice"));
+    assert!(
+        opened.text("#notice").contains("Opened a shared sandbox (4 lines)"),
+        "{}",
+        opened.text("#notice")
+    );
     // The previous sandbox is kept and can come back.
     assert_eq!(opened.saved()["log"].as_array().unwrap().len(), 4);
     opened.click("#restore-backup").await;
@@ -1210,7 +1238,12 @@ async fn a_corrupt_or_hostile_share_fragment_gives_a_message_and_an_empty_sandbo
         assert!(lab.log().is_empty(), "{frag}: {:?}", lab.log());
         let notice = lab.el("#notice");
         assert_eq!(notice.get_attribute("role").as_deref(), Some("alert"));
-        assert!(lab.text("#notice").contains(says), "{}: {}", &frag[..frag.len().min(40)], lab.text("#notice"));
+        assert!(
+            lab.text("#notice").contains(says),
+            "{}: {}",
+            &frag[..frag.len().min(40)],
+            lab.text("#notice")
+        );
         assert!(lab.text("#notice").contains("empty sandbox"));
         // The saved sandbox is untouched until something runs, and kept as a backup.
         assert_eq!(lab.saved()["log"], json!(["advance 5m"]));
@@ -1232,17 +1265,26 @@ async fn embed_mode_takes_its_parameters_posts_its_height_and_never_touches_the_
     // Listen for the height message.
     let got: Rc<std::cell::RefCell<Vec<(String, f64)>>> = Rc::default();
     let got2 = got.clone();
-    let listener = wasm_bindgen::closure::Closure::<dyn Fn(web_sys::MessageEvent)>::new(move |e: web_sys::MessageEvent| {
-        let d = e.data();
-        let t = js_sys::Reflect::get(&d, &"type".into()).ok().and_then(|v| v.as_string()).unwrap_or_default();
-        let h = js_sys::Reflect::get(&d, &"height".into()).ok().and_then(|v| v.as_f64()).unwrap_or(-1.0);
-        got2.borrow_mut().push((t, h));
-    });
+    let listener = wasm_bindgen::closure::Closure::<dyn Fn(web_sys::MessageEvent)>::new(
+        move |e: web_sys::MessageEvent| {
+            let d = e.data();
+            let t =
+                js_sys::Reflect::get(&d, &"type".into()).ok().and_then(|v| v.as_string()).unwrap_or_default();
+            let h = js_sys::Reflect::get(&d, &"height".into()).ok().and_then(|v| v.as_f64()).unwrap_or(-1.0);
+            got2.borrow_mut().push((t, h));
+        },
+    );
     let win = web_sys::window().unwrap();
     win.add_event_listener_with_callback("message", listener.as_ref().unchecked_ref()).unwrap();
 
-    let script = rvlab::ui::config::percent_encode(&format!("{CM_A}\n{CM_B}\nGET /api/v1/namespaces/default/configmaps?limit=1\n"));
-    let ro = Lab::with_config(Config::parse(&format!("?embed=1&mode=readonly&theme=dark&lang=zh&script={script}"), "")).await;
+    let script = rvlab::ui::config::percent_encode(&format!(
+        "{CM_A}\n{CM_B}\nGET /api/v1/namespaces/default/configmaps?limit=1\n"
+    ));
+    let ro = Lab::with_config(Config::parse(
+        &format!("?embed=1&mode=readonly&theme=dark&lang=zh&script={script}"),
+        "",
+    ))
+    .await;
     assert!(ro.el(".app").class_list().contains("embed"));
     assert_eq!(ro.attr(".app", "data-theme"), "dark");
     assert_eq!(ro.log().len(), 3);
@@ -1289,7 +1331,10 @@ async fn a_100000_revision_history_renders_without_freezing() {
         let out = session.run_line(i + 1, &line).map(Rc::new);
         entries.push(rvlab::ui::state::Entry { line, out });
     }
-    entries.push(rvlab::ui::state::Entry { line: "compact 50000".into(), out: session.run_line(100_001, "compact 50000").map(Rc::new) });
+    entries.push(rvlab::ui::state::Entry {
+        line: "compact 50000".into(),
+        out: session.run_line(100_001, "compact 50000").map(Rc::new),
+    });
     let built = js_sys::Date::now();
     let lab = Lab::with_config(Config::parse("?lang=en", "").with_session(session, entries)).await;
     let rendered = js_sys::Date::now();
@@ -1313,8 +1358,13 @@ async fn a_100000_revision_history_renders_without_freezing() {
     assert!(lab.all("#timeline-svg rect.seg").len() >= 12);
     let done = js_sys::Date::now();
     web_sys::console::log_1(
-        &format!("100k: build {:.0} ms, first render {:.0} ms, zoom {:.0} ms", built - t0, rendered - built, done - rendered)
-            .into(),
+        &format!(
+            "100k: build {:.0} ms, first render {:.0} ms, zoom {:.0} ms",
+            built - t0,
+            rendered - built,
+            done - rendered
+        )
+        .into(),
     );
 
     lab.unmount();
@@ -1324,15 +1374,20 @@ async fn a_100000_revision_history_renders_without_freezing() {
 fn built_in_lessons_run_cleanly() {
     for l in rvlab::ui::lessons::all() {
         let mut s = rvlab::ui::state::new_session();
-        let outs: Vec<serde_json::Value> =
-            rvlab::ui::lessons::lines(&l).iter().enumerate().filter_map(|(i, line)| s.run_line(i + 1, line)).collect();
+        let outs: Vec<serde_json::Value> = rvlab::ui::lessons::lines(&l)
+            .iter()
+            .enumerate()
+            .filter_map(|(i, line)| s.run_line(i + 1, line))
+            .collect();
         assert!(outs.iter().all(|o| o.get("error").is_none()), "{}: {outs:?}", l.name);
         let codes: Vec<u64> = outs.iter().filter_map(|o| o.get("code").and_then(|c| c.as_u64())).collect();
         match l.name {
             "pagination" => assert_eq!(codes.last(), Some(&200), "{outs:?}"),
             "compaction" => assert_eq!(codes.last(), Some(&410), "{outs:?}"),
             "conflict" => assert_eq!(codes[codes.len() - 2], 409, "{outs:?}"),
-            "watch" => assert!(outs.last().unwrap()["events"].as_array().is_some_and(|e| e.len() >= 2), "{outs:?}"),
+            "watch" => {
+                assert!(outs.last().unwrap()["events"].as_array().is_some_and(|e| e.len() >= 2), "{outs:?}")
+            }
             _ => {}
         }
     }
@@ -1371,7 +1426,10 @@ impl Lab {
             }
             yew::platform::time::sleep(std::time::Duration::from_millis(2)).await;
         }
-        panic!("{sel} never rendered; panel: {}", self.q("#lesson-panel").and_then(|p| p.text_content()).unwrap_or_default());
+        panic!(
+            "{sel} never rendered; panel: {}",
+            self.q("#lesson-panel").and_then(|p| p.text_content()).unwrap_or_default()
+        );
     }
 }
 
@@ -1406,10 +1464,19 @@ async fn every_lesson_completes_through_the_dom_in_both_languages() {
             let n = lesson.steps.len();
             for (k, step) in lesson.steps.iter().enumerate() {
                 assert_eq!(lab.attr("#lesson-panel", "data-step"), k.to_string());
-                assert!(lab.text("#lesson-goal").contains(&step.goal.get(lang).replace('`', "")), "{slug} step {}", k + 1);
+                assert!(
+                    lab.text("#lesson-goal").contains(&step.goal.get(lang).replace('`', "")),
+                    "{slug} step {}",
+                    k + 1
+                );
                 let before = lab.log().len();
                 lab.click("#lesson-show").await;
-                assert_eq!(lab.log().len(), before + step.solution.len(), "{slug} step {}: Show me goes into the log", k + 1);
+                assert_eq!(
+                    lab.log().len(),
+                    before + step.solution.len(),
+                    "{slug} step {}: Show me goes into the log",
+                    k + 1
+                );
                 assert_eq!(&lab.log()[before..], &step.solution[..]);
                 lab.click("#lesson-check").await;
                 let result = lab.text("#lesson-result");
@@ -1423,7 +1490,8 @@ async fn every_lesson_completes_through_the_dom_in_both_languages() {
                 }
             }
             assert!(lab.q("#lesson-complete").is_some(), "{lang} {slug}");
-            let progress: serde_json::Value = serde_json::from_str(&storage().get_item(PROGRESS_KEY).unwrap().unwrap()).unwrap();
+            let progress: serde_json::Value =
+                serde_json::from_str(&storage().get_item(PROGRESS_KEY).unwrap().unwrap()).unwrap();
             assert_eq!(progress[slug].as_array().map(|a| a.len()), Some(n), "{slug}: {progress}");
             lab.unmount();
         }
@@ -1440,7 +1508,11 @@ async fn check_says_what_is_still_missing_after_a_wrong_action() {
     // Nothing done yet.
     lab.click("#lesson-check").await;
     assert!(lab.el("#lesson-result").class_list().contains("missing"));
-    assert!(lab.text("#lesson-missing").contains("nothing has run in this step yet"), "{}", lab.text("#lesson-missing"));
+    assert!(
+        lab.text("#lesson-missing").contains("nothing has run in this step yet"),
+        "{}",
+        lab.text("#lesson-missing")
+    );
     // The wrong object: the name check says what it expected and what it saw.
     lab.console(r#"POST /api/v1/namespaces/default/configmaps {"metadata":{"name":"b"}}"#).await;
     lab.click("#lesson-check").await;
@@ -1457,7 +1529,10 @@ async fn check_says_what_is_still_missing_after_a_wrong_action() {
     // Undo the wrong line; the right one passes (any correct way counts, not only Show me).
     lab.click("#undo").await;
     lab.click("#undo").await;
-    lab.console(r#"POST /api/v1/namespaces/default/configmaps {"metadata":{"name":"a"},"data":{"mine":"yes"}}"#).await;
+    lab.console(
+        r#"POST /api/v1/namespaces/default/configmaps {"metadata":{"name":"a"},"data":{"mine":"yes"}}"#,
+    )
+    .await;
     lab.click("#lesson-check").await;
     assert!(lab.el("#lesson-result").class_list().contains("ok"), "{}", lab.text("#lesson-result"));
     assert!(lab.text("#lesson-after").contains("resourceVersion is \"2\""), "{}", lab.text("#lesson-after"));
@@ -1558,7 +1633,9 @@ async fn the_app_fetches_lessons_next_to_the_page_and_reports_a_failed_fetch() {
 async fn lessons_open_in_embeds_interactive_or_as_a_read_only_replay() {
     clear_lessons();
     storage().set_item(STORAGE_KEY, r#"{"log":["advance 5m"],"redo":[]}"#).unwrap();
-    let it = Lab::with_config(Config::parse("?embed=1&lang=zh&lesson=paging", "").with_loader(inline_loader())).await;
+    let it =
+        Lab::with_config(Config::parse("?embed=1&lang=zh&lesson=paging", "").with_loader(inline_loader()))
+            .await;
     it.wait_for("#lesson-title").await;
     assert!(it.q("#console-input").is_some(), "a lesson embed is interactive by default");
     it.click("#lesson-show").await;
@@ -1568,7 +1645,8 @@ async fn lessons_open_in_embeds_interactive_or_as_a_read_only_replay() {
     // Read-only: every solution is in the log; the steps move the scrubber.
     let l = rvlab::lessons::parse(rvlab::lessons::sources()[0].1).unwrap();
     let ro = Lab::with_config(
-        Config::parse("?embed=1&mode=readonly&lang=en&lesson=where-rv-comes-from", "").with_loader(inline_loader()),
+        Config::parse("?embed=1&mode=readonly&lang=en&lesson=where-rv-comes-from", "")
+            .with_loader(inline_loader()),
     )
     .await;
     ro.wait_for("#lesson-title").await;
@@ -1614,7 +1692,8 @@ async fn the_panic_overlay_saves_the_log_and_offers_reload_and_export() {
     // The restored log is the last good one (without the line that crashed).
     assert_eq!(lab.saved()["log"], json!(["advance 1s", CM_A]));
     let href = doc.get_element_by_id("rvlab-crash-export").unwrap().get_attribute("href").unwrap();
-    let script = js_sys::decode_uri_component(href.strip_prefix("data:text/plain;charset=utf-8,").unwrap()).unwrap();
+    let script =
+        js_sys::decode_uri_component(href.strip_prefix("data:text/plain;charset=utf-8,").unwrap()).unwrap();
     let script: String = script.into();
     assert!(script.starts_with(&format!("advance 1s\n{CM_A}\n")), "{script}");
     assert!(script.contains("# etcd put /registry/boom x"), "{script}");
@@ -1633,8 +1712,13 @@ async fn hostile_names_labels_and_values_render_as_text_everywhere() {
     let long = "x".repeat(20_000);
     let lines = vec![
         "GET /api/v1/namespaces/default/configmaps?watch=true&resourceVersion=1".to_string(),
-        format!(r#"POST /api/v1/namespaces/default/configmaps {{"metadata":{{"name":"a","labels":{{"app":"web"}},"annotations":{{"x":{value}}}}},"data":{{"k":{value},"long":"{long}"}}}}"#),
-        format!("etcd put {} {value}", serde_json::to_string(&format!("/registry/configmaps/default/{HOSTILE}")).unwrap()),
+        format!(
+            r#"POST /api/v1/namespaces/default/configmaps {{"metadata":{{"name":"a","labels":{{"app":"web"}},"annotations":{{"x":{value}}}}},"data":{{"k":{value},"long":"{long}"}}}}"#
+        ),
+        format!(
+            "etcd put {} {value}",
+            serde_json::to_string(&format!("/registry/configmaps/default/{HOSTILE}")).unwrap()
+        ),
         format!("POST /api/v1/namespaces/default/configmaps {{\"metadata\":{{\"name\":{value}}}}}"),
         "events w1".to_string(),
         "etcd get /registry/ --prefix".to_string(),
@@ -1695,7 +1779,10 @@ async fn oversized_input_is_refused_with_a_message_not_a_frozen_page() {
     web_sys::console::log_1(&format!("refusing a 10 MB paste: {:.0} ms", js_sys::Date::now() - t0).into());
     assert_eq!(lab.log(), vec!["advance 1s"]);
     let notice = lab.text("#notice");
-    assert!(notice.contains("Not run") && notice.contains("5000 lines") && notice.contains("512 KB"), "{notice}");
+    assert!(
+        notice.contains("Not run") && notice.contains("5000 lines") && notice.contains("512 KB"),
+        "{notice}"
+    );
     assert_eq!(lab.el("#notice").get_attribute("role").as_deref(), Some("alert"));
     // Many short lines: the line limit.
     let many: Vec<String> = (0..safety::MAX_LINES + 1).map(|i| format!("# {i}")).collect();
@@ -1735,7 +1822,11 @@ async fn oversized_input_is_refused_with_a_message_not_a_frozen_page() {
     let t0 = js_sys::Date::now();
     run_all(
         &lab,
-        &["GET /api/v1/namespaces/default/configmaps?watch=true", "informer start inf configmaps ns=default", "advance 24h"],
+        &[
+            "GET /api/v1/namespaces/default/configmaps?watch=true",
+            "informer start inf configmaps ns=default",
+            "advance 24h",
+        ],
     )
     .await;
     let took = js_sys::Date::now() - t0;
@@ -1744,7 +1835,8 @@ async fn oversized_input_is_refused_with_a_message_not_a_frozen_page() {
     assert_eq!(lab.log().last().unwrap(), "advance 24h");
     lab.unmount();
     // A share link holding `advance 1000h` is refused the same way.
-    let frag = rvlab::ui::share::encode(&rvlab::ui::share::Shared { log: vec!["advance 1000h".into()], at: 1 });
+    let frag =
+        rvlab::ui::share::encode(&rvlab::ui::share::Shared { log: vec!["advance 1000h".into()], at: 1 });
     let opened = Lab::with_config(Config::parse("?lang=en", &format!("#{frag}"))).await;
     assert!(opened.log().is_empty());
     assert!(opened.text("#notice").contains("more than 168h"));
@@ -1784,7 +1876,10 @@ async fn a_huge_list_is_rendered_in_parts_with_show_more() {
 async fn disabled_or_failing_storage_is_reported() {
     // A full storage: both the log and the lesson progress say they are not saved.
     clear_lessons();
-    let lab = Lab::with_config(Config::parse("?lang=en&lesson=where-rv-comes-from", "").with_loader(inline_loader())).await;
+    let lab = Lab::with_config(
+        Config::parse("?lang=en&lesson=where-rv-comes-from", "").with_loader(inline_loader()),
+    )
+    .await;
     lab.wait_for("#lesson-title").await;
     let chunk = "x".repeat(256 * 1024);
     let mut n = 0;
@@ -1800,7 +1895,8 @@ async fn disabled_or_failing_storage_is_reported() {
     lab.click("#lesson-show").await;
     lab.click("#lesson-check").await;
     let notice = lab.text("#notice");
-    let progress = lab.q("#progress-notice").map(|e| e.text_content().unwrap_or_default()).unwrap_or_default();
+    let progress =
+        lab.q("#progress-notice").map(|e| e.text_content().unwrap_or_default()).unwrap_or_default();
     for i in 0..n {
         storage().remove_item(&format!("rvlab.test.f.{i}")).unwrap();
     }
@@ -1875,7 +1971,8 @@ async fn rv_playground_elements_make_their_own_frames_and_fit_only_their_own_hei
     assert_eq!(cb.script.as_deref(), Some(script_b));
     assert_eq!(cb.lang, Some(Lang::Zh));
     // Resolved against the script's URL (here: no currentScript, so the page's base).
-    let expected = web_sys::Url::new_with_base("index.html", &document().base_uri().unwrap().unwrap()).unwrap().href();
+    let expected =
+        web_sys::Url::new_with_base("index.html", &document().base_uri().unwrap().unwrap()).unwrap().href();
     assert!(src_a.starts_with(&format!("{expected}?")), "{src_a} vs {expected}");
 
     // A height message from the first frame resizes only the first element.

@@ -23,11 +23,7 @@ pub fn check_continue_token(data: &[u8]) {
     let text = String::from_utf8_lossy(data);
     if let Ok(t) = ContinueToken::decode(&text) {
         let again = ContinueToken::decode(&t.encode());
-        assert_eq!(
-            again.as_ref(),
-            Ok(&t),
-            "decode(encode(decode({text:?}))) differs"
-        );
+        assert_eq!(again.as_ref(), Ok(&t), "decode(encode(decode({text:?}))) differs");
         let _ = t.start_key("/registry/configmaps/default/");
     }
 }
@@ -53,15 +49,10 @@ pub fn check_parse_line(data: &[u8]) {
     let text = String::from_utf8_lossy(data);
     if let Ok(cmd) = parse_line(&text) {
         let canon = cmd.to_string();
-        let again = parse_line(&canon).unwrap_or_else(|e| {
-            panic!("{text:?} parses, its canonical form {canon:?} does not: {e}")
-        });
+        let again = parse_line(&canon)
+            .unwrap_or_else(|e| panic!("{text:?} parses, its canonical form {canon:?} does not: {e}"));
         assert_eq!(again, cmd, "{text:?} → {canon:?} parses differently");
-        assert_eq!(
-            again.to_string(),
-            canon,
-            "canonical form of {text:?} is not a fixed point"
-        );
+        assert_eq!(again.to_string(), canon, "canonical form of {text:?} is not a fixed point");
     }
 }
 
@@ -88,10 +79,7 @@ pub fn check_script_gen(data: &[u8]) {
 /// Runs the script the bytes describe, appending each line to `script` *before* running it (so
 /// a caller that catches a panic can print the script up to the line that panicked).
 pub fn run_generated(data: &[u8], script: &mut String) -> Vec<Value> {
-    let mut g = Gen {
-        b: Bytes { data, pos: 0 },
-        ctx: Ctx::default(),
-    };
+    let mut g = Gen { b: Bytes { data, pos: 0 }, ctx: Ctx::default() };
     let mut s = Session::new();
     let mut outs = Vec::new();
     let mut n = 0;
@@ -161,26 +149,17 @@ impl Ctx {
                 self.tokens.remove(0);
             }
         }
-        let rv = |p: &str| {
-            o.pointer(p)
-                .and_then(Value::as_str)
-                .and_then(|s| s.parse::<i64>().ok())
-        };
-        for r in [
-            rv("/body/metadata/resourceVersion"),
-            o.pointer("/header/revision").and_then(Value::as_i64),
-        ]
-        .into_iter()
-        .flatten()
+        let rv = |p: &str| o.pointer(p).and_then(Value::as_str).and_then(|s| s.parse::<i64>().ok());
+        for r in [rv("/body/metadata/resourceVersion"), o.pointer("/header/revision").and_then(Value::as_i64)]
+            .into_iter()
+            .flatten()
         {
             self.max_rv = self.max_rv.max(r);
         }
         if o.get("watch").is_some() {
             self.watches += 1;
         }
-        if let Some(n) = line
-            .strip_prefix("set apiservers ")
-            .and_then(|v| v.parse::<usize>().ok())
+        if let Some(n) = line.strip_prefix("set apiservers ").and_then(|v| v.parse::<usize>().ok())
             && o.get("error").is_none()
         {
             self.apiservers = n;
@@ -191,9 +170,7 @@ impl Ctx {
 const NAMES: &[&str] = &["a", "b", "c", "d", "e-1", "Bad_Name", ""];
 const NAMESPACES: &[&str] = &["default", "default", "ns1", "kube-system"];
 const RESOURCES: &[&str] = &["configmaps", "configmaps", "configmaps", "pods", "secrets"];
-const DURATIONS: &[&str] = &[
-    "100ms", "500ms", "1s", "2s", "3s", "10s", "61s", "75s", "5m", "31m", "1h",
-];
+const DURATIONS: &[&str] = &["100ms", "500ms", "1s", "2s", "3s", "10s", "61s", "75s", "5m", "31m", "1h"];
 
 struct Gen<'a> {
     b: Bytes<'a>,
@@ -285,10 +262,7 @@ impl Gen<'_> {
     fn object(&mut self, name: &str) -> String {
         let mut meta = format!("\"name\":{}", serde_json::to_string(name).unwrap());
         if self.b.below(4) == 0 {
-            meta.push_str(&format!(
-                ",\"labels\":{{\"app\":\"{}\"}}",
-                self.b.pick(&["x", "y", "bad value"])
-            ));
+            meta.push_str(&format!(",\"labels\":{{\"app\":\"{}\"}}", self.b.pick(&["x", "y", "bad value"])));
         }
         if self.b.below(3) == 0 {
             meta.push_str(&format!(",\"resourceVersion\":\"{}\"", self.rv_near()));
@@ -315,22 +289,14 @@ impl Gen<'_> {
     fn create(&mut self) -> String {
         let path = self.path(false);
         let (coll, name) = path.rsplit_once('/').unwrap_or((&path, ""));
-        let body = if self.b.below(16) == 0 {
-            "[1,2]".to_string()
-        } else {
-            self.object(name)
-        };
+        let body = if self.b.below(16) == 0 { "[1,2]".to_string() } else { self.object(name) };
         format!("POST {coll} {body}")
     }
 
     fn update(&mut self) -> String {
         let path = self.path(false);
         let name = path.rsplit('/').next().unwrap_or("").to_string();
-        let name = if self.b.below(16) == 0 {
-            "other".to_string()
-        } else {
-            name
-        };
+        let name = if self.b.below(16) == 0 { "other".to_string() } else { name };
         let body = self.object(&name);
         format!("PUT {path} {body}")
     }
@@ -338,14 +304,10 @@ impl Gen<'_> {
     fn delete(&mut self) -> String {
         let path = self.path(false);
         match self.b.below(6) {
-            0 => format!(
-                "DELETE {path} {{\"preconditions\":{{\"resourceVersion\":\"{}\"}}}}",
-                self.rv_near()
-            ),
-            1 => format!(
-                "DELETE {path}?gracePeriodSeconds={}",
-                self.b.pick(&["0", "30", "x"])
-            ),
+            0 => {
+                format!("DELETE {path} {{\"preconditions\":{{\"resourceVersion\":\"{}\"}}}}", self.rv_near())
+            }
+            1 => format!("DELETE {path}?gracePeriodSeconds={}", self.b.pick(&["0", "30", "x"])),
             _ => format!("DELETE {path}"),
         }
     }
@@ -370,16 +332,8 @@ impl Gen<'_> {
             2 => i64::MAX,
             _ => self.rv_near(),
         };
-        let start = self.b.pick(&[
-            "a\\u0000",
-            "b\\u0000",
-            "default/a\\u0000",
-            "..",
-            "/a",
-            "a/",
-            "",
-            "\\ud800",
-        ]);
+        let start =
+            self.b.pick(&["a\\u0000", "b\\u0000", "default/a\\u0000", "..", "/a", "a/", "", "\\ud800"]);
         let v = self.b.pick(&["meta.k8s.io/v1", "meta.k8s.io/v1", "v2", ""]);
         let json = format!("{{\"v\":\"{v}\",\"rv\":{rv},\"start\":\"{start}\"}}");
         go_base64_encode(json.as_bytes())
@@ -393,10 +347,7 @@ impl Gen<'_> {
         match self.b.below(8) {
             0 | 1 => {}
             2 => q.push("resourceVersion=0".into()),
-            3 => q.push(format!(
-                "resourceVersion={}",
-                self.b.pick(&["", "abc", "-5"])
-            )),
+            3 => q.push(format!("resourceVersion={}", self.b.pick(&["", "abc", "-5"]))),
             _ => q.push(format!("resourceVersion={}", self.rv_near())),
         }
         match self.b.below(8) {
@@ -406,10 +357,7 @@ impl Gen<'_> {
             _ => {}
         }
         match self.b.below(6) {
-            0 | 1 => q.push(format!(
-                "limit={}",
-                self.b.pick(&["1", "2", "3", "0", "-1", "500", "x"])
-            )),
+            0 | 1 => q.push(format!("limit={}", self.b.pick(&["1", "2", "3", "0", "-1", "500", "x"]))),
             _ => {}
         }
         if !watch || self.b.below(4) == 0 {
@@ -419,10 +367,9 @@ impl Gen<'_> {
                     q.push(format!("continue={}", self.ctx.tokens[i]));
                 }
                 1 => q.push(format!("continue={}", self.crafted_token())),
-                2 if self.b.below(4) == 0 => q.push(format!(
-                    "continue={}",
-                    self.b.pick(&["%zz", "abc=", "***", "e30"])
-                )),
+                2 if self.b.below(4) == 0 => {
+                    q.push(format!("continue={}", self.b.pick(&["%zz", "abc=", "***", "e30"])))
+                }
                 _ => {}
             }
         }
@@ -436,10 +383,7 @@ impl Gen<'_> {
                 _ => {}
             }
             if self.b.below(3) == 0 {
-                q.push(format!(
-                    "timeoutSeconds={}",
-                    self.b.pick(&["1", "5", "30", "120", "-1"])
-                ));
+                q.push(format!("timeoutSeconds={}", self.b.pick(&["1", "5", "30", "120", "-1"])));
             }
         }
         match self.b.below(10) {
@@ -453,11 +397,7 @@ impl Gen<'_> {
             _ => {}
         }
         let path = self.path(true);
-        if q.is_empty() {
-            format!("GET {path}")
-        } else {
-            format!("GET {path}?{}", q.join("&"))
-        }
+        if q.is_empty() { format!("GET {path}") } else { format!("GET {path}?{}", q.join("&")) }
     }
 
     fn set(&mut self) -> String {
@@ -469,10 +409,7 @@ impl Gen<'_> {
             4 => ("cache.init-delay", &["0s", "1s", "10s"]),
             5 => ("compaction-interval", &["1s", "10s", "5m"]),
             6 => ("compactor", &["on", "off"]),
-            7 => (
-                "kubernetes",
-                &["1.30", "1.31", "1.33", "1.34", "1.36", "1.29"],
-            ),
+            7 => ("kubernetes", &["1.30", "1.31", "1.33", "1.34", "1.36", "1.29"]),
             _ => ("explain", &["on", "off"]),
         };
         format!("set {name} {}", self.b.pick(values))

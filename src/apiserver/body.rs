@@ -7,8 +7,6 @@
 //! creates (422, name as DNS-1123 subdomain, labels). Pod/ConfigMap *spec* validation is out of
 //! scope: the model accepts any spec.
 
-#![allow(clippy::result_large_err)] // the error type is `Status`, by design of the apiserver API
-
 use serde_json::{Map, Value};
 
 use super::continue_token::gojson::{self, GoValue};
@@ -44,9 +42,7 @@ fn parse_group_version(gv: &str) -> Option<(String, String)> {
     }
     match gv.matches('/').count() {
         0 => Some((String::new(), gv.to_string())),
-        1 => gv
-            .split_once('/')
-            .map(|(g, v)| (g.to_string(), v.to_string())),
+        1 => gv.split_once('/').map(|(g, v)| (g.to_string(), v.to_string())),
         _ => None,
     }
 }
@@ -68,11 +64,7 @@ struct Gvk {
 
 impl Gvk {
     fn group_version(&self) -> String {
-        if self.group.is_empty() {
-            self.version.clone()
-        } else {
-            format!("{}/{}", self.group, self.version)
-        }
+        if self.group.is_empty() { self.version.clone() } else { format!("{}/{}", self.group, self.version) }
     }
 }
 
@@ -152,12 +144,7 @@ fn typed_check(info: &ResourceInfo, v: &GoValue) -> Result<(), String> {
                             "name" | "generateName" | "namespace" | "uid" | "resourceVersion"
                                 if !matches!(mv, GoValue::Str(_) | GoValue::Null) =>
                             {
-                                return Err(type_err(
-                                    mv,
-                                    "ObjectMeta",
-                                    &format!("metadata.{mk}"),
-                                    "string",
-                                ));
+                                return Err(type_err(mv, "ObjectMeta", &format!("metadata.{mk}"), "string"));
                             }
                             "labels" | "annotations" => {
                                 string_map(mv, "ObjectMeta", &format!("metadata.{mk}"))?;
@@ -196,9 +183,7 @@ fn to_serde(v: &GoValue) -> Result<Value, String> {
                 }
             }
         }
-        GoValue::Array(items) => {
-            Value::Array(items.iter().map(to_serde).collect::<Result<_, _>>()?)
-        }
+        GoValue::Array(items) => Value::Array(items.iter().map(to_serde).collect::<Result<_, _>>()?),
         GoValue::Object(m) => {
             let mut out = Map::new();
             for (k, x) in m {
@@ -227,20 +212,12 @@ pub fn decode_json_body(info: &ResourceInfo, raw: &[u8]) -> Result<Value, Status
     let (api_version, kind) = interpret(&parsed).map_err(unrecognized)?;
     // schema.FromAPIVersionAndKind + gvkWithDefaults(actual, defaultGVK).
     let (mut group, mut version) = parse_group_version(&api_version).unwrap_or_default();
-    let kind = if kind.is_empty() {
-        info.kind.to_string()
-    } else {
-        kind
-    };
+    let kind = if kind.is_empty() { info.kind.to_string() } else { kind };
     if version.is_empty() && group.is_empty() {
         group = info.group.to_string();
         version = info.version.to_string();
     }
-    let gvk = Gvk {
-        group,
-        version,
-        kind,
-    };
+    let gvk = Gvk { group, version, kind };
     let cannot_handle = |e: String| {
         Status::bad_request(&format!(
             "{} in version {} cannot be handled as a {}: {e}",
@@ -250,18 +227,10 @@ pub fn decode_json_body(info: &ResourceInfo, raw: &[u8]) -> Result<Value, Status
         ))
     };
     if gvk.group != info.group || gvk.version != info.version || gvk.kind != info.kind {
-        let registered =
-            gvk.version == "v1" && resource::lookup_kind(&gvk.group, &gvk.kind).is_some();
+        let registered = gvk.version == "v1" && resource::lookup_kind(&gvk.group, &gvk.kind).is_some();
         let err = if registered {
-            let internal = if info.group.is_empty() {
-                "core".to_string()
-            } else {
-                info.group.to_string()
-            };
-            format!(
-                "converting (v1.{}) to ({internal}.{}): unknown conversion",
-                gvk.kind, info.kind
-            )
+            let internal = if info.group.is_empty() { "core".to_string() } else { info.group.to_string() };
+            format!("converting (v1.{}) to ({internal}.{}): unknown conversion", gvk.kind, info.kind)
         } else if gvk.version.is_empty() {
             format!(
                 "no version {} has been registered in scheme {}",
@@ -294,17 +263,12 @@ pub fn decode_json_body(info: &ResourceInfo, raw: &[u8]) -> Result<Value, Status
 }
 
 fn meta_str<'a>(obj: &'a Value, field: &str) -> &'a str {
-    obj.get("metadata")
-        .and_then(|m| m.get(field))
-        .and_then(Value::as_str)
-        .unwrap_or("")
+    obj.get("metadata").and_then(|m| m.get(field)).and_then(Value::as_str).unwrap_or("")
 }
 
 fn set_namespace(obj: &mut Value, ns: &str) {
     if let Some(o) = obj.as_object_mut() {
-        let meta = o
-            .entry("metadata")
-            .or_insert_with(|| Value::Object(Map::new()));
+        let meta = o.entry("metadata").or_insert_with(|| Value::Object(Map::new()));
         if !meta.is_object() {
             *meta = Value::Object(Map::new());
         }
@@ -369,19 +333,12 @@ pub fn validate_object_meta(obj: &Value) -> Vec<FieldError> {
             None => generate_name.to_string(),
         };
         for m in is_dns1123_subdomain(&masked) {
-            errs.push(FieldError::invalid(
-                "metadata.generateName",
-                generate_name,
-                m,
-            ));
+            errs.push(FieldError::invalid("metadata.generateName", generate_name, m));
         }
     }
     let name = meta_str(obj, "name");
     if name.is_empty() {
-        errs.push(FieldError::required(
-            "metadata.name",
-            "name or generateName is required",
-        ));
+        errs.push(FieldError::required("metadata.name", "name or generateName is required"));
     } else {
         for m in is_dns1123_subdomain(name) {
             errs.push(FieldError::invalid("metadata.name", name, m));
@@ -435,11 +392,7 @@ pub fn decode_object(
     if meta_str(&obj, "name").is_empty() && !meta_str(&obj, "generateName").is_empty() {
         errs.retain(|e| e.field != "metadata.name");
     }
-    if errs.is_empty() {
-        Ok(obj)
-    } else {
-        Err(Status::invalid(info, meta_str(&obj, "name"), &errs))
-    }
+    if errs.is_empty() { Ok(obj) } else { Err(Status::invalid(info, meta_str(&obj, "name"), &errs)) }
 }
 
 /// POST body: [`decode_json_body`] then [`decode_object`].

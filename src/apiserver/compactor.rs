@@ -4,7 +4,8 @@
 
 use crate::clock::{Duration, Instant};
 use crate::store::{
-    Compare, CompareResult, CompareTarget, MvccStore, PutRequest, RangeRequest, RequestOp, ResponseOp, TxnRequest,
+    Compare, CompareResult, CompareTarget, MvccStore, PutRequest, RangeRequest, RequestOp, ResponseOp,
+    TxnRequest,
 };
 
 /// The key the apiservers race on.
@@ -52,8 +53,16 @@ impl Compactor {
         self.last_run = now;
         let key = COMPACT_REV_KEY.as_bytes().to_vec();
         let resp = etcd.txn(TxnRequest {
-            compare: vec![Compare { key: key.clone(), result: CompareResult::Equal, target: CompareTarget::Version(self.compact_time) }],
-            success: vec![RequestOp::Put(PutRequest { key: key.clone(), value: self.rev.to_string().into_bytes(), ..Default::default() })],
+            compare: vec![Compare {
+                key: key.clone(),
+                result: CompareResult::Equal,
+                target: CompareTarget::Version(self.compact_time),
+            }],
+            success: vec![RequestOp::Put(PutRequest {
+                key: key.clone(),
+                value: self.rev.to_string().into_bytes(),
+                ..Default::default()
+            })],
             failure: vec![RequestOp::Range(RangeRequest { key, ..Default::default() })],
         });
         let Ok(resp) = resp else {

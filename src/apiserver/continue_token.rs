@@ -6,8 +6,6 @@
 //! error texts, this module also holds a small emulation of both ([`gojson`], [`go_base64_decode`])
 //! which the body decoder reuses.
 
-#![allow(clippy::result_large_err)] // the error type is `Status`, by design of the apiserver API
-
 use super::status::Status;
 
 /// The only token version the apiserver understands.
@@ -34,9 +32,7 @@ pub enum ContinueError {
     #[error("continue key is not valid: server does not recognize this encoded version {0}")]
     UnrecognizedVersion(String),
     /// `rv` is 0 or missing.
-    #[error(
-        "continue key is not valid: incorrect encoded start resourceVersion (version meta.k8s.io/v1)"
-    )]
+    #[error("continue key is not valid: incorrect encoded start resourceVersion (version meta.k8s.io/v1)")]
     InvalidStartRv,
     /// `start` is empty.
     #[error("continue key is not valid: encoded start key empty (version meta.k8s.io/v1)")]
@@ -61,10 +57,7 @@ impl ContinueToken {
         if rest.len() == last_key.len() {
             return None;
         }
-        Some(ContinueToken {
-            rv,
-            start: format!("{rest}\u{0}"),
-        })
+        Some(ContinueToken { rv, start: format!("{rest}\u{0}") })
     }
 
     /// `storage.EncodeContinue`: RawURL base64 of `{"v":"meta.k8s.io/v1","rv":..,"start":".."}`
@@ -92,11 +85,7 @@ impl ContinueToken {
         if start.is_empty() {
             return Err(ContinueError::EmptyStartKey);
         }
-        let key = if start.starts_with('/') {
-            start.clone()
-        } else {
-            format!("/{start}")
-        };
+        let key = if start.starts_with('/') { start.clone() } else { format!("/{start}") };
         if go_path_clean(&key) != key {
             return Err(ContinueError::InvalidKey(start));
         }
@@ -145,11 +134,7 @@ const B64_URL: &[u8; 64] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxy
 pub fn go_base64_encode(data: &[u8]) -> String {
     let mut out = String::with_capacity(data.len().div_ceil(3) * 4);
     for chunk in data.chunks(3) {
-        let b = [
-            chunk[0],
-            *chunk.get(1).unwrap_or(&0),
-            *chunk.get(2).unwrap_or(&0),
-        ];
+        let b = [chunk[0], *chunk.get(1).unwrap_or(&0), *chunk.get(2).unwrap_or(&0)];
         let n = (u32::from(b[0]) << 16) | (u32::from(b[1]) << 8) | u32::from(b[2]);
         let chars = chunk.len() + 1;
         for i in 0..chars {
@@ -225,9 +210,7 @@ pub mod gojson {
                 '\n' => out.push_str("\\n"),
                 '\r' => out.push_str("\\r"),
                 '\t' => out.push_str("\\t"),
-                '<' | '>' | '&' | '\u{2028}' | '\u{2029}' => {
-                    out.push_str(&format!("\\u{:04x}", c as u32))
-                }
+                '<' | '>' | '&' | '\u{2028}' | '\u{2029}' => out.push_str(&format!("\\u{:04x}", c as u32)),
                 c if (c as u32) < 0x20 => out.push_str(&format!("\\u{:04x}", c as u32)),
                 c => out.push(c),
             }
@@ -407,11 +390,7 @@ pub mod gojson {
                                     let Some(Frame::Arr(items, keep)) = stack.pop() else {
                                         return Err(EOF.to_string());
                                     };
-                                    val = if keep {
-                                        GoValue::Array(items)
-                                    } else {
-                                        GoValue::Null
-                                    };
+                                    val = if keep { GoValue::Array(items) } else { GoValue::Null };
                                 }
                                 Some(c) => return Err(invalid(c, "after array element")),
                             }
@@ -437,11 +416,7 @@ pub mod gojson {
                                     let Some(Frame::Obj(members, _, keep)) = stack.pop() else {
                                         return Err(EOF.to_string());
                                     };
-                                    val = if keep {
-                                        GoValue::Object(members)
-                                    } else {
-                                        GoValue::Null
-                                    };
+                                    val = if keep { GoValue::Object(members) } else { GoValue::Null };
                                 }
                                 Some(c) => return Err(invalid(c, "after object key:value pair")),
                             }
@@ -506,9 +481,7 @@ pub mod gojson {
                     Some(c) => return Err(invalid(c, "in exponent of numeric literal")),
                 }
             }
-            Ok(GoValue::Number(
-                String::from_utf8_lossy(&self.b[start..self.i]).into_owned(),
-            ))
+            Ok(GoValue::Number(String::from_utf8_lossy(&self.b[start..self.i]).into_owned()))
         }
         fn hex4(&mut self) -> Result<u32, String> {
             let mut v = 0u32;
@@ -562,10 +535,8 @@ pub mod gojson {
                                     self.i += 2;
                                     let lo = self.hex4()?;
                                     if (0xDC00..0xE000).contains(&lo) {
-                                        char::from_u32(
-                                            0x10000 + ((hi - 0xD800) << 10) + (lo - 0xDC00),
-                                        )
-                                        .unwrap_or('\u{FFFD}')
+                                        char::from_u32(0x10000 + ((hi - 0xD800) << 10) + (lo - 0xDC00))
+                                            .unwrap_or('\u{FFFD}')
                                     } else {
                                         self.i = save;
                                         '\u{FFFD}'
@@ -592,11 +563,7 @@ pub mod gojson {
     /// `json.Unmarshal`'s first phase (`checkValid`) plus parsing: the whole input must be one
     /// JSON value; the error is Go's `SyntaxError` text.
     pub fn parse(data: &[u8]) -> Result<GoValue, String> {
-        let mut p = Parser {
-            b: data,
-            i: 0,
-            depth: 0,
-        };
+        let mut p = Parser { b: data, i: 0, depth: 0 };
         let v = p.value()?;
         p.skip_ws();
         if let Some(c) = p.peek() {

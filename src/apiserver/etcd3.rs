@@ -8,8 +8,8 @@ use super::continue_token::ContinueToken;
 use super::object;
 use super::selector::LabelSelector;
 use crate::store::{
-    Compare, CompareResult, CompareTarget, DeleteRangeRequest, KeyValue, MvccError, MvccStore,
-    PutRequest, RangeRequest, RequestOp, ResponseOp, TxnRequest,
+    Compare, CompareResult, CompareTarget, DeleteRangeRequest, KeyValue, MvccError, MvccStore, PutRequest,
+    RangeRequest, RequestOp, ResponseOp, TxnRequest,
 };
 
 /// What can go wrong in storage, before it is turned into a `Status` by the registry.
@@ -94,10 +94,19 @@ fn current_kv(etcd: &MvccStore, key: &str) -> Option<KeyValue> {
 
 /// One guarded write: `Txn If(mod_revision(key) == expected) Then op`. Returns whether the guard
 /// held, and the revision etcd reported.
-fn guarded(etcd: &mut MvccStore, key: &[u8], expected: i64, op: RequestOp) -> Result<(bool, i64, Vec<ResponseOp>), StorageError> {
+fn guarded(
+    etcd: &mut MvccStore,
+    key: &[u8],
+    expected: i64,
+    op: RequestOp,
+) -> Result<(bool, i64, Vec<ResponseOp>), StorageError> {
     let resp = etcd
         .txn(TxnRequest {
-            compare: vec![Compare { key: key.to_vec(), result: CompareResult::Equal, target: CompareTarget::ModRevision(expected) }],
+            compare: vec![Compare {
+                key: key.to_vec(),
+                result: CompareResult::Equal,
+                target: CompareTarget::ModRevision(expected),
+            }],
             success: vec![op],
             failure: vec![],
         })
@@ -108,7 +117,11 @@ fn guarded(etcd: &mut MvccStore, key: &[u8], expected: i64, op: RequestOp) -> Re
 /// Creates `obj` at `key` if nothing is there; returns the stored object with its RV.
 pub fn create(etcd: &mut MvccStore, key: &str, obj: &Value) -> Result<Value, StorageError> {
     let k = key.as_bytes().to_vec();
-    let put = RequestOp::Put(PutRequest { key: k.clone(), value: object::encode_for_storage(obj), ..Default::default() });
+    let put = RequestOp::Put(PutRequest {
+        key: k.clone(),
+        value: object::encode_for_storage(obj),
+        ..Default::default()
+    });
     let (ok, revision, _) = guarded(etcd, &k, 0, put)?;
     if !ok {
         return Err(StorageError::KeyExists);
@@ -121,10 +134,10 @@ pub fn create(etcd: &mut MvccStore, key: &str, obj: &Value) -> Result<Value, Sto
 /// Reads the current object (etcd path of a get).
 pub fn get(etcd: &MvccStore, key: &str, at: ReadAt) -> Result<Value, StorageError> {
     let current = etcd.current_revision();
-    if let ReadAt::NotOlderThan(min) | ReadAt::Exact(min) = at {
-        if min > current as u64 {
-            return Err(StorageError::TooLargeResourceVersion { requested: min, current: current as u64 });
-        }
+    if let ReadAt::NotOlderThan(min) | ReadAt::Exact(min) = at
+        && min > current as u64
+    {
+        return Err(StorageError::TooLargeResourceVersion { requested: min, current: current as u64 });
     }
     match current_kv(etcd, key) {
         Some(kv) => decode(&kv),
@@ -142,10 +155,10 @@ pub fn update(
     expected_rv: Option<i64>,
 ) -> Result<(Value, bool), StorageError> {
     let Some(cur) = current_kv(etcd, key) else { return Err(StorageError::NotFound) };
-    if let Some(rv) = expected_rv {
-        if rv != cur.mod_revision {
-            return Err(StorageError::Conflict);
-        }
+    if let Some(rv) = expected_rv
+        && rv != cur.mod_revision
+    {
+        return Err(StorageError::Conflict);
     }
     let bytes = object::encode_for_storage(new_obj);
     if bytes == cur.value {
@@ -234,7 +247,10 @@ pub fn list(etcd: &MvccStore, req: &ListRequest<'_>) -> Result<ListPage, Storage
                 ReadAt::Latest => 0,
                 ReadAt::NotOlderThan(min) => {
                     if min > current as u64 {
-                        return Err(StorageError::TooLargeResourceVersion { requested: min, current: current as u64 });
+                        return Err(StorageError::TooLargeResourceVersion {
+                            requested: min,
+                            current: current as u64,
+                        });
                     }
                     0
                 }
@@ -287,7 +303,8 @@ pub fn list(etcd: &MvccStore, req: &ListRequest<'_>) -> Result<ListPage, Storage
     let (continue_token, remaining_item_count) = if has_more {
         let mut start_key = last_key.clone();
         start_key.push(0);
-        let suffix = String::from_utf8_lossy(&start_key[req.key_prefix.len().min(start_key.len())..]).into_owned();
+        let suffix =
+            String::from_utf8_lossy(&start_key[req.key_prefix.len().min(start_key.len())..]).into_owned();
         let token = ContinueToken { rv: with_rev, start: suffix }.encode();
         let remaining = req.selector.is_empty().then(|| count - req.limit);
         (Some(token), remaining)

@@ -50,11 +50,7 @@ pub fn resource_version(obj: &Value) -> Option<&str> {
 
 /// The object's labels (empty when it has none).
 pub fn labels(obj: &Value) -> Map<String, Value> {
-    metadata(obj)
-        .and_then(|m| m.get("labels"))
-        .and_then(Value::as_object)
-        .cloned()
-        .unwrap_or_default()
+    metadata(obj).and_then(|m| m.get("labels")).and_then(Value::as_object).cloned().unwrap_or_default()
 }
 
 fn metadata_mut(obj: &mut Value) -> &mut Map<String, Value> {
@@ -151,12 +147,7 @@ pub fn timestamp(now: crate::clock::Instant) -> String {
     let days = secs.div_euclid(86_400);
     let rem = secs.rem_euclid(86_400);
     let (y, m, d) = civil_from_days(days);
-    format!(
-        "{y:04}-{m:02}-{d:02}T{:02}:{:02}:{:02}Z",
-        rem / 3600,
-        (rem % 3600) / 60,
-        rem % 60
-    )
+    format!("{y:04}-{m:02}-{d:02}T{:02}:{:02}:{:02}Z", rem / 3600, (rem % 3600) / 60, rem % 60)
 }
 
 /// Howard Hinnant's days → (year, month, day) algorithm.

@@ -7,8 +7,6 @@
 //! booleans false only for `0`/`false`, integers via `strconv.ParseInt` with its error text as a
 //! 400), the 404/405 answers of the go-restful router, and dispatching bodies to [`super::body`].
 
-#![allow(clippy::result_large_err)] // the error type is `Status`, by design of the apiserver API
-
 use super::body;
 use super::resource::{self, ResourceInfo};
 use super::selector::LabelSelector;
@@ -95,17 +93,13 @@ impl Query {
 
     /// The first value of `key` (what `Convert_Slice_string_To_*` use).
     pub fn first(&self, key: &str) -> Option<&str> {
-        self.0
-            .iter()
-            .find(|(k, _)| k == key)
-            .map(|(_, v)| v.as_str())
+        self.0.iter().find(|(k, _)| k == key).map(|(_, v)| v.as_str())
     }
 
     /// `Convert_Slice_string_To_bool`: absent → None; `0`/`false` (any case) → false; anything else
     /// (including empty) → true.
     pub fn bool(&self, key: &str) -> Option<bool> {
-        self.first(key)
-            .map(|v| !(v == "0" || v.eq_ignore_ascii_case("false")))
+        self.first(key).map(|v| !(v == "0" || v.eq_ignore_ascii_case("false")))
     }
 
     /// `Convert_Slice_string_To_int64`: absent → None; else `strconv.ParseInt` (error text returned).
@@ -118,9 +112,7 @@ impl Query {
 
     /// A string parameter; empty = absent.
     pub fn string(&self, key: &str) -> Option<String> {
-        self.first(key)
-            .filter(|v| !v.is_empty())
-            .map(str::to_string)
+        self.first(key).filter(|v| !v.is_empty()).map(str::to_string)
     }
 }
 
@@ -132,9 +124,7 @@ fn lossy(b: Vec<u8>) -> String {
 }
 
 fn hex(c: u8) -> Option<u8> {
-    char::from(c)
-        .to_digit(16)
-        .and_then(|d| u8::try_from(d).ok())
+    char::from(c).to_digit(16).and_then(|d| u8::try_from(d).ok())
 }
 
 /// Go's `url.unescape`; the error is the `EscapeError` text (`invalid URL escape "%zz"`).
@@ -145,18 +135,12 @@ pub fn unescape(s: &str, query: bool) -> Result<Vec<u8>, String> {
     while i < b.len() {
         match b[i] {
             b'%' => {
-                match (
-                    b.get(i + 1).copied().and_then(hex),
-                    b.get(i + 2).copied().and_then(hex),
-                ) {
+                match (b.get(i + 1).copied().and_then(hex), b.get(i + 2).copied().and_then(hex)) {
                     (Some(h), Some(l)) => out.push(h * 16 + l),
                     _ => {
                         let end = (i + 3).min(b.len());
                         let bad = String::from_utf8_lossy(&b[i..end]).into_owned();
-                        return Err(format!(
-                            "invalid URL escape {}",
-                            super::status::go_quote(&bad)
-                        ));
+                        return Err(format!("invalid URL escape {}", super::status::go_quote(&bad)));
                     }
                 }
                 i += 3;
@@ -196,30 +180,18 @@ fn route(path: &str) -> Result<Route, Status> {
     }
     let res = |r: &str| resource::lookup(r).ok_or_else(Status::path_not_found);
     let ns_only = |r: &'static ResourceInfo| {
-        if r.namespaced {
-            Ok(r)
-        } else {
-            Err(Status::path_not_found())
-        }
+        if r.namespaced { Ok(r) } else { Err(Status::path_not_found()) }
     };
     match segs.as_slice() {
-        ["watch", "namespaces", ns, r] => Ok(Route::LegacyWatch(
-            ns_only(res(r)?)?,
-            Some(ns.to_string()),
-            None,
-        )),
-        ["watch", "namespaces", ns, r, name] => Ok(Route::LegacyWatch(
-            ns_only(res(r)?)?,
-            Some(ns.to_string()),
-            Some(name.to_string()),
-        )),
+        ["watch", "namespaces", ns, r] => {
+            Ok(Route::LegacyWatch(ns_only(res(r)?)?, Some(ns.to_string()), None))
+        }
+        ["watch", "namespaces", ns, r, name] => {
+            Ok(Route::LegacyWatch(ns_only(res(r)?)?, Some(ns.to_string()), Some(name.to_string())))
+        }
         ["watch", r] => Ok(Route::LegacyWatch(res(r)?, None, None)),
         ["namespaces", ns, r] => Ok(Route::Collection(ns_only(res(r)?)?, Some(ns.to_string()))),
-        ["namespaces", ns, r, name] => Ok(Route::Item(
-            ns_only(res(r)?)?,
-            ns.to_string(),
-            name.to_string(),
-        )),
+        ["namespaces", ns, r, name] => Ok(Route::Item(ns_only(res(r)?)?, ns.to_string(), name.to_string())),
         [r] => Ok(Route::Collection(res(r)?, None)),
         _ => Err(Status::path_not_found()),
     }
@@ -254,11 +226,7 @@ pub fn decode_list_options(q: &Query) -> Result<ListOptions, Status> {
 /// still percent-encoded. Performs everything the real handler does *before* the list
 /// defaulting/validation and storage: routing (404/405), query decoding (400), and for
 /// create/update the body decoding and checks of [`body`] (400/422).
-pub fn parse_request(
-    method: &str,
-    target: &str,
-    body_text: Option<&str>,
-) -> Result<ApiRequest, Status> {
+pub fn parse_request(method: &str, target: &str, body_text: Option<&str>) -> Result<ApiRequest, Status> {
     let (path, raw_query) = target.split_once('?').unwrap_or((target, ""));
     let q = Query::parse(raw_query);
     let route = route(path)?;
@@ -274,46 +242,24 @@ pub fn parse_request(
     match (route, method) {
         (Route::Collection(info, ns), "GET") => {
             let options = decode_list_options(&q)?;
-            let verb = if options.watch {
-                Verb::Watch
-            } else {
-                Verb::List
-            };
-            Ok(ApiRequest {
-                options,
-                ..req(verb, info, ns, None)
-            })
+            let verb = if options.watch { Verb::Watch } else { Verb::List };
+            Ok(ApiRequest { options, ..req(verb, info, ns, None) })
         }
         (Route::LegacyWatch(info, ns, name), "GET") => {
             let options = decode_list_options(&q)?;
-            Ok(ApiRequest {
-                options,
-                ..req(Verb::Watch, info, ns, name)
-            })
+            Ok(ApiRequest { options, ..req(Verb::Watch, info, ns, name) })
         }
         (Route::Collection(info, Some(ns)), "POST") => {
             let obj = body::decode_create(info, &ns, body_text.unwrap_or(""))?;
-            Ok(ApiRequest {
-                body: Some(obj),
-                ..req(Verb::Create, info, Some(ns), None)
-            })
+            Ok(ApiRequest { body: Some(obj), ..req(Verb::Create, info, Some(ns), None) })
         }
         (Route::Item(info, ns, name), "GET") => {
-            let options = ListOptions {
-                resource_version: q.string("resourceVersion"),
-                ..Default::default()
-            };
-            Ok(ApiRequest {
-                options,
-                ..req(Verb::Get, info, Some(ns), Some(name))
-            })
+            let options = ListOptions { resource_version: q.string("resourceVersion"), ..Default::default() };
+            Ok(ApiRequest { options, ..req(Verb::Get, info, Some(ns), Some(name)) })
         }
         (Route::Item(info, ns, name), "PUT") => {
             let obj = body::decode_update(info, &ns, &name, body_text.unwrap_or(""))?;
-            Ok(ApiRequest {
-                body: Some(obj),
-                ..req(Verb::Update, info, Some(ns), Some(name))
-            })
+            Ok(ApiRequest { body: Some(obj), ..req(Verb::Update, info, Some(ns), Some(name)) })
         }
         (Route::Item(info, ns, name), "DELETE") => {
             let delete_options = match body_text.filter(|b| !b.is_empty()) {
@@ -325,10 +271,7 @@ pub fn parse_request(
                     ..Default::default()
                 },
             };
-            Ok(ApiRequest {
-                delete_options,
-                ..req(Verb::Delete, info, Some(ns), Some(name))
-            })
+            Ok(ApiRequest { delete_options, ..req(Verb::Delete, info, Some(ns), Some(name)) })
         }
         // Everything else has a route but not this method (PATCH and deletecollection are real
         // Kubernetes verbs the model does not implement).

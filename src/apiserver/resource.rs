@@ -4,8 +4,6 @@
 //! use to turn a URL segment into a [`ResourceInfo`]. Both served types live in the core group
 //! (`""`, version `v1`) and are namespaced, like in a real cluster.
 
-#![allow(clippy::result_large_err)] // the error type is `Status`, by design of the apiserver API
-
 /// One served resource type, as kube-apiserver's `APIResource` describes it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub struct ResourceInfo {
@@ -36,11 +34,7 @@ impl ResourceInfo {
 
     /// The group-qualified kind as `schema.GroupKind.String()` prints it: `Pod`, `Deployment.apps`.
     pub fn qualified_kind(&self) -> String {
-        if self.group.is_empty() {
-            self.kind.to_string()
-        } else {
-            format!("{}.{}", self.kind, self.group)
-        }
+        if self.group.is_empty() { self.kind.to_string() } else { format!("{}.{}", self.kind, self.group) }
     }
 
     /// The `apiVersion` of objects of this type: `v1` for the core group, `group/v1` otherwise.
@@ -88,7 +82,5 @@ pub fn lookup(resource: &str) -> Option<&'static ResourceInfo> {
 
 /// The served resource whose kind is `kind` in group `group` (used when decoding bodies).
 pub fn lookup_kind(group: &str, kind: &str) -> Option<&'static ResourceInfo> {
-    RESOURCES
-        .iter()
-        .find(|r| r.group == group && r.kind == kind)
+    RESOURCES.iter().find(|r| r.group == group && r.kind == kind)
 }

@@ -5,8 +5,6 @@
 //! `util/validation`), matching against an object's `metadata.labels`, and the canonical
 //! `String()` form. Also holds the DNS-1123 validators reused by the body checks.
 
-#![allow(clippy::result_large_err)] // the error type is `Status`, by design of the apiserver API
-
 use std::collections::BTreeSet;
 
 use super::status::{FieldError, aggregate, go_parse_int};
@@ -56,11 +54,7 @@ impl Requirement {
                 let Ok(rv) = go_parse_int(rv) else {
                     return false;
                 };
-                if self.operator == Operator::GreaterThan {
-                    lv > rv
-                } else {
-                    lv < rv
-                }
+                if self.operator == Operator::GreaterThan { lv > rv } else { lv < rv }
             }
         }
     }
@@ -104,10 +98,7 @@ impl LabelSelector {
     /// `labels.Parse`. The error is the exact message the apiserver returns (as a 400) for a
     /// bad `labelSelector`.
     pub fn parse(s: &str) -> Result<LabelSelector, String> {
-        let mut p = Parser {
-            items: scan(s.as_bytes()),
-            pos: 0,
-        };
+        let mut p = Parser { items: scan(s.as_bytes()), pos: 0 };
         let mut reqs = p.parse()?;
         reqs.sort_by(|a, b| a.key.cmp(&b.key));
         Ok(LabelSelector { requirements: reqs })
@@ -131,10 +122,7 @@ impl LabelSelector {
     /// Like [`matches`](Self::matches) for a whole object (missing/non-object labels = none).
     pub fn matches_object(&self, obj: &serde_json::Value) -> bool {
         let empty = serde_json::Map::new();
-        let labels = obj
-            .pointer("/metadata/labels")
-            .and_then(|l| l.as_object())
-            .unwrap_or(&empty);
+        let labels = obj.pointer("/metadata/labels").and_then(|l| l.as_object()).unwrap_or(&empty);
         self.matches(labels)
     }
 }
@@ -219,11 +207,7 @@ impl Lexer<'_> {
             return (Tok::End, Vec::new());
         }
         self.unread();
-        if is_special(ch) {
-            self.special()
-        } else {
-            self.ident()
-        }
+        if is_special(ch) { self.special() } else { self.ident() }
     }
     fn ident(&mut self) -> (Tok, Vec<u8>) {
         let mut buf = Vec::new();
@@ -267,10 +251,7 @@ impl Lexer<'_> {
         match last {
             Some(x) => x,
             None => {
-                let msg = format!(
-                    "error expected: keyword found '{}'",
-                    String::from_utf8_lossy(&buf)
-                );
+                let msg = format!("error expected: keyword found '{}'", String::from_utf8_lossy(&buf));
                 (Tok::Error, msg.into_bytes())
             }
         }
@@ -306,10 +287,7 @@ const BINARY_OPERATORS: &str = "in, notin, =, ==, !=, gt, lt";
 
 impl Parser {
     fn item(&self, i: usize) -> (Tok, String) {
-        self.items
-            .get(i)
-            .cloned()
-            .unwrap_or((Tok::End, String::new()))
+        self.items.get(i).cloned().unwrap_or((Tok::End, String::new()))
     }
     fn lookahead(&self, ctx: Ctx) -> (Tok, String) {
         let (mut t, l) = self.item(self.pos);
@@ -332,9 +310,7 @@ impl Parser {
             let (t, lit) = self.lookahead(Ctx::Values);
             match t {
                 Tok::Identifier | Tok::DoesNotExist => {
-                    let r = self
-                        .requirement()
-                        .map_err(|e| format!("unable to parse requirement: {e}"))?;
+                    let r = self.requirement().map_err(|e| format!("unable to parse requirement: {e}"))?;
                     reqs.push(r);
                     let (t, l) = self.consume(Ctx::Values);
                     match t {
@@ -342,9 +318,7 @@ impl Parser {
                         Tok::Comma => {
                             let (t2, l2) = self.lookahead(Ctx::Values);
                             if t2 != Tok::Identifier && t2 != Tok::DoesNotExist {
-                                return Err(format!(
-                                    "found '{l2}', expected: identifier after ','"
-                                ));
+                                return Err(format!("found '{l2}', expected: identifier after ','"));
                             }
                         }
                         _ => return Err(format!("found '{l}', expected: ',' or 'end of string'")),
@@ -352,9 +326,7 @@ impl Parser {
                 }
                 Tok::End => return Ok(reqs),
                 _ => {
-                    return Err(format!(
-                        "found '{lit}', expected: !, identifier, or 'end of string'"
-                    ));
+                    return Err(format!("found '{lit}', expected: !, identifier, or 'end of string'"));
                 }
             }
         }
@@ -483,11 +455,7 @@ fn new_requirement(key: String, op: Operator, vals: Vec<String>) -> Result<Requi
     let mut errs = Vec::new();
     let key_errs = validate_label_key(&key);
     if !key_errs.is_empty() {
-        errs.push(FieldError::invalid(
-            "key",
-            key.as_str(),
-            key_errs.join("; "),
-        ));
+        errs.push(FieldError::invalid("key", key.as_str(), key_errs.join("; ")));
     }
     match op {
         Operator::In | Operator::NotIn if vals.is_empty() => {
@@ -527,22 +495,10 @@ fn new_requirement(key: String, op: Operator, vals: Vec<String>) -> Result<Requi
     for (i, v) in vals.iter().enumerate() {
         let verrs = validate_label_value(v);
         if !verrs.is_empty() {
-            errs.push(FieldError::invalid(
-                format!("values[{i}][{key}]"),
-                v.as_str(),
-                verrs.join("; "),
-            ));
+            errs.push(FieldError::invalid(format!("values[{i}][{key}]"), v.as_str(), verrs.join("; ")));
         }
     }
-    if errs.is_empty() {
-        Ok(Requirement {
-            key,
-            operator: op,
-            values: vals,
-        })
-    } else {
-        Err(aggregate(&errs))
-    }
+    if errs.is_empty() { Ok(Requirement { key, operator: op, values: vals }) } else { Err(aggregate(&errs)) }
 }
 
 // ---- util/validation ---------------------------------------------------------------------
@@ -551,8 +507,7 @@ const QUALIFIED_NAME_FMT: &str = "([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]";
 const QUALIFIED_NAME_ERR: &str = "must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character";
 const LABEL_VALUE_FMT: &str = "(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?";
 const LABEL_VALUE_ERR: &str = "a valid label must be an empty string or consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character";
-const DNS1123_SUBDOMAIN_FMT: &str =
-    "[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*";
+const DNS1123_SUBDOMAIN_FMT: &str = "[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*";
 const DNS1123_SUBDOMAIN_ERR: &str = "a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', and must start and end with an alphanumeric character";
 
 /// `validation.RegexError`.
@@ -582,8 +537,7 @@ fn is_qualified_name_part(s: &str) -> bool {
         (Some(f), Some(l)) => {
             alnum(f)
                 && alnum(l)
-                && b.iter()
-                    .all(|c| c.is_ascii_alphanumeric() || matches!(c, b'-' | b'_' | b'.'))
+                && b.iter().all(|c| c.is_ascii_alphanumeric() || matches!(c, b'-' | b'_' | b'.'))
         }
         _ => false,
     }
@@ -605,11 +559,7 @@ pub fn is_dns1123_subdomain(value: &str) -> Vec<String> {
         errs.push(max_len_error(253));
     }
     if !value.split('.').all(is_dns1123_label_like) {
-        errs.push(regex_error(
-            DNS1123_SUBDOMAIN_ERR,
-            DNS1123_SUBDOMAIN_FMT,
-            &["example.com"],
-        ));
+        errs.push(regex_error(DNS1123_SUBDOMAIN_ERR, DNS1123_SUBDOMAIN_FMT, &["example.com"]));
     }
     errs
 }
@@ -624,11 +574,7 @@ pub fn validate_label_key(value: &str) -> Vec<String> {
             if prefix.is_empty() {
                 errs.push("prefix part must be non-empty".to_string());
             } else {
-                errs.extend(
-                    is_dns1123_subdomain(prefix)
-                        .into_iter()
-                        .map(|m| format!("prefix part {m}")),
-                );
+                errs.extend(is_dns1123_subdomain(prefix).into_iter().map(|m| format!("prefix part {m}")));
             }
             *name
         }
@@ -648,11 +594,7 @@ pub fn validate_label_key(value: &str) -> Vec<String> {
     if !is_qualified_name_part(name) {
         errs.push(format!(
             "name part {}",
-            regex_error(
-                QUALIFIED_NAME_ERR,
-                QUALIFIED_NAME_FMT,
-                &["MyName", "my.name", "123-abc"]
-            )
+            regex_error(QUALIFIED_NAME_ERR, QUALIFIED_NAME_FMT, &["MyName", "my.name", "123-abc"])
         ));
     }
     errs
@@ -665,11 +607,7 @@ pub fn validate_label_value(value: &str) -> Vec<String> {
         errs.push(max_len_error(63));
     }
     if !value.is_empty() && !is_qualified_name_part(value) {
-        errs.push(regex_error(
-            LABEL_VALUE_ERR,
-            LABEL_VALUE_FMT,
-            &["MyValue", "my_value", "12345"],
-        ));
+        errs.push(regex_error(LABEL_VALUE_ERR, LABEL_VALUE_FMT, &["MyValue", "my_value", "12345"]));
     }
     errs
 }

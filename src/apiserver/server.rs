@@ -7,19 +7,19 @@ use std::collections::BTreeMap;
 
 use serde_json::{Map, Value, json};
 
-use super::continue_token::ContinueToken;
-use super::etcd3::{self, ListRequest, Preconditions, ReadAt, StorageError};
-use super::object;
-use super::request::{ApiRequest, Verb, parse_request};
-use super::resource::ResourceInfo;
-use super::status::{FieldError, Status};
-use super::validation;
 use super::cacher::cache_watcher::CacheWatcher;
 use super::cacher::delegator::{ListShape, ReadPath, route_get, route_list};
 use super::cacher::{CacheView, Cacher};
 use super::compactor::Compactor;
+use super::continue_token::ContinueToken;
+use super::etcd3::{self, ListRequest, Preconditions, ReadAt, StorageError};
 use super::features::Features;
+use super::object;
+use super::request::{ApiRequest, Verb, parse_request};
 use super::resource::RESOURCES;
+use super::resource::ResourceInfo;
+use super::status::{FieldError, Status};
+use super::validation;
 use super::watch::{Frame, FrameType, WatchFilter, WatchSource, WatchStream};
 use crate::clock::{Clock, Duration, Instant, Rng};
 use crate::store::{MvccStore, RangeRequest, WatchCreateRequest};
@@ -43,12 +43,18 @@ impl ApiResponse {
 
     pub fn from_status(status: &Status, explain: impl Into<String>) -> Self {
         let mut headers = vec![];
-        if let Some(secs) = status.retry_after() {
-            if secs > 0 {
-                headers.push(("Retry-After".to_string(), secs.to_string()));
-            }
+        if let Some(secs) = status.retry_after()
+            && secs > 0
+        {
+            headers.push(("Retry-After".to_string(), secs.to_string()));
         }
-        ApiResponse { code: status.code(), headers, body: status.to_json(), watch: None, explain: explain.into() }
+        ApiResponse {
+            code: status.code(),
+            headers,
+            body: status.to_json(),
+            watch: None,
+            explain: explain.into(),
+        }
     }
 }
 
@@ -125,9 +131,7 @@ fn storage_status(err: &StorageError, info: &ResourceInfo, name: &str) -> Status
         StorageError::NotFound => Status::not_found(info, name),
         StorageError::Conflict => Status::conflict(info, name, Status::OBJECT_MODIFIED),
         StorageError::PreconditionFailed(msg) => Status::conflict(info, name, msg),
-        StorageError::Compacted => {
-            Status::expired("The resourceVersion for the provided list is too old.")
-        }
+        StorageError::Compacted => Status::expired("The resourceVersion for the provided list is too old."),
         StorageError::TooLargeResourceVersion { requested, current } => {
             Status::too_large_resource_version(*requested, *current, 0)
         }
@@ -146,7 +150,7 @@ fn validate_pod(obj: &Value) -> Vec<FieldError> {
             for (i, c) in list.iter().enumerate() {
                 for field in ["name", "image"] {
                     if c.get(field).and_then(Value::as_str).is_none_or(str::is_empty) {
-                        errs.push(FieldError::required(&format!("spec.containers[{i}].{field}"), ""));
+                        errs.push(FieldError::required(format!("spec.containers[{i}].{field}"), ""));
                     }
                 }
             }
@@ -275,7 +279,13 @@ impl ApiServer {
     /// When the 1 s timer next has something to do here (a bookmark or a watch deadline).
     pub fn next_timer_due(&self) -> Option<Instant> {
         let caches = self.cachers.values().filter_map(Cacher::next_timer_due).min();
-        let streams = self.open_etcd_streams.iter().filter_map(|id| self.watches.get(id)).filter(|w| !w.closed).filter_map(|w| w.deadline).min();
+        let streams = self
+            .open_etcd_streams
+            .iter()
+            .filter_map(|id| self.watches.get(id))
+            .filter(|w| !w.closed)
+            .filter_map(|w| w.deadline)
+            .min();
         match (caches, streams) {
             (Some(a), Some(b)) => Some(a.min(b)),
             (a, b) => a.or(b),
@@ -312,7 +322,13 @@ impl ApiServer {
     }
 
     /// Serves one request.
-    pub fn handle(&mut self, ctx: &mut Ctx<'_>, method: &str, target: &str, body: Option<&str>) -> ApiResponse {
+    pub fn handle(
+        &mut self,
+        ctx: &mut Ctx<'_>,
+        method: &str,
+        target: &str,
+        body: Option<&str>,
+    ) -> ApiResponse {
         let req = match parse_request(method, target, body) {
             Ok(r) => r,
             Err(status) => return ApiResponse::from_status(&status, "rejected while decoding the request"),
@@ -337,7 +353,12 @@ impl ApiServer {
             None => None,
             Some(s) => match validation::parse_resource_version_for_get(s) {
                 Ok(n) => Some(n),
-                Err(status) => return ApiResponse::from_status(&status, "the storage layer could not parse resourceVersion"),
+                Err(status) => {
+                    return ApiResponse::from_status(
+                        &status,
+                        "the storage layer could not parse resourceVersion",
+                    );
+                }
             },
         };
         let now = ctx.clock.now();
@@ -355,10 +376,10 @@ impl ApiServer {
                 let Some(c) = self.cachers.get_mut(info.resource) else {
                     return ApiResponse::from_status(&Status::internal_error("no watch cache"), why);
                 };
-                if let ReadPath::CacheMin(n) = path {
-                    if let Err(resp) = wait_fresh(c, n, ctx, &why) {
-                        return resp;
-                    }
+                if let ReadPath::CacheMin(n) = path
+                    && let Err(resp) = wait_fresh(c, n, ctx, &why)
+                {
+                    return resp;
                 }
                 match c.cache.get(&key) {
                     Some(obj) => Ok(obj.clone()),
@@ -377,12 +398,19 @@ impl ApiServer {
     fn list(&mut self, ctx: &mut Ctx<'_>, req: &ApiRequest) -> ApiResponse {
         let info = req.resource;
         let opts = &req.options;
-        if let Err(status) = validation::validate_list_options(opts, Verb::List, self.config.features.watch_list) {
+        if let Err(status) =
+            validation::validate_list_options(opts, Verb::List, self.config.features.watch_list)
+        {
             return ApiResponse::from_status(&status, "rejected by ListOptions validation (§C.1)");
         }
         let storage = match validation::check_list_storage_options(opts) {
             Ok(s) => s,
-            Err(status) => return ApiResponse::from_status(&status, "rejected by the storage layer's list checks (§C.1, §D)"),
+            Err(status) => {
+                return ApiResponse::from_status(
+                    &status,
+                    "rejected by the storage layer's list checks (§C.1, §D)",
+                );
+            }
         };
         let token = storage.continue_token;
         let rv = opts.resource_version.as_deref().filter(|s| !s.is_empty()).map(|_| storage.resource_version);
@@ -397,7 +425,13 @@ impl ApiServer {
         let now = ctx.clock.now();
         let has_cache = self.cachers.contains_key(info.resource);
         let (mut path, mut why) = route_list(&shape, &self.config.features, has_cache);
-        let is_cache_path = matches!(path, ReadPath::CacheAny | ReadPath::CacheMin(_) | ReadPath::CacheConsistent | ReadPath::CacheSnapshot(_));
+        let is_cache_path = matches!(
+            path,
+            ReadPath::CacheAny
+                | ReadPath::CacheMin(_)
+                | ReadPath::CacheConsistent
+                | ReadPath::CacheSnapshot(_)
+        );
         if is_cache_path && !self.cacher(info).is_some_and(|c| c.is_ready(now)) {
             if opts.limit > 0 && !shape.has_selector {
                 path = match path {
@@ -405,7 +439,9 @@ impl ApiServer {
                     ReadPath::CacheSnapshot(n) => ReadPath::EtcdAt(n),
                     _ => ReadPath::EtcdLatest,
                 };
-                why = format!("{why}; the watch cache is not ready, and a paginated list without selectors goes to etcd");
+                why = format!(
+                    "{why}; the watch cache is not ready, and a paginated list without selectors goes to etcd"
+                );
             } else {
                 let retry = self.cacher(info).map(|c| c.retry_after_seconds(now)).unwrap_or(1);
                 return ApiResponse::from_status(
@@ -418,43 +454,89 @@ impl ApiServer {
         let prefix_end = String::from_utf8_lossy(&etcd3::prefix_range_end(prefix.as_bytes())).into_owned();
         let start = token.as_ref().map(|t| t.start_key(&prefix)).unwrap_or_else(|| prefix.clone());
         let etcd_read = |at: ReadAt, ctx: &mut Ctx<'_>| {
-            etcd3::list(ctx.etcd, &ListRequest { key_prefix: &prefix, at, continue_from: token.as_ref(), limit: opts.limit, selector: &opts.label_selector })
+            etcd3::list(
+                ctx.etcd,
+                &ListRequest {
+                    key_prefix: &prefix,
+                    at,
+                    continue_from: token.as_ref(),
+                    limit: opts.limit,
+                    selector: &opts.label_selector,
+                },
+            )
         };
         let page = match path {
             ReadPath::EtcdLatest => etcd_read(ReadAt::Latest, ctx),
             ReadPath::EtcdNotOlderThan(n) => etcd_read(ReadAt::NotOlderThan(n), ctx),
             ReadPath::EtcdAt(n) => etcd_read(ReadAt::Exact(n), ctx),
             ReadPath::CacheAny => {
-                let Some(c) = self.cachers.get(info.resource) else { return ApiResponse::from_status(&Status::internal_error("no watch cache"), why) };
-                Ok(page_from(c.state_from(&start, &prefix), &prefix, c.cache.resource_version(), 0, &opts.label_selector, |_| 0))
+                let Some(c) = self.cachers.get(info.resource) else {
+                    return ApiResponse::from_status(&Status::internal_error("no watch cache"), why);
+                };
+                Ok(page_from(
+                    c.state_from(&start, &prefix),
+                    &prefix,
+                    c.cache.resource_version(),
+                    0,
+                    &opts.label_selector,
+                    |_| 0,
+                ))
             }
             ReadPath::CacheMin(n) => {
-                let Some(c) = self.cachers.get_mut(info.resource) else { return ApiResponse::from_status(&Status::internal_error("no watch cache"), why) };
+                let Some(c) = self.cachers.get_mut(info.resource) else {
+                    return ApiResponse::from_status(&Status::internal_error("no watch cache"), why);
+                };
                 if let Err(resp) = wait_fresh(c, n, ctx, &why) {
                     return resp;
                 }
-                Ok(page_from(c.state_from(&start, &prefix), &prefix, c.cache.resource_version(), opts.limit, &opts.label_selector, |after| c.cache.count_between(after, &prefix_end)))
+                Ok(page_from(
+                    c.state_from(&start, &prefix),
+                    &prefix,
+                    c.cache.resource_version(),
+                    opts.limit,
+                    &opts.label_selector,
+                    |after| c.cache.count_between(after, &prefix_end),
+                ))
             }
             ReadPath::CacheConsistent => {
                 let target = ctx.etcd.current_revision();
-                let Some(c) = self.cachers.get_mut(info.resource) else { return ApiResponse::from_status(&Status::internal_error("no watch cache"), why) };
+                let Some(c) = self.cachers.get_mut(info.resource) else {
+                    return ApiResponse::from_status(&Status::internal_error("no watch cache"), why);
+                };
                 if c.wait_until_fresh(target, ctx.etcd, ctx.clock) {
-                    why = format!("{why}; etcd was at {target} and the cache reached it (now {})", c.cache.resource_version());
-                    Ok(page_from(c.state_from(&start, &prefix), &prefix, c.cache.resource_version(), opts.limit, &opts.label_selector, |after| c.cache.count_between(after, &prefix_end)))
+                    why = format!(
+                        "{why}; etcd was at {target} and the cache reached it (now {})",
+                        c.cache.resource_version()
+                    );
+                    Ok(page_from(
+                        c.state_from(&start, &prefix),
+                        &prefix,
+                        c.cache.resource_version(),
+                        opts.limit,
+                        &opts.label_selector,
+                        |after| c.cache.count_between(after, &prefix_end),
+                    ))
                 } else {
-                    why = format!("{why}; the cache did not reach etcd's revision {target} within 3 s → fall back to etcd");
+                    why = format!(
+                        "{why}; the cache did not reach etcd's revision {target} within 3 s → fall back to etcd"
+                    );
                     etcd_read(ReadAt::Latest, ctx)
                 }
             }
             ReadPath::CacheSnapshot(n) => {
-                let Some(c) = self.cachers.get_mut(info.resource) else { return ApiResponse::from_status(&Status::internal_error("no watch cache"), why) };
+                let Some(c) = self.cachers.get_mut(info.resource) else {
+                    return ApiResponse::from_status(&Status::internal_error("no watch cache"), why);
+                };
                 if let Err(resp) = wait_fresh(c, n, ctx, &why) {
                     return resp;
                 }
                 let snap_rev = c.cache.snapshot_revision(n as i64, c.known_compaction);
                 match c.cache.snapshot_range(n as i64, c.known_compaction, &start, &prefix) {
                     Some(state) => {
-                        why = format!("{why}; served from the cache snapshot at {}", snap_rev.unwrap_or(n as i64));
+                        why = format!(
+                            "{why}; served from the cache snapshot at {}",
+                            snap_rev.unwrap_or(n as i64)
+                        );
                         let cache = &c.cache;
                         let known = c.known_compaction;
                         Ok(page_from(state, &prefix, n as i64, opts.limit, &opts.label_selector, |after| {
@@ -462,7 +544,9 @@ impl ApiServer {
                         }))
                     }
                     None => {
-                        why = format!("{why}; the cache holds no snapshot at {n} (older than its history, relisted, or below the known compaction) → etcd at {n}");
+                        why = format!(
+                            "{why}; the cache holds no snapshot at {n} (older than its history, relisted, or below the known compaction) → etcd at {n}"
+                        );
                         etcd_read(ReadAt::Exact(n), ctx)
                     }
                 }
@@ -485,7 +569,14 @@ impl ApiServer {
                 list.insert("metadata".into(), Value::Object(meta));
                 list.insert("items".into(), Value::Array(items));
                 let body = Value::Object(list);
-                ApiResponse::ok(200, body, format!("{why}; the list's resourceVersion {} is the revision it is consistent at", page.resource_version))
+                ApiResponse::ok(
+                    200,
+                    body,
+                    format!(
+                        "{why}; the list's resourceVersion {} is the revision it is consistent at",
+                        page.resource_version
+                    ),
+                )
             }
             Err(e) => {
                 let status = match (&e, &token) {
@@ -518,11 +609,20 @@ impl ApiServer {
             None => None,
             Some(s) => match validation::parse_resource_version_for_get(s) {
                 Ok(n) => Some(n),
-                Err(status) => return ApiResponse::from_status(&status, "the storage layer could not parse resourceVersion"),
+                Err(status) => {
+                    return ApiResponse::from_status(
+                        &status,
+                        "the storage layer could not parse resourceVersion",
+                    );
+                }
             },
         };
         let prefix = key_prefix(info, req.namespace.as_deref());
-        let filter = WatchFilter { key_prefix: prefix.clone(), name: req.name.clone(), selector: opts.label_selector.clone() };
+        let filter = WatchFilter {
+            key_prefix: prefix.clone(),
+            name: req.name.clone(),
+            selector: opts.label_selector.clone(),
+        };
         let now = ctx.clock.now();
         let timeout = match opts.timeout_seconds {
             Some(s) if s > 0 => Duration::from_secs(s as u64),
@@ -532,7 +632,16 @@ impl ApiServer {
         self.next_watch += 1;
         let wid = self.next_watch;
         if !self.cachers.contains_key(info.resource) {
-            return self.watch_from_etcd(ctx, wid, info, filter, rv, opts.send_initial_events, opts.allow_watch_bookmarks, deadline);
+            return self.watch_from_etcd(
+                ctx,
+                wid,
+                info,
+                filter,
+                rv,
+                opts.send_initial_events,
+                opts.allow_watch_bookmarks,
+                deadline,
+            );
         }
         let Some(c) = self.cachers.get_mut(info.resource) else {
             return ApiResponse::from_status(&Status::internal_error("no watch cache"), "no cache");
@@ -557,17 +666,18 @@ impl ApiServer {
             (Some(n), Some(true)) if n > 0 => Some(n as i64),
             _ => None,
         };
-        if let Some(target) = wait_for {
-            if !c.wait_until_fresh(target, ctx.etcd, ctx.clock) {
-                let cur = c.cache.resource_version().max(0) as u64;
-                error = Some(Status::too_large_resource_version(target as u64, cur, 1));
-            }
+        if let Some(target) = wait_for
+            && !c.wait_until_fresh(target, ctx.etcd, ctx.clock)
+        {
+            let cur = c.cache.resource_version().max(0) as u64;
+            error = Some(Status::too_large_resource_version(target as u64, cur, 1));
         }
         let cache_rv = c.cache.resource_version();
         let with_state = matches!(sie, Some(true)) || (sie.is_none() && matches!(rv, None | Some(0)));
         if error.is_some() {
             start_rv = cache_rv;
-            explain = format!("the watch cache did not reach {} within 3 s → ERROR 504", wait_for.unwrap_or(0));
+            explain =
+                format!("the watch cache did not reach {} within 3 s → ERROR 504", wait_for.unwrap_or(0));
         } else if with_state {
             for (_, obj) in c.state_from(&prefix, &prefix) {
                 if filter.matches(obj) {
@@ -579,26 +689,45 @@ impl ApiServer {
                 end_bookmark = Some(Frame::bookmark(info, cache_rv, true));
             }
             explain = match (rv, sie) {
-                (None, Some(true)) => format!("rv unset + sendInitialEvents → Get State and Start at Most Recent: waited for the cache to reach etcd's revision, replayed {} objects as ADDED at cache RV {cache_rv}{}, then changes after it", initial.len(), if bookmarks { ", then the initial-events-end BOOKMARK" } else { "" }),
-                (_, Some(true)) => format!("sendInitialEvents=true → the cache's current state ({} ADDED) at RV {cache_rv}{}, then changes (never 410, even for an old rv)", initial.len(), if bookmarks { ", then the initial-events-end BOOKMARK" } else { "" }),
-                _ => format!("rv {} without WatchList → Get State and Start at Any: the cache's (possibly stale) state as {} ADDED at RV {cache_rv}, then changes", if rv.is_none() { "unset" } else { "\"0\"" }, initial.len()),
+                (None, Some(true)) => format!(
+                    "rv unset + sendInitialEvents → Get State and Start at Most Recent: waited for the cache to reach etcd's revision, replayed {} objects as ADDED at cache RV {cache_rv}{}, then changes after it",
+                    initial.len(),
+                    if bookmarks { ", then the initial-events-end BOOKMARK" } else { "" }
+                ),
+                (_, Some(true)) => format!(
+                    "sendInitialEvents=true → the cache's current state ({} ADDED) at RV {cache_rv}{}, then changes (never 410, even for an old rv)",
+                    initial.len(),
+                    if bookmarks { ", then the initial-events-end BOOKMARK" } else { "" }
+                ),
+                _ => format!(
+                    "rv {} without WatchList → Get State and Start at Any: the cache's (possibly stale) state as {} ADDED at RV {cache_rv}, then changes",
+                    if rv.is_none() { "unset" } else { "\"0\"" },
+                    initial.len()
+                ),
             };
         } else {
             match (rv, sie) {
                 (None, Some(false)) => {
                     start_rv = wait_for.unwrap_or(cache_rv);
-                    explain = format!("sendInitialEvents=false with rv unset → no initial state; changes after etcd's revision {start_rv}");
+                    explain = format!(
+                        "sendInitialEvents=false with rv unset → no initial state; changes after etcd's revision {start_rv}"
+                    );
                 }
                 (Some(0), _) => {
                     start_rv = cache_rv;
-                    explain = format!("rv=\"0\" with sendInitialEvents=false → no initial state; changes after the cache's RV {cache_rv}");
+                    explain = format!(
+                        "rv=\"0\" with sendInitialEvents=false → no initial state; changes after the cache's RV {cache_rv}"
+                    );
                 }
                 _ => {
                     let n = rv.unwrap_or(0) as i64;
                     start_rv = n;
                     match c.cache.events_since(n) {
                         Err(status) => {
-                            explain = format!("410 from the watch cache's history window: rv {n} is older than the oldest startable RV {} (etcd's compaction has nothing to do with it)", c.cache.oldest_startable_rv());
+                            explain = format!(
+                                "410 from the watch cache's history window: rv {n} is older than the oldest startable RV {} (etcd's compaction has nothing to do with it)",
+                                c.cache.oldest_startable_rv()
+                            );
                             error = Some(status);
                         }
                         Ok(evs) => {
@@ -608,9 +737,15 @@ impl ApiServer {
                                 }
                             }
                             explain = if n > cache_rv {
-                                format!("rv {n} is ahead of the cache ({cache_rv}) → no error; changes up to {n} are skipped")
+                                format!(
+                                    "rv {n} is ahead of the cache ({cache_rv}) → no error; changes up to {n} are skipped"
+                                )
                             } else {
-                                format!("rv {n} → Start at Exact: {} buffered changes after {n} from the cache's history (oldest startable RV {}), then new ones", initial.len(), c.cache.oldest_startable_rv())
+                                format!(
+                                    "rv {n} → Start at Exact: {} buffered changes after {n} from the cache's history (oldest startable RV {}), then new ones",
+                                    initial.len(),
+                                    c.cache.oldest_startable_rv()
+                                )
                             };
                         }
                     }
@@ -618,7 +753,15 @@ impl ApiServer {
             }
         }
         // Events already covered by the replay (or skipped for a future rv) are not sent again.
-        let mut w = CacheWatcher::new(info, filter.clone(), start_rv.max(cache_rv), bookmarks, ctx.clock.now(), deadline, chan);
+        let mut w = CacheWatcher::new(
+            info,
+            filter.clone(),
+            start_rv.max(cache_rv),
+            bookmarks,
+            ctx.clock.now(),
+            deadline,
+            chan,
+        );
         w.started_from = start_rv;
         for f in initial {
             w.send_initial(f);
@@ -654,19 +797,27 @@ impl ApiServer {
         let prefix = filter.key_prefix.clone();
         let mut stream = WatchStream::new(info, filter.clone(), WatchSource::Done);
         stream.deadline = Some(deadline);
-        let initial = send_initial_events == Some(true) || (send_initial_events.is_none() && matches!(rv, None | Some(0)));
+        let initial = send_initial_events == Some(true)
+            || (send_initial_events.is_none() && matches!(rv, None | Some(0)));
         let explain;
         let start_rev;
         if initial {
             // A consistent list, then a watch from its revision + 1.
             let cur = ctx.etcd.current_revision();
             let range_end = etcd3::prefix_range_end(prefix.as_bytes());
-            if let Ok(resp) = ctx.etcd.range(&RangeRequest { key: prefix.clone().into_bytes(), range_end, ..Default::default() }) {
+            if let Ok(resp) = ctx.etcd.range(&RangeRequest {
+                key: prefix.clone().into_bytes(),
+                range_end,
+                ..Default::default()
+            }) {
                 for kv in &resp.kvs {
-                    if let Some(obj) = object::decode_from_storage(&kv.value, kv.mod_revision) {
-                        if filter.matches(&obj) {
-                            stream.pending.push_back(Frame { kind: FrameType::Added, object: object::canonical(info, obj) });
-                        }
+                    if let Some(obj) = object::decode_from_storage(&kv.value, kv.mod_revision)
+                        && filter.matches(&obj)
+                    {
+                        stream.pending.push_back(Frame {
+                            kind: FrameType::Added,
+                            object: object::canonical(info, obj),
+                        });
                     }
                 }
             }
@@ -674,14 +825,19 @@ impl ApiServer {
                 stream.pending.push_back(Frame::bookmark(info, cur, true));
             }
             start_rev = cur + 1;
-            explain = format!("watch cache off → etcd: list at revision {cur} as initial ADDED events, then changes from revision {}", cur + 1);
+            explain = format!(
+                "watch cache off → etcd: list at revision {cur} as initial ADDED events, then changes from revision {}",
+                cur + 1
+            );
         } else {
             let n = match (rv, send_initial_events) {
                 (None, Some(false)) | (Some(0), Some(false)) => ctx.etcd.current_revision() as u64,
                 _ => rv.unwrap_or(0),
             } as i64;
             start_rev = n.saturating_add(1);
-            explain = format!("watch cache off → etcd watch from resourceVersion={n}: starts strictly after {n} (at revision {start_rev}); no bookmarks on this path");
+            explain = format!(
+                "watch cache off → etcd watch from resourceVersion={n}: starts strictly after {n} (at revision {start_rev}); no bookmarks on this path"
+            );
         }
         let id = ctx.etcd.watch(WatchCreateRequest {
             key: prefix.clone().into_bytes(),
@@ -702,7 +858,12 @@ impl ApiServer {
     fn create(&mut self, ctx: &mut Ctx<'_>, req: &ApiRequest) -> ApiResponse {
         let info = req.resource;
         let Some(body) = &req.body else {
-            return ApiResponse::from_status(&Status::bad_request("the body of the request was in an unknown format - accepted media types include: application/json, application/yaml, application/vnd.kubernetes.protobuf"), "create needs a body");
+            return ApiResponse::from_status(
+                &Status::bad_request(
+                    "the body of the request was in an unknown format - accepted media types include: application/json, application/yaml, application/vnd.kubernetes.protobuf",
+                ),
+                "create needs a body",
+            );
         };
         let mut obj = match super::body::decode_object(info, req.namespace.as_deref(), None, body) {
             Ok(o) => o,
@@ -718,12 +879,15 @@ impl ApiServer {
         if info.resource == "pods" {
             let errs = validate_pod(&obj);
             if !errs.is_empty() {
-                return ApiResponse::from_status(&Status::invalid(info, &name, &errs), "the pod failed validation");
+                return ApiResponse::from_status(
+                    &Status::invalid(info, &name, &errs),
+                    "the pod failed validation",
+                );
             }
-            if obj.get("status").is_none() {
-                if let Value::Object(m) = &mut obj {
-                    m.insert("status".into(), json!({"phase": "Pending", "qosClass": "BestEffort"}));
-                }
+            if obj.get("status").is_none()
+                && let Value::Object(m) = &mut obj
+            {
+                m.insert("status".into(), json!({"phase": "Pending", "qosClass": "BestEffort"}));
             }
         }
         *ctx.uid_seq += 1;
@@ -737,9 +901,18 @@ impl ApiServer {
         match etcd3::create(ctx.etcd, &key, &obj) {
             Ok(stored) => {
                 let rv = object::resource_version(&stored).unwrap_or("").to_string();
-                ApiResponse::ok(201, object::canonical(info, stored), format!("created with Txn If(mod_revision({key})==0) Then Put → new revision {rv} is its resourceVersion"))
+                ApiResponse::ok(
+                    201,
+                    object::canonical(info, stored),
+                    format!(
+                        "created with Txn If(mod_revision({key})==0) Then Put → new revision {rv} is its resourceVersion"
+                    ),
+                )
             }
-            Err(e) => ApiResponse::from_status(&storage_status(&e, info, &name), format!("Txn If(mod_revision({key})==0) failed: the key exists")),
+            Err(e) => ApiResponse::from_status(
+                &storage_status(&e, info, &name),
+                format!("Txn If(mod_revision({key})==0) failed: the key exists"),
+            ),
         }
     }
 
@@ -747,7 +920,12 @@ impl ApiServer {
         let info = req.resource;
         let url_name = req.name.as_deref().unwrap_or("");
         let Some(body) = &req.body else {
-            return ApiResponse::from_status(&Status::bad_request("the body of the request was in an unknown format - accepted media types include: application/json, application/yaml, application/vnd.kubernetes.protobuf"), "update needs a body");
+            return ApiResponse::from_status(
+                &Status::bad_request(
+                    "the body of the request was in an unknown format - accepted media types include: application/json, application/yaml, application/vnd.kubernetes.protobuf",
+                ),
+                "update needs a body",
+            );
         };
         let mut obj = match super::body::decode_object(info, req.namespace.as_deref(), Some(url_name), body) {
             Ok(o) => o,
@@ -768,12 +946,20 @@ impl ApiServer {
         };
         let current = match etcd3::get(ctx.etcd, &key, ReadAt::Latest) {
             Ok(c) => c,
-            Err(e) => return ApiResponse::from_status(&storage_status(&e, info, url_name), "update of an object that does not exist"),
+            Err(e) => {
+                return ApiResponse::from_status(
+                    &storage_status(&e, info, url_name),
+                    "update of an object that does not exist",
+                );
+            }
         };
         if info.resource == "pods" {
             let errs = validate_pod(&obj);
             if !errs.is_empty() {
-                return ApiResponse::from_status(&Status::invalid(info, url_name, &errs), "the pod failed validation");
+                return ApiResponse::from_status(
+                    &Status::invalid(info, url_name, &errs),
+                    "the pod failed validation",
+                );
             }
         }
         // System fields come from the stored object.
@@ -782,10 +968,11 @@ impl ApiServer {
                 object::set_meta(&mut obj, f, v);
             }
         }
-        if info.resource == "pods" && obj.get("status").is_none() {
-            if let (Value::Object(m), Some(st)) = (&mut obj, current.get("status").cloned()) {
-                m.insert("status".into(), st);
-            }
+        if info.resource == "pods"
+            && obj.get("status").is_none()
+            && let (Value::Object(m), Some(st)) = (&mut obj, current.get("status").cloned())
+        {
+            m.insert("status".into(), st);
         }
         let obj = object::canonical(info, obj);
         let cur_rv = object::resource_version(&current).unwrap_or("0").to_string();
@@ -801,11 +988,16 @@ impl ApiServer {
             Ok((stored, false)) => ApiResponse::ok(
                 200,
                 object::canonical(info, stored),
-                format!("the new object encodes to the same bytes as the stored one → no-op: nothing written, resourceVersion stays {cur_rv}"),
+                format!(
+                    "the new object encodes to the same bytes as the stored one → no-op: nothing written, resourceVersion stays {cur_rv}"
+                ),
             ),
             Err(e) => ApiResponse::from_status(
                 &storage_status(&e, info, url_name),
-                format!("the body's resourceVersion {} ≠ the stored mod_revision {cur_rv} → 409 Conflict", expected.unwrap_or(0)),
+                format!(
+                    "the body's resourceVersion {} ≠ the stored mod_revision {cur_rv} → 409 Conflict",
+                    expected.unwrap_or(0)
+                ),
             ),
         }
     }
@@ -821,9 +1013,15 @@ impl ApiServer {
         match etcd3::delete(ctx.etcd, &key, &pre) {
             Ok(last) => {
                 let rv = object::resource_version(&last).unwrap_or("").to_string();
-                let why = format!("deleted with Txn If(mod_revision==current) Then Delete → the delete is revision {rv}");
+                let why = format!(
+                    "deleted with Txn If(mod_revision==current) Then Delete → the delete is revision {rv}"
+                );
                 if returns_deleted_object(info) {
-                    ApiResponse::ok(200, object::canonical(info, last), format!("{why}; pods return their last state with that resourceVersion"))
+                    ApiResponse::ok(
+                        200,
+                        object::canonical(info, last),
+                        format!("{why}; pods return their last state with that resourceVersion"),
+                    )
                 } else {
                     let status = Status::success_deleted(info, name, object::uid(&last));
                     ApiResponse::ok(200, status.to_json(), why)
@@ -871,10 +1069,10 @@ impl ApiServer {
     pub fn pause_watch(&mut self, id: u64, paused: bool) -> bool {
         let Some(stream) = self.watches.get_mut(&id) else { return false };
         stream.paused = paused;
-        if let WatchSource::Cache(resource) = stream.source {
-            if let Some(w) = self.cachers.get_mut(resource).and_then(|c| c.watcher_mut(id)) {
-                if paused { w.pause() } else { w.resume() }
-            }
+        if let WatchSource::Cache(resource) = stream.source
+            && let Some(w) = self.cachers.get_mut(resource).and_then(|c| c.watcher_mut(id))
+        {
+            if paused { w.pause() } else { w.resume() }
         }
         true
     }
@@ -883,10 +1081,10 @@ impl ApiServer {
     pub fn cancel_watch(&mut self, etcd: &mut MvccStore, id: u64) -> bool {
         match self.watches.get_mut(&id) {
             Some(s) => {
-                if let WatchSource::Cache(resource) = s.source {
-                    if let Some(w) = self.cachers.get_mut(resource).and_then(|c| c.watcher_mut(id)) {
-                        w.close("canceled by the client".into());
-                    }
+                if let WatchSource::Cache(resource) = s.source
+                    && let Some(w) = self.cachers.get_mut(resource).and_then(|c| c.watcher_mut(id))
+                {
+                    w.close("canceled by the client".into());
                 }
                 s.close("canceled by the client".into(), etcd);
                 true
@@ -898,10 +1096,10 @@ impl ApiServer {
     /// Why watch `id` ended, if it has.
     pub fn watch_close_reason(&self, id: u64) -> Option<String> {
         let stream = self.watches.get(&id)?;
-        if let WatchSource::Cache(resource) = stream.source {
-            if let Some(w) = self.cachers.get(resource).and_then(|c| c.watcher(id)) {
-                return w.close_reason.clone();
-            }
+        if let WatchSource::Cache(resource) = stream.source
+            && let Some(w) = self.cachers.get(resource).and_then(|c| c.watcher(id))
+        {
+            return w.close_reason.clone();
         }
         stream.close_reason.clone()
     }
@@ -970,7 +1168,8 @@ fn replay_frame(filter: &WatchFilter, ev: &super::cacher::watch_cache::CacheEven
         (true, true) => Some(Frame { kind: FrameType::Modified, object: ev.object.clone() }),
         (true, false) => Some(Frame { kind: FrameType::Added, object: ev.object.clone() }),
         (false, true) => {
-            let mut last = if ev.kind == CacheEventType::Deleted { ev.object.clone() } else { ev.prev.clone()? };
+            let mut last =
+                if ev.kind == CacheEventType::Deleted { ev.object.clone() } else { ev.prev.clone()? };
             object::set_resource_version(&mut last, ev.rv);
             Some(Frame { kind: FrameType::Deleted, object: last })
         }

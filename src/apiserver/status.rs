@@ -6,8 +6,6 @@
 //! `NewInvalid`, ...), `field.Error` with its exact `Error()` rendering and aggregation, and the
 //! small Go-formatting helpers (`%q`, `strconv.Parse*` errors) that those messages need.
 
-#![allow(clippy::result_large_err)] // the error type is `Status`, by design of the apiserver API
-
 use serde::{Deserialize, Serialize};
 
 use super::resource::ResourceInfo;
@@ -120,11 +118,7 @@ pub struct ParseNumError {
 
 /// Go's `strconv.ParseUint(s, 10, 64)`, including its error precedence.
 pub fn go_parse_uint(s: &str) -> Result<u64, ParseNumError> {
-    parse_uint_digits(s).map_err(|kind| ParseNumError {
-        func: "ParseUint",
-        input: s.to_string(),
-        kind,
-    })
+    parse_uint_digits(s).map_err(|kind| ParseNumError { func: "ParseUint", input: s.to_string(), kind })
 }
 
 fn parse_uint_digits(s: &str) -> Result<u64, GoNumError> {
@@ -136,21 +130,14 @@ fn parse_uint_digits(s: &str) -> Result<u64, GoNumError> {
         if !b.is_ascii_digit() {
             return Err(GoNumError::Syntax);
         }
-        n = n
-            .checked_mul(10)
-            .and_then(|n| n.checked_add(u64::from(b - b'0')))
-            .ok_or(GoNumError::Range)?;
+        n = n.checked_mul(10).and_then(|n| n.checked_add(u64::from(b - b'0'))).ok_or(GoNumError::Range)?;
     }
     Ok(n)
 }
 
 /// Go's `strconv.ParseInt(s, 10, 64)` (accepts a leading `+` or `-`).
 pub fn go_parse_int(s: &str) -> Result<i64, ParseNumError> {
-    let err = |kind| ParseNumError {
-        func: "ParseInt",
-        input: s.to_string(),
-        kind,
-    };
+    let err = |kind| ParseNumError { func: "ParseInt", input: s.to_string(), kind };
     let (neg, digits) = match s.as_bytes().first() {
         Some(b'+') => (false, &s[1..]),
         Some(b'-') => (true, &s[1..]),
@@ -299,11 +286,7 @@ pub struct FieldError {
 
 impl FieldError {
     /// `field.Invalid(path, value, detail)`.
-    pub fn invalid(
-        field: impl Into<String>,
-        value: impl Into<BadValue>,
-        detail: impl Into<String>,
-    ) -> Self {
+    pub fn invalid(field: impl Into<String>, value: impl Into<BadValue>, detail: impl Into<String>) -> Self {
         FieldError {
             field: field.into(),
             kind: FieldErrorType::Invalid,
@@ -313,12 +296,7 @@ impl FieldError {
     }
     /// `field.Required(path, detail)`.
     pub fn required(field: impl Into<String>, detail: impl Into<String>) -> Self {
-        FieldError {
-            field: field.into(),
-            kind: FieldErrorType::Required,
-            value: None,
-            detail: detail.into(),
-        }
+        FieldError { field: field.into(), kind: FieldErrorType::Required, value: None, detail: detail.into() }
     }
     /// `field.Forbidden(path, detail)`.
     pub fn forbidden(field: impl Into<String>, detail: impl Into<String>) -> Self {
@@ -330,11 +308,7 @@ impl FieldError {
         }
     }
     /// `field.NotSupported(path, value, supported)`: detail `supported values: "a", "b"`.
-    pub fn not_supported(
-        field: impl Into<String>,
-        value: impl Into<BadValue>,
-        supported: &[&str],
-    ) -> Self {
+    pub fn not_supported(field: impl Into<String>, value: impl Into<BadValue>, supported: &[&str]) -> Self {
         let detail = if supported.is_empty() {
             String::new()
         } else {
@@ -421,19 +395,11 @@ fn is_zero_i32(v: &i32) -> bool {
 pub struct ListMeta {
     #[serde(rename = "selfLink", default, skip_serializing_if = "String::is_empty")]
     pub self_link: String,
-    #[serde(
-        rename = "resourceVersion",
-        default,
-        skip_serializing_if = "String::is_empty"
-    )]
+    #[serde(rename = "resourceVersion", default, skip_serializing_if = "String::is_empty")]
     pub resource_version: String,
     #[serde(rename = "continue", default, skip_serializing_if = "String::is_empty")]
     pub continue_token: String,
-    #[serde(
-        rename = "remainingItemCount",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
+    #[serde(rename = "remainingItemCount", default, skip_serializing_if = "Option::is_none")]
     pub remaining_item_count: Option<i64>,
 }
 
@@ -461,11 +427,7 @@ pub struct StatusDetails {
     pub uid: String,
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub causes: Vec<StatusCause>,
-    #[serde(
-        rename = "retryAfterSeconds",
-        default,
-        skip_serializing_if = "is_zero_i32"
-    )]
+    #[serde(rename = "retryAfterSeconds", default, skip_serializing_if = "is_zero_i32")]
     pub retry_after_seconds: i32,
 }
 
@@ -541,10 +503,7 @@ impl Status {
 
     /// `details.retryAfterSeconds` when > 0: the value of the `Retry-After` header.
     pub fn retry_after(&self) -> Option<i32> {
-        self.details
-            .as_ref()
-            .map(|d| d.retry_after_seconds)
-            .filter(|s| *s > 0)
+        self.details.as_ref().map(|d| d.retry_after_seconds).filter(|s| *s > 0)
     }
 
     /// The JSON body, in Kubernetes' field order.
@@ -577,18 +536,14 @@ impl Status {
         Status::failure(
             409,
             "Conflict",
-            format!(
-                "Operation cannot be fulfilled on {} {}: {}",
-                info.qualified(),
-                go_quote(name),
-                err
-            ),
+            format!("Operation cannot be fulfilled on {} {}: {}", info.qualified(), go_quote(name), err),
             Some(resource_details(info, name)),
         )
     }
 
     /// `registry.OptimisticLockErrorMsg`.
-    pub const OBJECT_MODIFIED: &'static str = "the object has been modified; please apply your changes to the latest version and try again";
+    pub const OBJECT_MODIFIED: &'static str =
+        "the object has been modified; please apply your changes to the latest version and try again";
 
     /// §B the optimistic-lock 409: `Operation cannot be fulfilled on pods "a": the object has been modified; ...`.
     pub fn object_modified(info: &ResourceInfo, name: &str) -> Status {
@@ -613,23 +568,13 @@ impl Status {
         Status::invalid_resource(
             info,
             name,
-            &[FieldError::invalid(
-                "metadata.resourceVersion",
-                0u64,
-                "must be specified for an update",
-            )],
+            &[FieldError::invalid("metadata.resourceVersion", 0u64, "must be specified for an update")],
         )
     }
 
     /// §C.1 422 `ListOptions.meta.k8s.io "" is invalid: <errs>`.
     pub fn invalid_list_options(errs: &[FieldError]) -> Status {
-        new_invalid(
-            "meta.k8s.io",
-            "ListOptions",
-            "ListOptions.meta.k8s.io",
-            "",
-            errs,
-        )
+        new_invalid("meta.k8s.io", "ListOptions", "ListOptions.meta.k8s.io", "", errs)
     }
 
     /// `NewBadRequest`: 400 BadRequest, no details.
@@ -645,8 +590,7 @@ impl Status {
     /// §C.5 etcd list below the compaction, first page: `The resourceVersion for the provided list is too old.`
     pub const LIST_TOO_OLD: &'static str = "The resourceVersion for the provided list is too old.";
     /// §E.2 etcd watch below the compaction: `The resourceVersion for the provided watch is too old.`
-    pub const WATCH_TOO_OLD: &'static str =
-        "The resourceVersion for the provided watch is too old.";
+    pub const WATCH_TOO_OLD: &'static str = "The resourceVersion for the provided watch is too old.";
     /// §C.5 the message of a 410 that carries an inconsistent continue token.
     pub const INCONSISTENT_CONTINUE: &'static str = "The provided continue parameter is too old to display a consistent list result. You can start a new list without the continue parameter, or use the continue token in this response to retrieve the remainder of the results. Continuing with the provided token results in an inconsistent list - objects that were created, modified, or deleted between the time the first chunk was returned and now may show up in the list.";
 
@@ -659,11 +603,7 @@ impl Status {
 
     /// §C.5 `storage.NewTooLargeResourceVersionError`: 504 Timeout
     /// `Timeout: Too large resource version: <n>, current: <rv>` with cause `ResourceVersionTooLarge`.
-    pub fn too_large_resource_version(
-        requested: u64,
-        current: u64,
-        retry_after_seconds: i32,
-    ) -> Status {
+    pub fn too_large_resource_version(requested: u64, current: u64, retry_after_seconds: i32) -> Status {
         let mut s = Status::timeout(
             &format!("Too large resource version: {requested}, current: {current}"),
             retry_after_seconds,
@@ -684,10 +624,7 @@ impl Status {
             504,
             "Timeout",
             format!("Timeout: {msg}"),
-            Some(StatusDetails {
-                retry_after_seconds,
-                ..Default::default()
-            }),
+            Some(StatusDetails { retry_after_seconds, ..Default::default() }),
         )
     }
 
@@ -697,10 +634,7 @@ impl Status {
             429,
             "TooManyRequests",
             msg,
-            Some(StatusDetails {
-                retry_after_seconds,
-                ..Default::default()
-            }),
+            Some(StatusDetails { retry_after_seconds, ..Default::default() }),
         )
     }
 
@@ -711,10 +645,7 @@ impl Status {
             "InternalError",
             format!("Internal error occurred: {msg}"),
             Some(StatusDetails {
-                causes: vec![StatusCause {
-                    message: msg.to_string(),
-                    ..Default::default()
-                }],
+                causes: vec![StatusCause { message: msg.to_string(), ..Default::default() }],
                 ..Default::default()
             }),
         )
@@ -782,22 +713,11 @@ fn resource_details(info: &ResourceInfo, name: &str) -> StatusDetails {
     }
 }
 
-fn new_invalid(
-    group: &str,
-    kind: &str,
-    qualified_kind: &str,
-    name: &str,
-    errs: &[FieldError],
-) -> Status {
+fn new_invalid(group: &str, kind: &str, qualified_kind: &str, name: &str, errs: &[FieldError]) -> Status {
     let message = if errs.is_empty() {
         format!("{} {} is invalid", qualified_kind, go_quote(name))
     } else {
-        format!(
-            "{} {} is invalid: {}",
-            qualified_kind,
-            go_quote(name),
-            aggregate(errs)
-        )
+        format!("{} {} is invalid: {}", qualified_kind, go_quote(name), aggregate(errs))
     };
     Status::failure(
         422,

@@ -5,8 +5,6 @@
 //! checks that run before any read (`continue` + resourceVersion, non-numeric resourceVersion),
 //! and `APIObjectVersioner.ParseResourceVersion` as get/watch see it.
 
-#![allow(clippy::result_large_err)] // the error type is `Status`, by design of the apiserver API
-
 use super::continue_token::ContinueToken;
 use super::request::{ListOptions, Verb};
 use super::status::{FieldError, Status, go_parse_uint};
@@ -25,10 +23,7 @@ pub fn default_watch_list(opts: &mut ListOptions, watch_list_enabled: bool) {
         return;
     }
     if opts.send_initial_events.is_some()
-        || opts
-            .resource_version_match
-            .as_deref()
-            .is_some_and(|m| !m.is_empty())
+        || opts.resource_version_match.as_deref().is_some_and(|m| !m.is_empty())
     {
         return;
     }
@@ -69,11 +64,7 @@ pub fn list_option_errors(opts: &ListOptions, watch_list_enabled: bool) -> Vec<F
                 ));
             }
             if m != MATCH_NOT_OLDER_THAN {
-                errs.push(FieldError::not_supported(
-                    "resourceVersionMatch",
-                    m,
-                    &[MATCH_NOT_OLDER_THAN],
-                ));
+                errs.push(FieldError::not_supported("resourceVersionMatch", m, &[MATCH_NOT_OLDER_THAN]));
             }
             if !cont.is_empty() {
                 errs.push(FieldError::forbidden(
@@ -112,10 +103,7 @@ pub fn list_option_errors(opts: &ListOptions, watch_list_enabled: bool) -> Vec<F
         }
     }
     if opts.send_initial_events.is_some() {
-        errs.push(FieldError::forbidden(
-            "sendInitialEvents",
-            "sendInitialEvents is forbidden for list",
-        ));
+        errs.push(FieldError::forbidden("sendInitialEvents", "sendInitialEvents is forbidden for list"));
     }
     errs
 }
@@ -125,20 +113,12 @@ pub fn list_option_errors(opts: &ListOptions, watch_list_enabled: bool) -> Vec<F
 /// `verb` is accepted for the caller's convenience but, like kube-apiserver, the list/watch
 /// rule set is chosen by `opts.watch` (so `/api/v1/watch/...` without `?watch=1` is validated
 /// with the list rules). Call [`default_watch_list`] first. Only `List`/`Watch` are validated.
-pub fn validate_list_options(
-    opts: &ListOptions,
-    verb: Verb,
-    watch_list_enabled: bool,
-) -> Result<(), Status> {
+pub fn validate_list_options(opts: &ListOptions, verb: Verb, watch_list_enabled: bool) -> Result<(), Status> {
     if !matches!(verb, Verb::List | Verb::Watch) {
         return Ok(());
     }
     let errs = list_option_errors(opts, watch_list_enabled);
-    if errs.is_empty() {
-        Ok(())
-    } else {
-        Err(Status::invalid_list_options(&errs))
-    }
+    if errs.is_empty() { Ok(()) } else { Err(Status::invalid_list_options(&errs)) }
 }
 
 /// What the storage layer extracts from a list request after its own checks.
@@ -166,10 +146,7 @@ pub fn check_list_storage_options(opts: &ListOptions) -> Result<ListStorageOptio
         continue_token = Some(ContinueToken::decode(c)?);
     }
     let resource_version = parse_resource_version(rv)?;
-    Ok(ListStorageOptions {
-        resource_version,
-        continue_token,
-    })
+    Ok(ListStorageOptions { resource_version, continue_token })
 }
 
 /// The `storage.InvalidError` text of `APIObjectVersioner.ParseResourceVersion`:
@@ -179,8 +156,7 @@ pub fn parse_resource_version_error(rv: &str) -> Result<u64, String> {
     if rv.is_empty() || rv == "0" {
         return Ok(0);
     }
-    go_parse_uint(rv)
-        .map_err(|e| FieldError::invalid("resourceVersion", rv, e.to_string()).to_string())
+    go_parse_uint(rv).map_err(|e| FieldError::invalid("resourceVersion", rv, e.to_string()).to_string())
 }
 
 /// §C.1 for lists: 400 BadRequest `invalid resource version: resourceVersion: Invalid value: "abc": strconv.ParseUint: parsing "abc": invalid syntax`.

@@ -57,7 +57,8 @@ impl Frame {
         if initial_events_end {
             meta.insert("annotations".into(), json!({"k8s.io/initial-events-end": "true"}));
         }
-        let object = json!({"kind": info.kind, "apiVersion": info.api_version(), "metadata": Value::Object(meta)});
+        let object =
+            json!({"kind": info.kind, "apiVersion": info.api_version(), "metadata": Value::Object(meta)});
         Frame { kind: FrameType::Bookmark, object }
     }
 }
@@ -73,10 +74,10 @@ pub struct WatchFilter {
 
 impl WatchFilter {
     pub fn matches(&self, obj: &Value) -> bool {
-        if let Some(n) = &self.name {
-            if object::name(obj) != n {
-                return false;
-            }
+        if let Some(n) = &self.name
+            && object::name(obj) != n
+        {
+            return false;
         }
         self.selector.matches(&object::labels(obj))
     }
@@ -161,7 +162,16 @@ pub struct WatchStream {
 
 impl WatchStream {
     pub fn new(info: &'static ResourceInfo, filter: WatchFilter, source: WatchSource) -> Self {
-        WatchStream { info, filter, source, pending: VecDeque::new(), closed: false, close_reason: None, deadline: None, paused: false }
+        WatchStream {
+            info,
+            filter,
+            source,
+            pending: VecDeque::new(),
+            closed: false,
+            close_reason: None,
+            deadline: None,
+            paused: false,
+        }
     }
 
     /// Ends the stream with an ERROR frame carrying `status`.

@@ -25,7 +25,11 @@ mod native {
 
     pub fn main() {
         let mut args: Vec<String> = std::env::args().skip(1).collect();
-        let cfg_name = if args.first().is_some_and(|a| rvlab::bench::Config::named(a).is_some()) { args.remove(0) } else { "full".to_string() };
+        let cfg_name = if args.first().is_some_and(|a| rvlab::bench::Config::named(a).is_some()) {
+            args.remove(0)
+        } else {
+            "full".to_string()
+        };
         let Some(mut cfg) = rvlab::bench::Config::named(&cfg_name) else { unreachable!() };
         // `--sizes=10000,100000` overrides the list sizes.
         args.retain(|a| match a.strip_prefix("--sizes=") {
@@ -60,7 +64,9 @@ mod native {
                 match all.iter().find(|(n, _)| n == a) {
                     Some(s) => v.push(*s),
                     None => {
-                        eprintln!("rvlab-bench: unknown scenario {a:?} (writes store_writes fanout compaction memory console relist lists)");
+                        eprintln!(
+                            "rvlab-bench: unknown scenario {a:?} (writes store_writes fanout compaction memory console relist lists)"
+                        );
                         std::process::exit(2);
                     }
                 }

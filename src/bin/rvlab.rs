@@ -78,10 +78,10 @@ mod cli {
         let stdout = std::io::stdout();
         let mut out = stdout.lock();
         for (i, line) in text.lines().enumerate() {
-            if let Some(v) = session.run_line(i + 1, line) {
-                if writeln!(out, "{v}").is_err() {
-                    return 1;
-                }
+            if let Some(v) = session.run_line(i + 1, line)
+                && writeln!(out, "{v}").is_err()
+            {
+                return 1;
             }
         }
         if session.tally().parse_errors > 0 { 2 } else { 0 }
@@ -134,11 +134,11 @@ mod cli {
                         out["expected"].as_str().unwrap_or(""),
                         out["seen"].as_str().unwrap_or("")
                     );
-                } else if let Some(err) = out.get("error").and_then(|e| e.as_str()) {
-                    if rvlab::script::parse::parse_line(line.trim()).is_err() {
-                        println!("{name}:{}: cannot parse: {err}", i + 1);
-                        failed += 1;
-                    }
+                } else if let Some(err) = out.get("error").and_then(|e| e.as_str())
+                    && rvlab::script::parse::parse_line(line.trim()).is_err()
+                {
+                    println!("{name}:{}: cannot parse: {err}", i + 1);
+                    failed += 1;
                 }
             }
             let t = session.tally();

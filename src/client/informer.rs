@@ -40,11 +40,23 @@ pub enum InformerMode {
 /// One handler call.
 #[derive(Debug, Clone, PartialEq)]
 pub enum Notification {
-    Add { obj: Value, in_initial_list: bool },
-    Update { old: Value, new: Value, resync: bool },
-    Delete { obj: Value },
+    Add {
+        obj: Value,
+        in_initial_list: bool,
+    },
+    Update {
+        old: Value,
+        new: Value,
+        resync: bool,
+    },
+    Delete {
+        obj: Value,
+    },
     /// `OnDelete(DeletedFinalStateUnknown{Key, Obj})`: the key vanished from a relist.
-    DeleteFinalStateUnknown { key: String, obj: Value },
+    DeleteFinalStateUnknown {
+        key: String,
+        obj: Value,
+    },
 }
 
 /// The indexer plus the handler notifications it caused (the queue's consumer).
@@ -70,10 +82,16 @@ impl Processor {
     /// `OnAdd a@5`, `OnUpdate a@5 → a@7`, `OnDelete DeletedFinalStateUnknown{key=default/a, obj=a@5}`.
     pub fn render(&self, n: &Notification) -> String {
         match n {
-            Notification::Add { obj, in_initial_list: true } => format!("OnAdd {} (in initial list)", self.label(obj)),
+            Notification::Add { obj, in_initial_list: true } => {
+                format!("OnAdd {} (in initial list)", self.label(obj))
+            }
             Notification::Add { obj, .. } => format!("OnAdd {}", self.label(obj)),
-            Notification::Update { old, new, resync: true } => format!("OnUpdate {} → {} (resync)", self.label(old), self.label(new)),
-            Notification::Update { old, new, .. } => format!("OnUpdate {} → {}", self.label(old), self.label(new)),
+            Notification::Update { old, new, resync: true } => {
+                format!("OnUpdate {} → {} (resync)", self.label(old), self.label(new))
+            }
+            Notification::Update { old, new, .. } => {
+                format!("OnUpdate {} → {}", self.label(old), self.label(new))
+            }
             Notification::Delete { obj } => format!("OnDelete {}", self.label(obj)),
             Notification::DeleteFinalStateUnknown { key, obj } => {
                 format!("OnDelete DeletedFinalStateUnknown{{key={key}, obj={}}}", self.label(obj))
@@ -112,13 +130,18 @@ impl ReflectorStore for Processor {
         let old = std::mem::take(&mut self.indexer);
         for key in gone {
             if let Some(obj) = old.get(&key) {
-                self.notifications.push(Notification::DeleteFinalStateUnknown { key: key.clone(), obj: obj.clone() });
+                self.notifications
+                    .push(Notification::DeleteFinalStateUnknown { key: key.clone(), obj: obj.clone() });
             }
         }
         for obj in items {
             let key = obj_key(&obj);
             match old.get(&key) {
-                Some(prev) => self.notifications.push(Notification::Update { old: prev.clone(), new: obj.clone(), resync: false }),
+                Some(prev) => self.notifications.push(Notification::Update {
+                    old: prev.clone(),
+                    new: obj.clone(),
+                    resync: false,
+                }),
                 None => self.notifications.push(Notification::Add { obj: obj.clone(), in_initial_list }),
             }
             self.indexer.insert(key, obj);
@@ -153,7 +176,15 @@ impl Informer {
     /// talks to apiserver `apiserver` (0-based). `seed` drives the watch timeouts and back-off
     /// jitter; `resync` re-delivers the cache every period. Nothing is sent before the first
     /// [`poll`](Self::poll).
-    pub fn new(name: &str, resource: &str, namespace: Option<&str>, mode: InformerMode, apiserver: usize, seed: u64, resync: Option<Duration>) -> Informer {
+    pub fn new(
+        name: &str,
+        resource: &str,
+        namespace: Option<&str>,
+        mode: InformerMode,
+        apiserver: usize,
+        seed: u64,
+        resync: Option<Duration>,
+    ) -> Informer {
         let path = ResourcePath::new(resource, namespace);
         let rmode = match mode {
             InformerMode::Legacy => ReflectorMode::Legacy,
@@ -236,10 +267,13 @@ impl Informer {
             .processor
             .indexer
             .values()
-            .map(|o| json!({"name": obj_name(o), "namespace": obj_namespace(o), "resourceVersion": obj_rv(o)}))
+            .map(
+                |o| json!({"name": obj_name(o), "namespace": obj_namespace(o), "resourceVersion": obj_rv(o)}),
+            )
             .collect();
         let from = self.shown_notifications.min(self.processor.notifications.len());
-        let handlers: Vec<String> = self.processor.notifications[from..].iter().map(|n| self.processor.render(n)).collect();
+        let handlers: Vec<String> =
+            self.processor.notifications[from..].iter().map(|n| self.processor.render(n)).collect();
         json!({
             "informer": self.name,
             "state": self.reflector.describe_state(),

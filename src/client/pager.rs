@@ -107,7 +107,14 @@ impl ListPager {
     /// Runs a whole list now. When the REST client has to honour a `Retry-After`, this advances
     /// the cluster's clock to the end of the wait (a convenience for tests and tools; the
     /// reflector uses [`PagerRun::poll`] and never moves the clock).
-    pub fn list(&self, cluster: &mut Cluster, path: &ResourcePath, apiserver: usize, options: ListOptions, trace: &mut Trace) -> Result<ListResult, ApiError> {
+    pub fn list(
+        &self,
+        cluster: &mut Cluster,
+        path: &ResourcePath,
+        apiserver: usize,
+        options: ListOptions,
+        trace: &mut Trace,
+    ) -> Result<ListResult, ApiError> {
         let mut run = self.start(path, apiserver, options);
         loop {
             match run.poll(cluster, trace) {
@@ -187,7 +194,8 @@ impl PagerRun {
             return Some(PagerPoll::Done(Err(ApiError::client("returned object must be a list (no items)"))));
         };
         let meta = resp.body.get("metadata");
-        let rv = meta.and_then(|m| m.get("resourceVersion")).and_then(Value::as_str).unwrap_or("").to_string();
+        let rv =
+            meta.and_then(|m| m.get("resourceVersion")).and_then(Value::as_str).unwrap_or("").to_string();
         let cont = meta.and_then(|m| m.get("continue")).and_then(Value::as_str).unwrap_or("").to_string();
         self.pages += 1;
         if self.full_list {
@@ -222,7 +230,16 @@ impl PagerRun {
                 fell_back_to_full_list: false,
             })));
         }
-        trace.note(now, format!("page {}: {} items at RV {}, continue token → next page (limit={}, rv cleared)", self.pages, items.len(), rv, self.options.limit));
+        trace.note(
+            now,
+            format!(
+                "page {}: {} items at RV {}, continue token → next page (limit={}, rv cleared)",
+                self.pages,
+                items.len(),
+                rv,
+                self.options.limit
+            ),
+        );
         self.options.continue_token = cont;
         self.options.resource_version.clear();
         self.options.resource_version_match.clear();

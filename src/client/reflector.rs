@@ -70,7 +70,14 @@ pub struct Backoff {
 
 impl Backoff {
     pub fn new(created: Instant) -> Self {
-        Backoff { initial_ms: 800, cap_ms: 30_000, reset_ms: 120_000, duration_ms: 800, capped: false, last_start: created }
+        Backoff {
+            initial_ms: 800,
+            cap_ms: 30_000,
+            reset_ms: 120_000,
+            duration_ms: 800,
+            capped: false,
+            last_start: created,
+        }
     }
 
     /// The next wait (`getNextBackoff` + `Backoff.Step` + `Jitter(d, 1.0)` = d + rand·d).
@@ -114,15 +121,33 @@ enum State {
     /// `BackoffUntil` calls ListAndWatch at this time.
     ListAndWatchAt(Instant),
     /// `list()` in progress; `fallback` = this is the retry with rv "".
-    Listing { run: PagerRun, rv: String, page_size: i64, fallback: bool },
+    Listing {
+        run: PagerRun,
+        rv: String,
+        page_size: i64,
+        fallback: bool,
+    },
     /// `watch()` opens its next watch at this time.
     WatchAt(Instant),
     /// `watchList()` opens its next stream at this time.
     WatchListAt(Instant),
     /// A watch request is being sent (maybe waiting for a `Retry-After`).
-    Opening { target: String, from: String, timeout: u64, kind: WatchKind, start: Instant, attempts: u32, not_before: Instant },
+    Opening {
+        target: String,
+        from: String,
+        timeout: u64,
+        kind: WatchKind,
+        start: Instant,
+        attempts: u32,
+        not_before: Instant,
+    },
     /// A watch stream is open.
-    Watching { handle: WatchHandle, start: Instant, events: u32, kind: WatchKind },
+    Watching {
+        handle: WatchHandle,
+        start: Instant,
+        events: u32,
+        kind: WatchKind,
+    },
     Stopped,
 }
 
@@ -144,7 +169,14 @@ pub struct Reflector {
 
 impl Reflector {
     /// A reflector that starts its first ListAndWatch at `now`.
-    pub fn new(path: ResourcePath, apiserver: usize, mode: ReflectorMode, seed: u64, resync: Option<Duration>, now: Instant) -> Self {
+    pub fn new(
+        path: ResourcePath,
+        apiserver: usize,
+        mode: ReflectorMode,
+        seed: u64,
+        resync: Option<Duration>,
+        now: Instant,
+    ) -> Self {
         Reflector {
             path,
             apiserver,
@@ -190,7 +222,10 @@ impl Reflector {
             State::Opening { from, .. } => format!("opening a watch from {from:?} (waiting for Retry-After)"),
             State::Watching { kind: WatchKind::Plain, .. } => "watching".to_string(),
             State::Watching { kind: WatchKind::WatchList { temp, .. }, .. } => {
-                format!("watch-list: {} initial events so far, waiting for the initial-events-end bookmark", temp.len())
+                format!(
+                    "watch-list: {} initial events so far, waiting for the initial-events-end bookmark",
+                    temp.len()
+                )
             }
             State::Stopped => "stopped".to_string(),
         }
@@ -230,7 +265,13 @@ impl Reflector {
             if let (Some(t), Some(p)) = (self.resync_at, self.resync_period)
                 && t <= now
             {
-                trace.note(t, format!("resync period {} elapsed → re-deliver every cached object", fmt_ms(p.as_millis())));
+                trace.note(
+                    t,
+                    format!(
+                        "resync period {} elapsed → re-deliver every cached object",
+                        fmt_ms(p.as_millis())
+                    ),
+                );
                 store.resync();
                 self.resync_at = Some(t + p);
                 continue;
@@ -271,7 +312,10 @@ impl Reflector {
                 rv => format!("watch-list from lastSyncRV={rv} (NotOlderThan)"),
             },
         };
-        trace.note(now, format!("{why} → back off {}, then ListAndWatch again: {next}", fmt_ms(d.as_millis())));
+        trace.note(
+            now,
+            format!("{why} → back off {}, then ListAndWatch again: {next}", fmt_ms(d.as_millis())),
+        );
         self.state = State::ListAndWatchAt(now + d);
     }
 
@@ -303,7 +347,11 @@ impl Reflector {
             paging
         };
         trace.note(now, format!("list rv={rv:?}, {paging} ({why})"));
-        let run = ListPager::new(page_size).start(&self.path, self.apiserver, ListOptions { resource_version: rv.clone(), ..Default::default() });
+        let run = ListPager::new(page_size).start(
+            &self.path,
+            self.apiserver,
+            ListOptions { resource_version: rv.clone(), ..Default::default() },
+        );
         self.state = State::Listing { run, rv, page_size, fallback: false };
     }
 
@@ -313,11 +361,24 @@ impl Reflector {
             WatchKind::Plain => {
                 let rv = self.last_sync_rv.clone();
                 trace.note(now, format!("watch from {rv} (timeoutSeconds={timeout})"));
-                (ListOptions { resource_version: rv.clone(), timeout_seconds: Some(timeout), allow_watch_bookmarks: true, watch: true, ..Default::default() }, rv)
+                (
+                    ListOptions {
+                        resource_version: rv.clone(),
+                        timeout_seconds: Some(timeout),
+                        allow_watch_bookmarks: true,
+                        watch: true,
+                        ..Default::default()
+                    },
+                    rv,
+                )
             }
             WatchKind::WatchList { .. } => {
                 let rv = self.rewatch_rv();
-                let why = if rv.is_empty() { "the most recent state, consistent" } else { "state not older than lastSyncRV" };
+                let why = if rv.is_empty() {
+                    "the most recent state, consistent"
+                } else {
+                    "state not older than lastSyncRV"
+                };
                 trace.note(now, format!("watch-list rv={rv:?} with sendInitialEvents=true, NotOlderThan (timeoutSeconds={timeout}): {why}"));
                 (
                     ListOptions {
@@ -338,7 +399,13 @@ impl Reflector {
     }
 
     /// One step; false when nothing more can happen at `now`.
-    fn step(&mut self, cluster: &mut dyn Transport, store: &mut dyn ReflectorStore, trace: &mut Trace, now: Instant) -> bool {
+    fn step(
+        &mut self,
+        cluster: &mut dyn Transport,
+        store: &mut dyn ReflectorStore,
+        trace: &mut Trace,
+        now: Instant,
+    ) -> bool {
         let state = std::mem::replace(&mut self.state, State::Stopped);
         match state {
             State::Stopped => false,
@@ -349,7 +416,11 @@ impl Reflector {
             State::ListAndWatchAt(_) => {
                 match self.mode {
                     ReflectorMode::Legacy => self.begin_list(now, trace),
-                    ReflectorMode::Streaming => self.begin_watch(now, WatchKind::WatchList { temp: BTreeMap::new(), rv: String::new() }, trace),
+                    ReflectorMode::Streaming => self.begin_watch(
+                        now,
+                        WatchKind::WatchList { temp: BTreeMap::new(), rv: String::new() },
+                        trace,
+                    ),
                 }
                 true
             }
@@ -358,7 +429,11 @@ impl Reflector {
                 true
             }
             State::WatchListAt(_) => {
-                self.begin_watch(now, WatchKind::WatchList { temp: BTreeMap::new(), rv: String::new() }, trace);
+                self.begin_watch(
+                    now,
+                    WatchKind::WatchList { temp: BTreeMap::new(), rv: String::new() },
+                    trace,
+                );
                 true
             }
             State::Listing { mut run, rv, page_size, fallback } => match run.poll(cluster, trace) {
@@ -375,8 +450,12 @@ impl Reflector {
                     self.rv_unavailable = false;
                     let n = list.items.len();
                     let list_rv = list.resource_version.clone();
-                    let pages = if list.pages > 1 { format!(" in {} requests", list.pages) } else { String::new() };
-                    trace.note(now, format!("list rv={rv:?} → {n} items at RV {list_rv}{pages} (lastSyncRV={list_rv})"));
+                    let pages =
+                        if list.pages > 1 { format!(" in {} requests", list.pages) } else { String::new() };
+                    trace.note(
+                        now,
+                        format!("list rv={rv:?} → {n} items at RV {list_rv}{pages} (lastSyncRV={list_rv})"),
+                    );
                     store.replace(list.items, &list_rv);
                     self.last_sync_rv = list_rv;
                     self.enter_watch_phase(now);
@@ -387,11 +466,22 @@ impl Reflector {
                     let now = cluster.now();
                     if !fallback && (e.is_expired() || e.is_too_large_resource_version()) {
                         self.rv_unavailable = true;
-                        trace.note(now, format!("list rv={rv:?} failed: {} → relist with rv=\"\"", e.describe()));
-                        let run = ListPager::new(page_size).start(&self.path, self.apiserver, ListOptions::default());
+                        trace.note(
+                            now,
+                            format!("list rv={rv:?} failed: {} → relist with rv=\"\"", e.describe()),
+                        );
+                        let run = ListPager::new(page_size).start(
+                            &self.path,
+                            self.apiserver,
+                            ListOptions::default(),
+                        );
                         self.state = State::Listing { run, rv: String::new(), page_size, fallback: true };
                     } else {
-                        self.list_and_watch_returned(now, format!("list rv={rv:?} failed: {}", e.describe()), trace);
+                        self.list_and_watch_returned(
+                            now,
+                            format!("list rv={rv:?} failed: {}", e.describe()),
+                            trace,
+                        );
                     }
                     true
                 }
@@ -403,7 +493,8 @@ impl Reflector {
                 }
                 match rest::send(cluster, self.apiserver, &target, &mut attempts, trace) {
                     Sent::RetryAt(t) => {
-                        self.state = State::Opening { target, from, timeout, kind, start, attempts, not_before: t };
+                        self.state =
+                            State::Opening { target, from, timeout, kind, start, attempts, not_before: t };
                         false
                     }
                     Sent::Response(resp, Some(handle)) if resp.code == 200 => {
@@ -425,20 +516,40 @@ impl Reflector {
                     }
                 }
             }
-            State::Watching { handle, start, events, kind } => self.read_stream(cluster, store, trace, now, handle, start, events, kind),
+            State::Watching { handle, start, events, kind } => {
+                self.read_stream(cluster, store, trace, now, handle, start, events, kind)
+            }
         }
     }
 
     /// The watch request itself was refused (plain HTTP error before streaming).
-    fn watch_request_failed(&mut self, now: Instant, from: String, kind: WatchKind, err: ApiError, trace: &mut Trace) {
+    fn watch_request_failed(
+        &mut self,
+        now: Instant,
+        from: String,
+        kind: WatchKind,
+        err: ApiError,
+        trace: &mut Trace,
+    ) {
         match kind {
             WatchKind::Plain => {
                 if err.is_watch_retriable() {
                     let d = self.backoff.next(now, &mut self.rng);
-                    trace.note(now, format!("watch from {from} refused: {} → back off {}, then watch again from {from}", err.describe(), fmt_ms(d.as_millis())));
+                    trace.note(
+                        now,
+                        format!(
+                            "watch from {from} refused: {} → back off {}, then watch again from {from}",
+                            err.describe(),
+                            fmt_ms(d.as_millis())
+                        ),
+                    );
                     self.state = State::WatchAt(now + d);
                 } else {
-                    self.list_and_watch_returned(now, format!("watch from {from} refused: {}", err.describe()), trace);
+                    self.list_and_watch_returned(
+                        now,
+                        format!("watch from {from} refused: {}", err.describe()),
+                        trace,
+                    );
                 }
             }
             WatchKind::WatchList { .. } => self.watch_list_failed(now, from, err, trace),
@@ -449,14 +560,30 @@ impl Reflector {
     fn watch_list_failed(&mut self, now: Instant, from: String, err: ApiError, trace: &mut Trace) {
         if err.is_watch_retriable() {
             let d = self.backoff.next(now, &mut self.rng);
-            trace.note(now, format!("watch-list rv={from:?} failed: {} → back off {}, then retry the watch-list", err.describe(), fmt_ms(d.as_millis())));
+            trace.note(
+                now,
+                format!(
+                    "watch-list rv={from:?} failed: {} → back off {}, then retry the watch-list",
+                    err.describe(),
+                    fmt_ms(d.as_millis())
+                ),
+            );
             self.state = State::WatchListAt(now + d);
         } else if err.is_expired() || err.is_too_large_resource_version() {
             self.rv_unavailable = true;
-            trace.note(now, format!("watch-list rv={from:?} failed: {} → retry the watch-list with rv=\"\"", err.describe()));
+            trace.note(
+                now,
+                format!(
+                    "watch-list rv={from:?} failed: {} → retry the watch-list with rv=\"\"",
+                    err.describe()
+                ),
+            );
             self.state = State::WatchListAt(now);
         } else {
-            trace.note(now, format!("watch-list rv={from:?} failed: {} → fall back to LIST + WATCH", err.describe()));
+            trace.note(
+                now,
+                format!("watch-list rv={from:?} failed: {} → fall back to LIST + WATCH", err.describe()),
+            );
             self.begin_list(now, trace);
         }
     }
@@ -497,7 +624,11 @@ impl Reflector {
                 continue;
             }
             let rv = obj_rv(&frame.object).to_string();
-            let label = if frame.kind == FrameType::Bookmark { format!("BOOKMARK@{rv}") } else { format!("{} {}@{}", frame.kind.as_str(), obj_name(&frame.object), rv) };
+            let label = if frame.kind == FrameType::Bookmark {
+                format!("BOOKMARK@{rv}")
+            } else {
+                format!("{} {}@{}", frame.kind.as_str(), obj_name(&frame.object), rv)
+            };
             events += 1;
             match &mut kind {
                 WatchKind::Plain => {
@@ -512,7 +643,12 @@ impl Reflector {
                 }
                 WatchKind::WatchList { temp, rv: list_rv } => {
                     let end = frame.kind == FrameType::Bookmark
-                        && frame.object.pointer("/metadata/annotations").and_then(|a| a.get(INITIAL_EVENTS_END)).and_then(Value::as_str) == Some("true");
+                        && frame
+                            .object
+                            .pointer("/metadata/annotations")
+                            .and_then(|a| a.get(INITIAL_EVENTS_END))
+                            .and_then(Value::as_str)
+                            == Some("true");
                     match frame.kind {
                         FrameType::Added | FrameType::Modified => {
                             temp.insert(obj_key(&frame.object), frame.object);
@@ -549,12 +685,21 @@ impl Reflector {
     }
 
     /// The stream ended: `err` is the ERROR frame's Status, `None` for a clean close.
-    fn watch_ended(&mut self, now: Instant, start: Instant, events: u32, kind: WatchKind, err: Option<ApiError>, trace: &mut Trace) {
+    fn watch_ended(
+        &mut self,
+        now: Instant,
+        start: Instant,
+        events: u32,
+        kind: WatchKind,
+        err: Option<ApiError>,
+        trace: &mut Trace,
+    ) {
         let lasted = now.since(start);
         let err = match err {
-            None if lasted.as_millis() < 1000 && events == 0 => {
-                Some(ApiError::client(format!("very short watch: closed after {} with no events", fmt_ms(lasted.as_millis()))))
-            }
+            None if lasted.as_millis() < 1000 && events == 0 => Some(ApiError::client(format!(
+                "very short watch: closed after {} with no events",
+                fmt_ms(lasted.as_millis())
+            ))),
             e => e,
         };
         match kind {
@@ -570,11 +715,22 @@ impl Reflector {
                     }
                     Some(e) if e.is_too_many_requests() => {
                         let d = self.backoff.next(now, &mut self.rng);
-                        trace.note(now, format!("{} → back off {}, then re-watch from {last}", e.short(), fmt_ms(d.as_millis())));
+                        trace.note(
+                            now,
+                            format!(
+                                "{} → back off {}, then re-watch from {last}",
+                                e.short(),
+                                fmt_ms(d.as_millis())
+                            ),
+                        );
                         self.state = State::WatchAt(now + d);
                     }
                     Some(e) => {
-                        self.list_and_watch_returned(now, format!("watch ended with an error: {}", e.describe()), trace);
+                        self.list_and_watch_returned(
+                            now,
+                            format!("watch ended with an error: {}", e.describe()),
+                            trace,
+                        );
                     }
                 }
             }

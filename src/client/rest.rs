@@ -37,7 +37,10 @@ pub struct ResourcePath {
 
 impl ResourcePath {
     pub fn new(resource: &str, namespace: Option<&str>) -> Self {
-        ResourcePath { resource: resource.to_string(), namespace: namespace.filter(|n| !n.is_empty()).map(str::to_string) }
+        ResourcePath {
+            resource: resource.to_string(),
+            namespace: namespace.filter(|n| !n.is_empty()).map(str::to_string),
+        }
     }
 
     /// `/api/v1/namespaces/<ns>/<resource>` or `/api/v1/<resource>`.
@@ -173,7 +176,13 @@ impl ApiError {
 
     /// An error the client produced itself (very short watch, malformed list, …).
     pub fn client(message: impl Into<String>) -> ApiError {
-        ApiError { code: 0, reason: String::new(), message: message.into(), causes: vec![], retry_after_seconds: None }
+        ApiError {
+            code: 0,
+            reason: String::new(),
+            message: message.into(),
+            causes: vec![],
+            retry_after_seconds: None,
+        }
     }
 
     fn reason_known(&self) -> bool {
@@ -212,7 +221,8 @@ impl ApiError {
         if !self.is_timeout() {
             return false;
         }
-        self.causes.iter().any(|(_, m)| m == "Too large resource version") || self.message.contains("Too large resource version")
+        self.causes.iter().any(|(_, m)| m == "Too large resource version")
+            || self.message.contains("Too large resource version")
     }
 
     /// `apierrors.IsTooManyRequests`: reason `TooManyRequests` or code 429.
@@ -274,7 +284,8 @@ fn status_fields(v: &Value) -> Option<ApiError> {
                 .collect()
         })
         .unwrap_or_default();
-    let retry_after_seconds = details.and_then(|d| d.get("retryAfterSeconds")).and_then(Value::as_i64).filter(|s| *s > 0);
+    let retry_after_seconds =
+        details.and_then(|d| d.get("retryAfterSeconds")).and_then(Value::as_i64).filter(|s| *s > 0);
     Some(ApiError { code, reason: text("reason"), message: text("message"), causes, retry_after_seconds })
 }
 
@@ -298,7 +309,10 @@ fn generic(code: u16) -> ApiError {
 }
 
 fn retry_after_header(resp: &ApiResponse) -> Option<i64> {
-    resp.headers.iter().find(|(k, _)| k.eq_ignore_ascii_case("Retry-After")).and_then(|(_, v)| v.trim().parse::<i64>().ok())
+    resp.headers
+        .iter()
+        .find(|(k, _)| k.eq_ignore_ascii_case("Retry-After"))
+        .and_then(|(_, v)| v.trim().parse::<i64>().ok())
 }
 
 /// What a client uses of the cluster. Every request goes through the same server code as a
@@ -307,7 +321,13 @@ pub trait Transport {
     /// The simulated time now.
     fn now(&self) -> Instant;
     /// One HTTP request to apiserver `apiserver` (0-based).
-    fn request(&mut self, apiserver: usize, method: &str, target: &str, body: Option<&str>) -> (ApiResponse, Option<WatchHandle>);
+    fn request(
+        &mut self,
+        apiserver: usize,
+        method: &str,
+        target: &str,
+        body: Option<&str>,
+    ) -> (ApiResponse, Option<WatchHandle>);
     /// Frames sent on a watch since the last read, and whether the server ended it.
     fn read_watch(&mut self, h: WatchHandle) -> Option<(Vec<Frame>, bool)>;
     /// The client hangs up.
@@ -318,7 +338,13 @@ impl Transport for Cluster {
     fn now(&self) -> Instant {
         self.clock().now()
     }
-    fn request(&mut self, apiserver: usize, method: &str, target: &str, body: Option<&str>) -> (ApiResponse, Option<WatchHandle>) {
+    fn request(
+        &mut self,
+        apiserver: usize,
+        method: &str,
+        target: &str,
+        body: Option<&str>,
+    ) -> (ApiResponse, Option<WatchHandle>) {
         Cluster::request(self, apiserver, method, target, body)
     }
     fn read_watch(&mut self, h: WatchHandle) -> Option<(Vec<Frame>, bool)> {
@@ -342,7 +368,13 @@ pub enum Sent {
 /// `attempts` counts the retries already granted for this logical request (start at 0): a 429 or
 /// 5xx carrying a numeric `Retry-After` header is retried up to [`MAX_RETRIES`] times
 /// (`withRetry.IsNextRetry` + `checkWait`), each after the server's requested wait.
-pub fn send(transport: &mut dyn Transport, apiserver: usize, target: &str, attempts: &mut u32, trace: &mut Trace) -> Sent {
+pub fn send(
+    transport: &mut dyn Transport,
+    apiserver: usize,
+    target: &str,
+    attempts: &mut u32,
+    trace: &mut Trace,
+) -> Sent {
     let now: Instant = transport.now();
     let (resp, handle) = transport.request(apiserver, "GET", target, None);
     trace.request(now, "GET", target, resp.code);
@@ -431,7 +463,10 @@ mod tests {
         assert_eq!(large.retry_after_seconds, Some(1));
         let old = status_fields(&json!({"kind":"Status","code":504,"reason":"Timeout","message":"Too large resource version: 9, current: 3"})).unwrap();
         assert!(old.is_too_large_resource_version());
-        let plain_timeout = status_fields(&json!({"kind":"Status","code":504,"reason":"Timeout","message":"request timed out"})).unwrap();
+        let plain_timeout = status_fields(
+            &json!({"kind":"Status","code":504,"reason":"Timeout","message":"request timed out"}),
+        )
+        .unwrap();
         assert!(!plain_timeout.is_too_large_resource_version());
         let busy = status_fields(&json!({"kind":"Status","code":429,"reason":"TooManyRequests"})).unwrap();
         assert!(busy.is_too_many_requests() && busy.is_watch_retriable());

@@ -69,7 +69,10 @@ impl Trace {
 
     /// Requests sent since the last [`mark_shown`](Self::mark_shown).
     pub fn new_requests(&self) -> Vec<String> {
-        self.requests[self.shown_requests.min(self.requests.len())..].iter().map(RequestLine::render).collect()
+        self.requests[self.shown_requests.min(self.requests.len())..]
+            .iter()
+            .map(RequestLine::render)
+            .collect()
     }
 
     /// Everything so far counts as shown.

@@ -93,17 +93,11 @@ pub enum Subject {
 impl Subject {
     /// Compared as lists of entries.
     pub fn is_list(&self) -> bool {
-        matches!(
-            self,
-            Subject::Items | Subject::Events | Subject::Kvs | Subject::InformerStore(_)
-        )
+        matches!(self, Subject::Items | Subject::Events | Subject::Kvs | Subject::InformerStore(_))
     }
     /// Written `expect <subject> <value>` rather than `expect <subject> == <value>`.
     fn implicit_eq(&self) -> bool {
-        matches!(
-            self,
-            Subject::Code | Subject::Reason | Subject::Message | Subject::Error | Subject::Count
-        )
+        matches!(self, Subject::Code | Subject::Reason | Subject::Message | Subject::Error | Subject::Count)
     }
 }
 
@@ -178,17 +172,10 @@ pub struct Entry {
 
 impl Entry {
     pub fn new(text: impl Into<String>) -> Self {
-        Entry {
-            text: text.into(),
-            rv: None,
-        }
+        Entry { text: text.into(), rv: None }
     }
     fn matches(&self, seen: &Entry) -> bool {
-        self.text == seen.text
-            && self
-                .rv
-                .as_ref()
-                .is_none_or(|rv| Some(rv) == seen.rv.as_ref())
+        self.text == seen.text && self.rv.as_ref().is_none_or(|rv| Some(rv) == seen.rv.as_ref())
     }
 }
 
@@ -208,9 +195,7 @@ impl std::str::FromStr for Expectation {
     fn from_str(s: &str) -> Result<Self, ParseError> {
         let s = s.trim();
         match s.strip_prefix("expect") {
-            Some(rest) if rest.is_empty() || rest.starts_with(char::is_whitespace) => {
-                parse_expectation(rest)
-            }
+            Some(rest) if rest.is_empty() || rest.starts_with(char::is_whitespace) => parse_expectation(rest),
             _ => Err(ParseError::new(format!("not an expect line: {}", q(s)))),
         }
     }
@@ -224,9 +209,7 @@ const SUBJECTS: &str = "code, reason, message, error, count, closed, header <Nam
 pub fn parse_expectation(text: &str) -> Result<Expectation, ParseError> {
     let mut w = Words::new(text);
     let Some(first) = w.next_bare() else {
-        return Err(ParseError::new(format!(
-            "expect: missing subject; expected {SUBJECTS}"
-        )));
+        return Err(ParseError::new(format!("expect: missing subject; expected {SUBJECTS}")));
     };
     let subject = match first {
         "code" => Subject::Code,
@@ -249,11 +232,9 @@ pub fn parse_expectation(text: &str) -> Result<Expectation, ParseError> {
                 )),
             };
         }
-        "header" => Subject::Header(w.word(
-            "expect header",
-            "header name",
-            "expect header <Name> == <value>",
-        )?),
+        "header" => {
+            Subject::Header(w.word("expect header", "header name", "expect header <Name> == <value>")?)
+        }
         "informer" => {
             let usage = "expect informer <name> store|<path> ...";
             let name = w.word("expect informer", "informer name", usage)?;
@@ -264,10 +245,7 @@ pub fn parse_expectation(text: &str) -> Result<Expectation, ParseError> {
                     )));
                 }
                 Some("store") => Subject::InformerStore(name),
-                Some(p) => Subject::Informer {
-                    name,
-                    path: parse_path(p)?,
-                },
+                Some(p) => Subject::Informer { name, path: parse_path(p)? },
             }
         }
         p => Subject::Path(parse_path(p)?),
@@ -276,47 +254,29 @@ pub fn parse_expectation(text: &str) -> Result<Expectation, ParseError> {
     let subj = subject_text(&subject);
     if rest.is_empty() {
         if subject == Subject::Closed {
-            return Ok(Expectation {
-                subject,
-                check: Check::Compare(CmpOp::Eq, Value::Bool(true)),
-            });
+            return Ok(Expectation { subject, check: Check::Compare(CmpOp::Eq, Value::Bool(true)) });
         }
-        return Err(ParseError::new(format!(
-            "expect {subj}: missing check; expected {CHECKS}"
-        )));
+        return Err(ParseError::new(format!("expect {subj}: missing check; expected {CHECKS}")));
     }
     let mut ow = Words::new(rest);
     let op_word = ow.next_bare().unwrap_or("");
     let check = match op_word {
         "exists" | "absent" => {
             if let Some(extra) = ow.next_bare() {
-                return Err(ParseError::new(format!(
-                    "expect {subj} {op_word}: unexpected {}",
-                    q(extra)
-                )));
+                return Err(ParseError::new(format!("expect {subj} {op_word}: unexpected {}", q(extra))));
             }
-            if op_word == "exists" {
-                Check::Exists
-            } else {
-                Check::Absent
-            }
+            if op_word == "exists" { Check::Exists } else { Check::Absent }
         }
         "contains" => {
             let operand = ow.rest();
             if operand.is_empty() {
-                return Err(ParseError::new(format!(
-                    "expect {subj} contains: missing value"
-                )));
+                return Err(ParseError::new(format!("expect {subj} contains: missing value")));
             }
             if subject.is_list() {
                 if operand.starts_with('[') {
                     return Err(ParseError::new(format!(
                         "expect {subj} contains: takes one entry, e.g. contains {}",
-                        if subject == Subject::Events {
-                            "ADDED a"
-                        } else {
-                            "a"
-                        }
+                        if subject == Subject::Events { "ADDED a" } else { "a" }
                     )));
                 }
                 Check::ListContains(parse_entry(operand, &subj)?)
@@ -330,10 +290,7 @@ pub fn parse_expectation(text: &str) -> Result<Expectation, ParseError> {
                 None => (CmpOp::Eq, rest),
             };
             if operand.is_empty() {
-                return Err(ParseError::new(format!(
-                    "expect {subj} {}: missing value",
-                    op.as_str()
-                )));
+                return Err(ParseError::new(format!("expect {subj} {}: missing value", op.as_str())));
             }
             if subject.is_list() {
                 let entries = parse_list(operand, &subj)?;
@@ -374,10 +331,7 @@ fn parse_value(text: &str, subj: &str) -> Result<Value, ParseError> {
                 } else {
                     ""
                 };
-                Err(ParseError::new(format!(
-                    "expect {subj}: {} is not valid JSON ({e}){hint}",
-                    q(text)
-                )))
+                Err(ParseError::new(format!("expect {subj}: {} is not valid JSON ({e}){hint}", q(text))))
             } else if text.contains(char::is_whitespace) {
                 Err(ParseError::new(format!(
                     "expect {subj}: text with spaces must be quoted: {}",
@@ -391,16 +345,8 @@ fn parse_value(text: &str, subj: &str) -> Result<Value, ParseError> {
 }
 
 fn parse_list(text: &str, subj: &str) -> Result<Vec<Entry>, ParseError> {
-    let bad = || {
-        ParseError::new(format!(
-            "expect {subj}: expected a list like [a, b], got {}",
-            q(text)
-        ))
-    };
-    let inner = text
-        .strip_prefix('[')
-        .and_then(|t| t.strip_suffix(']'))
-        .ok_or_else(bad)?;
+    let bad = || ParseError::new(format!("expect {subj}: expected a list like [a, b], got {}", q(text)));
+    let inner = text.strip_prefix('[').and_then(|t| t.strip_suffix(']')).ok_or_else(bad)?;
     if inner.trim().is_empty() {
         return Ok(Vec::new());
     }
@@ -430,9 +376,7 @@ fn parse_list(text: &str, subj: &str) -> Result<Vec<Entry>, ParseError> {
 fn parse_entry(text: &str, subj: &str) -> Result<Entry, ParseError> {
     let t = text.trim();
     if t.is_empty() {
-        return Err(ParseError::new(format!(
-            "expect {subj}: empty entry in list"
-        )));
+        return Err(ParseError::new(format!("expect {subj}: empty entry in list")));
     }
     let (text, rv) = if t.starts_with('"') {
         let (s, after) = quoted(t).map_err(|e| ParseError::new(format!("expect {subj}: {e}")))?;
@@ -458,15 +402,9 @@ fn parse_entry(text: &str, subj: &str) -> Result<Entry, ParseError> {
         match norm.rsplit_once('@') {
             Some((text, rv)) => {
                 if text.trim().is_empty() {
-                    return Err(ParseError::new(format!(
-                        "expect {subj}: missing name before @ in {}",
-                        q(t)
-                    )));
+                    return Err(ParseError::new(format!("expect {subj}: missing name before @ in {}", q(t))));
                 }
-                (
-                    text.trim_end().to_string(),
-                    Some(rv.trim_start().to_string()),
-                )
+                (text.trim_end().to_string(), Some(rv.trim_start().to_string()))
             }
             None => (norm, None),
         }
@@ -475,8 +413,7 @@ fn parse_entry(text: &str, subj: &str) -> Result<Entry, ParseError> {
         None => None,
         Some(rv) => {
             if rv.is_empty()
-                || rv
-                    .contains(|c: char| c.is_whitespace() || c.is_control() || "\"@,[]".contains(c))
+                || rv.contains(|c: char| c.is_whitespace() || c.is_control() || "\"@,[]".contains(c))
             {
                 return Err(ParseError::new(format!(
                     "expect {subj}: expected a resourceVersion after @, got {}",
@@ -499,15 +436,12 @@ pub fn parse_path(text: &str) -> Result<Path, ParseError> {
         if let Some(r) = s.strip_prefix('[') {
             if r.starts_with('"') {
                 let (key, after) = quoted(r).map_err(|e| err(&e))?;
-                s = after
-                    .strip_prefix(']')
-                    .ok_or_else(|| err("expected ] after the quoted key"))?;
+                s = after.strip_prefix(']').ok_or_else(|| err("expected ] after the quoted key"))?;
                 segs.push(Segment::Key(key));
             } else {
                 let end = r.find(']').ok_or_else(|| err("missing ]"))?;
-                let idx = r[..end]
-                    .parse::<usize>()
-                    .map_err(|_| err("an index must be a number, e.g. [0]"))?;
+                let idx =
+                    r[..end].parse::<usize>().map_err(|_| err("an index must be a number, e.g. [0]"))?;
                 segs.push(Segment::Index(idx));
                 s = &r[end + 1..];
             }
@@ -515,8 +449,7 @@ pub fn parse_path(text: &str) -> Result<Path, ParseError> {
             let r = if first {
                 s
             } else {
-                s.strip_prefix('.')
-                    .ok_or_else(|| err("expected . or [ between keys"))?
+                s.strip_prefix('.').ok_or_else(|| err("expected . or [ between keys"))?
             };
             let end = r.find(['.', '[', ']']).unwrap_or(r.len());
             if end == 0 {
@@ -551,8 +484,7 @@ impl Path {
                 Segment::Index(n) => write!(f, "[{n}]")?,
                 Segment::Key(k) => {
                     let plain = !k.is_empty()
-                        && k.chars()
-                            .all(|c| !(c.is_whitespace() || c.is_control() || ".[]\"".contains(c)))
+                        && k.chars().all(|c| !(c.is_whitespace() || c.is_control() || ".[]\"".contains(c)))
                         && !(self.0.len() == 1 && reserved.contains(&k.as_str()));
                     match (plain, i) {
                         (true, 0) => f.write_str(k)?,
@@ -567,8 +499,8 @@ impl Path {
 }
 
 const ROOT_WORDS: &[&str] = &[
-    "code", "reason", "message", "error", "count", "closed", "items", "events", "kvs", "not",
-    "header", "informer",
+    "code", "reason", "message", "error", "count", "closed", "items", "events", "kvs", "not", "header",
+    "informer",
 ];
 
 impl fmt::Display for Path {
@@ -713,23 +645,16 @@ impl Expectation {
         prev: Option<&Value>,
         informers: &dyn Fn(&str) -> Option<Value>,
     ) -> Result<(), ExpectFailure> {
-        let fail = |seen: String| {
-            Err(ExpectFailure {
-                expected: self.assertion(),
-                seen,
-            })
-        };
+        let fail = |seen: String| Err(ExpectFailure { expected: self.assertion(), seen });
         let informer_obj;
         let root = match &self.subject {
-            Subject::InformerStore(name) | Subject::Informer { name, .. } => {
-                match informers(name) {
-                    Some(v) => {
-                        informer_obj = v;
-                        &informer_obj
-                    }
-                    None => return fail(format!("no informer named {}", q(name))),
+            Subject::InformerStore(name) | Subject::Informer { name, .. } => match informers(name) {
+                Some(v) => {
+                    informer_obj = v;
+                    &informer_obj
                 }
-            }
+                None => return fail(format!("no informer named {}", q(name))),
+            },
             _ => match prev {
                 Some(v) => v,
                 None => return fail("no previous output".to_string()),
@@ -750,9 +675,7 @@ impl Expectation {
             (Check::Contains(want), Actual::Scalar(Some(have))) => contains(have, want),
             (Check::ListEq(want), Actual::List(Some(have))) => list_eq(want, have),
             (Check::ListNe(want), Actual::List(Some(have))) => !list_eq(want, have),
-            (Check::ListContains(want), Actual::List(Some(have))) => {
-                have.iter().any(|h| want.matches(h))
-            }
+            (Check::ListContains(want), Actual::List(Some(have))) => have.iter().any(|h| want.matches(h)),
             _ => false,
         };
         if ok {
@@ -769,11 +692,7 @@ impl Expectation {
             _ => Check::Absent,
         };
         let absent = seen_check == Check::Absent;
-        let mut seen = Body(&Expectation {
-            subject: self.subject.clone(),
-            check: seen_check,
-        })
-        .to_string();
+        let mut seen = Body(&Expectation { subject: self.subject.clone(), check: seen_check }).to_string();
         const MAX: usize = 300;
         if seen.chars().count() > MAX {
             seen = seen.chars().take(MAX).collect::<String>() + "…";
@@ -811,14 +730,10 @@ fn resolve(subject: &Subject, root: &Value) -> Actual {
         _ => None,
     };
     let list = |arr: Option<&Value>, f: &dyn Fn(&Value) -> Entry| {
-        Actual::List(
-            arr.and_then(Value::as_array)
-                .map(|a| a.iter().map(f).collect()),
-        )
+        Actual::List(arr.and_then(Value::as_array).map(|a| a.iter().map(f).collect()))
     };
-    let name_of = |o: &Value| -> Option<String> {
-        text_of(o.pointer("/metadata/name").or_else(|| o.get("name")))
-    };
+    let name_of =
+        |o: &Value| -> Option<String> { text_of(o.pointer("/metadata/name").or_else(|| o.get("name"))) };
     match subject {
         Subject::Code => Actual::Scalar(at(&["code"])),
         Subject::Reason => Actual::Scalar(at(&["body", "reason"])),
@@ -829,11 +744,7 @@ fn resolve(subject: &Subject, root: &Value) -> Actual {
         Subject::Header(h) => Actual::Scalar(
             root.get("headers")
                 .and_then(Value::as_object)
-                .and_then(|m| {
-                    m.iter()
-                        .find(|(k, _)| k.eq_ignore_ascii_case(h))
-                        .map(|(_, v)| v.clone())
-                }),
+                .and_then(|m| m.iter().find(|(k, _)| k.eq_ignore_ascii_case(h)).map(|(_, v)| v.clone())),
         ),
         Subject::Path(p) => Actual::Scalar(Path::lookup(p, root).cloned()),
         Subject::Informer { path, .. } => Actual::Scalar(path.lookup(root).cloned()),
@@ -843,10 +754,7 @@ fn resolve(subject: &Subject, root: &Value) -> Actual {
         }),
         Subject::InformerStore(_) => list(root.get("store"), &|o| Entry {
             text: name_of(o).unwrap_or_else(|| "?".into()),
-            rv: text_of(
-                o.pointer("/metadata/resourceVersion")
-                    .or_else(|| o.get("resourceVersion")),
-            ),
+            rv: text_of(o.pointer("/metadata/resourceVersion").or_else(|| o.get("resourceVersion"))),
         }),
         Subject::Kvs => list(root.get("kvs"), &|o| Entry {
             text: text_of(o.get("key")).unwrap_or_else(|| "?".into()),
@@ -866,10 +774,7 @@ fn resolve(subject: &Subject, root: &Value) -> Actual {
                     None => ty.to_string(),
                 },
             };
-            Entry {
-                text,
-                rv: text_of(obj.pointer("/metadata/resourceVersion")),
-            }
+            Entry { text, rv: text_of(obj.pointer("/metadata/resourceVersion")) }
         }),
     }
 }
@@ -900,12 +805,8 @@ fn number(v: &Value) -> Option<Num> {
             let s = s.trim();
             if let Ok(i) = s.parse::<i128>() {
                 Some(Num::Int(i))
-            } else if !s.is_empty() && s.chars().all(|c| c.is_ascii_digit() || "+-.eE".contains(c))
-            {
-                s.parse::<f64>()
-                    .ok()
-                    .filter(|f| f.is_finite())
-                    .map(Num::Float)
+            } else if !s.is_empty() && s.chars().all(|c| c.is_ascii_digit() || "+-.eE".contains(c)) {
+                s.parse::<f64>().ok().filter(|f| f.is_finite()).map(Num::Float)
             } else {
                 None
             }
@@ -933,9 +834,7 @@ fn json_eq(a: &Value, b: &Value) -> bool {
             x.len() == y.len() && x.iter().zip(y).all(|(p, q)| json_eq(p, q))
         }
         (Value::Object(x), Value::Object(y)) => {
-            x.len() == y.len()
-                && x.iter()
-                    .all(|(k, v)| y.get(k).is_some_and(|w| json_eq(v, w)))
+            x.len() == y.len() && x.iter().all(|(k, v)| y.get(k).is_some_and(|w| json_eq(v, w)))
         }
         _ => a == b,
     }
@@ -951,11 +850,7 @@ fn as_text(v: &Value) -> String {
 fn compare(op: CmpOp, have: &Value, want: &Value, as_text_values: bool) -> bool {
     match op {
         CmpOp::Eq | CmpOp::Ne => {
-            let eq = if as_text_values {
-                as_text(have) == as_text(want)
-            } else {
-                json_eq(have, want)
-            };
+            let eq = if as_text_values { as_text(have) == as_text(want) } else { json_eq(have, want) };
             eq == (op == CmpOp::Eq)
         }
         _ => {

@@ -3,5 +3,5 @@
 pub mod session;
 
 pub use session::Session;
-pub mod parse;
 pub mod expect;
+pub mod parse;

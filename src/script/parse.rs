@@ -48,9 +48,7 @@ pub struct ParseError {
 
 impl ParseError {
     pub fn new(message: impl Into<String>) -> Self {
-        ParseError {
-            message: message.into(),
-        }
+        ParseError { message: message.into() }
     }
 }
 
@@ -83,23 +81,10 @@ impl fmt::Display for Method {
 /// A command against the etcd beneath the apiservers.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum EtcdCommand {
-    Put {
-        key: String,
-        value: String,
-    },
-    Get {
-        key: String,
-        prefix: bool,
-        revision: Option<i64>,
-        limit: Option<i64>,
-    },
-    Del {
-        key: String,
-        prefix: bool,
-    },
-    Compact {
-        revision: i64,
-    },
+    Put { key: String, value: String },
+    Get { key: String, prefix: bool, revision: Option<i64>, limit: Option<i64> },
+    Del { key: String, prefix: bool },
+    Compact { revision: i64 },
 }
 
 /// How an informer's reflector does its initial list.
@@ -147,22 +132,11 @@ pub enum InformerCommand {
 /// One parsed script line.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Command {
-    Request {
-        method: Method,
-        target: String,
-        body: Option<Value>,
-    },
-    Events {
-        watch: String,
-    },
+    Request { method: Method, target: String, body: Option<Value> },
+    Events { watch: String },
     Etcd(EtcdCommand),
-    Compact {
-        revision: i64,
-    },
-    Set {
-        name: String,
-        value: String,
-    },
+    Compact { revision: i64 },
+    Set { name: String, value: String },
     Advance(Duration),
     Apiserver(usize),
     RestartApiserver(usize),
@@ -274,10 +248,7 @@ pub fn parse_line(line: &str) -> Result<Command, ParseError> {
                     q(other)
                 )))
             } else {
-                Err(ParseError::new(format!(
-                    "unknown command {}; expected {COMMANDS}",
-                    q(other)
-                )))
+                Err(ParseError::new(format!("unknown command {}; expected {COMMANDS}", q(other))))
             }
         }
     }
@@ -307,18 +278,12 @@ fn parse_request(method: Method, w: &mut Words<'_>) -> Result<Command, ParseErro
             }
         }
     };
-    Ok(Command::Request {
-        method,
-        target: target.to_string(),
-        body,
-    })
+    Ok(Command::Request { method, target: target.to_string(), body })
 }
 
 fn parse_etcd(w: &mut Words<'_>) -> Result<EtcdCommand, ParseError> {
     let Some(sub) = w.next_bare() else {
-        return Err(ParseError::new(
-            "etcd: missing command; expected put, get, del or compact",
-        ));
+        return Err(ParseError::new("etcd: missing command; expected put, get, del or compact"));
     };
     match sub {
         "put" => {
@@ -328,8 +293,8 @@ fn parse_etcd(w: &mut Words<'_>) -> Result<EtcdCommand, ParseError> {
                 return Err(missing("etcd put", "value", U_PUT));
             }
             let value = if rest.starts_with('"') {
-                let (v, after) = quoted(rest)
-                    .map_err(|e| ParseError::new(format!("etcd put: {e}; expected {U_PUT}")))?;
+                let (v, after) =
+                    quoted(rest).map_err(|e| ParseError::new(format!("etcd put: {e}; expected {U_PUT}")))?;
                 if !after.trim().is_empty() {
                     return Err(ParseError::new(format!(
                         "etcd put: unexpected {} after the quoted value; expected {U_PUT}",
@@ -370,11 +335,7 @@ fn parse_etcd(w: &mut Words<'_>) -> Result<EtcdCommand, ParseError> {
                             )));
                         }
                         ("--rev" | "--limit", _, "get") => {
-                            let slot = if flag == "--rev" {
-                                &mut revision
-                            } else {
-                                &mut limit
-                            };
+                            let slot = if flag == "--rev" { &mut revision } else { &mut limit };
                             if slot.is_some() {
                                 return Err(dup());
                             }
@@ -384,10 +345,7 @@ fn parse_etcd(w: &mut Words<'_>) -> Result<EtcdCommand, ParseError> {
                                 )));
                             };
                             *slot = Some(v.parse::<i64>().map_err(|_| {
-                                ParseError::new(format!(
-                                    "{ctx}: {flag} needs a number, got {}",
-                                    q(v)
-                                ))
+                                ParseError::new(format!("{ctx}: {flag} needs a number, got {}", q(v)))
                             })?);
                         }
                         _ => {
@@ -410,12 +368,7 @@ fn parse_etcd(w: &mut Words<'_>) -> Result<EtcdCommand, ParseError> {
                 return Err(missing(ctx, "key", usage));
             };
             Ok(if sub == "get" {
-                EtcdCommand::Get {
-                    key,
-                    prefix,
-                    revision,
-                    limit,
-                }
+                EtcdCommand::Get { key, prefix, revision, limit }
             } else {
                 EtcdCommand::Del { key, prefix }
             })
@@ -434,9 +387,7 @@ fn parse_etcd(w: &mut Words<'_>) -> Result<EtcdCommand, ParseError> {
 
 fn parse_informer(w: &mut Words<'_>) -> Result<InformerCommand, ParseError> {
     let Some(sub) = w.next_bare() else {
-        return Err(ParseError::new(
-            "informer: missing command; expected start, stop or show",
-        ));
+        return Err(ParseError::new("informer: missing command; expected start, stop or show"));
     };
     match sub {
         "start" => {
@@ -494,28 +445,14 @@ fn parse_informer(w: &mut Words<'_>) -> Result<InformerCommand, ParseError> {
                     _ => return Err(bad()),
                 }
             }
-            Ok(InformerCommand::Start {
-                name,
-                resource,
-                namespace,
-                mode,
-                apiserver,
-            })
+            Ok(InformerCommand::Start { name, resource, namespace, mode, apiserver })
         }
         "stop" | "show" => {
-            let ctx = if sub == "stop" {
-                "informer stop"
-            } else {
-                "informer show"
-            };
+            let ctx = if sub == "stop" { "informer stop" } else { "informer show" };
             let usage = format!("{ctx} <name>");
             let name = w.word(ctx, "name", &usage)?;
             w.end(ctx, &usage)?;
-            Ok(if sub == "stop" {
-                InformerCommand::Stop { name }
-            } else {
-                InformerCommand::Show { name }
-            })
+            Ok(if sub == "stop" { InformerCommand::Stop { name } } else { InformerCommand::Show { name } })
         }
         other => Err(ParseError::new(format!(
             "unknown informer command {}; expected start, stop or show",
@@ -534,11 +471,7 @@ fn missing(ctx: &str, what: &str, usage: &str) -> ParseError {
 impl fmt::Display for Command {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            Command::Request {
-                method,
-                target,
-                body,
-            } => {
+            Command::Request { method, target, body } => {
                 write!(f, "{method} {target}")?;
                 if let Some(b) = body {
                     write!(f, " {b}")?;
@@ -575,12 +508,7 @@ impl fmt::Display for EtcdCommand {
                     write!(f, "etcd put {} {}", word(key), json_str(value))
                 }
             }
-            EtcdCommand::Get {
-                key,
-                prefix,
-                revision,
-                limit,
-            } => {
+            EtcdCommand::Get { key, prefix, revision, limit } => {
                 write!(f, "etcd get {}", flag_safe_word(key))?;
                 if *prefix {
                     f.write_str(" --prefix")?;
@@ -608,13 +536,7 @@ impl fmt::Display for EtcdCommand {
 impl fmt::Display for InformerCommand {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            InformerCommand::Start {
-                name,
-                resource,
-                namespace,
-                mode,
-                apiserver,
-            } => {
+            InformerCommand::Start { name, resource, namespace, mode, apiserver } => {
                 write!(f, "informer start {} {}", word(name), word(resource))?;
                 if let Some(ns) = namespace {
                     write!(f, " ns={ns}")?;
@@ -650,9 +572,7 @@ pub(crate) struct Words<'a> {
 
 impl<'a> Words<'a> {
     pub fn new(s: &'a str) -> Self {
-        Words {
-            rest: s.trim_start(),
-        }
+        Words { rest: s.trim_start() }
     }
 
     /// The unread remainder, trimmed.
@@ -684,19 +604,13 @@ impl<'a> Words<'a> {
             self.rest = after.trim_start();
             Ok(Some(Token { text, quoted: true }))
         } else {
-            Ok(self.next_bare().map(|t| Token {
-                text: t.to_string(),
-                quoted: false,
-            }))
+            Ok(self.next_bare().map(|t| Token { text: t.to_string(), quoted: false }))
         }
     }
 
     /// A required word argument.
     pub fn word(&mut self, ctx: &str, what: &str, usage: &str) -> Result<String, ParseError> {
-        match self
-            .next_token()
-            .map_err(|e| ParseError::new(format!("{ctx}: {e}")))?
-        {
+        match self.next_token().map_err(|e| ParseError::new(format!("{ctx}: {e}")))? {
             Some(t) => Ok(t.text),
             None => Err(missing(ctx, what, usage)),
         }
@@ -707,8 +621,7 @@ impl<'a> Words<'a> {
         let Some(t) = self.next_bare() else {
             return Err(missing(ctx, what, usage));
         };
-        t.parse::<i64>()
-            .map_err(|_| ParseError::new(format!("{ctx}: {what} must be a number, got {}", q(t))))
+        t.parse::<i64>().map_err(|_| ParseError::new(format!("{ctx}: {what} must be a number, got {}", q(t))))
     }
 
     /// A required non-negative integer argument.
@@ -716,22 +629,15 @@ impl<'a> Words<'a> {
         let Some(t) = self.next_bare() else {
             return Err(missing(ctx, "number", usage));
         };
-        t.parse::<usize>().map_err(|_| {
-            ParseError::new(format!(
-                "{ctx}: expected a number (0, 1, ...), got {}",
-                q(t)
-            ))
-        })
+        t.parse::<usize>()
+            .map_err(|_| ParseError::new(format!("{ctx}: expected a number (0, 1, ...), got {}", q(t))))
     }
 
     /// Fails if anything is left.
     pub fn end(&mut self, ctx: &str, usage: &str) -> Result<(), ParseError> {
         match self.next_bare() {
             None => Ok(()),
-            Some(t) => Err(ParseError::new(format!(
-                "{ctx}: unexpected {}; expected {usage}",
-                q(t)
-            ))),
+            Some(t) => Err(ParseError::new(format!("{ctx}: unexpected {}; expected {usage}", q(t)))),
         }
     }
 }
@@ -775,17 +681,12 @@ pub(crate) fn json_str(s: &str) -> String {
 
 /// An argument as written canonically: bare when it reads back as the same word.
 pub(crate) fn word(s: &str) -> String {
-    let bare = !s.is_empty()
-        && !s.starts_with('"')
-        && !s.chars().any(|c| c.is_whitespace() || c.is_control());
+    let bare =
+        !s.is_empty() && !s.starts_with('"') && !s.chars().any(|c| c.is_whitespace() || c.is_control());
     if bare { s.to_string() } else { json_str(s) }
 }
 
 /// Like [`word`], but also quotes a word that would read back as a `--flag`.
 fn flag_safe_word(s: &str) -> String {
-    if s.starts_with("--") {
-        json_str(s)
-    } else {
-        word(s)
-    }
+    if s.starts_with("--") { json_str(s) } else { word(s) }
 }

@@ -77,7 +77,11 @@ impl Session {
     }
 
     pub fn tally(&self) -> Tally {
-        Tally { parse_errors: self.parse_errors, expect_passed: self.expect_passed, expect_failed: self.expect_failed }
+        Tally {
+            parse_errors: self.parse_errors,
+            expect_passed: self.expect_passed,
+            expect_failed: self.expect_failed,
+        }
     }
 
     /// Runs one line (1-based `line_no` goes into the output's `"line"`). Returns `None` for
@@ -141,8 +145,12 @@ impl Session {
         match cmd {
             Command::Request { method, target, body } => {
                 let body_text = body.map(|b| b.to_string());
-                let (resp, handle) =
-                    self.cluster.request(self.current_apiserver, method.as_str(), &target, body_text.as_deref());
+                let (resp, handle) = self.cluster.request(
+                    self.current_apiserver,
+                    method.as_str(),
+                    &target,
+                    body_text.as_deref(),
+                );
                 let mut m = Map::new();
                 m.insert("code".into(), json!(resp.code));
                 if let Some(h) = handle {
@@ -164,7 +172,9 @@ impl Session {
                 Value::Object(m)
             }
             Command::Events { watch } => match self.watches.get(&watch).copied() {
-                None => json!({"error": format!("no watch named {watch:?}; watch ids are w1, w2, … in the order watches were opened")}),
+                None => {
+                    json!({"error": format!("no watch named {watch:?}; watch ids are w1, w2, … in the order watches were opened")})
+                }
                 Some(h) => match self.cluster.read_watch(h) {
                     Some((frames, closed)) => {
                         let events: Vec<Value> = frames.iter().map(|f| f.to_json()).collect();
@@ -172,10 +182,11 @@ impl Session {
                         if self.cluster.apiserver(h.apiserver).is_some_and(|s| s.is_paused(h.stream)) {
                             o["paused"] = Value::Bool(true);
                         }
-                        if closed && self.explain {
-                            if let Some(r) = self.cluster.watch_close_reason(h) {
-                                o["explain"] = Value::String(r);
-                            }
+                        if closed
+                            && self.explain
+                            && let Some(r) = self.cluster.watch_close_reason(h)
+                        {
+                            o["explain"] = Value::String(r);
                         }
                         o
                     }
@@ -190,12 +201,12 @@ impl Session {
                 }
             },
             Command::Etcd(e) => self.etcd(e),
-            Command::Compact { revision } => {
-                match self.cluster.compact(revision) {
-                    Ok(()) => json!({"compacted": revision, "header": {"revision": self.cluster.etcd().current_revision()}}),
-                    Err(e) => json!({"error": e.to_string()}),
+            Command::Compact { revision } => match self.cluster.compact(revision) {
+                Ok(()) => {
+                    json!({"compacted": revision, "header": {"revision": self.cluster.etcd().current_revision()}})
                 }
-            }
+                Err(e) => json!({"error": e.to_string()}),
+            },
             Command::Advance(d) if d > crate::cluster::MAX_ADVANCE => {
                 json!({"error": "advance is at most 168h per line; repeat the line to go further"})
             }
@@ -224,7 +235,8 @@ impl Session {
                     Err(e) => json!({"error": e}),
                 },
             },
-            Command::RestartApiserver(n) => match n.checked_sub(1).map(|i| self.cluster.restart_apiserver(i)) {
+            Command::RestartApiserver(n) => match n.checked_sub(1).map(|i| self.cluster.restart_apiserver(i))
+            {
                 Some(Ok(())) => json!({"restarted": n}),
                 Some(Err(e)) => json!({"error": e}),
                 None => json!({"error": "apiservers are numbered from 1"}),
@@ -294,7 +306,9 @@ impl Session {
                 let index = match apiserver {
                     None => self.current_apiserver,
                     Some(n) if n >= 1 && n <= self.cluster.apiserver_count() => n - 1,
-                    Some(n) => return json!({"error": format!("no apiserver {n}: there are {}", self.cluster.apiserver_count())}),
+                    Some(n) => {
+                        return json!({"error": format!("no apiserver {n}: there are {}", self.cluster.apiserver_count())});
+                    }
                 };
                 let mode = match mode {
                     Some(InformerMode::Streaming) => ClientMode::Streaming,
@@ -337,13 +351,23 @@ impl Session {
     fn etcd_op(etcd: &mut crate::store::MvccStore, cmd: EtcdCommand) -> Value {
         match cmd {
             EtcdCommand::Put { key, value } => {
-                let r = etcd.put(PutRequest { key: key.into_bytes(), value: value.into_bytes(), ..Default::default() });
+                let r = etcd.put(PutRequest {
+                    key: key.into_bytes(),
+                    value: value.into_bytes(),
+                    ..Default::default()
+                });
                 json!({"header": {"revision": r.header.revision}})
             }
             EtcdCommand::Get { key, prefix, revision, limit } => {
                 let k = key.into_bytes();
                 let range_end = if prefix { prefix_end(&k) } else { vec![] };
-                let req = RangeRequest { key: k, range_end, revision: revision.unwrap_or(0), limit: limit.unwrap_or(0), ..Default::default() };
+                let req = RangeRequest {
+                    key: k,
+                    range_end,
+                    revision: revision.unwrap_or(0),
+                    limit: limit.unwrap_or(0),
+                    ..Default::default()
+                };
                 match etcd.range(&req) {
                     Ok(r) => {
                         let kvs: Vec<Value> = r.kvs.iter().map(kv_json).collect();

@@ -78,11 +78,7 @@ impl KeyIndex {
         Self::with_key(key.into())
     }
     fn with_key(key: Arc<[u8]>) -> Self {
-        KeyIndex {
-            key,
-            modified: Revision::default(),
-            generations: vec![Generation::default()],
-        }
+        KeyIndex { key, modified: Revision::default(), generations: vec![Generation::default()] }
     }
     pub fn key(&self) -> &[u8] {
         &self.key
@@ -148,17 +144,10 @@ impl KeyIndex {
             // The generation's tombstone is visible: the key is deleted at `at_rev`.
             return None;
         }
-        let idx = g
-            .revs
-            .partition_point(|r| r.main <= at_rev)
-            .checked_sub(1)?;
+        let idx = g.revs.partition_point(|r| r.main <= at_rev).checked_sub(1)?;
         let modified = *g.revs.get(idx)?;
         let newer = (g.revs.len() - idx - 1) as i64;
-        Some(IndexEntry {
-            modified,
-            created: g.created,
-            version: g.ver - newer,
-        })
+        Some(IndexEntry { modified, created: g.created, version: g.ver - newer })
     }
 
     /// etcd's `keyIndex.compact`: drops every revision `<= at_rev` except the newest one, and that
@@ -316,8 +305,7 @@ impl TreeIndex {
         range: &'a KeyRange,
         at_rev: i64,
     ) -> impl Iterator<Item = (&'a [u8], IndexEntry)> + 'a {
-        self.range(range)
-            .filter_map(move |ki| ki.get(at_rev).map(|e| (ki.key(), e)))
+        self.range(range).filter_map(move |ki| ki.get(at_rev).map(|e| (ki.key(), e)))
     }
     /// Compacts the given keys at `at_rev`; keys left empty leave the index. Returns the
     /// revisions the backend must delete.

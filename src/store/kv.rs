@@ -207,18 +207,11 @@ struct TxnWrite {
 
 impl TxnWrite {
     fn new(begin_rev: i64) -> Self {
-        TxnWrite {
-            begin_rev,
-            changes: Vec::new(),
-        }
+        TxnWrite { begin_rev, changes: Vec::new() }
     }
     /// Reads inside the txn see its own earlier writes.
     fn read_rev(&self) -> i64 {
-        if self.changes.is_empty() {
-            self.begin_rev
-        } else {
-            self.begin_rev + 1
-        }
+        if self.changes.is_empty() { self.begin_rev } else { self.begin_rev + 1 }
     }
     fn next_rev(&self) -> Revision {
         Revision::new(self.begin_rev + 1, self.changes.len() as i64)
@@ -287,29 +280,24 @@ impl MvccStore {
         let mut tx = TxnWrite::new(self.current_rev);
         let mut responses = Vec::with_capacity(ops.len());
         for op in ops {
-            let resp = match op {
-                RequestOp::Range(r) => {
-                    let read_rev = tx.read_rev();
-                    // Cannot fail after the checks above; an empty answer keeps this panic-free.
-                    ResponseOp::Range(self.range_at(&r, read_rev).unwrap_or(RangeResponse {
-                        header: header(read_rev),
-                        ..RangeResponse::default()
-                    }))
-                }
-                RequestOp::Put(p) => ResponseOp::Put(self.txn_put(&mut tx, p)),
-                RequestOp::DeleteRange(d) => {
-                    ResponseOp::DeleteRange(self.txn_delete_range(&mut tx, &d))
-                }
-            };
+            let resp =
+                match op {
+                    RequestOp::Range(r) => {
+                        let read_rev = tx.read_rev();
+                        // Cannot fail after the checks above; an empty answer keeps this panic-free.
+                        ResponseOp::Range(self.range_at(&r, read_rev).unwrap_or(RangeResponse {
+                            header: header(read_rev),
+                            ..RangeResponse::default()
+                        }))
+                    }
+                    RequestOp::Put(p) => ResponseOp::Put(self.txn_put(&mut tx, p)),
+                    RequestOp::DeleteRange(d) => ResponseOp::DeleteRange(self.txn_delete_range(&mut tx, &d)),
+                };
             responses.push(resp);
         }
         let revision = tx.read_rev();
         self.end(tx);
-        Ok(TxnResponse {
-            header: header(revision),
-            succeeded,
-            responses,
-        })
+        Ok(TxnResponse { header: header(revision), succeeded, responses })
     }
     pub fn compact(&mut self, revision: i64) -> Result<ResponseHeader, MvccError> {
         if revision <= self.compact_rev {
@@ -334,9 +322,7 @@ impl MvccStore {
         } else {
             Vec::new()
         };
-        let removed = self
-            .index
-            .compact_keys(keys.iter().map(|k| k.as_slice()), revision);
+        let removed = self.index.compact_keys(keys.iter().map(|k| k.as_slice()), revision);
         if removed.len() > self.backend.len() / 8 {
             // Much of the backend goes: one ordered pass that rebuilds the map beats a removal
             // (with its rebalancing) per revision. Every record in (prev, revision] belongs to a
@@ -420,11 +406,7 @@ impl MvccStore {
             );
             return id;
         }
-        let min_rev = if synced {
-            start.max(current + 1)
-        } else {
-            current + 1
-        };
+        let min_rev = if synced { start.max(current + 1) } else { current + 1 };
         let watcher = Watcher {
             key: req.key,
             range_end: req.range_end,
@@ -437,11 +419,7 @@ impl MvccStore {
         // etcd 3.4 reads the catch-up from the backend starting at the key of `minRev`; a negative
         // start (only -1 gets here, before the first compaction) encodes as a huge unsigned key,
         // so nothing is replayed and the watcher just follows from current+1.
-        let catch_up = if synced || start < 0 {
-            Vec::new()
-        } else {
-            self.catch_up(id, &watcher, start)
-        };
+        let catch_up = if synced || start < 0 { Vec::new() } else { self.catch_up(id, &watcher, start) };
         self.watchers.add(id, watcher);
         for resp in catch_up {
             self.watchers.send(id, resp);
@@ -520,21 +498,13 @@ impl MvccStore {
         if req.revision > cur_rev {
             return Err(MvccError::FutureRev);
         }
-        let rev = if req.revision <= 0 {
-            cur_rev
-        } else {
-            req.revision
-        };
+        let rev = if req.revision <= 0 { cur_rev } else { req.revision };
         if rev < self.compact_rev {
             return Err(MvccError::Compacted);
         }
         let range = KeyRange::new(&req.key, &req.range_end);
         // The server fetches limit+1 to know whether there is more.
-        let fetch = if req.limit > 0 {
-            usize::try_from(req.limit).unwrap_or(usize::MAX)
-        } else {
-            0
-        };
+        let fetch = if req.limit > 0 { usize::try_from(req.limit).unwrap_or(usize::MAX) } else { 0 };
         let fetch = fetch.saturating_add(usize::from(req.limit > 0));
         let mut count: i64 = 0;
         let mut kvs = Vec::new();
@@ -573,12 +543,7 @@ impl MvccStore {
             kvs.truncate(req.limit as usize);
             more = true;
         }
-        Ok(RangeResponse {
-            header: header(cur_rev),
-            kvs,
-            more,
-            count,
-        })
+        Ok(RangeResponse { header: header(cur_rev), kvs, more, count })
     }
 
     /// The number of keys in `range` visible at `rev`: the keys live now, corrected for the
@@ -637,11 +602,7 @@ impl MvccStore {
     }
 
     fn txn_put(&mut self, tx: &mut TxnWrite, req: PutRequest) -> PutResponse {
-        let prev_kv = if req.prev_kv {
-            self.kv_at(&req.key, tx.read_rev())
-        } else {
-            None
-        };
+        let prev_kv = if req.prev_kv { self.kv_at(&req.key, tx.read_rev()) } else { None };
         let rev = tx.next_rev();
         let (create_revision, version) = match self.index.get(&req.key, rev.main) {
             Some(e) => (e.created.main, e.version.saturating_add(1)),
@@ -656,68 +617,32 @@ impl MvccStore {
             version,
             lease: req.lease,
         };
-        self.backend.insert(
-            rev,
-            BackendRecord {
-                kv,
-                tombstone: false,
-            },
-        );
+        self.backend.insert(rev, BackendRecord { kv, tombstone: false });
         tx.changes.push(rev);
-        PutResponse {
-            header: header(tx.begin_rev + 1),
-            prev_kv,
-        }
+        PutResponse { header: header(tx.begin_rev + 1), prev_kv }
     }
 
-    fn txn_delete_range(
-        &mut self,
-        tx: &mut TxnWrite,
-        req: &DeleteRangeRequest,
-    ) -> DeleteRangeResponse {
+    fn txn_delete_range(&mut self, tx: &mut TxnWrite, req: &DeleteRangeRequest) -> DeleteRangeResponse {
         let read_rev = tx.read_rev();
         let range = KeyRange::new(&req.key, &req.range_end);
-        let found: Vec<(Vec<u8>, Revision)> = self
-            .index
-            .revisions(&range, read_rev)
-            .map(|(k, e)| (k.to_vec(), e.modified))
-            .collect();
+        let found: Vec<(Vec<u8>, Revision)> =
+            self.index.revisions(&range, read_rev).map(|(k, e)| (k.to_vec(), e.modified)).collect();
         let prev_kvs = if req.prev_kv {
-            found
-                .iter()
-                .filter_map(|(_, r)| self.backend.get(r).map(|rec| rec.kv.clone()))
-                .collect()
+            found.iter().filter_map(|(_, r)| self.backend.get(r).map(|rec| rec.kv.clone())).collect()
         } else {
             Vec::new()
         };
         for (key, _) in &found {
             let rev = tx.next_rev();
             if self.index.tombstone(key, rev) {
-                let kv = KeyValue {
-                    key: key.clone(),
-                    ..KeyValue::default()
-                };
-                self.backend.insert(
-                    rev,
-                    BackendRecord {
-                        kv,
-                        tombstone: true,
-                    },
-                );
+                let kv = KeyValue { key: key.clone(), ..KeyValue::default() };
+                self.backend.insert(rev, BackendRecord { kv, tombstone: true });
                 tx.changes.push(rev);
             }
         }
         let deleted = found.len() as i64;
-        let revision = if tx.changes.is_empty() {
-            tx.begin_rev
-        } else {
-            tx.begin_rev + 1
-        };
-        DeleteRangeResponse {
-            header: header(revision),
-            deleted,
-            prev_kvs,
-        }
+        let revision = if tx.changes.is_empty() { tx.begin_rev } else { tx.begin_rev + 1 };
+        DeleteRangeResponse { header: header(revision), deleted, prev_kvs }
     }
 
     /// Ends a write txn: bumps the revision once if anything changed and notifies watchers.
@@ -837,19 +762,11 @@ fn event_of(rev: Revision, rec: &BackendRecord) -> Event {
     if rec.tombstone {
         Event {
             kind: EventType::Delete,
-            kv: KeyValue {
-                key: rec.kv.key.clone(),
-                mod_revision: rev.main,
-                ..KeyValue::default()
-            },
+            kv: KeyValue { key: rec.kv.key.clone(), mod_revision: rev.main, ..KeyValue::default() },
             prev_kv: None,
         }
     } else {
-        Event {
-            kind: EventType::Put,
-            kv: rec.kv.clone(),
-            prev_kv: None,
-        }
+        Event { kind: EventType::Put, kv: rec.kv.clone(), prev_kv: None }
     }
 }
 
@@ -892,12 +809,27 @@ mod count_tests {
                 let rev = lo + next((s.current_revision() - lo + 1) as u64) as i64;
                 let (a, b) = (next(60), next(60));
                 let (a, b) = (a.min(b), a.max(b) + 1);
-                for (start, end) in [(key(a), key(b)), (key(a), vec![0]), (b"/k/".to_vec(), b"/k0".to_vec()), (key(a), Vec::new())] {
-                    let walk = RangeRequest { key: start.clone(), range_end: end.clone(), revision: rev, ..Default::default() };
+                for (start, end) in [
+                    (key(a), key(b)),
+                    (key(a), vec![0]),
+                    (b"/k/".to_vec(), b"/k0".to_vec()),
+                    (key(a), Vec::new()),
+                ] {
+                    let walk = RangeRequest {
+                        key: start.clone(),
+                        range_end: end.clone(),
+                        revision: rev,
+                        ..Default::default()
+                    };
                     let want = s.range(&walk).map(|r| r.count).unwrap();
                     for limit in [1, 3] {
                         let got = s.range(&RangeRequest { limit, ..walk.clone() }).unwrap();
-                        assert_eq!(got.count, want, "count at rev {rev} of {:?}", String::from_utf8_lossy(&start));
+                        assert_eq!(
+                            got.count,
+                            want,
+                            "count at rev {rev} of {:?}",
+                            String::from_utf8_lossy(&start)
+                        );
                         assert_eq!(got.more, want > limit);
                     }
                     let only = s.range(&RangeRequest { count_only: true, ..walk.clone() }).unwrap();

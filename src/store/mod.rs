@@ -13,9 +13,9 @@ pub mod watch;
 
 pub use key_index::{Generation, IndexEntry, KeyIndex, KeyRange, TreeIndex};
 pub use kv::{
-    BackendRecord, Compare, CompareResult, CompareTarget, DeleteRangeRequest, DeleteRangeResponse,
-    KeyValue, MvccStore, PutRequest, PutResponse, RangeRequest, RangeResponse, RequestOp,
-    ResponseHeader, ResponseOp, TxnRequest, TxnResponse,
+    BackendRecord, Compare, CompareResult, CompareTarget, DeleteRangeRequest, DeleteRangeResponse, KeyValue,
+    MvccStore, PutRequest, PutResponse, RangeRequest, RangeResponse, RequestOp, ResponseHeader, ResponseOp,
+    TxnRequest, TxnResponse,
 };
 pub use ranked::RankedSet;
 pub use revision::Revision;

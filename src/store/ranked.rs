@@ -79,7 +79,9 @@ impl<K: Ord> RankedSet<K> {
     where
         K: Borrow<Q>,
     {
-        self.blocks.get(self.block_of(key)).is_some_and(|b| b.binary_search_by(|k| k.borrow().cmp(key)).is_ok())
+        self.blocks
+            .get(self.block_of(key))
+            .is_some_and(|b| b.binary_search_by(|k| k.borrow().cmp(key)).is_ok())
     }
     /// The number of elements `< key`.
     pub fn rank<Q: Ord + ?Sized>(&self, key: &Q) -> usize

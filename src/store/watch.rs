@@ -196,15 +196,9 @@ impl Watchers {
     pub(crate) fn take(&mut self, id: WatchId) -> Vec<WatchResponse> {
         if self.active.contains_key(&id) {
             // Keep the (empty) queue of an active watcher: its next send reuses the buffer.
-            self.queues
-                .get_mut(&id)
-                .map(|q| q.drain(..).collect())
-                .unwrap_or_default()
+            self.queues.get_mut(&id).map(|q| q.drain(..).collect()).unwrap_or_default()
         } else {
-            self.queues
-                .remove(&id)
-                .map(|q| q.into_iter().collect())
-                .unwrap_or_default()
+            self.queues.remove(&id).map(|q| q.into_iter().collect()).unwrap_or_default()
         }
     }
 

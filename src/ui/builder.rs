@@ -174,7 +174,9 @@ pub fn request_builder() -> Html {
         let mut rv_opts = vec![
             html! { <option value="" selected={spec.resource_version.is_empty()}>{ tr.t(K::RvUnset) }</option> },
         ];
-        rv_opts.push(html! { <option value="0" selected={spec.resource_version == "0"}>{ tr.t(K::RvAny) }</option> });
+        rv_opts.push(
+            html! { <option value="0" selected={spec.resource_version == "0"}>{ tr.t(K::RvAny) }</option> },
+        );
         for r in rvs.iter().take(60) {
             let s = r.to_string();
             let sel = spec.resource_version == s;
@@ -209,7 +211,9 @@ pub fn request_builder() -> Html {
         ];
         for t in tokens.iter().take(40) {
             let sel = spec.continue_token == *t;
-            tok_opts.push(html! { <option value={t.clone()} selected={sel}>{ lines::describe_token(t) }</option> });
+            tok_opts.push(
+                html! { <option value={t.clone()} selected={sel}>{ lines::describe_token(t) }</option> },
+            );
         }
         let decoded = if spec.continue_token.trim().is_empty() {
             html! {}

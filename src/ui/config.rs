@@ -191,7 +191,8 @@ pub fn replace_url(set: &[(&str, &str)], drop_hash: bool) {
     for (k, v) in set.iter().filter(|(_, v)| !v.is_empty()) {
         pairs.push((k.to_string(), v.to_string()));
     }
-    let q: Vec<String> = pairs.iter().map(|(k, v)| format!("{}={}", percent_encode(k), percent_encode(v))).collect();
+    let q: Vec<String> =
+        pairs.iter().map(|(k, v)| format!("{}={}", percent_encode(k), percent_encode(v))).collect();
     let mut url = loc.pathname().unwrap_or_default();
     if !q.is_empty() {
         url.push('?');

@@ -154,7 +154,9 @@ pub fn console() -> Html {
         let text = text.clone();
         Callback::from(move |e: Event| {
             let Some(ev) = e.dyn_ref::<web_sys::ClipboardEvent>() else { return };
-            let Some(pasted) = ev.clipboard_data().and_then(|d| d.get_data("text/plain").ok()) else { return };
+            let Some(pasted) = ev.clipboard_data().and_then(|d| d.get_data("text/plain").ok()) else {
+                return;
+            };
             if pasted.contains('\n') || pasted.len() > super::safety::MAX_LINE_BYTES {
                 e.prevent_default();
                 if let Err(n) = super::safety::check_text(&pasted) {
@@ -209,7 +211,8 @@ pub fn console() -> Html {
     let hovered = hover.as_ref().and_then(|h| **h);
     let total = lab.entries.len();
     // Only a window of a long log is drawn: the newest rows, or those around the scrubber.
-    let end = if lab.at + MAX_ROWS / 2 < total { (lab.at + MAX_ROWS / 2).max(MAX_ROWS.min(total)) } else { total };
+    let end =
+        if lab.at + MAX_ROWS / 2 < total { (lab.at + MAX_ROWS / 2).max(MAX_ROWS.min(total)) } else { total };
     let first = end.saturating_sub(MAX_ROWS);
     let rows = lab.entries[first..end].iter().enumerate().map(|(k, entry)| {
         let i = first + k;
@@ -244,7 +247,8 @@ pub fn console() -> Html {
             </li>
         }
     });
-    let hidden = (first > 0).then(|| html! { <p id="log-more" class="small muted">{ tr.f(K::LogHidden, &[&first]) }</p> });
+    let hidden = (first > 0)
+        .then(|| html! { <p id="log-more" class="small muted">{ tr.f(K::LogHidden, &[&first]) }</p> });
 
     let empty = if lab.entries.is_empty() {
         let examples = EXAMPLES.iter().map(|ex| {

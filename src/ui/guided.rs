@@ -101,10 +101,15 @@ pub fn on_view(view: &View, guide: &GuideHandle, loader: &Loader, cfg: &super::c
     }
 }
 
-fn js_then(p: &js_sys::Promise, ok: impl FnOnce(wasm_bindgen::JsValue) + 'static, err: Callback<Result<String, String>>) {
+fn js_then(
+    p: &js_sys::Promise,
+    ok: impl FnOnce(wasm_bindgen::JsValue) + 'static,
+    err: Callback<Result<String, String>>,
+) {
     let ok = Closure::once_into_js(ok);
     let fail = Closure::once_into_js(move |e: wasm_bindgen::JsValue| err.emit(Err(state::js_text(&e))));
-    let then = js_sys::Reflect::get(p, &"then".into()).ok().and_then(|f| f.dyn_into::<js_sys::Function>().ok());
+    let then =
+        js_sys::Reflect::get(p, &"then".into()).ok().and_then(|f| f.dyn_into::<js_sys::Function>().ok());
     if let Some(then) = then {
         let _ = then.call2(p, &ok, &fail);
     }
@@ -188,7 +193,10 @@ pub enum View {
     Closed,
     List,
     /// Waiting for lesson `file` to load; then start it fresh, or resume at `(step, starts)`.
-    Waiting { file: usize, resume: Option<(usize, Vec<usize>)> },
+    Waiting {
+        file: usize,
+        resume: Option<(usize, Vec<usize>)>,
+    },
     Lesson(Run),
 }
 
@@ -212,10 +220,21 @@ pub enum GuideAction {
     /// Open lesson `file` (fresh, once loaded).
     Want(usize),
     /// The lesson's sandbox is ready: step 0 starts at log length `start`.
-    Started { file: usize, start: usize, replay: bool },
-    Resumed { file: usize, step: usize, starts: Vec<usize> },
+    Started {
+        file: usize,
+        start: usize,
+        replay: bool,
+    },
+    Resumed {
+        file: usize,
+        step: usize,
+        starts: Vec<usize>,
+    },
     /// Go to `step`; `len` = the log length now (the start of a step not visited before).
-    Goto { step: usize, len: usize },
+    Goto {
+        step: usize,
+        len: usize,
+    },
     Checked(Checked, bool),
 }
 
@@ -249,7 +268,9 @@ impl Guide {
         }
         let progress = serde_json::to_string(&self.progress).unwrap_or_default();
         let active = match &self.view {
-            View::Lesson(r) if !r.replay => Some(json!({"file": FILES[r.file], "step": r.step, "starts": r.starts}).to_string()),
+            View::Lesson(r) if !r.replay => {
+                Some(json!({"file": FILES[r.file], "step": r.step, "starts": r.starts}).to_string())
+            }
             View::Waiting { .. } => return,
             _ => None,
         };
@@ -287,7 +308,8 @@ pub fn saved_active() -> Option<(usize, usize, Vec<usize>)> {
     let v: Value = serde_json::from_str(&text).ok()?;
     let file = FILES.iter().position(|f| Some(*f) == v.get("file").and_then(Value::as_str))?;
     let step = v.get("step")?.as_u64()? as usize;
-    let starts: Vec<usize> = v.get("starts")?.as_array()?.iter().filter_map(|s| s.as_u64().map(|s| s as usize)).collect();
+    let starts: Vec<usize> =
+        v.get("starts")?.as_array()?.iter().filter_map(|s| s.as_u64().map(|s| s as usize)).collect();
     (!starts.is_empty()).then_some((file, step, starts))
 }
 
@@ -359,7 +381,9 @@ pub fn ensure_loaded(guide: &GuideHandle, loader: &Loader, file: usize) {
     loader(
         name,
         Callback::from(move |r: Result<String, String>| {
-            let r = r.and_then(|text| crate::lessons::parse(&text).map(Rc::new).map_err(|e| format!("{name}: {e}")));
+            let r = r.and_then(|text| {
+                crate::lessons::parse(&text).map(Rc::new).map_err(|e| format!("{name}: {e}"))
+            });
             d.dispatch(GuideAction::Loaded(file, r));
         }),
     );
@@ -369,7 +393,11 @@ pub fn ensure_loaded(guide: &GuideHandle, loader: &Loader, file: usize) {
 pub fn rich(text: &str) -> Html {
     let paras = text.split("\n\n").filter(|p| !p.trim().is_empty()).map(|p| {
         let parts = p.split('`').enumerate().map(|(i, t)| {
-            if i % 2 == 1 { html! { <code>{ t.to_string() }</code> } } else { html! { { t.to_string() } } }
+            if i % 2 == 1 {
+                html! { <code>{ t.to_string() }</code> }
+            } else {
+                html! { { t.to_string() } }
+            }
         });
         html! { <p>{ for parts }</p> }
     });
@@ -428,14 +456,17 @@ pub fn lesson_panel(p: &PanelProps) -> Html {
                 && let Some(l) = guide.lesson(*file)
             {
                 match resume {
-                    Some((step, starts)) => {
-                        guide.dispatch(GuideAction::Resumed { file: *file, step: *step, starts: starts.clone() })
-                    }
+                    Some((step, starts)) => guide.dispatch(GuideAction::Resumed {
+                        file: *file,
+                        step: *step,
+                        starts: starts.clone(),
+                    }),
                     None => {
                         let replay = lab.readonly;
                         let backed_up = !embed && state::backup_saved();
                         let notice = backed_up.then(|| {
-                            let mut n = Notice::info(K::NoticeLessonStarted, vec![l.title.get(lang).to_string()]);
+                            let mut n =
+                                Notice::info(K::NoticeLessonStarted, vec![l.title.get(lang).to_string()]);
                             n.restore = true;
                             n
                         });
@@ -465,7 +496,9 @@ pub fn lesson_panel(p: &PanelProps) -> Html {
             let file = *file;
             let body = match &guide.slots[file] {
                 Slot::Failed(e) => failed(tr, &guide, &loader, file, e),
-                _ => html! { <p id="lesson-loading" class="muted" role="status">{ tr.t(K::LessonLoading) }</p> },
+                _ => {
+                    html! { <p id="lesson-loading" class="muted" role="status">{ tr.t(K::LessonLoading) }</p> }
+                }
             };
             html! {
                 <aside id="lesson-panel" class="lesson-panel" aria-label={tr.t(K::LessonsHeading)}>
@@ -597,7 +630,8 @@ fn lesson_view(tr: Tr, guide: &GuideHandle, lab: &LabHandle, run: &Run, l: &Rc<L
             }
         } else {
             let items = c.missing.iter().map(|(exp, seen)| {
-                let seen = if seen == "nothing yet" { tr.t(K::CheckNothing).to_string() } else { seen.clone() };
+                let seen =
+                    if seen == "nothing yet" { tr.t(K::CheckNothing).to_string() } else { seen.clone() };
                 html! { <li class="mono">{ tr.f(K::CheckItem, &[exp, &seen]) }</li> }
             });
             html! {
@@ -609,7 +643,9 @@ fn lesson_view(tr: Tr, guide: &GuideHandle, lab: &LabHandle, run: &Run, l: &Rc<L
             }
         }
     });
-    let after_replay = run.replay.then(|| html! { <div id="lesson-after" class="lesson-result ok">{ rich(step.after.get(lang)) }</div> });
+    let after_replay = run.replay.then(
+        || html! { <div id="lesson-after" class="lesson-result ok">{ rich(step.after.get(lang)) }</div> },
+    );
     let to_list = {
         let guide = guide.clone();
         Callback::from(move |_: MouseEvent| guide.dispatch(GuideAction::OpenList))

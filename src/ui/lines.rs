@@ -127,8 +127,11 @@ pub fn query_escape(s: &str) -> String {
 pub fn request_path(spec: &RequestSpec) -> String {
     let resource = if spec.resource.trim().is_empty() { "pods" } else { spec.resource.trim() };
     let ns = spec.namespace.trim();
-    let mut path =
-        if ns.is_empty() { format!("/api/v1/{resource}") } else { format!("/api/v1/namespaces/{ns}/{resource}") };
+    let mut path = if ns.is_empty() {
+        format!("/api/v1/{resource}")
+    } else {
+        format!("/api/v1/namespaces/{ns}/{resource}")
+    };
     if spec.verb.names_object() {
         path.push('/');
         path.push_str(spec.name.trim());
@@ -200,10 +203,18 @@ pub fn kubectl_line(spec: &RequestSpec) -> String {
         Verb::Get | Verb::List => format!("kubectl get --raw {}", shell_quote(&path)),
         Verb::Watch => format!("kubectl get --raw {}  # streams until timeout", shell_quote(&path)),
         Verb::Create => {
-            format!("kubectl create --raw {} -f - <<'EOF'\n{}\nEOF", shell_quote(&path), compact_body(&spec.body))
+            format!(
+                "kubectl create --raw {} -f - <<'EOF'\n{}\nEOF",
+                shell_quote(&path),
+                compact_body(&spec.body)
+            )
         }
         Verb::Update => {
-            format!("kubectl replace --raw {} -f - <<'EOF'\n{}\nEOF", shell_quote(&path), compact_body(&spec.body))
+            format!(
+                "kubectl replace --raw {} -f - <<'EOF'\n{}\nEOF",
+                shell_quote(&path),
+                compact_body(&spec.body)
+            )
         }
         Verb::Delete => format!("kubectl delete --raw {}", shell_quote(&path)),
     }
@@ -525,7 +536,11 @@ pub fn watches<'a>(entries: impl IntoIterator<Item = (&'a str, Option<&'a Value>
 
 /// Splits pasted or imported text into script lines (blank lines dropped, CRLF tolerated).
 pub fn split_script(text: &str) -> Vec<String> {
-    text.lines().map(|l| l.trim_end_matches('\r').trim()).filter(|l| !l.is_empty()).map(String::from).collect()
+    text.lines()
+        .map(|l| l.trim_end_matches('\r').trim())
+        .filter(|l| !l.is_empty())
+        .map(String::from)
+        .collect()
 }
 
 /// The next free `<prefix>-<n>` names for "create N objects", given the log so far.
@@ -551,7 +566,9 @@ pub fn explain_on<'a>(entries: impl IntoIterator<Item = (&'a str, Option<&'a Val
     let mut on = true;
     for (line, out) in entries {
         let mut w = line.split_whitespace();
-        if (w.next(), w.next()) != (Some("set"), Some("explain")) || out.is_none_or(|o| o.get("error").is_some()) {
+        if (w.next(), w.next()) != (Some("set"), Some("explain"))
+            || out.is_none_or(|o| o.get("error").is_some())
+        {
             continue;
         }
         on = matches!(w.next(), Some("on" | "true"));

@@ -65,7 +65,6 @@ fn download(name: &str, text: &str) -> Result<(), String> {
     Ok(())
 }
 
-
 /// Shows a notice for a failed action.
 fn fail(lab: &LabHandle, key: K, e: impl Into<String>) {
     lab.dispatch(Action::Notify(Notice::error(key, vec![e.into()])));
@@ -142,8 +141,14 @@ fn toolbar(p: &ToolbarProps) -> Html {
         })
     };
     let n = lab.entries.len();
-    let redo = if lab.redo.is_empty() { tr.t(K::Redo).to_string() } else { format!("{} ({})", tr.t(K::Redo), lab.redo.len()) };
-    let lesson_opts = lessons::menu(tr.0).into_iter().map(|(name, title)| html! { <option value={name}>{ title }</option> });
+    let redo = if lab.redo.is_empty() {
+        tr.t(K::Redo).to_string()
+    } else {
+        format!("{} ({})", tr.t(K::Redo), lab.redo.len())
+    };
+    let lesson_opts = lessons::menu(tr.0)
+        .into_iter()
+        .map(|(name, title)| html! { <option value={name}>{ title }</option> });
     html! {
         <nav class="toolbar" aria-label={tr.t(K::ToolbarLabel)}>
             <button id="lessons" type="button" class="primary-small" onclick={on_lessons} title={tr.t(K::LessonsTitle)}>{ tr.t(K::Lessons) }</button>
@@ -257,9 +262,10 @@ fn initial_lab(cfg: &Config) -> Lab {
         let (lines, notice) = match embed_lines(cfg) {
             Ok(l) if safety::check_each(&l).is_err() => (Vec::new(), safety::check_each(&l).err()),
             Ok(l) => (l, None),
-            Err(name) => {
-                (Vec::new(), Some(Notice::error(K::NoticeLessonUnknown, vec![name, lessons::names().join(", ")])))
-            }
+            Err(name) => (
+                Vec::new(),
+                Some(Notice::error(K::NoticeLessonUnknown, vec![name, lessons::names().join(", ")])),
+            ),
         };
         let mut lab = Lab::replay(lines, Vec::new());
         lab.persist = false;
@@ -364,7 +370,10 @@ pub fn app(props: &AppProps) -> Html {
     use_effect_with((), {
         let cfg = cfg.clone();
         move |_| {
-            if cfg.from_location && !cfg.embed && cfg.fragment.as_deref().is_some_and(share::is_share_fragment) {
+            if cfg.from_location
+                && !cfg.embed
+                && cfg.fragment.as_deref().is_some_and(share::is_share_fragment)
+            {
                 config::replace_url(&[], true);
             }
         }
@@ -389,7 +398,10 @@ pub fn app(props: &AppProps) -> Html {
         let app_ref = app_ref.clone();
         let fixed = cfg.height.is_some();
         use_effect(move || {
-            if embed && !fixed && let Some(el) = app_ref.cast::<web_sys::Element>() {
+            if embed
+                && !fixed
+                && let Some(el) = app_ref.cast::<web_sys::Element>()
+            {
                 post_height(&el);
             }
         });
@@ -550,7 +562,9 @@ pub fn app(props: &AppProps) -> Html {
             </header>
         }
     } else {
-        let lang_opts = Lang::ALL.iter().map(|l| html! { <option value={l.code()} selected={*l == *lang}>{ l.name() }</option> });
+        let lang_opts = Lang::ALL
+            .iter()
+            .map(|l| html! { <option value={l.code()} selected={*l == *lang}>{ l.name() }</option> });
         let theme_opts = Theme::ALL.iter().map(|t| {
             let label = match t {
                 Theme::Auto => tr.t(K::ThemeAuto),

@@ -52,7 +52,8 @@ fn token_box(id: &'static str, label: &str, token: &str) -> Html {
 
 /// A watch frame's row, with its "why" in a disclosure.
 pub fn frame_row(tr: Tr, f: &lines::Frame, message: &str) -> Html {
-    let what = if f.kind == "ERROR" { format!("{} {message}", f.detail).trim().to_string() } else { f.name.clone() };
+    let what =
+        if f.kind == "ERROR" { format!("{} {message}", f.detail).trim().to_string() } else { f.name.clone() };
     html! {
         <tr class={classes!("ev", format!("ev-{}", f.kind.to_lowercase()))}>
             <td>{ f.kind.clone() }</td><td class="mono">{ what }</td><td class="mono">{ f.rv.clone() }</td>
@@ -194,7 +195,7 @@ pub fn response_view() -> Html {
         let framing = why::explain(tr, &entry.line, out).into_iter().map(|p| html! { <p>{ p }</p> });
         let engine = out.get("explain").and_then(Value::as_str).filter(|e| !e.is_empty()).map(|e| {
             html! { <div class="engine-why"><span class="muted small">{ tr.t(K::WhyEngine) }</span>
-                <p id="explain" class="explain engine-text" lang="en">{ e.to_string() }</p></div> }
+            <p id="explain" class="explain engine-text" lang="en">{ e.to_string() }</p></div> }
         });
         parts.push(html! {
             <details id="why" class="why" open=true>
@@ -244,7 +245,8 @@ pub fn response_view() -> Html {
         }
         let token = s(body, "/metadata/continue");
         if !token.is_empty() {
-            let label = if s(body, "/kind") == "Status" { tr.t(K::ContinueLabelErr) } else { tr.t(K::ContinueLabel) };
+            let label =
+                if s(body, "/kind") == "Status" { tr.t(K::ContinueLabelErr) } else { tr.t(K::ContinueLabel) };
             parts.push(token_box("continue-decoded", label, token));
         }
     }

@@ -46,7 +46,10 @@ pub fn check_lines(lines: &[String]) -> Result<(), Notice> {
 pub fn check_each(lines: &[String]) -> Result<(), Notice> {
     for (i, l) in lines.iter().enumerate() {
         if l.len() > MAX_LINE_BYTES {
-            return Err(Notice::error(K::NoticeLineTooLong, vec![(i + 1).to_string(), kb(l.len()), kb(MAX_LINE_BYTES)]));
+            return Err(Notice::error(
+                K::NoticeLineTooLong,
+                vec![(i + 1).to_string(), kb(l.len()), kb(MAX_LINE_BYTES)],
+            ));
         }
         let mut words = l.split_whitespace();
         if words.next() == Some("advance")
@@ -54,7 +57,10 @@ pub fn check_each(lines: &[String]) -> Result<(), Notice> {
             && words.next().is_none()
             && Duration::parse(d).is_ok_and(|d| d > MAX_ADVANCE)
         {
-            return Err(Notice::error(K::NoticeAdvanceTooFar, vec![l.trim().to_string(), MAX_ADVANCE_TEXT.into()]));
+            return Err(Notice::error(
+                K::NoticeAdvanceTooFar,
+                vec![l.trim().to_string(), MAX_ADVANCE_TEXT.into()],
+            ));
         }
     }
     Ok(())
@@ -136,8 +142,7 @@ pub fn installed() -> bool {
 
 /// What the hook does: save the log, draw the overlay. Never panics.
 pub fn on_panic(message: &str) {
-    let (log, redo, persist) =
-        LAST.with(|l| l.try_borrow().map(|l| l.clone()).unwrap_or_default());
+    let (log, redo, persist) = LAST.with(|l| l.try_borrow().map(|l| l.clone()).unwrap_or_default());
     let running = RUNNING.with(|r| r.try_borrow().map(|r| r.clone()).unwrap_or_default());
     let lang = LANG.with(|l| l.get());
     let saved = if persist { super::state::save(&log, &redo).err() } else { None };
@@ -154,7 +159,13 @@ pub fn on_panic(message: &str) {
 /// The id of the overlay element.
 pub const OVERLAY_ID: &str = "rvlab-crash";
 
-fn overlay(lang: Lang, message: &str, running: &[String], script: &str, not_saved: Option<&str>) -> Option<()> {
+fn overlay(
+    lang: Lang,
+    message: &str,
+    running: &[String],
+    script: &str,
+    not_saved: Option<&str>,
+) -> Option<()> {
     let doc = web_sys::window()?.document()?;
     let body = doc.body()?;
     if let Some(old) = doc.get_element_by_id(OVERLAY_ID) {
@@ -218,7 +229,10 @@ fn overlay(lang: Lang, message: &str, running: &[String], script: &str, not_save
     row.append_child(&btn).ok()?;
     let a = el("a", Some(K::CrashExport.get(lang)))?;
     a.set_id("rvlab-crash-export");
-    let _ = a.set_attribute("href", &format!("data:text/plain;charset=utf-8,{}", super::config::percent_encode(script)));
+    let _ = a.set_attribute(
+        "href",
+        &format!("data:text/plain;charset=utf-8,{}", super::config::percent_encode(script)),
+    );
     let _ = a.set_attribute("download", super::EXPORT_NAME);
     row.append_child(&a).ok()?;
     card.append_child(&row).ok()?;

@@ -63,13 +63,13 @@ pub fn decode(fragment: &str) -> Result<Shared, ShareError> {
     };
     // Tolerate padding and the line breaks some mail clients insert.
     let clean: String = data.chars().filter(|c| !c.is_whitespace() && *c != '=').collect();
-    let packed = base64::engine::general_purpose::URL_SAFE_NO_PAD.decode(clean.as_bytes()).map_err(|_| ShareError::Encoding)?;
+    let packed = base64::engine::general_purpose::URL_SAFE_NO_PAD
+        .decode(clean.as_bytes())
+        .map_err(|_| ShareError::Encoding)?;
     let bytes = unpack(&packed, MAX_BYTES).map_err(ShareError::Data)?;
     let v: Value = serde_json::from_slice(&bytes).map_err(|e| ShareError::Data(format!("not JSON: {e}")))?;
-    let log = v
-        .get("log")
-        .and_then(Value::as_array)
-        .ok_or_else(|| ShareError::Data("no \"log\" list".into()))?;
+    let log =
+        v.get("log").and_then(Value::as_array).ok_or_else(|| ShareError::Data("no \"log\" list".into()))?;
     if log.len() > MAX_LINES {
         return Err(ShareError::Data(format!("more than {MAX_LINES} lines")));
     }
@@ -79,7 +79,10 @@ pub fn decode(fragment: &str) -> Result<Shared, ShareError> {
         .collect::<Result<_, _>>()?;
     let at = match v.get("at") {
         None | Some(Value::Null) => log.len(),
-        Some(a) => a.as_u64().map(|a| (a as usize).min(log.len())).ok_or_else(|| ShareError::Data("\"at\" is not a step".into()))?,
+        Some(a) => a
+            .as_u64()
+            .map(|a| (a as usize).min(log.len()))
+            .ok_or_else(|| ShareError::Data("\"at\" is not a step".into()))?,
     };
     Ok(Shared { log, at })
 }
@@ -113,7 +116,8 @@ pub fn pack(data: &[u8]) -> Vec<u8> {
         let h = hash4(&data[i..]);
         let cand = table[h];
         table[h] = i;
-        if cand != usize::MAX && i - cand <= WINDOW && data[cand..cand + MIN_MATCH] == data[i..i + MIN_MATCH] {
+        if cand != usize::MAX && i - cand <= WINDOW && data[cand..cand + MIN_MATCH] == data[i..i + MIN_MATCH]
+        {
             let mut len = MIN_MATCH;
             while i + len < data.len() && data[cand + len] == data[i + len] {
                 len += 1;

@@ -46,9 +46,11 @@ fn setting(p: &SettingProps) -> Html {
         html! { <input id={id.clone()} type="text" spellcheck="false" value={(*value).clone()} placeholder={p.hint.map(|h| tr.t(h))} {oninput} /> }
     } else {
         let value2 = value.clone();
-        let onchange =
-            Callback::from(move |e: Event| value2.set(e.target_unchecked_into::<HtmlSelectElement>().value()));
-        let opts = p.choices.iter().map(|c| html! { <option value={*c} selected={*value == *c}>{ *c }</option> });
+        let onchange = Callback::from(move |e: Event| {
+            value2.set(e.target_unchecked_into::<HtmlSelectElement>().value())
+        });
+        let opts =
+            p.choices.iter().map(|c| html! { <option value={*c} selected={*value == *c}>{ *c }</option> });
         html! { <select id={id.clone()} {onchange}>{ for opts }</select> }
     };
     html! {
@@ -81,14 +83,23 @@ pub struct SimProps {
 
 /// Runs `line` every `ms` milliseconds while mounted and `on`; the returned cleanup (effect
 /// teardown: pause, speed change, unmount) clears the interval. `pagehide` pauses too.
-fn play_timer(on: bool, ms: u32, line: String, lab: LabHandle, playing: UseStateHandle<bool>) -> impl FnOnce() {
+fn play_timer(
+    on: bool,
+    ms: u32,
+    line: String,
+    lab: LabHandle,
+    playing: UseStateHandle<bool>,
+) -> impl FnOnce() {
     let w = web_sys::window();
     let timer = match (&w, on) {
         (Some(w), true) => {
             let tick = Closure::<dyn Fn()>::new(move || lab.dispatch(Action::Run(vec![line.clone()])));
             let hide = Closure::<dyn Fn()>::new(move || playing.set(false));
             let id = w
-                .set_interval_with_callback_and_timeout_and_arguments_0(tick.as_ref().unchecked_ref(), ms.max(5) as i32)
+                .set_interval_with_callback_and_timeout_and_arguments_0(
+                    tick.as_ref().unchecked_ref(),
+                    ms.max(5) as i32,
+                )
                 .ok();
             let _ = w.add_event_listener_with_callback("pagehide", hide.as_ref().unchecked_ref());
             Some((tick, hide, id))
@@ -164,7 +175,9 @@ pub fn sim_controls(props: &SimProps) -> Html {
             .cluster()
             .etcd()
             .range(&req)
-            .map(|r| r.kvs.iter().map(|kv| String::from_utf8_lossy(&kv.key[prefix.len()..]).into_owned()).collect())
+            .map(|r| {
+                r.kvs.iter().map(|kv| String::from_utf8_lossy(&kv.key[prefix.len()..]).into_owned()).collect()
+            })
             .unwrap_or_default()
     };
     let on_update = {
@@ -174,7 +187,11 @@ pub fn sim_controls(props: &SimProps) -> Html {
         Callback::from(move |_: MouseEvent| {
             let n = count.trim().parse::<usize>().unwrap_or(0).min(200);
             let mark = lab.session().cluster().etcd().current_revision().max(0) as u64;
-            let ls = names.iter().take(n).map(|name| lines::touch_line(&resource, "default", name, mark)).collect();
+            let ls = names
+                .iter()
+                .take(n)
+                .map(|name| lines::touch_line(&resource, "default", name, mark))
+                .collect();
             lab.dispatch(Action::Run(ls));
         })
     };
@@ -184,7 +201,8 @@ pub fn sim_controls(props: &SimProps) -> Html {
         let names = existing(&resource);
         Callback::from(move |_: MouseEvent| {
             let n = count.trim().parse::<usize>().unwrap_or(0).min(200);
-            let ls = names.iter().take(n).map(|name| lines::delete_line(&resource, "default", name)).collect();
+            let ls =
+                names.iter().take(n).map(|name| lines::delete_line(&resource, "default", name)).collect();
             lab.dispatch(Action::Run(ls));
         })
     };
@@ -263,8 +281,9 @@ pub fn sim_controls(props: &SimProps) -> Html {
     let pressed = (!reduce && secs > 0).then(|| if *playing { "true" } else { "false" });
 
     let rev_opts = rvs.iter().map(|r| html! { <option value={r.to_string()} /> });
-    let res_opts =
-        lines::RESOURCES.iter().map(|r| html! { <option value={*r} selected={*resource == *r}>{ *r }</option> });
+    let res_opts = lines::RESOURCES
+        .iter()
+        .map(|r| html! { <option value={*r} selected={*resource == *r}>{ *r }</option> });
     let inf_name = if informer.trim().is_empty() { "inf1".to_string() } else { informer.trim().to_string() };
     let inf_start = format!("informer start {inf_name} {} mode={}", *resource, *informer_mode);
     let inf_stop = format!("informer stop {inf_name}");

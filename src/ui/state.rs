@@ -267,7 +267,9 @@ impl Lab {
         match save(&log, &self.redo) {
             Err(msg) => self.notice = Some(Notice::error(K::NoticeSaveFailed, vec![msg])),
             // Saving works again: the earlier warning is no longer true.
-            Ok(()) if self.notice.as_ref().is_some_and(|n| n.key == K::NoticeSaveFailed) => self.notice = None,
+            Ok(()) if self.notice.as_ref().is_some_and(|n| n.key == K::NoticeSaveFailed) => {
+                self.notice = None
+            }
             Ok(()) => {}
         }
     }
@@ -358,7 +360,8 @@ impl Reducible for Lab {
                 lab
             }
             Action::Select(i) => {
-                let mut lab = if i >= self.at && i < self.entries.len() { self.seek(i + 1) } else { self.copy() };
+                let mut lab =
+                    if i >= self.at && i < self.entries.len() { self.seek(i + 1) } else { self.copy() };
                 lab.selected = Some(i);
                 return Rc::new(lab);
             }
@@ -392,7 +395,10 @@ pub fn js_text(e: &wasm_bindgen::JsValue) -> String {
     if let Some(s) = e.as_string() {
         return s;
     }
-    js_sys::Reflect::get(e, &"message".into()).ok().and_then(|m| m.as_string()).unwrap_or_else(|| format!("{e:?}"))
+    js_sys::Reflect::get(e, &"message".into())
+        .ok()
+        .and_then(|m| m.as_string())
+        .unwrap_or_else(|| format!("{e:?}"))
 }
 
 /// A saved sandbox: the log and the redo stack.

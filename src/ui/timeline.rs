@@ -68,7 +68,10 @@ pub struct Seg {
 
 #[derive(Clone, Debug, PartialEq)]
 pub enum LaneBody {
-    Segs { segs: Vec<Seg>, tombs: Vec<i64> },
+    Segs {
+        segs: Vec<Seg>,
+        tombs: Vec<i64>,
+    },
     /// Changes per column (too many to draw one by one).
     Buckets(Vec<u32>),
 }
@@ -135,13 +138,16 @@ pub fn marks(entries: &[Entry]) -> Vec<Mark> {
         let Some(o) = e.out.as_deref() else { continue };
         let Some(body) = o.get("body") else { continue };
         if o.get("code").and_then(Value::as_u64) == Some(200) && body.get("items").is_some() {
-            if let Some(rv) = body.pointer("/metadata/resourceVersion").and_then(Value::as_str).and_then(lines::rv_number)
+            if let Some(rv) =
+                body.pointer("/metadata/resourceVersion").and_then(Value::as_str).and_then(lines::rv_number)
             {
                 out.push(Mark { kind: MarkKind::List, rv, entry: i, label: String::new() });
             }
         }
-        if let Some(tok) = body.pointer("/metadata/continue").and_then(Value::as_str).filter(|t| !t.is_empty())
-            && let Some(rv) = lines::decode_continue(tok).ok().and_then(|v| v.get("rv").and_then(Value::as_i64))
+        if let Some(tok) =
+            body.pointer("/metadata/continue").and_then(Value::as_str).filter(|t| !t.is_empty())
+            && let Some(rv) =
+                lines::decode_continue(tok).ok().and_then(|v| v.get("rv").and_then(Value::as_i64))
             && rv > 0
         {
             out.push(Mark { kind: MarkKind::Token, rv, entry: i, label: String::new() });
@@ -149,7 +155,9 @@ pub fn marks(entries: &[Entry]) -> Vec<Mark> {
     }
     for w in lines::watches(entries.iter().map(|e| (e.line.as_str(), e.out.as_deref()))) {
         let last = w.frames.iter().rev().find_map(|f| lines::rv_number(&f.rv));
-        let start = lines::query_param(&w.request, "resourceVersion").and_then(|r| lines::rv_number(&r)).filter(|r| *r > 0);
+        let start = lines::query_param(&w.request, "resourceVersion")
+            .and_then(|r| lines::rv_number(&r))
+            .filter(|r| *r > 0);
         if let Some(rv) = last.or(start) {
             out.push(Mark { kind: MarkKind::Watch, rv, entry: w.entry, label: w.id.clone() });
         }
@@ -226,7 +234,8 @@ pub fn build(session: &Session, entries: &[Entry], window: Option<Window>) -> Mo
             continue;
         }
         let key = String::from_utf8_lossy(ki.key()).into_owned();
-        let recent = changes.iter().rev().take(12).rev().map(|&i| (revs[i].0, revs[i].2, revs[i].3)).collect();
+        let recent =
+            changes.iter().rev().take(12).rev().map(|&i| (revs[i].0, revs[i].2, revs[i].3)).collect();
         let body = if changes.len() > DENSE {
             let mut b = vec![0u32; BUCKETS];
             for &i in &changes {
@@ -270,7 +279,11 @@ pub fn build(session: &Session, entries: &[Entry], window: Option<Window>) -> Mo
 /// A short label for a key lane.
 fn short_key(k: &str) -> String {
     let k = k.strip_prefix("/registry/").unwrap_or(k);
-    if k.chars().count() > 24 { format!("…{}", k.chars().rev().take(23).collect::<Vec<_>>().into_iter().rev().collect::<String>()) } else { k.to_string() }
+    if k.chars().count() > 24 {
+        format!("…{}", k.chars().rev().take(23).collect::<Vec<_>>().into_iter().rev().collect::<String>())
+    } else {
+        k.to_string()
+    }
 }
 
 /// A tick step with at most ~10 ticks over `span` revisions.
@@ -511,7 +524,10 @@ fn table(tr: Tr, m: &Model) -> Html {
         };
         html! { <li>{ text }</li> }
     });
-    let caches = m.caches.iter().map(|c| html! { <li>{ tr.f(K::TlCacheAt, &[&c.apiserver, &c.resource, &c.oldest, &c.rv]) }</li> });
+    let caches = m
+        .caches
+        .iter()
+        .map(|c| html! { <li>{ tr.f(K::TlCacheAt, &[&c.apiserver, &c.resource, &c.oldest, &c.rv]) }</li> });
     let compact = m.compact.map(|c| html! { <li>{ tr.f(K::TlCompacted, &[&c]) }</li> });
     html! {
         <details id="tl-table" class="tl-table">

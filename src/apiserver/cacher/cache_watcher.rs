@@ -158,14 +158,14 @@ impl CacheWatcher {
         if self.closed {
             return;
         }
-        if let Some(t) = self.next_bookmark {
-            if now >= t {
-                if cache_rv > self.started_from {
-                    let f = Frame::bookmark(self.info, cache_rv, false);
-                    self.dispatch(f);
-                }
-                self.next_bookmark = self.next_bookmark_time(now);
+        if let Some(t) = self.next_bookmark
+            && now >= t
+        {
+            if cache_rv > self.started_from {
+                let f = Frame::bookmark(self.info, cache_rv, false);
+                self.dispatch(f);
             }
+            self.next_bookmark = self.next_bookmark_time(now);
         }
         if now >= self.deadline && !self.closed {
             self.close("timeoutSeconds reached: the server ended the watch cleanly".into());

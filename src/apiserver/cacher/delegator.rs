@@ -46,9 +46,20 @@ pub fn route_list(s: &ListShape, f: &Features, cache: bool) -> (ReadPath, String
                 (ReadPath::EtcdLatest, "continue token with rv -1 → continuation at etcd's current revision from the token's start key".into())
             }
         } else if cache && f.list_from_cache_snapshot {
-            (ReadPath::CacheSnapshot(crv as u64), format!("continue token (rv {crv}) → the watch cache's snapshot at {crv} (ListFromCacheSnapshot), else etcd at {crv}"))
+            (
+                ReadPath::CacheSnapshot(crv as u64),
+                format!(
+                    "continue token (rv {crv}) → the watch cache's snapshot at {crv} (ListFromCacheSnapshot), else etcd at {crv}"
+                ),
+            )
         } else {
-            (ReadPath::EtcdAt(crv as u64), format!("continue token (rv {crv}) → etcd at revision {crv}{}", if cache { " (no cache snapshots before 1.34)" } else { "" }))
+            (
+                ReadPath::EtcdAt(crv as u64),
+                format!(
+                    "continue token (rv {crv}) → etcd at revision {crv}{}",
+                    if cache { " (no cache snapshots before 1.34)" } else { "" }
+                ),
+            )
         };
     }
     if !cache {
@@ -64,12 +75,39 @@ pub fn route_list(s: &ListShape, f: &Features, cache: bool) -> (ReadPath, String
         // The 1.30 `shouldDelegateList`: consistent reads, continuations, limit≠0 (except rv=0) and
         // Exact all go to etcd.
         return match s.rv {
-            None => (ReadPath::EtcdLatest, "resourceVersion unset → Most recent: in 1.30 (ConsistentListFromCache off) served by etcd".into()),
-            Some(0) => (ReadPath::CacheAny, "resourceVersion=\"0\" → Any: the watch cache's current state; limit is ignored".into()),
-            Some(n) if s.exact => (ReadPath::EtcdAt(n), format!("resourceVersionMatch=Exact → etcd at revision {n} (the cache serves only NotOlderThan in 1.30)")),
-            Some(n) if s.limit > 0 && !s.not_older_than => (ReadPath::EtcdAt(n), format!("limit with resourceVersion={n} and no match → the legacy Exact rule: etcd at revision {n}")),
-            Some(n) if s.limit > 0 => (ReadPath::EtcdNotOlderThan(n), format!("limit with resourceVersion={n} → in 1.30 every paginated list except rv=0 is served by etcd")),
-            Some(n) => (ReadPath::CacheMin(n), format!("resourceVersion={n} → Not older than {n}: wait for the watch cache to reach {n}, then its current state")),
+            None => (
+                ReadPath::EtcdLatest,
+                "resourceVersion unset → Most recent: in 1.30 (ConsistentListFromCache off) served by etcd"
+                    .into(),
+            ),
+            Some(0) => (
+                ReadPath::CacheAny,
+                "resourceVersion=\"0\" → Any: the watch cache's current state; limit is ignored".into(),
+            ),
+            Some(n) if s.exact => (
+                ReadPath::EtcdAt(n),
+                format!(
+                    "resourceVersionMatch=Exact → etcd at revision {n} (the cache serves only NotOlderThan in 1.30)"
+                ),
+            ),
+            Some(n) if s.limit > 0 && !s.not_older_than => (
+                ReadPath::EtcdAt(n),
+                format!(
+                    "limit with resourceVersion={n} and no match → the legacy Exact rule: etcd at revision {n}"
+                ),
+            ),
+            Some(n) if s.limit > 0 => (
+                ReadPath::EtcdNotOlderThan(n),
+                format!(
+                    "limit with resourceVersion={n} → in 1.30 every paginated list except rv=0 is served by etcd"
+                ),
+            ),
+            Some(n) => (
+                ReadPath::CacheMin(n),
+                format!(
+                    "resourceVersion={n} → Not older than {n}: wait for the watch cache to reach {n}, then its current state"
+                ),
+            ),
         };
     }
     match s.rv {

@@ -63,7 +63,12 @@ pub struct Cacher {
 
 impl Cacher {
     /// A cache that lists and starts watching now, ready after `init_delay`.
-    pub fn new(info: &'static ResourceInfo, etcd: &mut MvccStore, now: Instant, init_delay: Duration) -> Self {
+    pub fn new(
+        info: &'static ResourceInfo,
+        etcd: &mut MvccStore,
+        now: Instant,
+        init_delay: Duration,
+    ) -> Self {
         let mut c = Cacher {
             info,
             prefix: format!("/registry/{}/", info.resource),
@@ -117,13 +122,20 @@ impl Cacher {
         }
         self.incoming.clear();
         let range_end = prefix_range_end(self.prefix.as_bytes());
-        let resp = etcd.range(&RangeRequest { key: self.prefix.clone().into_bytes(), range_end: range_end.clone(), ..Default::default() });
+        let resp = etcd.range(&RangeRequest {
+            key: self.prefix.clone().into_bytes(),
+            range_end: range_end.clone(),
+            ..Default::default()
+        });
         let rev = etcd.current_revision();
         let mut items = Vec::new();
         if let Ok(r) = resp {
             for kv in &r.kvs {
                 if let Some(obj) = object::decode_from_storage(&kv.value, kv.mod_revision) {
-                    items.push((String::from_utf8_lossy(&kv.key).into_owned(), object::canonical(self.info, obj)));
+                    items.push((
+                        String::from_utf8_lossy(&kv.key).into_owned(),
+                        object::canonical(self.info, obj),
+                    ));
                 }
             }
         }
@@ -325,7 +337,11 @@ impl Cacher {
 
     /// The current state under `prefix` (a namespace or the whole resource) as (key, object)
     /// pairs in key order, from `start` on.
-    pub fn state_from<'a>(&'a self, start: &str, prefix: &'a str) -> impl Iterator<Item = (&'a String, &'a Value)> + 'a {
+    pub fn state_from<'a>(
+        &'a self,
+        start: &str,
+        prefix: &'a str,
+    ) -> impl Iterator<Item = (&'a String, &'a Value)> + 'a {
         self.cache.store().range(start.to_string()..).take_while(move |(k, _)| k.starts_with(prefix))
     }
 }

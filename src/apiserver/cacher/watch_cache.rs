@@ -163,24 +163,24 @@ impl WatchCache {
         if self.history.len() < self.capacity {
             return;
         }
-        if let Some(oldest) = self.history.front() {
-            if now.since(oldest.time) < EVENT_FRESH_DURATION {
-                let grown = (self.capacity * 2).min(self.upper);
-                if grown > self.capacity {
-                    self.capacity = grown;
-                    return;
-                }
+        if let Some(oldest) = self.history.front()
+            && now.since(oldest.time) < EVENT_FRESH_DURATION
+        {
+            let grown = (self.capacity * 2).min(self.upper);
+            if grown > self.capacity {
+                self.capacity = grown;
+                return;
             }
         }
         let quarter_back = self.history.len().saturating_sub(self.capacity / 4);
-        if let Some(ev) = self.history.get(quarter_back) {
-            if now.since(ev.time) > EVENT_FRESH_DURATION {
-                let shrunk = (self.capacity / 2).max(self.lower);
-                if shrunk < self.capacity {
-                    self.resize(shrunk);
-                    if self.history.len() < self.capacity {
-                        return;
-                    }
+        if let Some(ev) = self.history.get(quarter_back)
+            && now.since(ev.time) > EVENT_FRESH_DURATION
+        {
+            let shrunk = (self.capacity / 2).max(self.lower);
+            if shrunk < self.capacity {
+                self.resize(shrunk);
+                if self.history.len() < self.capacity {
+                    return;
                 }
             }
         }
@@ -269,10 +269,13 @@ impl WatchCache {
         let undone: Vec<(&'a String, Option<&'a Value>)> =
             overlay.iter().filter(|(k, _)| k.as_str() >= start.as_str()).map(|(k, v)| (*k, *v)).collect();
         let touched: std::collections::BTreeSet<&'a String> = overlay.into_keys().collect();
-        let current = self.store.range(start..).filter(move |(k, _)| !touched.contains(k)).map(|(k, v)| (k, Some(v)));
-        Some(MergeByKey { a: current.peekable(), b: undone.into_iter().peekable() }
-            .take_while(move |(k, _)| k.starts_with(prefix))
-            .filter_map(|(k, v)| v.map(|v| (k, v))))
+        let current =
+            self.store.range(start..).filter(move |(k, _)| !touched.contains(k)).map(|(k, v)| (k, Some(v)));
+        Some(
+            MergeByKey { a: current.peekable(), b: undone.into_iter().peekable() }
+                .take_while(move |(k, _)| k.starts_with(prefix))
+                .filter_map(|(k, v)| v.map(|v| (k, v))),
+        )
     }
 
     /// The state at revision `n` (rebuilt by undoing newer events), if a snapshot exists.
@@ -299,6 +302,37 @@ impl WatchCache {
 impl Default for WatchCache {
     fn default() -> Self {
         Self::new()
+    }
+}
+
+/// Merges two key-ordered streams with disjoint keys.
+struct MergeByKey<'a, A, B>
+where
+    A: Iterator<Item = (&'a String, Option<&'a Value>)>,
+    B: Iterator<Item = (&'a String, Option<&'a Value>)>,
+{
+    a: std::iter::Peekable<A>,
+    b: std::iter::Peekable<B>,
+}
+
+impl<'a, A, B> Iterator for MergeByKey<'a, A, B>
+where
+    A: Iterator<Item = (&'a String, Option<&'a Value>)>,
+    B: Iterator<Item = (&'a String, Option<&'a Value>)>,
+{
+    type Item = (&'a String, Option<&'a Value>);
+    fn next(&mut self) -> Option<Self::Item> {
+        match (self.a.peek(), self.b.peek()) {
+            (Some((ka, _)), Some((kb, _))) => {
+                if ka <= kb {
+                    self.a.next()
+                } else {
+                    self.b.next()
+                }
+            }
+            (Some(_), None) => self.a.next(),
+            (None, _) => self.b.next(),
+        }
     }
 }
 
@@ -338,7 +372,10 @@ mod tests {
         d.process(ev("late", 102, 80_000));
         assert_eq!(d.capacity(), 100);
         assert_eq!(d.oldest_startable_rv(), 2);
-        assert_eq!(d.events_since(1).err().map(|s| s.message().to_string()), Some("too old resource version: 1 (2)".into()));
+        assert_eq!(
+            d.events_since(1).err().map(|s| s.message().to_string()),
+            Some("too old resource version: 1 (2)".into())
+        );
     }
 
     // §E.3 pinned capacity evicts; §C.2 snapshots come from the ring.
@@ -356,39 +393,16 @@ mod tests {
         assert_eq!(c.snapshot_revision(7, 0), Some(7));
         let s = c.snapshot_at(7, 0).unwrap_or_default();
         assert_eq!(s.keys().cloned().collect::<Vec<_>>(), ["a", "b", "c"]);
-        let lazy: Vec<String> = c.snapshot_range(7, 0, "", "").map(|it| it.map(|(k, _)| k.clone()).collect()).unwrap_or_default();
+        let lazy: Vec<String> =
+            c.snapshot_range(7, 0, "", "").map(|it| it.map(|(k, _)| k.clone()).collect()).unwrap_or_default();
         assert_eq!(lazy, ["a", "b", "c"]);
-        let from_b: Vec<String> = c.snapshot_range(7, 0, "b", "").map(|it| it.map(|(k, _)| k.clone()).collect()).unwrap_or_default();
+        let from_b: Vec<String> = c
+            .snapshot_range(7, 0, "b", "")
+            .map(|it| it.map(|(k, _)| k.clone()).collect())
+            .unwrap_or_default();
         assert_eq!(from_b, ["b", "c"]);
         assert!(c.snapshot_range(6, 0, "", "").is_none());
         assert_eq!(c.snapshot_revision(7, 8), None);
         assert_eq!(c.events_since(6).map(|v| v.len()).ok(), Some(2));
-    }
-}
-
-/// Merges two key-ordered streams with disjoint keys.
-struct MergeByKey<'a, A, B>
-where
-    A: Iterator<Item = (&'a String, Option<&'a Value>)>,
-    B: Iterator<Item = (&'a String, Option<&'a Value>)>,
-{
-    a: std::iter::Peekable<A>,
-    b: std::iter::Peekable<B>,
-}
-
-impl<'a, A, B> Iterator for MergeByKey<'a, A, B>
-where
-    A: Iterator<Item = (&'a String, Option<&'a Value>)>,
-    B: Iterator<Item = (&'a String, Option<&'a Value>)>,
-{
-    type Item = (&'a String, Option<&'a Value>);
-    fn next(&mut self) -> Option<Self::Item> {
-        match (self.a.peek(), self.b.peek()) {
-            (Some((ka, _)), Some((kb, _))) => {
-                if ka <= kb { self.a.next() } else { self.b.next() }
-            }
-            (Some(_), None) => self.a.next(),
-            (None, _) => self.b.next(),
-        }
     }
 }
