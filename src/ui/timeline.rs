@@ -137,12 +137,12 @@ pub fn marks(entries: &[Entry]) -> Vec<Mark> {
     for (i, e) in entries.iter().enumerate() {
         let Some(o) = e.out.as_deref() else { continue };
         let Some(body) = o.get("body") else { continue };
-        if o.get("code").and_then(Value::as_u64) == Some(200) && body.get("items").is_some() {
-            if let Some(rv) =
+        if o.get("code").and_then(Value::as_u64) == Some(200)
+            && body.get("items").is_some()
+            && let Some(rv) =
                 body.pointer("/metadata/resourceVersion").and_then(Value::as_str).and_then(lines::rv_number)
-            {
-                out.push(Mark { kind: MarkKind::List, rv, entry: i, label: String::new() });
-            }
+        {
+            out.push(Mark { kind: MarkKind::List, rv, entry: i, label: String::new() });
         }
         if let Some(tok) =
             body.pointer("/metadata/continue").and_then(Value::as_str).filter(|t| !t.is_empty())
