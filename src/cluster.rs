@@ -172,6 +172,11 @@ impl Cluster {
         }
     }
 
+    /// What a picture shows of a watch stream, if its apiserver still knows it.
+    pub fn watch_view(&self, h: WatchHandle) -> Option<crate::apiserver::server::WatchStreamView> {
+        self.apiservers.get(h.apiserver)?.watch_view(h.stream)
+    }
+
     pub fn watch_close_reason(&self, h: WatchHandle) -> Option<String> {
         self.apiservers.get(h.apiserver)?.watch_close_reason(h.stream)
     }

@@ -44,7 +44,7 @@ fn run(lines: &[String]) -> (Session, Vec<String>) {
     let mut shown = Vec::new();
     for (i, l) in lines.iter().enumerate() {
         let line = if l == "compact-latest" {
-            let rev = s.cluster().etcd().current_revision();
+            let rev = s.revision();
             format!("compact {rev}")
         } else {
             l.clone()

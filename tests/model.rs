@@ -310,7 +310,7 @@ impl Harness {
     }
 
     fn now_ms(&self) -> u64 {
-        self.s.cluster().now().0
+        self.s.now_ms()
     }
 
     fn rv_value(&self, rv: Rv) -> Option<i64> {
@@ -729,7 +729,7 @@ impl Harness {
         if wm.closed {
             let why = o.get("explain").and_then(Value::as_str).unwrap_or("").to_string();
             let last_error = wm.frames.last().is_some_and(|f| f["type"] == "ERROR");
-            let timed_out = self.s.cluster().now().0 >= wm.opened_ms + wm.timeout_ms;
+            let timed_out = self.s.now_ms() >= wm.opened_ms + wm.timeout_ms;
             if !(last_error || wm.ever_paused || wm.disrupted || wm.canceled || timed_out) {
                 return Err(format!(
                     "{id} closed cleanly without a timeout, pause, cancel or restart ({why})"

@@ -95,6 +95,28 @@ impl Default for ServerConfig {
     }
 }
 
+/// What a picture shows of one watch stream on the server side (see `script::view`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct WatchStreamView {
+    pub resource: &'static str,
+    /// Served by a cache watcher (else straight from an etcd watch).
+    pub from_cache: bool,
+    /// The RV a cache watcher started after.
+    pub started_from: Option<i64>,
+    /// Frames sent and not yet read by the client.
+    pub unread: usize,
+    /// Frames held in the cache watcher's channels while its consumer does not read, and how
+    /// many fit before it is terminated as a slow consumer (2 × channel size + 1).
+    pub buffered: usize,
+    pub buffer_limit: usize,
+    pub paused: bool,
+    pub closed: bool,
+    /// When the server ends it (`timeoutSeconds`), in simulated ms.
+    pub deadline_ms: Option<u64>,
+    /// When the next BOOKMARK is due, in simulated ms.
+    pub next_bookmark_ms: Option<u64>,
+}
+
 /// One apiserver: its watch caches, its open watch streams, its compactor.
 #[derive(Debug, Clone)]
 pub struct ApiServer {
@@ -1091,6 +1113,41 @@ impl ApiServer {
             }
             None => false,
         }
+    }
+
+    /// What a picture shows of watch stream `id` (read only).
+    pub fn watch_view(&self, id: u64) -> Option<WatchStreamView> {
+        let stream = self.watches.get(&id)?;
+        let cached = match stream.source {
+            WatchSource::Cache(resource) => self.cachers.get(resource).and_then(|c| c.watcher(id)),
+            _ => None,
+        };
+        Some(match cached {
+            Some(w) => WatchStreamView {
+                resource: stream.info.resource,
+                from_cache: true,
+                started_from: Some(w.started_from),
+                unread: w.delivered.len(),
+                buffered: w.buffered.len(),
+                buffer_limit: w.in_flight_limit(),
+                paused: stream.paused,
+                closed: w.closed,
+                deadline_ms: Some(w.deadline.0),
+                next_bookmark_ms: w.next_bookmark.map(|t| t.0),
+            },
+            None => WatchStreamView {
+                resource: stream.info.resource,
+                from_cache: matches!(stream.source, WatchSource::Cache(_)),
+                started_from: None,
+                unread: stream.pending.len(),
+                buffered: 0,
+                buffer_limit: 0,
+                paused: stream.paused,
+                closed: stream.closed,
+                deadline_ms: stream.deadline.map(|t| t.0),
+                next_bookmark_ms: None,
+            },
+        })
     }
 
     /// Why watch `id` ended, if it has.

@@ -5,3 +5,4 @@ pub mod session;
 pub use session::Session;
 pub mod expect;
 pub mod parse;
+pub mod view;

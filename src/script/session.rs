@@ -8,6 +8,9 @@ use std::collections::BTreeMap;
 use serde_json::{Map, Value, json};
 
 use super::parse::{Command, EtcdCommand, InformerCommand, InformerMode, parse_line};
+use super::view::{
+    self, ApiserverView, CacheWindow, InformerView, ReadFrames, RevisionLane, View, WatchView,
+};
 use crate::client::informer::{Informer, InformerMode as ClientMode};
 use crate::cluster::{Cluster, WatchHandle};
 use crate::store::{DeleteRangeRequest, KeyValue, PutRequest, RangeRequest};
@@ -32,6 +35,20 @@ pub struct Session {
     expect_failed: usize,
     /// Running informers by name; they act after every line and as time passes.
     informers: BTreeMap<String, Informer>,
+    /// What the read model keeps of each watch (by script id) and informer (by name).
+    watch_records: BTreeMap<String, WatchRecord>,
+    informer_records: BTreeMap<String, (String, usize)>,
+    /// The line being run (1-based).
+    line: usize,
+}
+
+/// What the session remembers of a watch it opened, for [`Session::view`].
+#[derive(Debug, Clone)]
+struct WatchRecord {
+    line: usize,
+    resource: &'static str,
+    requested_rv: Option<i64>,
+    read: ReadFrames,
 }
 
 /// The outcome counters of a session, for `rvlab run`'s exit status and `rvlab test`'s summary.
@@ -72,8 +89,87 @@ impl Session {
         Session { explain, ..Session::default() }
     }
 
-    pub fn cluster(&self) -> &Cluster {
-        &self.cluster
+    /// The read model: everything a picture of the sandbox shows, at this moment.
+    pub fn view(&self) -> View {
+        let c = &self.cluster;
+        let apiservers = (0..c.apiserver_count())
+            .filter_map(|i| c.apiserver(i).map(|s| (i, s)))
+            .map(|(i, s)| ApiserverView {
+                number: i + 1,
+                watch_cache: s.config.watch_cache,
+                caches: s.cache_views(c.now()).into_iter().map(CacheWindow::of).collect(),
+                next_compaction_ms: view::next_compaction_ms(s.compactor.next_due()),
+            })
+            .collect();
+        let watches = self
+            .watches
+            .iter()
+            .filter_map(|(id, h)| {
+                let r = self.watch_records.get(id)?;
+                Some(WatchView {
+                    id: id.clone(),
+                    line: r.line,
+                    apiserver: h.apiserver + 1,
+                    resource: r.resource,
+                    requested_rv: r.requested_rv,
+                    read: r.read.clone(),
+                    stream: c.watch_view(*h),
+                })
+            })
+            .collect::<Vec<_>>();
+        let mut watches = watches;
+        // w2 before w10.
+        watches.sort_by_key(|w| (w.line, w.id.len(), w.id.clone()));
+        let informers = self
+            .informers
+            .iter()
+            .map(|(name, inf)| {
+                let (resource, apiserver) = self.informer_records.get(name).cloned().unwrap_or_default();
+                InformerView {
+                    name: name.clone(),
+                    resource,
+                    apiserver: apiserver + 1,
+                    last_sync_rv: inf.last_sync_rv().to_string(),
+                    state: inf.state(),
+                    watch: inf.watch_handle().and_then(|h| c.watch_view(h)),
+                }
+            })
+            .collect();
+        View {
+            now_ms: c.now().0,
+            revision: c.etcd().current_revision(),
+            compacted: c.etcd().compact_revision(),
+            compactions: view::compaction_rounds(c.compactions()),
+            apiservers,
+            current_apiserver: self.current_apiserver + 1,
+            watches,
+            informers,
+        }
+    }
+
+    /// etcd's current revision.
+    pub fn revision(&self) -> i64 {
+        self.cluster.etcd().current_revision()
+    }
+
+    /// Simulated time, in milliseconds since the sandbox started.
+    pub fn now_ms(&self) -> u64 {
+        self.cluster.now().0
+    }
+
+    /// Every watch cache window (each apiserver, each resource), without the rest of [`View`].
+    pub fn cache_windows(&self) -> Vec<CacheWindow> {
+        self.cluster.cache_views().into_iter().map(CacheWindow::of).collect()
+    }
+
+    /// Every key's revision lane (every revision etcd still stores), in key order.
+    pub fn revision_lanes(&self) -> impl Iterator<Item = RevisionLane> + '_ {
+        view::revision_lanes(self.cluster.etcd())
+    }
+
+    /// The names of the `resource` objects in `namespace` that exist now.
+    pub fn object_names(&self, resource: &str, namespace: &str) -> Vec<String> {
+        view::object_names(self.cluster.etcd(), resource, namespace)
     }
 
     pub fn tally(&self) -> Tally {
@@ -120,6 +216,7 @@ impl Session {
                 return Some(Value::Object(m));
             }
             Ok(cmd) => {
+                self.line = line_no;
                 let out = self.execute(cmd);
                 self.poll_informers();
                 out
@@ -157,6 +254,23 @@ impl Session {
                     self.watch_seq += 1;
                     let id = format!("w{}", self.watch_seq);
                     self.watches.insert(id.clone(), h);
+                    let req = crate::apiserver::request::parse_request(method.as_str(), &target, None).ok();
+                    self.watch_records.insert(
+                        id.clone(),
+                        WatchRecord {
+                            line: self.line,
+                            resource: self
+                                .cluster
+                                .watch_view(h)
+                                .map(|v| v.resource)
+                                .or(req.as_ref().map(|r| r.resource.resource))
+                                .unwrap_or_default(),
+                            requested_rv: req
+                                .and_then(|r| r.options.resource_version)
+                                .and_then(|rv| rv.parse::<i64>().ok()),
+                            read: ReadFrames::default(),
+                        },
+                    );
                     m.insert("watch".into(), Value::String(id));
                 } else {
                     m.insert("body".into(), resp.body);
@@ -177,6 +291,9 @@ impl Session {
                 }
                 Some(h) => match self.cluster.read_watch(h) {
                     Some((frames, closed)) => {
+                        if let Some(r) = self.watch_records.get_mut(&watch) {
+                            r.read.record(&frames, closed, self.line);
+                        }
                         let events: Vec<Value> = frames.iter().map(|f| f.to_json()).collect();
                         let mut o = json!({"events": events, "closed": closed});
                         if self.cluster.apiserver(h.apiserver).is_some_and(|s| s.is_paused(h.stream)) {
@@ -320,6 +437,7 @@ impl Session {
                 let mut inf = Informer::new(&name, &resource, namespace.as_deref(), mode, index, seed, None);
                 inf.poll(&mut self.cluster);
                 let mut out = inf.peek();
+                self.informer_records.insert(name.clone(), (resource.clone(), index));
                 self.informers.insert(name, inf);
                 if let Value::Object(m) = &mut out {
                     m.insert("started".into(), Value::Bool(true));

@@ -162,31 +162,14 @@ pub fn sim_controls(props: &SimProps) -> Html {
         })
     };
     // The objects that exist now (etcd's current state), for update / delete N.
-    let existing = |res: &str| -> Vec<String> {
-        let session = lab.session();
-        let prefix = format!("/registry/{res}/default/");
-        let req = crate::store::RangeRequest {
-            key: prefix.clone().into_bytes(),
-            range_end: crate::apiserver::etcd3::prefix_range_end(prefix.as_bytes()),
-            keys_only: true,
-            ..Default::default()
-        };
-        session
-            .cluster()
-            .etcd()
-            .range(&req)
-            .map(|r| {
-                r.kvs.iter().map(|kv| String::from_utf8_lossy(&kv.key[prefix.len()..]).into_owned()).collect()
-            })
-            .unwrap_or_default()
-    };
+    let existing = |res: &str| -> Vec<String> { lab.session().object_names(res, "default") };
     let on_update = {
         let lab = lab.clone();
         let (count, resource) = (count.clone(), resource.clone());
         let names = existing(&resource);
         Callback::from(move |_: MouseEvent| {
             let n = count.trim().parse::<usize>().unwrap_or(0).min(200);
-            let mark = lab.session().cluster().etcd().current_revision().max(0) as u64;
+            let mark = u64::try_from(lab.session().revision()).unwrap_or(0);
             let ls = names
                 .iter()
                 .take(n)
@@ -209,10 +192,9 @@ pub fn sim_controls(props: &SimProps) -> Html {
     // Everything older than the watch caches' windows: the oldest RV any cache can still start a
     // watch from (a compaction there leaves every cache window intact).
     let window_line = {
-        let session = lab.session();
-        let cluster = session.cluster();
-        let floor = cluster.cache_views().iter().map(|v| v.oldest_startable_rv).min();
-        let compacted = cluster.etcd().compact_revision().unwrap_or(0);
+        let view = lab.session().view();
+        let floor = view.apiservers.iter().flat_map(|a| &a.caches).map(|c| c.oldest_startable_rv).min();
+        let compacted = view.compacted.unwrap_or(0);
         floor.filter(|f| *f > compacted && *f >= 1).map(|f| format!("compact {f}"))
     };
     let on_compact_window = {

@@ -168,8 +168,7 @@ pub fn marks(entries: &[Entry]) -> Vec<Mark> {
 /// The watch cache windows of every apiserver.
 pub fn caches(session: &Session) -> Vec<CacheBand> {
     session
-        .cluster()
-        .cache_views()
+        .cache_windows()
         .into_iter()
         .map(|c| CacheBand {
             apiserver: c.apiserver + 1,
@@ -183,13 +182,12 @@ pub fn caches(session: &Session) -> Vec<CacheBand> {
 
 /// The whole range of revisions, `1..=current`.
 pub fn full_window(session: &Session) -> Window {
-    Window { lo: 1, hi: session.cluster().etcd().current_revision().max(1) }
+    Window { lo: 1, hi: session.revision().max(1) }
 }
 
 /// Builds the picture's data for `window` (None = every revision).
 pub fn build(session: &Session, entries: &[Entry], window: Option<Window>) -> Model {
-    let etcd = session.cluster().etcd();
-    let current = etcd.current_revision().max(1);
+    let current = session.revision().max(1);
     let w = match window {
         None => Window { lo: 1, hi: current },
         Some(w) => {
@@ -201,59 +199,55 @@ pub fn build(session: &Session, entries: &[Entry], window: Option<Window>) -> Mo
     let mut more = vec![0u32; BUCKETS];
     let mut more_keys = 0;
     let mut keys = 0;
-    for ki in etcd.key_indexes() {
+    for lane in session.revision_lanes() {
         keys += 1;
-        // (revision, create, version, tombstone) of every stored revision, oldest first.
-        let gens = ki.generations();
-        let mut revs: Vec<(i64, i64, i64, bool)> = Vec::new();
-        for (gi, g) in gens.iter().enumerate() {
-            let closed = gi + 1 < gens.len();
-            let n = g.revisions().count();
-            for (j, r) in g.revisions().enumerate() {
-                let tomb = closed && j + 1 == n;
-                revs.push((r.main, g.created().main, g.version() - (n - 1 - j) as i64, tomb));
-            }
-        }
+        let revs = &lane.changes;
         // First revision whose version reaches into the window.
-        let first = revs.partition_point(|r| r.0 < w.lo).saturating_sub(1);
-        let in_window: Vec<usize> = (first..revs.len()).take_while(|&i| revs[i].0 <= w.hi).collect();
+        let first = revs.partition_point(|r| r.rev < w.lo).saturating_sub(1);
+        let in_window: Vec<usize> = (first..revs.len()).take_while(|&i| revs[i].rev <= w.hi).collect();
         let visible = in_window.iter().any(|&i| {
-            let (rev, _, _, tomb) = revs[i];
-            let end = revs.get(i + 1).map_or(current + 1, |n| n.0);
+            let (rev, tomb) = (revs[i].rev, revs[i].deleted);
+            let end = revs.get(i + 1).map_or(current + 1, |n| n.rev);
             if tomb { rev >= w.lo } else { end > w.lo }
         });
         if !visible {
             continue;
         }
-        let changes: Vec<usize> = in_window.iter().copied().filter(|&i| revs[i].0 >= w.lo).collect();
+        let changes: Vec<usize> = in_window.iter().copied().filter(|&i| revs[i].rev >= w.lo).collect();
         if lanes.len() >= MAX_LANES {
             more_keys += 1;
             for &i in &changes {
-                more[bucket(revs[i].0, w)] += 1;
+                more[bucket(revs[i].rev, w)] += 1;
             }
             continue;
         }
-        let key = String::from_utf8_lossy(ki.key()).into_owned();
-        let recent =
-            changes.iter().rev().take(12).rev().map(|&i| (revs[i].0, revs[i].2, revs[i].3)).collect();
+        let key = lane.key;
+        let recent = changes
+            .iter()
+            .rev()
+            .take(12)
+            .rev()
+            .map(|&i| (revs[i].rev, revs[i].version, revs[i].deleted))
+            .collect();
         let body = if changes.len() > DENSE {
             let mut b = vec![0u32; BUCKETS];
             for &i in &changes {
-                b[bucket(revs[i].0, w)] += 1;
+                b[bucket(revs[i].rev, w)] += 1;
             }
             LaneBody::Buckets(b)
         } else {
             let mut segs = Vec::new();
             let mut tombs = Vec::new();
             for &i in &in_window {
-                let (rev, create, version, tomb) = revs[i];
+                let c = revs[i];
+                let (rev, create, version, tomb) = (c.rev, c.create_rev, c.version, c.deleted);
                 if tomb {
                     if rev >= w.lo {
                         tombs.push(rev);
                     }
                     continue;
                 }
-                let next = revs.get(i + 1).map(|n| n.0);
+                let next = revs.get(i + 1).map(|n| n.rev);
                 let end = next.unwrap_or(current + 1);
                 if end > w.lo {
                     segs.push(Seg { start: rev, end, create, version, open: next.is_none() });
@@ -266,7 +260,7 @@ pub fn build(session: &Session, entries: &[Entry], window: Option<Window>) -> Mo
     Model {
         window: w,
         current,
-        compact: etcd.compact_revision(),
+        compact: session.view().compacted,
         keys,
         lanes,
         more_keys,

@@ -30,7 +30,7 @@ enum Incoming {
     Canceled,
 }
 
-/// What the UI's timeline shows of one cache.
+/// What a picture shows of one cache (read only; see `script::view`).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct CacheView {
     pub apiserver: usize,
@@ -41,6 +41,13 @@ pub struct CacheView {
     pub history_len: usize,
     pub lag_ms: u64,
     pub ready: bool,
+    /// The revisions a list can be served from a snapshot at.
+    pub snapshots: Vec<i64>,
+    /// etcd responses sent to this cache that have not arrived yet (the lag queue).
+    pub in_flight: usize,
+    pub next_arrival: Option<Instant>,
+    /// The compaction this apiserver knows about.
+    pub known_compaction: i64,
 }
 
 #[derive(Debug, Clone)]
@@ -106,6 +113,10 @@ impl Cacher {
             history_len: self.cache.history_len(),
             lag_ms: self.lag.0,
             ready: self.is_ready(now),
+            snapshots: self.cache.snapshot_revisions(self.known_compaction),
+            in_flight: self.incoming.iter().filter(|(_, i)| matches!(i, Incoming::Events(_))).count(),
+            next_arrival: self.next_arrival(),
+            known_compaction: self.known_compaction,
         }
     }
 

@@ -245,6 +245,16 @@ impl WatchCache {
         (rev >= known_compaction).then_some(rev)
     }
 
+    /// Every revision [`Self::snapshot_revision`] can answer with, oldest first.
+    pub fn snapshot_revisions(&self, known_compaction: i64) -> Vec<i64> {
+        let relist = (!self.removed_since_relist).then_some(self.list_rv);
+        relist
+            .into_iter()
+            .chain(self.history.iter().map(|e| e.rv))
+            .filter(|r| *r >= known_compaction)
+            .collect()
+    }
+
     /// The state at revision `n` from `start` on, under `prefix`, in key order, if a snapshot
     /// exists: the current state with the events newer than `n` undone on the fly, so a page costs
     /// the events since `n` plus the page, not a copy of the whole cache.

@@ -1,0 +1,284 @@
+//! The session's read model: everything a picture of the sandbox shows, as plain values read
+//! from the engine at one moment — etcd's head and compacted zone, the compaction rounds, each
+//! apiserver's watch cache per resource (window, capacity, snapshots, lag and events in flight),
+//! each watch stream (where it started, how far its client read, what its buffers hold, its
+//! timers and whether it ended), each informer, the objects that exist and each key's revision
+//! lane. The UI draws these and never reaches into the cluster; nothing here changes the
+//! engine. (Upstream there is no such thing: it is what `etcdctl`, `/metrics` and a debugger
+//! would show of a real control plane.)
+
+use crate::apiserver::cacher::CacheView;
+use crate::apiserver::server::WatchStreamView;
+use crate::clock::Instant;
+use crate::store::{KeyIndex, MvccStore, RangeRequest};
+
+/// One moment of the sandbox, as a picture shows it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct View {
+    /// Simulated time, in milliseconds since the sandbox started.
+    pub now_ms: u64,
+    /// etcd's current revision (the head).
+    pub revision: i64,
+    /// etcd's compacted revision: revisions below it can no longer be read.
+    pub compacted: Option<i64>,
+    /// Every compaction round an apiserver's compactor made, oldest first.
+    pub compactions: Vec<CompactionRound>,
+    /// The apiservers, in order (`apiserver 1` first).
+    pub apiservers: Vec<ApiserverView>,
+    /// The apiserver requests go to (1-based).
+    pub current_apiserver: usize,
+    /// Every watch the script opened (`w1`, `w2`, …), in order.
+    pub watches: Vec<WatchView>,
+    /// Every informer the script started, by name.
+    pub informers: Vec<InformerView>,
+}
+
+/// One compaction made by an apiserver's compactor (a `compact` line is not a round).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct CompactionRound {
+    /// 1-based round number, in time order.
+    pub round: usize,
+    pub at_ms: u64,
+    /// The revision etcd was compacted to.
+    pub revision: i64,
+}
+
+/// One apiserver: its watch caches and its compactor's next round.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ApiserverView {
+    /// 1-based, as scripts number them.
+    pub number: usize,
+    /// `--watch-cache`: off means every read and watch goes to etcd.
+    pub watch_cache: bool,
+    /// One per served resource (empty with the watch cache off).
+    pub caches: Vec<CacheWindow>,
+    /// When its compactor runs next (None = compaction switched off).
+    pub next_compaction_ms: Option<u64>,
+}
+
+/// One watch cache (one resource on one apiserver) drawn as a window on the revision axis.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct CacheWindow {
+    /// 1-based apiserver number.
+    pub apiserver: usize,
+    pub resource: &'static str,
+    /// The cache's resourceVersion: the newest revision it has processed.
+    pub rv: i64,
+    /// The oldest RV a watch may start from without a 410 (the window's left edge).
+    pub oldest_startable_rv: i64,
+    /// Events held / capacity of the history ring.
+    pub history_len: usize,
+    pub capacity: usize,
+    /// The revisions a list can be served from a snapshot at (newest first is not promised).
+    pub snapshots: Vec<i64>,
+    /// Propagation lag from etcd to this cache, and the etcd responses still on their way.
+    pub lag_ms: u64,
+    pub in_flight: usize,
+    /// When the next of them arrives.
+    pub next_arrival_ms: Option<u64>,
+    /// The compaction this apiserver knows about.
+    pub known_compaction: i64,
+    /// False while (re)initialising: reads get 429.
+    pub ready: bool,
+}
+
+/// One watch a script opened.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct WatchView {
+    /// The script's id: `w1`, `w2`, …
+    pub id: String,
+    /// The script line that opened it (1-based).
+    pub line: usize,
+    /// 1-based apiserver number.
+    pub apiserver: usize,
+    pub resource: &'static str,
+    /// The `resourceVersion` it asked to start after (None or 0 = "from now" / initial state).
+    pub requested_rv: Option<i64>,
+    /// What the client has read so far: frames, the newest RV among them, the bookmarks, and the
+    /// line of each read (`events wN`).
+    pub read: ReadFrames,
+    /// The stream's state on the server side (None once the apiserver has forgotten it).
+    pub stream: Option<WatchStreamView>,
+}
+
+/// The frames a client read from one watch.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct ReadFrames {
+    /// Frames read (events, bookmarks and an ERROR).
+    pub count: usize,
+    /// The resourceVersion of the newest frame read (the client's cursor).
+    pub last_rv: Option<i64>,
+    /// The RVs of the frames read, oldest first (at most [`MAX_FRAME_RVS`], the newest kept).
+    pub rvs: Vec<(i64, FrameKind)>,
+    /// The code of the ERROR frame that ended it, if one was read.
+    pub error_code: Option<u16>,
+    /// The client saw the stream end.
+    pub ended: bool,
+    /// The line of the `events` read that saw the end.
+    pub ended_line: Option<usize>,
+}
+
+/// How many frame RVs a watch keeps for pictures (older ones are counted only).
+pub const MAX_FRAME_RVS: usize = 500;
+
+/// The kind of a frame read.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum FrameKind {
+    Event,
+    Bookmark,
+    Error,
+}
+
+/// One informer.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct InformerView {
+    pub name: String,
+    pub resource: String,
+    /// 1-based apiserver number.
+    pub apiserver: usize,
+    /// The reflector's lastSyncResourceVersion ("" before the first list).
+    pub last_sync_rv: String,
+    /// What the reflector is doing, in a few words.
+    pub state: String,
+    /// The watch stream it reads now, if any.
+    pub watch: Option<WatchStreamView>,
+}
+
+/// One stored version of a key: written at `rev`, `version` of the generation created at
+/// `create_rev`; `deleted` for a tombstone.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct KeyChange {
+    pub rev: i64,
+    pub create_rev: i64,
+    pub version: i64,
+    pub deleted: bool,
+}
+
+/// A key's lane on the revision axis: every revision etcd still stores for it, oldest first.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct RevisionLane {
+    pub key: String,
+    pub changes: Vec<KeyChange>,
+}
+
+impl RevisionLane {
+    fn of(ki: &KeyIndex) -> Self {
+        let gens = ki.generations();
+        let mut changes = Vec::new();
+        for (gi, g) in gens.iter().enumerate() {
+            let closed = gi + 1 < gens.len();
+            let n = g.revisions().count();
+            for (j, r) in g.revisions().enumerate() {
+                changes.push(KeyChange {
+                    rev: r.main,
+                    create_rev: g.created().main,
+                    // A generation's versions count up to its last: the j-th of n is version − (n−1−j).
+                    version: g.version() - (n - 1 - j) as i64,
+                    deleted: closed && j + 1 == n,
+                });
+            }
+        }
+        RevisionLane { key: String::from_utf8_lossy(ki.key()).into_owned(), changes }
+    }
+}
+
+fn ms(i: Instant) -> u64 {
+    i.0
+}
+
+impl CacheWindow {
+    pub(super) fn of(v: CacheView) -> Self {
+        CacheWindow {
+            apiserver: v.apiserver + 1,
+            resource: v.resource,
+            rv: v.rv,
+            oldest_startable_rv: v.oldest_startable_rv,
+            history_len: v.history_len,
+            capacity: v.capacity,
+            snapshots: v.snapshots,
+            lag_ms: v.lag_ms,
+            in_flight: v.in_flight,
+            next_arrival_ms: v.next_arrival.map(ms),
+            known_compaction: v.known_compaction,
+            ready: v.ready,
+        }
+    }
+}
+
+pub(super) fn compaction_rounds(rounds: &[(Instant, i64)]) -> Vec<CompactionRound> {
+    rounds
+        .iter()
+        .enumerate()
+        .map(|(i, (t, rev))| CompactionRound { round: i + 1, at_ms: t.0, revision: *rev })
+        .collect()
+}
+
+pub(super) fn next_compaction_ms(next: Option<Instant>) -> Option<u64> {
+    next.map(ms)
+}
+
+/// Every key's revision lane, in key order.
+pub fn revision_lanes(etcd: &MvccStore) -> impl Iterator<Item = RevisionLane> + '_ {
+    etcd.key_indexes().map(RevisionLane::of)
+}
+
+/// The names of the objects of `resource` in `namespace` that exist now (etcd's current state).
+pub fn object_names(etcd: &MvccStore, resource: &str, namespace: &str) -> Vec<String> {
+    let Some(info) = crate::apiserver::resource::lookup(resource) else { return Vec::new() };
+    let prefix = format!("{}{namespace}/", info.key_root());
+    let req = RangeRequest {
+        key: prefix.clone().into_bytes(),
+        range_end: crate::apiserver::etcd3::prefix_range_end(prefix.as_bytes()),
+        keys_only: true,
+        ..Default::default()
+    };
+    etcd.range(&req)
+        .map(|r| {
+            r.kvs
+                .iter()
+                .filter_map(|kv| kv.key.get(prefix.len()..))
+                .map(|k| String::from_utf8_lossy(k).into_owned())
+                .collect()
+        })
+        .unwrap_or_default()
+}
+
+impl ReadFrames {
+    /// Records the frames of one `events` read on line `line`; `ended` if the stream is over.
+    pub(super) fn record(&mut self, frames: &[crate::apiserver::watch::Frame], ended: bool, line: usize) {
+        use crate::apiserver::watch::FrameType;
+        for f in frames {
+            self.count += 1;
+            let kind = match f.kind {
+                FrameType::Bookmark => FrameKind::Bookmark,
+                FrameType::Error => FrameKind::Error,
+                _ => FrameKind::Event,
+            };
+            if kind == FrameKind::Error {
+                self.error_code = f
+                    .object
+                    .get("code")
+                    .and_then(serde_json::Value::as_u64)
+                    .and_then(|c| u16::try_from(c).ok());
+                continue;
+            }
+            let rv = f
+                .object
+                .pointer("/metadata/resourceVersion")
+                .and_then(serde_json::Value::as_str)
+                .and_then(|s| s.parse::<i64>().ok());
+            if let Some(rv) = rv {
+                self.last_rv = Some(self.last_rv.map_or(rv, |l| l.max(rv)));
+                self.rvs.push((rv, kind));
+            }
+        }
+        if self.rvs.len() > MAX_FRAME_RVS {
+            let drop = self.rvs.len() - MAX_FRAME_RVS;
+            self.rvs.drain(..drop);
+        }
+        if ended && !self.ended {
+            self.ended = true;
+            self.ended_line = Some(line);
+        }
+    }
+}
