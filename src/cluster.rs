@@ -314,6 +314,11 @@ impl Cluster {
                 self.settle();
                 return Ok(format!("{n} apiserver(s)"));
             }
+            "etcd" => {
+                let v = crate::store::EtcdVersion::parse(value)?;
+                self.etcd.set_version(v);
+                return Ok(format!("etcd {} compaction rules", v.release()));
+            }
             "kubernetes" => {
                 let f = Features::parse(value)?;
                 for s in &mut self.apiservers {
@@ -371,7 +376,7 @@ impl Cluster {
             }
             _ => {
                 return Err(format!(
-                    "unknown setting {name:?}; known: watch-cache on|off, cache.lag <duration>, cache.capacity <n>|auto, cache.init-delay <duration>, compaction-interval <duration>, compactor on|off, kubernetes <1.x>, apiservers <n>, explain on|off"
+                    "unknown setting {name:?}; known: watch-cache on|off, cache.lag <duration>, cache.capacity <n>|auto, cache.init-delay <duration>, compaction-interval <duration>, compactor on|off, kubernetes <1.x>, etcd 3.4|3.5|3.6, apiservers <n>, explain on|off"
                 ));
             }
         };

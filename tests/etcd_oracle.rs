@@ -1,4 +1,6 @@
-//! Differential test of `rvlab::store::MvccStore` against a real etcd 3.4 (spec §A).
+//! Differential test of `rvlab::store::MvccStore` against a real etcd 3.4 (spec §A), with the model
+//! set to `EtcdVersion::V3_4` (`set etcd 3.4`): Debian's etcd-server is 3.4.23, from before
+//! etcd-io/etcd#18274 kept the tombstone at the compaction revision.
 //!
 //! The test starts its own etcd on 127.0.0.1 (free ports, temp data dir, killed and removed by a
 //! Drop guard), talks to it through the grpc-gateway JSON API with a tiny std-only HTTP/1.1
@@ -933,8 +935,14 @@ fn run_sequence(
     ops: &[Op],
     fresh: bool,
 ) -> Result<(), Divergence> {
-    let mut seq =
-        Seq { http, port, prefix: prefix.clone(), model: MvccStore::new(), offset: 0, watches: Vec::new() };
+    let mut seq = Seq {
+        http,
+        port,
+        prefix: prefix.clone(),
+        model: MvccStore::with_version(EtcdVersion::V3_4),
+        offset: 0,
+        watches: Vec::new(),
+    };
     // Align: etcd's current revision E0 ↔ model revision 1; both compacted there (unless fresh).
     let probe = seq.etcd("/v3/kv/range", &json!({ "key": b64(prefix.as_bytes()) }));
     let e0 = int(&probe["header"]["revision"]);

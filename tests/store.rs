@@ -282,8 +282,10 @@ fn range_errors_have_etcd_messages() {
 
 #[test]
 fn compaction_keeps_newest_at_or_below_and_drops_tombstoned_keys() {
-    // §A.4: all versions <= rev removed except the newest; a tombstone newest → key gone.
-    let mut s = MvccStore::new();
+    // §A.4: all versions <= rev removed except the newest; a tombstone newest → key gone
+    // (here the tombstone is at exactly the compaction revision: the etcd 3.4.23 rule; see
+    // compaction_keeps_a_tombstone_at_the_compaction_revision for today's).
+    let mut s = MvccStore::with_version(EtcdVersion::V3_4);
     put(&mut s, "/a", "1"); // 2
     put(&mut s, "/a", "2"); // 3
     put(&mut s, "/b", "1"); // 4
@@ -516,13 +518,44 @@ fn watch_below_compaction_is_canceled() {
 }
 
 #[test]
-fn watch_at_compact_revision_does_not_replay_its_tombstone() {
-    // §A.4 + §A.5 (etcd 3.4): a tombstone at exactly compactRev is physically gone.
-    let mut s = MvccStore::new();
+fn watch_at_compact_revision_does_not_replay_its_tombstone_in_etcd_3_4() {
+    // §A.4 + §A.5 (etcd 3.4.23, `set etcd 3.4`): a tombstone at exactly compactRev is
+    // physically gone (etcd-io/etcd#18089).
+    let mut s = MvccStore::with_version(EtcdVersion::V3_4);
     put(&mut s, "/a", "1"); // 2
     del(&mut s, "/a", b""); // 3
     s.compact(3).unwrap();
     let id = watch(&mut s, "/a", b"", 3, false);
+    assert!(s.take_watch_responses(id).is_empty());
+}
+
+#[test]
+fn compaction_keeps_a_tombstone_at_the_compaction_revision() {
+    // etcd ≥ 3.4.34 / 3.5.16 / 3.6, the default (etcd-io/etcd#18274 "keep tombstone if
+    // revision == compactAtRev"; server/storage/mvcc/key_index.go `doCompact` stops at
+    // `tomb >= atRev`): the delete at the compaction revision survives, so a watch from that
+    // revision still sees it; the next compaction past it removes it.
+    let mut s = MvccStore::new();
+    assert_eq!(s.version(), EtcdVersion::V3_6);
+    put(&mut s, "/a", "1"); // 2
+    put(&mut s, "/b", "1"); // 3
+    del(&mut s, "/b", b""); // 4
+    put(&mut s, "/a", "2"); // 5
+    s.compact(4).unwrap();
+    let kept: Vec<(i64, String)> =
+        s.history().map(|(r, rec)| (r.main, String::from_utf8_lossy(&rec.kv.key).into_owned())).collect();
+    assert_eq!(kept, vec![(2, "/a".into()), (4, "/b".into()), (5, "/a".into())]);
+    assert_eq!(s.key_count(), 2, "the deleted key stays in the index with its tombstone");
+    assert_eq!(get_at(&s, "/b", 4).unwrap().count, 0, "deleted at its tombstone");
+    let id = watch(&mut s, "/b", b"", 4, false);
+    assert_eq!(events(&s.take_watch_responses(id)), vec![(EventType::Delete, "/b".into(), 4)]);
+    // A later compaction that passes the tombstone removes the key, although /b has no
+    // revision after the previous compaction.
+    s.compact(5).unwrap();
+    assert!(s.key_index(b"/b").is_none());
+    let kept: Vec<i64> = s.history().map(|(r, _)| r.main).collect();
+    assert_eq!(kept, vec![5]);
+    let id = watch(&mut s, "/b", b"", 5, false);
     assert!(s.take_watch_responses(id).is_empty());
 }
 

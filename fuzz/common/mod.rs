@@ -401,7 +401,7 @@ impl Gen<'_> {
     }
 
     fn set(&mut self) -> String {
-        let (name, values): (&str, &[&str]) = match self.b.below(9) {
+        let (name, values): (&str, &[&str]) = match self.b.below(10) {
             0 => ("apiservers", &["1", "2", "3", "0", "4"]),
             1 => ("watch-cache", &["on", "off"]),
             2 => ("cache.lag", &["0s", "500ms", "2s", "5s"]),
@@ -410,6 +410,7 @@ impl Gen<'_> {
             5 => ("compaction-interval", &["1s", "10s", "5m"]),
             6 => ("compactor", &["on", "off"]),
             7 => ("kubernetes", &["1.30", "1.31", "1.33", "1.34", "1.36", "1.29"]),
+            8 => ("etcd", &["3.4", "3.5", "3.6", "3.3"]),
             _ => ("explain", &["on", "off"]),
         };
         format!("set {name} {}", self.b.pick(values))

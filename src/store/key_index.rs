@@ -150,16 +150,24 @@ impl KeyIndex {
         Some(IndexEntry { modified, created: g.created, version: g.ver - newer })
     }
 
-    /// etcd's `keyIndex.compact`: drops every revision `<= at_rev` except the newest one, and that
-    /// one too if it is a tombstone. Pushes every dropped revision onto `removed`.
-    pub(crate) fn compact(&mut self, at_rev: i64, removed: &mut Vec<Revision>) {
+    /// etcd's `keyIndex.compact`: drops every revision `<= at_rev` except the newest one. That
+    /// one is a tombstone when the key was deleted at or before `at_rev`: a tombstone below
+    /// `at_rev` goes with its generation; one at exactly `at_rev` stays under
+    /// [`CompactionRule::KeepTombstoneAtCompactRev`] (`doCompact` stops at `tomb >= atRev`) and
+    /// goes under [`CompactionRule::DropTombstoneAtCompactRev`] (etcd 3.4.23: `tomb > atRev`,
+    /// then "remove any tombstone"). Pushes every dropped revision onto `removed`.
+    pub(crate) fn compact(&mut self, at_rev: i64, rule: CompactionRule, removed: &mut Vec<Revision>) {
         if self.generations.is_empty() {
             return;
         }
         let last = self.generations.len() - 1;
-        // Skip whole generations whose tombstone is at or below at_rev.
+        let passed = |tomb: i64| match rule {
+            CompactionRule::KeepTombstoneAtCompactRev => tomb < at_rev,
+            CompactionRule::DropTombstoneAtCompactRev => tomb <= at_rev,
+        };
+        // Skip whole generations whose tombstone the compaction passes.
         let mut gi = 0;
-        while gi < last && self.generations[gi].last_main() <= at_rev {
+        while gi < last && passed(self.generations[gi].last_main()) {
             removed.extend(self.generations[gi].revs.iter().copied());
             gi += 1;
         }
@@ -169,14 +177,34 @@ impl KeyIndex {
             if at_or_below > 1 {
                 removed.extend(g.revs.drain(..at_or_below - 1));
             }
-            // A closed generation reduced to one revision holds only its tombstone: drop it.
-            if g.revs.len() == 1 && gi != last {
+            // etcd 3.4.23: a closed generation reduced to one revision holds only its tombstone
+            // (at `at_rev`): drop it.
+            if rule == CompactionRule::DropTombstoneAtCompactRev && g.revs.len() == 1 && gi != last {
                 removed.extend(g.revs.iter().copied());
                 gi += 1;
             }
         }
         self.generations.drain(..gi);
     }
+}
+
+/// Which etcd release's compaction rule the store follows for a tombstone at exactly the
+/// compaction revision.
+///
+/// etcd-io/etcd#18089 (fixed on main by #18274, backported to 3.5 by #18474; released in v3.4.34,
+/// v3.5.16 and v3.6.0): until then
+/// `keyIndex.compact` dropped a generation's tombstone when its revision equalled the compaction
+/// revision, so a watch started at the compaction revision missed that delete. Since then
+/// `doCompact` skips only generations whose tombstone is *below* the compaction revision and
+/// `compact` keeps the tombstone (`server/storage/mvcc/key_index.go`, etcd main).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum CompactionRule {
+    /// etcd ≥ 3.4.34 / 3.5.16 / 3.6: the tombstone at the compaction revision is kept (until a
+    /// later compaction passes it). What the clusters Kubernetes users run today do.
+    #[default]
+    KeepTombstoneAtCompactRev,
+    /// etcd ≤ 3.4.33 / 3.5.15 (e.g. Debian's 3.4.23): it is dropped with its generation.
+    DropTombstoneAtCompactRev,
 }
 
 /// A `key` / `range_end` pair resolved with etcd's conventions.
@@ -313,12 +341,13 @@ impl TreeIndex {
         &mut self,
         keys: impl IntoIterator<Item = &'k [u8]>,
         at_rev: i64,
+        rule: CompactionRule,
     ) -> Vec<Revision> {
         let mut removed = Vec::new();
         for key in keys {
             let empty = match self.tree.get_mut(key) {
                 Some(ki) => {
-                    ki.compact(at_rev, &mut removed);
+                    ki.compact(at_rev, rule, &mut removed);
                     ki.is_empty()
                 }
                 None => false,
@@ -365,19 +394,57 @@ mod tests {
         ki.put(r(8));
         ki.put(r(9));
         let mut removed = vec![];
-        ki.compact(5, &mut removed);
+        ki.compact(5, CompactionRule::DropTombstoneAtCompactRev, &mut removed);
         assert_eq!(removed, vec![r(2)]);
         assert_eq!(ki.get(5).map(|e| e.version), Some(2));
         removed.clear();
-        ki.compact(8, &mut removed);
+        ki.compact(8, CompactionRule::DropTombstoneAtCompactRev, &mut removed);
         assert_eq!(removed, vec![r(4), r(6)]);
         assert_eq!(ki.get(8).map(|e| e.modified), Some(r(8)));
         let mut ki = KeyIndex::new(b"k".to_vec());
         ki.put(r(2));
         ki.tombstone(r(3));
         removed.clear();
-        ki.compact(3, &mut removed);
+        ki.compact(3, CompactionRule::DropTombstoneAtCompactRev, &mut removed);
         assert!(ki.is_empty());
         assert_eq!(removed, vec![r(2), r(3)]);
+    }
+
+    /// etcd ≥ 3.4.34 / 3.5.16 / 3.6 (etcd-io/etcd#18274, `key_index.go` `doCompact`: the loop
+    /// stops at the first generation with `tomb >= atRev`; `compact` no longer removes it): a
+    /// tombstone at exactly the compaction revision stays, alone in its generation, until a
+    /// later compaction passes it; one below the compaction revision goes as before.
+    #[test]
+    fn compact_keeps_a_tombstone_at_the_compaction_revision() {
+        let keep = CompactionRule::KeepTombstoneAtCompactRev;
+        let mut ki = KeyIndex::new(b"k".to_vec());
+        ki.put(r(2));
+        ki.put(r(4));
+        ki.tombstone(r(6));
+        ki.put(r(8));
+        let mut removed = vec![];
+        ki.compact(6, keep, &mut removed);
+        assert_eq!(removed, vec![r(2), r(4)]);
+        assert_eq!(ki.generations().len(), 2);
+        assert_eq!(ki.generations()[0].revisions().collect::<Vec<_>>(), vec![r(6)]);
+        assert_eq!(ki.get(6), None, "the key is deleted at its tombstone");
+        assert_eq!(ki.get(8).map(|e| e.modified), Some(r(8)));
+        removed.clear();
+        ki.compact(7, keep, &mut removed);
+        assert_eq!(removed, vec![r(6)]);
+        assert_eq!(ki.generations().len(), 1);
+        // A deleted key whose tombstone is the compaction revision is not empty (stays in the
+        // tree index) until a later compaction.
+        let mut ki = KeyIndex::new(b"k".to_vec());
+        ki.put(r(2));
+        ki.tombstone(r(3));
+        removed.clear();
+        ki.compact(3, keep, &mut removed);
+        assert!(!ki.is_empty());
+        assert_eq!(removed, vec![r(2)]);
+        removed.clear();
+        ki.compact(4, keep, &mut removed);
+        assert!(ki.is_empty());
+        assert_eq!(removed, vec![r(3)]);
     }
 }

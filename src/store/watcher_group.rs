@@ -1,82 +1,14 @@
-//! etcd watchers (§A.5): inclusive start revision, catch-up from history, cancellation with
-//! `compact_revision`, progress notifications.
+//! The registry of etcd watchers (etcd's `watcher_group.go`): single-key watchers in a map by
+//! key, range watchers in a set (kube-apiserver has a handful), each watcher's `minRev`, and the
+//! queue of [`WatchResponse`]s each has been sent and not yet taken (the stream's buffer).
 //!
-//! This module owns the watcher registry (etcd's `watcherGroup`: single-key watchers in a map by
-//! key, range watchers in a list) and each watcher's queue of [`WatchResponse`]s. The store
-//! ([`super::MvccStore`], `watchable_store.go`'s role) decides what to send: catch-up from the
-//! backend when a watcher starts in the past, one response per write txn afterwards.
-//!
-//! Every watcher is "synced" as soon as it is created (the model catches up at once where etcd
-//! does it within ~100 ms), so events never depend on timing.
+//! It decides nothing about what to send: [`super::watchable_store`] does, and only calls
+//! in here to find the watchers of a key and to queue responses.
 
 use std::collections::{BTreeMap, BTreeSet, VecDeque};
 
+use super::api::{WatchId, WatchResponse, WatcherInfo};
 use super::key_index::KeyRange;
-use super::kv::{KeyValue, ResponseHeader};
-
-/// Identifies one watcher of a [`super::MvccStore`].
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
-pub struct WatchId(pub i64);
-
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum EventType {
-    Put,
-    Delete,
-}
-
-/// One change. For `Delete`, `kv` has only `key` and `mod_revision` (= the delete's revision).
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Event {
-    pub kind: EventType,
-    pub kv: KeyValue,
-    pub prev_kv: Option<KeyValue>,
-}
-
-#[derive(Debug, Clone, PartialEq, Eq, Default)]
-pub struct WatchCreateRequest {
-    pub key: Vec<u8>,
-    /// Same convention as [`super::RangeRequest::range_end`].
-    pub range_end: Vec<u8>,
-    /// Inclusive; 0 = "now" (first event has revision current+1).
-    pub start_revision: i64,
-    pub prev_kv: bool,
-    pub progress_notify: bool,
-}
-
-/// What etcd sends on a watch stream. An empty `events` with `canceled == false` is a progress
-/// notification: no later event on this stream has a revision ≤ `header.revision`.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct WatchResponse {
-    pub header: ResponseHeader,
-    pub watch_id: WatchId,
-    pub events: Vec<Event>,
-    /// Set (with `canceled`) when the start revision was compacted.
-    pub compact_revision: i64,
-    pub canceled: bool,
-    pub cancel_reason: String,
-}
-
-/// etcd's `mvcc.ErrEmptyWatcherRange` text, the `cancel_reason` of a watch whose `range_end` is
-/// not after its `key`.
-pub const ERR_EMPTY_WATCHER_RANGE: &str = "mvcc: watcher range is empty";
-
-/// A catch-up response holds at most this many distinct revisions (etcd's `watchBatchMaxRevs`);
-/// a longer history is sent as several responses.
-pub const WATCH_BATCH_MAX_REVS: usize = 1000;
-
-/// A read-only view of one active watcher, for the UI's "etcd view".
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct WatcherInfo {
-    pub id: WatchId,
-    pub key: Vec<u8>,
-    pub range_end: Vec<u8>,
-    /// The lowest revision an event must have to be sent (etcd's `minRev`).
-    pub min_revision: i64,
-    pub prev_kv: bool,
-    pub progress_notify: bool,
-    /// Responses queued and not yet taken.
-    pub pending: usize,
-}
 
 /// One registered watcher (etcd's `watcher`).
 #[derive(Debug, Clone)]
@@ -94,7 +26,7 @@ pub(crate) struct Watcher {
 
 /// All watchers of a store and what they have been sent (etcd's `watcherGroup` + the streams).
 #[derive(Debug, Clone, Default)]
-pub(crate) struct Watchers {
+pub(crate) struct WatcherGroup {
     next_id: i64,
     active: BTreeMap<WatchId, Watcher>,
     /// Single-key watchers by key.
@@ -105,7 +37,7 @@ pub(crate) struct Watchers {
     queues: BTreeMap<WatchId, VecDeque<WatchResponse>>,
 }
 
-impl Watchers {
+impl WatcherGroup {
     pub(crate) fn allocate_id(&mut self) -> WatchId {
         let id = WatchId(self.next_id);
         self.next_id = self.next_id.saturating_add(1);
