@@ -5,6 +5,7 @@
 //! the 1 s cacher timer (bookmarks, deadlines), compaction rounds — happens in time order.
 
 use crate::apiserver::cacher::CacheView;
+use crate::apiserver::decision::{Ended, Rule, Why};
 use crate::apiserver::features::Features;
 use crate::apiserver::server::{ApiResponse, ApiServer, Ctx, ServerConfig};
 use crate::apiserver::status::Status;
@@ -132,7 +133,9 @@ impl Cluster {
     ) -> (ApiResponse, Option<WatchHandle>) {
         let Some(server) = self.apiservers.get_mut(index) else {
             let status = Status::non_api_error(&format!("no apiserver {}", index + 1));
-            return (ApiResponse::from_status(&status, "no such apiserver"), None);
+            let mut why = Why::new(Rule::NoSuchApiserver);
+            why.apiserver = index + 1;
+            return (ApiResponse::from_status(&status, why), None);
         };
         let before = self.clock.now();
         let mut clock = self.clock.clone();
@@ -177,7 +180,7 @@ impl Cluster {
         self.apiservers.get(h.apiserver)?.watch_view(h.stream)
     }
 
-    pub fn watch_close_reason(&self, h: WatchHandle) -> Option<String> {
+    pub fn watch_close_reason(&self, h: WatchHandle) -> Option<Ended> {
         self.apiservers.get(h.apiserver)?.watch_close_reason(h.stream)
     }
 

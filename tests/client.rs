@@ -127,7 +127,13 @@ impl<'a> Faulty<'a> {
         Faulty { c, canned: vec![], inject: vec![] }
     }
     fn answer(&mut self, pattern: &str, status: &Status) {
-        self.canned.push((pattern.to_string(), ApiResponse::from_status(status, "injected by the test")));
+        self.canned.push((
+            pattern.to_string(),
+            ApiResponse::from_status(
+                status,
+                rvlab::apiserver::decision::Why::new(rvlab::apiserver::decision::Rule::RequestRejected),
+            ),
+        ));
     }
 }
 
@@ -956,7 +962,15 @@ fn garbage_from_the_server_is_an_error_not_a_panic() {
     let mut f = Faulty::new(&mut c);
     f.canned.push((
         "limit=500".into(),
-        ApiResponse { code: 200, headers: vec![], body: Value::Null, watch: None, explain: String::new() },
+        ApiResponse {
+            code: 200,
+            headers: vec![],
+            body: Value::Null,
+            watch: None,
+            why: Box::new(rvlab::apiserver::decision::Why::new(
+                rvlab::apiserver::decision::Rule::RequestRejected,
+            )),
+        },
     ));
     i.poll_with(&mut f);
     assert!(

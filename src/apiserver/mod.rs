@@ -4,6 +4,7 @@ pub mod body;
 pub mod cacher;
 pub mod compactor;
 pub mod continue_token;
+pub mod decision;
 pub mod etcd3;
 pub mod features;
 pub mod object;

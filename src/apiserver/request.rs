@@ -13,8 +13,9 @@ use super::selector::LabelSelector;
 use super::status::{Status, go_parse_int};
 use super::validation;
 
-/// What the request asks for.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+/// What the request asks for (serialised lowercase: `"get"`, `"list"`, …).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "lowercase")]
 pub enum Verb {
     Get,
     List,

@@ -8,10 +8,11 @@ use std::collections::BTreeMap;
 use serde_json::{Map, Value, json};
 
 use super::cacher::cache_watcher::CacheWatcher;
-use super::cacher::delegator::{ListShape, ReadPath, route_get, route_list};
+use super::cacher::delegator::{ListShape, ReadPath, get_semantics, route_get, route_list};
 use super::cacher::{CacheView, Cacher};
 use super::compactor::Compactor;
 use super::continue_token::ContinueToken;
+use super::decision::{EndReason, Ended, Outcome, Path, Rule, Semantics, Why};
 use super::etcd3::{self, ListRequest, Preconditions, ReadAt, StorageError};
 use super::features::Features;
 use super::object;
@@ -32,29 +33,24 @@ pub struct ApiResponse {
     pub headers: Vec<(String, String)>,
     pub body: Value,
     pub watch: Option<u64>,
-    /// Which path served the request and which rule decided the outcome.
-    pub explain: String,
+    /// Which path served the request and which rule decided the outcome (boxed: responses move
+    /// around a lot, the decision is read once).
+    pub why: Box<Why>,
 }
 
 impl ApiResponse {
-    fn ok(code: u16, body: Value, explain: impl Into<String>) -> Self {
-        ApiResponse { code, headers: vec![], body, watch: None, explain: explain.into() }
+    fn ok(code: u16, body: Value, why: Why) -> Self {
+        ApiResponse { code, headers: vec![], body, watch: None, why: Box::new(why) }
     }
 
-    pub fn from_status(status: &Status, explain: impl Into<String>) -> Self {
+    pub fn from_status(status: &Status, why: Why) -> Self {
         let mut headers = vec![];
         if let Some(secs) = status.retry_after()
             && secs > 0
         {
             headers.push(("Retry-After".to_string(), secs.to_string()));
         }
-        ApiResponse {
-            code: status.code(),
-            headers,
-            body: status.to_json(),
-            watch: None,
-            explain: explain.into(),
-        }
+        ApiResponse { code: status.code(), headers, body: status.to_json(), watch: None, why: Box::new(why) }
     }
 }
 
@@ -207,7 +203,7 @@ impl ApiServer {
         }
     }
 
-    fn stop_caches(&mut self, etcd: &mut MvccStore, why: &str) {
+    fn stop_caches(&mut self, etcd: &mut MvccStore, why: EndReason) {
         for c in self.cachers.values_mut() {
             c.stop(etcd, why);
         }
@@ -236,7 +232,7 @@ impl ApiServer {
         if on {
             self.start_caches(etcd, now, Duration(0));
         } else {
-            self.stop_caches(etcd, "the watch cache was switched off");
+            self.stop_caches(etcd, EndReason::CacheOff);
         }
     }
 
@@ -256,10 +252,12 @@ impl ApiServer {
 
     /// The process restarts: every watch ends, the caches relist and are not ready for a while.
     pub fn restart(&mut self, etcd: &mut MvccStore, now: Instant) {
-        self.stop_caches(etcd, "the apiserver restarted");
+        self.stop_caches(etcd, EndReason::Restart);
         for w in self.watches.values_mut() {
             w.pump(etcd);
-            w.close("the apiserver restarted".into(), etcd);
+            let mut ended = Ended::new(EndReason::Restart);
+            ended.path = Some(Path::Etcd);
+            w.close(ended, etcd);
         }
         if self.config.watch_cache {
             let delay = self.config.init_delay;
@@ -333,7 +331,9 @@ impl ApiServer {
             let Some(w) = watches.get_mut(id) else { return false };
             if !w.closed && w.deadline.is_some_and(|d| now >= d) {
                 w.pump(etcd);
-                w.close("timeoutSeconds reached: the server ended the watch cleanly".into(), etcd);
+                let mut ended = Ended::new(EndReason::Timeout);
+                ended.path = Some(Path::Etcd);
+                w.close(ended, etcd);
             }
             !w.closed
         });
@@ -353,8 +353,13 @@ impl ApiServer {
     ) -> ApiResponse {
         let req = match parse_request(method, target, body) {
             Ok(r) => r,
-            Err(status) => return ApiResponse::from_status(&status, "rejected while decoding the request"),
+            Err(status) => {
+                let mut resp = ApiResponse::from_status(&status, Why::new(Rule::RequestRejected));
+                resp.why.apiserver = self.index + 1;
+                return resp;
+            }
         };
+        let verb = req.verb;
         let mut resp = match req.verb {
             Verb::Get => self.get(ctx, &req),
             Verb::List => self.list(ctx, &req),
@@ -363,7 +368,8 @@ impl ApiServer {
             Verb::Update => self.update(ctx, &req),
             Verb::Delete => self.delete(ctx, &req),
         };
-        resp.explain = format!("apiserver {}: {}", self.index + 1, resp.explain);
+        resp.why.apiserver = self.index + 1;
+        resp.why.verb = Some(verb);
         resp
     }
 
@@ -376,18 +382,17 @@ impl ApiServer {
             Some(s) => match validation::parse_resource_version_for_get(s) {
                 Ok(n) => Some(n),
                 Err(status) => {
-                    return ApiResponse::from_status(
-                        &status,
-                        "the storage layer could not parse resourceVersion",
-                    );
+                    return ApiResponse::from_status(&status, Why::new(Rule::InvalidResourceVersion));
                 }
             },
         };
         let now = ctx.clock.now();
         let cache_ready = self.cacher(info).is_some_and(|c| c.is_ready(now));
-        let (mut path, mut why) = route_get(rv, self.cachers.contains_key(info.resource));
+        let (mut path, rule) = route_get(rv, self.cachers.contains_key(info.resource));
+        let mut why = Why::new(rule).semantics(get_semantics(rv));
+        why.rv = rv.map(rv_i64);
         if !cache_ready && matches!(path, ReadPath::CacheAny | ReadPath::CacheMin(_)) {
-            why = format!("{why}; the watch cache is not ready, so etcd serves it");
+            why = why.outcome(Outcome::CacheNotReady);
             path = match rv {
                 Some(n) if n > 0 => ReadPath::EtcdNotOlderThan(n),
                 _ => ReadPath::EtcdLatest,
@@ -395,25 +400,39 @@ impl ApiServer {
         }
         let result = match path {
             ReadPath::CacheAny | ReadPath::CacheMin(_) => {
+                why = why.path(Path::WatchCache);
                 let Some(c) = self.cachers.get_mut(info.resource) else {
                     return ApiResponse::from_status(&Status::internal_error("no watch cache"), why);
                 };
                 if let ReadPath::CacheMin(n) = path
-                    && let Err(resp) = wait_fresh(c, n, ctx, &why)
+                    && let Err(resp) = wait_fresh(c, n, ctx, why.clone())
                 {
                     return resp;
                 }
+                why.cache_rv = Some(c.cache.resource_version());
                 match c.cache.get(&key) {
                     Some(obj) => Ok(obj.clone()),
                     None => Err(StorageError::NotFound),
                 }
             }
-            ReadPath::EtcdNotOlderThan(n) => etcd3::get(ctx.etcd, &key, ReadAt::NotOlderThan(n)),
-            _ => etcd3::get(ctx.etcd, &key, ReadAt::Latest),
+            ReadPath::EtcdNotOlderThan(n) => {
+                why = why.path(Path::Etcd);
+                etcd3::get(ctx.etcd, &key, ReadAt::NotOlderThan(n))
+            }
+            _ => {
+                why = why.path(Path::Etcd);
+                etcd3::get(ctx.etcd, &key, ReadAt::Latest)
+            }
         };
         match result {
-            Ok(obj) => ApiResponse::ok(200, object::canonical(info, obj), why),
-            Err(e) => ApiResponse::from_status(&storage_status(&e, info, name), format!("{why}; {e}")),
+            Ok(obj) => {
+                why.revision = object::resource_version(&obj).and_then(|r| r.parse().ok());
+                ApiResponse::ok(200, object::canonical(info, obj), why)
+            }
+            Err(e) => {
+                let why = storage_outcome(why, &e, ctx.etcd);
+                ApiResponse::from_status(&storage_status(&e, info, name), why)
+            }
         }
     }
 
@@ -423,16 +442,11 @@ impl ApiServer {
         if let Err(status) =
             validation::validate_list_options(opts, Verb::List, self.config.features.watch_list)
         {
-            return ApiResponse::from_status(&status, "rejected by ListOptions validation (§C.1)");
+            return ApiResponse::from_status(&status, Why::new(Rule::InvalidListOptions));
         }
-        let storage = match validation::check_list_storage_options(opts) {
+        let storage = match validation::check_list_storage_options_ruled(opts) {
             Ok(s) => s,
-            Err(status) => {
-                return ApiResponse::from_status(
-                    &status,
-                    "rejected by the storage layer's list checks (§C.1, §D)",
-                );
-            }
+            Err((rule, status)) => return ApiResponse::from_status(&status, Why::new(rule)),
         };
         let token = storage.continue_token;
         let rv = opts.resource_version.as_deref().filter(|s| !s.is_empty()).map(|_| storage.resource_version);
@@ -446,7 +460,12 @@ impl ApiServer {
         };
         let now = ctx.clock.now();
         let has_cache = self.cachers.contains_key(info.resource);
-        let (mut path, mut why) = route_list(&shape, &self.config.features, has_cache);
+        let (mut path, rule) = route_list(&shape, &self.config.features, has_cache);
+        let mut why = Why::new(rule).semantics(shape.semantics());
+        why.rv = match (shape.continue_rv, rv) {
+            (Some(crv), _) => Some(crv),
+            (None, rv) => rv.map(rv_i64),
+        };
         let is_cache_path = matches!(
             path,
             ReadPath::CacheAny
@@ -461,14 +480,14 @@ impl ApiServer {
                     ReadPath::CacheSnapshot(n) => ReadPath::EtcdAt(n),
                     _ => ReadPath::EtcdLatest,
                 };
-                why = format!(
-                    "{why}; the watch cache is not ready, and a paginated list without selectors goes to etcd"
-                );
+                why = why.outcome(Outcome::CacheNotReady);
             } else {
                 let retry = self.cacher(info).map(|c| c.retry_after_seconds(now)).unwrap_or(1);
+                why = why.outcome(Outcome::CacheInitializing).path(Path::WatchCache);
+                why.retry_after = Some(retry.into());
                 return ApiResponse::from_status(
                     &Status::too_many_requests("storage is (re)initializing", retry),
-                    format!("{why}; but the watch cache is still initialising → 429"),
+                    why,
                 );
             }
         }
@@ -487,6 +506,7 @@ impl ApiServer {
                 },
             )
         };
+        why = why.path(if is_cache_path_of(path) { Path::WatchCache } else { Path::Etcd });
         let page = match path {
             ReadPath::EtcdLatest => etcd_read(ReadAt::Latest, ctx),
             ReadPath::EtcdNotOlderThan(n) => etcd_read(ReadAt::NotOlderThan(n), ctx),
@@ -495,6 +515,7 @@ impl ApiServer {
                 let Some(c) = self.cachers.get(info.resource) else {
                     return ApiResponse::from_status(&Status::internal_error("no watch cache"), why);
                 };
+                why.cache_rv = Some(c.cache.resource_version());
                 Ok(page_from(
                     c.state_from(&start, &prefix),
                     &prefix,
@@ -508,9 +529,10 @@ impl ApiServer {
                 let Some(c) = self.cachers.get_mut(info.resource) else {
                     return ApiResponse::from_status(&Status::internal_error("no watch cache"), why);
                 };
-                if let Err(resp) = wait_fresh(c, n, ctx, &why) {
+                if let Err(resp) = wait_fresh(c, n, ctx, why.clone()) {
                     return resp;
                 }
+                why.cache_rv = Some(c.cache.resource_version());
                 Ok(page_from(
                     c.state_from(&start, &prefix),
                     &prefix,
@@ -525,11 +547,9 @@ impl ApiServer {
                 let Some(c) = self.cachers.get_mut(info.resource) else {
                     return ApiResponse::from_status(&Status::internal_error("no watch cache"), why);
                 };
+                why.etcd_revision = Some(target);
                 if c.wait_until_fresh(target, ctx.etcd, ctx.clock) {
-                    why = format!(
-                        "{why}; etcd was at {target} and the cache reached it (now {})",
-                        c.cache.resource_version()
-                    );
+                    why.cache_rv = Some(c.cache.resource_version());
                     Ok(page_from(
                         c.state_from(&start, &prefix),
                         &prefix,
@@ -539,9 +559,8 @@ impl ApiServer {
                         |after| c.cache.count_between(after, &prefix_end),
                     ))
                 } else {
-                    why = format!(
-                        "{why}; the cache did not reach etcd's revision {target} within 3 s → fall back to etcd"
-                    );
+                    why.cache_rv = Some(c.cache.resource_version());
+                    why = why.outcome(Outcome::ConsistentReadTimeout).path(Path::Etcd);
                     etcd_read(ReadAt::Latest, ctx)
                 }
             }
@@ -549,26 +568,23 @@ impl ApiServer {
                 let Some(c) = self.cachers.get_mut(info.resource) else {
                     return ApiResponse::from_status(&Status::internal_error("no watch cache"), why);
                 };
-                if let Err(resp) = wait_fresh(c, n, ctx, &why) {
+                if let Err(resp) = wait_fresh(c, n, ctx, why.clone()) {
                     return resp;
                 }
-                let snap_rev = c.cache.snapshot_revision(n as i64, c.known_compaction);
-                match c.cache.snapshot_range(n as i64, c.known_compaction, &start, &prefix) {
+                let at = rv_i64(n);
+                let snap_rev = c.cache.snapshot_revision(at, c.known_compaction);
+                match c.cache.snapshot_range(at, c.known_compaction, &start, &prefix) {
                     Some(state) => {
-                        why = format!(
-                            "{why}; served from the cache snapshot at {}",
-                            snap_rev.unwrap_or(n as i64)
-                        );
+                        why = why.path(Path::CacheSnapshot);
+                        why.snapshot_rv = Some(snap_rev.unwrap_or(at));
                         let cache = &c.cache;
                         let known = c.known_compaction;
-                        Ok(page_from(state, &prefix, n as i64, opts.limit, &opts.label_selector, |after| {
-                            cache.count_between_at(n as i64, known, after, &prefix_end).unwrap_or(0)
+                        Ok(page_from(state, &prefix, at, opts.limit, &opts.label_selector, |after| {
+                            cache.count_between_at(at, known, after, &prefix_end).unwrap_or(0)
                         }))
                     }
                     None => {
-                        why = format!(
-                            "{why}; the cache holds no snapshot at {n} (older than its history, relisted, or below the known compaction) → etcd at {n}"
-                        );
+                        why = why.outcome(Outcome::SnapshotMissing).path(Path::Etcd);
                         etcd_read(ReadAt::Exact(n), ctx)
                     }
                 }
@@ -591,30 +607,22 @@ impl ApiServer {
                 list.insert("metadata".into(), Value::Object(meta));
                 list.insert("items".into(), Value::Array(items));
                 let body = Value::Object(list);
-                ApiResponse::ok(
-                    200,
-                    body,
-                    format!(
-                        "{why}; the list's resourceVersion {} is the revision it is consistent at",
-                        page.resource_version
-                    ),
-                )
+                why.revision = Some(page.resource_version);
+                ApiResponse::ok(200, body, why)
             }
             Err(e) => {
                 let status = match (&e, &token) {
                     (StorageError::Compacted, Some(tok)) => {
+                        why = why.outcome(Outcome::ContinueCompacted);
+                        why.compact_revision = ctx.etcd.compact_revision();
                         Status::expired_continue(&ContinueToken { rv: -1, start: tok.start.clone() }.encode())
                     }
-                    _ => storage_status(&e, info, ""),
+                    _ => {
+                        why = storage_outcome(why, &e, ctx.etcd);
+                        storage_status(&e, info, "")
+                    }
                 };
-                let because = match &e {
-                    StorageError::Compacted => format!(
-                        "410 from etcd compaction: the revision asked for is below etcd's compact revision {}",
-                        ctx.etcd.compact_revision().unwrap_or(0)
-                    ),
-                    other => other.to_string(),
-                };
-                ApiResponse::from_status(&status, format!("{why}; {because}"))
+                ApiResponse::from_status(&status, why)
             }
         }
     }
@@ -624,7 +632,7 @@ impl ApiServer {
         let watch_list = self.config.features.watch_list;
         validation::default_watch_list(&mut req.options, watch_list);
         if let Err(status) = validation::validate_list_options(&req.options, Verb::Watch, watch_list) {
-            return ApiResponse::from_status(&status, "rejected by ListOptions validation (§C.1)");
+            return ApiResponse::from_status(&status, Why::new(Rule::InvalidListOptions));
         }
         let opts = &req.options;
         let rv = match opts.resource_version.as_deref().filter(|s| !s.is_empty()) {
@@ -632,10 +640,7 @@ impl ApiServer {
             Some(s) => match validation::parse_resource_version_for_get(s) {
                 Ok(n) => Some(n),
                 Err(status) => {
-                    return ApiResponse::from_status(
-                        &status,
-                        "the storage layer could not parse resourceVersion",
-                    );
+                    return ApiResponse::from_status(&status, Why::new(Rule::InvalidResourceVersion));
                 }
             },
         };
@@ -657,49 +662,69 @@ impl ApiServer {
             return self.watch_from_etcd(
                 ctx,
                 wid,
-                info,
-                filter,
-                rv,
-                opts.send_initial_events,
-                opts.allow_watch_bookmarks,
-                deadline,
+                EtcdWatchStart {
+                    info,
+                    filter,
+                    rv,
+                    send_initial_events: opts.send_initial_events,
+                    allow_bookmarks: opts.allow_watch_bookmarks,
+                    deadline,
+                },
             );
         }
+        let semantics = watch_semantics(rv, opts.send_initial_events);
         let Some(c) = self.cachers.get_mut(info.resource) else {
-            return ApiResponse::from_status(&Status::internal_error("no watch cache"), "no cache");
+            return ApiResponse::from_status(
+                &Status::internal_error("no watch cache"),
+                Why::new(Rule::WatchCacheOff).semantics(semantics),
+            );
         };
         if !c.is_ready(now) {
+            let retry = c.retry_after_seconds(now);
+            let mut why = Why::new(Rule::WatchStateFromCache)
+                .semantics(semantics)
+                .path(Path::WatchCache)
+                .outcome(Outcome::CacheInitializing);
+            why.rv = rv.map(rv_i64);
+            why.retry_after = Some(retry.into());
             return ApiResponse::from_status(
-                &Status::too_many_requests("storage is (re)initializing", c.retry_after_seconds(now)),
-                "watches are served by the watch cache, which is still initialising → 429",
+                &Status::too_many_requests("storage is (re)initializing", retry),
+                why,
             );
         }
         let chan = c.channel_size();
         let sie = opts.send_initial_events;
         let bookmarks = opts.allow_watch_bookmarks;
-        let mut error: Option<Status> = None;
+        let mut error: Option<(Status, Ended)> = None;
         let mut initial: Vec<Frame> = Vec::new();
         let mut end_bookmark = None;
         let start_rv: i64;
-        let explain: String;
         // Wait for freshness where the table says so (§E.2).
         let wait_for = match (rv, sie) {
             (None, Some(_)) => Some(ctx.etcd.current_revision()),
-            (Some(n), Some(true)) if n > 0 => Some(n as i64),
+            (Some(n), Some(true)) if n > 0 => Some(rv_i64(n)),
             _ => None,
         };
         if let Some(target) = wait_for
             && !c.wait_until_fresh(target, ctx.etcd, ctx.clock)
         {
-            let cur = c.cache.resource_version().max(0) as u64;
-            error = Some(Status::too_large_resource_version(target as u64, cur, 1));
+            let cur = c.cache.resource_version();
+            let mut ended = Ended::new(EndReason::CacheNotFresh);
+            ended.rv = Some(target);
+            ended.cache_rv = Some(cur);
+            error = Some((Status::too_large_resource_version(rv_u64(target), rv_u64(cur), 1), ended));
         }
         let cache_rv = c.cache.resource_version();
         let with_state = matches!(sie, Some(true)) || (sie.is_none() && matches!(rv, None | Some(0)));
+        let mut why = Why::new(Rule::WatchStateFromCache).semantics(semantics).path(Path::WatchCache);
+        why.rv = rv.map(rv_i64);
+        why.cache_rv = Some(cache_rv);
         if error.is_some() {
             start_rv = cache_rv;
-            explain =
-                format!("the watch cache did not reach {} within 3 s → ERROR 504", wait_for.unwrap_or(0));
+            why.rule = if sie == Some(true) { Rule::WatchListFromCache } else { Rule::WatchNoInitialState };
+            why = why.outcome(Outcome::CacheNotFresh);
+            why.etcd_revision = wait_for;
+            why.retry_after = Some(1);
         } else if with_state {
             for (_, obj) in c.state_from(&prefix, &prefix) {
                 if filter.matches(obj) {
@@ -710,65 +735,55 @@ impl ApiServer {
             if sie == Some(true) && bookmarks {
                 end_bookmark = Some(Frame::bookmark(info, cache_rv, true));
             }
-            explain = match (rv, sie) {
-                (None, Some(true)) => format!(
-                    "rv unset + sendInitialEvents → Get State and Start at Most Recent: waited for the cache to reach etcd's revision, replayed {} objects as ADDED at cache RV {cache_rv}{}, then changes after it",
-                    initial.len(),
-                    if bookmarks { ", then the initial-events-end BOOKMARK" } else { "" }
-                ),
-                (_, Some(true)) => format!(
-                    "sendInitialEvents=true → the cache's current state ({} ADDED) at RV {cache_rv}{}, then changes (never 410, even for an old rv)",
-                    initial.len(),
-                    if bookmarks { ", then the initial-events-end BOOKMARK" } else { "" }
-                ),
-                _ => format!(
-                    "rv {} without WatchList → Get State and Start at Any: the cache's (possibly stale) state as {} ADDED at RV {cache_rv}, then changes",
-                    if rv.is_none() { "unset" } else { "\"0\"" },
-                    initial.len()
-                ),
-            };
+            why.rule = if sie == Some(true) { Rule::WatchListFromCache } else { Rule::WatchStateFromCache };
+            if sie == Some(true) {
+                why.end_bookmark = Some(bookmarks);
+            }
+            if rv.is_none() && sie == Some(true) {
+                why.etcd_revision = wait_for;
+            }
+            why.initial_events = Some(initial.len());
+            why.key_order = Some(true);
+            why.start_rv = Some(cache_rv);
         } else {
             match (rv, sie) {
                 (None, Some(false)) => {
                     start_rv = wait_for.unwrap_or(cache_rv);
-                    explain = format!(
-                        "sendInitialEvents=false with rv unset → no initial state; changes after etcd's revision {start_rv}"
-                    );
+                    why.rule = Rule::WatchNoInitialState;
+                    why.etcd_revision = wait_for;
+                    why.start_rv = Some(start_rv);
                 }
                 (Some(0), _) => {
                     start_rv = cache_rv;
-                    explain = format!(
-                        "rv=\"0\" with sendInitialEvents=false → no initial state; changes after the cache's RV {cache_rv}"
-                    );
+                    why.rule = Rule::WatchNoInitialState;
+                    why.start_rv = Some(start_rv);
                 }
                 _ => {
-                    let n = rv.unwrap_or(0) as i64;
+                    let n = rv.map(rv_i64).unwrap_or(0);
                     start_rv = n;
+                    why.oldest_startable_rv = Some(c.cache.oldest_startable_rv());
                     match c.cache.events_since(n) {
                         Err(status) => {
-                            explain = format!(
-                                "410 from the watch cache's history window: rv {n} is older than the oldest startable RV {} (etcd's compaction has nothing to do with it)",
-                                c.cache.oldest_startable_rv()
-                            );
-                            error = Some(status);
+                            why.rule = Rule::WatchFromCacheHistory;
+                            why = why.outcome(Outcome::CacheWindow);
+                            let mut ended = Ended::new(EndReason::CacheWindow);
+                            ended.rv = Some(n);
+                            ended.oldest_startable_rv = Some(c.cache.oldest_startable_rv());
+                            error = Some((status, ended));
                         }
                         Ok(evs) => {
                             for ev in evs {
-                                if let Some(f) = replay_frame(&filter, ev) {
+                                if let Some(f) = ev.frame_for(&filter) {
                                     initial.push(f);
                                 }
                             }
-                            explain = if n > cache_rv {
-                                format!(
-                                    "rv {n} is ahead of the cache ({cache_rv}) → no error; changes up to {n} are skipped"
-                                )
+                            why.rule = if n > cache_rv {
+                                Rule::WatchAheadOfCache
                             } else {
-                                format!(
-                                    "rv {n} → Start at Exact: {} buffered changes after {n} from the cache's history (oldest startable RV {}), then new ones",
-                                    initial.len(),
-                                    c.cache.oldest_startable_rv()
-                                )
+                                Rule::WatchFromCacheHistory
                             };
+                            why.initial_events = Some(initial.len());
+                            why.start_rv = Some(n.max(cache_rv));
                         }
                     }
                 }
@@ -791,37 +806,32 @@ impl ApiServer {
         if let Some(b) = end_bookmark {
             w.send_initial(b);
         }
-        if let Some(status) = &error {
-            w.send_initial(Frame::error(status));
-            w.close(status.message().to_string());
+        if let Some((status, mut ended)) = error {
+            w.send_initial(Frame::error(&status));
+            ended.path = Some(Path::WatchCache);
+            w.close(ended);
         }
         c.add_watcher(wid, w);
         let mut stream = WatchStream::new(info, filter, WatchSource::Cache(info.resource));
         stream.deadline = Some(deadline);
         self.watches.insert(wid, stream);
-        let mut resp = ApiResponse::ok(200, Value::Null, format!("served by the watch cache: {explain}"));
+        let mut resp = ApiResponse::ok(200, Value::Null, why);
         resp.watch = Some(wid);
         resp
     }
 
-    #[allow(clippy::too_many_arguments)]
-    fn watch_from_etcd(
-        &mut self,
-        ctx: &mut Ctx<'_>,
-        wid: u64,
-        info: &'static ResourceInfo,
-        filter: WatchFilter,
-        rv: Option<u64>,
-        send_initial_events: Option<bool>,
-        allow_bookmarks: bool,
-        deadline: Instant,
-    ) -> ApiResponse {
+    /// A watch served straight from etcd (no watch cache for the resource).
+    fn watch_from_etcd(&mut self, ctx: &mut Ctx<'_>, wid: u64, start: EtcdWatchStart) -> ApiResponse {
+        let EtcdWatchStart { info, filter, rv, send_initial_events, allow_bookmarks, deadline } = start;
         let prefix = filter.key_prefix.clone();
         let mut stream = WatchStream::new(info, filter.clone(), WatchSource::Done);
         stream.deadline = Some(deadline);
         let initial = send_initial_events == Some(true)
             || (send_initial_events.is_none() && matches!(rv, None | Some(0)));
-        let explain;
+        let mut why = Why::new(Rule::WatchFromEtcd)
+            .semantics(watch_semantics(rv, send_initial_events))
+            .path(Path::Etcd);
+        why.rv = rv.map(rv_i64);
         let start_rev;
         if initial {
             // A consistent list, then a watch from its revision + 1.
@@ -843,23 +853,23 @@ impl ApiServer {
                     }
                 }
             }
+            why.rule = Rule::WatchListFromEtcd;
+            why.initial_events = Some(stream.pending.len());
+            why.key_order = Some(true);
             if send_initial_events == Some(true) && allow_bookmarks {
                 stream.pending.push_back(Frame::bookmark(info, cur, true));
+                why.end_bookmark = Some(true);
             }
-            start_rev = cur + 1;
-            explain = format!(
-                "watch cache off → etcd: list at revision {cur} as initial ADDED events, then changes from revision {}",
-                cur + 1
-            );
+            start_rev = cur.saturating_add(1);
+            why.etcd_revision = Some(cur);
+            why.start_rv = Some(cur);
         } else {
             let n = match (rv, send_initial_events) {
-                (None, Some(false)) | (Some(0), Some(false)) => ctx.etcd.current_revision() as u64,
-                _ => rv.unwrap_or(0),
-            } as i64;
+                (None, Some(false)) | (Some(0), Some(false)) => ctx.etcd.current_revision(),
+                _ => rv.map(rv_i64).unwrap_or(0),
+            };
             start_rev = n.saturating_add(1);
-            explain = format!(
-                "watch cache off → etcd watch from resourceVersion={n}: starts strictly after {n} (at revision {start_rev}); no bookmarks on this path"
-            );
+            why.start_rv = Some(n);
         }
         let id = ctx.etcd.watch(WatchCreateRequest {
             key: prefix.clone().into_bytes(),
@@ -872,7 +882,7 @@ impl ApiServer {
         stream.pump(ctx.etcd);
         self.open_etcd_streams.insert(wid);
         self.watches.insert(wid, stream);
-        let mut resp = ApiResponse::ok(200, Value::Null, explain);
+        let mut resp = ApiResponse::ok(200, Value::Null, why);
         resp.watch = Some(wid);
         resp
     }
@@ -884,18 +894,18 @@ impl ApiServer {
                 &Status::bad_request(
                     "the body of the request was in an unknown format - accepted media types include: application/json, application/yaml, application/vnd.kubernetes.protobuf",
                 ),
-                "create needs a body",
+                Why::new(Rule::BodyRejected),
             );
         };
         let mut obj = match super::body::decode_object(info, req.namespace.as_deref(), None, body) {
             Ok(o) => o,
-            Err(status) => return ApiResponse::from_status(&status, "the object in the body was rejected"),
+            Err(status) => return ApiResponse::from_status(&status, Why::new(Rule::BodyRejected)),
         };
         let name = object::name(&obj).to_string();
         if object::resource_version(&obj).is_some() {
             return ApiResponse::from_status(
                 &Status::non_api_error("resourceVersion should not be set on objects to be created"),
-                "create with a resourceVersion in the body is refused by the storage layer",
+                Why::new(Rule::ResourceVersionOnCreate),
             );
         }
         if info.resource == "pods" {
@@ -903,7 +913,7 @@ impl ApiServer {
             if !errs.is_empty() {
                 return ApiResponse::from_status(
                     &Status::invalid(info, &name, &errs),
-                    "the pod failed validation",
+                    Why::new(Rule::ObjectInvalid),
                 );
             }
             if obj.get("status").is_none()
@@ -922,19 +932,14 @@ impl ApiServer {
         let key = object_key(info, req.namespace.as_deref(), &name);
         match etcd3::create(ctx.etcd, &key, &obj) {
             Ok(stored) => {
-                let rv = object::resource_version(&stored).unwrap_or("").to_string();
-                ApiResponse::ok(
-                    201,
-                    object::canonical(info, stored),
-                    format!(
-                        "created with Txn If(mod_revision({key})==0) Then Put → new revision {rv} is its resourceVersion"
-                    ),
-                )
+                let mut why = Why::new(Rule::Create).path(Path::Etcd);
+                why.revision = stored_revision(&stored);
+                ApiResponse::ok(201, object::canonical(info, stored), why)
             }
-            Err(e) => ApiResponse::from_status(
-                &storage_status(&e, info, &name),
-                format!("Txn If(mod_revision({key})==0) failed: the key exists"),
-            ),
+            Err(e) => {
+                let why = storage_outcome(Why::new(Rule::Create).path(Path::Etcd), &e, ctx.etcd);
+                ApiResponse::from_status(&storage_status(&e, info, &name), why)
+            }
         }
     }
 
@@ -946,12 +951,12 @@ impl ApiServer {
                 &Status::bad_request(
                     "the body of the request was in an unknown format - accepted media types include: application/json, application/yaml, application/vnd.kubernetes.protobuf",
                 ),
-                "update needs a body",
+                Why::new(Rule::BodyRejected),
             );
         };
         let mut obj = match super::body::decode_object(info, req.namespace.as_deref(), Some(url_name), body) {
             Ok(o) => o,
-            Err(status) => return ApiResponse::from_status(&status, "the object in the body was rejected"),
+            Err(status) => return ApiResponse::from_status(&status, Why::new(Rule::BodyRejected)),
         };
         let key = object_key(info, req.namespace.as_deref(), url_name);
         let expected = match object::resource_version(&obj) {
@@ -961,7 +966,7 @@ impl ApiServer {
                 Err(_) => {
                     return ApiResponse::from_status(
                         &Status::bad_request(&format!("invalid resourceVersion in the object: {rv:?}")),
-                        "the body's resourceVersion is not a number",
+                        Why::new(Rule::InvalidResourceVersion),
                     );
                 }
             },
@@ -969,10 +974,8 @@ impl ApiServer {
         let current = match etcd3::get(ctx.etcd, &key, ReadAt::Latest) {
             Ok(c) => c,
             Err(e) => {
-                return ApiResponse::from_status(
-                    &storage_status(&e, info, url_name),
-                    "update of an object that does not exist",
-                );
+                let why = storage_outcome(update_why(expected).path(Path::Etcd), &e, ctx.etcd);
+                return ApiResponse::from_status(&storage_status(&e, info, url_name), why);
             }
         };
         if info.resource == "pods" {
@@ -980,7 +983,7 @@ impl ApiServer {
             if !errs.is_empty() {
                 return ApiResponse::from_status(
                     &Status::invalid(info, url_name, &errs),
-                    "the pod failed validation",
+                    Why::new(Rule::ObjectInvalid),
                 );
             }
         }
@@ -997,30 +1000,23 @@ impl ApiServer {
             m.insert("status".into(), st);
         }
         let obj = object::canonical(info, obj);
-        let cur_rv = object::resource_version(&current).unwrap_or("0").to_string();
+        let cur_rv = stored_revision(&current);
+        let mut why = update_why(expected).path(Path::Etcd);
+        why.current_rv = cur_rv;
         match etcd3::update(ctx.etcd, &key, &obj, expected) {
             Ok((stored, true)) => {
-                let rv = object::resource_version(&stored).unwrap_or("").to_string();
-                let cond = match expected {
-                    Some(n) => format!("Txn If(mod_revision=={n}) Then Put"),
-                    None => "no resourceVersion in the body → unconditional update".to_string(),
-                };
-                ApiResponse::ok(200, object::canonical(info, stored), format!("{cond} → new revision {rv}"))
+                why.revision = stored_revision(&stored);
+                ApiResponse::ok(200, object::canonical(info, stored), why)
             }
-            Ok((stored, false)) => ApiResponse::ok(
-                200,
-                object::canonical(info, stored),
-                format!(
-                    "the new object encodes to the same bytes as the stored one → no-op: nothing written, resourceVersion stays {cur_rv}"
-                ),
-            ),
-            Err(e) => ApiResponse::from_status(
-                &storage_status(&e, info, url_name),
-                format!(
-                    "the body's resourceVersion {} ≠ the stored mod_revision {cur_rv} → 409 Conflict",
-                    expected.unwrap_or(0)
-                ),
-            ),
+            Ok((stored, false)) => {
+                why.rule = Rule::UpdateNoOp;
+                why.revision = stored_revision(&stored);
+                ApiResponse::ok(200, object::canonical(info, stored), why)
+            }
+            Err(e) => {
+                let why = storage_outcome(why, &e, ctx.etcd);
+                ApiResponse::from_status(&storage_status(&e, info, url_name), why)
+            }
         }
     }
 
@@ -1032,24 +1028,22 @@ impl ApiServer {
             resource_version: req.delete_options.precondition_resource_version.clone(),
             uid: req.delete_options.precondition_uid.clone(),
         };
+        let rule = if returns_deleted_object(info) { Rule::DeleteReturnsObject } else { Rule::Delete };
+        let mut why = Why::new(rule).path(Path::Etcd);
         match etcd3::delete(ctx.etcd, &key, &pre) {
             Ok(last) => {
-                let rv = object::resource_version(&last).unwrap_or("").to_string();
-                let why = format!(
-                    "deleted with Txn If(mod_revision==current) Then Delete → the delete is revision {rv}"
-                );
+                why.revision = stored_revision(&last);
                 if returns_deleted_object(info) {
-                    ApiResponse::ok(
-                        200,
-                        object::canonical(info, last),
-                        format!("{why}; pods return their last state with that resourceVersion"),
-                    )
+                    ApiResponse::ok(200, object::canonical(info, last), why)
                 } else {
                     let status = Status::success_deleted(info, name, object::uid(&last));
                     ApiResponse::ok(200, status.to_json(), why)
                 }
             }
-            Err(e) => ApiResponse::from_status(&storage_status(&e, info, name), e.to_string()),
+            Err(e) => {
+                let why = storage_outcome(why, &e, ctx.etcd);
+                ApiResponse::from_status(&storage_status(&e, info, name), why)
+            }
         }
     }
 
@@ -1106,9 +1100,9 @@ impl ApiServer {
                 if let WatchSource::Cache(resource) = s.source
                     && let Some(w) = self.cachers.get_mut(resource).and_then(|c| c.watcher_mut(id))
                 {
-                    w.close("canceled by the client".into());
+                    w.close(Ended::new(EndReason::Cancelled));
                 }
-                s.close("canceled by the client".into(), etcd);
+                s.close(Ended::new(EndReason::Cancelled), etcd);
                 true
             }
             None => false,
@@ -1151,28 +1145,101 @@ impl ApiServer {
     }
 
     /// Why watch `id` ended, if it has.
-    pub fn watch_close_reason(&self, id: u64) -> Option<String> {
+    pub fn watch_close_reason(&self, id: u64) -> Option<Ended> {
         let stream = self.watches.get(&id)?;
-        if let WatchSource::Cache(resource) = stream.source
-            && let Some(w) = self.cachers.get(resource).and_then(|c| c.watcher(id))
-        {
-            return w.close_reason.clone();
-        }
-        stream.close_reason.clone()
+        let mut ended = match stream.source {
+            WatchSource::Cache(resource) => match self.cachers.get(resource).and_then(|c| c.watcher(id)) {
+                Some(w) => w.close_reason.clone(),
+                None => stream.close_reason.clone(),
+            },
+            _ => stream.close_reason.clone(),
+        }?;
+        ended.apiserver = self.index + 1;
+        Some(ended)
     }
 }
 
 /// `waitUntilFreshAndBlock` for a read that needs the cache at `n`: on timeout, the 504
 /// `Too large resource version` with `Retry-After: 1` (§C.5).
-fn wait_fresh(c: &mut Cacher, n: u64, ctx: &mut Ctx<'_>, why: &str) -> Result<(), ApiResponse> {
-    if c.wait_until_fresh(n.min(i64::MAX as u64) as i64, ctx.etcd, ctx.clock) {
+fn wait_fresh(c: &mut Cacher, n: u64, ctx: &mut Ctx<'_>, why: Why) -> Result<(), ApiResponse> {
+    if c.wait_until_fresh(rv_i64(n), ctx.etcd, ctx.clock) {
         return Ok(());
     }
-    let cur = c.cache.resource_version().max(0) as u64;
-    Err(ApiResponse::from_status(
-        &Status::too_large_resource_version(n, cur, 1),
-        format!("{why}; the cache did not reach {n} within 3 s (it is at {cur}) → 504"),
-    ))
+    let cur = c.cache.resource_version();
+    let mut why = why.outcome(Outcome::CacheNotFresh);
+    why.cache_rv = Some(cur);
+    why.retry_after = Some(1);
+    Err(ApiResponse::from_status(&Status::too_large_resource_version(n, rv_u64(cur), 1), why))
+}
+
+/// A resourceVersion from a URL (u64) as an etcd revision (i64), saturating.
+fn rv_i64(n: u64) -> i64 {
+    i64::try_from(n).unwrap_or(i64::MAX)
+}
+
+/// An etcd revision as a resourceVersion, negatives as 0.
+fn rv_u64(n: i64) -> u64 {
+    u64::try_from(n).unwrap_or(0)
+}
+
+/// The revision a stored object carries in `metadata.resourceVersion`.
+fn stored_revision(obj: &Value) -> Option<i64> {
+    object::resource_version(obj).and_then(|r| r.parse().ok())
+}
+
+/// The rule of an update with (or without) the body's resourceVersion as precondition.
+fn update_why(expected: Option<i64>) -> Why {
+    let mut why = Why::new(if expected.is_some() { Rule::Update } else { Rule::UpdateUnconditional });
+    why.rv = expected;
+    why
+}
+
+/// The watch semantics of `rv` and `sendInitialEvents` (the docs' "Semantics for watch").
+fn watch_semantics(rv: Option<u64>, send_initial_events: Option<bool>) -> Semantics {
+    match (send_initial_events, rv) {
+        (Some(true), _) => Semantics::SendInitialEvents,
+        (_, None) => Semantics::MostRecent,
+        (_, Some(0)) => Semantics::Any,
+        (_, Some(_)) => Semantics::Exact,
+    }
+}
+
+/// What a storage error means for the decision.
+fn storage_outcome(why: Why, err: &StorageError, etcd: &MvccStore) -> Why {
+    let mut why = why.outcome(match err {
+        StorageError::KeyExists => Outcome::AlreadyExists,
+        StorageError::NotFound => Outcome::NotFound,
+        StorageError::Conflict => Outcome::Conflict,
+        StorageError::PreconditionFailed(_) => Outcome::PreconditionFailed,
+        StorageError::Compacted => Outcome::EtcdCompacted,
+        StorageError::TooLargeResourceVersion { .. } => Outcome::TooLargeResourceVersion,
+        StorageError::Internal(_) => Outcome::Internal,
+    });
+    match err {
+        StorageError::Compacted => why.compact_revision = etcd.compact_revision(),
+        StorageError::TooLargeResourceVersion { current, .. } => {
+            why.etcd_revision = Some(i64::try_from(*current).unwrap_or(i64::MAX));
+        }
+        _ => {}
+    }
+    why
+}
+
+/// How a watch served by etcd starts.
+struct EtcdWatchStart {
+    info: &'static ResourceInfo,
+    filter: WatchFilter,
+    rv: Option<u64>,
+    send_initial_events: Option<bool>,
+    allow_bookmarks: bool,
+    deadline: Instant,
+}
+
+fn is_cache_path_of(p: ReadPath) -> bool {
+    matches!(
+        p,
+        ReadPath::CacheAny | ReadPath::CacheMin(_) | ReadPath::CacheConsistent | ReadPath::CacheSnapshot(_)
+    )
 }
 
 /// A page of a cache-served list: key order, selector, `limit` with a token at `rv` (§D).
@@ -1208,28 +1275,4 @@ fn page_from<'a>(
         _ => (None, None),
     };
     etcd3::ListPage { items, resource_version: rv, continue_token, remaining_item_count }
-}
-
-/// A buffered cache event replayed to a watch that starts at an exact RV.
-fn replay_frame(filter: &WatchFilter, ev: &super::cacher::watch_cache::CacheEvent) -> Option<Frame> {
-    use super::cacher::watch_cache::CacheEventType;
-    if !ev.key.starts_with(&filter.key_prefix) {
-        return None;
-    }
-    let cur = ev.kind != CacheEventType::Deleted && filter.matches(&ev.object);
-    let old = match ev.kind {
-        CacheEventType::Deleted => filter.matches(&ev.object),
-        _ => ev.prev.as_ref().is_some_and(|p| filter.matches(p)),
-    };
-    match (cur, old) {
-        (true, true) => Some(Frame { kind: FrameType::Modified, object: ev.object.clone() }),
-        (true, false) => Some(Frame { kind: FrameType::Added, object: ev.object.clone() }),
-        (false, true) => {
-            let mut last =
-                if ev.kind == CacheEventType::Deleted { ev.object.clone() } else { ev.prev.clone()? };
-            object::set_resource_version(&mut last, ev.rv);
-            Some(Frame { kind: FrameType::Deleted, object: last })
-        }
-        (false, false) => None,
-    }
 }

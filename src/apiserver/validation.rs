@@ -6,6 +6,7 @@
 //! and `APIObjectVersioner.ParseResourceVersion` as get/watch see it.
 
 use super::continue_token::ContinueToken;
+use super::decision::Rule;
 use super::request::{ListOptions, Verb};
 use super::status::{FieldError, Status, go_parse_uint};
 
@@ -135,17 +136,25 @@ pub struct ListStorageOptions {
 /// 400 `specifying resource version is not allowed when using continue`; then the token
 /// (400 `invalid continue token: ...`); then a non-numeric rv → 400 `invalid resource version: ...`.
 pub fn check_list_storage_options(opts: &ListOptions) -> Result<ListStorageOptions, Status> {
+    check_list_storage_options_ruled(opts).map_err(|(_, status)| status)
+}
+
+/// [`check_list_storage_options`] with the rule that refused the request: a malformed token
+/// has its own rule ([`Rule::MalformedContinueToken`]), the rest are option errors.
+pub fn check_list_storage_options_ruled(opts: &ListOptions) -> Result<ListStorageOptions, (Rule, Status)> {
     let rv = opts.resource_version.as_deref().unwrap_or("");
     let mut continue_token = None;
     if let Some(c) = opts.continue_token.as_deref().filter(|c| !c.is_empty()) {
         if !rv.is_empty() && rv != "0" {
-            return Err(Status::bad_request(
-                "specifying resource version is not allowed when using continue",
+            return Err((
+                Rule::InvalidListOptions,
+                Status::bad_request("specifying resource version is not allowed when using continue"),
             ));
         }
-        continue_token = Some(ContinueToken::decode(c)?);
+        continue_token =
+            Some(ContinueToken::decode(c).map_err(|e| (Rule::MalformedContinueToken, Status::from(e)))?);
     }
-    let resource_version = parse_resource_version(rv)?;
+    let resource_version = parse_resource_version(rv).map_err(|s| (Rule::InvalidResourceVersion, s))?;
     Ok(ListStorageOptions { resource_version, continue_token })
 }
 

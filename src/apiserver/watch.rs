@@ -5,6 +5,7 @@ use std::collections::VecDeque;
 
 use serde_json::{Map, Value, json};
 
+use super::decision::{EndReason, Ended, Path};
 use super::object;
 use super::resource::ResourceInfo;
 use super::selector::LabelSelector;
@@ -107,27 +108,37 @@ impl WatchFilter {
 
     fn frame_for(&self, ev: &Event) -> Option<Frame> {
         let rev = ev.kv.mod_revision;
-        let old = ev.prev_kv.as_ref().and_then(|p| object::decode_from_storage(&p.value, rev));
-        match ev.kind {
-            EventType::Delete => {
-                let old = old?;
-                self.matches(&old).then_some(Frame { kind: FrameType::Deleted, object: old })
+        let prev = ev.prev_kv.as_ref().and_then(|p| object::decode_from_storage(&p.value, rev));
+        let cur = match ev.kind {
+            EventType::Delete => None,
+            EventType::Put => Some(object::decode_from_storage(&ev.kv.value, rev)?),
+        };
+        let prev = if ev.kind == EventType::Put && ev.kv.version == 1 { None } else { prev };
+        self.frame_for_change(cur, prev, rev)
+    }
+
+    /// The one rule turning a change into the frame this watch sees, with selector transitions
+    /// (etcd3 `watcher.go` `transform`, cacher `cache_watcher.go` `convertToWatchEvent`):
+    /// `cur` is the object after the change (`None` for a delete), `prev` before it (`None` for a
+    /// creation). Matching after and before → MODIFIED; only after → ADDED; only before →
+    /// DELETED carrying the previous state at the change's revision `rv`.
+    pub fn frame_for_change(&self, cur: Option<Value>, prev: Option<Value>, rv: i64) -> Option<Frame> {
+        let cur_ok = cur.as_ref().is_some_and(|c| self.matches(c));
+        let prev_ok = prev.as_ref().is_some_and(|p| self.matches(p));
+        match (cur, prev) {
+            (Some(cur), _) if cur_ok && prev_ok => Some(Frame { kind: FrameType::Modified, object: cur }),
+            (Some(cur), _) if cur_ok => Some(Frame { kind: FrameType::Added, object: cur }),
+            (_, Some(mut last)) if prev_ok => {
+                object::set_resource_version(&mut last, rv);
+                Some(Frame { kind: FrameType::Deleted, object: last })
             }
-            EventType::Put => {
-                let cur = object::decode_from_storage(&ev.kv.value, rev)?;
-                let cur_ok = self.matches(&cur);
-                if ev.kv.version == 1 || old.is_none() {
-                    return cur_ok.then_some(Frame { kind: FrameType::Added, object: cur });
-                }
-                let old_ok = old.as_ref().is_some_and(|o| self.matches(o));
-                match (cur_ok, old_ok) {
-                    (true, true) => Some(Frame { kind: FrameType::Modified, object: cur }),
-                    (true, false) => Some(Frame { kind: FrameType::Added, object: cur }),
-                    (false, true) => old.map(|o| Frame { kind: FrameType::Deleted, object: o }),
-                    (false, false) => None,
-                }
-            }
+            _ => None,
         }
+    }
+
+    /// Whether a key lies under this watch's prefix.
+    pub fn covers_key(&self, key: &str) -> bool {
+        key.starts_with(&self.key_prefix)
     }
 }
 
@@ -153,7 +164,7 @@ pub struct WatchStream {
     /// True once the server has ended the stream (ERROR, timeout, termination).
     pub closed: bool,
     /// Why the stream ended, for explanations.
-    pub close_reason: Option<String>,
+    pub close_reason: Option<Ended>,
     /// When the server ends the stream (`timeoutSeconds`).
     pub deadline: Option<crate::clock::Instant>,
     /// The client has stopped reading.
@@ -175,13 +186,19 @@ impl WatchStream {
     }
 
     /// Ends the stream with an ERROR frame carrying `status`.
-    pub fn fail(&mut self, status: &Status, etcd: &mut MvccStore) {
+    pub fn fail(&mut self, status: &Status, reason: Ended, etcd: &mut MvccStore) {
         self.pending.push_back(Frame::error(status));
-        self.close(status.message().to_string(), etcd);
+        self.close(reason, etcd);
     }
 
     /// Ends the stream cleanly (no frame).
-    pub fn close(&mut self, reason: String, etcd: &mut MvccStore) {
+    pub fn close(&mut self, mut reason: Ended, etcd: &mut MvccStore) {
+        if reason.path.is_none() {
+            reason.path = Some(match self.source {
+                WatchSource::Etcd(_) => Path::Etcd,
+                _ => Path::WatchCache,
+            });
+        }
         if let WatchSource::Etcd(id) = self.source {
             etcd.cancel_watch(id);
         }
@@ -196,7 +213,9 @@ impl WatchStream {
         for resp in etcd.take_watch_responses(id) {
             if resp.canceled {
                 let status = Status::expired("The resourceVersion for the provided watch is too old.");
-                self.fail(&status, etcd);
+                let mut ended = Ended::new(EndReason::EtcdCompacted);
+                ended.path = Some(Path::Etcd);
+                self.fail(&status, ended, etcd);
                 return;
             }
             for ev in &resp.events {
@@ -204,7 +223,9 @@ impl WatchStream {
                     Ok(Some(f)) => self.pending.push_back(f),
                     Ok(None) => {}
                     Err(msg) => {
-                        self.fail(&Status::internal_error(&msg), etcd);
+                        let mut ended = Ended::new(EndReason::PrevKvMissing);
+                        ended.path = Some(Path::Etcd);
+                        self.fail(&Status::internal_error(&msg), ended, etcd);
                         return;
                     }
                 }

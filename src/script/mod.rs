@@ -6,3 +6,4 @@ pub use session::Session;
 pub mod expect;
 pub mod parse;
 pub mod view;
+pub mod why;

@@ -11,6 +11,7 @@ use super::parse::{Command, EtcdCommand, InformerCommand, InformerMode, parse_li
 use super::view::{
     self, ApiserverView, CacheWindow, InformerView, ReadFrames, RevisionLane, View, WatchView,
 };
+use super::why::{self, Lang, OutputWhy};
 use crate::client::informer::{Informer, InformerMode as ClientMode};
 use crate::cluster::{Cluster, WatchHandle};
 use crate::store::{DeleteRangeRequest, KeyValue, PutRequest, RangeRequest};
@@ -24,7 +25,7 @@ pub struct Session {
     watch_seq: usize,
     /// 0-based index of the apiserver that requests go to.
     current_apiserver: usize,
-    /// Adds `"explain"` to request outputs.
+    /// Adds `"explain"` and `"why"` to request outputs and ended watch streams.
     explain: bool,
     /// The last output that was not an `expect` (what `expect` lines assert on).
     previous: Option<Value>,
@@ -281,7 +282,9 @@ impl Session {
                     m.insert("headers".into(), Value::Object(h));
                 }
                 if self.explain {
-                    m.insert("explain".into(), Value::String(resp.explain));
+                    let why = OutputWhy::Request(*resp.why);
+                    m.insert("explain".into(), Value::String(why::render(&why, Lang::En)));
+                    m.insert("why".into(), why.to_json());
                 }
                 Value::Object(m)
             }
@@ -303,7 +306,9 @@ impl Session {
                             && self.explain
                             && let Some(r) = self.cluster.watch_close_reason(h)
                         {
-                            o["explain"] = Value::String(r);
+                            let why = OutputWhy::Ended(r);
+                            o["explain"] = Value::String(why::render(&why, Lang::En));
+                            o["why"] = why.to_json();
                         }
                         o
                     }

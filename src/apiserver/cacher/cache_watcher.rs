@@ -4,6 +4,7 @@
 
 use std::collections::VecDeque;
 
+use crate::apiserver::decision::{EndReason, Ended, Path};
 use crate::apiserver::resource::ResourceInfo;
 use crate::apiserver::watch::{Frame, WatchFilter};
 use crate::clock::{Duration, Instant};
@@ -36,7 +37,7 @@ pub struct CacheWatcher {
     /// Size of each of the input and result channels.
     pub chan_size: usize,
     pub closed: bool,
-    pub close_reason: Option<String>,
+    pub close_reason: Option<Ended>,
 }
 
 impl CacheWatcher {
@@ -114,14 +115,14 @@ impl CacheWatcher {
         // the watcher is stopped. What sits in its result channel can still be read; the event
         // in hand and the input channel are lost.
         self.buffered.truncate(self.chan_size);
-        self.close(format!(
-            "terminated as a slow watcher: its consumer stopped reading, its {}+1+{} event buffer filled up and the dispatch budget ran out (the stream just ends: no ERROR, no 410)",
-            self.chan_size, self.chan_size
-        ));
+        let mut ended = Ended::new(EndReason::SlowConsumer);
+        ended.channel_size = Some(self.chan_size);
+        self.close(ended);
         false
     }
 
-    pub fn close(&mut self, reason: String) {
+    pub fn close(&mut self, mut reason: Ended) {
+        reason.path = reason.path.or(Some(Path::WatchCache));
         if !self.closed {
             self.closed = true;
             self.close_reason = Some(reason);
@@ -168,7 +169,7 @@ impl CacheWatcher {
             self.next_bookmark = self.next_bookmark_time(now);
         }
         if now >= self.deadline && !self.closed {
-            self.close("timeoutSeconds reached: the server ended the watch cleanly".into());
+            self.close(Ended::new(EndReason::Timeout));
         }
     }
 }

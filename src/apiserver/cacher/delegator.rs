@@ -1,7 +1,7 @@
 //! The routing decision for every read, in one place (the cacher's `delegator.go`; §C.3 and its
-//! history §C.4): which path serves a get or list, and the reason, in words a reader can check
-//! against the table.
+//! history §C.4): which path serves a get or list, and the typed rule that chose it.
 
+use crate::apiserver::decision::{Rule, Semantics};
 use crate::apiserver::features::Features;
 
 /// A read path (§C.2).
@@ -36,104 +36,89 @@ pub struct ListShape {
     pub has_selector: bool,
 }
 
+impl ListShape {
+    /// The resourceVersion semantics the list asked for (the docs' "Semantics for get and list").
+    pub fn semantics(&self) -> Semantics {
+        match (self.continue_rv, self.rv) {
+            (Some(crv), _) if crv <= 0 => Semantics::ContinueLatest,
+            (Some(_), _) => Semantics::Continue,
+            (None, None) => Semantics::MostRecent,
+            (None, Some(0)) => Semantics::Any,
+            (None, Some(_)) if self.exact => Semantics::Exact,
+            (None, Some(_)) if self.limit > 0 && !self.not_older_than => Semantics::LegacyExact,
+            (None, Some(_)) => Semantics::NotOlderThan,
+        }
+    }
+}
+
+/// The semantics of a get with `rv` (`None` = unset).
+pub fn get_semantics(rv: Option<u64>) -> Semantics {
+    match rv {
+        None => Semantics::MostRecent,
+        Some(0) => Semantics::Any,
+        Some(_) => Semantics::NotOlderThan,
+    }
+}
+
 /// Routes a list (§C.3 rows; §C.4 for older profiles; "cache disabled" rows when `cache` is false).
-pub fn route_list(s: &ListShape, f: &Features, cache: bool) -> (ReadPath, String) {
+pub fn route_list(s: &ListShape, f: &Features, cache: bool) -> (ReadPath, Rule) {
     if let Some(crv) = s.continue_rv {
         return if crv <= 0 {
-            if cache && f.consistent_list_from_cache {
-                (ReadPath::CacheConsistent, "continue token with rv -1 → continuation at the latest revision: a consistent read from the watch cache, from the token's start key".into())
+            if !cache {
+                (ReadPath::EtcdLatest, Rule::WatchCacheOff)
+            } else if f.consistent_list_from_cache {
+                (ReadPath::CacheConsistent, Rule::ConsistentReadFromCache)
             } else {
-                (ReadPath::EtcdLatest, "continue token with rv -1 → continuation at etcd's current revision from the token's start key".into())
+                (ReadPath::EtcdLatest, Rule::ConsistentReadFromEtcd)
             }
-        } else if cache && f.list_from_cache_snapshot {
-            (
-                ReadPath::CacheSnapshot(crv as u64),
-                format!(
-                    "continue token (rv {crv}) → the watch cache's snapshot at {crv} (ListFromCacheSnapshot), else etcd at {crv}"
-                ),
-            )
+        } else if !cache {
+            (ReadPath::EtcdAt(crv as u64), Rule::WatchCacheOff)
+        } else if f.list_from_cache_snapshot {
+            (ReadPath::CacheSnapshot(crv as u64), Rule::ExactFromCacheSnapshot)
         } else {
-            (
-                ReadPath::EtcdAt(crv as u64),
-                format!(
-                    "continue token (rv {crv}) → etcd at revision {crv}{}",
-                    if cache { " (no cache snapshots before 1.34)" } else { "" }
-                ),
-            )
+            (ReadPath::EtcdAt(crv as u64), Rule::ExactFromEtcd)
         };
     }
+    let exactish = s.exact || (s.limit > 0 && !s.not_older_than);
     if !cache {
-        return match s.rv {
-            None => (ReadPath::EtcdLatest, "resourceVersion unset → Most recent; watch cache off → etcd at its current revision".into()),
-            Some(0) => (ReadPath::EtcdLatest, "resourceVersion=\"0\" → Any; watch cache off → etcd at its current revision (limit honoured)".into()),
-            Some(n) if s.exact => (ReadPath::EtcdAt(n), format!("resourceVersionMatch=Exact → etcd at revision {n}")),
-            Some(n) if s.limit > 0 && !s.not_older_than => (ReadPath::EtcdAt(n), format!("limit with resourceVersion={n} and no resourceVersionMatch → the legacy Exact rule: etcd at revision {n}")),
-            Some(n) => (ReadPath::EtcdNotOlderThan(n), format!("resourceVersion={n} → Not older than {n}; watch cache off → etcd at its current revision")),
+        let path = match s.rv {
+            None | Some(0) => ReadPath::EtcdLatest,
+            Some(n) if exactish => ReadPath::EtcdAt(n),
+            Some(n) => ReadPath::EtcdNotOlderThan(n),
         };
+        return (path, Rule::WatchCacheOff);
     }
     if f.minor <= 30 {
         // The 1.30 `shouldDelegateList`: consistent reads, continuations, limit≠0 (except rv=0) and
         // Exact all go to etcd.
         return match s.rv {
-            None => (
-                ReadPath::EtcdLatest,
-                "resourceVersion unset → Most recent: in 1.30 (ConsistentListFromCache off) served by etcd"
-                    .into(),
-            ),
-            Some(0) => (
-                ReadPath::CacheAny,
-                "resourceVersion=\"0\" → Any: the watch cache's current state; limit is ignored".into(),
-            ),
-            Some(n) if s.exact => (
-                ReadPath::EtcdAt(n),
-                format!(
-                    "resourceVersionMatch=Exact → etcd at revision {n} (the cache serves only NotOlderThan in 1.30)"
-                ),
-            ),
-            Some(n) if s.limit > 0 && !s.not_older_than => (
-                ReadPath::EtcdAt(n),
-                format!(
-                    "limit with resourceVersion={n} and no match → the legacy Exact rule: etcd at revision {n}"
-                ),
-            ),
-            Some(n) if s.limit > 0 => (
-                ReadPath::EtcdNotOlderThan(n),
-                format!(
-                    "limit with resourceVersion={n} → in 1.30 every paginated list except rv=0 is served by etcd"
-                ),
-            ),
-            Some(n) => (
-                ReadPath::CacheMin(n),
-                format!(
-                    "resourceVersion={n} → Not older than {n}: wait for the watch cache to reach {n}, then its current state"
-                ),
-            ),
+            None => (ReadPath::EtcdLatest, Rule::ConsistentReadFromEtcd),
+            Some(0) => (ReadPath::CacheAny, Rule::AnyFromCache),
+            Some(n) if exactish => (ReadPath::EtcdAt(n), Rule::ExactFromEtcd),
+            Some(n) if s.limit > 0 => (ReadPath::EtcdNotOlderThan(n), Rule::PaginatedListFromEtcd),
+            Some(n) => (ReadPath::CacheMin(n), Rule::NotOlderThanFromCache),
         };
     }
     match s.rv {
-        None if f.consistent_list_from_cache => (ReadPath::CacheConsistent, "resourceVersion unset → Most recent: etcd's current revision from a quorum read, then the watch cache once it has caught up (ConsistentListFromCache)".into()),
-        None => (ReadPath::EtcdLatest, "resourceVersion unset → Most recent: served by etcd".into()),
-        Some(0) => (ReadPath::CacheAny, "resourceVersion=\"0\" → Any: the watch cache's current state, no waiting; limit is ignored".into()),
-        Some(n) if s.exact || (s.limit > 0 && !s.not_older_than) => {
-            let rule = if s.exact { "resourceVersionMatch=Exact".to_string() } else { format!("limit with resourceVersion={n} and no match → the legacy Exact rule") };
-            if f.list_from_cache_snapshot {
-                (ReadPath::CacheSnapshot(n), format!("{rule} → the watch cache's snapshot at {n} (ListFromCacheSnapshot), else etcd at {n}"))
-            } else {
-                (ReadPath::EtcdAt(n), format!("{rule} → etcd at revision {n} (no cache snapshots before 1.34)"))
-            }
+        None if f.consistent_list_from_cache => (ReadPath::CacheConsistent, Rule::ConsistentReadFromCache),
+        None => (ReadPath::EtcdLatest, Rule::ConsistentReadFromEtcd),
+        Some(0) => (ReadPath::CacheAny, Rule::AnyFromCache),
+        Some(n) if exactish && f.list_from_cache_snapshot => {
+            (ReadPath::CacheSnapshot(n), Rule::ExactFromCacheSnapshot)
         }
-        Some(n) => (ReadPath::CacheMin(n), format!("resourceVersion={n} → Not older than {n}: wait (≤3 s) for the watch cache to reach {n}, then its current state")),
+        Some(n) if exactish => (ReadPath::EtcdAt(n), Rule::ExactFromEtcd),
+        Some(n) => (ReadPath::CacheMin(n), Rule::NotOlderThanFromCache),
     }
 }
 
 /// Routes a get (§C.3: gets never use the consistent cache path).
-pub fn route_get(rv: Option<u64>, cache: bool) -> (ReadPath, String) {
+pub fn route_get(rv: Option<u64>, cache: bool) -> (ReadPath, Rule) {
     match (rv, cache) {
-        (None, _) => (ReadPath::EtcdLatest, "get with resourceVersion unset → Most recent: always read from etcd".into()),
-        (Some(0), true) => (ReadPath::CacheAny, "get with resourceVersion=\"0\" → Any: the watch cache's current object (may be stale or missing)".into()),
-        (Some(0), false) => (ReadPath::EtcdLatest, "get with resourceVersion=\"0\"; watch cache off → etcd".into()),
-        (Some(n), true) => (ReadPath::CacheMin(n), format!("get with resourceVersion={n} → Not older than {n}: the cache's current object once it has seen {n} — never the version at {n}")),
-        (Some(n), false) => (ReadPath::EtcdNotOlderThan(n), format!("get with resourceVersion={n}; watch cache off → etcd's current object, checked against {n}")),
+        (None, _) => (ReadPath::EtcdLatest, Rule::GetFromEtcd),
+        (Some(0), true) => (ReadPath::CacheAny, Rule::AnyFromCache),
+        (Some(0), false) => (ReadPath::EtcdLatest, Rule::WatchCacheOff),
+        (Some(n), true) => (ReadPath::CacheMin(n), Rule::NotOlderThanFromCache),
+        (Some(n), false) => (ReadPath::EtcdNotOlderThan(n), Rule::WatchCacheOff),
     }
 }
 

@@ -12,10 +12,10 @@ use serde_json::Value;
 
 use self::cache_watcher::{CacheWatcher, channel_size};
 use self::watch_cache::{CacheEvent, CacheEventType, WatchCache};
+use super::decision::{EndReason, Ended};
 use super::etcd3::prefix_range_end;
 use super::object;
 use super::resource::ResourceInfo;
-use super::watch::{Frame, FrameType, WatchFilter};
 use crate::clock::{Clock, Duration, Instant};
 use crate::store::{EventType, MvccStore, RangeRequest, WatchCreateRequest, WatchId};
 
@@ -89,7 +89,7 @@ impl Cacher {
             lag: Duration(0),
             pinned_capacity: None,
         };
-        c.relist(etcd, now, init_delay, "the cache started");
+        c.relist(etcd, now, init_delay);
         c
     }
 
@@ -127,7 +127,7 @@ impl Cacher {
 
     /// Lists everything at etcd's current revision, empties the history, ends every watcher
     /// cleanly and watches etcd from the list's revision + 1.
-    pub fn relist(&mut self, etcd: &mut MvccStore, now: Instant, init_delay: Duration, why: &str) {
+    pub fn relist(&mut self, etcd: &mut MvccStore, now: Instant, init_delay: Duration) {
         if let Some(id) = self.etcd_watch.take() {
             etcd.cancel_watch(id);
         }
@@ -153,7 +153,9 @@ impl Cacher {
         self.cache.replace(items, rev);
         self.cache.set_capacity(self.pinned_capacity);
         for w in self.watchers.values_mut() {
-            w.close(format!("the watch cache relisted ({why}): every cache watcher is closed cleanly"));
+            let mut ended = Ended::new(EndReason::EtcdCompacted);
+            ended.cache_relisted = Some(true);
+            w.close(ended);
         }
         self.etcd_watch = Some(etcd.watch(WatchCreateRequest {
             key: self.prefix.clone().into_bytes(),
@@ -212,7 +214,7 @@ impl Cacher {
                 }
                 Incoming::Progress(rev) => self.cache.advance_to(rev),
                 Incoming::Canceled => {
-                    self.relist(etcd, now, Duration(0), "its etcd watch was canceled by compaction");
+                    self.relist(etcd, now, Duration(0));
                     return;
                 }
             }
@@ -243,7 +245,7 @@ impl Cacher {
             if w.closed || rv <= w.resource_version {
                 continue;
             }
-            if let Some(frame) = transform(&w.filter, &cev) {
+            if let Some(frame) = cev.frame_for(&w.filter) {
                 w.dispatch(frame);
             }
         }
@@ -326,7 +328,7 @@ impl Cacher {
 
     /// Forgets ended watchers whose frames have all been read, returning their ids and why they
     /// ended (their streams remain with the apiserver).
-    pub fn collect_ended(&mut self) -> Vec<(u64, Option<String>)> {
+    pub fn collect_ended(&mut self) -> Vec<(u64, Option<Ended>)> {
         let ended: Vec<u64> = self
             .watchers
             .iter()
@@ -337,12 +339,12 @@ impl Cacher {
     }
 
     /// Ends every watcher (the apiserver goes away or the cache is switched off).
-    pub fn stop(&mut self, etcd: &mut MvccStore, why: &str) {
+    pub fn stop(&mut self, etcd: &mut MvccStore, why: EndReason) {
         if let Some(id) = self.etcd_watch.take() {
             etcd.cancel_watch(id);
         }
         for w in self.watchers.values_mut() {
-            w.close(why.to_string());
+            w.close(Ended::new(why));
         }
     }
 
@@ -354,34 +356,5 @@ impl Cacher {
         prefix: &'a str,
     ) -> impl Iterator<Item = (&'a String, &'a Value)> + 'a {
         self.cache.store().range(start.to_string()..).take_while(move |(k, _)| k.starts_with(prefix))
-    }
-}
-
-/// The frame a cache event becomes for one filter (ADDED/DELETED on selector transitions).
-fn transform(filter: &WatchFilter, ev: &CacheEvent) -> Option<Frame> {
-    if !ev.key.starts_with(&filter.key_prefix) {
-        return None;
-    }
-    match ev.kind {
-        CacheEventType::Deleted => {
-            filter.matches(&ev.object).then(|| Frame { kind: FrameType::Deleted, object: ev.object.clone() })
-        }
-        CacheEventType::Added => {
-            filter.matches(&ev.object).then(|| Frame { kind: FrameType::Added, object: ev.object.clone() })
-        }
-        CacheEventType::Modified => {
-            let cur = filter.matches(&ev.object);
-            let old = ev.prev.as_ref().is_some_and(|p| filter.matches(p));
-            match (cur, old) {
-                (true, true) => Some(Frame { kind: FrameType::Modified, object: ev.object.clone() }),
-                (true, false) => Some(Frame { kind: FrameType::Added, object: ev.object.clone() }),
-                (false, true) => {
-                    let mut last = ev.prev.clone()?;
-                    object::set_resource_version(&mut last, ev.rv);
-                    Some(Frame { kind: FrameType::Deleted, object: last })
-                }
-                (false, false) => None,
-            }
-        }
     }
 }

@@ -8,6 +8,7 @@ use std::collections::{BTreeMap, VecDeque};
 use serde_json::Value;
 
 use crate::apiserver::status::Status;
+use crate::apiserver::watch::{Frame, WatchFilter};
 use crate::clock::{Duration, Instant};
 use crate::store::RankedSet;
 
@@ -35,6 +36,22 @@ pub struct CacheEvent {
     pub rv: i64,
     /// When the cache recorded it.
     pub time: Instant,
+}
+
+impl CacheEvent {
+    /// The frame this change becomes for a watch with `filter` (selector transitions included).
+    pub fn frame_for(&self, filter: &WatchFilter) -> Option<Frame> {
+        if !filter.covers_key(&self.key) {
+            return None;
+        }
+        match self.kind {
+            CacheEventType::Deleted => filter.frame_for_change(None, Some(self.object.clone()), self.rv),
+            CacheEventType::Added => filter.frame_for_change(Some(self.object.clone()), None, self.rv),
+            CacheEventType::Modified => {
+                filter.frame_for_change(Some(self.object.clone()), self.prev.clone(), self.rv)
+            }
+        }
+    }
 }
 
 #[derive(Debug, Clone)]

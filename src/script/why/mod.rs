@@ -1,0 +1,69 @@
+//! Every explanation the playground shows, rendered from the engine's typed decisions — the one
+//! place where a decision becomes words, in English and 中文. The CLI's `"explain"` is
+//! [`render`] in [`Lang::En`]; the UI deserialises an output's `"why"` ([`OutputWhy`]) or gets it
+//! typed from the `Session`, and calls [`render`] in its language. Nothing here reads request
+//! text or response bodies: only the decision value.
+//!
+//! * [`api`]: apiserver decisions (read paths, watch starts, writes, rejections) and why a watch
+//!   stream ended.
+
+pub mod api;
+
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+
+use crate::apiserver::decision::{Ended, Why};
+
+/// The language of a rendering.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Lang {
+    En,
+    Zh,
+}
+
+impl Lang {
+    pub const ALL: [Lang; 2] = [Lang::En, Lang::Zh];
+
+    /// Picks the English or the Chinese text.
+    pub(crate) fn pick(self, en: String, zh: String) -> String {
+        match self {
+            Lang::En => en,
+            Lang::Zh => zh,
+        }
+    }
+}
+
+/// The `"why"` of one output: whichever decision produced it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(untagged)]
+pub enum OutputWhy {
+    /// An API request's answer (`"rule"`).
+    Request(Why),
+    /// A watch stream that has ended (`"ended"`).
+    Ended(Ended),
+}
+
+impl OutputWhy {
+    /// The output's `"why"` value, if it has a well-formed one.
+    pub fn from_output(out: &Value) -> Option<OutputWhy> {
+        serde_json::from_value(out.get("why")?.clone()).ok()
+    }
+
+    pub fn to_json(&self) -> Value {
+        serde_json::to_value(self).unwrap_or(Value::Null)
+    }
+}
+
+/// The explanation of one decision in `lang`.
+pub fn render(why: &OutputWhy, lang: Lang) -> String {
+    match why {
+        OutputWhy::Request(w) => api::request(w, lang),
+        OutputWhy::Ended(e) => api::ended(e, lang),
+    }
+}
+
+/// The explanation of an output (a JSON object from the `Session`) in `lang`, from its `"why"`
+/// only; `None` when the output carries no decision.
+pub fn render_output(out: &Value, lang: Lang) -> Option<String> {
+    OutputWhy::from_output(out).map(|w| render(&w, lang))
+}
