@@ -13,6 +13,9 @@ pub mod cluster;
 pub mod script;
 pub mod store;
 
+#[cfg(not(target_arch = "wasm32"))]
+pub mod serve;
+
 #[cfg(target_arch = "wasm32")]
 pub mod ui;
 

@@ -3,6 +3,8 @@
 //! * `rvlab run [--explain] FILE|-` prints one JSON object per executed line (JSON Lines).
 //! * `rvlab test FILE|DIR...` runs scripts with their `expect` lines and ends with
 //!   `N passed, N failed`.
+//! * `rvlab serve [...] [SCRIPT...]` serves the simulated cluster as a Kubernetes HTTP API on
+//!   loopback (see `rvlab::serve`).
 fn main() {
     #[cfg(not(target_arch = "wasm32"))]
     std::process::exit(cli::main());
@@ -18,6 +20,9 @@ mod cli {
     const USAGE: &str = "usage:
   rvlab run [--explain] FILE|-     run a script, print one JSON object per line
   rvlab test FILE|DIR...           run scripts and check their expect lines
+  rvlab serve [--listen ADDR:PORT] [--kubeconfig PATH] [--speed N] [--record FILE]
+              [--dist DIR] [--stdin] [SCRIPT...]
+                                   a Kubernetes HTTP API on loopback for kubectl and client libraries
   rvlab --version";
 
     pub fn main() -> i32 {
@@ -29,6 +34,7 @@ mod cli {
             }
             Some("run") => run(&args[1..]),
             Some("test") => test(&args[1..]),
+            Some("serve") => serve(&args[1..]),
             Some("help") | Some("--help") | Some("-h") => {
                 println!("{USAGE}");
                 0
@@ -36,6 +42,23 @@ mod cli {
             _ => {
                 eprintln!("{USAGE}");
                 2
+            }
+        }
+    }
+
+    fn serve(args: &[String]) -> i32 {
+        let cfg = match rvlab::serve::ServeConfig::parse(args) {
+            Ok(c) => c,
+            Err(e) => {
+                eprintln!("rvlab serve: {e}\n{USAGE}");
+                return 2;
+            }
+        };
+        match rvlab::serve::run(cfg) {
+            Ok(()) => 0,
+            Err(e) => {
+                eprintln!("{e}");
+                1
             }
         }
     }

@@ -1,0 +1,43 @@
+//! The control endpoint: faults and settings while serving, in the script language.
+//!
+//! * `POST /rvlab/v1/script` — the body is script lines (`set cache.lag 2s`, `compact 12`,
+//!   `restart apiserver 1`, `pause w3`, `advance 5m`, any API request…); each runs in order and is
+//!   recorded; the answer is their output objects, one JSON object per line (JSON Lines).
+//! * `GET /rvlab/v1/script` — the recorded script so far (`text/plain`), what `--record` writes.
+//!
+//! Upstream counterpart: none (this is the fault injector real clusters do not have).
+
+use serde_json::Value;
+
+use super::engine::Engine;
+use super::http::{self, Resp};
+
+/// At most this many lines per control request.
+pub const MAX_LINES: usize = 10_000;
+
+pub fn run_script(engine: &mut Engine, body: &[u8]) -> Resp {
+    let Ok(text) = std::str::from_utf8(body) else {
+        return http::text(400, "text/plain; charset=utf-8", "the script is not UTF-8\n");
+    };
+    let mut out = String::new();
+    for line in text.lines().take(MAX_LINES) {
+        let t = line.trim();
+        if t.is_empty() || t.starts_with('#') {
+            continue;
+        }
+        let v: Value = engine.run(t).output;
+        out.push_str(&v.to_string());
+        out.push('\n');
+    }
+    engine.pump_watches();
+    http::text(200, "application/jsonl; charset=utf-8", out)
+}
+
+pub fn script_text(engine: &Engine) -> Resp {
+    let mut s = String::new();
+    for l in engine.log() {
+        s.push_str(l);
+        s.push('\n');
+    }
+    http::text(200, "text/plain; charset=utf-8", s)
+}

@@ -1,0 +1,105 @@
+//! What clients ask before they make a request: `/version`, `/api`, `/api/v1`, `/apis`, the root
+//! path list and the health checks, for every resource the engine serves.
+//! Upstream: apiserver `pkg/endpoints/discovery/{legacy,root,version}.go`, `pkg/server/routes/version.go`,
+//! `k8s.io/apimachinery/pkg/version/types.go`.
+//!
+//! Aggregated discovery (`Accept: application/json;g=apidiscovery.k8s.io;v=v2;as=APIGroupDiscoveryList`)
+//! is declined the way a server without it declines: the plain `APIVersions`/`APIGroupList` with
+//! `Content-Type: application/json`, which makes client-go fall back to per-group discovery
+//! (client-go `discovery/aggregated_discovery.go`, `discovery_client.go` `ServerGroupsAndResources`).
+
+use serde_json::{Value, json};
+
+use crate::apiserver::resource::{RESOURCES, ResourceInfo};
+
+/// The verbs the engine serves on every resource (no patch or deletecollection yet).
+pub const VERBS: &[&str] = &["create", "delete", "get", "list", "update", "watch"];
+
+fn names(info: &ResourceInfo) -> (&'static str, &'static [&'static str], &'static [&'static str]) {
+    // singularName, shortNames and categories as the real core/v1 discovery lists them.
+    match info.resource {
+        "pods" => ("pod", &["po"], &["all"]),
+        "configmaps" => ("configmap", &["cm"], &[]),
+        _ => ("", &[], &[]),
+    }
+}
+
+/// `GET /version`, for the Kubernetes release the session models.
+pub fn version(minor: u32) -> Value {
+    json!({
+        "major": "1",
+        "minor": minor.to_string(),
+        "emulationMajor": "1",
+        "emulationMinor": minor.to_string(),
+        "minCompatibilityMajor": "1",
+        "minCompatibilityMinor": minor.saturating_sub(1).to_string(),
+        "gitVersion": format!("v1.{minor}.0+rvlab"),
+        "gitCommit": "0000000000000000000000000000000000000000",
+        "gitTreeState": "clean",
+        "buildDate": "2026-01-01T00:00:00Z",
+        "goVersion": "go1.24.0",
+        "compiler": "gc",
+        "platform": "linux/amd64"
+    })
+}
+
+/// `GET /api`: `metav1.APIVersions`.
+pub fn api_versions(server_address: &str) -> Value {
+    json!({
+        "kind": "APIVersions",
+        "versions": ["v1"],
+        "serverAddressByClientCIDRs": [{"clientCIDR": "0.0.0.0/0", "serverAddress": server_address}]
+    })
+}
+
+/// `GET /apis`: no groups beyond the core group are served.
+pub fn api_group_list() -> Value {
+    json!({"kind": "APIGroupList", "apiVersion": "v1", "groups": []})
+}
+
+/// `GET /api/v1`: `metav1.APIResourceList` of the served core resources.
+pub fn core_v1_resources() -> Value {
+    let resources: Vec<Value> = RESOURCES
+        .iter()
+        .filter(|r| r.group.is_empty() && r.version == "v1")
+        .map(|r| {
+            let (singular, short, categories) = names(r);
+            let mut o = json!({
+                "name": r.resource,
+                "singularName": singular,
+                "namespaced": r.namespaced,
+                "kind": r.kind,
+                "verbs": VERBS,
+            });
+            if !short.is_empty() {
+                o["shortNames"] = json!(short);
+            }
+            if !categories.is_empty() {
+                o["categories"] = json!(categories);
+            }
+            o
+        })
+        .collect();
+    json!({"kind": "APIResourceList", "groupVersion": "v1", "resources": resources})
+}
+
+/// `GET /`: the root path list (`routes.Index`).
+pub fn root_paths() -> Value {
+    json!({"paths": ["/api", "/api/v1", "/apis", "/healthz", "/livez", "/readyz", "/rvlab/v1/live", "/rvlab/v1/script", "/version"]})
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_served_resource_is_discoverable() {
+        let list = core_v1_resources();
+        let served: Vec<&str> = list["resources"].as_array().unwrap().iter().map(|r| r["name"].as_str().unwrap()).collect();
+        for r in RESOURCES {
+            assert!(served.contains(&r.resource), "{} missing from /api/v1", r.resource);
+        }
+        assert_eq!(list["resources"][1]["shortNames"], json!(["cm"]));
+        assert_eq!(version(32)["gitVersion"], "v1.32.0+rvlab");
+    }
+}

@@ -1,0 +1,225 @@
+//! The served sandbox: one [`Session`] driven by real clients' requests, with the wall clock.
+//!
+//! Everything the server does to the engine is a script line run by the session, so the
+//! server's log *is* a script: lines that change nothing (a watch read that found no frames)
+//! are not written down, and consecutive clock steps are merged into one `advance` line. The
+//! recorded script, replayed with `rvlab run`, reproduces what the clients saw. Upstream
+//! counterpart: none (kube-apiserver has no such log); `rvlab run` is its reader.
+
+use std::collections::BTreeMap;
+
+use bytes::Bytes;
+use serde_json::{Value, json};
+use tokio::sync::mpsc;
+
+use super::record::Recorder;
+use crate::clock::Duration;
+use crate::script::Session;
+
+/// Frames for one open HTTP watch response (one JSON object per line).
+pub type FrameSender = mpsc::Sender<Bytes>;
+
+/// Capacity of each HTTP watch's frame queue. A client that does not read is cut off when it is
+/// full, as kube-apiserver's cache watchers are (the engine's own buffer limits come first).
+pub const WATCH_QUEUE: usize = 1024;
+
+/// The wall clock as the simulation sees it: simulated time = base + elapsed × speed.
+#[derive(Debug)]
+pub struct WallClock {
+    start: std::time::Instant,
+    /// Simulated milliseconds at `start`, moved forward when a script line jumps ahead.
+    base_ms: u64,
+    speed: f64,
+}
+
+impl WallClock {
+    pub fn new(speed: f64, base_ms: u64) -> Self {
+        WallClock { start: std::time::Instant::now(), base_ms, speed }
+    }
+
+    fn target_ms(&self) -> u64 {
+        let elapsed = self.start.elapsed().as_secs_f64() * 1000.0 * self.speed;
+        self.base_ms.saturating_add(elapsed as u64)
+    }
+}
+
+/// The session plus what serving it needs: the clock, the record and the open streams.
+pub struct Engine {
+    session: Session,
+    clock: WallClock,
+    /// Number of the last recorded line (the record's and the live feed's line numbers).
+    line_no: usize,
+    /// Milliseconds the clock moved since the last recorded line, not yet written down.
+    pending_advance_ms: u64,
+    recorder: Option<Recorder>,
+    /// Open HTTP watches by the session's watch id (`w1`, …).
+    watches: BTreeMap<String, FrameSender>,
+    /// Live-view subscribers (server-sent events).
+    live: Vec<mpsc::Sender<Bytes>>,
+    /// Every recorded line, for `GET /rvlab/v1/script`.
+    log: Vec<String>,
+}
+
+/// What running one line gave.
+pub struct Ran {
+    pub output: Value,
+}
+
+impl Engine {
+    pub fn new(speed: f64, recorder: Option<Recorder>) -> Self {
+        let session = Session::new();
+        let base = session.cluster().now().0;
+        Engine {
+            session,
+            clock: WallClock::new(speed, base),
+            line_no: 0,
+            pending_advance_ms: 0,
+            recorder,
+            watches: BTreeMap::new(),
+            live: Vec::new(),
+            log: Vec::new(),
+        }
+    }
+
+    /// The recorded script so far.
+    pub fn log(&self) -> &[String] {
+        &self.log
+    }
+
+    pub fn session(&self) -> &Session {
+        &self.session
+    }
+
+    /// Runs one line and records it (with the clock step before it).
+    pub fn run(&mut self, line: &str) -> Ran {
+        self.sync_clock();
+        self.flush_advance();
+        let output = self.run_recorded(line);
+        Ran { output }
+    }
+
+    fn run_recorded(&mut self, line: &str) -> Value {
+        self.line_no += 1;
+        let output = self
+            .session
+            .run_line(self.line_no, line)
+            .unwrap_or_else(|| json!({"line": self.line_no, "comment": line}));
+        self.write_down(line, &output);
+        // A line may have moved the clock ahead of the wall (`advance 1h`): time goes on from there.
+        self.rebase_if_ahead();
+        output
+    }
+
+    fn write_down(&mut self, line: &str, output: &Value) {
+        self.log.push(line.to_string());
+        if let Some(r) = &mut self.recorder {
+            r.line(line);
+        }
+        if !self.live.is_empty() {
+            let event = json!({"text": line, "output": output});
+            let frame = Bytes::from(format!("data: {event}\n\n"));
+            self.live.retain(|tx| tx.try_send(frame.clone()).is_ok() || !tx.is_closed());
+        }
+    }
+
+    /// Moves simulated time up to the wall clock (not recorded yet: merged into the next
+    /// recorded line's `advance`).
+    pub fn sync_clock(&mut self) {
+        let now = self.session.cluster().now().0;
+        let target = self.clock.target_ms();
+        if target <= now {
+            self.rebase_if_ahead();
+            return;
+        }
+        // At most 168h per line (the script's limit); the wall clock never gets that far ahead.
+        let step = (target - now).min(crate::cluster::MAX_ADVANCE.0);
+        let line = format!("advance {}", Duration(step));
+        let _ = self.session.run_line(self.line_no + 1, &line);
+        self.pending_advance_ms += step;
+    }
+
+    fn rebase_if_ahead(&mut self) {
+        let now = self.session.cluster().now().0;
+        let target = self.clock.target_ms();
+        if now > target {
+            self.clock.base_ms += now - target;
+        }
+    }
+
+    fn flush_advance(&mut self) {
+        if self.pending_advance_ms == 0 {
+            return;
+        }
+        let line = format!("advance {}", Duration(self.pending_advance_ms));
+        self.pending_advance_ms = 0;
+        self.line_no += 1;
+        let output = json!({"line": self.line_no, "now": Duration(self.session.cluster().now().0).to_string()});
+        self.write_down(&line, &output);
+    }
+
+    /// Opens the HTTP side of watch `id`: frames are sent to `tx` until the watch ends.
+    pub fn attach_watch(&mut self, id: String, tx: FrameSender) {
+        self.watches.insert(id, tx);
+        self.pump_watches();
+    }
+
+    pub fn subscribe_live(&mut self, tx: mpsc::Sender<Bytes>) {
+        for (i, l) in self.log.iter().enumerate() {
+            let event = json!({"text": l, "line": i + 1});
+            let _ = tx.try_send(Bytes::from(format!("data: {event}\n\n")));
+        }
+        self.live.push(tx);
+    }
+
+    /// Lets time pass to the wall clock and delivers every watch's new frames.
+    pub fn tick(&mut self) {
+        self.sync_clock();
+        self.pump_watches();
+    }
+
+    /// Reads every open watch; a read that found frames (or the end) is recorded as `events wN`.
+    pub fn pump_watches(&mut self) {
+        let ids: Vec<String> = self.watches.keys().cloned().collect();
+        for id in ids {
+            let Some(tx) = self.watches.get(&id).cloned() else { continue };
+            if tx.is_closed() {
+                // The client went away: the server stops the watch, as the handler does when
+                // the request context is cancelled.
+                self.watches.remove(&id);
+                self.flush_advance();
+                self.run_recorded(&format!("cancel {id}"));
+                continue;
+            }
+            let line = format!("events {id}");
+            let Some(out) = self.session.run_line(self.line_no + 1, &line) else { continue };
+            let events = out.get("events").and_then(Value::as_array).cloned().unwrap_or_default();
+            let closed = out.get("closed").and_then(Value::as_bool).unwrap_or(true);
+            if events.is_empty() && !closed {
+                continue;
+            }
+            self.flush_advance();
+            self.line_no += 1;
+            let mut out = out;
+            out["line"] = json!(self.line_no);
+            self.write_down(&line, &out);
+            let mut full = false;
+            for e in &events {
+                if tx.try_send(Bytes::from(format!("{e}\n"))).is_err() {
+                    full = true;
+                    break;
+                }
+            }
+            if closed || full {
+                self.watches.remove(&id);
+                if full && !closed {
+                    self.run_recorded(&format!("cancel {id}"));
+                }
+            }
+        }
+    }
+
+    /// Whether any HTTP watch is open (the ticker runs faster then).
+    pub fn has_watches(&self) -> bool {
+        !self.watches.is_empty()
+    }
+}

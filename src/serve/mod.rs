@@ -1,0 +1,203 @@
+//! `rvlab serve`: the simulated cluster behind a real Kubernetes HTTP API, so kubectl, client
+//! libraries and your own controllers can talk to it (host only).
+//!
+//! One concept per file: [`config`] (listen address, kubeconfig), [`discovery`] (`/version`,
+//! `/api`, `/apis`, `/api/v1`), [`translate`] (an HTTP request → a script line → the response),
+//! [`protobuf`] (kubectl's protobuf bodies), [`engine`] (the session, the wall clock, watch
+//! streaming), [`record`] (`--record`), [`control`] (`/rvlab/v1/script`), [`live`] (the
+//! playground and its live feed), [`http`] (bodies, Status responses, negotiation).
+//!
+//! hyper 1.x serves HTTP/1.1 on a current-thread tokio runtime: the engine is one
+//! single-threaded, deterministic [`Session`](crate::script::Session), so every request runs to
+//! completion on it in arrival order, and only the streaming of watch frames is asynchronous.
+//! Upstream counterpart: kube-apiserver's `genericapiserver` handler chain.
+
+pub mod config;
+pub mod control;
+pub mod discovery;
+pub mod engine;
+pub mod http;
+pub mod live;
+pub mod protobuf;
+pub mod record;
+pub mod translate;
+
+use std::cell::RefCell;
+use std::convert::Infallible;
+use std::net::SocketAddr;
+use std::rc::Rc;
+use std::time::Duration;
+
+use http_body_util::{BodyExt, Limited};
+use hyper::body::Incoming;
+use hyper::{Method, Request};
+use hyper_util::rt::{TokioIo, TokioTimer};
+use tokio::net::TcpListener;
+
+pub use config::ServeConfig;
+use engine::Engine;
+use http::Resp;
+
+/// How often the clock follows the wall and watches are read.
+const TICK: Duration = Duration::from_millis(50);
+
+/// Runs the server until the process is stopped. Returns an error message for bad options or
+/// a port that cannot be bound.
+pub fn run(cfg: ServeConfig) -> Result<(), String> {
+    cfg.check_listen()?;
+    let rt = tokio::runtime::Builder::new_current_thread()
+        .enable_io()
+        .enable_time()
+        .build()
+        .map_err(|e| format!("rvlab serve: {e}"))?;
+    let local = tokio::task::LocalSet::new();
+    local.block_on(&rt, serve(cfg))
+}
+
+struct Shared {
+    engine: RefCell<Engine>,
+    addr: SocketAddr,
+    dist: Option<std::path::PathBuf>,
+}
+
+async fn serve(cfg: ServeConfig) -> Result<(), String> {
+    let recorder = cfg.record.as_deref().map(record::Recorder::create).transpose()?;
+    let mut engine = Engine::new(cfg.speed, recorder);
+    for path in &cfg.scripts {
+        let text = std::fs::read_to_string(path).map_err(|e| format!("rvlab serve: {}: {e}", path.display()))?;
+        for line in text.lines() {
+            let t = line.trim();
+            if t.is_empty() || t.starts_with('#') {
+                continue;
+            }
+            let out = engine.run(t).output;
+            if let Some(err) = out.get("error") {
+                eprintln!("rvlab serve: {}: {t}: {err}", path.display());
+            }
+        }
+    }
+    let listener = TcpListener::bind(cfg.listen).await.map_err(|e| format!("rvlab serve: {}: {e}", cfg.listen))?;
+    let addr = listener.local_addr().map_err(|e| format!("rvlab serve: {e}"))?;
+    std::fs::write(&cfg.kubeconfig, ServeConfig::kubeconfig_text(addr))
+        .map_err(|e| format!("rvlab serve: --kubeconfig {}: {e}", cfg.kubeconfig.display()))?;
+    // One line on stdout that scripts can read (the port may have been chosen by the system).
+    println!(
+        "{}",
+        serde_json::json!({"listening": format!("http://{addr}"), "kubeconfig": cfg.kubeconfig.display().to_string()})
+    );
+    eprintln!(
+        "rvlab serve: Kubernetes API on http://{addr}/ — export KUBECONFIG={}; faults: POST /rvlab/v1/script",
+        cfg.kubeconfig.display()
+    );
+    let shared = Rc::new(Shared { engine: RefCell::new(engine), addr, dist: cfg.dist.clone() });
+
+    let ticker = shared.clone();
+    tokio::task::spawn_local(async move {
+        loop {
+            tokio::time::sleep(TICK).await;
+            ticker.engine.borrow_mut().tick();
+        }
+    });
+
+    if cfg.stdin {
+        let (tx, mut rx) = tokio::sync::mpsc::unbounded_channel::<String>();
+        std::thread::spawn(move || {
+            for line in std::io::stdin().lines() {
+                let Ok(line) = line else { break };
+                if tx.send(line).is_err() {
+                    break;
+                }
+            }
+        });
+        let s = shared.clone();
+        tokio::task::spawn_local(async move {
+            while let Some(line) = rx.recv().await {
+                let t = line.trim();
+                if t.is_empty() || t.starts_with('#') {
+                    continue;
+                }
+                let out = s.engine.borrow_mut().run(t).output;
+                s.engine.borrow_mut().pump_watches();
+                println!("{out}");
+            }
+        });
+    }
+
+    loop {
+        let (stream, _) = match listener.accept().await {
+            Ok(s) => s,
+            Err(e) => {
+                eprintln!("rvlab serve: accept: {e}");
+                tokio::time::sleep(Duration::from_millis(100)).await;
+                continue;
+            }
+        };
+        let s = shared.clone();
+        tokio::task::spawn_local(async move {
+            let service = hyper::service::service_fn(move |req| {
+                let s = s.clone();
+                async move { Ok::<_, Infallible>(route(&s, req).await) }
+            });
+            let conn = hyper::server::conn::http1::Builder::new()
+                .timer(TokioTimer::new())
+                .header_read_timeout(Duration::from_secs(30))
+                .serve_connection(TokioIo::new(stream), service);
+            // A client that sends garbage or goes away ends its connection, nothing else.
+            let _ = conn.await;
+        });
+    }
+}
+
+async fn read_body(req: Request<Incoming>) -> Result<bytes::Bytes, Resp> {
+    match Limited::new(req.into_body(), http::MAX_BODY_BYTES).collect().await {
+        Ok(c) => Ok(c.to_bytes()),
+        Err(e) if e.is::<http_body_util::LengthLimitError>() => Err(http::status(&http::too_large())),
+        Err(_) => Err(http::status(&crate::apiserver::status::Status::bad_request("the request body could not be read"))),
+    }
+}
+
+async fn route(s: &Shared, req: Request<Incoming>) -> Resp {
+    let path = req.uri().path().to_string();
+    let target = req.uri().path_and_query().map(|p| p.as_str().to_string()).unwrap_or_else(|| path.clone());
+    let method = req.method().clone();
+    let header = |name: hyper::header::HeaderName| req.headers().get(name).and_then(|v| v.to_str().ok()).map(str::to_string);
+    let accept = header(hyper::header::ACCEPT);
+    let content_type = header(hyper::header::CONTENT_TYPE);
+    let trimmed = path.trim_end_matches('/');
+    let get = method == Method::GET;
+    match trimmed {
+        "/version" if get => {
+            let minor = s.engine.borrow().session().cluster().apiserver(0).map(|a| a.config.features.minor).unwrap_or(0);
+            http::json(200, &discovery::version(minor), &[])
+        }
+        "/api" if get => http::json(200, &discovery::api_versions(&s.addr.to_string()), &[]),
+        "/apis" if get => http::json(200, &discovery::api_group_list(), &[]),
+        "/api/v1" if get => http::json(200, &discovery::core_v1_resources(), &[]),
+        "/healthz" | "/livez" | "/readyz" if get => http::text(200, "text/plain; charset=utf-8", "ok"),
+        "/rvlab/v1/live" if get => live::subscribe(&mut s.engine.borrow_mut()),
+        "/rvlab/v1/script" if get => control::script_text(&s.engine.borrow()),
+        "/rvlab/v1/script" if method == Method::POST => match read_body(req).await {
+            Ok(b) => control::run_script(&mut s.engine.borrow_mut(), &b),
+            Err(r) => r,
+        },
+        p if p.starts_with("/api/v1/") => {
+            let m = method.as_str().to_string();
+            let body = match read_body(req).await {
+                Ok(b) => b,
+                Err(r) => return r,
+            };
+            translate::handle(&mut s.engine.borrow_mut(), &m, &target, content_type.as_deref(), accept.as_deref(), &body)
+        }
+        "" if get && !accept.as_deref().unwrap_or("").contains("text/html") => http::json(200, &discovery::root_paths(), &[]),
+        _ => {
+            if get
+                && !path.starts_with("/api")
+                && let Some(dist) = &s.dist
+                && let Some(r) = live::static_file(dist, &path)
+            {
+                return r;
+            }
+            http::status(&crate::apiserver::status::Status::path_not_found())
+        }
+    }
+}

@@ -1,0 +1,114 @@
+//! A real client's HTTP request → one script line run by the session → the HTTP response.
+//! `POST /api/v1/namespaces/default/configmaps` with a JSON (or protobuf) body becomes the line
+//! `POST /api/v1/namespaces/default/configmaps {"metadata":…}`; the line's output object
+//! (`code`, `body`, `headers`, or `watch`) becomes the response. Path and query pass through
+//! untouched, so the engine's request parser sees exactly what the client sent.
+//! Upstream: apiserver `pkg/endpoints/handlers/{create,update,get,delete,watch}.go`.
+
+use bytes::Bytes;
+use serde_json::Value;
+use tokio::sync::mpsc;
+
+use super::engine::{Engine, WATCH_QUEUE};
+use super::http::{self, Resp};
+use super::protobuf;
+use crate::apiserver::resource::{self, ResourceInfo};
+use crate::apiserver::status::Status;
+
+/// The resource a `/api/v1/...` path names, if any (for decoding a protobuf body).
+pub fn resource_of(path: &str) -> Option<&'static ResourceInfo> {
+    let segs: Vec<&str> = path.trim_start_matches('/').split('/').collect();
+    match segs.as_slice() {
+        ["api", "v1", "namespaces", _, r, ..] => resource::lookup(r),
+        ["api", "v1", r, ..] => resource::lookup(r),
+        _ => None,
+    }
+}
+
+/// The script line for a request, or the Status a real server answers before the handler runs.
+pub fn to_line(
+    method: &str,
+    target: &str,
+    content_type: Option<&str>,
+    body: &[u8],
+) -> Result<String, Status> {
+    let verb = match method {
+        "GET" | "POST" | "PUT" | "DELETE" => method,
+        // PATCH is not served yet: discovery lists no `patch` verb, and the router answers as
+        // for any resource without it (go-restful 405).
+        _ => return Err(Status::method_not_allowed()),
+    };
+    if target.chars().any(|c| c.is_whitespace() || c.is_control()) {
+        return Err(Status::bad_request("the request target contains whitespace or control characters"));
+    }
+    if body.is_empty() {
+        return Ok(format!("{verb} {target}"));
+    }
+    let ty = content_type.map(http::media_type).unwrap_or_default();
+    let value: Value = match ty.as_str() {
+        "application/json" | "" => serde_json::from_slice(body)
+            .map_err(|e| Status::bad_request(&format!("couldn't get version/kind; json parse error: {e}")))?,
+        "application/vnd.kubernetes.protobuf" => {
+            let path = target.split('?').next().unwrap_or("");
+            let Some(info) = resource_of(path) else { return Err(http::unsupported_media_type()) };
+            protobuf::decode(info, body).map_err(|e| Status::bad_request(&e.to_string()))?
+        }
+        _ => return Err(http::unsupported_media_type()),
+    };
+    Ok(format!("{verb} {target} {value}"))
+}
+
+/// Runs an API request through the engine and shapes the answer.
+pub fn handle(engine: &mut Engine, method: &str, target: &str, content_type: Option<&str>, accept: Option<&str>, body: &[u8]) -> Resp {
+    if !http::accepts_json(accept) {
+        return http::status(&http::not_acceptable());
+    }
+    let line = match to_line(method, target, content_type, body) {
+        Ok(l) => l,
+        Err(s) => return http::status(&s),
+    };
+    let out = engine.run(&line).output;
+    let code = out.get("code").and_then(Value::as_u64).and_then(|c| u16::try_from(c).ok());
+    let Some(code) = code else {
+        // The line did not reach the API (it could not be parsed): say why, as a 400.
+        let msg = out.get("error").and_then(Value::as_str).unwrap_or("the request could not be handled");
+        return http::status(&Status::bad_request(msg));
+    };
+    let headers: Vec<(String, String)> = out
+        .get("headers")
+        .and_then(Value::as_object)
+        .map(|h| h.iter().map(|(k, v)| (k.clone(), v.as_str().unwrap_or_default().to_string())).collect())
+        .unwrap_or_default();
+    if let Some(id) = out.get("watch").and_then(Value::as_str) {
+        let (tx, rx) = mpsc::channel::<Bytes>(WATCH_QUEUE);
+        engine.attach_watch(id.to_string(), tx);
+        let mut r = http::stream("application/json", rx);
+        *r.status_mut() = hyper::StatusCode::from_u16(code).unwrap_or(hyper::StatusCode::OK);
+        return r;
+    }
+    let body = out.get("body").cloned().unwrap_or(Value::Null);
+    let r = http::json(code, &body, &headers);
+    engine.pump_watches();
+    r
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn requests_become_script_lines() {
+        assert_eq!(to_line("GET", "/api/v1/namespaces/default/configmaps?limit=1", None, b"").unwrap(), "GET /api/v1/namespaces/default/configmaps?limit=1");
+        assert_eq!(
+            to_line("POST", "/api/v1/namespaces/default/configmaps", Some("application/json; charset=utf-8"), br#"{"metadata": {"name": "a"}}"#).unwrap(),
+            r#"POST /api/v1/namespaces/default/configmaps {"metadata":{"name":"a"}}"#
+        );
+        assert_eq!(to_line("PATCH", "/api/v1/namespaces/default/configmaps/a", Some("application/merge-patch+json"), b"{}").unwrap_err().code(), 405);
+        assert_eq!(to_line("POST", "/api/v1/namespaces/default/configmaps", Some("application/yaml"), b"a: b").unwrap_err().code(), 415);
+        assert_eq!(to_line("POST", "/api/v1/namespaces/default/configmaps", Some("application/json"), b"{nope").unwrap_err().code(), 400);
+        assert_eq!(to_line("POST", "/api/v1/namespaces/default/configmaps", Some("application/vnd.kubernetes.protobuf"), b"{}").unwrap_err().code(), 400);
+        assert_eq!(resource_of("/api/v1/namespaces/x/pods/p").map(|r| r.kind), Some("Pod"));
+        assert_eq!(resource_of("/api/v1/configmaps").map(|r| r.kind), Some("ConfigMap"));
+        assert_eq!(resource_of("/apis/apps/v1/deployments"), None);
+    }
+}
