@@ -55,6 +55,18 @@ need_web_tools() {
   fi
 }
 
+# The official Kubernetes Python client, pinned, in a project-local virtualenv (tests/serve_clients.rs).
+PY_KUBERNETES_VERSION=37.0.2
+need_python_client() {
+  local py="$TOOLS/pyvenv/bin/python"
+  if ! "$py" -c "import kubernetes; assert kubernetes.__version__ == '$PY_KUBERNETES_VERSION'" 2>/dev/null; then
+    python3 -m venv --help >/dev/null 2>&1 || apt_install python3-venv
+    say "installing the Python client kubernetes==$PY_KUBERNETES_VERSION into .tools/pyvenv"
+    python3 -m venv "$TOOLS/pyvenv" >&2 || die "python3 -m venv failed"
+    "$TOOLS/pyvenv/bin/pip" install --quiet "kubernetes==$PY_KUBERNETES_VERSION" >&2 || die "pip install kubernetes failed"
+  fi
+}
+
 apt_install() { # apt_install PACKAGE... (only those missing)
   local missing=()
   for p in "$@"; do dpkg -s "$p" >/dev/null 2>&1 || missing+=("$p"); done
@@ -111,8 +123,12 @@ cmd_test() {
     say "release build FAILED"; FAILED=$((FAILED + 1)); status=1
   fi
 
+  say "clients for tests/serve_clients.rs: kubectl on PATH, the Python client in .tools/pyvenv"
+  command -v kubectl >/dev/null || say "kubectl is not on PATH: tests/serve_clients.rs will fail (see README, 'Use it with real clients')"
+  need_python_client
+
   say "native tests"
-  cargo test --offline --no-fail-fast --all-targets -- --include-ignored 2>&1 | tee "$logs/native.log" >&2
+  RVLAB_PYTHON="$TOOLS/pyvenv/bin/python" cargo test --offline --no-fail-fast --all-targets -- --include-ignored 2>&1 | tee "$logs/native.log" >&2
   [ "${PIPESTATUS[0]}" -eq 0 ] || status=1
   count_results "$logs/native.log"
 

@@ -25,7 +25,6 @@ pub struct ServeConfig {
     pub stdin: bool,
 }
 
-
 impl ServeConfig {
     pub fn parse(args: &[String]) -> Result<ServeConfig, String> {
         let mut cfg = ServeConfig {

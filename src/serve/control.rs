@@ -3,7 +3,9 @@
 //! * `POST /rvlab/v1/script` — the body is script lines (`set cache.lag 2s`, `compact 12`,
 //!   `restart apiserver 1`, `pause w3`, `advance 5m`, any API request…); each runs in order and is
 //!   recorded; the answer is their output objects, one JSON object per line (JSON Lines).
-//! * `GET /rvlab/v1/script` — the recorded script so far (`text/plain`), what `--record` writes.
+//! * `GET /rvlab/v1/script` — the recorded script so far (`text/plain`), what `--record` writes;
+//!   `GET /rvlab/v1/script?output=jsonl` — the output object of each of those lines, exactly what
+//!   `rvlab run` prints when it replays the script.
 //!
 //! Upstream counterpart: none (this is the fault injector real clusters do not have).
 
@@ -33,11 +35,16 @@ pub fn run_script(engine: &mut Engine, body: &[u8]) -> Resp {
     http::text(200, "application/jsonl; charset=utf-8", out)
 }
 
-pub fn script_text(engine: &Engine) -> Resp {
+pub fn script_text(engine: &Engine, outputs: bool) -> Resp {
     let mut s = String::new();
-    for l in engine.log() {
-        s.push_str(l);
+    for (l, out) in engine.log() {
+        if outputs {
+            s.push_str(&out.to_string());
+        } else {
+            s.push_str(l);
+        }
         s.push('\n');
     }
-    http::text(200, "text/plain; charset=utf-8", s)
+    let ty = if outputs { "application/jsonl; charset=utf-8" } else { "text/plain; charset=utf-8" };
+    http::text(200, ty, s)
 }

@@ -95,7 +95,8 @@ mod tests {
     #[test]
     fn every_served_resource_is_discoverable() {
         let list = core_v1_resources();
-        let served: Vec<&str> = list["resources"].as_array().unwrap().iter().map(|r| r["name"].as_str().unwrap()).collect();
+        let served: Vec<&str> =
+            list["resources"].as_array().unwrap().iter().map(|r| r["name"].as_str().unwrap()).collect();
         for r in RESOURCES {
             assert!(served.contains(&r.resource), "{} missing from /api/v1", r.resource);
         }

@@ -56,8 +56,8 @@ pub struct Engine {
     watches: BTreeMap<String, FrameSender>,
     /// Live-view subscribers (server-sent events).
     live: Vec<mpsc::Sender<Bytes>>,
-    /// Every recorded line, for `GET /rvlab/v1/script`.
-    log: Vec<String>,
+    /// Every recorded line and its output, for `GET /rvlab/v1/script`.
+    log: Vec<(String, Value)>,
 }
 
 /// What running one line gave.
@@ -82,7 +82,7 @@ impl Engine {
     }
 
     /// The recorded script so far.
-    pub fn log(&self) -> &[String] {
+    pub fn log(&self) -> &[(String, Value)] {
         &self.log
     }
 
@@ -111,7 +111,7 @@ impl Engine {
     }
 
     fn write_down(&mut self, line: &str, output: &Value) {
-        self.log.push(line.to_string());
+        self.log.push((line.to_string(), output.clone()));
         if let Some(r) = &mut self.recorder {
             r.line(line);
         }
@@ -147,14 +147,16 @@ impl Engine {
     }
 
     fn flush_advance(&mut self) {
-        if self.pending_advance_ms == 0 {
-            return;
+        // One line per at most 168h, the script's limit for one `advance`.
+        while self.pending_advance_ms > 0 {
+            let step = self.pending_advance_ms.min(crate::cluster::MAX_ADVANCE.0);
+            self.pending_advance_ms -= step;
+            let line = format!("advance {}", Duration(step));
+            self.line_no += 1;
+            let now = self.session.cluster().now().0 - self.pending_advance_ms;
+            let output = json!({"line": self.line_no, "now": Duration(now).to_string()});
+            self.write_down(&line, &output);
         }
-        let line = format!("advance {}", Duration(self.pending_advance_ms));
-        self.pending_advance_ms = 0;
-        self.line_no += 1;
-        let output = json!({"line": self.line_no, "now": Duration(self.session.cluster().now().0).to_string()});
-        self.write_down(&line, &output);
     }
 
     /// Opens the HTTP side of watch `id`: frames are sent to `tx` until the watch ends.
@@ -164,8 +166,8 @@ impl Engine {
     }
 
     pub fn subscribe_live(&mut self, tx: mpsc::Sender<Bytes>) {
-        for (i, l) in self.log.iter().enumerate() {
-            let event = json!({"text": l, "line": i + 1});
+        for (l, output) in &self.log {
+            let event = json!({"text": l, "output": output});
             let _ = tx.try_send(Bytes::from(format!("data: {event}\n\n")));
         }
         self.live.push(tx);

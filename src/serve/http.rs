@@ -31,7 +31,10 @@ impl Body for ServeBody {
     type Data = Bytes;
     type Error = Infallible;
 
-    fn poll_frame(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Option<Result<Frame<Bytes>, Infallible>>> {
+    fn poll_frame(
+        self: Pin<&mut Self>,
+        cx: &mut Context<'_>,
+    ) -> Poll<Option<Result<Frame<Bytes>, Infallible>>> {
         match self.get_mut() {
             ServeBody::Full(b) => Poll::Ready(b.take().map(|b| Ok(Frame::data(b)))),
             ServeBody::Stream(rx) => rx.poll_recv(cx).map(|o| o.map(|b| Ok(Frame::data(b)))),
@@ -103,14 +106,21 @@ pub fn unsupported_media_type() -> Status {
     Status::failure(
         415,
         "UnsupportedMediaType",
-        format!("the body of the request was in an unknown format - accepted media types include: {ACCEPTED_BODY_TYPES}"),
+        format!(
+            "the body of the request was in an unknown format - accepted media types include: {ACCEPTED_BODY_TYPES}"
+        ),
         None,
     )
 }
 
 /// `errNotAcceptable` (negotiation/errors.go): 406 NotAcceptable.
 pub fn not_acceptable() -> Status {
-    Status::failure(406, "NotAcceptable", "only the following media types are accepted: application/json", None)
+    Status::failure(
+        406,
+        "NotAcceptable",
+        "only the following media types are accepted: application/json",
+        None,
+    )
 }
 
 /// `NewRequestEntityTooLargeError` for a body over [`MAX_BODY_BYTES`].

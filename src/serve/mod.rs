@@ -64,7 +64,8 @@ async fn serve(cfg: ServeConfig) -> Result<(), String> {
     let recorder = cfg.record.as_deref().map(record::Recorder::create).transpose()?;
     let mut engine = Engine::new(cfg.speed, recorder);
     for path in &cfg.scripts {
-        let text = std::fs::read_to_string(path).map_err(|e| format!("rvlab serve: {}: {e}", path.display()))?;
+        let text =
+            std::fs::read_to_string(path).map_err(|e| format!("rvlab serve: {}: {e}", path.display()))?;
         for line in text.lines() {
             let t = line.trim();
             if t.is_empty() || t.starts_with('#') {
@@ -76,7 +77,8 @@ async fn serve(cfg: ServeConfig) -> Result<(), String> {
             }
         }
     }
-    let listener = TcpListener::bind(cfg.listen).await.map_err(|e| format!("rvlab serve: {}: {e}", cfg.listen))?;
+    let listener =
+        TcpListener::bind(cfg.listen).await.map_err(|e| format!("rvlab serve: {}: {e}", cfg.listen))?;
     let addr = listener.local_addr().map_err(|e| format!("rvlab serve: {e}"))?;
     std::fs::write(&cfg.kubeconfig, ServeConfig::kubeconfig_text(addr))
         .map_err(|e| format!("rvlab serve: --kubeconfig {}: {e}", cfg.kubeconfig.display()))?;
@@ -152,7 +154,9 @@ async fn read_body(req: Request<Incoming>) -> Result<bytes::Bytes, Resp> {
     match Limited::new(req.into_body(), http::MAX_BODY_BYTES).collect().await {
         Ok(c) => Ok(c.to_bytes()),
         Err(e) if e.is::<http_body_util::LengthLimitError>() => Err(http::status(&http::too_large())),
-        Err(_) => Err(http::status(&crate::apiserver::status::Status::bad_request("the request body could not be read"))),
+        Err(_) => Err(http::status(&crate::apiserver::status::Status::bad_request(
+            "the request body could not be read",
+        ))),
     }
 }
 
@@ -160,14 +164,23 @@ async fn route(s: &Shared, req: Request<Incoming>) -> Resp {
     let path = req.uri().path().to_string();
     let target = req.uri().path_and_query().map(|p| p.as_str().to_string()).unwrap_or_else(|| path.clone());
     let method = req.method().clone();
-    let header = |name: hyper::header::HeaderName| req.headers().get(name).and_then(|v| v.to_str().ok()).map(str::to_string);
+    let header = |name: hyper::header::HeaderName| {
+        req.headers().get(name).and_then(|v| v.to_str().ok()).map(str::to_string)
+    };
     let accept = header(hyper::header::ACCEPT);
     let content_type = header(hyper::header::CONTENT_TYPE);
     let trimmed = path.trim_end_matches('/');
     let get = method == Method::GET;
     match trimmed {
         "/version" if get => {
-            let minor = s.engine.borrow().session().cluster().apiserver(0).map(|a| a.config.features.minor).unwrap_or(0);
+            let minor = s
+                .engine
+                .borrow()
+                .session()
+                .cluster()
+                .apiserver(0)
+                .map(|a| a.config.features.minor)
+                .unwrap_or(0);
             http::json(200, &discovery::version(minor), &[])
         }
         "/api" if get => http::json(200, &discovery::api_versions(&s.addr.to_string()), &[]),
@@ -175,7 +188,10 @@ async fn route(s: &Shared, req: Request<Incoming>) -> Resp {
         "/api/v1" if get => http::json(200, &discovery::core_v1_resources(), &[]),
         "/healthz" | "/livez" | "/readyz" if get => http::text(200, "text/plain; charset=utf-8", "ok"),
         "/rvlab/v1/live" if get => live::subscribe(&mut s.engine.borrow_mut()),
-        "/rvlab/v1/script" if get => control::script_text(&s.engine.borrow()),
+        "/rvlab/v1/script" if get => {
+            let outputs = req.uri().query().is_some_and(|q| q.split('&').any(|kv| kv == "output=jsonl"));
+            control::script_text(&s.engine.borrow(), outputs)
+        }
         "/rvlab/v1/script" if method == Method::POST => match read_body(req).await {
             Ok(b) => control::run_script(&mut s.engine.borrow_mut(), &b),
             Err(r) => r,
@@ -186,9 +202,18 @@ async fn route(s: &Shared, req: Request<Incoming>) -> Resp {
                 Ok(b) => b,
                 Err(r) => return r,
             };
-            translate::handle(&mut s.engine.borrow_mut(), &m, &target, content_type.as_deref(), accept.as_deref(), &body)
+            translate::handle(
+                &mut s.engine.borrow_mut(),
+                &m,
+                &target,
+                content_type.as_deref(),
+                accept.as_deref(),
+                &body,
+            )
         }
-        "" if get && !accept.as_deref().unwrap_or("").contains("text/html") => http::json(200, &discovery::root_paths(), &[]),
+        "" if get && !accept.as_deref().unwrap_or("").contains("text/html") => {
+            http::json(200, &discovery::root_paths(), &[])
+        }
         _ => {
             if get
                 && !path.starts_with("/api")

@@ -54,7 +54,8 @@ pub fn decode(info: &ResourceInfo, body: &[u8]) -> Result<Value, ProtobufError> 
         return Err(ProtobufError::WrongKind { expected: info.kind.to_string(), api_version, kind });
     }
     let raw = unknown.raw.unwrap_or_default();
-    let obj_err = |e: prost::DecodeError| ProtobufError::Object { kind: info.kind.to_string(), err: e.to_string() };
+    let obj_err =
+        |e: prost::DecodeError| ProtobufError::Object { kind: info.kind.to_string(), err: e.to_string() };
     let mut out = Map::new();
     out.insert("kind".into(), json!(info.kind));
     out.insert("apiVersion".into(), json!(info.api_version()));
@@ -271,7 +272,10 @@ mod tests {
             decode(&CONFIGMAPS, &envelope("Pod", vec![])),
             Err(ProtobufError::WrongKind { .. })
         ));
-        assert!(matches!(decode(&CONFIGMAPS, &envelope("ConfigMap", vec![0x0a, 0xff])), Err(ProtobufError::Object { .. })));
+        assert!(matches!(
+            decode(&CONFIGMAPS, &envelope("ConfigMap", vec![0x0a, 0xff])),
+            Err(ProtobufError::Object { .. })
+        ));
         for n in 0..64u8 {
             let junk: Vec<u8> = MAGIC.iter().copied().chain((0..n).map(|i| i.wrapping_mul(37))).collect();
             let _ = decode(&PODS, &junk);

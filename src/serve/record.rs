@@ -15,10 +15,9 @@ pub struct Recorder {
 impl Recorder {
     pub fn create(path: &Path) -> Result<Recorder, String> {
         let f = File::create(path).map_err(|e| format!("rvlab serve: --record {}: {e}", path.display()))?;
-        let mut out = BufWriter::new(f);
-        let header = "# recorded by rvlab serve; replay with: rvlab run FILE\n";
-        out.write_all(header.as_bytes()).map_err(|e| format!("rvlab serve: --record: {e}"))?;
-        Ok(Recorder { out, failed: false })
+        // No header comment: line N of the file is line N of the live log, so `rvlab run FILE`
+        // prints the very output objects the server produced.
+        Ok(Recorder { out: BufWriter::new(f), failed: false })
     }
 
     pub fn line(&mut self, text: &str) {

@@ -59,7 +59,14 @@ pub fn to_line(
 }
 
 /// Runs an API request through the engine and shapes the answer.
-pub fn handle(engine: &mut Engine, method: &str, target: &str, content_type: Option<&str>, accept: Option<&str>, body: &[u8]) -> Resp {
+pub fn handle(
+    engine: &mut Engine,
+    method: &str,
+    target: &str,
+    content_type: Option<&str>,
+    accept: Option<&str>,
+    body: &[u8],
+) -> Resp {
     if !http::accepts_json(accept) {
         return http::status(&http::not_acceptable());
     }
@@ -98,15 +105,54 @@ mod tests {
 
     #[test]
     fn requests_become_script_lines() {
-        assert_eq!(to_line("GET", "/api/v1/namespaces/default/configmaps?limit=1", None, b"").unwrap(), "GET /api/v1/namespaces/default/configmaps?limit=1");
         assert_eq!(
-            to_line("POST", "/api/v1/namespaces/default/configmaps", Some("application/json; charset=utf-8"), br#"{"metadata": {"name": "a"}}"#).unwrap(),
+            to_line("GET", "/api/v1/namespaces/default/configmaps?limit=1", None, b"").unwrap(),
+            "GET /api/v1/namespaces/default/configmaps?limit=1"
+        );
+        assert_eq!(
+            to_line(
+                "POST",
+                "/api/v1/namespaces/default/configmaps",
+                Some("application/json; charset=utf-8"),
+                br#"{"metadata": {"name": "a"}}"#
+            )
+            .unwrap(),
             r#"POST /api/v1/namespaces/default/configmaps {"metadata":{"name":"a"}}"#
         );
-        assert_eq!(to_line("PATCH", "/api/v1/namespaces/default/configmaps/a", Some("application/merge-patch+json"), b"{}").unwrap_err().code(), 405);
-        assert_eq!(to_line("POST", "/api/v1/namespaces/default/configmaps", Some("application/yaml"), b"a: b").unwrap_err().code(), 415);
-        assert_eq!(to_line("POST", "/api/v1/namespaces/default/configmaps", Some("application/json"), b"{nope").unwrap_err().code(), 400);
-        assert_eq!(to_line("POST", "/api/v1/namespaces/default/configmaps", Some("application/vnd.kubernetes.protobuf"), b"{}").unwrap_err().code(), 400);
+        assert_eq!(
+            to_line(
+                "PATCH",
+                "/api/v1/namespaces/default/configmaps/a",
+                Some("application/merge-patch+json"),
+                b"{}"
+            )
+            .unwrap_err()
+            .code(),
+            405
+        );
+        assert_eq!(
+            to_line("POST", "/api/v1/namespaces/default/configmaps", Some("application/yaml"), b"a: b")
+                .unwrap_err()
+                .code(),
+            415
+        );
+        assert_eq!(
+            to_line("POST", "/api/v1/namespaces/default/configmaps", Some("application/json"), b"{nope")
+                .unwrap_err()
+                .code(),
+            400
+        );
+        assert_eq!(
+            to_line(
+                "POST",
+                "/api/v1/namespaces/default/configmaps",
+                Some("application/vnd.kubernetes.protobuf"),
+                b"{}"
+            )
+            .unwrap_err()
+            .code(),
+            400
+        );
         assert_eq!(resource_of("/api/v1/namespaces/x/pods/p").map(|r| r.kind), Some("Pod"));
         assert_eq!(resource_of("/api/v1/configmaps").map(|r| r.kind), Some("ConfigMap"));
         assert_eq!(resource_of("/apis/apps/v1/deployments"), None);

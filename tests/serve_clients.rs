@@ -1,0 +1,405 @@
+//! Clients nobody here wrote against `rvlab serve`: kubectl (must be on PATH) and the official
+//! Kubernetes Python client (`kubernetes==37.0.2` in the virtualenv `./dev.sh test` makes; or
+//! set `RVLAB_PYTHON`). Each test starts the server on a free loopback port, drives the client,
+//! checks what the client printed, compares what it sent (the recorded script) with the requests
+//! expected of it, and replays the record with `rvlab run`, which must print exactly the outputs
+//! the server produced. Missing kubectl or Python client is a failure, not a skip.
+#![cfg(not(target_arch = "wasm32"))]
+
+use std::io::{BufRead, BufReader, Read, Write};
+use std::net::TcpStream;
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
+use std::sync::mpsc;
+use std::time::{Duration, Instant};
+
+use serde_json::Value;
+
+const RVLAB: &str = env!("CARGO_BIN_EXE_rvlab");
+
+struct Server {
+    child: Child,
+    addr: String,
+    dir: PathBuf,
+}
+
+impl Drop for Server {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+        let _ = std::fs::remove_dir_all(&self.dir);
+    }
+}
+
+impl Server {
+    fn start(name: &str) -> Server {
+        let dir = std::env::temp_dir().join(format!("rvlab-serve-{name}-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).unwrap();
+        let mut child = Command::new(RVLAB)
+            .args(["serve", "--listen", "127.0.0.1:0", "--kubeconfig"])
+            .arg(dir.join("kubeconfig"))
+            .arg("--record")
+            .arg(dir.join("record.rv"))
+            .args(["--dist", "/nonexistent"])
+            .stdout(Stdio::piped())
+            .stderr(Stdio::inherit())
+            .spawn()
+            .expect("start rvlab serve");
+        let mut first = String::new();
+        BufReader::new(child.stdout.take().unwrap()).read_line(&mut first).unwrap();
+        let v: Value = serde_json::from_str(&first).unwrap_or_else(|e| panic!("first line {first:?}: {e}"));
+        let url = v["listening"].as_str().unwrap().to_string();
+        let addr = url.trim_start_matches("http://").to_string();
+        assert!(addr.starts_with("127.0.0.1:"), "{addr}");
+        Server { child, addr, dir }
+    }
+
+    fn url(&self) -> String {
+        format!("http://{}", self.addr)
+    }
+
+    fn kubeconfig(&self) -> PathBuf {
+        self.dir.join("kubeconfig")
+    }
+
+    /// One HTTP/1.1 exchange (Connection: close): status, headers (lower-cased), body.
+    fn http(
+        &self,
+        method: &str,
+        target: &str,
+        headers: &[(&str, &str)],
+        body: &[u8],
+    ) -> (u16, String, Vec<u8>) {
+        raw_http(&self.addr, method, target, headers, body)
+    }
+
+    fn control(&self, script: &str) -> Vec<Value> {
+        let (code, _, body) = self.http("POST", "/rvlab/v1/script", &[], script.as_bytes());
+        assert_eq!(code, 200);
+        String::from_utf8(body).unwrap().lines().map(|l| serde_json::from_str(l).unwrap()).collect()
+    }
+
+    fn recorded(&self) -> Vec<String> {
+        let (_, _, body) = self.http("GET", "/rvlab/v1/script", &[], b"");
+        String::from_utf8(body).unwrap().lines().map(str::to_string).collect()
+    }
+
+    /// The record replayed by `rvlab run` prints exactly what the server answered, line for line.
+    fn check_replay(&self) {
+        let (_, _, live) = self.http("GET", "/rvlab/v1/script?output=jsonl", &[], b"");
+        let live = String::from_utf8(live).unwrap();
+        let record = self.dir.join("record.rv");
+        let file = std::fs::read_to_string(&record).unwrap();
+        assert_eq!(file.lines().collect::<Vec<_>>(), self.recorded(), "the --record file is the live log");
+        let out = Command::new(RVLAB).arg("run").arg(&record).output().unwrap();
+        assert!(out.status.success(), "rvlab run: {}", String::from_utf8_lossy(&out.stderr));
+        let replay = String::from_utf8(out.stdout).unwrap();
+        let (live, replay): (Vec<&str>, Vec<&str>) = (live.lines().collect(), replay.lines().collect());
+        assert_eq!(live.len(), replay.len());
+        for (a, b) in live.iter().zip(&replay) {
+            assert_eq!(a, b, "replay differs from what the server answered");
+        }
+    }
+
+    fn kubectl(&self, args: &[&str]) -> (String, String) {
+        let out = Command::new(kubectl())
+            .args(args)
+            .env("KUBECONFIG", self.kubeconfig())
+            .env_remove("KUBERNETES_SERVICE_HOST")
+            .output()
+            .expect("run kubectl");
+        (String::from_utf8_lossy(&out.stdout).into_owned(), String::from_utf8_lossy(&out.stderr).into_owned())
+    }
+
+    /// Waits until the recorded script has a line matching `pred`.
+    fn wait_for_line(&self, what: &str, pred: impl Fn(&str) -> bool) {
+        let t = Instant::now();
+        while t.elapsed() < Duration::from_secs(20) {
+            if self.recorded().iter().any(|l| pred(l)) {
+                return;
+            }
+            std::thread::sleep(Duration::from_millis(50));
+        }
+        panic!("no recorded line for {what}; log:\n{}", self.recorded().join("\n"));
+    }
+}
+
+fn raw_http(
+    addr: &str,
+    method: &str,
+    target: &str,
+    headers: &[(&str, &str)],
+    body: &[u8],
+) -> (u16, String, Vec<u8>) {
+    let mut s = TcpStream::connect(addr).unwrap();
+    s.set_read_timeout(Some(Duration::from_secs(30))).unwrap();
+    let mut req = format!(
+        "{method} {target} HTTP/1.1\r\nHost: {addr}\r\nConnection: close\r\nContent-Length: {}\r\n",
+        body.len()
+    );
+    for (k, v) in headers {
+        req.push_str(&format!("{k}: {v}\r\n"));
+    }
+    req.push_str("\r\n");
+    s.write_all(req.as_bytes()).unwrap();
+    let _ = s.write_all(body);
+    let mut resp = Vec::new();
+    let _ = s.read_to_end(&mut resp);
+    let split = resp.windows(4).position(|w| w == b"\r\n\r\n").unwrap_or(resp.len());
+    let head = String::from_utf8_lossy(&resp[..split]).to_ascii_lowercase();
+    let code = head.split_whitespace().nth(1).and_then(|c| c.parse().ok()).unwrap_or(0);
+    let body = resp.get(split + 4..).unwrap_or_default().to_vec();
+    (code, head, body)
+}
+
+fn kubectl() -> PathBuf {
+    let found = std::env::var_os("PATH")
+        .into_iter()
+        .flat_map(|p| std::env::split_paths(&p).collect::<Vec<_>>())
+        .map(|d| d.join("kubectl"))
+        .find(|p| p.is_file());
+    found.expect("kubectl is not on PATH: install kubectl 1.32 (see README, 'Use it with real clients')")
+}
+
+fn python() -> PathBuf {
+    let p = std::env::var_os("RVLAB_PYTHON")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| Path::new(env!("CARGO_MANIFEST_DIR")).join(".tools/pyvenv/bin/python"));
+    let ok = Command::new(&p)
+        .args(["-c", "import kubernetes; assert kubernetes.__version__ == '37.0.2', kubernetes.__version__"])
+        .status()
+        .is_ok_and(|s| s.success());
+    assert!(
+        ok,
+        "{} with kubernetes==37.0.2 is needed: ./dev.sh test makes it (or set RVLAB_PYTHON)",
+        p.display()
+    );
+    p
+}
+
+fn json_of(text: &str) -> Value {
+    serde_json::from_str(text).unwrap_or_else(|e| panic!("not JSON ({e}): {text}"))
+}
+
+#[test]
+fn kubectl_creates_lists_pages_watches_deletes_and_meets_410() {
+    let s = Server::start("kubectl");
+    for (name, lit) in [("a", "k=v"), ("b", "k=w"), ("c", "k=x")] {
+        let (out, err) = s.kubectl(&["create", "configmap", name, &format!("--from-literal={lit}")]);
+        assert_eq!(out.trim(), format!("configmap/{name} created"), "{err}");
+    }
+    // kubectl 1.32 sends the typed ConfigMap as protobuf; the record holds the request as JSON.
+    let log = s.recorded();
+    assert!(
+        log.contains(&r#"POST /api/v1/namespaces/default/configmaps?fieldManager=kubectl-create&fieldValidation=Strict {"kind":"ConfigMap","apiVersion":"v1","metadata":{"name":"a"},"data":{"k":"v"}}"#.to_string()),
+        "{log:#?}"
+    );
+
+    let (out, err) = s.kubectl(&["get", "configmaps", "-o", "json"]);
+    let list = json_of(&out);
+    let names: Vec<&str> =
+        list["items"].as_array().unwrap().iter().map(|i| i["metadata"]["name"].as_str().unwrap()).collect();
+    assert_eq!(names, ["a", "b", "c"], "{err}");
+    assert_eq!(list["items"][1]["data"]["k"], "w");
+    let rv_a = list["items"][0]["metadata"]["resourceVersion"].as_str().unwrap().to_string();
+
+    // --chunk-size=1: kubectl follows the continue tokens itself (client-go pager).
+    let before = s.recorded().len();
+    let (out, err) = s.kubectl(&["get", "configmaps", "--chunk-size=1"]);
+    let rows: Vec<&str> = out.lines().skip(1).map(|l| l.split_whitespace().next().unwrap_or("")).collect();
+    assert_eq!(rows, ["a", "b", "c"], "{out}{err}");
+    let gets: Vec<String> =
+        s.recorded()[before..].iter().filter(|l| l.starts_with("GET ")).cloned().collect();
+    assert_eq!(gets.len(), 3, "{gets:#?}");
+    assert_eq!(gets[0], "GET /api/v1/namespaces/default/configmaps?limit=1");
+    assert!(
+        gets[1].starts_with("GET /api/v1/namespaces/default/configmaps?continue=")
+            && gets[1].ends_with("&limit=1")
+    );
+
+    // get --raw with limit / continue / resourceVersion.
+    let (out, _) = s.kubectl(&["get", "--raw", "/api/v1/namespaces/default/configmaps?limit=1"]);
+    let page = json_of(&out);
+    assert_eq!(page["metadata"]["remainingItemCount"], 2);
+    let token = page["metadata"]["continue"].as_str().unwrap().to_string();
+    let (out, _) = s.kubectl(&[
+        "get",
+        "--raw",
+        &format!("/api/v1/namespaces/default/configmaps?limit=1&continue={token}"),
+    ]);
+    assert_eq!(json_of(&out)["items"][0]["metadata"]["name"], "b");
+    let (out, _) = s.kubectl(&[
+        "get",
+        "--raw",
+        &format!("/api/v1/namespaces/default/configmaps?resourceVersion={rv_a}&resourceVersionMatch=Exact"),
+    ]);
+    let exact = json_of(&out);
+    assert_eq!(exact["metadata"]["resourceVersion"], rv_a.as_str());
+    assert_eq!(exact["items"].as_array().unwrap().len(), 1, "at rv {rv_a} only a existed");
+
+    // get -w --output-watch-events across a write.
+    let mut w = Command::new(kubectl())
+        .args(["get", "configmaps", "-w", "--output-watch-events"])
+        .env("KUBECONFIG", s.kubeconfig())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let (tx, rx) = mpsc::channel::<String>();
+    let stdout = w.stdout.take().unwrap();
+    std::thread::spawn(move || {
+        for l in BufReader::new(stdout).lines().map_while(Result::ok) {
+            if tx.send(l).is_err() {
+                break;
+            }
+        }
+    });
+    s.wait_for_line("kubectl's watch", |l| l.contains("watch=true"));
+    let (out, _) = s.kubectl(&["create", "configmap", "d"]);
+    assert_eq!(out.trim(), "configmap/d created");
+    let mut seen = Vec::new();
+    let t = Instant::now();
+    while !seen.iter().any(|l: &String| l.starts_with("ADDED") && l.split_whitespace().nth(1) == Some("d")) {
+        assert!(t.elapsed() < Duration::from_secs(20), "kubectl printed {seen:#?}");
+        if let Ok(l) = rx.recv_timeout(Duration::from_millis(200)) {
+            seen.push(l);
+        }
+    }
+    let _ = w.kill();
+    let _ = w.wait();
+    let events: Vec<(String, String)> = seen
+        .iter()
+        .skip(1)
+        .map(|l| {
+            let mut p = l.split_whitespace();
+            (p.next().unwrap_or("").to_string(), p.next().unwrap_or("").to_string())
+        })
+        .collect();
+    assert_eq!(seen[0].split_whitespace().take(2).collect::<Vec<_>>(), ["EVENT", "NAME"]);
+    let want: Vec<(String, String)> =
+        ["a", "b", "c", "d"].iter().map(|n| ("ADDED".to_string(), n.to_string())).collect();
+    assert_eq!(events, want);
+    // kubectl watched from the list's resourceVersion, and the record shows the frames it got.
+    s.wait_for_line("the client going away", |l| l.starts_with("cancel w"));
+
+    let (out, _) = s.kubectl(&["delete", "configmap", "a"]);
+    assert_eq!(out.trim(), r#"configmap "a" deleted"#);
+    assert!(s.recorded().iter().any(|l| l.starts_with("DELETE /api/v1/namespaces/default/configmaps/a")));
+
+    // A watch that meets a forced 410: the watch cache off, etcd compacted past the rv asked for.
+    let out = s.control("set watch-cache off\nGET /api/v1/namespaces/default/configmaps");
+    let current = out[1]["body"]["metadata"]["resourceVersion"].as_str().unwrap().to_string();
+    let out = s.control(&format!("compact {current}"));
+    assert_eq!(out[0]["compacted"].as_i64().map(|r| r.to_string()), Some(current.clone()));
+    let (out, err) = s.kubectl(&[
+        "get",
+        "--raw",
+        &format!("/api/v1/namespaces/default/configmaps?watch=true&resourceVersion={rv_a}"),
+    ]);
+    let frame = json_of(out.lines().next().unwrap_or_else(|| panic!("no frame: {err}")));
+    assert_eq!(frame["type"], "ERROR");
+    assert_eq!(frame["object"]["code"], 410);
+    assert_eq!(frame["object"]["reason"], "Expired");
+    assert_eq!(frame["object"]["message"], "The resourceVersion for the provided watch is too old.");
+
+    s.check_replay();
+}
+
+#[test]
+fn python_client_pages_conflicts_and_410_retry_once() {
+    let py = python();
+    let s = Server::start("python");
+    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/serve_clients/python_client.py");
+    let out = Command::new(py).arg(script).arg(s.kubeconfig()).arg(s.url()).output().unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "{stdout}{}", String::from_utf8_lossy(&out.stderr));
+    let seen = json_of(stdout.lines().last().unwrap_or(""));
+    assert_eq!(seen["pages"], serde_json::json!([["p1"], ["p2"], ["p3"]]));
+    assert_eq!(seen["create_again"], serde_json::json!([409, "AlreadyExists"]));
+    assert_eq!(seen["stale_replace"], serde_json::json!([409, "Conflict"]));
+    // kubernetes/watch/watch.py (37.0.2): one identical retry after ERROR 410, then ApiException.
+    assert_eq!(seen["watch_410"], serde_json::json!([410, []]));
+    assert_eq!(seen["watch_410_timeout"], serde_json::json!([410, []]));
+    assert_eq!(seen["watch_after_write"], serde_json::json!([["ADDED", "p5"]]));
+
+    let log = s.recorded();
+    let watches: Vec<&String> = log.iter().filter(|l| l.contains("watch=true")).collect();
+    assert_eq!(watches.len(), 4, "{log:#?}");
+    assert_eq!(watches[0], watches[1], "the client re-sends the identical watch once");
+    assert!(!watches[0].contains("timeoutSeconds"));
+    assert!(watches[2].contains("timeoutSeconds=5"), "with timeout_seconds: no retry");
+    assert!(watches[3].contains("timeoutSeconds=3"));
+    assert_eq!(
+        log.iter()
+            .filter(|l| l.starts_with("GET /api/v1/namespaces/py/configmaps?"))
+            .filter(|l| l.contains("limit=1"))
+            .count(),
+        3
+    );
+    s.check_replay();
+}
+
+#[test]
+fn discovery_negotiation_and_hostile_requests() {
+    let s = Server::start("http");
+    let (code, head, body) = s.http("GET", "/version", &[], b"");
+    assert_eq!((code, json_of(std::str::from_utf8(&body).unwrap())["major"].clone()), (200, "1".into()));
+    assert!(head.contains("content-type: application/json"));
+    // Aggregated discovery is declined: plain APIVersions as application/json.
+    let (code, head, body) = s.http(
+        "GET",
+        "/api",
+        &[(
+            "Accept",
+            "application/json;g=apidiscovery.k8s.io;v=v2;as=APIGroupDiscoveryList,application/json",
+        )],
+        b"",
+    );
+    assert_eq!(code, 200);
+    assert!(head.contains("content-type: application/json\r\n"), "{head}");
+    assert_eq!(json_of(std::str::from_utf8(&body).unwrap())["kind"], "APIVersions");
+    let (_, _, body) = s.http("GET", "/apis", &[], b"");
+    assert_eq!(json_of(std::str::from_utf8(&body).unwrap())["kind"], "APIGroupList");
+    let (_, _, body) = s.http("GET", "/api/v1", &[], b"");
+    let names: Vec<String> = json_of(std::str::from_utf8(&body).unwrap())["resources"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| r["name"].as_str().unwrap().to_string())
+        .collect();
+    assert_eq!(names, ["pods", "configmaps"]);
+
+    let status = |code: u16, body: &[u8]| -> (u16, Value) {
+        let v = json_of(std::str::from_utf8(body).unwrap());
+        assert_eq!(v["kind"], "Status");
+        (code, v["reason"].clone())
+    };
+    let cm = "/api/v1/namespaces/default/configmaps";
+    let (c, _, b) =
+        s.http("PATCH", &format!("{cm}/a"), &[("Content-Type", "application/merge-patch+json")], b"{}");
+    assert_eq!(status(c, &b), (405, "MethodNotAllowed".into()));
+    let (c, _, b) = s.http("POST", cm, &[("Content-Type", "application/yaml")], b"metadata: {}");
+    assert_eq!(status(c, &b), (415, "UnsupportedMediaType".into()));
+    let (c, _, b) =
+        s.http("POST", cm, &[("Content-Type", "application/vnd.kubernetes.protobuf")], b"k8s\x00\xff\xff");
+    assert_eq!(status(c, &b), (400, "BadRequest".into()));
+    let (c, _, b) = s.http("POST", cm, &[("Content-Type", "application/json")], b"{\"metadata\":");
+    assert_eq!(status(c, &b), (400, "BadRequest".into()));
+    let big = vec![b' '; 3 * 1024 * 1024 + 1];
+    let (c, _, b) = s.http("POST", cm, &[("Content-Type", "application/json")], &big);
+    assert_eq!(status(c, &b), (413, "RequestEntityTooLarge".into()));
+    let (c, _, b) = s.http("GET", cm, &[("Accept", "application/vnd.kubernetes.protobuf")], b"");
+    assert_eq!(status(c, &b), (406, "NotAcceptable".into()));
+    let (c, _, b) = s.http("GET", "/apis/apps/v1/deployments", &[], b"");
+    assert_eq!(status(c, &b), (404, "NotFound".into()));
+    let (c, _, b) = s.http("GET", &format!("{cm}?limit=abc"), &[], b"");
+    assert_eq!(status(c, &b).0, 400);
+    // Garbage on the wire closes that connection; the server keeps serving.
+    let mut g = TcpStream::connect(&s.addr).unwrap();
+    let _ = g.write_all(b"\x00\x01NOT HTTP\r\n\r\n");
+    let mut sink = Vec::new();
+    let _ = g.read_to_end(&mut sink);
+    let (code, _, _) = s.http("GET", "/healthz", &[], b"");
+    assert_eq!(code, 200);
+}
