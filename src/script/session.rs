@@ -158,6 +158,13 @@ impl Session {
         self.cluster.now().0
     }
 
+    /// The Kubernetes minor release the sandbox models (`set kubernetes 1.N`), e.g. 36.
+    pub fn kubernetes_minor(&self) -> u32 {
+        self.cluster
+            .apiserver(0)
+            .map_or(crate::apiserver::features::DEFAULT_MINOR, |s| s.config.features.minor)
+    }
+
     /// Every watch cache window (each apiserver, each resource), without the rest of [`View`].
     pub fn cache_windows(&self) -> Vec<CacheWindow> {
         self.cluster.cache_views().into_iter().map(CacheWindow::of).collect()

@@ -68,7 +68,7 @@ pub struct Ran {
 impl Engine {
     pub fn new(speed: f64, recorder: Option<Recorder>) -> Self {
         let session = Session::new();
-        let base = session.cluster().now().0;
+        let base = session.now_ms();
         Engine {
             session,
             clock: WallClock::new(speed, base),
@@ -125,7 +125,7 @@ impl Engine {
     /// Moves simulated time up to the wall clock (not recorded yet: merged into the next
     /// recorded line's `advance`).
     pub fn sync_clock(&mut self) {
-        let now = self.session.cluster().now().0;
+        let now = self.session.now_ms();
         let target = self.clock.target_ms();
         if target <= now {
             self.rebase_if_ahead();
@@ -139,7 +139,7 @@ impl Engine {
     }
 
     fn rebase_if_ahead(&mut self) {
-        let now = self.session.cluster().now().0;
+        let now = self.session.now_ms();
         let target = self.clock.target_ms();
         if now > target {
             self.clock.base_ms += now - target;
@@ -153,7 +153,7 @@ impl Engine {
             self.pending_advance_ms -= step;
             let line = format!("advance {}", Duration(step));
             self.line_no += 1;
-            let now = self.session.cluster().now().0 - self.pending_advance_ms;
+            let now = self.session.now_ms() - self.pending_advance_ms;
             let output = json!({"line": self.line_no, "now": Duration(now).to_string()});
             self.write_down(&line, &output);
         }

@@ -173,14 +173,7 @@ async fn route(s: &Shared, req: Request<Incoming>) -> Resp {
     let get = method == Method::GET;
     match trimmed {
         "/version" if get => {
-            let minor = s
-                .engine
-                .borrow()
-                .session()
-                .cluster()
-                .apiserver(0)
-                .map(|a| a.config.features.minor)
-                .unwrap_or(0);
+            let minor = s.engine.borrow().session().kubernetes_minor();
             http::json(200, &discovery::version(minor), &[])
         }
         "/api" if get => http::json(200, &discovery::api_versions(&s.addr.to_string()), &[]),
