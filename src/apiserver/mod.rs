@@ -7,6 +7,7 @@ pub mod continue_token;
 pub mod decision;
 pub mod etcd3;
 pub mod features;
+pub mod field_selector;
 pub mod object;
 pub mod request;
 pub mod resource;
