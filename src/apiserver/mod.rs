@@ -9,6 +9,7 @@ pub mod etcd3;
 pub mod features;
 pub mod field_selector;
 pub mod object;
+pub mod patch;
 pub mod request;
 pub mod resource;
 pub mod selector;

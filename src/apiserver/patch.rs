@@ -1,0 +1,1108 @@
+//! PATCH: the four patch types and what each does to the current object, with the statuses
+//! the real apiserver answers for bad patches.
+//!
+//! Upstream: `endpoints/handlers/patch.go` (`PatchResource`, `jsonPatcher.applyJSPatch`,
+//! `smpPatcher`, `applyPatcher`), `apimachinery/pkg/util/strategicpatch` (strategic merge
+//! patch, driven by the `patchStrategy` / `patchMergeKey` tags of the Go types in
+//! `k8s.io/api/core/v1/types.go`), `evanphx/json-patch` (RFC 6902 and RFC 7386), and the field
+//! manager of `apiserver/pkg/endpoints/handlers/fieldmanager` + `structured-merge-diff`
+//! (server-side apply: managed fields, conflicts, `force`).
+//!
+//! Pure functions over JSON values: the server reads the current object, calls
+//! [`apply_patch`], then writes the result through its ordinary update path (which checks
+//! `metadata.resourceVersion` as a precondition and skips the write when nothing changed).
+//!
+//! Simplified, and said so in the README: server-side apply tracks ownership only for managers
+//! that applied (operation `Apply`); creates, updates and the other patch types do not record
+//! `Update` managers, so an apply never conflicts with them. Strategic merge patch knows the
+//! merge keys of the fields rvlab serves (below) and the `$patch`, `$retainKeys`,
+//! `$deleteFromPrimitiveList` and `$setElementOrder` directives, the last one only to drop it
+//! (element order follows the patch's merge, not the directive).
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use serde_json::{Map, Value, json};
+
+use super::status::{FieldError, Status, StatusCause, StatusDetails, aggregate};
+
+/// The patch types of the `Content-Type` header (`types.PatchType`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum PatchType {
+    /// `application/json-patch+json` (RFC 6902).
+    Json,
+    /// `application/merge-patch+json` (RFC 7386).
+    Merge,
+    /// `application/strategic-merge-patch+json`.
+    Strategic,
+    /// `application/apply-patch+yaml` (server-side apply).
+    Apply,
+}
+
+impl PatchType {
+    /// The script word after the path (`type=json|merge|strategic|apply`).
+    pub fn from_word(w: &str) -> Option<PatchType> {
+        match w {
+            "json" => Some(PatchType::Json),
+            "merge" => Some(PatchType::Merge),
+            "strategic" => Some(PatchType::Strategic),
+            "apply" => Some(PatchType::Apply),
+            _ => None,
+        }
+    }
+    pub fn word(self) -> &'static str {
+        match self {
+            PatchType::Json => "json",
+            PatchType::Merge => "merge",
+            PatchType::Strategic => "strategic",
+            PatchType::Apply => "apply",
+        }
+    }
+    pub fn content_type(self) -> &'static str {
+        match self {
+            PatchType::Json => "application/json-patch+json",
+            PatchType::Merge => "application/merge-patch+json",
+            PatchType::Strategic => "application/strategic-merge-patch+json",
+            PatchType::Apply => "application/apply-patch+yaml",
+        }
+    }
+    /// Whether a missing object is created (apply) or is a 404 (the others).
+    pub fn creates(self) -> bool {
+        self == PatchType::Apply
+    }
+}
+
+/// `validation.ValidatePatchOptions`: apply needs a `fieldManager`, `force` only goes with
+/// apply. A non-empty answer is 422 `PatchOptions.meta.k8s.io "" is invalid: …`.
+pub fn validate_patch_options(ty: PatchType, field_manager: Option<&str>, force: bool) -> Option<Status> {
+    let mut errs = Vec::new();
+    if ty == PatchType::Apply {
+        if field_manager.is_none_or(str::is_empty) {
+            errs.push(FieldError::required("fieldManager", "is required for apply patch"));
+        }
+    } else if force {
+        errs.push(FieldError::forbidden("force", "may not be specified for non-apply patch"));
+    }
+    if errs.is_empty() {
+        return None;
+    }
+    Some(Status::failure(
+        422,
+        "Invalid",
+        format!("PatchOptions.meta.k8s.io \"\" is invalid: {}", aggregate(&errs)),
+        Some(StatusDetails {
+            group: "meta.k8s.io".into(),
+            kind: "PatchOptions".into(),
+            causes: errs.iter().map(FieldError::to_cause).collect(),
+            ..Default::default()
+        }),
+    ))
+}
+
+/// The field schema strategic merge patch and apply need: which lists merge, and by which key
+/// (the `patchStrategy:"merge"` / `patchMergeKey` tags of `k8s.io/api/core/v1`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Schema {
+    ConfigMap,
+    Pod,
+}
+
+impl Schema {
+    pub fn of_resource(resource: &str) -> Schema {
+        match resource {
+            "pods" => Schema::Pod,
+            _ => Schema::ConfigMap,
+        }
+    }
+}
+
+/// How a list at a path merges.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum ListKind {
+    /// Replaced as a whole (no `patchStrategy`).
+    Atomic,
+    /// Merged by a key field of its elements.
+    Keyed(&'static str),
+    /// A set of scalars (`patchStrategy:"merge"` on `[]string`, e.g. finalizers).
+    Set,
+}
+
+/// The list kind at `path` (field names from the root, list positions skipped).
+fn list_kind(schema: Schema, path: &[&str]) -> ListKind {
+    match path {
+        ["metadata", "finalizers"] => return ListKind::Set,
+        ["metadata", "ownerReferences"] => return ListKind::Keyed("uid"),
+        _ => {}
+    }
+    if schema != Schema::Pod {
+        return ListKind::Atomic;
+    }
+    match path {
+        ["spec", "containers" | "initContainers" | "ephemeralContainers"] => ListKind::Keyed("name"),
+        ["spec", "volumes" | "imagePullSecrets" | "resourceClaims" | "schedulingGates"] => {
+            ListKind::Keyed("name")
+        }
+        ["spec", "containers" | "initContainers" | "ephemeralContainers", "ports"] => {
+            ListKind::Keyed("containerPort")
+        }
+        ["spec", "containers" | "initContainers" | "ephemeralContainers", "env"] => ListKind::Keyed("name"),
+        ["spec", "containers" | "initContainers" | "ephemeralContainers", "volumeMounts"] => {
+            ListKind::Keyed("mountPath")
+        }
+        ["spec", "containers" | "initContainers" | "ephemeralContainers", "volumeDevices"] => {
+            ListKind::Keyed("devicePath")
+        }
+        ["spec", "hostAliases"] => ListKind::Keyed("ip"),
+        ["spec", "topologySpreadConstraints"] => ListKind::Keyed("topologyKey"),
+        ["status", "conditions"] => ListKind::Keyed("type"),
+        ["status", "podIPs" | "hostIPs"] => ListKind::Keyed("ip"),
+        _ => ListKind::Atomic,
+    }
+}
+
+/// Why a patch could not be applied, as the status the handler answers.
+#[derive(Debug, Clone, PartialEq)]
+pub enum PatchError {
+    /// 400 BadRequest with this message.
+    BadRequest(String),
+    /// 422 from `NewGenericServerResponse(422, …)`: the JSON patch failed to apply; the real
+    /// message is lost and the client sees the generic one.
+    JsonPatchApply,
+    /// 409 from server-side apply: `(manager, field path)` pairs.
+    ApplyConflict(Vec<(String, String)>),
+}
+
+impl PatchError {
+    pub fn to_status(&self) -> Status {
+        match self {
+            PatchError::BadRequest(m) => Status::bad_request(m),
+            PatchError::JsonPatchApply => Status::failure(
+                422,
+                "Invalid",
+                "the server rejected our request due to an error in our request",
+                Some(StatusDetails::default()),
+            ),
+            PatchError::ApplyConflict(c) => Status::failure(
+                409,
+                "Conflict",
+                conflict_message(c),
+                Some(StatusDetails {
+                    causes: c
+                        .iter()
+                        .map(|(m, p)| StatusCause {
+                            reason: "FieldManagerConflict".into(),
+                            message: format!("conflict with {m:?}"),
+                            field: p.clone(),
+                        })
+                        .collect(),
+                    ..Default::default()
+                }),
+            ),
+        }
+    }
+}
+
+/// `getConflictMessage` of the field manager: one conflict inline, several grouped by manager
+/// (managers sorted).
+fn conflict_message(c: &[(String, String)]) -> String {
+    if let [(m, p)] = c {
+        return format!("Apply failed with 1 conflict: conflict with {m:?}: {p}");
+    }
+    let mut by: BTreeMap<&str, Vec<&str>> = BTreeMap::new();
+    for (m, p) in c {
+        by.entry(m).or_default().push(p);
+    }
+    let mut lines = Vec::new();
+    for (m, ps) in by {
+        lines.push(format!("conflicts with {m:?}:"));
+        for p in ps {
+            lines.push(format!("- {p}"));
+        }
+    }
+    format!("Apply failed with {} conflicts: {}", c.len(), lines.join("\n"))
+}
+
+/// What a server-side apply needs besides the patch.
+#[derive(Debug, Clone)]
+pub struct ApplyOptions<'a> {
+    pub field_manager: &'a str,
+    pub force: bool,
+    /// RFC 3339 time stamped on the manager's entry.
+    pub now: &'a str,
+}
+
+/// Applies `patch` of type `ty` to `current` (the object as served) and returns the new
+/// object. For apply, `current` is `None` when the object does not exist yet.
+pub fn apply_patch(
+    ty: PatchType,
+    schema: Schema,
+    current: Option<&Value>,
+    patch: &Value,
+    apply: Option<&ApplyOptions<'_>>,
+) -> Result<Value, PatchError> {
+    let empty = Value::Object(Map::new());
+    let cur = current.unwrap_or(&empty);
+    match ty {
+        PatchType::Merge => {
+            if patch.is_null() {
+                return Err(PatchError::BadRequest("Invalid JSON Patch".into()));
+            }
+            Ok(merge_patch(cur, patch))
+        }
+        PatchType::Json => json_patch(cur, patch),
+        PatchType::Strategic => {
+            let Value::Object(_) = patch else {
+                return Err(PatchError::BadRequest(format!(
+                    "json: cannot unmarshal {} into Go value of type map[string]interface {{}}",
+                    json_kind(patch)
+                )));
+            };
+            Ok(strategic(schema, cur, patch, &mut Vec::new()))
+        }
+        PatchType::Apply => {
+            let opts = apply.ok_or_else(|| PatchError::BadRequest("apply needs a field manager".into()))?;
+            server_side_apply(schema, current, patch, opts)
+        }
+    }
+}
+
+fn json_kind(v: &Value) -> &'static str {
+    match v {
+        Value::Null => "null",
+        Value::Bool(_) => "bool",
+        Value::Number(_) => "number",
+        Value::String(_) => "string",
+        Value::Array(_) => "array",
+        Value::Object(_) => "object",
+    }
+}
+
+// ------------------------------------------------------------------------------------------
+// RFC 7386 JSON merge patch
+// ------------------------------------------------------------------------------------------
+
+/// RFC 7386 `MergePatch(target, patch)`: objects merge recursively, `null` removes, anything
+/// else replaces.
+pub fn merge_patch(target: &Value, patch: &Value) -> Value {
+    let Value::Object(p) = patch else {
+        return patch.clone();
+    };
+    let mut out = match target {
+        Value::Object(t) => t.clone(),
+        _ => Map::new(),
+    };
+    for (k, v) in p {
+        if v.is_null() {
+            out.remove(k);
+        } else {
+            let merged = merge_patch(out.get(k).unwrap_or(&Value::Null), v);
+            out.insert(k.clone(), merged);
+        }
+    }
+    Value::Object(out)
+}
+
+// ------------------------------------------------------------------------------------------
+// RFC 6902 JSON patch
+// ------------------------------------------------------------------------------------------
+
+/// RFC 6902: the patch must be an array of operations (else 400 with the Go decoder's
+/// message, as `jsonpatch.DecodePatch` fails); an operation that cannot be applied fails the
+/// whole patch with 422.
+pub fn json_patch(target: &Value, patch: &Value) -> Result<Value, PatchError> {
+    let Value::Array(ops) = patch else {
+        return Err(PatchError::BadRequest(format!(
+            "json: cannot unmarshal {} into Go value of type jsonpatch.Patch",
+            json_kind(patch)
+        )));
+    };
+    let mut doc = target.clone();
+    for op in ops {
+        apply_op(&mut doc, op).ok_or(PatchError::JsonPatchApply)?;
+    }
+    Ok(doc)
+}
+
+fn pointer(path: &str) -> Option<Vec<String>> {
+    if path.is_empty() {
+        return Some(Vec::new());
+    }
+    let rest = path.strip_prefix('/')?;
+    Some(rest.split('/').map(|t| t.replace("~1", "/").replace("~0", "~")).collect())
+}
+
+fn parent_mut<'a>(doc: &'a mut Value, toks: &[String]) -> Option<&'a mut Value> {
+    let mut cur = doc;
+    for t in toks {
+        cur = match cur {
+            Value::Object(m) => m.get_mut(t)?,
+            Value::Array(a) => a.get_mut(t.parse::<usize>().ok()?)?,
+            _ => return None,
+        };
+    }
+    Some(cur)
+}
+
+fn get<'a>(doc: &'a Value, toks: &[String]) -> Option<&'a Value> {
+    let mut cur = doc;
+    for t in toks {
+        cur = match cur {
+            Value::Object(m) => m.get(t)?,
+            Value::Array(a) => a.get(t.parse::<usize>().ok()?)?,
+            _ => return None,
+        };
+    }
+    Some(cur)
+}
+
+fn remove(doc: &mut Value, toks: &[String]) -> Option<Value> {
+    let (last, parent) = toks.split_last()?;
+    match parent_mut(doc, parent)? {
+        Value::Object(m) => m.shift_remove(last),
+        Value::Array(a) => {
+            let i = last.parse::<usize>().ok()?;
+            (i < a.len()).then(|| a.remove(i))
+        }
+        _ => None,
+    }
+}
+
+fn add(doc: &mut Value, toks: &[String], v: Value) -> Option<()> {
+    let Some((last, parent)) = toks.split_last() else {
+        *doc = v;
+        return Some(());
+    };
+    match parent_mut(doc, parent)? {
+        Value::Object(m) => {
+            m.insert(last.clone(), v);
+        }
+        Value::Array(a) => {
+            if last == "-" {
+                a.push(v);
+            } else {
+                let i = last.parse::<usize>().ok()?;
+                if i > a.len() {
+                    return None;
+                }
+                a.insert(i, v);
+            }
+        }
+        _ => return None,
+    }
+    Some(())
+}
+
+fn apply_op(doc: &mut Value, op: &Value) -> Option<()> {
+    let kind = op.get("op")?.as_str()?;
+    let path = pointer(op.get("path")?.as_str()?)?;
+    match kind {
+        "add" => add(doc, &path, op.get("value")?.clone()),
+        "remove" => remove(doc, &path).map(|_| ()),
+        "replace" => {
+            get(doc, &path)?;
+            remove(doc, &path)?;
+            add(doc, &path, op.get("value")?.clone())
+        }
+        "move" => {
+            let from = pointer(op.get("from")?.as_str()?)?;
+            let v = remove(doc, &from)?;
+            add(doc, &path, v)
+        }
+        "copy" => {
+            let from = pointer(op.get("from")?.as_str()?)?;
+            let v = get(doc, &from)?.clone();
+            add(doc, &path, v)
+        }
+        "test" => (get(doc, &path)? == op.get("value")?).then_some(()),
+        _ => None,
+    }
+}
+
+// ------------------------------------------------------------------------------------------
+// Strategic merge patch
+// ------------------------------------------------------------------------------------------
+
+const DELETE_FROM_PRIMITIVE_LIST: &str = "$deleteFromPrimitiveList/";
+const SET_ELEMENT_ORDER: &str = "$setElementOrder/";
+
+/// `strategicpatch.StrategicMergePatch` for our schema: maps merge (null deletes; `$patch:
+/// replace` replaces, `$patch: delete` empties; `$retainKeys` keeps only the listed keys),
+/// keyed lists merge element by element (`$patch: delete` in an element removes it), scalar
+/// sets take the union (`$deleteFromPrimitiveList/<f>` removes values), other lists replace.
+fn strategic(schema: Schema, target: &Value, patch: &Value, path: &mut Vec<String>) -> Value {
+    let Value::Object(p) = patch else {
+        return patch.clone();
+    };
+    match p.get("$patch").and_then(Value::as_str) {
+        Some("replace") => {
+            let mut m = p.clone();
+            m.shift_remove("$patch");
+            return Value::Object(m);
+        }
+        Some("delete") => return Value::Object(Map::new()),
+        _ => {}
+    }
+    let mut out = match target {
+        Value::Object(t) => t.clone(),
+        _ => Map::new(),
+    };
+    if let Some(Value::Array(keep)) = p.get("$retainKeys") {
+        let keep: BTreeSet<&str> = keep.iter().filter_map(Value::as_str).collect();
+        out.retain(|k, _| keep.contains(k.as_str()));
+    }
+    for (k, v) in p {
+        if k == "$patch" || k == "$retainKeys" || k.starts_with(SET_ELEMENT_ORDER) {
+            continue;
+        }
+        if let Some(field) = k.strip_prefix(DELETE_FROM_PRIMITIVE_LIST) {
+            if let (Some(Value::Array(cur)), Value::Array(gone)) = (out.get_mut(field), v) {
+                cur.retain(|x| !gone.contains(x));
+            }
+            continue;
+        }
+        if v.is_null() {
+            out.shift_remove(k);
+            continue;
+        }
+        path.push(k.clone());
+        let refs: Vec<&str> = path.iter().map(String::as_str).collect();
+        let merged = match (v, list_kind(schema, &refs)) {
+            (Value::Array(items), ListKind::Keyed(key)) => {
+                let cur = out.get(k).and_then(Value::as_array).cloned().unwrap_or_default();
+                Value::Array(merge_keyed(schema, cur, items, key, path))
+            }
+            (Value::Array(items), ListKind::Set) => {
+                let mut cur = out.get(k).and_then(Value::as_array).cloned().unwrap_or_default();
+                for x in items {
+                    if !cur.contains(x) {
+                        cur.push(x.clone());
+                    }
+                }
+                Value::Array(cur)
+            }
+            (Value::Object(_), _) => strategic(schema, out.get(k).unwrap_or(&Value::Null), v, path),
+            _ => v.clone(),
+        };
+        path.pop();
+        out.insert(k.clone(), merged);
+    }
+    Value::Object(out)
+}
+
+fn merge_keyed(
+    schema: Schema,
+    mut cur: Vec<Value>,
+    items: &[Value],
+    key: &str,
+    path: &mut Vec<String>,
+) -> Vec<Value> {
+    for item in items {
+        let id = item.get(key).cloned();
+        let pos = id.as_ref().and_then(|id| cur.iter().position(|c| c.get(key) == Some(id)));
+        let delete = item.get("$patch").and_then(Value::as_str) == Some("delete");
+        match (pos, delete) {
+            (Some(i), true) => {
+                cur.remove(i);
+            }
+            (None, true) => {}
+            (Some(i), false) => {
+                let merged = strategic(schema, &cur[i], item, path);
+                cur[i] = merged;
+            }
+            (None, false) => cur.push(strategic(schema, &Value::Null, item, path)),
+        }
+    }
+    cur
+}
+
+// ------------------------------------------------------------------------------------------
+// Server-side apply
+// ------------------------------------------------------------------------------------------
+
+/// Fields a manager never owns (the field manager's `stripMeta`).
+const STRIPPED: &[&[&str]] = &[
+    &["apiVersion"],
+    &["kind"],
+    &["metadata", "name"],
+    &["metadata", "namespace"],
+    &["metadata", "creationTimestamp"],
+    &["metadata", "selfLink"],
+    &["metadata", "uid"],
+    &["metadata", "generation"],
+    &["metadata", "managedFields"],
+    &["metadata", "resourceVersion"],
+];
+
+/// One path element of a managed field.
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
+enum Pe {
+    Field(String),
+    /// A keyed list element: `k:{"name":"c"}`.
+    Key(String, String),
+    /// A set element: `v:"x"`.
+    Val(String),
+}
+
+type FieldPath = Vec<Pe>;
+
+/// The leaf fields (and keyed list elements) a config sets.
+fn field_set(schema: Schema, v: &Value) -> BTreeSet<FieldPath> {
+    let mut out = BTreeSet::new();
+    let mut names = Vec::new();
+    walk(schema, v, &mut Vec::new(), &mut names, &mut out);
+    out.retain(|p| !is_stripped(p));
+    out
+}
+
+fn is_stripped(p: &FieldPath) -> bool {
+    STRIPPED
+        .iter()
+        .any(|s| s.len() == p.len() && s.iter().zip(p).all(|(a, b)| matches!(b, Pe::Field(f) if f == a)))
+}
+
+fn walk(
+    schema: Schema,
+    v: &Value,
+    path: &mut FieldPath,
+    names: &mut Vec<String>,
+    out: &mut BTreeSet<FieldPath>,
+) {
+    match v {
+        Value::Object(m) if !m.is_empty() => {
+            for (k, c) in m {
+                path.push(Pe::Field(k.clone()));
+                names.push(k.clone());
+                walk(schema, c, path, names, out);
+                names.pop();
+                path.pop();
+            }
+        }
+        Value::Array(items) => {
+            let refs: Vec<&str> = names.iter().map(String::as_str).collect();
+            match list_kind(schema, &refs) {
+                ListKind::Keyed(key) => {
+                    for it in items {
+                        let id = it.get(key).map(Value::to_string).unwrap_or_default();
+                        path.push(Pe::Key(key.to_string(), id));
+                        out.insert(path.clone());
+                        walk(schema, it, path, names, out);
+                        path.pop();
+                    }
+                }
+                ListKind::Set => {
+                    for it in items {
+                        path.push(Pe::Val(it.to_string()));
+                        out.insert(path.clone());
+                        path.pop();
+                    }
+                }
+                ListKind::Atomic => {
+                    out.insert(path.clone());
+                }
+            }
+        }
+        _ => {
+            out.insert(path.clone());
+        }
+    }
+}
+
+/// `fieldpath.Path.String()`: `.data.a`, `.spec.containers[name="c"].image`, `.metadata.finalizers[="x"]`.
+fn path_string(p: &FieldPath) -> String {
+    let mut s = String::new();
+    for e in p {
+        match e {
+            Pe::Field(f) => {
+                s.push('.');
+                s.push_str(f);
+            }
+            Pe::Key(k, v) => s.push_str(&format!("[{k}={v}]")),
+            Pe::Val(v) => s.push_str(&format!("[={v}]")),
+        }
+    }
+    s
+}
+
+/// The value at a managed path, if present.
+fn value_at<'a>(v: &'a Value, p: &[Pe]) -> Option<&'a Value> {
+    let mut cur = v;
+    for e in p {
+        cur = match e {
+            Pe::Field(f) => cur.get(f)?,
+            Pe::Key(k, id) => {
+                cur.as_array()?.iter().find(|it| it.get(k).map(Value::to_string).as_ref() == Some(id))?
+            }
+            Pe::Val(x) => cur.as_array()?.iter().find(|it| &it.to_string() == x)?,
+        };
+    }
+    Some(cur)
+}
+
+/// Removes the value at a managed path (and a keyed element or set value from its list).
+fn remove_at(v: &mut Value, p: &[Pe]) {
+    let Some((last, parent)) = p.split_last() else {
+        return;
+    };
+    let mut cur = v;
+    for e in parent {
+        let next = match e {
+            Pe::Field(f) => cur.get_mut(f),
+            Pe::Key(k, id) => cur
+                .as_array_mut()
+                .and_then(|a| a.iter_mut().find(|it| it.get(k).map(Value::to_string).as_ref() == Some(id))),
+            Pe::Val(_) => None,
+        };
+        let Some(n) = next else {
+            return;
+        };
+        cur = n;
+    }
+    match last {
+        Pe::Field(f) => {
+            if let Some(m) = cur.as_object_mut() {
+                m.shift_remove(f);
+            }
+        }
+        Pe::Key(k, id) => {
+            if let Some(a) = cur.as_array_mut() {
+                a.retain(|it| it.get(k).map(Value::to_string).as_ref() != Some(id));
+            }
+        }
+        Pe::Val(x) => {
+            if let Some(a) = cur.as_array_mut() {
+                a.retain(|it| &it.to_string() != x);
+            }
+        }
+    }
+}
+
+/// `fieldsV1` of a set: `{"f:data":{"f:a":{}}}`; keyed elements carry `".":{}`.
+fn fields_v1(set: &BTreeSet<FieldPath>) -> Value {
+    fn insert(m: &mut Map<String, Value>, p: &[Pe]) {
+        let Some((first, rest)) = p.split_first() else {
+            return;
+        };
+        let k = match first {
+            Pe::Field(f) => format!("f:{f}"),
+            Pe::Key(k, id) => format!("k:{{\"{k}\":{id}}}"),
+            Pe::Val(x) => format!("v:{x}"),
+        };
+        let keyed_leaf = rest.is_empty() && matches!(first, Pe::Key(..));
+        if let Value::Object(child) = m.entry(k).or_insert_with(|| json!({})) {
+            if keyed_leaf {
+                child.entry(".").or_insert_with(|| json!({}));
+            }
+            insert(child, rest);
+        }
+    }
+    let mut root = Map::new();
+    for p in set {
+        insert(&mut root, p);
+    }
+    Value::Object(root)
+}
+
+/// Reads a `fieldsV1` back into paths (for the managers already on the object).
+fn parse_fields_v1(v: &Value, prefix: &mut FieldPath, out: &mut BTreeSet<FieldPath>) {
+    let Value::Object(m) = v else {
+        return;
+    };
+    if m.is_empty() || m.contains_key(".") {
+        if !prefix.is_empty() {
+            out.insert(prefix.clone());
+        }
+        if m.is_empty() {
+            return;
+        }
+    }
+    for (k, c) in m {
+        let pe = if let Some(f) = k.strip_prefix("f:") {
+            Pe::Field(f.to_string())
+        } else if let Some(kv) = k.strip_prefix("k:") {
+            let Ok(Value::Object(o)) = serde_json::from_str::<Value>(kv) else {
+                continue;
+            };
+            let Some((key, id)) = o.into_iter().next() else {
+                continue;
+            };
+            Pe::Key(key, id.to_string())
+        } else if let Some(x) = k.strip_prefix("v:") {
+            Pe::Val(x.to_string())
+        } else {
+            continue;
+        };
+        prefix.push(pe);
+        parse_fields_v1(c, prefix, out);
+        prefix.pop();
+    }
+}
+
+/// The managers recorded on an object: `(manager, operation, set)` in order.
+fn managers(obj: &Value) -> Vec<(String, String, BTreeSet<FieldPath>, Value)> {
+    let Some(Value::Array(entries)) = obj.get("metadata").and_then(|m| m.get("managedFields")) else {
+        return Vec::new();
+    };
+    entries
+        .iter()
+        .map(|e| {
+            let mut set = BTreeSet::new();
+            if let Some(f) = e.get("fieldsV1") {
+                parse_fields_v1(f, &mut Vec::new(), &mut set);
+            }
+            let s = |k: &str| e.get(k).and_then(Value::as_str).unwrap_or("").to_string();
+            (s("manager"), s("operation"), set, e.clone())
+        })
+        .collect()
+}
+
+/// Server-side apply (`FieldManager.Apply`): the applied config's fields must have the same
+/// value as the live object wherever another manager owns them, unless `force` moves them;
+/// fields this manager applied before and no longer applies are removed if nobody else owns
+/// them; the manager's `managedFields` entry is replaced.
+fn server_side_apply(
+    schema: Schema,
+    current: Option<&Value>,
+    config: &Value,
+    opts: &ApplyOptions<'_>,
+) -> Result<Value, PatchError> {
+    let Value::Object(_) = config else {
+        return Err(PatchError::BadRequest(format!(
+            "error decoding YAML: json: cannot unmarshal {} into Go value of type map[string]interface {{}}",
+            json_kind(config)
+        )));
+    };
+    let version = config.get("apiVersion").and_then(Value::as_str).unwrap_or("");
+    if version != "v1" {
+        return Err(PatchError::BadRequest(format!(
+            "Incorrect version specified in apply patch. Specified patch version: {version}, expected: v1"
+        )));
+    }
+    let live = current.cloned().unwrap_or_else(|| json!({}));
+    let applied = field_set(schema, config);
+    let mut others = managers(&live);
+    let previous: BTreeSet<FieldPath> = others
+        .iter()
+        .filter(|(m, op, _, _)| m == opts.field_manager && op == "Apply")
+        .flat_map(|(_, _, s, _)| s.iter().cloned())
+        .collect();
+    others.retain(|(m, op, _, _)| !(m == opts.field_manager && op == "Apply"));
+    let mut conflicts = Vec::new();
+    for p in &applied {
+        if matches!(p.last(), Some(Pe::Key(..))) {
+            continue;
+        }
+        let new = value_at(config, p);
+        if value_at(&live, p) == new {
+            continue;
+        }
+        for (m, _, set, _) in &others {
+            if set.contains(p) {
+                conflicts.push((m.clone(), path_string(p)));
+            }
+        }
+    }
+    if !conflicts.is_empty() && !opts.force {
+        return Err(PatchError::ApplyConflict(conflicts));
+    }
+    if opts.force {
+        for (_, _, set, _) in &mut others {
+            set.retain(|p| {
+                matches!(p.last(), Some(Pe::Key(..)))
+                    || !applied.contains(p)
+                    || value_at(&live, p) == value_at(config, p)
+            });
+        }
+    }
+    // Merge the config into the live object, then drop what this manager let go of.
+    let mut cfg = config.clone();
+    if let Some(Value::Object(m)) = cfg.get_mut("metadata") {
+        m.shift_remove("managedFields");
+    }
+    let mut out = strategic(schema, &live, &cfg, &mut Vec::new());
+    let owned_by_others: BTreeSet<&FieldPath> = others.iter().flat_map(|(_, _, s, _)| s.iter()).collect();
+    for p in previous.difference(&applied) {
+        if !owned_by_others.contains(p) {
+            remove_at(&mut out, p);
+        }
+    }
+    // managedFields: the others as they were (emptied ones dropped), then this manager.
+    let mut entries: Vec<Value> = Vec::new();
+    for (_, _, set, mut e) in others {
+        if set.is_empty() {
+            continue;
+        }
+        if let Value::Object(m) = &mut e {
+            m.insert("fieldsV1".into(), fields_v1(&set));
+        }
+        entries.push(e);
+    }
+    if !applied.is_empty() {
+        entries.push(json!({
+            "manager": opts.field_manager,
+            "operation": "Apply",
+            "apiVersion": "v1",
+            "time": opts.now,
+            "fieldsType": "FieldsV1",
+            "fieldsV1": fields_v1(&applied),
+        }));
+    }
+    if let Some(Value::Object(m)) = out.get_mut("metadata") {
+        if entries.is_empty() {
+            m.shift_remove("managedFields");
+        } else {
+            m.insert("managedFields".into(), Value::Array(entries));
+        }
+    }
+    Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn cm(data: Value) -> Value {
+        json!({"apiVersion": "v1", "kind": "ConfigMap", "metadata": {"name": "a", "namespace": "default"}, "data": data})
+    }
+
+    /// RFC 7386 §3 examples.
+    #[test]
+    fn merge_patch_follows_rfc_7386() {
+        let t = json!({"a": "b", "c": {"d": "e", "f": "g"}});
+        let p = json!({"a": "z", "c": {"f": null}});
+        assert_eq!(merge_patch(&t, &p), json!({"a": "z", "c": {"d": "e"}}));
+        assert_eq!(merge_patch(&json!({"a": ["b"]}), &json!({"a": "c"})), json!({"a": "c"}));
+        assert_eq!(
+            merge_patch(&json!({"a": "b"}), &json!({"a": {"bb": {"ccc": null}}})),
+            json!({"a": {"bb": {}}})
+        );
+        assert_eq!(
+            apply_patch(PatchType::Merge, Schema::ConfigMap, Some(&t), &Value::Null, None),
+            Err(PatchError::BadRequest("Invalid JSON Patch".into())),
+            "evanphx/json-patch MergePatch: a null patch is ErrBadJSONPatch"
+        );
+    }
+
+    /// RFC 6902 operations; a failing op fails the patch with the generic 422 of
+    /// `NewGenericServerResponse` (endpoints/handlers/patch.go `applyJSPatch`).
+    #[test]
+    fn json_patch_follows_rfc_6902() {
+        let t = cm(json!({"a": "1", "b": "2"}));
+        let p = json!([
+            {"op": "test", "path": "/data/a", "value": "1"},
+            {"op": "replace", "path": "/data/a", "value": "x"},
+            {"op": "remove", "path": "/data/b"},
+            {"op": "add", "path": "/data/c~1d", "value": "3"},
+            {"op": "copy", "from": "/data/a", "path": "/data/e"},
+            {"op": "move", "from": "/data/e", "path": "/data/f"}
+        ]);
+        let out = json_patch(&t, &p).unwrap();
+        assert_eq!(out["data"], json!({"a": "x", "c/d": "3", "f": "x"}));
+        let bad = json!([{"op": "test", "path": "/data/a", "value": "nope"}]);
+        let e = json_patch(&t, &bad).unwrap_err();
+        assert_eq!(e, PatchError::JsonPatchApply);
+        let s = e.to_status().to_json();
+        assert_eq!(s["code"], 422);
+        assert_eq!(s["reason"], "Invalid");
+        assert_eq!(s["message"], "the server rejected our request due to an error in our request");
+        assert_eq!(s["details"], json!({}));
+        assert_eq!(
+            json_patch(&t, &json!({"op": "add"})).unwrap_err(),
+            PatchError::BadRequest(
+                "json: cannot unmarshal object into Go value of type jsonpatch.Patch".into()
+            )
+        );
+        assert!(json_patch(&t, &json!([{"op": "remove", "path": "/data/zz"}])).is_err());
+        assert!(json_patch(&t, &json!([{"op": "bogus", "path": "/data/a"}])).is_err());
+    }
+
+    /// Strategic merge patch with the Pod's merge keys (`k8s.io/api/core/v1/types.go`:
+    /// `Containers … patchStrategy:"merge" patchMergeKey:"name"`, `Ports …
+    /// patchMergeKey:"containerPort"`, `Env … patchMergeKey:"name"`; ObjectMeta
+    /// `Finalizers … patchStrategy:"merge"`).
+    #[test]
+    fn strategic_merge_patch_merges_lists_by_key() {
+        let pod = json!({"metadata": {"name": "p", "finalizers": ["a"]}, "spec": {"containers": [
+            {"name": "c1", "image": "i1", "env": [{"name": "X", "value": "1"}]},
+            {"name": "c2", "image": "i2"}
+        ], "tolerations": [{"key": "t1"}]}});
+        let patch = json!({"metadata": {"finalizers": ["b"]}, "spec": {"containers": [
+            {"name": "c1", "image": "j1", "env": [{"name": "Y", "value": "2"}]},
+            {"name": "c2", "$patch": "delete"},
+            {"name": "c3", "image": "i3"}
+        ], "tolerations": [{"key": "t2"}]}});
+        let out = apply_patch(PatchType::Strategic, Schema::Pod, Some(&pod), &patch, None).unwrap();
+        assert_eq!(
+            out["spec"]["containers"],
+            json!([
+                {"name": "c1", "image": "j1", "env": [{"name": "X", "value": "1"}, {"name": "Y", "value": "2"}]},
+                {"name": "c3", "image": "i3"}
+            ])
+        );
+        assert_eq!(out["spec"]["tolerations"], json!([{"key": "t2"}]), "no patchStrategy: replaced");
+        assert_eq!(out["metadata"]["finalizers"], json!(["a", "b"]));
+        let out = apply_patch(
+            PatchType::Strategic,
+            Schema::Pod,
+            Some(&out),
+            &json!({"metadata": {"$deleteFromPrimitiveList/finalizers": ["a"]}, "spec": {"$patch": "replace", "containers": []}}),
+            None,
+        )
+        .unwrap();
+        assert_eq!(out["metadata"]["finalizers"], json!(["b"]));
+        assert_eq!(out["spec"], json!({"containers": []}));
+        // A ConfigMap's data is a map: strategic and merge patch agree.
+        let c = cm(json!({"a": "1", "b": "2"}));
+        let p = json!({"data": {"a": null, "c": "3"}});
+        assert_eq!(
+            apply_patch(PatchType::Strategic, Schema::ConfigMap, Some(&c), &p, None).unwrap(),
+            merge_patch(&c, &p)
+        );
+    }
+
+    #[test]
+    fn patch_options_are_validated() {
+        let s = validate_patch_options(PatchType::Apply, None, false).unwrap().to_json();
+        assert_eq!(s["code"], 422);
+        assert_eq!(
+            s["message"],
+            "PatchOptions.meta.k8s.io \"\" is invalid: fieldManager: Required value: is required for apply patch"
+        );
+        assert_eq!(s["details"]["group"], "meta.k8s.io");
+        assert_eq!(s["details"]["kind"], "PatchOptions");
+        let s = validate_patch_options(PatchType::Merge, None, true).unwrap().to_json();
+        assert_eq!(
+            s["message"],
+            "PatchOptions.meta.k8s.io \"\" is invalid: force: Forbidden: may not be specified for non-apply patch"
+        );
+        assert!(validate_patch_options(PatchType::Apply, Some("m"), true).is_none());
+    }
+
+    /// Server-side apply: managers, conflicts (the field manager's `NewConflictError` and
+    /// `getConflictMessage`), force, and removal of fields a manager stops applying.
+    #[test]
+    fn server_side_apply_tracks_managers_and_conflicts() {
+        let opts = |m: &'static str, force: bool| ApplyOptions {
+            field_manager: m,
+            force,
+            now: "2026-01-01T00:00:00Z",
+        };
+        let a = apply_patch(
+            PatchType::Apply,
+            Schema::ConfigMap,
+            None,
+            &cm(json!({"x": "1", "y": "1"})),
+            Some(&opts("alice", false)),
+        )
+        .unwrap();
+        assert_eq!(a["data"], json!({"x": "1", "y": "1"}));
+        assert_eq!(
+            a["metadata"]["managedFields"],
+            json!([{"manager": "alice", "operation": "Apply", "apiVersion": "v1", "time": "2026-01-01T00:00:00Z",
+                     "fieldsType": "FieldsV1", "fieldsV1": {"f:data": {"f:x": {}, "f:y": {}}}}])
+        );
+        // Same value: shared ownership, no conflict.
+        let b = apply_patch(
+            PatchType::Apply,
+            Schema::ConfigMap,
+            Some(&a),
+            &cm(json!({"x": "1"})),
+            Some(&opts("bob", false)),
+        )
+        .unwrap();
+        assert_eq!(b["metadata"]["managedFields"].as_array().map(Vec::len), Some(2));
+        // A different value for a field alice owns: 409.
+        let e = apply_patch(
+            PatchType::Apply,
+            Schema::ConfigMap,
+            Some(&b),
+            &cm(json!({"x": "2", "y": "2"})),
+            Some(&opts("bob", false)),
+        )
+        .unwrap_err();
+        let s = e.to_status().to_json();
+        assert_eq!(s["code"], 409);
+        assert_eq!(s["reason"], "Conflict");
+        assert_eq!(
+            s["message"],
+            "Apply failed with 2 conflicts: conflicts with \"alice\":\n- .data.x\n- .data.y"
+        );
+        assert_eq!(
+            s["details"]["causes"][0],
+            json!({"reason": "FieldManagerConflict", "message": "conflict with \"alice\"", "field": ".data.x"})
+        );
+        let one = apply_patch(
+            PatchType::Apply,
+            Schema::ConfigMap,
+            Some(&b),
+            &cm(json!({"y": "2"})),
+            Some(&opts("bob", false)),
+        )
+        .unwrap_err();
+        assert_eq!(
+            one.to_status().message(),
+            "Apply failed with 1 conflict: conflict with \"alice\": .data.y"
+        );
+        // force: bob takes y; alice keeps x.
+        let c = apply_patch(
+            PatchType::Apply,
+            Schema::ConfigMap,
+            Some(&b),
+            &cm(json!({"x": "1", "y": "2"})),
+            Some(&opts("bob", true)),
+        )
+        .unwrap();
+        assert_eq!(c["data"], json!({"x": "1", "y": "2"}));
+        assert_eq!(c["metadata"]["managedFields"][0]["fieldsV1"], json!({"f:data": {"f:x": {}}}));
+        // alice stops applying x: bob still owns it, so it stays; bob stops too: it goes.
+        let d = apply_patch(
+            PatchType::Apply,
+            Schema::ConfigMap,
+            Some(&c),
+            &cm(json!({})),
+            Some(&opts("alice", false)),
+        )
+        .unwrap();
+        assert_eq!(d["data"], json!({"x": "1", "y": "2"}));
+        let e = apply_patch(
+            PatchType::Apply,
+            Schema::ConfigMap,
+            Some(&d),
+            &cm(json!({"y": "2"})),
+            Some(&opts("bob", false)),
+        )
+        .unwrap();
+        assert_eq!(e["data"], json!({"y": "2"}));
+        // The version check of FieldManager.Apply.
+        let bad = json!({"kind": "ConfigMap", "metadata": {"name": "a"}});
+        assert_eq!(
+            apply_patch(PatchType::Apply, Schema::ConfigMap, None, &bad, Some(&opts("m", false))),
+            Err(PatchError::BadRequest(
+                "Incorrect version specified in apply patch. Specified patch version: , expected: v1".into()
+            ))
+        );
+    }
+
+    #[test]
+    fn apply_paths_print_like_structured_merge_diff() {
+        let pod =
+            json!({"spec": {"containers": [{"name": "c", "image": "i"}]}, "metadata": {"finalizers": ["f"]}});
+        let set: Vec<String> = field_set(Schema::Pod, &pod).iter().map(path_string).collect();
+        assert_eq!(
+            set,
+            vec![
+                ".metadata.finalizers[=\"f\"]",
+                ".spec.containers[name=\"c\"]",
+                ".spec.containers[name=\"c\"].image",
+                ".spec.containers[name=\"c\"].name"
+            ]
+        );
+        let v1 = fields_v1(&field_set(Schema::Pod, &pod));
+        assert_eq!(
+            v1,
+            json!({"f:metadata": {"f:finalizers": {"v:\"f\"": {}}},
+                   "f:spec": {"f:containers": {"k:{\"name\":\"c\"}": {".": {}, "f:image": {}, "f:name": {}}}}})
+        );
+        let mut back = BTreeSet::new();
+        parse_fields_v1(&v1, &mut Vec::new(), &mut back);
+        assert_eq!(back, field_set(Schema::Pod, &pod));
+    }
+}
