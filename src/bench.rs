@@ -439,7 +439,8 @@ pub fn relist(cfg: &Config, p: &Probes, emit: &mut dyn FnMut(Row)) {
     let mut c = Cluster::new();
     c.set(0, "watch-cache", "off").expect("watch-cache off");
     load_configmaps(&mut c, 0, n);
-    let mut inf = Informer::new("bench", "configmaps", Some("default"), InformerMode::Legacy, 0, 7, None);
+    let mut inf =
+        Informer::new("bench", "configmaps", Some("default"), InformerMode::Legacy, vec![0], 7, None);
     let t0 = (p.now)();
     inf.poll(&mut c);
     let initial = (p.now)() - t0;
@@ -468,9 +469,11 @@ pub fn relist(cfg: &Config, p: &Probes, emit: &mut dyn FnMut(Row)) {
     let cycle = (p.now)() - t0;
     assert_eq!(inf.store().len(), n + 2, "the relist brought the new objects");
     assert!(
-        inf.log_lines().iter().any(|l| l.contains("410")),
+        inf.decisions()
+            .iter()
+            .any(|d| matches!(d, crate::client::trace::Decision::ErrorFrame { error } if error.code == 410)),
         "the re-watch got a 410: {:?}",
-        inf.log_lines()
+        inf.decisions()
     );
     emit(Row::new(
         "informer.initial_list",

@@ -15,6 +15,8 @@ use rvlab::client::rest::Transport;
 use rvlab::client::{Informer, InformerMode, ListOptions, ListPager, ResourcePath, Trace};
 use rvlab::clock::{Duration, Instant, Rng};
 use rvlab::cluster::{Cluster, WatchHandle};
+use rvlab::script::why::Lang;
+use rvlab::script::why::informer::{render, report_json};
 use serde_json::{Value, json};
 
 const CM: &str = "/api/v1/namespaces/default/configmaps";
@@ -47,12 +49,22 @@ fn delete(c: &mut Cluster, name: &str) {
 }
 
 fn informer(mode: InformerMode, seed: u64) -> Informer {
-    Informer::new("inf", "configmaps", Some("default"), mode, 0, seed, None)
+    Informer::new("inf", "configmaps", Some("default"), mode, vec![0], seed, None)
+}
+
+/// `informer show` as the script prints it.
+fn show(i: &mut Informer) -> Value {
+    report_json(&i.show(), false)
+}
+
+/// Every decision so far, rendered in English (the `log` text).
+fn log_lines(i: &Informer) -> Vec<String> {
+    i.decisions().into_iter().map(|d| render(d, Lang::En)).collect()
 }
 
 /// What `informer show` printed as new: (log, requests, handlers).
 fn shown(i: &mut Informer) -> (Vec<String>, Vec<String>, Vec<String>) {
-    let v = i.show();
+    let v = show(i);
     let strings = |k: &str| -> Vec<String> {
         v[k].as_array()
             .map(|a| a.iter().map(|s| s.as_str().unwrap_or("?").to_string()).collect())
@@ -185,7 +197,11 @@ fn legacy_lists_at_rv_0_then_watches_from_the_list_rv() {
     i.poll(&mut c);
     let mut d = Draws::new(7);
     let t1 = d.timeout();
-    assert_eq!(i.peek()["log"].as_array().map(Vec::len), Some(4), "peek does not mark lines as shown");
+    assert_eq!(
+        report_json(&i.peek(), false)["log"].as_array().map(Vec::len),
+        Some(4),
+        "peek does not mark lines as shown"
+    );
     let (log, requests, handlers) = shown(&mut i);
     assert_eq!(requests, vec![format!("GET {CM}?limit=500&resourceVersion=0 → 200"), watch_target("3", t1)]);
     assert_eq!(
@@ -203,7 +219,7 @@ fn legacy_lists_at_rv_0_then_watches_from_the_list_rv() {
     assert_eq!(i.store_names(), vec!["a", "b"]);
     assert!(i.has_synced());
     assert_eq!(i.next_wakeup(), None, "a watching reflector has nothing timed to do");
-    let v = i.show();
+    let v = show(&mut i);
     assert_eq!(v["informer"], "inf");
     assert_eq!(v["lastSyncRV"], "3");
     assert_eq!(
@@ -433,7 +449,7 @@ fn relist_at_last_sync_rv_that_fails_with_410_falls_back_to_rv_empty() {
     assert_eq!(requests[3], watch_target("504", t3));
     assert_eq!(
         log[0],
-        "list rv=\"502\", pages of 500, because the first list came back paginated (relist at lastSyncRV, not older than 502; unpaginated so the watch cache can serve it)"
+        "list rv=\"502\", pages of 500, because the first list came back paginated (relist at lastSyncRV, not older than 502)"
     );
     assert_eq!(
         log[1],
@@ -566,7 +582,7 @@ fn the_eleventh_429_reaches_the_reflector() {
     }
     let mut d = Draws::new(8);
     let b1 = d.backoff();
-    let log = i.log_lines();
+    let log = log_lines(&i);
     assert_eq!(i.request_lines().len(), 11);
     assert_eq!(
         log.last().map(String::as_str),
@@ -612,7 +628,7 @@ fn watch_429_backs_off_and_rewatches_without_relisting() {
 #[test]
 fn failures_back_off_exponentially_from_the_seed() {
     let mut c = cluster();
-    let mut i = Informer::new("w", "widgets", Some("default"), InformerMode::Streaming, 0, 11, None);
+    let mut i = Informer::new("w", "widgets", Some("default"), InformerMode::Streaming, vec![0], 11, None);
     let mut d = Draws::new(11);
     let mut t = 0;
     for round in 0..4 {
@@ -656,7 +672,7 @@ fn resync_redelivers_the_cache_every_period() {
         "configmaps",
         Some("default"),
         InformerMode::Legacy,
-        0,
+        vec![0],
         1,
         Some(Duration::from_secs(30)),
     );
@@ -719,6 +735,8 @@ fn apiserver_restart_rewatch_rides_out_the_429_with_retry_after() {
     assert_eq!(
         log,
         vec![
+            // The restart broke the TCP connection: the next request opens a new one.
+            "the connection to apiserver 1 broke (no ERROR frame, the stream just ends) → the next request opens a new connection, to apiserver 1".to_string(),
             "watch ended cleanly → re-watch from 3".to_string(),
             format!("watch from 3 (timeoutSeconds={t2})"),
             "429 TooManyRequests with Retry-After: 1 → the REST client waits 1s and sends it again (retry 1 of 10)".to_string(),
@@ -844,7 +862,7 @@ fn streaming_too_large_retries_the_watch_list_with_rv_empty() {
 fn all_namespaces_informer_uses_the_cluster_wide_path() {
     let mut c = cluster();
     create(&mut c, "a");
-    let mut i = Informer::new("all", "configmaps", None, InformerMode::Legacy, 0, 3, None);
+    let mut i = Informer::new("all", "configmaps", None, InformerMode::Legacy, vec![0], 3, None);
     i.poll(&mut c);
     let t1 = Draws::new(3).timeout();
     let (_, requests, handlers) = shown(&mut i);
@@ -895,7 +913,7 @@ fn pager_falls_back_to_one_full_list_when_a_continue_token_expires() {
     );
     assert_eq!(requests[2], format!("GET {CM} → 200"));
     assert_eq!(requests.len(), 3);
-    assert!(trace.lines().contains(
+    assert!(trace.log.iter().map(|l| render(&l.decision, Lang::En)).collect::<Vec<_>>().contains(
         &"page 2 failed: 410 Expired (the continue token's revision was compacted) → one full list at the requested rv=\"\" (pager fallback)".to_string()
     ));
 }
@@ -974,9 +992,9 @@ fn garbage_from_the_server_is_an_error_not_a_panic() {
     ));
     i.poll_with(&mut f);
     assert!(
-        i.log_lines().iter().any(|l| l.contains("returned object must be a list")),
+        log_lines(&i).iter().any(|l| l.contains("returned object must be a list")),
         "{:?}",
-        i.log_lines()
+        log_lines(&i)
     );
     advance_to(f.c, i.next_wakeup());
     i.poll_with(&mut f);
@@ -984,11 +1002,11 @@ fn garbage_from_the_server_is_an_error_not_a_panic() {
     f.inject.push(Frame { kind: FrameType::Error, object: json!({"kind":"ConfigMap"}) });
     f.inject.push(Frame { kind: FrameType::Added, object: json!("not an object") });
     i.poll_with(&mut f);
-    assert!(i.log_lines().iter().any(|l| l.contains("unexpected watch ERROR object")), "{:?}", i.log_lines());
+    assert!(log_lines(&i).iter().any(|l| l.contains("unexpected watch ERROR object")), "{:?}", log_lines(&i));
     i.stop_with(&mut f);
     assert_eq!(i.next_wakeup(), None);
     i.poll_with(&mut f);
-    assert_eq!(i.log_lines().last().map(String::as_str), Some("stopped"));
+    assert_eq!(log_lines(&i).last().map(String::as_str), Some("stopped"));
 }
 
 // Stopping hangs up the watch; a stopped informer never sends again.
@@ -1006,5 +1024,5 @@ fn stop_cancels_the_watch() {
     c.advance(Duration::from_secs(60));
     i.poll(&mut c);
     assert_eq!(i.request_lines().len(), n);
-    assert_eq!(i.show()["state"], "stopped");
+    assert_eq!(show(&mut i)["state"], "stopped");
 }

@@ -130,17 +130,17 @@ fn unknown_command_lists_what_is_expected() {
     assert_eq!(
         err("GETT /api"),
         "unknown command \"GETT\"; expected GET, POST, PUT, DELETE, events, etcd, compact, set, \
-         advance, apiserver, restart, pause, resume, cancel, informer or expect"
+         advance, apiserver, restart, pause, resume, cancel, informer, drop, pager or expect"
     );
     assert_eq!(
         err("PATCH /api/v1/pods/a {}"),
         "unknown command \"PATCH\"; expected GET, POST, PUT, DELETE, events, etcd, compact, set, \
-         advance, apiserver, restart, pause, resume, cancel, informer or expect"
+         advance, apiserver, restart, pause, resume, cancel, informer, drop, pager or expect"
     );
     assert_eq!(
         err(""),
         "empty line; expected GET, POST, PUT, DELETE, events, etcd, compact, set, advance, \
-         apiserver, restart, pause, resume, cancel, informer or expect"
+         apiserver, restart, pause, resume, cancel, informer, drop, pager or expect"
     );
 }
 
@@ -331,7 +331,8 @@ fn informer_commands() {
             resource: "pods".into(),
             namespace: None,
             mode: None,
-            apiserver: None,
+            apiservers: None,
+            resync: None,
         })
     );
     assert_eq!(
@@ -341,7 +342,8 @@ fn informer_commands() {
             resource: "pods".into(),
             namespace: Some("default".into()),
             mode: Some(InformerMode::Streaming),
-            apiserver: Some(1),
+            apiservers: Some(vec![1]),
+            resync: None,
         })
     );
     assert_eq!(
@@ -354,7 +356,7 @@ fn informer_commands() {
     assert_eq!(
         err("informer start inf"),
         "informer start: missing resource; expected informer start <name> <resource> \
-         [ns=<namespace>] [mode=legacy|streaming] [apiserver=<n>]"
+         [ns=<namespace>] [mode=legacy|streaming] [apiserver=<n>] [apiservers=<n>,<n>…] [resync=<duration>]"
     );
     assert_eq!(
         err("informer start inf pods mode=fast"),
@@ -364,17 +366,17 @@ fn informer_commands() {
     assert_eq!(err("informer start inf pods ns="), "informer start: ns= needs a namespace");
     assert_eq!(
         err("informer start inf pods apiserver=x"),
-        "informer start: apiserver= needs a number, got \"x\""
+        "informer start: apiserver= needs a number (1, 2, …), got \"x\""
     );
     assert_eq!(
         err("informer start inf pods default"),
         "informer start: unknown option \"default\"; expected ns=<namespace>, \
-         mode=legacy|streaming or apiserver=<n>"
+         mode=legacy|streaming, apiserver=<n>, apiservers=<n>,<n>… or resync=<duration>"
     );
     assert_eq!(
-        err("informer start inf pods resync=1m"),
-        "informer start: unknown option \"resync=1m\"; expected ns=<namespace>, \
-         mode=legacy|streaming or apiserver=<n>"
+        err("informer start inf pods every=1m"),
+        "informer start: unknown option \"every=1m\"; expected ns=<namespace>, \
+         mode=legacy|streaming, apiserver=<n>, apiservers=<n>,<n>… or resync=<duration>"
     );
     assert_eq!(err("informer show"), "informer show: missing name; expected informer show <name>");
     assert_eq!(err("informer stop a b"), "informer stop: unexpected \"b\"; expected informer stop <name>");
@@ -634,11 +636,87 @@ fn long_and_odd_lines() {
     assert_eq!(ok("events 日本"), Command::Events { watch: "日本".into() });
     assert_eq!(
         err("étcd put"),
-        "unknown command \"étcd\"; expected GET, POST, PUT, DELETE, events, etcd, compact, set, advance, apiserver, restart, pause, resume, cancel, informer or expect"
+        "unknown command \"étcd\"; expected GET, POST, PUT, DELETE, events, etcd, compact, set, advance, apiserver, restart, pause, resume, cancel, informer, drop, pager or expect"
     );
     assert_eq!(
         parse_line("events \"w1"),
         Err(ParseError { message: "events: unterminated quoted string \"\\\"w1\"".into() })
     );
     assert_eq!(err("events \"w1\"x"), "events: unexpected \"x\" right after a closing quote");
+}
+
+// Issue 16 §3: the client lines a script drives — informers behind a load balancer, resync,
+// dropped connections and the pager on its own — parse, print back canonically and reject bad
+// options with a message that says what was expected.
+#[test]
+fn client_fault_and_pager_lines() {
+    use rvlab::clock::Duration;
+    use rvlab::script::parse::PagerCommand;
+    assert_eq!(
+        ok("informer start inf configmaps ns=default apiservers=1,2 resync=30s"),
+        Command::Informer(InformerCommand::Start {
+            name: "inf".into(),
+            resource: "configmaps".into(),
+            namespace: Some("default".into()),
+            mode: None,
+            apiservers: Some(vec![1, 2]),
+            resync: Some(Duration::from_secs(30)),
+        })
+    );
+    assert_eq!(
+        round_trip("informer start inf configmaps resync=1500ms apiservers=2,1,2"),
+        "informer start inf configmaps apiservers=2,1,2 resync=1500ms"
+    );
+    assert_eq!(round_trip("informer start inf pods apiservers=2"), "informer start inf pods apiserver=2");
+    assert_eq!(
+        err("informer start inf pods apiservers=1,x"),
+        "informer start: apiservers= needs numbers separated by commas (1,2), got \"1,x\""
+    );
+    assert_eq!(
+        err("informer start inf pods apiserver=1,2"),
+        "informer start: apiserver= needs a number (1, 2, …), got \"1,2\""
+    );
+    assert_eq!(
+        err("informer start inf pods apiserver=0"),
+        "informer start: apiserver= needs a number (1, 2, …), got \"0\""
+    );
+    assert_eq!(
+        err("informer start inf pods apiserver=1 apiservers=1,2"),
+        "informer start: apiserver= / apiservers= given twice"
+    );
+    assert!(
+        err("informer start inf pods resync=soon")
+            .starts_with("informer start: resync=soon: invalid duration")
+    );
+
+    assert_eq!(ok("drop informer inf"), Command::DropInformer("inf".into()));
+    assert_eq!(round_trip("drop   informer  inf"), "drop informer inf");
+    assert_eq!(err("drop"), "drop: missing \"informer\"; expected drop informer <name>");
+    assert_eq!(err("drop informer"), "drop informer: missing name; expected drop informer <name>");
+    assert_eq!(err("drop informer a b"), "drop informer: unexpected \"b\"; expected drop informer <name>");
+
+    assert_eq!(
+        ok("pager list /api/v1/namespaces/default/configmaps limit=2"),
+        Command::Pager(PagerCommand {
+            path: "/api/v1/namespaces/default/configmaps".into(),
+            limit: Some(2),
+            resource_version: None,
+        })
+    );
+    assert_eq!(round_trip("pager list /api/v1/pods rv=0 limit=0"), "pager list /api/v1/pods limit=0 rv=0");
+    assert_eq!(err("pager"), "pager: missing command; expected pager list <path> [limit=<n>] [rv=<rv>]");
+    assert_eq!(
+        err("pager get /x"),
+        "unknown pager command \"get\"; expected pager list <path> [limit=<n>] [rv=<rv>]"
+    );
+    assert!(err("pager list /api/v1/pods?limit=1").starts_with("pager list: the path is a collection"));
+    assert_eq!(
+        err("pager list /api/v1/pods limit=-1"),
+        "pager list: limit= needs a number (0 = unpaginated), got \"-1\""
+    );
+    assert_eq!(err("pager list /api/v1/pods limit=1 limit=2"), "pager list: limit= given twice");
+    assert_eq!(
+        err("pager list /api/v1/pods page=2"),
+        "pager list: unknown option \"page=2\"; expected limit=<n> or rv=<rv>"
+    );
 }

@@ -26,7 +26,7 @@ use crate::cluster::Cluster;
 
 use super::reflector::{Reflector, ReflectorMode, ReflectorStore};
 use super::rest::{ResourcePath, Transport, obj_key, obj_name, obj_namespace, obj_rv};
-use super::trace::Trace;
+use super::trace::{Decision, ListMode, LogLine, Trace};
 
 /// How the informer's reflector gets its initial state.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -149,12 +149,33 @@ impl ReflectorStore for Processor {
         self.synced = true;
     }
 
+    fn len(&self) -> usize {
+        self.indexer.len()
+    }
+
     fn resync(&mut self) {
         let all: Vec<Value> = self.indexer.values().cloned().collect();
         for obj in all {
             self.notifications.push(Notification::Update { old: obj.clone(), new: obj, resync: true });
         }
     }
+}
+
+/// What `informer show` reports: the state now, and what is new since the previous show.
+#[derive(Debug, Clone, PartialEq)]
+pub struct InformerReport {
+    pub name: String,
+    /// What the reflector is doing, in a few words.
+    pub state: String,
+    /// `{"name","namespace","resourceVersion"}` of each cached object, in key order.
+    pub store: Vec<Value>,
+    pub last_sync_rv: String,
+    /// New decisions.
+    pub log: Vec<LogLine>,
+    /// New requests, as `METHOD target → code`.
+    pub requests: Vec<String>,
+    /// New handler notifications, rendered.
+    pub handlers: Vec<String>,
 }
 
 /// An informer: a reflector, its indexer and handlers, and the log of what it did.
@@ -173,15 +194,16 @@ pub struct Informer {
 
 impl Informer {
     /// An informer on `resource` (`pods`, `configmaps`) in `namespace` (or all namespaces) that
-    /// talks to apiserver `apiserver` (0-based). `seed` drives the watch timeouts and back-off
-    /// jitter; `resync` re-delivers the cache every period. Nothing is sent before the first
-    /// [`poll`](Self::poll).
+    /// talks to `apiservers` (0-based) through a load balancer: each new connection goes to the
+    /// next one in the list (one entry = no load balancer). `seed` drives the watch timeouts and
+    /// back-off jitter; `resync` re-delivers the cache every period. Nothing is sent before the
+    /// first [`poll`](Self::poll).
     pub fn new(
         name: &str,
         resource: &str,
         namespace: Option<&str>,
         mode: InformerMode,
-        apiserver: usize,
+        apiservers: Vec<usize>,
         seed: u64,
         resync: Option<Duration>,
     ) -> Informer {
@@ -195,7 +217,7 @@ impl Informer {
             resource: resource.to_string(),
             namespace: path.namespace.clone(),
             mode,
-            reflector: Reflector::new(path.clone(), apiserver, rmode, seed, resync, Instant(0)),
+            reflector: Reflector::new(path.clone(), apiservers, rmode, seed, resync, Instant(0)),
             processor: Processor { short_names: path.namespace.is_some(), ..Default::default() },
             trace: Trace::new(),
             shown_notifications: 0,
@@ -222,12 +244,14 @@ impl Informer {
     pub fn poll_with(&mut self, cluster: &mut dyn Transport) {
         if !self.started {
             self.started = true;
-            let how = match self.mode {
-                InformerMode::Legacy => "legacy: LIST, then WATCH",
-                InformerMode::Streaming => "streaming: WatchList (sendInitialEvents=true)",
+            let mode = match self.mode {
+                InformerMode::Legacy => ListMode::Legacy,
+                InformerMode::Streaming => ListMode::Streaming,
             };
             let path = ResourcePath { resource: self.resource.clone(), namespace: self.namespace.clone() };
-            self.trace.note(cluster.now(), format!("start informer on {} ({how})", path.collection()));
+            let apiservers = self.reflector.apiservers().iter().map(|a| a + 1).collect();
+            self.trace
+                .note(cluster.now(), Decision::Start { collection: path.collection(), mode, apiservers });
         }
         self.reflector.poll(cluster, &mut self.processor, &mut self.trace);
     }
@@ -250,19 +274,18 @@ impl Informer {
         self.reflector.stop(cluster, &mut self.trace);
     }
 
-    /// `{"informer","state","store":[{"name","namespace","resourceVersion"}…],"lastSyncRV",
-    /// "log":[new decisions],"requests":[new requests],"handlers":[new notifications]}` — "new"
-    /// meaning since the previous `show`, which this call moves past.
-    pub fn show(&mut self) -> Value {
-        let v = self.peek();
+    /// What is new since the previous `show` (decisions, requests, handler calls) plus the
+    /// current state; moves past it.
+    pub fn show(&mut self) -> InformerReport {
+        let r = self.peek();
         self.trace.mark_shown();
         self.shown_notifications = self.processor.notifications.len();
-        v
+        r
     }
 
-    /// What [`show`](Self::show) would print, without marking anything as shown (for `expect
+    /// What [`show`](Self::show) would report, without marking anything as shown (for `expect
     /// informer <name> …`, which must not swallow the next show's lines).
-    pub fn peek(&self) -> Value {
+    pub fn peek(&self) -> InformerReport {
         let store: Vec<Value> = self
             .processor
             .indexer
@@ -274,19 +297,31 @@ impl Informer {
         let from = self.shown_notifications.min(self.processor.notifications.len());
         let handlers: Vec<String> =
             self.processor.notifications[from..].iter().map(|n| self.processor.render(n)).collect();
-        json!({
-            "informer": self.name,
-            "state": self.reflector.describe_state(),
-            "store": store,
-            "lastSyncRV": self.reflector.last_sync_rv(),
-            "log": self.trace.new_log(),
-            "requests": self.trace.new_requests(),
-            "handlers": handlers,
-        })
+        InformerReport {
+            name: self.name.clone(),
+            state: self.reflector.describe_state(),
+            store,
+            last_sync_rv: self.reflector.last_sync_rv().to_string(),
+            log: self.trace.new_log().to_vec(),
+            requests: self.trace.new_requests().iter().map(|r| r.render()).collect(),
+            handlers,
+        }
+    }
+
+    /// The connection breaks (`drop informer`): the watch ends without an ERROR frame and the
+    /// next request goes out on a new connection (to the next apiserver behind the load
+    /// balancer). The reflector reacts at the next poll.
+    pub fn drop_connection(&mut self) {
+        self.reflector.drop_connection();
     }
 
     pub fn last_sync_rv(&self) -> &str {
         self.reflector.last_sync_rv()
+    }
+
+    /// The apiserver (0-based) its current connection goes to.
+    pub fn apiserver(&self) -> usize {
+        self.reflector.apiserver()
     }
 
     /// The watch stream the informer currently reads, if any.
@@ -314,9 +349,9 @@ impl Informer {
         &self.trace
     }
 
-    /// Every decision so far, as text.
-    pub fn log_lines(&self) -> Vec<String> {
-        self.trace.lines()
+    /// Every decision so far.
+    pub fn decisions(&self) -> Vec<&Decision> {
+        self.trace.log.iter().map(|l| &l.decision).collect()
     }
 
     /// Every request sent so far, as `GET <target> → <code>`.

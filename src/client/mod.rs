@@ -24,7 +24,7 @@ pub mod reflector;
 pub mod rest;
 pub mod trace;
 
-pub use informer::{Informer, InformerMode};
+pub use informer::{Informer, InformerMode, InformerReport};
 pub use pager::{ListPager, ListResult};
 pub use reflector::Reflector;
 pub use rest::{ApiError, ListOptions, ResourcePath};

@@ -17,7 +17,7 @@ use crate::clock::Instant;
 use crate::cluster::Cluster;
 
 use super::rest::{self, ApiError, ListOptions, ResourcePath, Sent, Transport};
-use super::trace::Trace;
+use super::trace::{ClientError, Decision, Trace};
 
 /// `defaultPageSize`.
 pub const DEFAULT_PAGE_SIZE: i64 = 500;
@@ -134,6 +134,11 @@ impl PagerRun {
         self.not_before
     }
 
+    /// Sends the following requests to apiserver `apiserver` (a new connection).
+    pub fn set_apiserver(&mut self, apiserver: usize) {
+        self.apiserver = apiserver;
+    }
+
     /// The options of the request the run sends next.
     pub fn next_options(&self) -> &ListOptions {
         &self.options
@@ -176,12 +181,11 @@ impl PagerRun {
             }
             trace.note(
                 now,
-                format!(
-                    "page {} failed: {} (the continue token's revision was compacted) → one full list at the requested rv={:?} (pager fallback)",
-                    self.pages + 1,
-                    err.short(),
-                    self.requested_rv
-                ),
+                Decision::PagerFullList {
+                    page: self.pages + 1,
+                    error: err.info(),
+                    rv: self.requested_rv.clone(),
+                },
             );
             self.options.limit = 0;
             self.options.continue_token.clear();
@@ -191,7 +195,7 @@ impl PagerRun {
             return None;
         }
         let Some(items) = resp.body.get("items").and_then(Value::as_array) else {
-            return Some(PagerPoll::Done(Err(ApiError::client("returned object must be a list (no items)"))));
+            return Some(PagerPoll::Done(Err(ApiError::client(ClientError::NotAList))));
         };
         let meta = resp.body.get("metadata");
         let rv =
@@ -221,7 +225,7 @@ impl PagerRun {
         }
         self.items.extend(items.iter().cloned());
         if cont.is_empty() {
-            trace.note(now, format!("page {}: {} items, last page", self.pages, items.len()));
+            trace.note(now, Decision::PageLast { page: self.pages, items: items.len() });
             return Some(PagerPoll::Done(Ok(ListResult {
                 items: std::mem::take(&mut self.items),
                 resource_version: self.list_rv.clone().unwrap_or_default(),
@@ -232,13 +236,12 @@ impl PagerRun {
         }
         trace.note(
             now,
-            format!(
-                "page {}: {} items at RV {}, continue token → next page (limit={}, rv cleared)",
-                self.pages,
-                items.len(),
-                rv,
-                self.options.limit
-            ),
+            Decision::PageContinue {
+                page: self.pages,
+                items: items.len(),
+                rv: rv.clone(),
+                limit: self.options.limit,
+            },
         );
         self.options.continue_token = cont;
         self.options.resource_version.clear();

@@ -35,7 +35,7 @@ use crate::cluster::WatchHandle;
 
 use super::pager::{ListPager, PagerPoll, PagerRun};
 use super::rest::{self, ApiError, ListOptions, ResourcePath, Sent, Transport, obj_key, obj_name, obj_rv};
-use super::trace::{Trace, fmt_ms};
+use super::trace::{Cause, ClientError, Decision, Trace, fmt_ms};
 
 /// `defaultMinWatchTimeout`: watch `timeoutSeconds` is random in [5 min, 10 min).
 pub const MIN_WATCH_TIMEOUT_SECS: u64 = 300;
@@ -54,6 +54,11 @@ pub trait ReflectorStore {
     fn replace(&mut self, items: Vec<Value>, resource_version: &str);
     /// Re-delivers every known object (the resync timer fired).
     fn resync(&mut self);
+    /// How many objects it holds.
+    fn len(&self) -> usize;
+    fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
 }
 
 /// `wait.NewExponentialBackoffManager(800ms, 30s, 2min, 2.0, 1.0)`: 0.8 s doubling, capped at
@@ -155,7 +160,12 @@ enum State {
 #[derive(Debug, Clone)]
 pub struct Reflector {
     path: ResourcePath,
-    apiserver: usize,
+    /// The apiservers behind the load balancer (0-based), in the order new connections go to.
+    apiservers: Vec<usize>,
+    /// Index into `apiservers` of the current connection.
+    conn: usize,
+    /// The connection broke (`drop informer`): the next poll hangs up and reconnects.
+    dropped: bool,
     mode: ReflectorMode,
     rng: Rng,
     backoff: Backoff,
@@ -171,15 +181,18 @@ impl Reflector {
     /// A reflector that starts its first ListAndWatch at `now`.
     pub fn new(
         path: ResourcePath,
-        apiserver: usize,
+        apiservers: Vec<usize>,
         mode: ReflectorMode,
         seed: u64,
         resync: Option<Duration>,
         now: Instant,
     ) -> Self {
+        let apiservers = if apiservers.is_empty() { vec![0] } else { apiservers };
         Reflector {
             path,
-            apiserver,
+            apiservers,
+            conn: 0,
+            dropped: false,
             mode,
             rng: Rng::new(seed),
             backoff: Backoff::new(now),
@@ -206,6 +219,32 @@ impl Reflector {
 
     pub fn mode(&self) -> ReflectorMode {
         self.mode
+    }
+
+    /// The apiservers behind the load balancer (0-based).
+    pub fn apiservers(&self) -> &[usize] {
+        &self.apiservers
+    }
+
+    /// The apiserver (0-based) the current connection goes to.
+    pub fn apiserver(&self) -> usize {
+        self.apiservers.get(self.conn).copied().unwrap_or(0)
+    }
+
+    /// The connection breaks (a network fault): no ERROR frame, the stream just ends. The next
+    /// poll hangs up the watch and sends the following requests on a new connection, which the
+    /// load balancer gives to the next apiserver.
+    pub fn drop_connection(&mut self) {
+        if !self.is_stopped() {
+            self.dropped = true;
+        }
+    }
+
+    /// A new connection: to the next apiserver behind the load balancer.
+    fn reconnect(&mut self, now: Instant, trace: &mut Trace) {
+        let from = self.apiserver();
+        self.conn = (self.conn + 1) % self.apiservers.len();
+        trace.note(now, Decision::ConnectionLost { from: from + 1, to: self.apiserver() + 1 });
     }
 
     pub fn is_stopped(&self) -> bool {
@@ -252,7 +291,7 @@ impl Reflector {
             cluster.cancel_watch(*handle);
         }
         if !self.is_stopped() {
-            trace.note(cluster.now(), "stopped");
+            trace.note(cluster.now(), Decision::Stopped);
         }
         self.state = State::Stopped;
         self.resync_at = None;
@@ -260,18 +299,15 @@ impl Reflector {
 
     /// Does everything possible at the cluster's current time.
     pub fn poll(&mut self, cluster: &mut dyn Transport, store: &mut dyn ReflectorStore, trace: &mut Trace) {
+        if std::mem::take(&mut self.dropped) {
+            self.connection_dropped(cluster, trace);
+        }
         for _ in 0..MAX_STEPS_PER_POLL {
             let now = cluster.now();
             if let (Some(t), Some(p)) = (self.resync_at, self.resync_period)
                 && t <= now
             {
-                trace.note(
-                    t,
-                    format!(
-                        "resync period {} elapsed → re-deliver every cached object",
-                        fmt_ms(p.as_millis())
-                    ),
-                );
+                trace.note(t, Decision::Resync { period_ms: p.as_millis(), objects: store.len() });
                 store.resync();
                 self.resync_at = Some(t + p);
                 continue;
@@ -280,7 +316,28 @@ impl Reflector {
                 return;
             }
         }
-        trace.note(cluster.now(), "too many steps at one instant; pausing until the next poll");
+        trace.note(cluster.now(), Decision::TooManySteps { steps: MAX_STEPS_PER_POLL });
+    }
+
+    /// `drop informer`: the TCP connection is gone. The server notices the client went away and
+    /// ends the stream; the client sees its watch channel close without an ERROR frame, exactly
+    /// like a clean close (`watch.StreamWatcher` treats EOF and a broken connection alike), and
+    /// its next request opens a new connection.
+    fn connection_dropped(&mut self, cluster: &mut dyn Transport, trace: &mut Trace) {
+        let now = cluster.now();
+        let state = std::mem::replace(&mut self.state, State::Stopped);
+        self.reconnect(now, trace);
+        match state {
+            State::Watching { handle, start, events, kind } => {
+                cluster.cancel_watch(handle);
+                self.watch_ended(now, start, events, kind, None, trace);
+            }
+            State::Listing { mut run, rv, page_size, fallback } => {
+                run.set_apiserver(self.apiserver());
+                self.state = State::Listing { run, rv, page_size, fallback };
+            }
+            other => self.state = other,
+        }
     }
 
     fn relist_rv(&self) -> String {
@@ -298,25 +355,22 @@ impl Reflector {
     }
 
     /// `BackoffUntil`: ListAndWatch returned; take the next back-off, then ListAndWatch again.
-    fn list_and_watch_returned(&mut self, now: Instant, why: String, trace: &mut Trace) {
+    fn list_and_watch_returned(&mut self, now: Instant, cause: Cause, trace: &mut Trace) {
         self.resync_at = None;
-        let d = self.backoff.next(now, &mut self.rng);
-        let next = match self.mode {
+        let backoff_ms = self.backoff.next(now, &mut self.rng).as_millis();
+        let decision = match self.mode {
             ReflectorMode::Legacy => match self.relist_rv().as_str() {
-                "" => "relist with rv=\"\"".to_string(),
-                "0" => "list rv=\"0\"".to_string(),
-                rv => format!("relist at lastSyncRV={rv} (NotOlderThan)"),
+                "" => Decision::RelistFromScratch { cause, backoff_ms: Some(backoff_ms) },
+                "0" => Decision::RelistAny { cause, backoff_ms },
+                rv => Decision::RelistAtLastSync { cause, backoff_ms, rv: rv.to_string() },
             },
             ReflectorMode::Streaming => match self.rewatch_rv().as_str() {
-                "" => "watch-list with rv=\"\"".to_string(),
-                rv => format!("watch-list from lastSyncRV={rv} (NotOlderThan)"),
+                "" => Decision::WatchListFromScratch { cause, backoff_ms: Some(backoff_ms) },
+                rv => Decision::WatchListAtLastSync { cause, backoff_ms, rv: rv.to_string() },
             },
         };
-        trace.note(
-            now,
-            format!("{why} → back off {}, then ListAndWatch again: {next}", fmt_ms(d.as_millis())),
-        );
-        self.state = State::ListAndWatchAt(now + d);
+        trace.note(now, decision);
+        self.state = State::ListAndWatchAt(now + Duration::from_millis(backoff_ms));
     }
 
     /// The watch phase (`watchWithResync`) begins: start the resync timer.
@@ -333,23 +387,21 @@ impl Reflector {
         } else {
             super::pager::DEFAULT_PAGE_SIZE
         };
-        let why = if rv == "0" {
-            "first list: rv=\"0\" accepts any state, the watch cache serves it".to_string()
+        let decision = if rv == "0" {
+            Decision::ListAny { rv: rv.clone(), limit: page_size }
         } else if rv.is_empty() {
-            "lastSyncRV is unavailable → consistent list".to_string()
+            Decision::ListConsistent { rv: rv.clone(), limit: page_size }
         } else {
-            format!("relist at lastSyncRV, not older than {rv}; unpaginated so the watch cache can serve it")
+            Decision::ListAtLastSync {
+                rv: rv.clone(),
+                limit: page_size,
+                paginated_before: self.paginated_result,
+            }
         };
-        let paging = if page_size == 0 { "unpaginated".to_string() } else { format!("pages of {page_size}") };
-        let paging = if self.paginated_result && !rv.is_empty() && rv != "0" {
-            format!("{paging}, because the first list came back paginated")
-        } else {
-            paging
-        };
-        trace.note(now, format!("list rv={rv:?}, {paging} ({why})"));
+        trace.note(now, decision);
         let run = ListPager::new(page_size).start(
             &self.path,
-            self.apiserver,
+            self.apiserver(),
             ListOptions { resource_version: rv.clone(), ..Default::default() },
         );
         self.state = State::Listing { run, rv, page_size, fallback: false };
@@ -360,7 +412,7 @@ impl Reflector {
         let (opts, from) = match &kind {
             WatchKind::Plain => {
                 let rv = self.last_sync_rv.clone();
-                trace.note(now, format!("watch from {rv} (timeoutSeconds={timeout})"));
+                trace.note(now, Decision::Watch { from: rv.clone(), timeout_seconds: timeout });
                 (
                     ListOptions {
                         resource_version: rv.clone(),
@@ -374,12 +426,7 @@ impl Reflector {
             }
             WatchKind::WatchList { .. } => {
                 let rv = self.rewatch_rv();
-                let why = if rv.is_empty() {
-                    "the most recent state, consistent"
-                } else {
-                    "state not older than lastSyncRV"
-                };
-                trace.note(now, format!("watch-list rv={rv:?} with sendInitialEvents=true, NotOlderThan (timeoutSeconds={timeout}): {why}"));
+                trace.note(now, Decision::WatchList { rv: rv.clone(), timeout_seconds: timeout });
                 (
                     ListOptions {
                         resource_version: rv.clone(),
@@ -450,11 +497,14 @@ impl Reflector {
                     self.rv_unavailable = false;
                     let n = list.items.len();
                     let list_rv = list.resource_version.clone();
-                    let pages =
-                        if list.pages > 1 { format!(" in {} requests", list.pages) } else { String::new() };
                     trace.note(
                         now,
-                        format!("list rv={rv:?} → {n} items at RV {list_rv}{pages} (lastSyncRV={list_rv})"),
+                        Decision::Listed {
+                            rv: rv.clone(),
+                            items: n,
+                            list_rv: list_rv.clone(),
+                            requests: list.pages,
+                        },
                     );
                     store.replace(list.items, &list_rv);
                     self.last_sync_rv = list_rv;
@@ -468,18 +518,21 @@ impl Reflector {
                         self.rv_unavailable = true;
                         trace.note(
                             now,
-                            format!("list rv={rv:?} failed: {} → relist with rv=\"\"", e.describe()),
+                            Decision::RelistFromScratch {
+                                cause: Cause::ListFailed { rv: rv.clone(), error: e.info() },
+                                backoff_ms: None,
+                            },
                         );
                         let run = ListPager::new(page_size).start(
                             &self.path,
-                            self.apiserver,
+                            self.apiserver(),
                             ListOptions::default(),
                         );
                         self.state = State::Listing { run, rv: String::new(), page_size, fallback: true };
                     } else {
                         self.list_and_watch_returned(
                             now,
-                            format!("list rv={rv:?} failed: {}", e.describe()),
+                            Cause::ListFailed { rv: rv.clone(), error: e.info() },
                             trace,
                         );
                     }
@@ -491,7 +544,7 @@ impl Reflector {
                     self.state = State::Opening { target, from, timeout, kind, start, attempts, not_before };
                     return false;
                 }
-                match rest::send(cluster, self.apiserver, &target, &mut attempts, trace) {
+                match rest::send(cluster, self.apiserver(), &target, &mut attempts, trace) {
                     Sent::RetryAt(t) => {
                         self.state =
                             State::Opening { target, from, timeout, kind, start, attempts, not_before: t };
@@ -507,7 +560,7 @@ impl Reflector {
                             cluster.cancel_watch(h);
                         }
                         let err = if (200..300).contains(&resp.code) {
-                            ApiError::client(format!("watch request answered {} without a stream", resp.code))
+                            ApiError::client(ClientError::NoStream { code: resp.code })
                         } else {
                             ApiError::from_response(&resp)
                         };
@@ -537,19 +590,11 @@ impl Reflector {
                     let d = self.backoff.next(now, &mut self.rng);
                     trace.note(
                         now,
-                        format!(
-                            "watch from {from} refused: {} → back off {}, then watch again from {from}",
-                            err.describe(),
-                            fmt_ms(d.as_millis())
-                        ),
+                        Decision::WatchRefusedRetry { from, error: err.info(), backoff_ms: d.as_millis() },
                     );
                     self.state = State::WatchAt(now + d);
                 } else {
-                    self.list_and_watch_returned(
-                        now,
-                        format!("watch from {from} refused: {}", err.describe()),
-                        trace,
-                    );
+                    self.list_and_watch_returned(now, Cause::WatchRefused { from, error: err.info() }, trace);
                 }
             }
             WatchKind::WatchList { .. } => self.watch_list_failed(now, from, err, trace),
@@ -562,28 +607,21 @@ impl Reflector {
             let d = self.backoff.next(now, &mut self.rng);
             trace.note(
                 now,
-                format!(
-                    "watch-list rv={from:?} failed: {} → back off {}, then retry the watch-list",
-                    err.describe(),
-                    fmt_ms(d.as_millis())
-                ),
+                Decision::WatchListRetry { rv: from, error: err.info(), backoff_ms: d.as_millis() },
             );
             self.state = State::WatchListAt(now + d);
         } else if err.is_expired() || err.is_too_large_resource_version() {
             self.rv_unavailable = true;
             trace.note(
                 now,
-                format!(
-                    "watch-list rv={from:?} failed: {} → retry the watch-list with rv=\"\"",
-                    err.describe()
-                ),
+                Decision::WatchListFromScratch {
+                    cause: Cause::WatchListFailed { rv: from, error: err.info() },
+                    backoff_ms: None,
+                },
             );
             self.state = State::WatchListAt(now);
         } else {
-            trace.note(
-                now,
-                format!("watch-list rv={from:?} failed: {} → fall back to LIST + WATCH", err.describe()),
-            );
+            trace.note(now, Decision::WatchListFallback { rv: from, error: err.info() });
             self.begin_list(now, trace);
         }
     }
@@ -603,7 +641,7 @@ impl Reflector {
         let (frames, closed) = match cluster.read_watch(handle) {
             Some(x) => x,
             None => {
-                trace.note(now, "the watch stream is gone (the server no longer knows it)");
+                trace.note(now, Decision::StreamGone);
                 (Vec::new(), true)
             }
         };
@@ -615,24 +653,25 @@ impl Reflector {
             if frame.kind == FrameType::Error {
                 cluster.cancel_watch(handle);
                 let err = ApiError::from_watch_error(&frame.object);
-                trace.note(now, format!("ERROR {}", err.describe()));
+                trace.note(now, Decision::ErrorFrame { error: err.info() });
                 self.watch_ended(now, start, events, kind, Some(err), trace);
                 return true;
             }
             if !frame.object.get("metadata").is_some_and(Value::is_object) {
-                trace.note(now, format!("{} event without metadata: ignored", frame.kind.as_str()));
+                trace.note(now, Decision::EventIgnored { kind: frame.kind.as_str().to_string() });
                 continue;
             }
             let rv = obj_rv(&frame.object).to_string();
-            let label = if frame.kind == FrameType::Bookmark {
-                format!("BOOKMARK@{rv}")
+            let kind_name = frame.kind.as_str().to_string();
+            let name = if frame.kind == FrameType::Bookmark {
+                String::new()
             } else {
-                format!("{} {}@{}", frame.kind.as_str(), obj_name(&frame.object), rv)
+                obj_name(&frame.object).to_string()
             };
             events += 1;
             match &mut kind {
                 WatchKind::Plain => {
-                    trace.note(now, format!("{label} → lastSyncRV={rv}"));
+                    trace.note(now, Decision::Event { kind: kind_name, name, rv: rv.clone() });
                     match frame.kind {
                         FrameType::Added => store.add(frame.object),
                         FrameType::Modified => store.update(frame.object),
@@ -660,13 +699,16 @@ impl Reflector {
                     }
                     *list_rv = rv.clone();
                     if !end {
-                        trace.note(now, format!("initial {label} → temporary store ({} so far)", temp.len()));
+                        trace.note(
+                            now,
+                            Decision::InitialEvent { kind: kind_name, name, rv, held: temp.len() },
+                        );
                         continue;
                     }
                     let items: Vec<Value> = std::mem::take(temp).into_values().collect();
                     let n = items.len();
                     self.rv_unavailable = false;
-                    trace.note(now, format!("BOOKMARK@{rv} with {INITIAL_EVENTS_END} → replace the store with {n} items (lastSyncRV={rv}); keep watching on this stream"));
+                    trace.note(now, Decision::InitialEventsEnd { rv: rv.clone(), items: n });
                     store.replace(items, &rv);
                     self.last_sync_rv = rv;
                     self.enter_watch_phase(now);
@@ -677,6 +719,9 @@ impl Reflector {
             }
         }
         if closed {
+            if cluster.connection_broken(handle) {
+                self.reconnect(now, trace);
+            }
             self.watch_ended(now, start, events, kind, None, trace);
         } else {
             self.state = State::Watching { handle, start, events, kind };
@@ -696,10 +741,9 @@ impl Reflector {
     ) {
         let lasted = now.since(start);
         let err = match err {
-            None if lasted.as_millis() < 1000 && events == 0 => Some(ApiError::client(format!(
-                "very short watch: closed after {} with no events",
-                fmt_ms(lasted.as_millis())
-            ))),
+            None if lasted.as_millis() < 1000 && events == 0 => {
+                Some(ApiError::client(ClientError::VeryShortWatch { after_ms: lasted.as_millis() }))
+            }
             e => e,
         };
         match kind {
@@ -707,30 +751,26 @@ impl Reflector {
                 let last = self.last_sync_rv.clone();
                 match err {
                     None => {
-                        trace.note(now, format!("watch ended cleanly → re-watch from {last}"));
+                        trace.note(now, Decision::Rewatch { from: last });
                         self.state = State::WatchAt(now);
                     }
                     Some(e) if e.is_expired() => {
-                        self.list_and_watch_returned(now, e.short(), trace);
+                        self.list_and_watch_returned(now, Cause::WatchExpired { error: e.info() }, trace);
                     }
                     Some(e) if e.is_too_many_requests() => {
                         let d = self.backoff.next(now, &mut self.rng);
                         trace.note(
                             now,
-                            format!(
-                                "{} → back off {}, then re-watch from {last}",
-                                e.short(),
-                                fmt_ms(d.as_millis())
-                            ),
+                            Decision::WatchThrottledRetry {
+                                from: last,
+                                error: e.info(),
+                                backoff_ms: d.as_millis(),
+                            },
                         );
                         self.state = State::WatchAt(now + d);
                     }
                     Some(e) => {
-                        self.list_and_watch_returned(
-                            now,
-                            format!("watch ended with an error: {}", e.describe()),
-                            trace,
-                        );
+                        self.list_and_watch_returned(now, Cause::WatchFailed { error: e.info() }, trace);
                     }
                 }
             }
@@ -738,7 +778,7 @@ impl Reflector {
                 let from = self.rewatch_rv();
                 match err {
                     None => {
-                        trace.note(now, format!("watch-list ended before the {INITIAL_EVENTS_END} bookmark → start the watch-list again"));
+                        trace.note(now, Decision::WatchListRestart);
                         self.state = State::WatchListAt(now);
                     }
                     Some(e) => self.watch_list_failed(now, from, e, trace),

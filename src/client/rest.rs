@@ -21,7 +21,7 @@ use crate::apiserver::watch::Frame;
 use crate::clock::{Duration, Instant};
 use crate::cluster::{Cluster, WatchHandle};
 
-use super::trace::Trace;
+use super::trace::{ClientError, Decision, ErrorInfo, Trace};
 
 /// `rest.Request.maxRetries` default: a request is retried at most 10 times on `Retry-After`.
 pub const MAX_RETRIES: u32 = 10;
@@ -152,6 +152,8 @@ pub struct ApiError {
     /// `details.causes` as (reason, message).
     pub causes: Vec<(String, String)>,
     pub retry_after_seconds: Option<i64>,
+    /// Set for an error the client produced itself (`code` 0).
+    pub client: Option<ClientError>,
 }
 
 impl ApiError {
@@ -171,17 +173,28 @@ impl ApiError {
     /// The object of a watch `ERROR` frame (`apierrors.FromObject`). Something that is not a
     /// `Status` is an "unexpected object" error that matches no API error class.
     pub fn from_watch_error(obj: &Value) -> ApiError {
-        status_fields(obj).unwrap_or_else(|| ApiError::client("unexpected watch ERROR object (not a Status)"))
+        status_fields(obj).unwrap_or_else(|| ApiError::client(ClientError::NotAStatus))
     }
 
     /// An error the client produced itself (very short watch, malformed list, …).
-    pub fn client(message: impl Into<String>) -> ApiError {
+    pub fn client(kind: ClientError) -> ApiError {
         ApiError {
             code: 0,
             reason: String::new(),
-            message: message.into(),
+            message: String::new(),
             causes: vec![],
             retry_after_seconds: None,
+            client: Some(kind),
+        }
+    }
+
+    /// The error as a decision records it.
+    pub fn info(&self) -> ErrorInfo {
+        ErrorInfo {
+            code: self.code,
+            reason: self.reason.clone(),
+            message: self.message.clone(),
+            client: self.client.clone(),
         }
     }
 
@@ -240,29 +253,6 @@ impl ApiError {
     pub fn is_watch_retriable(&self) -> bool {
         self.is_too_many_requests()
     }
-
-    /// `410 Expired`, `429 TooManyRequests`, or the message of a client-side error.
-    pub fn short(&self) -> String {
-        if self.code == 0 {
-            self.message.clone()
-        } else if self.reason.is_empty() {
-            self.code.to_string()
-        } else {
-            format!("{} {}", self.code, self.reason)
-        }
-    }
-
-    /// `410 Expired "too old resource version: 5 (10)"`.
-    pub fn describe(&self) -> String {
-        if self.code == 0 {
-            return self.message.clone();
-        }
-        let mut s = self.short();
-        if !self.message.is_empty() {
-            s.push_str(&format!(" {:?}", self.message));
-        }
-        s
-    }
 }
 
 fn status_fields(v: &Value) -> Option<ApiError> {
@@ -286,7 +276,14 @@ fn status_fields(v: &Value) -> Option<ApiError> {
         .unwrap_or_default();
     let retry_after_seconds =
         details.and_then(|d| d.get("retryAfterSeconds")).and_then(Value::as_i64).filter(|s| *s > 0);
-    Some(ApiError { code, reason: text("reason"), message: text("message"), causes, retry_after_seconds })
+    Some(ApiError {
+        code,
+        reason: text("reason"),
+        message: text("message"),
+        causes,
+        retry_after_seconds,
+        client: None,
+    })
 }
 
 /// `NewGenericServerResponse`: the reason client-go derives from a bare HTTP code.
@@ -305,7 +302,14 @@ fn generic(code: u16) -> ApiError {
         504 => ("Timeout", "the server was unable to return a response in the time allotted, but may still be processing the request".to_string()),
         _ => ("", format!("the server responded with the status code {code} but did not return more information")),
     };
-    ApiError { code, reason: reason.to_string(), message, causes: vec![], retry_after_seconds: None }
+    ApiError {
+        code,
+        reason: reason.to_string(),
+        message,
+        causes: vec![],
+        retry_after_seconds: None,
+        client: None,
+    }
 }
 
 fn retry_after_header(resp: &ApiResponse) -> Option<i64> {
@@ -332,6 +336,11 @@ pub trait Transport {
     fn read_watch(&mut self, h: WatchHandle) -> Option<(Vec<Frame>, bool)>;
     /// The client hangs up.
     fn cancel_watch(&mut self, h: WatchHandle) -> bool;
+    /// Whether an ended watch ended because its connection broke (the apiserver restarted), so
+    /// the client's next request opens a new connection.
+    fn connection_broken(&self, _h: WatchHandle) -> bool {
+        false
+    }
 }
 
 impl Transport for Cluster {
@@ -352,6 +361,10 @@ impl Transport for Cluster {
     }
     fn cancel_watch(&mut self, h: WatchHandle) -> bool {
         Cluster::cancel_watch(self, h)
+    }
+    fn connection_broken(&self, h: WatchHandle) -> bool {
+        // The close reason `ApiServer::restart` gives every stream it ends.
+        self.watch_close_reason(h).is_some_and(|r| r == "the apiserver restarted")
     }
 }
 
@@ -377,7 +390,7 @@ pub fn send(
 ) -> Sent {
     let now: Instant = transport.now();
     let (resp, handle) = transport.request(apiserver, "GET", target, None);
-    trace.request(now, "GET", target, resp.code);
+    trace.request(now, apiserver, "GET", target, resp.code);
     let success = (200..300).contains(&resp.code);
     if !success {
         let waits = resp.code == 429 || resp.code >= 500;
@@ -385,18 +398,16 @@ pub fn send(
             *attempts += 1;
             if *attempts <= MAX_RETRIES {
                 let wait = Duration::from_secs(secs.max(0) as u64);
-                let reason = resp.body.get("reason").and_then(Value::as_str).unwrap_or("");
+                let reason = resp.body.get("reason").and_then(Value::as_str).unwrap_or("").to_string();
                 trace.note(
                     now,
-                    format!(
-                        "{} {} with Retry-After: {} → the REST client waits {} and sends it again (retry {} of {})",
-                        resp.code,
+                    Decision::RetryAfter {
+                        code: resp.code,
                         reason,
-                        secs,
-                        super::trace::fmt_ms(wait.as_millis()),
-                        attempts,
-                        MAX_RETRIES
-                    ),
+                        retry_after_seconds: secs,
+                        retry: *attempts,
+                        max_retries: MAX_RETRIES,
+                    },
                 );
                 return Sent::RetryAt(transport.now() + wait);
             }
@@ -471,6 +482,6 @@ mod tests {
         let busy = status_fields(&json!({"kind":"Status","code":429,"reason":"TooManyRequests"})).unwrap();
         assert!(busy.is_too_many_requests() && busy.is_watch_retriable());
         assert!(ApiError::from_watch_error(&json!({"kind":"ConfigMap"})).code == 0);
-        assert!(!ApiError::client("x").is_expired());
+        assert!(!ApiError::client(ClientError::NotAList).is_expired());
     }
 }

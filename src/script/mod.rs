@@ -1,6 +1,8 @@
 //! The line language spoken by `rvlab run` and the browser console, and its JSON Lines output.
 
+pub mod clients;
 pub mod session;
+pub mod why;
 
 pub use session::Session;
 pub mod expect;

@@ -23,8 +23,16 @@
 //! restart apiserver <n>
 //! pause <id> | resume <id> | cancel <id>             e.g. a watch id such as w1
 //! informer start <name> <resource> [ns=<ns>] [mode=legacy|streaming] [apiserver=<n>]
+//!                [apiservers=<n>,<n>…] [resync=<duration>]
+//!                                                    apiservers=1,2: behind a load balancer, each
+//!                                                    new connection goes to the next apiserver;
+//!                                                    resync=30s: periodic resync (0 = none)
 //! informer stop <name>
 //! informer show <name>
+//! drop informer <name>                               the informer's connection breaks (no ERROR
+//!                                                    frame); client-go reacts by itself
+//! pager list <path> [limit=<n>] [rv=<rv>]            client-go's ListPager on its own (pages of
+//!                                                    500 unless limit=; full list on a 410 page)
 //! expect ...                                         an assertion, see [`super::expect`]
 //! ```
 //!
@@ -119,7 +127,10 @@ pub enum InformerCommand {
         resource: String,
         namespace: Option<String>,
         mode: Option<InformerMode>,
-        apiserver: Option<usize>,
+        /// `apiserver=<n>` (one) or `apiservers=<n>,<n>…` (behind a load balancer), 1-based.
+        apiservers: Option<Vec<usize>>,
+        /// `resync=<duration>`: the informer's resync period.
+        resync: Option<Duration>,
     },
     Stop {
         name: String,
@@ -129,14 +140,36 @@ pub enum InformerCommand {
     },
 }
 
+/// `pager list <path> [limit=<n>] [rv=<rv>]`: client-go's `ListPager` driven on its own.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct PagerCommand {
+    /// A collection path, e.g. `/api/v1/namespaces/default/configmaps` (no query).
+    pub path: String,
+    /// The page size (`limit`); `None` = the pager's default of 500.
+    pub limit: Option<i64>,
+    /// The `resourceVersion` of the first request; `None` = unset.
+    pub resource_version: Option<String>,
+}
+
 /// One parsed script line.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Command {
-    Request { method: Method, target: String, body: Option<Value> },
-    Events { watch: String },
+    Request {
+        method: Method,
+        target: String,
+        body: Option<Value>,
+    },
+    Events {
+        watch: String,
+    },
     Etcd(EtcdCommand),
-    Compact { revision: i64 },
-    Set { name: String, value: String },
+    Compact {
+        revision: i64,
+    },
+    Set {
+        name: String,
+        value: String,
+    },
     Advance(Duration),
     Apiserver(usize),
     RestartApiserver(usize),
@@ -144,6 +177,9 @@ pub enum Command {
     Resume(String),
     Cancel(String),
     Informer(InformerCommand),
+    /// `drop informer <name>`: the informer's connection breaks.
+    DropInformer(String),
+    Pager(PagerCommand),
     Expect(Expectation),
 }
 
@@ -155,7 +191,7 @@ impl std::str::FromStr for Command {
 }
 
 const COMMANDS: &str = "GET, POST, PUT, DELETE, events, etcd, compact, set, advance, apiserver, \
-                        restart, pause, resume, cancel, informer or expect";
+                        restart, pause, resume, cancel, informer, drop, pager or expect";
 
 const U_REQUEST: &str = "<path>[?query] [<json body>]";
 const U_EVENTS: &str = "events <watch-id>";
@@ -168,8 +204,10 @@ const U_SET: &str = "set <name> <value>";
 const U_ADVANCE: &str = "advance <duration>";
 const U_APISERVER: &str = "apiserver <n>";
 const U_RESTART: &str = "restart apiserver <n>";
-const U_START: &str =
-    "informer start <name> <resource> [ns=<namespace>] [mode=legacy|streaming] [apiserver=<n>]";
+const U_START: &str = "informer start <name> <resource> [ns=<namespace>] [mode=legacy|streaming] \
+                       [apiserver=<n>] [apiservers=<n>,<n>…] [resync=<duration>]";
+const U_DROP: &str = "drop informer <name>";
+const U_PAGER: &str = "pager list <path> [limit=<n>] [rv=<rv>]";
 
 /// Parses one trimmed, non-comment line.
 pub fn parse_line(line: &str) -> Result<Command, ParseError> {
@@ -239,6 +277,22 @@ pub fn parse_line(line: &str) -> Result<Command, ParseError> {
             })
         }
         "informer" => parse_informer(&mut w).map(Command::Informer),
+        "drop" => {
+            match w.next_bare() {
+                Some("informer") => {}
+                Some(other) => {
+                    return Err(ParseError::new(format!(
+                        "drop: expected \"informer\", got {}; expected {U_DROP}",
+                        q(other)
+                    )));
+                }
+                None => return Err(missing("drop", "\"informer\"", U_DROP)),
+            }
+            let name = w.word("drop informer", "name", U_DROP)?;
+            w.end("drop informer", U_DROP)?;
+            Ok(Command::DropInformer(name))
+        }
+        "pager" => parse_pager(&mut w).map(Command::Pager),
         "expect" => super::expect::parse_expectation(w.rest()).map(Command::Expect),
         other => {
             let upper = other.to_ascii_uppercase();
@@ -393,12 +447,12 @@ fn parse_informer(w: &mut Words<'_>) -> Result<InformerCommand, ParseError> {
         "start" => {
             let name = w.word("informer start", "name", U_START)?;
             let resource = w.word("informer start", "resource", U_START)?;
-            let (mut namespace, mut mode, mut apiserver) = (None, None, None);
+            let (mut namespace, mut mode, mut apiservers, mut resync) = (None, None, None, None);
             while let Some(tok) = w.next_bare() {
                 let bad = || {
                     ParseError::new(format!(
                         "informer start: unknown option {}; expected ns=<namespace>, \
-                         mode=legacy|streaming or apiserver=<n>",
+                         mode=legacy|streaming, apiserver=<n>, apiservers=<n>,<n>… or resync=<duration>",
                         q(tok)
                     ))
                 };
@@ -431,21 +485,43 @@ fn parse_informer(w: &mut Words<'_>) -> Result<InformerCommand, ParseError> {
                             }
                         });
                     }
-                    "apiserver" => {
-                        if apiserver.is_some() {
+                    "apiserver" | "apiservers" => {
+                        if apiservers.is_some() {
+                            return Err(ParseError::new(
+                                "informer start: apiserver= / apiservers= given twice",
+                            ));
+                        }
+                        let list = v
+                            .split(',')
+                            .map(|n| n.parse::<usize>().ok().filter(|n| *n >= 1))
+                            .collect::<Option<Vec<usize>>>()
+                            .filter(|l| k == "apiservers" || l.len() == 1)
+                            .ok_or_else(|| {
+                                ParseError::new(format!(
+                                    "informer start: {k}= needs {}, got {}",
+                                    if k == "apiserver" {
+                                        "a number (1, 2, …)"
+                                    } else {
+                                        "numbers separated by commas (1,2)"
+                                    },
+                                    q(v)
+                                ))
+                            })?;
+                        apiservers = Some(list);
+                    }
+                    "resync" => {
+                        if resync.is_some() {
                             return Err(dup());
                         }
-                        apiserver = Some(v.parse::<usize>().map_err(|_| {
-                            ParseError::new(format!(
-                                "informer start: apiserver= needs a number, got {}",
-                                q(v)
-                            ))
-                        })?);
+                        resync = Some(
+                            Duration::parse(v)
+                                .map_err(|e| ParseError::new(format!("informer start: resync={v}: {e}")))?,
+                        );
                     }
                     _ => return Err(bad()),
                 }
             }
-            Ok(InformerCommand::Start { name, resource, namespace, mode, apiserver })
+            Ok(InformerCommand::Start { name, resource, namespace, mode, apiservers, resync })
         }
         "stop" | "show" => {
             let ctx = if sub == "stop" { "informer stop" } else { "informer show" };
@@ -459,6 +535,62 @@ fn parse_informer(w: &mut Words<'_>) -> Result<InformerCommand, ParseError> {
             q(other)
         ))),
     }
+}
+
+fn parse_pager(w: &mut Words<'_>) -> Result<PagerCommand, ParseError> {
+    match w.next_bare() {
+        Some("list") => {}
+        Some(other) => {
+            return Err(ParseError::new(format!("unknown pager command {}; expected {U_PAGER}", q(other))));
+        }
+        None => return Err(missing("pager", "command", U_PAGER)),
+    }
+    let Some(path) = w.next_bare() else {
+        return Err(missing("pager list", "path", U_PAGER));
+    };
+    if !path.starts_with('/') || path.contains('?') {
+        return Err(ParseError::new(format!(
+            "pager list: the path is a collection such as /api/v1/namespaces/default/configmaps \
+             (no query), got {}; expected {U_PAGER}",
+            q(path)
+        )));
+    }
+    let (mut limit, mut resource_version) = (None, None);
+    while let Some(tok) = w.next_bare() {
+        let dup = |k: &str| ParseError::new(format!("pager list: {k}= given twice"));
+        match tok.split_once('=') {
+            Some(("limit", v)) => {
+                if limit.is_some() {
+                    return Err(dup("limit"));
+                }
+                limit = Some(v.parse::<i64>().ok().filter(|n| *n >= 0).ok_or_else(|| {
+                    ParseError::new(format!(
+                        "pager list: limit= needs a number (0 = unpaginated), got {}",
+                        q(v)
+                    ))
+                })?);
+            }
+            Some(("rv", v)) => {
+                if resource_version.is_some() {
+                    return Err(dup("rv"));
+                }
+                if v.is_empty() || v.chars().any(|c| c == '&' || c == '#' || c.is_control()) {
+                    return Err(ParseError::new(format!(
+                        "pager list: rv= needs a resourceVersion, got {}",
+                        q(v)
+                    )));
+                }
+                resource_version = Some(v.to_string());
+            }
+            _ => {
+                return Err(ParseError::new(format!(
+                    "pager list: unknown option {}; expected limit=<n> or rv=<rv>",
+                    q(tok)
+                )));
+            }
+        }
+    }
+    Ok(PagerCommand { path: path.to_string(), limit, resource_version })
 }
 
 fn missing(ctx: &str, what: &str, usage: &str) -> ParseError {
@@ -489,6 +621,17 @@ impl fmt::Display for Command {
             Command::Resume(id) => write!(f, "resume {}", word(id)),
             Command::Cancel(id) => write!(f, "cancel {}", word(id)),
             Command::Informer(i) => write!(f, "{i}"),
+            Command::DropInformer(name) => write!(f, "drop informer {}", word(name)),
+            Command::Pager(p) => {
+                write!(f, "pager list {}", p.path)?;
+                if let Some(l) = p.limit {
+                    write!(f, " limit={l}")?;
+                }
+                if let Some(rv) = &p.resource_version {
+                    write!(f, " rv={rv}")?;
+                }
+                Ok(())
+            }
             Command::Expect(e) => write!(f, "{e}"),
         }
     }
@@ -536,7 +679,7 @@ impl fmt::Display for EtcdCommand {
 impl fmt::Display for InformerCommand {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            InformerCommand::Start { name, resource, namespace, mode, apiserver } => {
+            InformerCommand::Start { name, resource, namespace, mode, apiservers, resync } => {
                 write!(f, "informer start {} {}", word(name), word(resource))?;
                 if let Some(ns) = namespace {
                     write!(f, " ns={ns}")?;
@@ -544,8 +687,16 @@ impl fmt::Display for InformerCommand {
                 if let Some(m) = mode {
                     write!(f, " mode={m}")?;
                 }
-                if let Some(a) = apiserver {
-                    write!(f, " apiserver={a}")?;
+                match apiservers.as_deref() {
+                    Some([a]) => write!(f, " apiserver={a}")?,
+                    Some(list) => {
+                        let l: Vec<String> = list.iter().map(usize::to_string).collect();
+                        write!(f, " apiservers={}", l.join(","))?;
+                    }
+                    None => {}
+                }
+                if let Some(r) = resync {
+                    write!(f, " resync={r}")?;
                 }
                 Ok(())
             }

@@ -125,11 +125,12 @@ impl Session {
             .informers
             .iter()
             .map(|(name, inf)| {
-                let (resource, apiserver) = self.informer_records.get(name).cloned().unwrap_or_default();
+                let (resource, _) = self.informer_records.get(name).cloned().unwrap_or_default();
                 InformerView {
                     name: name.clone(),
                     resource,
-                    apiserver: apiserver + 1,
+                    // Behind a load balancer this is the apiserver of the current connection.
+                    apiserver: inf.apiserver() + 1,
                     last_sync_rv: inf.last_sync_rv().to_string(),
                     state: inf.state(),
                     watch: inf.watch_handle().and_then(|h| c.watch_view(h)),
@@ -202,7 +203,10 @@ impl Session {
             }
             Ok(Command::Expect(exp)) => {
                 let known = &self.informers;
-                let informers = |name: &str| -> Option<Value> { known.get(name).map(Informer::peek) };
+                let explain = self.explain;
+                let informers = |name: &str| -> Option<Value> {
+                    known.get(name).map(|i| super::why::informer::report_json(&i.peek(), explain))
+                };
                 let mut o = json!({"expect": exp.to_string()});
                 match exp.check(self.previous.as_ref(), &informers) {
                     Ok(()) => {
@@ -344,6 +348,16 @@ impl Session {
                 json!({"now": crate::clock::Duration(self.cluster.clock().now().0).to_string()})
             }
             Command::Informer(cmd) => self.informer(cmd),
+            Command::DropInformer(name) => match self.informers.get_mut(&name) {
+                Some(inf) => {
+                    inf.drop_connection();
+                    json!({"dropped": name})
+                }
+                None => json!({"error": format!("no informer named {name:?}")}),
+            },
+            Command::Pager(p) => {
+                super::clients::pager_list(&mut self.cluster, self.current_apiserver, &p, self.explain)
+            }
             Command::Set { name, value } => match (name.as_str(), value.as_str()) {
                 ("explain", "on" | "true") => {
                     self.explain = true;
@@ -425,19 +439,20 @@ impl Session {
 
     fn informer(&mut self, cmd: InformerCommand) -> Value {
         match cmd {
-            InformerCommand::Start { name, resource, namespace, mode, apiserver } => {
+            InformerCommand::Start { name, resource, namespace, mode, apiservers, resync } => {
                 if self.informers.get(&name).is_some_and(|i| i.state() != "stopped") {
                     return json!({"error": format!("an informer named {name:?} is already running; stop it first")});
                 }
                 if crate::apiserver::resource::lookup(&resource).is_none() {
                     return json!({"error": format!("unknown resource {resource:?}; informers watch pods or configmaps")});
                 }
-                let index = match apiserver {
-                    None => self.current_apiserver,
-                    Some(n) if n >= 1 && n <= self.cluster.apiserver_count() => n - 1,
-                    Some(n) => {
-                        return json!({"error": format!("no apiserver {n}: there are {}", self.cluster.apiserver_count())});
-                    }
+                let count = self.cluster.apiserver_count();
+                let indexes = match apiservers {
+                    None => vec![self.current_apiserver],
+                    Some(list) => match list.iter().find(|n| **n < 1 || **n > count) {
+                        Some(n) => return json!({"error": format!("no apiserver {n}: there are {count}")}),
+                        None => list.iter().map(|n| n - 1).collect(),
+                    },
                 };
                 let mode = match mode {
                     Some(InformerMode::Streaming) => ClientMode::Streaming,
@@ -446,10 +461,11 @@ impl Session {
                     None => ClientMode::Legacy,
                 };
                 let seed = 0x5eed ^ (self.informers.len() as u64 + 1).wrapping_mul(0x9E37_79B9);
-                let mut inf = Informer::new(&name, &resource, namespace.as_deref(), mode, index, seed, None);
+                let mut inf =
+                    Informer::new(&name, &resource, namespace.as_deref(), mode, indexes, seed, resync);
                 inf.poll(&mut self.cluster);
-                let mut out = inf.peek();
-                self.informer_records.insert(name.clone(), (resource.clone(), index));
+                let mut out = super::why::informer::report_json(&inf.peek(), self.explain);
+                self.informer_records.insert(name.clone(), (resource.clone(), inf.apiserver()));
                 self.informers.insert(name, inf);
                 if let Value::Object(m) = &mut out {
                     m.insert("started".into(), Value::Bool(true));
@@ -459,7 +475,7 @@ impl Session {
             InformerCommand::Stop { name } => match self.informers.get_mut(&name) {
                 Some(inf) => {
                     inf.stop(&mut self.cluster);
-                    let mut out = inf.show();
+                    let mut out = super::why::informer::report_json(&inf.show(), self.explain);
                     if let Value::Object(m) = &mut out {
                         m.insert("stopped".into(), Value::Bool(true));
                     }
@@ -468,7 +484,7 @@ impl Session {
                 None => json!({"error": format!("no informer named {name:?}")}),
             },
             InformerCommand::Show { name } => match self.informers.get_mut(&name) {
-                Some(inf) => inf.show(),
+                Some(inf) => super::why::informer::report_json(&inf.show(), self.explain),
                 None => json!({"error": format!("no informer named {name:?}")}),
             },
         }

@@ -6,8 +6,11 @@
 //!
 //! * [`api`]: apiserver decisions (read paths, watch starts, writes, rejections) and why a watch
 //!   stream ended.
+//! * [`informer`]: client decisions (informer, reflector, pager, REST client) — the `log` of
+//!   `informer show` and `pager list`.
 
 pub mod api;
+pub mod informer;
 
 use serde::{Deserialize, Serialize};
 use serde_json::Value;

@@ -1,0 +1,377 @@
+//! The client decisions (`client::trace::Decision`: informer, reflector, pager and REST client)
+//! rendered for people, in English and in 中文 — the only place either text is written. The
+//! English rendering is the `log` text of `informer show` and `pager list`; the UI renders the
+//! same typed values in its language.
+//!
+//! Counterpart: the decisions client-go takes in `tools/cache/reflector.go`,
+//! `tools/cache/shared_informer.go`, `tools/pager/pager.go` and `rest/with_retry.go`.
+
+use serde_json::{Map, Value, json};
+
+use super::Lang;
+use crate::client::informer::InformerReport;
+use crate::client::trace::{Cause, ClientError, Decision, ErrorInfo, ListMode, LogLine, fmt_ms};
+
+/// `410 Expired`, `429 TooManyRequests`, or the client-side error in words.
+fn short(e: &ErrorInfo, lang: Lang) -> String {
+    match &e.client {
+        Some(c) => client_error(c, lang),
+        None if e.reason.is_empty() => e.code.to_string(),
+        None => format!("{} {}", e.code, e.reason),
+    }
+}
+
+/// `410 Expired "too old resource version: 5 (10)"`: the server's message stays as sent.
+pub fn describe(e: &ErrorInfo, lang: Lang) -> String {
+    let mut s = short(e, lang);
+    if e.client.is_none() && !e.message.is_empty() {
+        s.push_str(&format!(" {:?}", e.message));
+    }
+    s
+}
+
+fn client_error(c: &ClientError, lang: Lang) -> String {
+    match (c, lang) {
+        (ClientError::VeryShortWatch { after_ms }, Lang::En) => {
+            format!("very short watch: closed after {} with no events", fmt_ms(*after_ms))
+        }
+        (ClientError::VeryShortWatch { after_ms }, Lang::Zh) => {
+            format!("very short watch：{} 后就关闭了，没有任何事件", fmt_ms(*after_ms))
+        }
+        (ClientError::NoStream { code }, Lang::En) => {
+            format!("watch request answered {code} without a stream")
+        }
+        (ClientError::NoStream { code }, Lang::Zh) => format!("watch 请求得到 {code}，却没有打开事件流"),
+        (ClientError::NotAList, Lang::En) => "returned object must be a list (no items)".to_string(),
+        (ClientError::NotAList, Lang::Zh) => "返回的对象必须是列表（没有 items）".to_string(),
+        (ClientError::NotAStatus, Lang::En) => "unexpected watch ERROR object (not a Status)".to_string(),
+        (ClientError::NotAStatus, Lang::Zh) => "watch 的 ERROR 对象不是 Status".to_string(),
+    }
+}
+
+fn cause(c: &Cause, lang: Lang) -> String {
+    match (c, lang) {
+        (Cause::ListFailed { rv, error }, Lang::En) => {
+            format!("list rv={rv:?} failed: {}", describe(error, lang))
+        }
+        (Cause::ListFailed { rv, error }, Lang::Zh) => {
+            format!("list rv={rv:?} 失败：{}", describe(error, lang))
+        }
+        (Cause::WatchListFailed { rv, error }, Lang::En) => {
+            format!("watch-list rv={rv:?} failed: {}", describe(error, lang))
+        }
+        (Cause::WatchListFailed { rv, error }, Lang::Zh) => {
+            format!("watch-list rv={rv:?} 失败：{}", describe(error, lang))
+        }
+        (Cause::WatchRefused { from, error }, Lang::En) => {
+            format!("watch from {from} refused: {}", describe(error, lang))
+        }
+        (Cause::WatchRefused { from, error }, Lang::Zh) => {
+            format!("从 {from} 开始的 watch 被拒绝：{}", describe(error, lang))
+        }
+        (Cause::WatchExpired { error }, _) => short(error, lang),
+        (Cause::WatchFailed { error }, Lang::En) => {
+            format!("watch ended with an error: {}", describe(error, lang))
+        }
+        (Cause::WatchFailed { error }, Lang::Zh) => format!("watch 以错误结束：{}", describe(error, lang)),
+    }
+}
+
+fn paging(limit: i64, lang: Lang) -> String {
+    match (limit, lang) {
+        (0, Lang::En) => "unpaginated".to_string(),
+        (0, Lang::Zh) => "不分页".to_string(),
+        (n, Lang::En) => format!("pages of {n}"),
+        (n, Lang::Zh) => format!("每页 {n} 条"),
+    }
+}
+
+fn event_label(kind: &str, name: &str, rv: &str) -> String {
+    if name.is_empty() { format!("{kind}@{rv}") } else { format!("{kind} {name}@{rv}") }
+}
+
+fn backoff_then(cause_text: String, backoff_ms: u64, next: String, lang: Lang) -> String {
+    match lang {
+        Lang::En => {
+            format!("{cause_text} → back off {}, then ListAndWatch again: {next}", fmt_ms(backoff_ms))
+        }
+        Lang::Zh => format!("{cause_text} → 退避 {}，然后再次 ListAndWatch：{next}", fmt_ms(backoff_ms)),
+    }
+}
+
+/// One decision in words.
+pub fn render(d: &Decision, lang: Lang) -> String {
+    use Lang::{En, Zh};
+    match (d, lang) {
+        (Decision::Start { collection, mode, apiservers }, _) => {
+            let how = match (mode, lang) {
+                (ListMode::Legacy, En) => "legacy: LIST, then WATCH",
+                (ListMode::Legacy, Zh) => "传统模式：先 LIST，再 WATCH",
+                (ListMode::Streaming, En) => "streaming: WatchList (sendInitialEvents=true)",
+                (ListMode::Streaming, Zh) => "流式模式：WatchList（sendInitialEvents=true）",
+            };
+            let lb = if apiservers.len() > 1 {
+                let list = apiservers.iter().map(usize::to_string).collect::<Vec<_>>().join(", ");
+                match lang {
+                    En => format!(", through a load balancer to apiservers {list}"),
+                    Zh => format!("，经负载均衡器连接 apiserver {list}"),
+                }
+            } else {
+                String::new()
+            };
+            match lang {
+                En => format!("start informer on {collection} ({how}){lb}"),
+                Zh => format!("在 {collection} 上启动 informer（{how}）{lb}"),
+            }
+        }
+        (Decision::ListAny { rv, limit }, En) => format!(
+            "list rv={rv:?}, {} (first list: rv=\"0\" accepts any state, the watch cache serves it)",
+            paging(*limit, lang)
+        ),
+        (Decision::ListAny { rv, limit }, Zh) => format!(
+            "list rv={rv:?}，{}（首次 list：rv=\"0\" 接受任何状态，由 watch cache 提供）",
+            paging(*limit, lang)
+        ),
+        (Decision::ListConsistent { rv, limit }, En) => {
+            format!("list rv={rv:?}, {} (lastSyncRV is unavailable → consistent list)", paging(*limit, lang))
+        }
+        (Decision::ListConsistent { rv, limit }, Zh) => {
+            format!("list rv={rv:?}，{}（lastSyncRV 不可用 → 一致性 list）", paging(*limit, lang))
+        }
+        (Decision::ListAtLastSync { rv, limit, paginated_before }, En) => {
+            if *paginated_before {
+                format!(
+                    "list rv={rv:?}, {}, because the first list came back paginated (relist at lastSyncRV, not older than {rv})",
+                    paging(*limit, lang)
+                )
+            } else {
+                format!(
+                    "list rv={rv:?}, {} (relist at lastSyncRV, not older than {rv}; unpaginated so the watch cache can serve it)",
+                    paging(*limit, lang)
+                )
+            }
+        }
+        (Decision::ListAtLastSync { rv, limit, paginated_before }, Zh) => {
+            if *paginated_before {
+                format!(
+                    "list rv={rv:?}，{}，因为首次 list 是分页返回的（在 lastSyncRV 处重新 list，不早于 {rv}）",
+                    paging(*limit, lang)
+                )
+            } else {
+                format!(
+                    "list rv={rv:?}，{}（在 lastSyncRV 处重新 list，不早于 {rv}；不分页，这样 watch cache 就能提供）",
+                    paging(*limit, lang)
+                )
+            }
+        }
+        (Decision::Listed { rv, items, list_rv, requests }, En) => {
+            let pages = if *requests > 1 { format!(" in {requests} requests") } else { String::new() };
+            format!("list rv={rv:?} → {items} items at RV {list_rv}{pages} (lastSyncRV={list_rv})")
+        }
+        (Decision::Listed { rv, items, list_rv, requests }, Zh) => {
+            let pages = if *requests > 1 { format!("，共 {requests} 个请求") } else { String::new() };
+            format!("list rv={rv:?} → RV {list_rv} 处的 {items} 个对象{pages}（lastSyncRV={list_rv}）")
+        }
+        (Decision::RelistAtLastSync { cause: c, backoff_ms, rv }, _) => {
+            let next = match lang {
+                En => format!("relist at lastSyncRV={rv} (NotOlderThan)"),
+                Zh => format!("在 lastSyncRV={rv} 处重新 list（NotOlderThan）"),
+            };
+            backoff_then(cause(c, lang), *backoff_ms, next, lang)
+        }
+        (Decision::RelistFromScratch { cause: c, backoff_ms: Some(ms) }, _) => {
+            let next = match lang {
+                En => "relist with rv=\"\"".to_string(),
+                Zh => "用 rv=\"\" 重新 list".to_string(),
+            };
+            backoff_then(cause(c, lang), *ms, next, lang)
+        }
+        (Decision::RelistFromScratch { cause: c, backoff_ms: None }, En) => {
+            format!("{} → relist with rv=\"\"", cause(c, lang))
+        }
+        (Decision::RelistFromScratch { cause: c, backoff_ms: None }, Zh) => {
+            format!("{} → 立即用 rv=\"\" 重新 list", cause(c, lang))
+        }
+        (Decision::RelistAny { cause: c, backoff_ms }, _) => {
+            let next = match lang {
+                En => "list rv=\"0\"".to_string(),
+                Zh => "list rv=\"0\"".to_string(),
+            };
+            backoff_then(cause(c, lang), *backoff_ms, next, lang)
+        }
+        (Decision::WatchListAtLastSync { cause: c, backoff_ms, rv }, _) => {
+            let next = match lang {
+                En => format!("watch-list from lastSyncRV={rv} (NotOlderThan)"),
+                Zh => format!("从 lastSyncRV={rv} 开始 watch-list（NotOlderThan）"),
+            };
+            backoff_then(cause(c, lang), *backoff_ms, next, lang)
+        }
+        (Decision::WatchListFromScratch { cause: c, backoff_ms: Some(ms) }, _) => {
+            let next = match lang {
+                En => "watch-list with rv=\"\"".to_string(),
+                Zh => "用 rv=\"\" 进行 watch-list".to_string(),
+            };
+            backoff_then(cause(c, lang), *ms, next, lang)
+        }
+        (Decision::WatchListFromScratch { cause: c, backoff_ms: None }, En) => {
+            format!("{} → retry the watch-list with rv=\"\"", cause(c, lang))
+        }
+        (Decision::WatchListFromScratch { cause: c, backoff_ms: None }, Zh) => {
+            format!("{} → 立即用 rv=\"\" 重试 watch-list", cause(c, lang))
+        }
+        (Decision::Watch { from, timeout_seconds }, En) => {
+            format!("watch from {from} (timeoutSeconds={timeout_seconds})")
+        }
+        (Decision::Watch { from, timeout_seconds }, Zh) => {
+            format!("从 {from} 开始 watch（timeoutSeconds={timeout_seconds}）")
+        }
+        (Decision::WatchList { rv, timeout_seconds }, En) => {
+            let why = if rv.is_empty() {
+                "the most recent state, consistent"
+            } else {
+                "state not older than lastSyncRV"
+            };
+            format!(
+                "watch-list rv={rv:?} with sendInitialEvents=true, NotOlderThan (timeoutSeconds={timeout_seconds}): {why}"
+            )
+        }
+        (Decision::WatchList { rv, timeout_seconds }, Zh) => {
+            let why =
+                if rv.is_empty() { "最新且一致的状态" } else { "不早于 lastSyncRV 的状态" };
+            format!(
+                "watch-list rv={rv:?}，带 sendInitialEvents=true、NotOlderThan（timeoutSeconds={timeout_seconds}）：{why}"
+            )
+        }
+        (Decision::WatchRefusedRetry { from, error, backoff_ms }, En) => format!(
+            "watch from {from} refused: {} → back off {}, then watch again from {from}",
+            describe(error, lang),
+            fmt_ms(*backoff_ms)
+        ),
+        (Decision::WatchRefusedRetry { from, error, backoff_ms }, Zh) => format!(
+            "从 {from} 开始的 watch 被拒绝：{} → 退避 {}，然后再从 {from} watch",
+            describe(error, lang),
+            fmt_ms(*backoff_ms)
+        ),
+        (Decision::WatchThrottledRetry { from, error, backoff_ms }, En) => {
+            format!("{} → back off {}, then re-watch from {from}", short(error, lang), fmt_ms(*backoff_ms))
+        }
+        (Decision::WatchThrottledRetry { from, error, backoff_ms }, Zh) => {
+            format!("{} → 退避 {}，然后从 {from} 重新 watch", short(error, lang), fmt_ms(*backoff_ms))
+        }
+        (Decision::WatchListRetry { rv, error, backoff_ms }, En) => format!(
+            "watch-list rv={rv:?} failed: {} → back off {}, then retry the watch-list",
+            describe(error, lang),
+            fmt_ms(*backoff_ms)
+        ),
+        (Decision::WatchListRetry { rv, error, backoff_ms }, Zh) => format!(
+            "watch-list rv={rv:?} 失败：{} → 退避 {}，然后重试 watch-list",
+            describe(error, lang),
+            fmt_ms(*backoff_ms)
+        ),
+        (Decision::WatchListFallback { rv, error }, En) => {
+            format!("watch-list rv={rv:?} failed: {} → fall back to LIST + WATCH", describe(error, lang))
+        }
+        (Decision::WatchListFallback { rv, error }, Zh) => {
+            format!("watch-list rv={rv:?} 失败：{} → 退回到 LIST + WATCH", describe(error, lang))
+        }
+        (Decision::WatchListRestart, En) => {
+            "watch-list ended before the k8s.io/initial-events-end bookmark → start the watch-list again"
+                .to_string()
+        }
+        (Decision::WatchListRestart, Zh) => {
+            "watch-list 在 k8s.io/initial-events-end bookmark 之前就结束了 → 重新开始 watch-list".to_string()
+        }
+        (Decision::StreamGone, En) => "the watch stream is gone (the server no longer knows it)".to_string(),
+        (Decision::StreamGone, Zh) => "watch 流已不存在（服务器不再认识它）".to_string(),
+        (Decision::ErrorFrame { error }, _) => format!("ERROR {}", describe(error, lang)),
+        (Decision::EventIgnored { kind }, En) => format!("{kind} event without metadata: ignored"),
+        (Decision::EventIgnored { kind }, Zh) => format!("没有 metadata 的 {kind} 事件：忽略"),
+        (Decision::Event { kind, name, rv }, _) => {
+            format!("{} → lastSyncRV={rv}", event_label(kind, name, rv))
+        }
+        (Decision::InitialEvent { kind, name, rv, held }, En) => {
+            format!("initial {} → temporary store ({held} so far)", event_label(kind, name, rv))
+        }
+        (Decision::InitialEvent { kind, name, rv, held }, Zh) => {
+            format!("初始事件 {} → 临时存储（目前 {held} 个）", event_label(kind, name, rv))
+        }
+        (Decision::InitialEventsEnd { rv, items }, En) => format!(
+            "BOOKMARK@{rv} with k8s.io/initial-events-end → replace the store with {items} items (lastSyncRV={rv}); keep watching on this stream"
+        ),
+        (Decision::InitialEventsEnd { rv, items }, Zh) => format!(
+            "带 k8s.io/initial-events-end 的 BOOKMARK@{rv} → 用 {items} 个对象替换 store（lastSyncRV={rv}）；继续在这个流上 watch"
+        ),
+        (Decision::Rewatch { from }, En) => format!("watch ended cleanly → re-watch from {from}"),
+        (Decision::Rewatch { from }, Zh) => format!("watch 正常结束 → 从 {from} 重新 watch"),
+        (Decision::ConnectionLost { from, to }, En) => format!(
+            "the connection to apiserver {from} broke (no ERROR frame, the stream just ends) → the next request opens a new connection, to apiserver {to}"
+        ),
+        (Decision::ConnectionLost { from, to }, Zh) => format!(
+            "与 apiserver {from} 的连接断了（没有 ERROR 帧，流直接结束）→ 下一个请求建立新连接，连到 apiserver {to}"
+        ),
+        (Decision::Resync { period_ms, .. }, En) => {
+            format!("resync period {} elapsed → re-deliver every cached object", fmt_ms(*period_ms))
+        }
+        (Decision::Resync { period_ms, objects }, Zh) => {
+            format!("resync 周期 {} 到了 → 把缓存中的 {objects} 个对象全部重新投递一遍", fmt_ms(*period_ms))
+        }
+        (Decision::TooManySteps { .. }, En) => {
+            "too many steps at one instant; pausing until the next poll".to_string()
+        }
+        (Decision::TooManySteps { steps }, Zh) => format!("同一时刻的步骤太多（{steps}）；暂停到下一次 poll"),
+        (Decision::Stopped, En) => "stopped".to_string(),
+        (Decision::Stopped, Zh) => "已停止".to_string(),
+        (Decision::PagerFullList { page, error, rv }, En) => format!(
+            "page {page} failed: {} (the continue token's revision was compacted) → one full list at the requested rv={rv:?} (pager fallback)",
+            short(error, lang)
+        ),
+        (Decision::PagerFullList { page, error, rv }, Zh) => format!(
+            "第 {page} 页失败：{}（continue token 的 revision 已被压缩）→ 在原请求的 rv={rv:?} 处做一次完整 list（pager 的退路）",
+            short(error, lang)
+        ),
+        (Decision::PageLast { page, items }, En) => format!("page {page}: {items} items, last page"),
+        (Decision::PageLast { page, items }, Zh) => format!("第 {page} 页：{items} 个对象，最后一页"),
+        (Decision::PageContinue { page, items, rv, limit }, En) => format!(
+            "page {page}: {items} items at RV {rv}, continue token → next page (limit={limit}, rv cleared)"
+        ),
+        (Decision::PageContinue { page, items, rv, limit }, Zh) => format!(
+            "第 {page} 页：RV {rv} 处的 {items} 个对象，带 continue token → 下一页（limit={limit}，清掉 rv）"
+        ),
+        (Decision::RetryAfter { code, reason, retry_after_seconds, retry, max_retries }, En) => format!(
+            "{code} {reason} with Retry-After: {retry_after_seconds} → the REST client waits {} and sends it again (retry {retry} of {max_retries})",
+            fmt_ms((*retry_after_seconds).max(0) as u64 * 1000)
+        ),
+        (Decision::RetryAfter { code, reason, retry_after_seconds, retry, max_retries }, Zh) => format!(
+            "{code} {reason}，带 Retry-After: {retry_after_seconds} → REST client 等待 {} 后重发（第 {retry} 次重试，最多 {max_retries} 次）",
+            fmt_ms((*retry_after_seconds).max(0) as u64 * 1000)
+        ),
+    }
+}
+
+/// A log entry as typed JSON: `{"at":"1.6s","decision":"…", …}`.
+pub fn log_json(l: &LogLine) -> Value {
+    let mut m = Map::new();
+    m.insert("at".into(), Value::String(fmt_ms(l.at.0)));
+    if let Ok(Value::Object(d)) = serde_json::to_value(&l.decision) {
+        m.extend(d);
+    }
+    Value::Object(m)
+}
+
+/// The output of `informer start|show|stop`: `{"informer","state","store","lastSyncRV","log":[English
+/// renderings],"requests","handlers"}`, plus `"why":{"log":[typed decisions]}` when `explain`.
+pub fn report_json(r: &InformerReport, explain: bool) -> Value {
+    let mut v = json!({
+        "informer": r.name,
+        "state": r.state,
+        "store": r.store,
+        "lastSyncRV": r.last_sync_rv,
+        "log": r.log.iter().map(|l| render(&l.decision, Lang::En)).collect::<Vec<_>>(),
+        "requests": r.requests,
+        "handlers": r.handlers,
+    });
+    if explain {
+        v["why"] = json!({"log": r.log.iter().map(log_json).collect::<Vec<_>>()});
+    }
+    v
+}
