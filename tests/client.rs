@@ -1026,3 +1026,227 @@ fn stop_cancels_the_watch() {
     assert_eq!(i.request_lines().len(), n);
     assert_eq!(show(&mut i)["state"], "stopped");
 }
+
+// ---------------------------------------------------------------------------------------------
+// Faults and clients a script drives (issue 16 §3), through `Session` exactly as `rvlab run`.
+
+fn run(script: &str) -> Vec<Value> {
+    rvlab::script::Session::with_explain(true).run_script(script)
+}
+
+fn strs(v: &Value) -> Vec<String> {
+    v.as_array()
+        .map(|a| a.iter().map(|s| s.as_str().unwrap_or("?").to_string()).collect())
+        .unwrap_or_default()
+}
+
+/// The typed decisions of an informer/pager output, without their times.
+fn decisions(out: &Value) -> Vec<String> {
+    out["why"]["log"]
+        .as_array()
+        .map(|a| a.iter().map(|d| d["decision"].as_str().unwrap_or("?").to_string()).collect())
+        .unwrap_or_default()
+}
+
+// A load balancer in front of two apiservers, the second with a watch cache 2 minutes behind.
+// `drop informer` breaks the connection: client-go's StreamWatcher treats a broken connection
+// like EOF and closes the result channel without an ERROR event (apimachinery
+// pkg/watch/streamwatcher.go @ v0.34.0, `receive`: `net.IsProbableEOF`). The watch lasted < 1 s
+// with no event, so watchHandler returns "very short watch" (client-go
+// tools/cache/reflector.go @ v0.34.0) and ListAndWatch returns → back-off → relist at lastSyncRV,
+// on the new connection, which the balancer gave to apiserver 2. Its cache cannot reach 3 within
+// 3 s: 504 "Too large resource version" with Retry-After: 1, which the REST client retries 10
+// times (rest/with_retry.go @ v0.34.0, `checkWait`: 429 or ≥ 500 with Retry-After; `maxRetries`
+// 10); then `isTooLargeResourceVersionError` → lastSyncRV unavailable → list at "" at once
+// (reflector.go `list`).
+#[test]
+fn load_balanced_relist_meets_the_lagging_cache_retries_then_lists_from_scratch() {
+    let out = run(r#"set apiservers 2
+apiserver 2
+set cache.lag 2m
+apiserver 1
+POST /api/v1/namespaces/default/configmaps {"metadata":{"name":"a"}}
+POST /api/v1/namespaces/default/configmaps {"metadata":{"name":"b"}}
+informer start inf configmaps ns=default apiservers=1,2
+drop informer inf
+advance 60s
+informer show inf"#);
+    let dropped = &out[7];
+    assert_eq!(dropped, &json!({"line": 8, "dropped": "inf"}));
+    let show = &out[9];
+    let reqs = strs(&show["requests"]);
+    let relist = format!("GET {CM}?resourceVersion=3 → 504");
+    assert_eq!(reqs.iter().filter(|r| **r == relist).count(), 11, "{reqs:?}");
+    assert_eq!(reqs[reqs.len() - 2], format!("GET {CM} → 200"));
+    assert!(
+        reqs[reqs.len() - 1].starts_with(&format!("GET {CM}?allowWatchBookmarks=true&resourceVersion=3&"))
+    );
+    let log = strs(&show["log"]);
+    assert_eq!(
+        log[0],
+        "start informer on /api/v1/namespaces/default/configmaps (legacy: LIST, then WATCH), through a load balancer to apiservers 1, 2"
+    );
+    assert_eq!(
+        log[4],
+        "the connection to apiserver 1 broke (no ERROR frame, the stream just ends) → the next request opens a new connection, to apiserver 2"
+    );
+    assert!(log[5].starts_with(
+        "watch ended with an error: very short watch: closed after 0s with no events → back off "
+    ));
+    assert!(log[5].ends_with(", then ListAndWatch again: relist at lastSyncRV=3 (NotOlderThan)"));
+    assert_eq!(
+        log[6],
+        "list rv=\"3\", unpaginated (relist at lastSyncRV, not older than 3; unpaginated so the watch cache can serve it)"
+    );
+    for k in 1..=10 {
+        assert_eq!(
+            log[6 + k],
+            format!(
+                "504 Timeout with Retry-After: 1 → the REST client waits 1s and sends it again (retry {k} of 10)"
+            )
+        );
+    }
+    assert_eq!(
+        log[17],
+        "list rv=\"3\" failed: 504 Timeout \"Timeout: Too large resource version: 3, current: 1\" → relist with rv=\"\""
+    );
+    assert_eq!(log[18], "list rv=\"\" → 2 items at RV 3 (lastSyncRV=3)");
+    let mut want = vec![
+        "start",
+        "list-any",
+        "listed",
+        "watch",
+        "connection-lost",
+        "relist-at-last-sync",
+        "list-at-last-sync",
+    ];
+    want.extend(["retry-after"; 10]);
+    want.extend(["relist-from-scratch", "listed", "watch"]);
+    assert_eq!(decisions(show), want);
+    let why = &show["why"]["log"];
+    assert_eq!(why[4], json!({"at": "0s", "decision": "connection-lost", "from": 1, "to": 2}));
+    assert_eq!(
+        why[5]["cause"],
+        json!({"kind": "watch-failed", "error": {"code": 0, "client": {"kind": "very-short-watch", "afterMs": 0}}})
+    );
+    assert_eq!(
+        why[7],
+        json!({"at": why[7]["at"].clone(), "decision": "retry-after", "code": 504, "reason": "Timeout",
+               "retryAfterSeconds": 1, "retry": 1, "maxRetries": 10})
+    );
+    assert_eq!(
+        why[17]["cause"],
+        json!({"kind": "list-failed", "rv": "3", "error": {"code": 504, "reason": "Timeout",
+               "message": "Timeout: Too large resource version: 3, current: 1"}})
+    );
+    assert_eq!(
+        show["handlers"],
+        json!([
+            "OnAdd a@2 (in initial list)",
+            "OnAdd b@3 (in initial list)",
+            "OnUpdate a@2 → a@2",
+            "OnUpdate b@3 → b@3"
+        ])
+    );
+}
+
+// A dropped connection on a watch that has lived longer than a second is a clean close: re-watch
+// from lastSyncRV on a new connection, no relist (reflector.go @ v0.34.0, watchHandler returns nil
+// → `watch` loops).
+#[test]
+fn drop_after_a_second_rewatches_on_the_next_apiserver() {
+    let out = run(r#"set apiservers 2
+POST /api/v1/namespaces/default/configmaps {"metadata":{"name":"a"}}
+informer start inf configmaps ns=default apiservers=1,2
+advance 2s
+informer show inf
+drop informer inf
+POST /api/v1/namespaces/default/configmaps {"metadata":{"name":"b"}}
+informer show inf"#);
+    let show = &out[7];
+    let log = strs(&show["log"]);
+    assert_eq!(
+        log[0],
+        "the connection to apiserver 1 broke (no ERROR frame, the stream just ends) → the next request opens a new connection, to apiserver 2"
+    );
+    assert_eq!(log[1], "watch ended cleanly → re-watch from 2");
+    assert!(log[2].starts_with("watch from 2 (timeoutSeconds="));
+    assert_eq!(log[3], "ADDED b@3 → lastSyncRV=3");
+    assert_eq!(decisions(show), vec!["connection-lost", "rewatch", "watch", "event"]);
+    assert_eq!(show["handlers"], json!(["OnAdd b@3"]));
+    // Dropping an informer that does not exist is an error, not a panic.
+    assert_eq!(run("drop informer nope")[0]["error"], "no informer named \"nope\"");
+}
+
+// resync=30s: the reflector's resync timer re-delivers every cached object as
+// OnUpdate(obj, obj) each period while it is in its watch phase (reflector.go @ v0.34.0
+// `startResync` → `store.Resync()`; shared_informer.go `AddEventHandlerWithResyncPeriod`).
+#[test]
+fn resync_period_from_a_script() {
+    let out = run(r#"POST /api/v1/namespaces/default/configmaps {"metadata":{"name":"a"}}
+informer start inf configmaps ns=default resync=30s
+advance 61s
+informer show inf"#);
+    let show = &out[3];
+    assert_eq!(
+        show["handlers"],
+        json!(["OnAdd a@2 (in initial list)", "OnUpdate a@2 → a@2 (resync)", "OnUpdate a@2 → a@2 (resync)"])
+    );
+    let why = &show["why"]["log"];
+    assert_eq!(why[4], json!({"at": "30s", "decision": "resync", "periodMs": 30000, "objects": 1}));
+    assert_eq!(why[5], json!({"at": "60s", "decision": "resync", "periodMs": 30000, "objects": 1}));
+    assert_eq!(strs(&show["log"])[4], "resync period 30s elapsed → re-deliver every cached object");
+}
+
+// `pager list`: client-go's ListPager on its own (tools/pager/pager.go @ v0.34.0): `limit` on
+// every page, `continue` and no resourceVersion after the first, the list RV of the first page.
+#[test]
+fn pager_list_pages_through_a_collection() {
+    let out = run(r#"set watch-cache off
+POST /api/v1/namespaces/default/configmaps {"metadata":{"name":"a"}}
+POST /api/v1/namespaces/default/configmaps {"metadata":{"name":"b"}}
+POST /api/v1/namespaces/default/configmaps {"metadata":{"name":"c"}}
+pager list /api/v1/namespaces/default/configmaps limit=2
+expect items == [a, b, c]
+pager list /api/v1/namespaces/default/configmaps limit=2 rv=1
+pager list /api/v1/namespaces/default/widgets
+pager list /apis/x"#);
+    let p = &out[4];
+    assert_eq!(p["pager"], CM);
+    assert_eq!(p["code"], 200);
+    assert_eq!(p["body"]["metadata"], json!({"resourceVersion": "4"}));
+    assert_eq!(p["pages"], 2);
+    assert_eq!(p["fullListFallback"], false);
+    let tok = "eyJ2IjoibWV0YS5rOHMuaW8vdjEiLCJydiI6NCwic3RhcnQiOiJiXHUwMDAwIn0";
+    assert_eq!(
+        p["requests"],
+        json!([format!("GET {CM}?limit=2 → 200"), format!("GET {CM}?continue={tok}&limit=2 → 200")])
+    );
+    assert_eq!(
+        p["log"],
+        json!([
+            "page 1: 2 items at RV 4, continue token → next page (limit=2, rv cleared)",
+            "page 2: 1 items, last page"
+        ])
+    );
+    assert_eq!(
+        p["why"]["log"],
+        json!([{"at":"0s","decision":"page-continue","page":1,"items":2,"rv":"4","limit":2},
+               {"at":"0s","decision":"page-last","page":2,"items":1}])
+    );
+    assert_eq!(out[5]["ok"], true);
+    // rv=1 with a limit and no resourceVersionMatch: a legacy Exact list at revision 1, when
+    // nothing existed yet.
+    assert_eq!(out[6]["code"], 200);
+    assert_eq!(out[6]["body"]["items"], json!([]));
+    assert_eq!(out[6]["requests"], json!([format!("GET {CM}?limit=2&resourceVersion=1 → 200")]));
+    assert_eq!(
+        out[7]["error"],
+        "pager list: unknown resource \"widgets\"; the apiserver serves pods and configmaps"
+    );
+    assert!(
+        out[8]["error"]
+            .as_str()
+            .is_some_and(|e| e.starts_with("pager list: \"/apis/x\" is not a collection path"))
+    );
+}

@@ -200,13 +200,34 @@ impl Gen<'_> {
             26 => self.etcd(),
             27 => {
                 let name = self.b.pick(&["i1", "i2"]);
-                match self.b.below(4) {
-                    0 | 1 => format!(
-                        "informer start {name} {} mode={}",
-                        self.b.pick(RESOURCES),
-                        self.b.pick(&["legacy", "streaming"])
-                    ),
+                match self.b.below(7) {
+                    0 | 1 => {
+                        let mut l = format!(
+                            "informer start {name} {} mode={}",
+                            self.b.pick(RESOURCES),
+                            self.b.pick(&["legacy", "streaming"])
+                        );
+                        match self.b.below(4) {
+                            0 => l.push_str(&format!(
+                                " apiservers={}",
+                                self.b.pick(&["1,2", "2,1", "1,2,3", "2"])
+                            )),
+                            1 => {
+                                l.push_str(&format!(" resync={}", self.b.pick(&["30s", "1s", "500ms", "0s"])))
+                            }
+                            _ => {}
+                        }
+                        l
+                    }
                     2 => format!("informer show {name}"),
+                    3 => format!("drop informer {name}"),
+                    4 => {
+                        let limit = self.b.pick(&["", " limit=1", " limit=2", " limit=0"]);
+                        let rv = self.b.pick(&["", " rv=0"]);
+                        let res = self.b.pick(RESOURCES);
+                        let ns = self.b.pick(NAMESPACES);
+                        format!("pager list /api/v1/namespaces/{ns}/{res}{limit}{rv}")
+                    }
                     _ => format!("informer stop {name}"),
                 }
             }
