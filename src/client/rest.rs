@@ -363,8 +363,7 @@ impl Transport for Cluster {
         Cluster::cancel_watch(self, h)
     }
     fn connection_broken(&self, h: WatchHandle) -> bool {
-        // The close reason `ApiServer::restart` gives every stream it ends.
-        self.watch_close_reason(h).is_some_and(|r| r == "the apiserver restarted")
+        self.watch_close_reason(h).is_some_and(|e| e.ended == crate::apiserver::decision::EndReason::Restart)
     }
 }
 

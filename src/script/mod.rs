@@ -2,7 +2,6 @@
 
 pub mod clients;
 pub mod session;
-pub mod why;
 
 pub use session::Session;
 pub mod expect;
