@@ -130,17 +130,17 @@ fn unknown_command_lists_what_is_expected() {
     assert_eq!(
         err("GETT /api"),
         "unknown command \"GETT\"; expected GET, POST, PUT, DELETE, events, etcd, compact, set, \
-         advance, apiserver, restart, pause, resume, cancel, informer, drop, pager or expect"
+         advance, apiserver, restart, pause, resume, cancel, informer, drop, pager, kubectl or expect"
     );
     assert_eq!(
         err("PATCH /api/v1/pods/a {}"),
         "unknown command \"PATCH\"; expected GET, POST, PUT, DELETE, events, etcd, compact, set, \
-         advance, apiserver, restart, pause, resume, cancel, informer, drop, pager or expect"
+         advance, apiserver, restart, pause, resume, cancel, informer, drop, pager, kubectl or expect"
     );
     assert_eq!(
         err(""),
         "empty line; expected GET, POST, PUT, DELETE, events, etcd, compact, set, advance, \
-         apiserver, restart, pause, resume, cancel, informer, drop, pager or expect"
+         apiserver, restart, pause, resume, cancel, informer, drop, pager, kubectl or expect"
     );
 }
 
@@ -636,7 +636,7 @@ fn long_and_odd_lines() {
     assert_eq!(ok("events 日本"), Command::Events { watch: "日本".into() });
     assert_eq!(
         err("étcd put"),
-        "unknown command \"étcd\"; expected GET, POST, PUT, DELETE, events, etcd, compact, set, advance, apiserver, restart, pause, resume, cancel, informer, drop, pager or expect"
+        "unknown command \"étcd\"; expected GET, POST, PUT, DELETE, events, etcd, compact, set, advance, apiserver, restart, pause, resume, cancel, informer, drop, pager, kubectl or expect"
     );
     assert_eq!(
         parse_line("events \"w1"),
@@ -719,4 +719,26 @@ fn client_fault_and_pager_lines() {
         err("pager list /api/v1/pods page=2"),
         "pager list: unknown option \"page=2\"; expected limit=<n> or rv=<rv>"
     );
+}
+
+// --- kubectl ------------------------------------------------------------------------------------
+
+#[test]
+fn kubectl_lines_parse_and_print_back() {
+    assert_eq!(
+        round_trip("kubectl get cm -w --chunk-size=2 -n kube-system"),
+        "kubectl get configmaps -n kube-system --chunk-size=2 -w"
+    );
+    assert_eq!(round_trip("kubectl get po a --namespace=x"), "kubectl get pods a -n x");
+    assert_eq!(
+        round_trip("kubectl create cm a --from-literal=k=v"),
+        "kubectl create configmap a --from-literal=k=v"
+    );
+    assert_eq!(round_trip("kubectl delete configmap a"), "kubectl delete configmaps a");
+    assert_eq!(
+        err("kubectl get secrets"),
+        "kubectl get: unknown resource \"secrets\"; known: configmaps (configmap, cm) or pods (pod, po); \
+         expected kubectl get <resource> [<name>] [-n <namespace>] [--chunk-size=N] [-w] [--output-watch-events]"
+    );
+    assert_eq!(err("kubectl"), "kubectl: missing command; expected get, create or delete");
 }

@@ -233,9 +233,29 @@ impl Gen<'_> {
             }
             28 => self.expect(),
             29 => format!("GET {}", self.path(true)),
-            30 => self.create(),
+            30 => self.kubectl(),
             _ => self.list(true),
         })
+    }
+
+    fn kubectl(&mut self) -> String {
+        let res = self.b.pick(&["configmaps", "cm", "pods", "po", "secrets"]);
+        let name = self.b.pick(NAMES);
+        let ns = self.b.pick(&["", " -n default", " -n kube-system", " -n"]);
+        match self.b.below(5) {
+            0 => format!("kubectl get {res}{ns}"),
+            1 => format!("kubectl get {res} {name}{ns} -w --output-watch-events"),
+            2 => format!(
+                "kubectl get {res}{ns} --chunk-size={} {}",
+                self.b.pick(&["0", "1", "2", "500", "-1", "x"]),
+                self.b.pick(&["-w", "", "--bogus"])
+            ),
+            3 => format!(
+                "kubectl create configmap {name}{ns} {}",
+                self.b.pick(&["--from-literal=k=v", "--from-literal=k", "\"--from-literal=a=b c\"", ""])
+            ),
+            _ => format!("kubectl delete {res} {name}{ns}"),
+        }
     }
 
     fn watch_id(&mut self) -> usize {

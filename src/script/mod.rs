@@ -5,6 +5,7 @@ pub mod session;
 
 pub use session::Session;
 pub mod expect;
+pub mod kubectl;
 pub mod parse;
 pub mod view;
 pub mod why;

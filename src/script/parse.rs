@@ -33,6 +33,7 @@
 //!                                                    frame); client-go reacts by itself
 //! pager list <path> [limit=<n>] [rv=<rv>]            client-go's ListPager on its own (pages of
 //!                                                    500 unless limit=; full list on a 410 page)
+//! kubectl get|create|delete|patch ...                the requests kubectl sends, see [`super::kubectl`]
 //! expect ...                                         an assertion, see [`super::expect`]
 //! ```
 //!
@@ -180,6 +181,8 @@ pub enum Command {
     /// `drop informer <name>`: the informer's connection breaks.
     DropInformer(String),
     Pager(PagerCommand),
+    /// `kubectl get|create|delete|patch …`: expands into the requests kubectl sends.
+    Kubectl(super::kubectl::KubectlCommand),
     Expect(Expectation),
 }
 
@@ -191,7 +194,7 @@ impl std::str::FromStr for Command {
 }
 
 const COMMANDS: &str = "GET, POST, PUT, DELETE, events, etcd, compact, set, advance, apiserver, \
-                        restart, pause, resume, cancel, informer, drop, pager or expect";
+                        restart, pause, resume, cancel, informer, drop, pager, kubectl or expect";
 
 const U_REQUEST: &str = "<path>[?query] [<json body>]";
 const U_EVENTS: &str = "events <watch-id>";
@@ -293,6 +296,7 @@ pub fn parse_line(line: &str) -> Result<Command, ParseError> {
             Ok(Command::DropInformer(name))
         }
         "pager" => parse_pager(&mut w).map(Command::Pager),
+        "kubectl" => super::kubectl::parse(&mut w).map(Command::Kubectl),
         "expect" => super::expect::parse_expectation(w.rest()).map(Command::Expect),
         other => {
             let upper = other.to_ascii_uppercase();
@@ -632,6 +636,7 @@ impl fmt::Display for Command {
                 }
                 Ok(())
             }
+            Command::Kubectl(k) => write!(f, "{k}"),
             Command::Expect(e) => write!(f, "{e}"),
         }
     }

@@ -250,55 +250,93 @@ impl Session {
         text.lines().enumerate().filter_map(|(i, l)| self.run_line(i + 1, l)).collect()
     }
 
+    /// Sends one API request to the current apiserver; its output object (a watch gets its id).
+    fn request(&mut self, method: &str, target: &str, body: Option<&str>) -> Map<String, Value> {
+        let (resp, handle) = self.cluster.request(self.current_apiserver, method, target, body);
+        let mut m = Map::new();
+        m.insert("code".into(), json!(resp.code));
+        if let Some(h) = handle {
+            self.watch_seq += 1;
+            let id = format!("w{}", self.watch_seq);
+            self.watches.insert(id.clone(), h);
+            let req = crate::apiserver::request::parse_request(method, target, None).ok();
+            self.watch_records.insert(
+                id.clone(),
+                WatchRecord {
+                    line: self.line,
+                    resource: self
+                        .cluster
+                        .watch_view(h)
+                        .map(|v| v.resource)
+                        .or(req.as_ref().map(|r| r.resource.resource))
+                        .unwrap_or_default(),
+                    requested_rv: req
+                        .and_then(|r| r.options.resource_version)
+                        .and_then(|rv| rv.parse::<i64>().ok()),
+                    read: ReadFrames::default(),
+                },
+            );
+            m.insert("watch".into(), Value::String(id));
+        } else {
+            m.insert("body".into(), resp.body);
+        }
+        if !resp.headers.is_empty() {
+            let h: Map<String, Value> =
+                resp.headers.into_iter().map(|(k, v)| (k, Value::String(v))).collect();
+            m.insert("headers".into(), Value::Object(h));
+        }
+        if self.explain {
+            let why = OutputWhy::Request(*resp.why);
+            m.insert("explain".into(), Value::String(why::render(&why, Lang::En)));
+            m.insert("why".into(), why.to_json());
+        }
+        m
+    }
+
+    /// A `kubectl` line: the requests it becomes, one after the other (each may depend on the
+    /// answer before), each shown as its request line with its answer; the line's own `code`,
+    /// `body`/`watch` are those of its last request that is not a follow-up check (see
+    /// `script::kubectl`).
+    fn kubectl(&mut self, cmd: crate::script::kubectl::KubectlCommand) -> Value {
+        use crate::script::kubectl::{Answer, Plan};
+        let mut plan = Plan::new(cmd);
+        let mut requests: Vec<Value> = Vec::new();
+        let mut last: Option<Map<String, Value>> = None;
+        let mut result: Option<Map<String, Value>> = None;
+        loop {
+            let answer = last.as_ref().map(|m| Answer {
+                code: m.get("code").and_then(Value::as_u64).and_then(|c| u16::try_from(c).ok()).unwrap_or(0),
+                body: m.get("body").unwrap_or(&Value::Null),
+            });
+            let Some(req) = plan.next(answer) else {
+                break;
+            };
+            let body = req.body.as_ref().map(Value::to_string);
+            let mut m = self.request(req.method, &req.target, body.as_deref());
+            let mut shown = Map::new();
+            shown.insert("request".into(), Value::String(req.line()));
+            for (k, v) in &m {
+                shown.insert(k.clone(), v.clone());
+            }
+            requests.push(Value::Object(shown));
+            m.remove("explain");
+            m.remove("why");
+            if !req.follow_up {
+                result = Some(m.clone());
+            }
+            last = Some(m);
+        }
+        let mut out = result.unwrap_or_default();
+        out.insert("requests".into(), Value::Array(requests));
+        Value::Object(out)
+    }
+
     fn execute(&mut self, cmd: Command) -> Value {
         match cmd {
             Command::Request { method, target, body } => {
-                let body_text = body.map(|b| b.to_string());
-                let (resp, handle) = self.cluster.request(
-                    self.current_apiserver,
-                    method.as_str(),
-                    &target,
-                    body_text.as_deref(),
-                );
-                let mut m = Map::new();
-                m.insert("code".into(), json!(resp.code));
-                if let Some(h) = handle {
-                    self.watch_seq += 1;
-                    let id = format!("w{}", self.watch_seq);
-                    self.watches.insert(id.clone(), h);
-                    let req = crate::apiserver::request::parse_request(method.as_str(), &target, None).ok();
-                    self.watch_records.insert(
-                        id.clone(),
-                        WatchRecord {
-                            line: self.line,
-                            resource: self
-                                .cluster
-                                .watch_view(h)
-                                .map(|v| v.resource)
-                                .or(req.as_ref().map(|r| r.resource.resource))
-                                .unwrap_or_default(),
-                            requested_rv: req
-                                .and_then(|r| r.options.resource_version)
-                                .and_then(|rv| rv.parse::<i64>().ok()),
-                            read: ReadFrames::default(),
-                        },
-                    );
-                    m.insert("watch".into(), Value::String(id));
-                } else {
-                    m.insert("body".into(), resp.body);
-                }
-                if !resp.headers.is_empty() {
-                    let h: Map<String, Value> =
-                        resp.headers.into_iter().map(|(k, v)| (k, Value::String(v))).collect();
-                    m.insert("headers".into(), Value::Object(h));
-                }
-                if self.explain {
-                    let why = OutputWhy::Request(*resp.why);
-                    m.insert("explain".into(), Value::String(why::render(&why, Lang::En)));
-                    m.insert("why".into(), why.to_json());
-                }
-                Value::Object(m)
+                Value::Object(self.request(method.as_str(), &target, body.map(|b| b.to_string()).as_deref()))
             }
+            Command::Kubectl(k) => self.kubectl(k),
             Command::Events { watch } => match self.watches.get(&watch).copied() {
                 None => {
                     json!({"error": format!("no watch named {watch:?}; watch ids are w1, w2, … in the order watches were opened")})
