@@ -5,8 +5,11 @@
 use serde_json::Value;
 
 use super::continue_token::ContinueToken;
+use super::decision::{Outcome, Why};
 use super::object;
+use super::resource::ResourceInfo;
 use super::selector::LabelSelector;
+use super::status::Status;
 use crate::store::{
     Compare, CompareResult, CompareTarget, DeleteRangeRequest, KeyValue, MvccError, MvccStore, PutRequest,
     RangeRequest, RequestOp, ResponseOp, TxnRequest,
@@ -33,6 +36,46 @@ pub enum StorageError {
     TooLargeResourceVersion { requested: u64, current: u64 },
     #[error("{0}")]
     Internal(String),
+}
+
+impl StorageError {
+    /// The API error a storage error becomes (`storeerr.InterpretGetError` and friends).
+    pub fn to_status(&self, info: &ResourceInfo, name: &str) -> Status {
+        match self {
+            StorageError::KeyExists => Status::already_exists(info, name),
+            StorageError::NotFound => Status::not_found(info, name),
+            StorageError::Conflict => Status::conflict(info, name, Status::OBJECT_MODIFIED),
+            StorageError::PreconditionFailed(msg) => Status::conflict(info, name, msg),
+            StorageError::Compacted => {
+                Status::expired("The resourceVersion for the provided list is too old.")
+            }
+            StorageError::TooLargeResourceVersion { requested, current } => {
+                Status::too_large_resource_version(*requested, *current, 0)
+            }
+            StorageError::Internal(msg) => Status::internal_error(msg),
+        }
+    }
+
+    /// The decision `why` with this error as its outcome (and the numbers that explain it).
+    pub fn explain(&self, why: Why, etcd: &MvccStore) -> Why {
+        let mut why = why.outcome(match self {
+            StorageError::KeyExists => Outcome::AlreadyExists,
+            StorageError::NotFound => Outcome::NotFound,
+            StorageError::Conflict => Outcome::Conflict,
+            StorageError::PreconditionFailed(_) => Outcome::PreconditionFailed,
+            StorageError::Compacted => Outcome::EtcdCompacted,
+            StorageError::TooLargeResourceVersion { .. } => Outcome::TooLargeResourceVersion,
+            StorageError::Internal(_) => Outcome::Internal,
+        });
+        match self {
+            StorageError::Compacted => why.compact_revision = etcd.compact_revision(),
+            StorageError::TooLargeResourceVersion { current, .. } => {
+                why.etcd_revision = Some(i64::try_from(*current).unwrap_or(i64::MAX));
+            }
+            _ => {}
+        }
+        why
+    }
 }
 
 /// Which revision a read is served at.

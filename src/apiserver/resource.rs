@@ -50,6 +50,19 @@ impl ResourceInfo {
     pub fn key_root(&self) -> String {
         format!("/registry/{}/", self.resource)
     }
+
+    /// The key prefix a request covers: one namespace of a namespaced type, else the whole type.
+    pub fn key_prefix(&self, namespace: Option<&str>) -> String {
+        match (self.namespaced, namespace) {
+            (true, Some(ns)) => format!("{}{ns}/", self.key_root()),
+            _ => self.key_root(),
+        }
+    }
+
+    /// The etcd key of one object (`/registry/pods/default/a`).
+    pub fn object_key(&self, namespace: Option<&str>, name: &str) -> String {
+        format!("{}{name}", self.key_prefix(namespace))
+    }
 }
 
 /// Core `v1` Pods (`/api/v1/namespaces/{ns}/pods`).

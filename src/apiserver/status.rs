@@ -582,6 +582,13 @@ impl Status {
         Status::failure(400, "BadRequest", msg, None)
     }
 
+    /// A create or update without a body: the decoder's 400 (`handlers/rest.go` `negotiation`).
+    pub fn unknown_body_format() -> Status {
+        Status::bad_request(
+            "the body of the request was in an unknown format - accepted media types include: application/json, application/yaml, application/vnd.kubernetes.protobuf",
+        )
+    }
+
     /// `NewResourceExpired`: 410 Expired, no details.
     pub fn expired(msg: &str) -> Status {
         Status::failure(410, "Expired", msg, None)

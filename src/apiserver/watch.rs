@@ -5,12 +5,12 @@ use std::collections::VecDeque;
 
 use serde_json::{Map, Value, json};
 
-use super::decision::{EndReason, Ended, Path};
+use super::decision::{EndReason, Ended, Path, Rule, Why};
 use super::object;
 use super::resource::ResourceInfo;
 use super::selector::LabelSelector;
 use super::status::Status;
-use crate::store::{Event, EventType, MvccStore, WatchId};
+use crate::store::{Event, EventType, MvccStore, RangeRequest, WatchCreateRequest, WatchId};
 
 /// The type of one watch frame.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -142,6 +142,18 @@ impl WatchFilter {
     }
 }
 
+/// How a watch starts: its id, what it covers, its resourceVersion and options, its deadline.
+#[derive(Debug, Clone)]
+pub struct WatchArgs {
+    pub id: u64,
+    pub info: &'static ResourceInfo,
+    pub filter: WatchFilter,
+    pub rv: Option<u64>,
+    pub send_initial_events: Option<bool>,
+    pub allow_bookmarks: bool,
+    pub deadline: crate::clock::Instant,
+}
+
 /// Where a stream's frames come from.
 #[derive(Debug, Clone)]
 pub enum WatchSource {
@@ -240,5 +252,73 @@ impl WatchStream {
             return Vec::new();
         }
         self.pending.drain(..).collect()
+    }
+}
+
+impl WatchStream {
+    /// A watch served straight from etcd (watch cache off; etcd3 `watcher.go`): with initial
+    /// state (rv unset or 0, or `sendInitialEvents=true`), a list at etcd's current revision as
+    /// ADDED events, then an etcd watch from the next revision; otherwise an etcd watch starting
+    /// strictly after rv. `why` records which, with its numbers.
+    pub fn from_etcd(etcd: &mut MvccStore, args: &WatchArgs, why: &mut Why) -> WatchStream {
+        let info = args.info;
+        let filter = &args.filter;
+        let sie = args.send_initial_events;
+        let rv = args.rv.map(|n| i64::try_from(n).unwrap_or(i64::MAX));
+        let prefix = filter.key_prefix.clone();
+        let range_end = super::etcd3::prefix_range_end(prefix.as_bytes());
+        let mut stream = WatchStream::new(info, filter.clone(), WatchSource::Done);
+        stream.deadline = Some(args.deadline);
+        why.path = Some(Path::Etcd);
+        let initial = sie == Some(true) || (sie.is_none() && matches!(rv, None | Some(0)));
+        let start_rev;
+        if initial {
+            // A consistent list, then a watch from its revision + 1.
+            let cur = etcd.current_revision();
+            if let Ok(resp) = etcd.range(&RangeRequest {
+                key: prefix.clone().into_bytes(),
+                range_end: range_end.clone(),
+                ..Default::default()
+            }) {
+                for kv in &resp.kvs {
+                    if let Some(obj) = object::decode_from_storage(&kv.value, kv.mod_revision)
+                        && filter.matches(&obj)
+                    {
+                        stream.pending.push_back(Frame {
+                            kind: FrameType::Added,
+                            object: object::canonical(info, obj),
+                        });
+                    }
+                }
+            }
+            why.rule = Rule::WatchListFromEtcd;
+            why.initial_events = Some(stream.pending.len());
+            why.key_order = Some(true);
+            if sie == Some(true) && args.allow_bookmarks {
+                stream.pending.push_back(Frame::bookmark(info, cur, true));
+                why.end_bookmark = Some(true);
+            }
+            start_rev = cur.saturating_add(1);
+            why.etcd_revision = Some(cur);
+            why.start_rv = Some(cur);
+        } else {
+            let n = match (rv, sie) {
+                (None | Some(0), Some(false)) => etcd.current_revision(),
+                _ => rv.unwrap_or(0),
+            };
+            why.rule = Rule::WatchFromEtcd;
+            start_rev = n.saturating_add(1);
+            why.start_rv = Some(n);
+        }
+        let id = etcd.watch(WatchCreateRequest {
+            key: prefix.into_bytes(),
+            range_end,
+            start_revision: start_rev,
+            prev_kv: true,
+            progress_notify: false,
+        });
+        stream.source = WatchSource::Etcd(id);
+        stream.pump(etcd);
+        stream
     }
 }

@@ -20,24 +20,39 @@ pub fn channel_size(capacity: usize) -> usize {
 
 #[derive(Debug, Clone)]
 pub struct CacheWatcher {
-    pub info: &'static ResourceInfo,
-    pub filter: WatchFilter,
+    info: &'static ResourceInfo,
+    pub(super) filter: WatchFilter,
     /// Events with RV ≤ this are not sent (the start RV, or the highest RV replayed).
-    pub resource_version: i64,
+    pub(super) resource_version: i64,
     /// The RV the watch started from: bookmarks are sent only above it.
+    pub(super) started_from: i64,
+    allow_bookmarks: bool,
+    deadline: Instant,
+    next_bookmark: Option<Instant>,
+    /// Frames the client has been sent and not yet read.
+    delivered: VecDeque<Frame>,
+    /// Frames sitting in the watcher's channels while its consumer is not reading.
+    buffered: VecDeque<Frame>,
+    paused: bool,
+    /// Size of each of the input and result channels.
+    chan_size: usize,
+    pub(super) closed: bool,
+    pub(super) close_reason: Option<Ended>,
+}
+
+/// What a picture shows of one cache watcher (read only).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct CacheWatcherView {
     pub started_from: i64,
-    pub allow_bookmarks: bool,
+    /// Frames delivered and not yet read.
+    pub unread: usize,
+    /// Frames held in its channels while its consumer does not read.
+    pub buffered: usize,
+    /// How many fit before it is terminated as a slow consumer.
+    pub buffer_limit: usize,
+    pub closed: bool,
     pub deadline: Instant,
     pub next_bookmark: Option<Instant>,
-    /// Frames the client has been sent and not yet read.
-    pub delivered: VecDeque<Frame>,
-    /// Frames sitting in the watcher's channels while its consumer is not reading.
-    pub buffered: VecDeque<Frame>,
-    pub paused: bool,
-    /// Size of each of the input and result channels.
-    pub chan_size: usize,
-    pub closed: bool,
-    pub close_reason: Option<Ended>,
 }
 
 impl CacheWatcher {
@@ -136,6 +151,30 @@ impl CacheWatcher {
     pub fn resume(&mut self) {
         self.paused = false;
         self.delivered.extend(self.buffered.drain(..));
+    }
+
+    /// Every frame has been read and the watcher has ended.
+    pub fn is_drained(&self) -> bool {
+        self.closed && self.buffered.is_empty() && self.delivered.is_empty()
+    }
+
+    /// What is left for the client when the cache goes away: the delivered frames and what
+    /// fits in the result channel.
+    pub fn take_remaining(&mut self) -> Vec<Frame> {
+        self.buffered.truncate(self.chan_size);
+        self.delivered.drain(..).chain(self.buffered.drain(..)).collect()
+    }
+
+    pub fn view(&self) -> CacheWatcherView {
+        CacheWatcherView {
+            started_from: self.started_from,
+            unread: self.delivered.len(),
+            buffered: self.buffered.len(),
+            buffer_limit: self.in_flight_limit(),
+            closed: self.closed,
+            deadline: self.deadline,
+            next_bookmark: self.next_bookmark,
+        }
     }
 
     /// The client reads every frame delivered so far.

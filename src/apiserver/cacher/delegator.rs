@@ -1,8 +1,19 @@
-//! The routing decision for every read, in one place (the cacher's `delegator.go`; §C.3 and its
-//! history §C.4): which path serves a get or list, and the typed rule that chose it.
+//! `CacheDelegator` (the cacher's `delegator.go`; §C.3 and its history §C.4): the storage the
+//! registry reads through. It decides which path serves a get, list or watch — the watch cache,
+//! one of its snapshots, or etcd — falls back when the cache cannot, and returns each answer with
+//! its typed decision ([`Why`]). The caller never knows which path served.
 
-use crate::apiserver::decision::{Rule, Semantics};
+use serde_json::Value;
+
+use super::{CacheList, CacheWatchArgs, Cacher, ListArgs};
+use crate::apiserver::continue_token::ContinueToken;
+use crate::apiserver::decision::{Outcome, Path, Rule, Semantics, Why};
+use crate::apiserver::etcd3::{self, ListPage, ListRequest, ReadAt, StorageError};
 use crate::apiserver::features::Features;
+use crate::apiserver::status::Status;
+use crate::apiserver::watch::{WatchArgs, WatchStream};
+use crate::clock::{Clock, Instant};
+use crate::store::MvccStore;
 
 /// A read path (§C.2).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -119,6 +130,223 @@ pub fn route_get(rv: Option<u64>, cache: bool) -> (ReadPath, Rule) {
         (Some(0), false) => (ReadPath::EtcdLatest, Rule::WatchCacheOff),
         (Some(n), true) => (ReadPath::CacheMin(n), Rule::NotOlderThanFromCache),
         (Some(n), false) => (ReadPath::EtcdNotOlderThan(n), Rule::WatchCacheOff),
+    }
+}
+
+/// What a read may touch besides the cache: etcd, and the clock (a wait lets time pass).
+pub struct ReadCtx<'a> {
+    pub etcd: &'a mut MvccStore,
+    pub clock: &'a mut Clock,
+}
+
+/// Why a read failed: a storage error (the registry names the object in its Status) or an
+/// answer the storage layer gives as a Status itself.
+#[derive(Debug, Clone, PartialEq)]
+pub enum ReadError {
+    Storage(StorageError),
+    /// Boxed: a `Status` is large and this path is rare.
+    Api(Box<Status>),
+}
+
+/// Where a started watch's frames come from.
+#[derive(Debug, Clone)]
+pub enum StartedWatch {
+    /// A cache watcher with the watch's id, in the resource's cacher.
+    Cache,
+    /// A stream straight from an etcd watch.
+    Etcd(Box<WatchStream>),
+}
+
+/// A resourceVersion from a URL as an etcd revision, saturating.
+fn revision(n: u64) -> i64 {
+    i64::try_from(n).unwrap_or(i64::MAX)
+}
+
+/// The watch semantics of `rv` and `sendInitialEvents` (the docs' "Semantics for watch").
+pub fn watch_semantics(rv: Option<u64>, send_initial_events: Option<bool>) -> Semantics {
+    match (send_initial_events, rv) {
+        (Some(true), _) => Semantics::SendInitialEvents,
+        (_, None) => Semantics::MostRecent,
+        (_, Some(0)) => Semantics::Any,
+        (_, Some(_)) => Semantics::Exact,
+    }
+}
+
+/// The storage the registry reads through: the resource's cacher (if the watch cache is on)
+/// in front of etcd.
+pub struct CacheDelegator<'a> {
+    cacher: Option<&'a mut Cacher>,
+    features: &'a Features,
+}
+
+impl<'a> CacheDelegator<'a> {
+    pub fn new(cacher: Option<&'a mut Cacher>, features: &'a Features) -> Self {
+        CacheDelegator { cacher, features }
+    }
+
+    /// The cacher, if it is there and ready to serve at `now`.
+    fn ready_cacher(&mut self, now: Instant) -> Option<&mut Cacher> {
+        self.cacher.as_deref_mut().filter(|c| c.is_ready(now))
+    }
+
+    /// `Get` of the object at `key` with `resourceVersion` `rv` (`None` = unset).
+    pub fn get(
+        &mut self,
+        ctx: &mut ReadCtx<'_>,
+        key: &str,
+        rv: Option<u64>,
+    ) -> (Result<Value, ReadError>, Why) {
+        let (path, rule) = route_get(rv, self.cacher.is_some());
+        let mut why = Why::new(rule).semantics(get_semantics(rv));
+        why.rv = rv.map(revision);
+        let now = ctx.clock.now();
+        let etcd_at = match path {
+            ReadPath::CacheAny | ReadPath::CacheMin(_) => match self.ready_cacher(now) {
+                Some(c) => {
+                    let min = match path {
+                        ReadPath::CacheMin(n) => Some(revision(n)),
+                        _ => None,
+                    };
+                    let result = match c.get(key, min, ctx.etcd, ctx.clock, &mut why) {
+                        Ok(Some(obj)) => {
+                            why.revision =
+                                crate::apiserver::object::resource_version(&obj).and_then(|r| r.parse().ok());
+                            Ok(obj)
+                        }
+                        Ok(None) => Err(ReadError::Storage(StorageError::NotFound)),
+                        Err(status) => Err(ReadError::Api(Box::new(status))),
+                    };
+                    return (result, why);
+                }
+                None => {
+                    why.outcome = Some(Outcome::CacheNotReady);
+                    match rv {
+                        Some(n) if n > 0 => ReadAt::NotOlderThan(n),
+                        _ => ReadAt::Latest,
+                    }
+                }
+            },
+            ReadPath::EtcdLatest => ReadAt::Latest,
+            ReadPath::EtcdNotOlderThan(n) => ReadAt::NotOlderThan(n),
+            ReadPath::EtcdAt(n) => ReadAt::Exact(n),
+            // Gets never route to these (§C.3); served by etcd at the revision if they did.
+            ReadPath::CacheConsistent => ReadAt::Latest,
+            ReadPath::CacheSnapshot(n) => ReadAt::Exact(n),
+        };
+        why.path = Some(Path::Etcd);
+        let result = etcd3::get(ctx.etcd, key, etcd_at).map_err(ReadError::Storage);
+        if let Ok(obj) = &result {
+            why.revision = crate::apiserver::object::resource_version(obj).and_then(|r| r.parse().ok());
+        }
+        (result, why)
+    }
+
+    /// `GetList` of `shape` over `args`: routed by [`route_list`], served by the cache or etcd,
+    /// with the 410 of a compacted continuation offering the `rv:-1` token.
+    pub fn list(
+        &mut self,
+        ctx: &mut ReadCtx<'_>,
+        shape: &ListShape,
+        args: &ListArgs<'_>,
+    ) -> (Result<ListPage, ReadError>, Why) {
+        let (mut path, rule) = route_list(shape, self.features, self.cacher.is_some());
+        let mut why = Why::new(rule).semantics(shape.semantics());
+        why.rv = match shape.continue_rv {
+            Some(crv) => Some(crv),
+            None => shape.rv.map(revision),
+        };
+        let now = ctx.clock.now();
+        let cache_path = matches!(
+            path,
+            ReadPath::CacheAny
+                | ReadPath::CacheMin(_)
+                | ReadPath::CacheConsistent
+                | ReadPath::CacheSnapshot(_)
+        );
+        if cache_path && self.ready_cacher(now).is_none() {
+            if shape.limit > 0 && !shape.has_selector {
+                path = match path {
+                    ReadPath::CacheMin(n) | ReadPath::EtcdNotOlderThan(n) => ReadPath::EtcdNotOlderThan(n),
+                    ReadPath::CacheSnapshot(n) | ReadPath::EtcdAt(n) => ReadPath::EtcdAt(n),
+                    ReadPath::CacheAny | ReadPath::CacheConsistent | ReadPath::EtcdLatest => {
+                        ReadPath::EtcdLatest
+                    }
+                };
+                why.outcome = Some(Outcome::CacheNotReady);
+            } else {
+                let retry = self.cacher.as_deref().map(|c| c.retry_after_seconds(now)).unwrap_or(1);
+                why.path = Some(Path::WatchCache);
+                why.outcome = Some(Outcome::CacheInitializing);
+                why.retry_after = Some(retry.into());
+                let status = Status::too_many_requests("storage is (re)initializing", retry);
+                return (Err(ReadError::Api(Box::new(status))), why);
+            }
+        }
+        let at = match self.cacher.as_deref_mut() {
+            Some(c) => match c.list(path, args, ctx.etcd, ctx.clock, &mut why) {
+                Ok(CacheList::Page(page)) => {
+                    why.revision = Some(page.resource_version);
+                    return (Ok(page), why);
+                }
+                Ok(CacheList::Etcd(at)) => at,
+                Err(status) => return (Err(ReadError::Api(Box::new(status))), why),
+            },
+            None => match path {
+                ReadPath::EtcdNotOlderThan(n) | ReadPath::CacheMin(n) => ReadAt::NotOlderThan(n),
+                ReadPath::EtcdAt(n) | ReadPath::CacheSnapshot(n) => ReadAt::Exact(n),
+                ReadPath::EtcdLatest | ReadPath::CacheAny | ReadPath::CacheConsistent => ReadAt::Latest,
+            },
+        };
+        why.path = Some(Path::Etcd);
+        let req = ListRequest {
+            key_prefix: args.prefix,
+            at,
+            continue_from: args.continue_from,
+            limit: args.limit,
+            selector: args.selector,
+        };
+        match etcd3::list(ctx.etcd, &req) {
+            Ok(page) => {
+                why.revision = Some(page.resource_version);
+                (Ok(page), why)
+            }
+            Err(StorageError::Compacted) if args.continue_from.is_some() => {
+                why.outcome = Some(Outcome::ContinueCompacted);
+                why.compact_revision = ctx.etcd.compact_revision();
+                let start = args.continue_from.map(|t| t.start.clone()).unwrap_or_default();
+                let status = Status::expired_continue(&ContinueToken { rv: -1, start }.encode());
+                (Err(ReadError::Api(Box::new(status))), why)
+            }
+            Err(e) => {
+                let why = e.explain(why, ctx.etcd);
+                (Err(ReadError::Storage(e)), why)
+            }
+        }
+    }
+
+    /// `Watch`: the cacher serves every watch when the watch cache is on; without it, etcd.
+    pub fn watch(&mut self, ctx: &mut ReadCtx<'_>, args: WatchArgs) -> (Result<StartedWatch, Status>, Why) {
+        let mut why =
+            Why::new(Rule::WatchFromEtcd).semantics(watch_semantics(args.rv, args.send_initial_events));
+        why.rv = args.rv.map(revision);
+        match self.cacher.as_deref_mut() {
+            Some(c) => {
+                let cargs = CacheWatchArgs {
+                    id: args.id,
+                    filter: args.filter,
+                    rv: args.rv.map(revision),
+                    send_initial_events: args.send_initial_events,
+                    allow_bookmarks: args.allow_bookmarks,
+                    deadline: args.deadline,
+                };
+                let result = c.watch(cargs, ctx.etcd, ctx.clock, &mut why).map(|()| StartedWatch::Cache);
+                (result, why)
+            }
+            None => {
+                let stream = WatchStream::from_etcd(ctx.etcd, &args, &mut why);
+                (Ok(StartedWatch::Etcd(Box::new(stream))), why)
+            }
+        }
     }
 }
 

@@ -1,6 +1,8 @@
-//! The cacher (k8s.io/apiserver `storage/cacher`): one watch cache per resource, fed by its own
-//! etcd watch with a configurable propagation lag, the cache watchers it serves, readiness and
-//! relists (§C.2, §E). Routing — which requests it serves — is in [`delegator`].
+//! The cacher (k8s.io/apiserver `storage/cacher/cacher.go`): one watch cache per resource, fed by
+//! its own etcd watch with a configurable propagation lag; it serves `get`, `list` and `watch`
+//! from its state, its snapshots and its history, each with the typed decision behind the answer,
+//! and owns the cache watchers it feeds, readiness and relists (§C.2, §E). Routing — which
+//! requests it serves and when etcd does — is the [`delegator`]'s.
 
 pub mod cache_watcher;
 pub mod delegator;
@@ -11,11 +13,17 @@ use std::collections::{BTreeMap, VecDeque};
 use serde_json::Value;
 
 use self::cache_watcher::{CacheWatcher, channel_size};
+use self::delegator::ReadPath;
 use self::watch_cache::{CacheEvent, CacheEventType, WatchCache};
-use super::decision::{EndReason, Ended};
+use super::continue_token::ContinueToken;
+use super::decision::{EndReason, Ended, Outcome, Path, Rule, Why};
 use super::etcd3::prefix_range_end;
+use super::etcd3::{ListPage, ReadAt};
 use super::object;
 use super::resource::ResourceInfo;
+use super::selector::LabelSelector;
+use super::status::Status;
+use super::watch::{Frame, FrameType, WatchFilter};
 use crate::clock::{Clock, Duration, Instant};
 use crate::store::{EventType, MvccStore, RangeRequest, WatchCreateRequest, WatchId};
 
@@ -52,19 +60,19 @@ pub struct CacheView {
 
 #[derive(Debug, Clone)]
 pub struct Cacher {
-    pub info: &'static ResourceInfo,
+    info: &'static ResourceInfo,
     prefix: String,
     etcd_watch: Option<WatchId>,
     incoming: VecDeque<(Instant, Incoming)>,
-    pub cache: WatchCache,
+    cache: WatchCache,
     watchers: BTreeMap<u64, CacheWatcher>,
     /// Not ready (initialising) before this instant.
     ready_at: Instant,
     /// When the cache last became unready (for Retry-After).
     unready_since: Instant,
     /// The compaction the apiserver knows about (snapshots below it are dropped).
-    pub known_compaction: i64,
-    pub lag: Duration,
+    known_compaction: i64,
+    lag: Duration,
     pinned_capacity: Option<usize>,
 }
 
@@ -78,7 +86,7 @@ impl Cacher {
     ) -> Self {
         let mut c = Cacher {
             info,
-            prefix: format!("/registry/{}/", info.resource),
+            prefix: info.key_root(),
             etcd_watch: None,
             incoming: VecDeque::new(),
             cache: WatchCache::new(),
@@ -91,6 +99,21 @@ impl Cacher {
         };
         c.relist(etcd, now, init_delay);
         c
+    }
+
+    /// Propagation delay from etcd to this cache.
+    pub fn set_lag(&mut self, lag: Duration) {
+        self.lag = lag;
+    }
+
+    /// The apiserver learns of a compaction: snapshots below it are gone.
+    pub fn note_compaction(&mut self, rev: i64) {
+        self.known_compaction = self.known_compaction.max(rev);
+    }
+
+    /// The cache's resourceVersion (the newest revision it has seen).
+    pub fn resource_version(&self) -> i64 {
+        self.cache.resource_version()
     }
 
     pub fn is_ready(&self, now: Instant) -> bool {
@@ -296,19 +319,6 @@ impl Cacher {
         }
     }
 
-    /// Registers a watcher and returns its id.
-    pub fn add_watcher(&mut self, id: u64, w: CacheWatcher) {
-        self.watchers.insert(id, w);
-    }
-
-    pub fn watcher(&self, id: u64) -> Option<&CacheWatcher> {
-        self.watchers.get(&id)
-    }
-
-    pub fn watcher_mut(&mut self, id: u64) -> Option<&mut CacheWatcher> {
-        self.watchers.get_mut(&id)
-    }
-
     pub fn channel_size(&self) -> usize {
         channel_size(self.cache.capacity())
     }
@@ -329,12 +339,8 @@ impl Cacher {
     /// Forgets ended watchers whose frames have all been read, returning their ids and why they
     /// ended (their streams remain with the apiserver).
     pub fn collect_ended(&mut self) -> Vec<(u64, Option<Ended>)> {
-        let ended: Vec<u64> = self
-            .watchers
-            .iter()
-            .filter(|(_, w)| w.closed && w.delivered.is_empty() && w.buffered.is_empty())
-            .map(|(id, _)| *id)
-            .collect();
+        let ended: Vec<u64> =
+            self.watchers.iter().filter(|(_, w)| w.is_drained()).map(|(id, _)| *id).collect();
         ended.into_iter().filter_map(|id| self.watchers.remove(&id).map(|w| (id, w.close_reason))).collect()
     }
 
@@ -357,4 +363,349 @@ impl Cacher {
     ) -> impl Iterator<Item = (&'a String, &'a Value)> + 'a {
         self.cache.store().range(start.to_string()..).take_while(move |(k, _)| k.starts_with(prefix))
     }
+}
+
+/// A list as the cacher and etcd serve it: the key range, where to continue, the page size and
+/// the selector.
+#[derive(Debug, Clone, Copy)]
+pub struct ListArgs<'a> {
+    pub prefix: &'a str,
+    pub continue_from: Option<&'a ContinueToken>,
+    pub limit: i64,
+    pub selector: &'a LabelSelector,
+}
+
+/// What the cacher did with a list: served a page, or handed it to etcd at a revision.
+#[derive(Debug, Clone, PartialEq)]
+pub enum CacheList {
+    Page(ListPage),
+    Etcd(ReadAt),
+}
+
+/// How a watch served by the cache starts.
+#[derive(Debug, Clone)]
+pub struct CacheWatchArgs {
+    pub id: u64,
+    pub filter: WatchFilter,
+    pub rv: Option<i64>,
+    pub send_initial_events: Option<bool>,
+    pub allow_bookmarks: bool,
+    pub deadline: Instant,
+}
+
+/// An etcd revision as a resourceVersion, negatives as 0.
+fn rv_u64(n: i64) -> u64 {
+    u64::try_from(n).unwrap_or(0)
+}
+
+impl Cacher {
+    /// `waitUntilFreshAndBlock` for a read that needs the cache at `n`: on timeout, the 504
+    /// `Too large resource version` with `Retry-After: 1` (§C.5).
+    fn wait_fresh(
+        &mut self,
+        n: i64,
+        etcd: &mut MvccStore,
+        clock: &mut Clock,
+        why: &mut Why,
+    ) -> Result<(), Status> {
+        if self.wait_until_fresh(n, etcd, clock) {
+            return Ok(());
+        }
+        let cur = self.cache.resource_version();
+        why.path = Some(Path::WatchCache);
+        why.outcome = Some(Outcome::CacheNotFresh);
+        why.cache_rv = Some(cur);
+        why.retry_after = Some(1);
+        Err(Status::too_large_resource_version(rv_u64(n), rv_u64(cur), 1))
+    }
+
+    /// `Get`: the object at `key` in the current state, once the cache has seen `min_rv`.
+    pub fn get(
+        &mut self,
+        key: &str,
+        min_rv: Option<i64>,
+        etcd: &mut MvccStore,
+        clock: &mut Clock,
+        why: &mut Why,
+    ) -> Result<Option<Value>, Status> {
+        if let Some(n) = min_rv {
+            self.wait_fresh(n, etcd, clock, why)?;
+        }
+        why.path = Some(Path::WatchCache);
+        why.cache_rv = Some(self.cache.resource_version());
+        Ok(self.cache.get(key).cloned())
+    }
+
+    /// `GetList` along `path`: the current state (after waiting where the path says so) or a
+    /// snapshot; [`CacheList::Etcd`] when etcd has to serve it after all (an etcd path, a
+    /// consistent read the cache could not catch up with, a snapshot it does not hold).
+    pub fn list(
+        &mut self,
+        path: ReadPath,
+        args: &ListArgs<'_>,
+        etcd: &mut MvccStore,
+        clock: &mut Clock,
+        why: &mut Why,
+    ) -> Result<CacheList, Status> {
+        let start =
+            args.continue_from.map(|t| t.start_key(args.prefix)).unwrap_or_else(|| args.prefix.to_string());
+        let prefix_end =
+            String::from_utf8_lossy(&super::etcd3::prefix_range_end(args.prefix.as_bytes())).into_owned();
+        let limit = match path {
+            ReadPath::EtcdLatest => return Ok(CacheList::Etcd(ReadAt::Latest)),
+            ReadPath::EtcdNotOlderThan(n) => return Ok(CacheList::Etcd(ReadAt::NotOlderThan(n))),
+            ReadPath::EtcdAt(n) => return Ok(CacheList::Etcd(ReadAt::Exact(n))),
+            ReadPath::CacheAny => 0,
+            ReadPath::CacheMin(n) => {
+                self.wait_fresh(i64::try_from(n).unwrap_or(i64::MAX), etcd, clock, why)?;
+                args.limit
+            }
+            ReadPath::CacheConsistent => {
+                let target = etcd.current_revision();
+                why.etcd_revision = Some(target);
+                if !self.wait_until_fresh(target, etcd, clock) {
+                    why.cache_rv = Some(self.cache.resource_version());
+                    why.outcome = Some(Outcome::ConsistentReadTimeout);
+                    return Ok(CacheList::Etcd(ReadAt::Latest));
+                }
+                args.limit
+            }
+            ReadPath::CacheSnapshot(n) => {
+                let at = i64::try_from(n).unwrap_or(i64::MAX);
+                self.wait_fresh(at, etcd, clock, why)?;
+                let known = self.known_compaction;
+                let Some(state) = self.cache.snapshot_range(at, known, &start, args.prefix) else {
+                    why.outcome = Some(Outcome::SnapshotMissing);
+                    return Ok(CacheList::Etcd(ReadAt::Exact(n)));
+                };
+                why.path = Some(Path::CacheSnapshot);
+                why.snapshot_rv = Some(self.cache.snapshot_revision(at, known).unwrap_or(at));
+                let cache = &self.cache;
+                return Ok(CacheList::Page(page_from(
+                    state,
+                    args.prefix,
+                    at,
+                    args.limit,
+                    args.selector,
+                    |after| cache.count_between_at(at, known, after, &prefix_end).unwrap_or(0),
+                )));
+            }
+        };
+        why.path = Some(Path::WatchCache);
+        why.cache_rv = Some(self.cache.resource_version());
+        let cache = &self.cache;
+        Ok(CacheList::Page(page_from(
+            self.state_from(&start, args.prefix),
+            args.prefix,
+            cache.resource_version(),
+            limit,
+            args.selector,
+            |after| cache.count_between(after, &prefix_end),
+        )))
+    }
+
+    /// `Watch`: starts a cache watcher (§E.2's table): the current state as ADDED events, the
+    /// buffered history after an rv, or nothing; a watch the cache cannot start gets its ERROR
+    /// frame and ends at once. `Err` is the 429 of a cache that is not ready.
+    pub fn watch(
+        &mut self,
+        args: CacheWatchArgs,
+        etcd: &mut MvccStore,
+        clock: &mut Clock,
+        why: &mut Why,
+    ) -> Result<(), Status> {
+        let now = clock.now();
+        let CacheWatchArgs { id, filter, rv, send_initial_events: sie, allow_bookmarks: bookmarks, deadline } =
+            args;
+        why.path = Some(Path::WatchCache);
+        if !self.is_ready(now) {
+            let retry = self.retry_after_seconds(now);
+            why.rule = Rule::WatchStateFromCache;
+            why.outcome = Some(Outcome::CacheInitializing);
+            why.retry_after = Some(retry.into());
+            return Err(Status::too_many_requests("storage is (re)initializing", retry));
+        }
+        let chan = self.channel_size();
+        let mut error: Option<(Status, Ended)> = None;
+        let mut initial: Vec<Frame> = Vec::new();
+        let mut end_bookmark = None;
+        let start_rv: i64;
+        // Wait for freshness where the table says so (§E.2).
+        let wait_for = match (rv, sie) {
+            (None, Some(_)) => Some(etcd.current_revision()),
+            (Some(n), Some(true)) if n > 0 => Some(n),
+            _ => None,
+        };
+        if let Some(target) = wait_for
+            && !self.wait_until_fresh(target, etcd, clock)
+        {
+            let cur = self.cache.resource_version();
+            let mut ended = Ended::new(EndReason::CacheNotFresh);
+            ended.rv = Some(target);
+            ended.cache_rv = Some(cur);
+            error = Some((Status::too_large_resource_version(rv_u64(target), rv_u64(cur), 1), ended));
+        }
+        let cache_rv = self.cache.resource_version();
+        let with_state = matches!(sie, Some(true)) || (sie.is_none() && matches!(rv, None | Some(0)));
+        why.cache_rv = Some(cache_rv);
+        if error.is_some() {
+            start_rv = cache_rv;
+            why.rule = if sie == Some(true) { Rule::WatchListFromCache } else { Rule::WatchNoInitialState };
+            why.outcome = Some(Outcome::CacheNotFresh);
+            why.etcd_revision = wait_for;
+            why.retry_after = Some(1);
+        } else if with_state {
+            for (_, obj) in self.state_from(&filter.key_prefix, &filter.key_prefix) {
+                if filter.matches(obj) {
+                    initial.push(Frame { kind: FrameType::Added, object: obj.clone() });
+                }
+            }
+            start_rv = cache_rv;
+            if sie == Some(true) && bookmarks {
+                end_bookmark = Some(Frame::bookmark(self.info, cache_rv, true));
+            }
+            why.rule = if sie == Some(true) { Rule::WatchListFromCache } else { Rule::WatchStateFromCache };
+            if sie == Some(true) {
+                why.end_bookmark = Some(bookmarks);
+            }
+            if rv.is_none() && sie == Some(true) {
+                why.etcd_revision = wait_for;
+            }
+            why.initial_events = Some(initial.len());
+            why.key_order = Some(true);
+            why.start_rv = Some(cache_rv);
+        } else {
+            match (rv, sie) {
+                (None, _) => {
+                    start_rv = wait_for.unwrap_or(cache_rv);
+                    why.rule = Rule::WatchNoInitialState;
+                    why.etcd_revision = wait_for;
+                    why.start_rv = Some(start_rv);
+                }
+                (Some(0), _) => {
+                    start_rv = cache_rv;
+                    why.rule = Rule::WatchNoInitialState;
+                    why.start_rv = Some(start_rv);
+                }
+                (Some(n), _) => {
+                    start_rv = n;
+                    why.oldest_startable_rv = Some(self.cache.oldest_startable_rv());
+                    match self.cache.events_since(n) {
+                        Err(status) => {
+                            why.rule = Rule::WatchFromCacheHistory;
+                            why.outcome = Some(Outcome::CacheWindow);
+                            let mut ended = Ended::new(EndReason::CacheWindow);
+                            ended.rv = Some(n);
+                            ended.oldest_startable_rv = Some(self.cache.oldest_startable_rv());
+                            error = Some((status, ended));
+                        }
+                        Ok(evs) => {
+                            initial.extend(evs.into_iter().filter_map(|ev| ev.frame_for(&filter)));
+                            why.rule = if n > cache_rv {
+                                Rule::WatchAheadOfCache
+                            } else {
+                                Rule::WatchFromCacheHistory
+                            };
+                            why.initial_events = Some(initial.len());
+                            why.start_rv = Some(n.max(cache_rv));
+                        }
+                    }
+                }
+            }
+        }
+        // Events already covered by the replay (or skipped for a future rv) are not sent again.
+        let mut w =
+            CacheWatcher::new(self.info, filter, start_rv.max(cache_rv), bookmarks, now, deadline, chan);
+        w.started_from = start_rv;
+        for f in initial {
+            w.send_initial(f);
+        }
+        if let Some(b) = end_bookmark {
+            w.send_initial(b);
+        }
+        if let Some((status, ended)) = error {
+            w.send_initial(Frame::error(&status));
+            w.close(ended);
+        }
+        self.watchers.insert(id, w);
+        Ok(())
+    }
+
+    /// The client reads watcher `id`: every frame delivered since the last read, and whether the
+    /// stream has ended (all its frames read). `None` if the cache does not know it.
+    pub fn read_watcher(&mut self, id: u64) -> Option<(Vec<Frame>, bool)> {
+        let w = self.watchers.get_mut(&id)?;
+        let frames = w.read();
+        Some((frames, w.is_drained()))
+    }
+
+    /// The client stops (or restarts) reading watcher `id`.
+    pub fn pause_watcher(&mut self, id: u64, paused: bool) {
+        if let Some(w) = self.watchers.get_mut(&id) {
+            if paused { w.pause() } else { w.resume() }
+        }
+    }
+
+    /// Ends watcher `id` for `reason` (a client cancel).
+    pub fn close_watcher(&mut self, id: u64, reason: Ended) {
+        if let Some(w) = self.watchers.get_mut(&id) {
+            w.close(reason);
+        }
+    }
+
+    /// Why watcher `id` ended, if it has.
+    pub fn watcher_close_reason(&self, id: u64) -> Option<Option<Ended>> {
+        self.watchers.get(&id).map(|w| w.close_reason.clone())
+    }
+
+    /// Takes what watcher `id` still holds for its client (what fits in its result channel) and
+    /// why it ended: the cache goes away, the frames already sent stay readable.
+    pub fn take_watcher(&mut self, id: u64) -> Option<(Vec<Frame>, Option<Ended>)> {
+        let mut w = self.watchers.remove(&id)?;
+        Some((w.take_remaining(), w.close_reason.clone()))
+    }
+
+    /// What a picture shows of watcher `id`.
+    pub fn watcher_view(&self, id: u64) -> Option<CacheWatcherView> {
+        self.watchers.get(&id).map(CacheWatcher::view)
+    }
+}
+
+pub use self::cache_watcher::CacheWatcherView;
+
+/// A page of a cache-served list: key order, selector, `limit` with a token at `rv` (§D).
+fn page_from<'a>(
+    state: impl Iterator<Item = (&'a String, &'a Value)>,
+    prefix: &str,
+    rv: i64,
+    limit: i64,
+    selector: &LabelSelector,
+    count_after: impl FnOnce(&str) -> usize,
+) -> ListPage {
+    let mut items = Vec::new();
+    let mut last_key = None;
+    let mut has_more = false;
+    let mut remaining = 0usize;
+    let mut state = state.peekable();
+    let limit = usize::try_from(limit).unwrap_or(0);
+    while let Some((k, obj)) = state.next() {
+        last_key = Some(k.clone());
+        if selector.matches(&object::labels(obj)) {
+            items.push(obj.clone());
+        }
+        if limit > 0 && items.len() >= limit && state.peek().is_some() {
+            has_more = true;
+            remaining = count_after(&format!("{k}\0"));
+            break;
+        }
+    }
+    let (continue_token, remaining_item_count) = match (has_more, last_key) {
+        (true, Some(k)) => {
+            let token = ContinueToken::after_key(&k, prefix, rv).map(|t| t.encode());
+            let remaining = i64::try_from(remaining).unwrap_or(i64::MAX);
+            (token, selector.is_empty().then_some(remaining))
+        }
+        _ => (None, None),
+    };
+    ListPage { items, resource_version: rv, continue_token, remaining_item_count }
 }

@@ -1,0 +1,164 @@
+//! The write path of the generic registry (k8s.io/apiserver `registry/generic/registry/store.go`
+//! `Create`, `Update`, `Delete`): decode the body, ask the resource's [`strategy`](super::strategy),
+//! fill in the system fields, then one etcd transaction ([`super::etcd3`]). Each write returns its
+//! answer and the typed decision behind it.
+
+use serde_json::Value;
+
+use super::body::decode_object;
+use super::decision::{Path, Rule, Why};
+use super::etcd3::{self, Preconditions, ReadAt};
+use super::object;
+use super::request::ApiRequest;
+use super::status::Status;
+use super::strategy;
+use crate::clock::Clock;
+use crate::store::MvccStore;
+
+/// What a write may touch: etcd, the clock (creation timestamps) and the uid source.
+pub struct WriteCtx<'a> {
+    pub etcd: &'a mut MvccStore,
+    pub clock: &'a Clock,
+    /// Source of deterministic uids.
+    pub uid_seq: &'a mut u64,
+    pub seed: u64,
+}
+
+/// A write's answer: status code and body, or the Status it failed with; and why.
+pub type WriteResult = (Result<(u16, Value), Status>, Why);
+
+/// The revision a stored object carries in `metadata.resourceVersion`.
+fn stored_revision(obj: &Value) -> Option<i64> {
+    object::resource_version(obj).and_then(|r| r.parse().ok())
+}
+
+fn body_of(req: &ApiRequest) -> Result<&Value, WriteResult> {
+    req.body.as_ref().ok_or_else(|| (Err(Status::unknown_body_format()), Why::new(Rule::BodyRejected)))
+}
+
+/// `POST`: `Txn If(mod_revision(key)==0) Then Put`.
+pub fn create(ctx: &mut WriteCtx<'_>, req: &ApiRequest) -> WriteResult {
+    let info = req.resource;
+    let strategy = strategy::for_resource(info);
+    let body = match body_of(req) {
+        Ok(b) => b,
+        Err(e) => return e,
+    };
+    let mut obj = match decode_object(info, req.namespace.as_deref(), None, body) {
+        Ok(o) => o,
+        Err(status) => return (Err(status), Why::new(Rule::BodyRejected)),
+    };
+    let name = object::name(&obj).to_string();
+    if object::resource_version(&obj).is_some() {
+        return (
+            Err(Status::non_api_error("resourceVersion should not be set on objects to be created")),
+            Why::new(Rule::ResourceVersionOnCreate),
+        );
+    }
+    let errs = strategy.validate(&obj);
+    if !errs.is_empty() {
+        return (Err(Status::invalid(info, &name, &errs)), Why::new(Rule::ObjectInvalid));
+    }
+    strategy.prepare_for_create(&mut obj);
+    *ctx.uid_seq += 1;
+    object::set_meta(&mut obj, "uid", Value::String(object::make_uid(ctx.seed, *ctx.uid_seq)));
+    object::set_meta(&mut obj, "creationTimestamp", Value::String(object::timestamp(ctx.clock.now())));
+    if let (true, Some(ns)) = (info.namespaced, req.namespace.as_deref()) {
+        object::set_meta(&mut obj, "namespace", Value::String(ns.to_string()));
+    }
+    let obj = object::canonical(info, obj);
+    let key = info.object_key(req.namespace.as_deref(), &name);
+    let mut why = Why::new(Rule::Create).path(Path::Etcd);
+    match etcd3::create(ctx.etcd, &key, &obj) {
+        Ok(stored) => {
+            why.revision = stored_revision(&stored);
+            (Ok((201, object::canonical(info, stored))), why)
+        }
+        Err(e) => (Err(e.to_status(info, &name)), e.explain(why, ctx.etcd)),
+    }
+}
+
+/// `PUT`: `Txn If(mod_revision==rv) Then Put` (unconditional without a resourceVersion); an
+/// object that encodes to the stored bytes is a no-op.
+pub fn update(ctx: &mut WriteCtx<'_>, req: &ApiRequest) -> WriteResult {
+    let info = req.resource;
+    let strategy = strategy::for_resource(info);
+    let url_name = req.name.as_deref().unwrap_or("");
+    let body = match body_of(req) {
+        Ok(b) => b,
+        Err(e) => return e,
+    };
+    let mut obj = match decode_object(info, req.namespace.as_deref(), Some(url_name), body) {
+        Ok(o) => o,
+        Err(status) => return (Err(status), Why::new(Rule::BodyRejected)),
+    };
+    let key = info.object_key(req.namespace.as_deref(), url_name);
+    let expected = match object::resource_version(&obj) {
+        None => None,
+        Some(rv) => match rv.parse::<i64>() {
+            Ok(n) => Some(n),
+            Err(_) => {
+                return (
+                    Err(Status::bad_request(&format!("invalid resourceVersion in the object: {rv:?}"))),
+                    Why::new(Rule::InvalidResourceVersion),
+                );
+            }
+        },
+    };
+    let mut why =
+        Why::new(if expected.is_some() { Rule::Update } else { Rule::UpdateUnconditional }).path(Path::Etcd);
+    why.rv = expected;
+    let current = match etcd3::get(ctx.etcd, &key, ReadAt::Latest) {
+        Ok(c) => c,
+        Err(e) => return (Err(e.to_status(info, url_name)), e.explain(why, ctx.etcd)),
+    };
+    let errs = strategy.validate(&obj);
+    if !errs.is_empty() {
+        return (Err(Status::invalid(info, url_name, &errs)), Why::new(Rule::ObjectInvalid));
+    }
+    // System fields come from the stored object.
+    for f in ["uid", "creationTimestamp", "namespace"] {
+        if let Some(v) = object::metadata(&current).and_then(|m| m.get(f)).cloned() {
+            object::set_meta(&mut obj, f, v);
+        }
+    }
+    strategy.prepare_for_update(&mut obj, &current);
+    let obj = object::canonical(info, obj);
+    why.current_rv = stored_revision(&current);
+    match etcd3::update(ctx.etcd, &key, &obj, expected) {
+        Ok((stored, written)) => {
+            if !written {
+                why.rule = Rule::UpdateNoOp;
+            }
+            why.revision = stored_revision(&stored);
+            (Ok((200, object::canonical(info, stored))), why)
+        }
+        Err(e) => (Err(e.to_status(info, url_name)), e.explain(why, ctx.etcd)),
+    }
+}
+
+/// `DELETE`: `Txn If(mod_revision==current) Then Delete`, with the request's preconditions.
+pub fn delete(ctx: &mut WriteCtx<'_>, req: &ApiRequest) -> WriteResult {
+    let info = req.resource;
+    let strategy = strategy::for_resource(info);
+    let name = req.name.as_deref().unwrap_or("");
+    let key = info.object_key(req.namespace.as_deref(), name);
+    let pre = Preconditions {
+        resource_version: req.delete_options.precondition_resource_version.clone(),
+        uid: req.delete_options.precondition_uid.clone(),
+    };
+    let returns_object = strategy.returns_deleted_object();
+    let mut why =
+        Why::new(if returns_object { Rule::DeleteReturnsObject } else { Rule::Delete }).path(Path::Etcd);
+    match etcd3::delete(ctx.etcd, &key, &pre) {
+        Ok(last) => {
+            why.revision = stored_revision(&last);
+            if returns_object {
+                (Ok((200, object::canonical(info, last))), why)
+            } else {
+                (Ok((200, Status::success_deleted(info, name, object::uid(&last)).to_json())), why)
+            }
+        }
+        Err(e) => (Err(e.to_status(info, name)), e.explain(why, ctx.etcd)),
+    }
+}
