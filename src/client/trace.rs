@@ -8,29 +8,29 @@
 //!
 //! Each list keeps a cursor so `informer show` can print only what is new since the last show.
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 use crate::clock::Instant;
 
 /// An error as a decision names it: a server `Status` (code, reason, message as sent) or an error
 /// the client produced itself.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct ErrorInfo {
     /// HTTP code of the Status; 0 for a client-side error.
     pub code: u16,
-    #[serde(skip_serializing_if = "String::is_empty")]
+    #[serde(skip_serializing_if = "String::is_empty", default)]
     pub reason: String,
     /// The Status message exactly as the server sent it (empty for client-side errors).
-    #[serde(skip_serializing_if = "String::is_empty")]
+    #[serde(skip_serializing_if = "String::is_empty", default)]
     pub message: String,
     /// Set when the client itself produced the error.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none", default)]
     pub client: Option<ClientError>,
 }
 
 /// Errors client-go raises without a server `Status`.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(tag = "kind", rename_all = "kebab-case", rename_all_fields = "camelCase")]
 pub enum ClientError {
     /// `reflector.go`: a watch that closed within 1 s without any event ("very short watch").
@@ -44,7 +44,7 @@ pub enum ClientError {
 }
 
 /// Why `ListAndWatch` returned (what the back-off that follows is for).
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(tag = "kind", rename_all = "kebab-case", rename_all_fields = "camelCase")]
 pub enum Cause {
     /// The list at `rv` failed.
@@ -60,7 +60,7 @@ pub enum Cause {
 }
 
 /// How the informer's reflector builds its initial state.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum ListMode {
     /// LIST, then WATCH.
@@ -71,7 +71,7 @@ pub enum ListMode {
 
 /// One decision a client took, with the numbers it used. Serialized as
 /// `{"decision":"<kebab-case id>", …fields in camelCase}`; every id is listed in the README.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(tag = "decision", rename_all = "kebab-case", rename_all_fields = "camelCase")]
 pub enum Decision {
     /// The informer starts its reflector on `collection`.
@@ -92,7 +92,7 @@ pub enum Decision {
     /// 410 / too-large list, or after a back-off once lastSyncRV is unavailable.
     RelistFromScratch {
         cause: Cause,
-        #[serde(skip_serializing_if = "Option::is_none")]
+        #[serde(skip_serializing_if = "Option::is_none", default)]
         backoff_ms: Option<u64>,
     },
     /// ListAndWatch returned before any list succeeded; after `backoffMs` it lists at "0" again.
@@ -103,7 +103,7 @@ pub enum Decision {
     /// after a 410 / too-large watch-list, or after a back-off.
     WatchListFromScratch {
         cause: Cause,
-        #[serde(skip_serializing_if = "Option::is_none")]
+        #[serde(skip_serializing_if = "Option::is_none", default)]
         backoff_ms: Option<u64>,
     },
     /// A watch from `from` (lastSyncRV) with bookmarks and `timeoutSeconds`.
@@ -133,7 +133,7 @@ pub enum Decision {
     Event {
         #[serde(rename = "type")]
         kind: String,
-        #[serde(skip_serializing_if = "String::is_empty")]
+        #[serde(skip_serializing_if = "String::is_empty", default)]
         name: String,
         rv: String,
     },
@@ -141,7 +141,7 @@ pub enum Decision {
     InitialEvent {
         #[serde(rename = "type")]
         kind: String,
-        #[serde(skip_serializing_if = "String::is_empty")]
+        #[serde(skip_serializing_if = "String::is_empty", default)]
         name: String,
         rv: String,
         held: usize,
@@ -175,6 +175,16 @@ pub enum Decision {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct LogLine {
     pub at: Instant,
+    pub decision: Decision,
+}
+
+/// A decision as an output's `why.log` carries it: `{"at":"1.6s","decision":…}` (read back by
+/// the UI to render it in its language).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct LogEntry {
+    /// The simulated time, as `fmt_ms` writes it.
+    pub at: String,
+    #[serde(flatten)]
     pub decision: Decision,
 }
 

@@ -191,41 +191,28 @@ strings! {
     ColVer => "ver", "版本";
     ColWhy => "why", "原因";
     Why => "Why?", "为什么？";
-    WhyEngine => "The engine's reasoning:", "引擎给出的推理（英文）：";
+    WhyEngine => "The engine's reasoning:", "引擎给出的推理：";
 
-    // ---- "why" framing (built from the output; the engine's own text follows)
+    // ---- "why" for outputs that carry no decision of the engine (decisions are rendered by
+    // script::why from the output's "why")
     WhyLineError => "This line did not run: the engine refused it with the error above. Nothing changed in the cluster.", "这一行没有运行：引擎以上面的错误拒绝了它，集群没有任何变化。";
-    WhyWatchOpen => "The apiserver accepted watch {0}. From now on it queues every change after the watch's starting resourceVersion, in revision order; “Read events” takes what has arrived.", "apiserver 接受了 watch {0}。从现在起，它会按 revision 顺序把起始 resourceVersion 之后的每一次变化排入队列；点“读取事件”即可取出已到达的事件。";
-    WhyWatchFromRv => "It starts after resourceVersion {0}: only changes at later revisions are sent, none of the objects as they are now.", "它从 resourceVersion {0} 之后开始：只发送更晚 revision 上的变化，不会发送对象的当前状态。";
-    WhyWatchNoRv => "Without a specific resourceVersion it first sends the current objects as ADDED events, then every later change.", "没有指定具体的 resourceVersion 时，它会先把当前的对象作为 ADDED 事件发送，然后再发送之后的每一次变化。";
-    WhyEvents => "Each frame is one change etcd recorded after the watch's position; its resourceVersion is the revision of that change, so the numbers only grow.", "每一帧都是 etcd 在 watch 当前位置之后记录的一次变化；帧的 resourceVersion 就是这次变化的 revision，所以数字只会增大。";
-    WhyEventsNone => "Nothing changed (for this watch) since the last read.", "自上次读取以来（对这个 watch 而言）没有任何变化。";
-    WhyWatchClosed => "The stream ended: a client (a reflector) now lists or watches again from its last resourceVersion, or re-lists if that is too old.", "这个流已经结束：客户端（reflector）会从它最后的 resourceVersion 重新 watch；如果那个版本太旧，就会重新 list。";
-    WhyGone => "410 Gone: the resourceVersion asked for is older than the oldest revision etcd still keeps — it was compacted. The client has to list again to get a fresh resourceVersion.", "410 Gone：请求的 resourceVersion 比 etcd 仍保留的最旧 revision 还要旧——它已被压缩。客户端必须重新 list，拿到一个新的 resourceVersion。";
-    WhyConflict => "409 Conflict: the object's resourceVersion in your body is not its current one — someone changed it after you read it. Read it again, reapply your change, retry (optimistic concurrency).", "409 Conflict：请求体中对象的 resourceVersion 不是它当前的版本——在你读取之后有人修改了它。请重新读取、重新应用修改后再试（乐观并发控制）。";
-    WhyNotFound => "404 Not Found: no such object at the revision that was read.", "404 Not Found：在所读取的 revision 上不存在这个对象。";
-    WhyInvalid => "The request was rejected before reading anything: see the message for the option that is not allowed.", "请求在读取任何数据之前就被拒绝了：请查看消息中指出的不允许的选项。";
-    WhyRetry => "The server cannot answer this right now; a client waits (Retry-After) and tries again.", "服务器此刻无法回答这个请求；客户端会等待（Retry-After）后重试。";
-    WhyList => "This list is one snapshot of etcd at revision {0}: every item is as it was at that revision. Its resourceVersion {0} is where a watch should start so that no change is missed.", "这个 list 是 etcd 在 revision {0} 时的一个快照：每个条目都是它在该 revision 时的样子。它的 resourceVersion {0} 就是 watch 应该开始的位置，这样才不会错过任何变化。";
-    WhyContinue => "More items remain. The continue token pins revision {0}: the next page is read at the same revision, so all pages form one consistent snapshot — until revision {0} is compacted.", "后面还有更多条目。continue token 固定了 revision {0}：下一页会在同一个 revision 上读取，所以所有分页组成同一个一致的快照——直到 revision {0} 被压缩为止。";
-    WhyRvUnset => "No resourceVersion was given: the apiserver does a consistent (quorum) read of the newest data from etcd.", "没有指定 resourceVersion：apiserver 会从 etcd 一致性地（quorum）读取最新的数据。";
-    WhyRvZero => "resourceVersion=\"0\" means “any version is fine”: the apiserver may answer from its watch cache, which can be behind etcd.", "resourceVersion=\"0\" 的意思是“任何版本都可以”：apiserver 可以用它的 watch cache 来回答，而 watch cache 可能落后于 etcd。";
-    WhyRvExact => "resourceVersionMatch=Exact: the answer must be the state exactly at revision {0} (or 410 if that is compacted).", "resourceVersionMatch=Exact：回答必须恰好是 revision {0} 时的状态（如果它已被压缩则返回 410）。";
-    WhyRvNotOlder => "resourceVersion={0} (NotOlderThan): any state at least as new as revision {0} is acceptable.", "resourceVersion={0}（NotOlderThan）：任何不早于 revision {0} 的状态都可以接受。";
-    WhyObject => "The object's resourceVersion {0} is the etcd revision of its last change (its mod_revision). Sending it back in an update is an optimistic-concurrency check.", "对象的 resourceVersion {0} 是它最后一次变化的 etcd revision（即 mod_revision）。在 update 中把它带回去，就是一次乐观并发检查。";
-    WhyCreated => "etcd stored the write at revision {0}, and that revision became the object's resourceVersion. Revisions count writes to every key, so neighbours may skip numbers.", "etcd 在 revision {0} 保存了这次写入，这个 revision 就成了对象的 resourceVersion。revision 统计的是所有键的写入，所以相邻对象的版本号可能不连续。";
-    WhyDeleted => "The delete is itself a write: it got its own revision, and watches see a DELETED event at it.", "删除本身也是一次写入：它有自己的 revision，watch 会在这个 revision 上看到一个 DELETED 事件。";
+    WhyNoDecision => "This output carries no recorded decision: switch “explain” on to see why the engine answered this way.", "这个输出没有记录决策：打开“explain”即可看到引擎为什么这样回答。";
+    WhyEventsRead => "The frames this watch received since the last read; each frame's “Why?” says what it is.", "这是这个 watch 自上次读取以来收到的帧；每一帧的“为什么？”说明它是什么。";
+    WhyEventsNone => "No new frames for this watch since the last read.", "自上次读取以来，这个 watch 没有新的帧。";
+    WhyDropped => "The informer's connection broke; what it did about it shows in its next “informer show”.", "这个 informer 的连接断了；它如何应对，会显示在下一次 “informer show” 中。";
+    WhyCompact => "etcd discarded the history below revision {0} (the newest version of each key is kept). What etcd must serve at an older revision now gets 410; the watch caches keep their own window.", "etcd 丢弃了 revision {0} 之前的历史（每个键的最新版本会保留）。需要由 etcd 在更早 revision 上提供的请求现在会得到 410；watch cache 保留它们自己的窗口。";
     WhyEtcdWrite => "Every etcd write takes the next global revision ({0}); the counter is shared by all keys, not kept per object.", "每次 etcd 写入都会占用下一个全局 revision（{0}）；这个计数器由所有键共享，而不是按对象单独计数。";
     WhyEtcdGet => "A raw etcd read at revision {0}: create_revision, mod_revision and version are the fields the apiserver turns into resourceVersion.", "这是在 revision {0} 上直接读取 etcd：create_revision、mod_revision 和 version 就是 apiserver 用来生成 resourceVersion 的字段。";
-    WhyCompact => "History below revision {0} was discarded (the newest version of each key is kept). Reads, continue tokens and watches at older revisions now get 410 Gone.", "revision {0} 之前的历史已被丢弃（每个键的最新版本会保留）。在更早 revision 上的读取、continue token 和 watch 现在都会得到 410 Gone。";
     WhyAdvance => "Only the simulated clock moved: timeouts, bookmarks and periodic compaction happen when their time comes.", "只有模拟时钟向前走了：超时、bookmark 和周期性压缩会在各自的时间点发生。";
     WhyExpect => "An expectation about the previous line's output: it checks, it changes nothing.", "这是对上一行输出的断言：它只做检查，不改变任何东西。";
     WhySetting => "This line changes the simulation's settings; it has no API answer of its own.", "这一行修改模拟的设置；它本身没有 API 响应。";
-    WhyFrameAdded => "“{0}” appeared for this watch at revision {1} (created, or first seen by the watch).", "“{0}”在 revision {1} 对这个 watch 出现（被创建，或被 watch 第一次看到）。";
+    WhyWatchControl => "This line controls a watch stream from the client's side.", "这一行从客户端一侧控制一个 watch 流。";
+    WhyOfWatch => "This watch: {0}", "这个 watch：{0}";
+    WhyFrameErrorPlain => "The server ended the stream with this Status ({0}).", "服务器以这个 Status（{0}）结束了这个流。";
+    WhyFrameAdded => "ADDED “{0}”: the object is new to this watch (just created, or part of the state the watch starts with); {1} is its resourceVersion, the revision of its last change.", "ADDED “{0}”：这个对象对该 watch 来说是新的（刚创建的，或属于 watch 起始时的状态）；{1} 是它的 resourceVersion，即它最后一次变化的 revision。";
     WhyFrameModified => "“{0}” was changed at revision {1}; the frame carries the object as it is after that write.", "“{0}”在 revision {1} 被修改；这一帧携带的是写入之后的对象。";
     WhyFrameDeleted => "“{0}” was deleted at revision {1}; the frame carries its last state.", "“{0}”在 revision {1} 被删除；这一帧携带的是它最后的状态。";
     WhyFrameBookmark => "No object changed: the server tells the watch it has seen everything up to revision {0}, so a restart can resume from there.", "没有对象变化：服务器告诉这个 watch 它已经看到了 revision {0} 之前的一切，重启时可以从这里继续。";
-    WhyFrameError => "The watch ended with an error ({0}): typically its position was compacted away; the client must list again and start a new watch.", "watch 以错误（{0}）结束：通常是它的位置已被压缩掉；客户端必须重新 list 并建立一个新的 watch。";
 
     // ---- watches
     WatchesHeading => "Watches", "Watch";

@@ -2,8 +2,11 @@
 //! back (status texts, continue tokens, revisions seen, watches). Pure functions only: the
 //! components call these, and `tests/web.rs` tests them directly.
 
-use base64::Engine as _;
-use serde_json::Value;
+use serde_json::{Value, json};
+
+use crate::apiserver::continue_token::ContinueToken;
+use crate::apiserver::request::Query;
+use crate::script::parse::{Command, parse_line};
 
 /// The request builder's verbs.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -317,13 +320,17 @@ pub fn is_error(out: &Value) -> bool {
     false
 }
 
-/// Decodes a continue token (base64url without padding → JSON), e.g. into
-/// `{"v":"meta.k8s.io/v1","rv":4,"start":"a\u0000"}`. The error says what is wrong.
+/// Decodes a continue token with the apiserver's own decoder (`storage.DecodeContinue`), e.g.
+/// into `{"v":"meta.k8s.io/v1","rv":4,"start":"a\u0000"}`, so the viewer agrees with the server
+/// on every input. The error is the server's own message for that token
+/// (`invalid continue token: …`).
 pub fn decode_continue(token: &str) -> Result<Value, String> {
-    let bytes = base64::engine::general_purpose::URL_SAFE_NO_PAD
-        .decode(token.trim())
-        .map_err(|e| format!("not base64url: {e}"))?;
-    serde_json::from_slice::<Value>(&bytes).map_err(|e| format!("not JSON: {e}"))
+    match ContinueToken::decode(token) {
+        Ok(t) => {
+            Ok(json!({"v": crate::apiserver::continue_token::TOKEN_VERSION, "rv": t.rv, "start": t.start}))
+        }
+        Err(e) => Err(format!("invalid continue token: {e}")),
+    }
 }
 
 /// A one-line summary of a decoded token: `rv 4, start "a\u0000"`.
@@ -460,6 +467,10 @@ pub struct Frame {
     pub rv: String,
     /// For ERROR frames: the Status code and reason.
     pub detail: String,
+    /// The `why` of the output that opened the watch (its decision), when known.
+    pub watch_why: Option<Value>,
+    /// For the frames of an `events` output whose stream ended: that output's `why`.
+    pub ended_why: Option<Value>,
 }
 
 /// What the log says about one watch stream.
@@ -474,6 +485,8 @@ pub struct WatchInfo {
     pub paused: bool,
     pub cancelled: bool,
     pub closed: bool,
+    /// The `why` of the output that opened it.
+    pub why: Option<Value>,
 }
 
 pub fn frame_of(ev: &Value) -> Frame {
@@ -486,7 +499,37 @@ pub fn frame_of(ev: &Value) -> Frame {
     } else {
         String::new()
     };
-    Frame { kind, name: s("/metadata/name"), rv: s("/metadata/resourceVersion"), detail }
+    Frame {
+        kind,
+        name: s("/metadata/name"),
+        rv: s("/metadata/resourceVersion"),
+        detail,
+        watch_why: None,
+        ended_why: None,
+    }
+}
+
+/// The frames of one `events` output, each with the decisions behind it: `watch_why` from the
+/// output that opened the watch, `ended_why` from this output when its stream ended.
+pub fn frames_of(events_out: &Value, watch_why: Option<&Value>) -> Vec<Frame> {
+    let ended =
+        events_out.get("why").filter(|_| events_out.get("closed").and_then(Value::as_bool) == Some(true));
+    events_out
+        .get("events")
+        .and_then(Value::as_array)
+        .map(|evs| {
+            evs.iter()
+                .map(|ev| Frame { watch_why: watch_why.cloned(), ended_why: ended.cloned(), ..frame_of(ev) })
+                .collect()
+        })
+        .unwrap_or_default()
+}
+
+enum WatchCmd {
+    Events,
+    Pause,
+    Resume,
+    Cancel,
 }
 
 /// Every watch opened in the log, in order, with its frames and state. `entries` are
@@ -505,17 +548,20 @@ pub fn watches<'a>(entries: impl IntoIterator<Item = (&'a str, Option<&'a Value>
                 paused: false,
                 cancelled: false,
                 closed: false,
+                why: out.get("why").cloned(),
             });
             continue;
         }
-        let mut words = line.split_whitespace();
-        let (Some(cmd), Some(id)) = (words.next(), words.next()) else { continue };
-        if !matches!(cmd, "events" | "pause" | "resume" | "cancel") {
-            continue;
-        }
+        let (id, cmd) = match parse_line(line) {
+            Ok(Command::Events { watch }) => (watch, WatchCmd::Events),
+            Ok(Command::Pause(id)) => (id, WatchCmd::Pause),
+            Ok(Command::Resume(id)) => (id, WatchCmd::Resume),
+            Ok(Command::Cancel(id)) => (id, WatchCmd::Cancel),
+            _ => continue,
+        };
         let Some(w) = ws.iter_mut().rev().find(|w| w.id == id) else { continue };
-        if let Some(events) = out.get("events").and_then(Value::as_array) {
-            w.frames.extend(events.iter().map(frame_of));
+        if out.get("events").is_some() {
+            w.frames.extend(frames_of(out, w.why.as_ref()));
             if out.get("closed").and_then(Value::as_bool) == Some(true) {
                 w.closed = true;
             }
@@ -525,10 +571,10 @@ pub fn watches<'a>(entries: impl IntoIterator<Item = (&'a str, Option<&'a Value>
             continue;
         }
         match cmd {
-            "pause" => w.paused = true,
-            "resume" => w.paused = false,
-            "cancel" => w.cancelled = true,
-            _ => {}
+            WatchCmd::Pause => w.paused = true,
+            WatchCmd::Resume => w.paused = false,
+            WatchCmd::Cancel => w.cancelled = true,
+            WatchCmd::Events => {}
         }
     }
     ws
@@ -565,22 +611,26 @@ pub fn next_names(log: &[String], prefix: &str, count: usize) -> Vec<String> {
 pub fn explain_on<'a>(entries: impl IntoIterator<Item = (&'a str, Option<&'a Value>)>) -> bool {
     let mut on = true;
     for (line, out) in entries {
-        let mut w = line.split_whitespace();
-        if (w.next(), w.next()) != (Some("set"), Some("explain"))
-            || out.is_none_or(|o| o.get("error").is_some())
-        {
+        if out.is_none_or(|o| o.get("error").is_some()) {
             continue;
         }
-        on = matches!(w.next(), Some("on" | "true"));
+        if let Ok(Command::Set { name, value }) = parse_line(line)
+            && name == "explain"
+        {
+            on = matches!(value.as_str(), "on" | "true");
+        }
     }
     on
 }
 
-/// The query parameter `key` of a request line, raw (not decoded).
+/// The query parameter `key` of a request line, decoded as the apiserver decodes it (Go's
+/// `url.ParseQuery`, first value). `None` for a line that is not a request.
 pub fn query_param(line: &str, key: &str) -> Option<String> {
-    let path = line.split_whitespace().nth(1)?;
-    let (_, q) = path.split_once('?')?;
-    q.split('&').find_map(|kv| kv.strip_prefix(key)?.strip_prefix('=').map(String::from))
+    let Ok(Command::Request { target, .. }) = parse_line(line) else {
+        return None;
+    };
+    let (_, raw) = target.split_once('?')?;
+    Query::parse(raw).first(key).map(str::to_string)
 }
 
 /// The resourceVersion a frame or object carries, as a number.

@@ -71,11 +71,14 @@ pub const JSON_SHOWN: usize = 64 * 1024;
 /// Lists, frames and keys show this many rows at first (each "show more" doubles it).
 pub const ROWS_SHOWN: usize = 200;
 
-fn events_table(tr: Tr, events: &[Value]) -> Html {
-    let rows = events.iter().map(|ev| {
-        let f = lines::frame_of(ev);
+/// The frames of an `events` output, each with the decisions behind it (`watch_why`: the output
+/// that opened the watch).
+fn events_table(tr: Tr, out: &Value, watch_why: Option<&Value>, rows_max: usize) -> Html {
+    let frames = lines::frames_of(out, watch_why);
+    let events = out.get("events").and_then(Value::as_array).map(Vec::as_slice).unwrap_or_default();
+    let rows = frames.iter().zip(events).take(rows_max).map(|(f, ev)| {
         let message = ev.pointer("/object/message").and_then(Value::as_str).unwrap_or("");
-        frame_row(tr, &f, message)
+        frame_row(tr, f, message)
     });
     html! {
         <table id="response-events" class="grid">
@@ -192,10 +195,13 @@ pub fn response_view() -> Html {
     }
 
     {
-        let framing = why::explain(tr, &entry.line, out).into_iter().map(|p| html! { <p>{ p }</p> });
-        let engine = out.get("explain").and_then(Value::as_str).filter(|e| !e.is_empty()).map(|e| {
+        let text = why::explain(tr, &entry.line, out);
+        let framing = text.framing.into_iter().map(|p| html! { <p>{ p }</p> });
+        let lang = tr.0.code();
+        let engine = (!text.engine.is_empty()).then(|| {
+            let paragraphs = text.engine.into_iter().map(|p| html! { <p>{ p }</p> });
             html! { <div class="engine-why"><span class="muted small">{ tr.t(K::WhyEngine) }</span>
-            <p id="explain" class="explain engine-text" lang="en">{ e.to_string() }</p></div> }
+            <div id="explain" class="explain engine-text" {lang}>{ for paragraphs }</div></div> }
         });
         parts.push(html! {
             <details id="why" class="why" open=true>
@@ -258,7 +264,15 @@ pub fn response_view() -> Html {
         if events.is_empty() {
             parts.push(html! { <p class="muted">{ tr.t(K::NoNewEvents) }</p> });
         } else {
-            parts.push(events_table(tr, &events[..events.len().min(rows_max)]));
+            // The decision that opened this watch, from the log up to this line.
+            let ws = lines::watches(lab.entries[..=i].iter().map(|e| (e.line.as_str(), e.out.as_deref())));
+            let watch_why = match crate::script::parse::parse_line(&entry.line) {
+                Ok(crate::script::parse::Command::Events { watch }) => {
+                    ws.into_iter().rev().find(|w| w.id == watch).and_then(|w| w.why)
+                }
+                _ => None,
+            };
+            parts.push(events_table(tr, out, watch_why.as_ref(), rows_max));
             if events.len() > rows_max {
                 parts.push(show_more(events.len() - rows_max, "events-more"));
             }

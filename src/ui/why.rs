@@ -1,118 +1,106 @@
-//! "Why?": a plain-language explanation of every output and watch frame, in the UI's language.
-//! The framing is built here from the output alone; the engine's own `explain` text (English)
-//! is shown after it by the components.
+//! "Why?" for every output and every watch frame, in the UI's language. The engine's reasoning
+//! is rendered only from the output's typed `"why"` through `script::why` (API answers, ended
+//! watches, client decisions); nothing here reads request text or re-derives semantics from a
+//! response. Outputs that carry no decision (etcd commands, settings, `advance`, `expect`) get a
+//! sentence about what kind of line they were, chosen by parsing the line with the script parser.
 
 use serde_json::Value;
 
-use super::i18n::{K, Tr};
+use super::i18n::{K, Lang as UiLang, Tr};
 use super::lines;
+use crate::script::parse::{Command, parse_line};
+use crate::script::why::{self, Lang, OutputWhy};
 
-fn s<'a>(v: &'a Value, p: &str) -> &'a str {
-    v.pointer(p).and_then(Value::as_str).unwrap_or("")
+/// The rendering language for the UI's language.
+pub fn lang(tr: Tr) -> Lang {
+    match tr.0 {
+        UiLang::En => Lang::En,
+        UiLang::Zh => Lang::Zh,
+    }
 }
 
-/// The paragraphs explaining one output of `line`.
-pub fn explain(tr: Tr, line: &str, out: &Value) -> Vec<String> {
-    let mut p = Vec::new();
-    let word = line.split_whitespace().next().unwrap_or("");
+/// "Why?" of one output: `framing` (what kind of output it is, for outputs without a decision)
+/// and `engine` (the engine's decisions rendered in the UI language, one paragraph each).
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct WhyText {
+    pub framing: Vec<String>,
+    pub engine: Vec<String>,
+}
+
+/// The engine's decisions an output carries, rendered in `lang`: an API answer's or an ended
+/// watch's `why`, or the client decisions of an informer / pager line (`why.log`).
+pub fn engine(out: &Value, lang: Lang) -> Vec<String> {
+    if let Some(text) = why::render_output(out, lang) {
+        return vec![text];
+    }
+    why::informer::render_output(out, lang).unwrap_or_default()
+}
+
+/// "Why?" of the output `out` of script line `line`.
+pub fn explain(tr: Tr, line: &str, out: &Value) -> WhyText {
+    let engine = engine(out, lang(tr));
+    let mut framing = Vec::new();
     if out.get("error").is_some() {
-        p.push(tr.t(K::WhyLineError).to_string());
-        return p;
+        framing.push(tr.t(K::WhyLineError).to_string());
+        return WhyText { framing, engine };
     }
-    if let Some(id) = out.get("watch").and_then(Value::as_str) {
-        p.push(tr.f(K::WhyWatchOpen, &[&id]));
-        match lines::query_param(line, "resourceVersion").filter(|r| !r.is_empty() && r != "0") {
-            Some(rv) => p.push(tr.f(K::WhyWatchFromRv, &[&rv])),
-            None => p.push(tr.t(K::WhyWatchNoRv).to_string()),
+    match parse_line(line) {
+        Ok(Command::Events { .. }) => {
+            let none = out.get("events").and_then(Value::as_array).is_none_or(Vec::is_empty);
+            framing.push(tr.t(if none { K::WhyEventsNone } else { K::WhyEventsRead }).to_string());
         }
-        return p;
+        Ok(Command::DropInformer(_)) => framing.push(tr.t(K::WhyDropped).to_string()),
+        Ok(
+            Command::Compact { revision }
+            | Command::Etcd(crate::script::parse::EtcdCommand::Compact { revision }),
+        ) => {
+            framing.push(tr.f(K::WhyCompact, &[&revision]));
+        }
+        Ok(Command::Etcd(crate::script::parse::EtcdCommand::Get { .. })) => {
+            framing.push(tr.f(K::WhyEtcdGet, &[&rev(out)]));
+        }
+        Ok(Command::Etcd(_)) => framing.push(tr.f(K::WhyEtcdWrite, &[&rev(out)])),
+        Ok(Command::Advance(_)) => framing.push(tr.t(K::WhyAdvance).to_string()),
+        Ok(Command::Expect(_)) => framing.push(tr.t(K::WhyExpect).to_string()),
+        Ok(Command::Set { .. } | Command::Apiserver(_) | Command::RestartApiserver(_)) => {
+            framing.push(tr.t(K::WhySetting).to_string());
+        }
+        Ok(Command::Pause(_) | Command::Resume(_) | Command::Cancel(_)) => {
+            framing.push(tr.t(K::WhyWatchControl).to_string());
+        }
+        _ if engine.is_empty() => framing.push(tr.t(K::WhyNoDecision).to_string()),
+        _ => {}
     }
-    if let Some(events) = out.get("events").and_then(Value::as_array) {
-        p.push(tr.t(if events.is_empty() { K::WhyEventsNone } else { K::WhyEvents }).to_string());
-        if out.get("closed").and_then(Value::as_bool) == Some(true) {
-            p.push(tr.t(K::WhyWatchClosed).to_string());
-        }
-        return p;
-    }
-    if let Some(code) = out.get("code").and_then(Value::as_u64) {
-        let body = out.get("body").cloned().unwrap_or(Value::Null);
-        match code {
-            410 => p.push(tr.t(K::WhyGone).to_string()),
-            409 => p.push(tr.t(K::WhyConflict).to_string()),
-            404 => p.push(tr.t(K::WhyNotFound).to_string()),
-            400 | 422 | 405 => p.push(tr.t(K::WhyInvalid).to_string()),
-            429 | 500..=599 => p.push(tr.t(K::WhyRetry).to_string()),
-            _ => {}
-        }
-        if code >= 400 {
-            return p;
-        }
-        let rv = s(&body, "/metadata/resourceVersion");
-        if body.get("items").is_some() {
-            p.push(tr.f(K::WhyList, &[&rv]));
-            let tok = s(&body, "/metadata/continue");
-            if !tok.is_empty() {
-                let pinned = lines::decode_continue(tok)
-                    .ok()
-                    .and_then(|v| v.get("rv").and_then(Value::as_i64))
-                    .filter(|r| *r > 0)
-                    .map(|r| r.to_string())
-                    .unwrap_or_else(|| rv.to_string());
-                p.push(tr.f(K::WhyContinue, &[&pinned]));
-            }
-        } else if word == "POST" || word == "PUT" {
-            p.push(tr.f(K::WhyCreated, &[&rv]));
-        } else if word == "DELETE" {
-            p.push(tr.t(K::WhyDeleted).to_string());
-        } else if !rv.is_empty() {
-            p.push(tr.f(K::WhyObject, &[&rv]));
-        }
-        if word == "GET" {
-            let q_rv = lines::query_param(line, "resourceVersion").unwrap_or_default();
-            let matching = lines::query_param(line, "resourceVersionMatch").unwrap_or_default();
-            if lines::query_param(line, "continue").is_some_and(|c| !c.is_empty()) {
-                // The token decides the revision.
-            } else if q_rv.is_empty() {
-                p.push(tr.t(K::WhyRvUnset).to_string());
-            } else if q_rv == "0" {
-                p.push(tr.t(K::WhyRvZero).to_string());
-            } else if matching == "Exact" {
-                p.push(tr.f(K::WhyRvExact, &[&q_rv]));
-            } else {
-                p.push(tr.f(K::WhyRvNotOlder, &[&q_rv]));
-            }
-        }
-        return p;
-    }
-    if let Some(c) = out.get("compacted") {
-        p.push(tr.f(K::WhyCompact, &[c]));
-        return p;
-    }
-    if let Some(rev) = out.pointer("/header/revision") {
-        if out.get("kvs").is_some() {
-            p.push(tr.f(K::WhyEtcdGet, &[rev]));
-        } else {
-            p.push(tr.f(K::WhyEtcdWrite, &[rev]));
-        }
-        return p;
-    }
-    if out.get("now").is_some() {
-        p.push(tr.t(K::WhyAdvance).to_string());
-    } else if out.get("expect").is_some() {
-        p.push(tr.t(K::WhyExpect).to_string());
-    } else {
-        p.push(tr.t(K::WhySetting).to_string());
-    }
-    p
+    WhyText { framing, engine }
 }
 
-/// The explanation of one watch frame.
+fn rev(out: &Value) -> String {
+    out.pointer("/header/revision").map(Value::to_string).unwrap_or_default()
+}
+
+/// The explanation of one watch frame: what the frame is, then the engine's decision behind it —
+/// for an ERROR frame why the stream ended, for any other frame the decision that started the
+/// watch (its semantics, where its stream starts, the order of its initial events).
 pub fn frame(tr: Tr, f: &lines::Frame) -> String {
+    let lang = lang(tr);
+    let decision = |v: &Option<Value>| {
+        v.as_ref()
+            .and_then(|w| serde_json::from_value::<OutputWhy>(w.clone()).ok())
+            .map(|w| why::render(&w, lang))
+    };
     match f.kind.as_str() {
-        "ADDED" => tr.f(K::WhyFrameAdded, &[&f.name, &f.rv]),
-        "MODIFIED" => tr.f(K::WhyFrameModified, &[&f.name, &f.rv]),
-        "DELETED" => tr.f(K::WhyFrameDeleted, &[&f.name, &f.rv]),
-        "BOOKMARK" => tr.f(K::WhyFrameBookmark, &[&f.rv]),
-        _ => tr.f(K::WhyFrameError, &[&f.detail]),
+        "ERROR" => decision(&f.ended_why).unwrap_or_else(|| tr.f(K::WhyFrameErrorPlain, &[&f.detail])),
+        kind => {
+            let what = match kind {
+                "ADDED" => tr.f(K::WhyFrameAdded, &[&f.name, &f.rv]),
+                "MODIFIED" => tr.f(K::WhyFrameModified, &[&f.name, &f.rv]),
+                "DELETED" => tr.f(K::WhyFrameDeleted, &[&f.name, &f.rv]),
+                _ => tr.f(K::WhyFrameBookmark, &[&f.rv]),
+            };
+            match decision(&f.watch_why) {
+                Some(w) => format!("{what} {}", tr.f(K::WhyOfWatch, &[&w])),
+                None => what,
+            }
+        }
     }
 }

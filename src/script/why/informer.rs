@@ -6,11 +6,11 @@
 //! Counterpart: the decisions client-go takes in `tools/cache/reflector.go`,
 //! `tools/cache/shared_informer.go`, `tools/pager/pager.go` and `rest/with_retry.go`.
 
-use serde_json::{Map, Value, json};
+use serde_json::{Value, json};
 
 use super::Lang;
 use crate::client::informer::InformerReport;
-use crate::client::trace::{Cause, ClientError, Decision, ErrorInfo, ListMode, LogLine, fmt_ms};
+use crate::client::trace::{Cause, ClientError, Decision, ErrorInfo, ListMode, LogEntry, LogLine, fmt_ms};
 
 /// `410 Expired`, `429 TooManyRequests`, or the client-side error in words.
 fn short(e: &ErrorInfo, lang: Lang) -> String {
@@ -350,12 +350,21 @@ pub fn render(d: &Decision, lang: Lang) -> String {
 
 /// A log entry as typed JSON: `{"at":"1.6s","decision":"…", …}`.
 pub fn log_json(l: &LogLine) -> Value {
-    let mut m = Map::new();
-    m.insert("at".into(), Value::String(fmt_ms(l.at.0)));
-    if let Ok(Value::Object(d)) = serde_json::to_value(&l.decision) {
-        m.extend(d);
-    }
-    Value::Object(m)
+    let entry = LogEntry { at: fmt_ms(l.at.0), decision: l.decision.clone() };
+    serde_json::to_value(entry).unwrap_or(Value::Null)
+}
+
+/// The typed client decisions an output carries (`why.log` of `informer` and `pager` lines), if
+/// it has any well-formed ones.
+pub fn output_log(out: &Value) -> Option<Vec<LogEntry>> {
+    let log = out.pointer("/why/log")?.as_array()?;
+    log.iter().map(|e| serde_json::from_value(e.clone()).ok()).collect()
+}
+
+/// The client decisions of an output rendered in `lang`, one line each; `None` when the output
+/// carries none.
+pub fn render_output(out: &Value, lang: Lang) -> Option<Vec<String>> {
+    output_log(out).map(|log| log.iter().map(|e| render(&e.decision, lang)).collect())
 }
 
 /// The output of `informer start|show|stop`: `{"informer","state","store","lastSyncRV","log":[English
