@@ -4,7 +4,7 @@
 
 use rvlab::apiserver::body;
 use rvlab::apiserver::continue_token::ContinueToken;
-use rvlab::apiserver::request::{ListOptions, Query, Verb, parse_and_validate, parse_request};
+use rvlab::apiserver::request::{ListOptions, Query, RvMatch, Verb, parse_and_validate, parse_request};
 use rvlab::apiserver::resource::{CONFIGMAPS, PODS};
 use rvlab::apiserver::selector::LabelSelector;
 use rvlab::apiserver::status::Status;
@@ -144,7 +144,7 @@ fn query_conversion() {
         ("unknown", "whatever"),
     ]);
     assert_eq!(o.resource_version.as_deref(), Some("5"));
-    assert_eq!(o.resource_version_match.as_deref(), Some("NotOlderThan"));
+    assert_eq!(o.resource_version_match.as_ref().map(RvMatch::as_str), Some("NotOlderThan"));
     assert_eq!(o.limit, 3);
     // A raw `+` is a space in a query value, which ParseInt rejects.
     assert_eq!(
@@ -372,7 +372,7 @@ fn watch_list_defaulting() {
         let mut o = ListOptions { watch: true, resource_version: rv.map(String::from), ..Default::default() };
         default_watch_list(&mut o, true);
         assert_eq!(
-            (o.send_initial_events, o.resource_version_match.as_deref()),
+            (o.send_initial_events, o.resource_version_match.as_ref().map(RvMatch::as_str)),
             (Some(true), Some("NotOlderThan"))
         );
     }

@@ -25,12 +25,43 @@ pub enum Verb {
     Delete,
 }
 
+/// `metav1.ResourceVersionMatch`: how `resourceVersion` is applied to a list.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum RvMatch {
+    /// `Exact`: exactly that revision.
+    Exact,
+    /// `NotOlderThan`: at least as new as that revision.
+    NotOlderThan,
+    /// Anything else, kept verbatim for validation's "Unsupported value" error.
+    Unsupported(String),
+}
+
+impl RvMatch {
+    /// The query value (case-sensitive, as the API compares it).
+    pub fn parse(s: &str) -> RvMatch {
+        match s {
+            "Exact" => RvMatch::Exact,
+            "NotOlderThan" => RvMatch::NotOlderThan,
+            other => RvMatch::Unsupported(other.to_string()),
+        }
+    }
+
+    pub fn as_str(&self) -> &str {
+        match self {
+            RvMatch::Exact => "Exact",
+            RvMatch::NotOlderThan => "NotOlderThan",
+            RvMatch::Unsupported(s) => s,
+        }
+    }
+}
+
 /// `metainternalversion.ListOptions` as decoded from the query (empty strings are `None`,
 /// as Go does not distinguish "absent" from "").
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct ListOptions {
     pub resource_version: Option<String>,
-    pub resource_version_match: Option<String>,
+    /// `resourceVersionMatch` (absent or "" is `None`).
+    pub resource_version_match: Option<RvMatch>,
     /// `limit`; 0 = unlimited (negative values pass through, as in Go).
     pub limit: i64,
     pub continue_token: Option<String>,
@@ -211,7 +242,7 @@ pub fn decode_list_options(q: &Query) -> Result<ListOptions, Status> {
     };
     Ok(ListOptions {
         resource_version: q.string("resourceVersion"),
-        resource_version_match: q.string("resourceVersionMatch"),
+        resource_version_match: q.string("resourceVersionMatch").map(|m| RvMatch::parse(&m)),
         limit,
         continue_token: q.string("continue"),
         label_selector,

@@ -7,7 +7,7 @@
 
 use super::continue_token::ContinueToken;
 use super::decision::Rule;
-use super::request::{ListOptions, Verb};
+use super::request::{ListOptions, RvMatch, Verb};
 use super::status::{FieldError, Status, go_parse_uint};
 
 /// `metav1.ResourceVersionMatchExact`.
@@ -23,15 +23,13 @@ pub fn default_watch_list(opts: &mut ListOptions, watch_list_enabled: bool) {
     if !watch_list_enabled {
         return;
     }
-    if opts.send_initial_events.is_some()
-        || opts.resource_version_match.as_deref().is_some_and(|m| !m.is_empty())
-    {
+    if opts.send_initial_events.is_some() || opts.resource_version_match.is_some() {
         return;
     }
     let rv = opts.resource_version.as_deref().unwrap_or("");
     if opts.watch && (rv.is_empty() || rv == "0") {
         opts.send_initial_events = Some(true);
-        opts.resource_version_match = Some(MATCH_NOT_OLDER_THAN.to_string());
+        opts.resource_version_match = Some(RvMatch::NotOlderThan);
     }
 }
 
@@ -40,7 +38,7 @@ pub fn default_watch_list(opts: &mut ListOptions, watch_list_enabled: bool) {
 pub fn list_option_errors(opts: &ListOptions, watch_list_enabled: bool) -> Vec<FieldError> {
     let mut errs = Vec::new();
     let rv = opts.resource_version.as_deref().unwrap_or("");
-    let m = opts.resource_version_match.as_deref().unwrap_or("");
+    let m = opts.resource_version_match.as_ref().map_or("", RvMatch::as_str);
     let cont = opts.continue_token.as_deref().unwrap_or("");
     if opts.watch {
         if opts.send_initial_events.is_some() {

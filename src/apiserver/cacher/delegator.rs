@@ -10,6 +10,7 @@ use crate::apiserver::continue_token::ContinueToken;
 use crate::apiserver::decision::{Outcome, Path, Rule, Semantics, Why};
 use crate::apiserver::etcd3::{self, ListPage, ListRequest, ReadAt, StorageError};
 use crate::apiserver::features::Features;
+use crate::apiserver::request::RvMatch;
 use crate::apiserver::status::Status;
 use crate::apiserver::watch::{WatchArgs, WatchStream};
 use crate::clock::{Clock, Instant};
@@ -39,15 +40,44 @@ pub enum ReadPath {
 pub struct ListShape {
     /// `None` = unset or "".
     pub rv: Option<u64>,
-    pub exact: bool,
-    pub not_older_than: bool,
+    /// `resourceVersionMatch`: unset, `Exact` or `NotOlderThan` (validation has refused others).
+    pub rv_match: MatchShape,
     pub limit: i64,
     /// The continue token's rv, when one is given.
     pub continue_rv: Option<i64>,
     pub has_selector: bool,
 }
 
+/// The three states of `resourceVersionMatch` a valid list can be in.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum MatchShape {
+    Unset,
+    Exact,
+    NotOlderThan,
+}
+
+impl MatchShape {
+    /// From the request's option (an unsupported value never gets past validation; it counts
+    /// as unset).
+    pub fn of(m: Option<&RvMatch>) -> MatchShape {
+        match m {
+            Some(RvMatch::Exact) => MatchShape::Exact,
+            Some(RvMatch::NotOlderThan) => MatchShape::NotOlderThan,
+            Some(RvMatch::Unsupported(_)) | None => MatchShape::Unset,
+        }
+    }
+}
+
 impl ListShape {
+    /// `resourceVersionMatch=Exact`, or the legacy rule: rv=n with a limit and no match.
+    fn exactish(&self) -> bool {
+        match self.rv_match {
+            MatchShape::Exact => true,
+            MatchShape::NotOlderThan => false,
+            MatchShape::Unset => self.limit > 0,
+        }
+    }
+
     /// The resourceVersion semantics the list asked for (the docs' "Semantics for get and list").
     pub fn semantics(&self) -> Semantics {
         match (self.continue_rv, self.rv) {
@@ -55,9 +85,11 @@ impl ListShape {
             (Some(_), _) => Semantics::Continue,
             (None, None) => Semantics::MostRecent,
             (None, Some(0)) => Semantics::Any,
-            (None, Some(_)) if self.exact => Semantics::Exact,
-            (None, Some(_)) if self.limit > 0 && !self.not_older_than => Semantics::LegacyExact,
-            (None, Some(_)) => Semantics::NotOlderThan,
+            (None, Some(_)) => match (self.rv_match, self.exactish()) {
+                (MatchShape::Exact, _) => Semantics::Exact,
+                (_, true) => Semantics::LegacyExact,
+                (_, false) => Semantics::NotOlderThan,
+            },
         }
     }
 }
@@ -90,7 +122,7 @@ pub fn route_list(s: &ListShape, f: &Features, cache: bool) -> (ReadPath, Rule) 
             (ReadPath::EtcdAt(crv as u64), Rule::ExactFromEtcd)
         };
     }
-    let exactish = s.exact || (s.limit > 0 && !s.not_older_than);
+    let exactish = s.exactish();
     if !cache {
         let path = match s.rv {
             None | Some(0) => ReadPath::EtcdLatest,
@@ -355,7 +387,7 @@ mod tests {
     use super::*;
 
     fn shape(rv: Option<u64>, limit: i64) -> ListShape {
-        ListShape { rv, exact: false, not_older_than: false, limit, continue_rv: None, has_selector: false }
+        ListShape { rv, rv_match: MatchShape::Unset, limit, continue_rv: None, has_selector: false }
     }
 
     // §C.3 the table, current profile.
@@ -367,9 +399,9 @@ mod tests {
         assert_eq!(route_list(&shape(Some(0), 5), &f, true).0, ReadPath::CacheAny);
         assert_eq!(route_list(&shape(Some(7), 0), &f, true).0, ReadPath::CacheMin(7));
         assert_eq!(route_list(&shape(Some(7), 5), &f, true).0, ReadPath::CacheSnapshot(7));
-        let nt = ListShape { not_older_than: true, ..shape(Some(7), 5) };
+        let nt = ListShape { rv_match: MatchShape::NotOlderThan, ..shape(Some(7), 5) };
         assert_eq!(route_list(&nt, &f, true).0, ReadPath::CacheMin(7));
-        let ex = ListShape { exact: true, ..shape(Some(7), 0) };
+        let ex = ListShape { rv_match: MatchShape::Exact, ..shape(Some(7), 0) };
         assert_eq!(route_list(&ex, &f, true).0, ReadPath::CacheSnapshot(7));
         let c = ListShape { continue_rv: Some(9), ..shape(None, 5) };
         assert_eq!(route_list(&c, &f, true).0, ReadPath::CacheSnapshot(9));

@@ -8,7 +8,7 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use serde_json::{Map, Value, json};
 
-use super::cacher::delegator::{CacheDelegator, ListShape, ReadCtx, ReadError, StartedWatch};
+use super::cacher::delegator::{CacheDelegator, ListShape, MatchShape, ReadCtx, ReadError, StartedWatch};
 use super::cacher::{Cacher, ListArgs};
 use super::compactor::Compactor;
 use super::decision::{Rule, Why};
@@ -204,8 +204,7 @@ impl ApiServer {
         let token = storage.continue_token;
         let shape = ListShape {
             rv: opts.resource_version.as_deref().filter(|s| !s.is_empty()).map(|_| storage.resource_version),
-            exact: opts.resource_version_match.as_deref() == Some("Exact"),
-            not_older_than: opts.resource_version_match.as_deref() == Some("NotOlderThan"),
+            rv_match: MatchShape::of(opts.resource_version_match.as_ref()),
             limit: opts.limit,
             continue_rv: token.as_ref().map(|t| t.rv),
             has_selector: !opts.label_selector.is_empty(),
