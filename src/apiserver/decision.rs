@@ -14,7 +14,7 @@
 
 use serde::{Deserialize, Serialize};
 
-pub use super::request::Verb;
+pub use super::verb::Verb;
 
 /// Where a request was served from.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
@@ -328,6 +328,96 @@ impl Ended {
             cache_rv: None,
         }
     }
+}
+
+impl Path {
+    /// Every value, for tests and documentation checks.
+    pub const ALL: [Path; 3] = [Path::WatchCache, Path::CacheSnapshot, Path::Etcd];
+}
+
+impl Semantics {
+    /// Every value, for tests and documentation checks.
+    pub const ALL: [Semantics; 8] = [
+        Semantics::MostRecent,
+        Semantics::Any,
+        Semantics::NotOlderThan,
+        Semantics::Exact,
+        Semantics::LegacyExact,
+        Semantics::Continue,
+        Semantics::ContinueLatest,
+        Semantics::SendInitialEvents,
+    ];
+}
+
+impl Rule {
+    /// Every value, for tests and documentation checks.
+    pub const ALL: [Rule; 30] = [
+        Rule::RequestRejected,
+        Rule::InvalidListOptions,
+        Rule::MalformedContinueToken,
+        Rule::InvalidResourceVersion,
+        Rule::WatchCacheOff,
+        Rule::GetFromEtcd,
+        Rule::ConsistentReadFromEtcd,
+        Rule::ConsistentReadFromCache,
+        Rule::AnyFromCache,
+        Rule::NotOlderThanFromCache,
+        Rule::PaginatedListFromEtcd,
+        Rule::ExactFromCacheSnapshot,
+        Rule::ExactFromEtcd,
+        Rule::WatchStateFromCache,
+        Rule::WatchListFromCache,
+        Rule::WatchNoInitialState,
+        Rule::WatchFromCacheHistory,
+        Rule::WatchAheadOfCache,
+        Rule::WatchListFromEtcd,
+        Rule::WatchFromEtcd,
+        Rule::Create,
+        Rule::Update,
+        Rule::UpdateUnconditional,
+        Rule::UpdateNoOp,
+        Rule::Delete,
+        Rule::DeleteReturnsObject,
+        Rule::BodyRejected,
+        Rule::ResourceVersionOnCreate,
+        Rule::ObjectInvalid,
+        Rule::NoSuchApiserver,
+    ];
+}
+
+impl Outcome {
+    /// Every value, for tests and documentation checks.
+    pub const ALL: [Outcome; 14] = [
+        Outcome::CacheNotReady,
+        Outcome::CacheInitializing,
+        Outcome::CacheNotFresh,
+        Outcome::ConsistentReadTimeout,
+        Outcome::SnapshotMissing,
+        Outcome::EtcdCompacted,
+        Outcome::ContinueCompacted,
+        Outcome::CacheWindow,
+        Outcome::NotFound,
+        Outcome::TooLargeResourceVersion,
+        Outcome::AlreadyExists,
+        Outcome::Conflict,
+        Outcome::PreconditionFailed,
+        Outcome::Internal,
+    ];
+}
+
+impl EndReason {
+    /// Every value, for tests and documentation checks.
+    pub const ALL: [EndReason; 9] = [
+        EndReason::CacheWindow,
+        EndReason::EtcdCompacted,
+        EndReason::SlowConsumer,
+        EndReason::Timeout,
+        EndReason::Cancelled,
+        EndReason::Restart,
+        EndReason::CacheOff,
+        EndReason::CacheNotFresh,
+        EndReason::PrevKvMissing,
+    ];
 }
 
 #[cfg(test)]

@@ -18,4 +18,5 @@ pub mod server;
 pub mod status;
 pub mod strategy;
 pub mod validation;
+pub mod verb;
 pub mod watch;

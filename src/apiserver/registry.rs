@@ -1,11 +1,10 @@
 //! The write path of the generic registry (k8s.io/apiserver `registry/generic/registry/store.go`
-//! `Create`, `Update`, `Delete`): decode the body, ask the resource's [`strategy`](super::strategy),
+//! `Create`, `Update`, `Delete`): take the decoded body, ask the resource's [`strategy`](super::strategy),
 //! fill in the system fields, then one etcd transaction ([`super::etcd3`]). Each write returns its
 //! answer and the typed decision behind it.
 
 use serde_json::Value;
 
-use super::body::decode_object;
 use super::decision::{Path, Rule, Why};
 use super::etcd3::{self, Preconditions, ReadAt};
 use super::object;
@@ -44,10 +43,8 @@ pub fn create(ctx: &mut WriteCtx<'_>, req: &ApiRequest) -> WriteResult {
         Ok(b) => b,
         Err(e) => return e,
     };
-    let mut obj = match decode_object(info, req.namespace.as_deref(), None, body) {
-        Ok(o) => o,
-        Err(status) => return (Err(status), Why::new(Rule::BodyRejected)),
-    };
+    // Decoded and checked by the request parser (`body::decode_create`).
+    let mut obj = body.clone();
     let name = object::name(&obj).to_string();
     if object::resource_version(&obj).is_some() {
         return (
@@ -88,10 +85,8 @@ pub fn update(ctx: &mut WriteCtx<'_>, req: &ApiRequest) -> WriteResult {
         Ok(b) => b,
         Err(e) => return e,
     };
-    let mut obj = match decode_object(info, req.namespace.as_deref(), Some(url_name), body) {
-        Ok(o) => o,
-        Err(status) => return (Err(status), Why::new(Rule::BodyRejected)),
-    };
+    // Decoded and checked by the request parser (`body::decode_update`).
+    let mut obj = body.clone();
     let key = info.object_key(req.namespace.as_deref(), url_name);
     let expected = match object::resource_version(&obj) {
         None => None,

@@ -8,22 +8,12 @@
 //! 400), the 404/405 answers of the go-restful router, and dispatching bodies to [`super::body`].
 
 use super::body;
+use super::decision::Rule;
 use super::resource::{self, ResourceInfo};
 use super::selector::LabelSelector;
 use super::status::{Status, go_parse_int};
 use super::validation;
-
-/// What the request asks for (serialised lowercase: `"get"`, `"list"`, …).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "lowercase")]
-pub enum Verb {
-    Get,
-    List,
-    Watch,
-    Create,
-    Update,
-    Delete,
-}
+pub use super::verb::Verb;
 
 /// `metav1.ResourceVersionMatch`: how `resourceVersion` is applied to a list.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -259,9 +249,21 @@ pub fn decode_list_options(q: &Query) -> Result<ListOptions, Status> {
 /// defaulting/validation and storage: routing (404/405), query decoding (400), and for
 /// create/update the body decoding and checks of [`body`] (400/422).
 pub fn parse_request(method: &str, target: &str, body_text: Option<&str>) -> Result<ApiRequest, Status> {
+    parse_request_ruled(method, target, body_text).map_err(|(_, status)| status)
+}
+
+/// [`parse_request`] with the rule that refused the request: the body's decoding and checks
+/// ([`Rule::BodyRejected`]) or the URL, query and method ([`Rule::RequestRejected`]).
+pub fn parse_request_ruled(
+    method: &str,
+    target: &str,
+    body_text: Option<&str>,
+) -> Result<ApiRequest, (Rule, Status)> {
+    let url = |s: Status| (Rule::RequestRejected, s);
+    let in_body = |s: Status| (Rule::BodyRejected, s);
     let (path, raw_query) = target.split_once('?').unwrap_or((target, ""));
     let q = Query::parse(raw_query);
-    let route = route(path)?;
+    let route = route(path).map_err(url)?;
     let req = |verb, resource, namespace, name| ApiRequest {
         verb,
         resource,
@@ -273,16 +275,16 @@ pub fn parse_request(method: &str, target: &str, body_text: Option<&str>) -> Res
     };
     match (route, method) {
         (Route::Collection(info, ns), "GET") => {
-            let options = decode_list_options(&q)?;
+            let options = decode_list_options(&q).map_err(url)?;
             let verb = if options.watch { Verb::Watch } else { Verb::List };
             Ok(ApiRequest { options, ..req(verb, info, ns, None) })
         }
         (Route::LegacyWatch(info, ns, name), "GET") => {
-            let options = decode_list_options(&q)?;
+            let options = decode_list_options(&q).map_err(url)?;
             Ok(ApiRequest { options, ..req(Verb::Watch, info, ns, name) })
         }
         (Route::Collection(info, Some(ns)), "POST") => {
-            let obj = body::decode_create(info, &ns, body_text.unwrap_or(""))?;
+            let obj = body::decode_create(info, &ns, body_text.unwrap_or("")).map_err(in_body)?;
             Ok(ApiRequest { body: Some(obj), ..req(Verb::Create, info, Some(ns), None) })
         }
         (Route::Item(info, ns, name), "GET") => {
@@ -290,16 +292,16 @@ pub fn parse_request(method: &str, target: &str, body_text: Option<&str>) -> Res
             Ok(ApiRequest { options, ..req(Verb::Get, info, Some(ns), Some(name)) })
         }
         (Route::Item(info, ns, name), "PUT") => {
-            let obj = body::decode_update(info, &ns, &name, body_text.unwrap_or(""))?;
+            let obj = body::decode_update(info, &ns, &name, body_text.unwrap_or("")).map_err(in_body)?;
             Ok(ApiRequest { body: Some(obj), ..req(Verb::Update, info, Some(ns), Some(name)) })
         }
         (Route::Item(info, ns, name), "DELETE") => {
             let delete_options = match body_text.filter(|b| !b.is_empty()) {
-                Some(b) => body::decode_delete_options(b)?,
+                Some(b) => body::decode_delete_options(b).map_err(in_body)?,
                 None => DeleteOptions {
                     grace_period_seconds: q
                         .int64("gracePeriodSeconds")
-                        .map_err(|e| Status::bad_request(&e))?,
+                        .map_err(|e| url(Status::bad_request(&e)))?,
                     ..Default::default()
                 },
             };
@@ -307,7 +309,7 @@ pub fn parse_request(method: &str, target: &str, body_text: Option<&str>) -> Res
         }
         // Everything else has a route but not this method (PATCH and deletecollection are real
         // Kubernetes verbs the model does not implement).
-        _ => Err(Status::method_not_allowed()),
+        _ => Err(url(Status::method_not_allowed())),
     }
 }
 

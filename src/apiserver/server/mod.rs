@@ -16,7 +16,7 @@ use super::etcd3::ListPage;
 use super::features::Features;
 use super::object;
 use super::registry::{self, WriteCtx};
-use super::request::{ApiRequest, Verb, parse_request};
+use super::request::{ApiRequest, Verb, parse_request_ruled};
 use super::resource::ResourceInfo;
 use super::status::Status;
 use super::validation;
@@ -133,10 +133,10 @@ impl ApiServer {
         target: &str,
         body: Option<&str>,
     ) -> ApiResponse {
-        let req = match parse_request(method, target, body) {
+        let req = match parse_request_ruled(method, target, body) {
             Ok(r) => r,
-            Err(status) => {
-                let mut resp = ApiResponse::from_status(&status, Why::new(Rule::RequestRejected));
+            Err((rule, status)) => {
+                let mut resp = ApiResponse::from_status(&status, Why::new(rule));
                 resp.why.apiserver = self.index + 1;
                 return resp;
             }

@@ -1,0 +1,46 @@
+//! The verb of an API request (`RequestInfo.Verb` in k8s.io/apiserver `endpoints/request`):
+//! one type for the request parser, the decisions and every front end (the UI reuses it).
+
+use serde::{Deserialize, Serialize};
+
+/// What a request asks for (serialised lowercase: `"get"`, `"list"`, …).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Verb {
+    Get,
+    List,
+    Watch,
+    Create,
+    Update,
+    Delete,
+}
+
+impl Verb {
+    pub const ALL: [Verb; 6] = [Verb::Get, Verb::List, Verb::Watch, Verb::Create, Verb::Update, Verb::Delete];
+
+    /// The verb as `RequestInfo.Verb` spells it.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Verb::Get => "get",
+            Verb::List => "list",
+            Verb::Watch => "watch",
+            Verb::Create => "create",
+            Verb::Update => "update",
+            Verb::Delete => "delete",
+        }
+    }
+
+    pub fn parse(s: &str) -> Option<Verb> {
+        Verb::ALL.into_iter().find(|v| v.as_str() == s)
+    }
+
+    /// The HTTP method that carries it.
+    pub fn method(self) -> &'static str {
+        match self {
+            Verb::Get | Verb::List | Verb::Watch => "GET",
+            Verb::Create => "POST",
+            Verb::Update => "PUT",
+            Verb::Delete => "DELETE",
+        }
+    }
+}

@@ -1,0 +1,293 @@
+//! The typed decision (`"why"`) contract of `rvlab run --explain` (README "why: the engine's
+//! decision"): every documented value is produced by a script under `scripts/why/` (checked there
+//! with exact `expect why.… == …` lines, run here through the binary), every output's `"explain"`
+//! is the English rendering of its own `"why"`, and every value renders in English and 中文.
+
+use std::collections::BTreeSet;
+use std::process::Command;
+
+use rvlab::apiserver::decision::{EndReason, Ended, Outcome, Path, Rule, Semantics, Verb, Why};
+use rvlab::cluster::Cluster;
+use rvlab::script::Session;
+use rvlab::script::why::{Lang, OutputWhy, render};
+use serde_json::Value;
+
+fn why_scripts() -> Vec<std::path::PathBuf> {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("scripts/why");
+    let mut files: Vec<_> = std::fs::read_dir(&dir)
+        .map(|d| d.filter_map(Result::ok).map(|e| e.path()).collect())
+        .unwrap_or_default();
+    files.retain(|p| p.extension().is_some_and(|e| e == "rv"));
+    files.sort();
+    files
+}
+
+/// The id a value serialises to (`"cache-window"`, `"LegacyExact"`).
+fn id<T: serde::Serialize>(v: &T) -> String {
+    serde_json::to_value(v).ok().and_then(|v| v.as_str().map(str::to_string)).unwrap_or_default()
+}
+
+fn is_cjk(c: char) -> bool {
+    ('\u{4e00}'..='\u{9fff}').contains(&c)
+}
+
+/// The checks every rendered decision passes, in both languages.
+fn check_rendering(w: &OutputWhy) -> Result<(), String> {
+    let en = render(w, Lang::En);
+    let zh = render(w, Lang::Zh);
+    if en.is_empty() || zh.is_empty() {
+        return Err(format!("empty rendering of {w:?}"));
+    }
+    if en == zh || !zh.chars().any(is_cjk) {
+        return Err(format!("no 中文 rendering of {w:?}: {zh}"));
+    }
+    if en.contains('§') || zh.contains('§') {
+        return Err(format!("a spec section number in learner-facing text: {en} / {zh}"));
+    }
+    Ok(())
+}
+
+/// Checks one output: a `why` that deserialises into a decision, re-serialises to itself, and
+/// whose English rendering is exactly the output's `explain`.
+fn check_output(out: &Value) -> Result<Option<OutputWhy>, String> {
+    let Some(raw) = out.get("why") else {
+        return match out.get("explain") {
+            Some(_) => Err(format!("explain without why: {out}")),
+            None => Ok(None),
+        };
+    };
+    let w = OutputWhy::from_output(out).ok_or_else(|| format!("why does not deserialise: {raw}"))?;
+    if &w.to_json() != raw {
+        return Err(format!("why does not round-trip: {raw} vs {}", w.to_json()));
+    }
+    let explain = out.get("explain").and_then(Value::as_str).unwrap_or("");
+    if explain != render(&w, Lang::En) {
+        return Err(format!("explain is not the rendering of why:\n{explain}\n{}", render(&w, Lang::En)));
+    }
+    check_rendering(&w)?;
+    Ok(Some(w))
+}
+
+#[test]
+fn the_why_scripts_pass_through_the_binary() {
+    let out = Command::new(env!("CARGO_BIN_EXE_rvlab"))
+        .args(["test", "scripts/why/"])
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .output();
+    let out = match out {
+        Ok(o) => o,
+        Err(e) => panic!("cannot run rvlab: {e}"),
+    };
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "{text}{}", String::from_utf8_lossy(&out.stderr));
+    assert!(text.contains(" passed, 0 failed"), "{text}");
+    // `rvlab run --explain` prints each output's why with its explain.
+    let run = Command::new(env!("CARGO_BIN_EXE_rvlab"))
+        .args(["run", "--explain", "scripts/why/reads.rv"])
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .output();
+    let run = match run {
+        Ok(o) => o,
+        Err(e) => panic!("cannot run rvlab: {e}"),
+    };
+    let mut seen = 0;
+    for line in String::from_utf8_lossy(&run.stdout).lines() {
+        let v: Value = serde_json::from_str(line).unwrap_or(Value::Null);
+        if let Err(e) = check_output(&v) {
+            panic!("{e}");
+        }
+        seen += usize::from(v.get("why").is_some());
+    }
+    assert!(seen >= 17, "only {seen} outputs with why");
+}
+
+/// Every documented value is produced by some script under scripts/why/.
+#[test]
+fn every_value_has_a_script_that_produces_it() {
+    let mut rules = BTreeSet::new();
+    let mut outcomes = BTreeSet::new();
+    let mut semantics = BTreeSet::new();
+    let mut paths = BTreeSet::new();
+    let mut ended = BTreeSet::new();
+    let files = why_scripts();
+    assert!(files.len() >= 5, "{files:?}");
+    for f in files {
+        let text = std::fs::read_to_string(&f).unwrap_or_default();
+        let mut s = Session::with_explain(true);
+        for out in s.run_script(&text) {
+            match check_output(&out) {
+                Err(e) => panic!("{}: {e}", f.display()),
+                Ok(Some(OutputWhy::Request(w))) => {
+                    rules.insert(id(&w.rule));
+                    outcomes.extend(w.outcome.map(|o| id(&o)));
+                    semantics.extend(w.semantics.map(|o| id(&o)));
+                    paths.extend(w.path.map(|o| id(&o)));
+                }
+                Ok(Some(OutputWhy::Ended(e))) => {
+                    ended.insert(id(&e.ended));
+                    paths.extend(e.path.map(|o| id(&o)));
+                }
+                Ok(None) => {}
+            }
+        }
+        assert_eq!(s.tally().expect_failed, 0, "{}", f.display());
+    }
+    // Not reachable from a script: a request to an apiserver that does not exist (the session
+    // only routes to existing ones; `no_such_apiserver` below), and etcd's internal errors.
+    let missing = |all: Vec<String>, seen: &BTreeSet<String>, skip: &[&str]| -> Vec<String> {
+        all.into_iter().filter(|v| !seen.contains(v) && !skip.contains(&v.as_str())).collect()
+    };
+    let none: Vec<String> = Vec::new();
+    assert_eq!(missing(Rule::ALL.iter().map(id).collect(), &rules, &["no-such-apiserver"]), none);
+    assert_eq!(missing(Outcome::ALL.iter().map(id).collect(), &outcomes, &["internal"]), none);
+    assert_eq!(missing(Semantics::ALL.iter().map(id).collect(), &semantics, &[]), none);
+    assert_eq!(missing(Path::ALL.iter().map(id).collect(), &paths, &[]), none);
+    assert_eq!(missing(EndReason::ALL.iter().map(id).collect(), &ended, &[]), none);
+}
+
+#[test]
+fn no_such_apiserver() {
+    let mut c = Cluster::new();
+    let (resp, _) = c.request(4, "GET", "/api/v1/namespaces/default/configmaps", None);
+    assert_eq!(resp.code, 500);
+    assert_eq!(resp.why.rule, Rule::NoSuchApiserver);
+    assert_eq!(resp.why.apiserver, 5);
+}
+
+/// Every value, in every combination the renderer distinguishes, has an English and a 中文 text.
+#[test]
+fn every_value_has_both_translations() {
+    let verbs = [None, Some(Verb::Get), Some(Verb::List), Some(Verb::Watch), Some(Verb::Create)];
+    let sems = std::iter::once(None).chain(Semantics::ALL.map(Some)).collect::<Vec<_>>();
+    let outs = std::iter::once(None).chain(Outcome::ALL.map(Some)).collect::<Vec<_>>();
+    for rule in Rule::ALL {
+        for verb in verbs {
+            for sem in &sems {
+                for out in &outs {
+                    let mut w = Why::new(rule);
+                    w.apiserver = 1;
+                    w.verb = verb;
+                    w.semantics = *sem;
+                    w.outcome = *out;
+                    w.rv = Some(7);
+                    if let Err(e) = check_rendering(&OutputWhy::Request(w)) {
+                        panic!("{e}");
+                    }
+                }
+            }
+        }
+    }
+    for reason in EndReason::ALL {
+        for relisted in [None, Some(true)] {
+            let mut e = Ended::new(reason);
+            e.apiserver = 2;
+            e.cache_relisted = relisted;
+            if let Err(err) = check_rendering(&OutputWhy::Ended(e)) {
+                panic!("{err}");
+            }
+        }
+    }
+}
+
+/// A small deterministic generator (xorshift).
+struct Rng(u64);
+
+impl Rng {
+    fn next(&mut self) -> u64 {
+        self.0 ^= self.0 << 13;
+        self.0 ^= self.0 >> 7;
+        self.0 ^= self.0 << 17;
+        self.0
+    }
+
+    fn pick<'a>(&mut self, xs: &[&'a str]) -> &'a str {
+        let n = u64::try_from(xs.len()).unwrap_or(1).max(1);
+        xs[usize::try_from(self.next() % n).unwrap_or(0)]
+    }
+
+    fn below(&mut self, n: u64) -> u64 {
+        self.next() % n.max(1)
+    }
+}
+
+fn random_line(r: &mut Rng, watches: &mut u64) -> String {
+    let base = "/api/v1/namespaces/default/configmaps";
+    let name = r.pick(&["a", "b", "c", "d"]);
+    let rv = match r.below(4) {
+        0 => String::new(),
+        1 => "resourceVersion=0&".to_string(),
+        _ => format!("resourceVersion={}&", 1 + r.below(14)),
+    };
+    match r.below(16) {
+        0..=2 => format!("POST {base} {{\"metadata\":{{\"name\":\"{name}\"}}}}"),
+        3 => format!(
+            "PUT {base}/{name} {{\"metadata\":{{\"name\":\"{name}\"}},\"data\":{{\"k\":\"{}\"}}}}",
+            r.below(3)
+        ),
+        4 => format!("DELETE {base}/{name}"),
+        5 => format!("GET {base}/{name}?{rv}"),
+        6..=7 => {
+            let m = r.pick(&["", "resourceVersionMatch=Exact&", "resourceVersionMatch=NotOlderThan&"]);
+            let limit = r.pick(&["", "limit=1&", "limit=2&"]);
+            format!("GET {base}?{rv}{m}{limit}")
+        }
+        8..=9 => {
+            *watches += 1;
+            let sie = r.pick(&[
+                "",
+                "sendInitialEvents=true&resourceVersionMatch=NotOlderThan&",
+                "allowWatchBookmarks=true&",
+            ]);
+            format!("GET {base}?watch=true&{rv}{sie}timeoutSeconds={}", 5 + r.below(60))
+        }
+        10 if *watches > 0 => format!("events w{}", 1 + r.below(*watches)),
+        10 => "advance 1s".to_string(),
+        11 => format!("compact {}", 1 + r.below(10)),
+        12 => format!("advance {}s", 1 + r.below(20)),
+        13 => r
+            .pick(&[
+                "restart apiserver 1",
+                "set watch-cache off",
+                "set watch-cache on",
+                "set cache.lag 5s",
+                "set cache.lag 0s",
+            ])
+            .to_string(),
+        14 => r
+            .pick(&[
+                "set kubernetes 1.30",
+                "set kubernetes 1.33",
+                "set kubernetes 1.36",
+                "set cache.capacity 5",
+            ])
+            .to_string(),
+        _ if *watches > 0 => format!("{} w{}", r.pick(&["pause", "resume", "cancel"]), 1 + r.below(*watches)),
+        _ => "advance 1s".to_string(),
+    }
+}
+
+/// Over random scripts, each output's explanation is the rendering of its own why, in both
+/// languages (no text comes from anything else).
+#[test]
+fn explanations_are_renderings_of_their_why() {
+    let mut checked = 0usize;
+    for seed in 1..=60u64 {
+        let mut r = Rng(seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1);
+        let mut s = Session::with_explain(true);
+        let mut watches = 0;
+        let mut script = String::new();
+        for i in 1..=40 {
+            let line = random_line(&mut r, &mut watches);
+            script.push_str(&line);
+            script.push('\n');
+            if let Some(out) = s.run_line(i, &line) {
+                match check_output(&out) {
+                    Ok(Some(_)) => checked += 1,
+                    Ok(None) => {}
+                    Err(e) => panic!("seed {seed}, line {i}: {e}\n--- script ---\n{script}"),
+                }
+            }
+        }
+    }
+    assert!(checked > 1000, "only {checked} decisions checked");
+}
