@@ -17,12 +17,87 @@ use crate::store::{MvccError, MvccStore};
 pub const MIN_COMPACTION_INTERVAL: Duration = Duration::from_secs(10);
 /// The longest single `advance` (a longer one is refused; repeat the line to go further).
 pub const MAX_ADVANCE: Duration = Duration::from_secs(7 * 24 * 3600);
+/// How [`MAX_ADVANCE`] is written in messages (a test keeps the two equal).
+pub const MAX_ADVANCE_TEXT: &str = "168h";
 /// The most apiservers a cluster may have.
 pub const MAX_APISERVERS: usize = 3;
 /// The period of the cacher's timer.
 const TICK: Duration = Duration::from_secs(1);
 /// etcd's progress-notify interval for idle watchers (`--experimental-watch-progress-notify-interval`).
 pub const PROGRESS_NOTIFY_INTERVAL: Duration = Duration::from_secs(600);
+
+/// One simulation setting (`set <name> <value>`), parsed once; per apiserver unless noted.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Setting {
+    /// `apiservers N` (cluster-wide): 1 to [`MAX_APISERVERS`].
+    Apiservers(usize),
+    /// `etcd 3.4|3.5|3.6` (cluster-wide): that release's compaction rules.
+    Etcd(crate::store::EtcdVersion),
+    /// `kubernetes 1.x` (cluster-wide): that release's default feature gates.
+    Kubernetes(Features),
+    /// `watch-cache on|off`.
+    WatchCache(bool),
+    /// `cache.lag <duration>`.
+    CacheLag(Duration),
+    /// `cache.capacity <n>|auto` (`None` = dynamic).
+    CacheCapacity(Option<usize>),
+    /// `cache.init-delay <duration>`.
+    CacheInitDelay(Duration),
+    /// `compaction-interval <duration>`, at least [`MIN_COMPACTION_INTERVAL`].
+    CompactionInterval(Duration),
+    /// `compactor on|off`.
+    Compactor(bool),
+}
+
+impl Setting {
+    /// Parses `set <name> <value>` (the session's own `explain` is not a cluster setting).
+    pub fn parse(name: &str, value: &str) -> Result<Setting, String> {
+        let on_off = |v: &str| match v {
+            "on" | "true" | "1" => Ok(true),
+            "off" | "false" | "0" => Ok(false),
+            _ => Err(format!("{name} takes on or off, not {v:?}")),
+        };
+        let dur = |v: &str| Duration::parse(v).map_err(|e| format!("{name}: {e}"));
+        Ok(match name {
+            "apiservers" => {
+                let n: usize = value.parse().map_err(|_| {
+                    format!("apiservers takes a number from 1 to {MAX_APISERVERS}, not {value:?}")
+                })?;
+                if !(1..=MAX_APISERVERS).contains(&n) {
+                    return Err(format!("apiservers takes a number from 1 to {MAX_APISERVERS}, not {n}"));
+                }
+                Setting::Apiservers(n)
+            }
+            "etcd" => Setting::Etcd(crate::store::EtcdVersion::parse(value)?),
+            "kubernetes" => Setting::Kubernetes(Features::parse(value)?),
+            "watch-cache" => Setting::WatchCache(on_off(value)?),
+            "cache.lag" => Setting::CacheLag(dur(value)?),
+            "cache.capacity" if value == "auto" => Setting::CacheCapacity(None),
+            "cache.capacity" => {
+                let n: usize = value.parse().ok().filter(|n| (1..=102_400).contains(n)).ok_or_else(|| {
+                    format!("cache.capacity takes a number from 1 to 102400 or auto, not {value:?}")
+                })?;
+                Setting::CacheCapacity(Some(n))
+            }
+            "cache.init-delay" => Setting::CacheInitDelay(dur(value)?),
+            "compaction-interval" => {
+                let d = dur(value)?;
+                if d < MIN_COMPACTION_INTERVAL {
+                    return Err(format!(
+                        "compaction-interval must be at least {MIN_COMPACTION_INTERVAL} (each round writes a revision), not {d}"
+                    ));
+                }
+                Setting::CompactionInterval(d)
+            }
+            "compactor" => Setting::Compactor(on_off(value)?),
+            _ => {
+                return Err(format!(
+                    "unknown setting {name:?}; known: watch-cache on|off, cache.lag <duration>, cache.capacity <n>|auto, cache.init-delay <duration>, compaction-interval <duration>, compactor on|off, kubernetes <1.x>, etcd 3.4|3.5|3.6, apiservers <n>, explain on|off"
+                ));
+            }
+        })
+    }
+}
 
 /// A watch opened through the cluster: which apiserver serves it, and its stream id there.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -279,22 +354,18 @@ impl Cluster {
 
     /// Applies a simulation setting to the cluster or to apiserver `index`. Returns a short
     /// description of what changed.
+    /// `set <name> <value>` on apiserver `index` (or the whole cluster): [`Setting::parse`] then
+    /// [`Cluster::apply`].
     pub fn set(&mut self, index: usize, name: &str, value: &str) -> Result<String, String> {
+        let setting = Setting::parse(name, value)?;
+        self.apply(index, setting)
+    }
+
+    /// Applies one setting; returns what it did, in words.
+    pub fn apply(&mut self, index: usize, setting: Setting) -> Result<String, String> {
         let now = self.clock.now();
-        let on_off = |v: &str| match v {
-            "on" | "true" | "1" => Ok(true),
-            "off" | "false" | "0" => Ok(false),
-            _ => Err(format!("{name} takes on or off, not {v:?}")),
-        };
-        let dur = |v: &str| Duration::parse(v).map_err(|e| format!("{name}: {e}"));
-        match name {
-            "apiservers" => {
-                let n: usize = value.parse().map_err(|_| {
-                    format!("apiservers takes a number from 1 to {MAX_APISERVERS}, not {value:?}")
-                })?;
-                if !(1..=MAX_APISERVERS).contains(&n) {
-                    return Err(format!("apiservers takes a number from 1 to {MAX_APISERVERS}, not {n}"));
-                }
+        match setting {
+            Setting::Apiservers(n) => {
                 while self.apiservers.len() > n {
                     if let Some(mut s) = self.apiservers.pop() {
                         s.restart(&mut self.etcd, now);
@@ -317,13 +388,11 @@ impl Cluster {
                 self.settle();
                 return Ok(format!("{n} apiserver(s)"));
             }
-            "etcd" => {
-                let v = crate::store::EtcdVersion::parse(value)?;
+            Setting::Etcd(v) => {
                 self.etcd.set_version(v);
                 return Ok(format!("etcd {} compaction rules", v.release()));
             }
-            "kubernetes" => {
-                let f = Features::parse(value)?;
+            Setting::Kubernetes(f) => {
                 for s in &mut self.apiservers {
                     s.config.features = f;
                 }
@@ -332,58 +401,50 @@ impl Cluster {
             _ => {}
         }
         let s = self.apiservers.get_mut(index).ok_or_else(|| format!("no apiserver {}", index + 1))?;
-        let out = match name {
-            "watch-cache" => {
-                let on = on_off(value)?;
+        let out = match setting {
+            Setting::WatchCache(on) => {
                 s.set_watch_cache(on, &mut self.etcd, now);
                 format!("watch cache {} on apiserver {}", if on { "on" } else { "off" }, index + 1)
             }
-            "cache.lag" => {
-                let d = dur(value)?;
+            Setting::CacheLag(d) => {
                 s.set_cache_lag(d);
                 format!("apiserver {}'s watch cache lags {d} behind etcd", index + 1)
             }
-            "cache.capacity" => {
-                if value == "auto" {
-                    s.set_cache_capacity(None);
-                    "cache capacity: dynamic (100 … 102400)".to_string()
-                } else {
-                    let n: usize =
-                        value.parse().ok().filter(|n| (1..=102_400).contains(n)).ok_or_else(|| {
-                            format!("cache.capacity takes a number from 1 to 102400 or auto, not {value:?}")
-                        })?;
-                    s.set_cache_capacity(Some(n));
-                    format!("cache capacity pinned at {n}")
-                }
+            Setting::CacheCapacity(None) => {
+                s.set_cache_capacity(None);
+                "cache capacity: dynamic (100 … 102400)".to_string()
             }
-            "cache.init-delay" => {
-                let d = dur(value)?;
+            Setting::CacheCapacity(Some(n)) => {
+                s.set_cache_capacity(Some(n));
+                format!("cache capacity pinned at {n}")
+            }
+            Setting::CacheInitDelay(d) => {
                 s.config.init_delay = d;
                 format!("apiserver {}'s cache takes {d} to initialise after a restart", index + 1)
             }
-            "compaction-interval" => {
-                let d = dur(value)?;
-                if d < MIN_COMPACTION_INTERVAL {
-                    return Err(format!(
-                        "compaction-interval must be at least {MIN_COMPACTION_INTERVAL} (each round writes a revision), not {d}"
-                    ));
-                }
+            Setting::CompactionInterval(d) => {
                 s.compactor.set_interval(Some(d), now);
                 format!("apiserver {} compacts every {d}", index + 1)
             }
-            "compactor" => {
-                let on = on_off(value)?;
+            Setting::Compactor(on) => {
                 let interval = on.then_some(crate::apiserver::compactor::DEFAULT_INTERVAL);
                 s.compactor.set_interval(interval, now);
                 format!("compactor {} on apiserver {}", if on { "on" } else { "off" }, index + 1)
             }
-            _ => {
-                return Err(format!(
-                    "unknown setting {name:?}; known: watch-cache on|off, cache.lag <duration>, cache.capacity <n>|auto, cache.init-delay <duration>, compaction-interval <duration>, compactor on|off, kubernetes <1.x>, etcd 3.4|3.5|3.6, apiservers <n>, explain on|off"
-                ));
-            }
+            // Cluster-wide settings returned above.
+            Setting::Apiservers(_) | Setting::Etcd(_) | Setting::Kubernetes(_) => String::new(),
         };
         self.settle();
         Ok(out)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn max_advance_text_is_max_advance() {
+        assert_eq!(Duration::parse(MAX_ADVANCE_TEXT), Ok(MAX_ADVANCE));
     }
 }

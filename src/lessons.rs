@@ -33,7 +33,7 @@
 
 use serde_json::Value;
 
-use crate::script::expect::{ExpectFailure, Expectation, parse_expectation};
+use crate::script::expect::{ExpectFailure, Expectation, FailureKind, parse_expectation};
 use crate::script::parse::parse_line;
 
 /// A text in both languages.
@@ -320,7 +320,11 @@ pub fn check_step(step: &Step, outputs: &[Value]) -> Vec<(usize, CheckResult)> {
             for &i in &idx {
                 results.push((
                     i,
-                    Err(ExpectFailure { expected: step.checks[i].assertion(), seen: "nothing yet".into() }),
+                    Err(ExpectFailure {
+                        expected: step.checks[i].assertion(),
+                        seen: "nothing yet".into(),
+                        kind: FailureKind::NoOutput,
+                    }),
                 ));
             }
             continue;
@@ -335,7 +339,7 @@ pub fn check_step(step: &Step, outputs: &[Value]) -> Vec<(usize, CheckResult)> {
                 .iter()
                 .filter(|r| match r {
                     Ok(()) => true,
-                    Err(f) => !f.seen.contains(" absent") && !f.seen.starts_with("no informer"),
+                    Err(f) => f.kind == FailureKind::Mismatch,
                 })
                 .count();
             let score = (passed, present, pos);

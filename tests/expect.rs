@@ -1,7 +1,7 @@
 //! `expect` assertions: parsing (exact forms and errors) and checking against output objects.
 
 use rvlab::script::expect::{
-    Check, CmpOp, Entry, ExpectFailure, Expectation, Path, Segment, Subject, parse_expectation,
+    Check, CmpOp, Entry, ExpectFailure, Expectation, FailureKind, Path, Segment, Subject, parse_expectation,
 };
 use serde_json::{Value, json};
 
@@ -544,7 +544,11 @@ fn informers() {
     // Informer checks do not need a previous output; others do.
     assert_eq!(
         exp("expect code 200").check(None, &lookup),
-        Err(ExpectFailure { expected: "code 200".into(), seen: "no previous output".into() })
+        Err(ExpectFailure {
+            expected: "code 200".into(),
+            seen: "no previous output".into(),
+            kind: FailureKind::NoOutput
+        })
     );
 }
 
@@ -556,6 +560,7 @@ fn failure_fields() {
         ExpectFailure {
             expected: "events == [ADDED a]".into(),
             seen: "events == [ADDED a, MODIFIED b, BOOKMARK, ERROR 410]".into(),
+            kind: FailureKind::Mismatch,
         }
     );
 }

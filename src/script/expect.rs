@@ -187,6 +187,21 @@ pub struct ExpectFailure {
     pub expected: String,
     /// What the output held, e.g. `code 200`, `events == [ADDED a]`, `body.x absent`.
     pub seen: String,
+    /// Why it failed, as a value (a lesson scores "present but different" above "absent").
+    pub kind: FailureKind,
+}
+
+/// The kind of an expectation failure.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum FailureKind {
+    /// The subject is there with another value.
+    Mismatch,
+    /// The subject is not in the output.
+    SubjectAbsent,
+    /// No informer of that name.
+    NoInformer,
+    /// Nothing to check against: no previous output (or, in a lesson step, no output yet).
+    NoOutput,
 }
 
 impl std::str::FromStr for Expectation {
@@ -645,7 +660,7 @@ impl Expectation {
         prev: Option<&Value>,
         informers: &dyn Fn(&str) -> Option<Value>,
     ) -> Result<(), ExpectFailure> {
-        let fail = |seen: String| Err(ExpectFailure { expected: self.assertion(), seen });
+        let fail = |seen: String, kind| Err(ExpectFailure { expected: self.assertion(), seen, kind });
         let informer_obj;
         let root = match &self.subject {
             Subject::InformerStore(name) | Subject::Informer { name, .. } => match informers(name) {
@@ -653,11 +668,11 @@ impl Expectation {
                     informer_obj = v;
                     &informer_obj
                 }
-                None => return fail(format!("no informer named {}", q(name))),
+                None => return fail(format!("no informer named {}", q(name)), FailureKind::NoInformer),
             },
             _ => match prev {
                 Some(v) => v,
-                None => return fail("no previous output".to_string()),
+                None => return fail("no previous output".to_string(), FailureKind::NoOutput),
             },
         };
         let actual = resolve(&self.subject, root);
@@ -703,7 +718,7 @@ impl Expectation {
         {
             seen = format!("{seen}; error {}", json_str(e));
         }
-        fail(seen)
+        fail(seen, if absent { FailureKind::SubjectAbsent } else { FailureKind::Mismatch })
     }
 }
 

@@ -13,7 +13,7 @@ use super::view::{
 };
 use super::why::{self, Lang, OutputWhy};
 use crate::client::informer::{Informer, InformerMode as ClientMode};
-use crate::cluster::{Cluster, WatchHandle};
+use crate::cluster::{Cluster, Setting, WatchHandle};
 use crate::store::{DeleteRangeRequest, KeyValue, PutRequest, RangeRequest};
 
 /// One sandbox. Feed it lines; each non-blank, non-comment line yields one output object.
@@ -379,7 +379,7 @@ impl Session {
                 Err(e) => json!({"error": e.to_string()}),
             },
             Command::Advance(d) if d > crate::cluster::MAX_ADVANCE => {
-                json!({"error": "advance is at most 168h per line; repeat the line to go further"})
+                json!({"error": format!("advance is at most {} per line; repeat the line to go further", crate::cluster::MAX_ADVANCE_TEXT)})
             }
             Command::Advance(d) => {
                 self.advance(d);
@@ -406,7 +406,9 @@ impl Session {
                     json!({"set": name, "value": value})
                 }
                 ("explain", _) => json!({"error": format!("explain takes on or off, not {value:?}")}),
-                _ => match self.cluster.set(self.current_apiserver, &name, &value) {
+                _ => match Setting::parse(&name, &value)
+                    .and_then(|v| self.cluster.apply(self.current_apiserver, v))
+                {
                     Ok(done) => {
                         if self.current_apiserver >= self.cluster.apiserver_count() {
                             self.current_apiserver = 0;

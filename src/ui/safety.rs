@@ -23,7 +23,7 @@ pub const MAX_LINE_BYTES: usize = 64 * 1024;
 /// informers running, 1000h takes ~4 s natively and several times that in the browser.
 pub const MAX_ADVANCE: Duration = crate::cluster::MAX_ADVANCE;
 /// How `MAX_ADVANCE` is written in messages.
-pub const MAX_ADVANCE_TEXT: &str = "168h";
+pub const MAX_ADVANCE_TEXT: &str = crate::cluster::MAX_ADVANCE_TEXT;
 
 fn kb(n: usize) -> String {
     n.div_ceil(1024).to_string()
