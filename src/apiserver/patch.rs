@@ -26,7 +26,7 @@ use serde_json::{Map, Value, json};
 use super::status::{FieldError, Status, StatusCause, StatusDetails, aggregate};
 
 /// The patch types of the `Content-Type` header (`types.PatchType`).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum PatchType {
     /// `application/json-patch+json` (RFC 6902).
     Json,

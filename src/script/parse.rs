@@ -10,6 +10,8 @@
 //! GET|POST|PUT|DELETE <path>[?query] [<json body>]   an API request; the target is kept verbatim
 //!                                                    and must start with "/"; the body is the rest
 //!                                                    of the line and must be valid JSON
+//! PATCH <path>[?query] [type=json|strategic|apply] <json>
+//!                                                    a JSON merge patch, or the type's patch
 //! events <watch-id>                                  events a watch (e.g. w1) received so far
 //! etcd put <key> <value>                             value: the rest of the line, verbatim, or one
 //!                                                    "double-quoted" JSON string (escapes allowed)
@@ -46,6 +48,7 @@ use std::fmt;
 use serde_json::Value;
 
 use super::expect::Expectation;
+use crate::apiserver::patch::PatchType;
 use crate::clock::Duration;
 
 /// Why a line could not be parsed. `Display` is the whole message, ready to show to a user.
@@ -68,6 +71,8 @@ pub enum Method {
     Post,
     Put,
     Delete,
+    /// `PATCH` with its Content-Type (`type=json|strategic|apply`; JSON merge patch without).
+    Patch(PatchType),
 }
 
 impl Method {
@@ -77,6 +82,7 @@ impl Method {
             Method::Post => "POST",
             Method::Put => "PUT",
             Method::Delete => "DELETE",
+            Method::Patch(_) => "PATCH",
         }
     }
 }
@@ -193,10 +199,11 @@ impl std::str::FromStr for Command {
     }
 }
 
-const COMMANDS: &str = "GET, POST, PUT, DELETE, events, etcd, compact, set, advance, apiserver, \
+const COMMANDS: &str = "GET, POST, PUT, PATCH, DELETE, events, etcd, compact, set, advance, apiserver, \
                         restart, pause, resume, cancel, informer, drop, pager, kubectl or expect";
 
 const U_REQUEST: &str = "<path>[?query] [<json body>]";
+const U_PATCH: &str = "<path>[?query] [type=json|merge|strategic|apply] <json patch>";
 const U_EVENTS: &str = "events <watch-id>";
 const U_PUT: &str = "etcd put <key> <value>";
 const U_GET: &str = "etcd get <key> [--prefix] [--rev=N] [--limit=N]";
@@ -224,6 +231,7 @@ pub fn parse_line(line: &str) -> Result<Command, ParseError> {
         "POST" => parse_request(Method::Post, &mut w),
         "PUT" => parse_request(Method::Put, &mut w),
         "DELETE" => parse_request(Method::Delete, &mut w),
+        "PATCH" => parse_request(Method::Patch(PatchType::Merge), &mut w),
         "events" => {
             let watch = w.word("events", "watch id", U_EVENTS)?;
             w.end("events", U_EVENTS)?;
@@ -300,7 +308,7 @@ pub fn parse_line(line: &str) -> Result<Command, ParseError> {
         "expect" => super::expect::parse_expectation(w.rest()).map(Command::Expect),
         other => {
             let upper = other.to_ascii_uppercase();
-            if matches!(upper.as_str(), "GET" | "POST" | "PUT" | "DELETE") {
+            if matches!(upper.as_str(), "GET" | "POST" | "PUT" | "PATCH" | "DELETE") {
                 Err(ParseError::new(format!(
                     "unknown command {}; HTTP methods are upper-case: {upper}",
                     q(other)
@@ -323,7 +331,23 @@ fn parse_request(method: Method, w: &mut Words<'_>) -> Result<Command, ParseErro
             q(target)
         )));
     }
+    let mut method = method;
+    if let Method::Patch(_) = method
+        && let Some(t) = w.rest().split_whitespace().next().and_then(|t| t.strip_prefix("type="))
+    {
+        let ty = PatchType::from_word(t).ok_or_else(|| {
+            ParseError::new(format!(
+                "PATCH: type= takes json, merge, strategic or apply, not {}; expected PATCH {U_PATCH}",
+                q(t)
+            ))
+        })?;
+        method = Method::Patch(ty);
+        w.next_bare();
+    }
     let rest = w.rest();
+    if rest.is_empty() && matches!(method, Method::Patch(_)) {
+        return Err(missing("PATCH", "patch", &format!("PATCH {U_PATCH}")));
+    }
     let body = if rest.is_empty() {
         None
     } else {
@@ -609,6 +633,11 @@ impl fmt::Display for Command {
         match self {
             Command::Request { method, target, body } => {
                 write!(f, "{method} {target}")?;
+                if let Method::Patch(t) = method
+                    && *t != PatchType::Merge
+                {
+                    write!(f, " type={}", t.word())?;
+                }
                 if let Some(b) = body {
                     write!(f, " {b}")?;
                 }
