@@ -65,6 +65,9 @@ pub enum Rule {
     MalformedContinueToken,
     /// `resourceVersion` is not a number.
     InvalidResourceVersion,
+    /// The field selector names a field the resource cannot be selected by (its field label
+    /// conversion refused it).
+    FieldSelectorNotSupported,
     // --- reads ---
     /// The watch cache is off for this resource: etcd serves every read.
     WatchCacheOff,

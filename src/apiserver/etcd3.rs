@@ -6,9 +6,9 @@ use serde_json::Value;
 
 use super::continue_token::ContinueToken;
 use super::decision::{Outcome, Why};
+use super::field_selector::SelectionPredicate;
 use super::object;
 use super::resource::ResourceInfo;
-use super::selector::LabelSelector;
 use super::status::Status;
 use crate::store::{
     Compare, CompareResult, CompareTarget, DeleteRangeRequest, KeyValue, MvccError, MvccStore, PutRequest,
@@ -269,7 +269,7 @@ pub struct ListRequest<'a> {
     pub continue_from: Option<&'a ContinueToken>,
     /// 0 = unlimited.
     pub limit: i64,
-    pub selector: &'a LabelSelector,
+    pub selector: &'a SelectionPredicate,
 }
 
 /// Largest page etcd is asked for while filling a page through a selector.
@@ -327,7 +327,7 @@ pub fn list(etcd: &MvccStore, req: &ListRequest<'_>) -> Result<ListPage, Storage
             }
             last_key = kv.key.clone();
             let obj = decode(kv)?;
-            if req.selector.matches(&object::labels(&obj)) {
+            if req.selector.matches(&obj) {
                 items.push(obj);
             }
         }

@@ -17,6 +17,7 @@
 use serde_json::Value;
 
 use super::object;
+use super::selector::LabelSelector;
 
 /// Which set of selectable fields a resource has (its strategy's `GetAttrs` plus its field
 /// label conversion).
@@ -148,23 +149,17 @@ pub struct FieldRequirement {
     pub value: String,
 }
 
-/// A parsed, converted field selector: all requirements must hold (`andTerm`). Empty = everything.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct FieldSelector {
-    fields: SelectableFields,
+/// A field selector as the query decodes it (`fields.ParseSelector`), before the kind's field
+/// label conversion. Empty = everything.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct ParsedFieldSelector {
     requirements: Vec<FieldRequirement>,
 }
 
-impl FieldSelector {
-    /// The selector that selects everything.
-    pub fn everything(fields: SelectableFields) -> FieldSelector {
-        FieldSelector { fields, requirements: Vec::new() }
-    }
-
-    /// Parses `selector` (`fields.ParseSelector`) and applies the kind's field label
-    /// conversion (the handler's `Transform`). Terms are sorted as upstream sorts them, so the
-    /// first bad term reported is the first in sorted order.
-    pub fn parse(selector: &str, fields: SelectableFields) -> Result<FieldSelector, FieldSelectorError> {
+impl ParsedFieldSelector {
+    /// `fields.ParseSelector`: terms are sorted as upstream sorts them, so the first bad term
+    /// reported is the first in sorted order; a term with an empty field and value is dropped.
+    pub fn parse(selector: &str) -> Result<ParsedFieldSelector, FieldSelectorError> {
         let mut parts = split_terms(selector);
         parts.sort();
         let mut requirements = Vec::new();
@@ -179,19 +174,60 @@ impl FieldSelector {
                 });
             };
             let value = unescape_value(rhs)?;
-            requirements.push(FieldRequirement { field: lhs.to_string(), equal: op != "!=", value });
-        }
-        // Transform: a term with an empty field and an empty value becomes Everything and is
-        // dropped; every other field goes through the conversion.
-        let mut out = Vec::with_capacity(requirements.len());
-        for r in requirements {
-            if r.field.is_empty() && r.value.is_empty() {
+            if lhs.is_empty() && value.is_empty() {
                 continue;
             }
+            requirements.push(FieldRequirement { field: lhs.to_string(), equal: op != "!=", value });
+        }
+        Ok(ParsedFieldSelector { requirements })
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.requirements.is_empty()
+    }
+
+    /// The handler's `Transform` with the kind's field label conversion.
+    pub fn convert(&self, fields: SelectableFields) -> Result<FieldSelector, FieldSelectorError> {
+        let mut out = Vec::with_capacity(self.requirements.len());
+        for r in &self.requirements {
             let field = fields.convert(&r.field)?.to_string();
-            out.push(FieldRequirement { field, ..r });
+            out.push(FieldRequirement { field, ..r.clone() });
         }
         Ok(FieldSelector { fields, requirements: out })
+    }
+}
+
+impl std::fmt::Display for ParsedFieldSelector {
+    /// `Selector.String()`: the terms joined by commas, values escaped.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let terms: Vec<String> = self
+            .requirements
+            .iter()
+            .map(|r| {
+                let v = r.value.replace('\\', "\\\\").replace(',', "\\,").replace('=', "\\=");
+                format!("{}{}{}", r.field, if r.equal { "=" } else { "!=" }, v)
+            })
+            .collect();
+        f.write_str(&terms.join(","))
+    }
+}
+
+/// A parsed, converted field selector: all requirements must hold (`andTerm`). Empty = everything.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct FieldSelector {
+    fields: SelectableFields,
+    requirements: Vec<FieldRequirement>,
+}
+
+impl FieldSelector {
+    /// The selector that selects everything.
+    pub fn everything(fields: SelectableFields) -> FieldSelector {
+        FieldSelector { fields, requirements: Vec::new() }
+    }
+
+    /// [`ParsedFieldSelector::parse`] then [`ParsedFieldSelector::convert`].
+    pub fn parse(selector: &str, fields: SelectableFields) -> Result<FieldSelector, FieldSelectorError> {
+        ParsedFieldSelector::parse(selector)?.convert(fields)
     }
 
     pub fn is_empty(&self) -> bool {
@@ -211,6 +247,30 @@ impl FieldSelector {
     /// Whether `obj` satisfies every requirement.
     pub fn matches(&self, obj: &Value) -> bool {
         self.requirements.iter().all(|r| (self.fields.value(obj, &r.field) == r.value) == r.equal)
+    }
+}
+
+/// The label and field selectors of a list or watch (`storage.SelectionPredicate`).
+#[derive(Debug, Clone, PartialEq)]
+pub struct SelectionPredicate {
+    pub label: LabelSelector,
+    pub field: FieldSelector,
+}
+
+impl SelectionPredicate {
+    /// Selects everything.
+    pub fn everything(fields: SelectableFields) -> SelectionPredicate {
+        SelectionPredicate { label: LabelSelector::everything(), field: FieldSelector::everything(fields) }
+    }
+
+    /// `Empty()`: neither selector restricts anything.
+    pub fn is_empty(&self) -> bool {
+        self.label.is_empty() && self.field.is_empty()
+    }
+
+    /// `Matches`: the object's labels and fields satisfy both selectors.
+    pub fn matches(&self, obj: &Value) -> bool {
+        self.label.matches(&object::labels(obj)) && self.field.matches(obj)
     }
 }
 

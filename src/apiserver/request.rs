@@ -9,6 +9,7 @@
 
 use super::body;
 use super::decision::Rule;
+use super::field_selector::ParsedFieldSelector;
 use super::resource::{self, ResourceInfo};
 use super::selector::LabelSelector;
 use super::status::{Status, go_parse_int};
@@ -56,8 +57,8 @@ pub struct ListOptions {
     pub limit: i64,
     pub continue_token: Option<String>,
     pub label_selector: LabelSelector,
-    /// Raw `fieldSelector`, not parsed here.
-    pub field_selector: Option<String>,
+    /// `fieldSelector`, parsed; the kind's field label conversion comes later (the handler).
+    pub field_selector: ParsedFieldSelector,
     /// The `watch` query parameter (not set by the legacy `/watch/` prefix).
     pub watch: bool,
     pub allow_watch_bookmarks: bool,
@@ -221,7 +222,8 @@ fn route(path: &str) -> Result<Route, Status> {
 
 /// Decodes the list/watch query exactly as `ParameterCodec.DecodeParameters` into
 /// `metainternalversion.ListOptions` does: integer errors first (`timeoutSeconds`, `limit`),
-/// then the label selector; each is a 400 BadRequest carrying the raw error text.
+/// then the label selector, then the field selector; each is a 400 BadRequest carrying the raw
+/// error text.
 pub fn decode_list_options(q: &Query) -> Result<ListOptions, Status> {
     let bad = |e: String| Status::bad_request(&e);
     let timeout_seconds = q.int64("timeoutSeconds").map_err(bad)?;
@@ -230,13 +232,17 @@ pub fn decode_list_options(q: &Query) -> Result<ListOptions, Status> {
         None => LabelSelector::everything(),
         Some(s) => LabelSelector::parse(s).map_err(|e| Status::bad_request(&e))?,
     };
+    let field_selector = match q.first("fieldSelector") {
+        None => ParsedFieldSelector::default(),
+        Some(s) => ParsedFieldSelector::parse(s).map_err(|e| Status::bad_request(&e.to_string()))?,
+    };
     Ok(ListOptions {
         resource_version: q.string("resourceVersion"),
         resource_version_match: q.string("resourceVersionMatch").map(|m| RvMatch::parse(&m)),
         limit,
         continue_token: q.string("continue"),
         label_selector,
-        field_selector: q.string("fieldSelector"),
+        field_selector,
         watch: q.bool("watch").unwrap_or(false),
         allow_watch_bookmarks: q.bool("allowWatchBookmarks").unwrap_or(false),
         send_initial_events: q.bool("sendInitialEvents"),

@@ -6,9 +6,9 @@ use std::collections::VecDeque;
 use serde_json::{Map, Value, json};
 
 use super::decision::{EndReason, Ended, Path, Rule, Why};
+use super::field_selector::SelectionPredicate;
 use super::object;
 use super::resource::ResourceInfo;
-use super::selector::LabelSelector;
 use super::status::Status;
 use crate::store::{Event, EventType, MvccStore, RangeRequest, WatchCreateRequest, WatchId};
 
@@ -65,12 +65,12 @@ impl Frame {
 }
 
 /// Which objects a watch delivers: a key prefix (namespace or all), an optional single name
-/// (`fieldSelector=metadata.name=x`) and a label selector.
+/// (the legacy `/watch/…/<name>` path) and the label and field selectors.
 #[derive(Debug, Clone)]
 pub struct WatchFilter {
     pub key_prefix: String,
     pub name: Option<String>,
-    pub selector: LabelSelector,
+    pub selector: SelectionPredicate,
 }
 
 impl WatchFilter {
@@ -80,7 +80,7 @@ impl WatchFilter {
         {
             return false;
         }
-        self.selector.matches(&object::labels(obj))
+        self.selector.matches(obj)
     }
 
     fn matches_key(&self, key: &[u8]) -> bool {

@@ -19,9 +19,9 @@ use super::continue_token::ContinueToken;
 use super::decision::{EndReason, Ended, Outcome, Path, Rule, Why};
 use super::etcd3::prefix_range_end;
 use super::etcd3::{ListPage, ReadAt};
+use super::field_selector::SelectionPredicate;
 use super::object;
 use super::resource::ResourceInfo;
-use super::selector::LabelSelector;
 use super::status::Status;
 use super::watch::{Frame, FrameType, WatchFilter};
 use crate::clock::{Clock, Duration, Instant};
@@ -372,7 +372,7 @@ pub struct ListArgs<'a> {
     pub prefix: &'a str,
     pub continue_from: Option<&'a ContinueToken>,
     pub limit: i64,
-    pub selector: &'a LabelSelector,
+    pub selector: &'a SelectionPredicate,
 }
 
 /// What the cacher did with a list: served a page, or handed it to etcd at a revision.
@@ -679,7 +679,7 @@ fn page_from<'a>(
     prefix: &str,
     rv: i64,
     limit: i64,
-    selector: &LabelSelector,
+    selector: &SelectionPredicate,
     count_after: impl FnOnce(&str) -> usize,
 ) -> ListPage {
     let mut items = Vec::new();
@@ -690,7 +690,7 @@ fn page_from<'a>(
     let limit = usize::try_from(limit).unwrap_or(0);
     while let Some((k, obj)) = state.next() {
         last_key = Some(k.clone());
-        if selector.matches(&object::labels(obj)) {
+        if selector.matches(obj) {
             items.push(obj.clone());
         }
         if limit > 0 && items.len() >= limit && state.peek().is_some() {

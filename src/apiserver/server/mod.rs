@@ -14,6 +14,7 @@ use super::compactor::Compactor;
 use super::decision::{Rule, Why};
 use super::etcd3::ListPage;
 use super::features::Features;
+use super::field_selector::{SelectableFields, SelectionPredicate};
 use super::object;
 use super::registry::{self, WriteCtx};
 use super::request::{ApiRequest, Verb, parse_request_ruled};
@@ -197,6 +198,10 @@ impl ApiServer {
         {
             return ApiResponse::from_status(&status, Why::new(Rule::InvalidListOptions));
         }
+        let selector = match selection_predicate(req) {
+            Ok(p) => p,
+            Err(resp) => return *resp,
+        };
         let storage = match validation::check_list_storage_options_ruled(opts) {
             Ok(s) => s,
             Err((rule, status)) => return ApiResponse::from_status(&status, Why::new(rule)),
@@ -207,14 +212,14 @@ impl ApiServer {
             rv_match: MatchShape::of(opts.resource_version_match.as_ref()),
             limit: opts.limit,
             continue_rv: token.as_ref().map(|t| t.rv),
-            has_selector: !opts.label_selector.is_empty(),
+            has_selector: !selector.is_empty(),
         };
         let prefix = info.key_prefix(req.namespace.as_deref());
         let args = ListArgs {
             prefix: &prefix,
             continue_from: token.as_ref(),
             limit: opts.limit,
-            selector: &opts.label_selector,
+            selector: &selector,
         };
         let (result, why) = self.delegator(info).list(&mut ctx.read(), &shape, &args);
         match result {
@@ -231,6 +236,10 @@ impl ApiServer {
         if let Err(status) = validation::validate_list_options(&req.options, Verb::Watch, watch_list) {
             return ApiResponse::from_status(&status, Why::new(Rule::InvalidListOptions));
         }
+        let selector = match selection_predicate(&req) {
+            Ok(p) => p,
+            Err(resp) => return *resp,
+        };
         let opts = &req.options;
         let rv = match parse_rv(opts.resource_version.as_deref()) {
             Ok(rv) => rv,
@@ -239,7 +248,7 @@ impl ApiServer {
         let filter = WatchFilter {
             key_prefix: info.key_prefix(req.namespace.as_deref()),
             name: req.name.clone(),
-            selector: opts.label_selector.clone(),
+            selector,
         };
         let timeout = match opts.timeout_seconds.and_then(|s| u64::try_from(s).ok()) {
             Some(s) if s > 0 => Duration::from_secs(s),
@@ -281,6 +290,20 @@ impl Ctx<'_> {
     /// What a read may touch.
     fn read(&mut self) -> ReadCtx<'_> {
         ReadCtx { etcd: self.etcd, clock: self.clock }
+    }
+}
+
+/// The list's or watch's selectors, with the field selector through the kind's field label
+/// conversion (`endpoints/handlers/get.go` `ListResource`: after `ValidateListOptions`, a
+/// conversion error is a 400 BadRequest with its text).
+fn selection_predicate(req: &ApiRequest) -> Result<SelectionPredicate, Box<ApiResponse>> {
+    let opts = &req.options;
+    match opts.field_selector.convert(SelectableFields::of_resource(req.resource.resource)) {
+        Ok(field) => Ok(SelectionPredicate { label: opts.label_selector.clone(), field }),
+        Err(e) => Err(Box::new(ApiResponse::from_status(
+            &Status::bad_request(&e.to_string()),
+            Why::new(Rule::FieldSelectorNotSupported),
+        ))),
     }
 }
 

@@ -124,6 +124,10 @@ fn rule_clause(w: &Why, lang: Lang) -> String {
             "the continue token could not be decoded → 400 BadRequest (a malformed token, not an expired one: only a well-formed token whose revision was compacted gets 410)".into(),
             "continue 令牌无法解码 → 400 BadRequest（令牌格式错误，而不是过期：只有格式正确但其修订版本已被压缩的令牌才会得到 410）".into(),
         ),
+        Rule::FieldSelectorNotSupported => lang.pick(
+            "the field selector names a field this resource cannot be selected by → 400 BadRequest (each kind has its own field labels: ConfigMaps only metadata.name and metadata.namespace)".into(),
+            "字段选择器用了该资源不支持的字段 → 400 BadRequest（每种资源有自己的可选字段：ConfigMap 只有 metadata.name 和 metadata.namespace）".into(),
+        ),
         Rule::InvalidResourceVersion => lang.pick(
             "resourceVersion is not a number the storage layer can parse".into(),
             "resourceVersion 不是存储层能解析的数字".into(),
