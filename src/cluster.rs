@@ -206,6 +206,18 @@ impl Cluster {
         target: &str,
         body: Option<&str>,
     ) -> (ApiResponse, Option<WatchHandle>) {
+        self.request_typed(index, method, target, None, body)
+    }
+
+    /// [`Cluster::request`] with the request's `Content-Type` (a PATCH's patch type).
+    pub fn request_typed(
+        &mut self,
+        index: usize,
+        method: &str,
+        target: &str,
+        content_type: Option<&str>,
+        body: Option<&str>,
+    ) -> (ApiResponse, Option<WatchHandle>) {
         let Some(server) = self.apiservers.get_mut(index) else {
             let status = Status::non_api_error(&format!("no apiserver {}", index + 1));
             let mut why = Why::new(Rule::NoSuchApiserver);
@@ -223,7 +235,7 @@ impl Cluster {
             seed: self.seed,
             rng: &mut self.rng,
         };
-        let resp = server.handle(&mut ctx, method, target, body);
+        let resp = server.handle_typed(&mut ctx, method, target, content_type, body);
         let after = clock.now();
         self.settle();
         if after > before {

@@ -98,11 +98,38 @@ fn wrong_methods_are_405() {
         ("POST", "/api/v1/pods"),
         ("DELETE", "/api/v1/pods"),
         ("POST", "/api/v1/watch/namespaces/ns1/pods"),
-        ("PATCH", "/api/v1/namespaces/ns1/pods/a"),
+        ("PATCH", "/api/v1/namespaces/ns1/pods"),
         ("get", "/api/v1/namespaces/ns1/pods"),
     ] {
         assert_eq!(parse_request(m, p, Some("{}")).unwrap_err(), Status::method_not_allowed(), "{m} {p}");
     }
+}
+
+/// A PATCH without one of the four patch media types is 415, listing them in the handler's
+/// order (`endpoints/handlers/patch.go` `PatchResource`, `negotiation.NewUnsupportedMediaTypeError`).
+#[test]
+fn patch_needs_a_patch_media_type() {
+    use rvlab::apiserver::request::parse_request_typed;
+    for ct in [None, Some("application/json"), Some("text/plain")] {
+        let e = parse_request_typed("PATCH", "/api/v1/namespaces/ns1/pods/a", ct, Some("{}")).unwrap_err();
+        assert_eq!(e.code(), 415);
+        assert_eq!(e.reason(), "UnsupportedMediaType");
+        assert_eq!(
+            e.message(),
+            "the body of the request was in an unknown format - accepted media types include: \
+             application/json-patch+json, application/merge-patch+json, \
+             application/strategic-merge-patch+json, application/apply-patch+yaml"
+        );
+    }
+    let r = parse_request_typed(
+        "PATCH",
+        "/api/v1/namespaces/ns1/pods/a?fieldManager=m&force=true&dryRun=All",
+        Some("application/apply-patch+yaml; charset=utf-8"),
+        Some("{}"),
+    )
+    .unwrap();
+    let p = r.patch.unwrap();
+    assert_eq!((p.field_manager.as_deref(), p.force, r.dry_run), (Some("m"), true, true));
 }
 
 #[test]
@@ -152,7 +179,7 @@ fn query_conversion() {
         r#"strconv.ParseInt: parsing " 3": invalid syntax"#
     );
     assert_eq!(o.continue_token.as_deref(), Some("abc"));
-    assert_eq!(o.field_selector.as_deref(), Some("metadata.name=a"));
+    assert_eq!(o.field_selector.to_string(), "metadata.name=a");
     assert!(o.allow_watch_bookmarks);
     assert_eq!(o.timeout_seconds, Some(30));
     assert_eq!(o.send_initial_events, Some(false));

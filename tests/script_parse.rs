@@ -129,17 +129,12 @@ fn request_errors() {
 fn unknown_command_lists_what_is_expected() {
     assert_eq!(
         err("GETT /api"),
-        "unknown command \"GETT\"; expected GET, POST, PUT, DELETE, events, etcd, compact, set, \
-         advance, apiserver, restart, pause, resume, cancel, informer, drop, pager, kubectl or expect"
-    );
-    assert_eq!(
-        err("PATCH /api/v1/pods/a {}"),
-        "unknown command \"PATCH\"; expected GET, POST, PUT, DELETE, events, etcd, compact, set, \
+        "unknown command \"GETT\"; expected GET, POST, PUT, PATCH, DELETE, events, etcd, compact, set, \
          advance, apiserver, restart, pause, resume, cancel, informer, drop, pager, kubectl or expect"
     );
     assert_eq!(
         err(""),
-        "empty line; expected GET, POST, PUT, DELETE, events, etcd, compact, set, advance, \
+        "empty line; expected GET, POST, PUT, PATCH, DELETE, events, etcd, compact, set, advance, \
          apiserver, restart, pause, resume, cancel, informer, drop, pager, kubectl or expect"
     );
 }
@@ -636,7 +631,7 @@ fn long_and_odd_lines() {
     assert_eq!(ok("events 日本"), Command::Events { watch: "日本".into() });
     assert_eq!(
         err("étcd put"),
-        "unknown command \"étcd\"; expected GET, POST, PUT, DELETE, events, etcd, compact, set, advance, apiserver, restart, pause, resume, cancel, informer, drop, pager, kubectl or expect"
+        "unknown command \"étcd\"; expected GET, POST, PUT, PATCH, DELETE, events, etcd, compact, set, advance, apiserver, restart, pause, resume, cancel, informer, drop, pager, kubectl or expect"
     );
     assert_eq!(
         parse_line("events \"w1"),
@@ -740,5 +735,34 @@ fn kubectl_lines_parse_and_print_back() {
         "kubectl get: unknown resource \"secrets\"; known: configmaps (configmap, cm) or pods (pod, po); \
          expected kubectl get <resource> [<name>] [-n <namespace>] [--chunk-size=N] [-w] [--output-watch-events]"
     );
-    assert_eq!(err("kubectl"), "kubectl: missing command; expected get, create or delete");
+    assert_eq!(err("kubectl"), "kubectl: missing command; expected get, create, delete or patch");
+}
+
+#[test]
+fn patch_lines_carry_their_type() {
+    use rvlab::apiserver::patch::PatchType;
+    assert_eq!(
+        ok("PATCH /api/v1/namespaces/default/configmaps/a {\"data\":{\"k\":\"v\"}}"),
+        Command::Request {
+            method: Method::Patch(PatchType::Merge),
+            target: "/api/v1/namespaces/default/configmaps/a".into(),
+            body: Some(serde_json::json!({"data": {"k": "v"}})),
+        }
+    );
+    assert_eq!(
+        round_trip(
+            "PATCH /api/v1/namespaces/default/configmaps/a type=json [{\"op\":\"remove\",\"path\":\"/data/k\"}]"
+        ),
+        "PATCH /api/v1/namespaces/default/configmaps/a type=json [{\"op\":\"remove\",\"path\":\"/data/k\"}]"
+    );
+    assert_eq!(
+        round_trip("PATCH /api/v1/namespaces/default/configmaps/a type=merge {}"),
+        "PATCH /api/v1/namespaces/default/configmaps/a {}"
+    );
+    assert_eq!(
+        err("PATCH /api/v1/namespaces/default/configmaps/a type=yaml {}"),
+        "PATCH: type= takes json, merge, strategic or apply, not \"yaml\"; expected PATCH <path>[?query] [type=json|merge|strategic|apply] <json patch>"
+    );
+    assert!(err("PATCH /api/v1/namespaces/default/configmaps/a").contains("missing patch"));
+    assert!(err("patch /api/v1/x {}").contains("HTTP methods are upper-case: PATCH"));
 }

@@ -233,7 +233,13 @@ impl Gen<'_> {
             }
             28 => self.expect(),
             29 => format!("GET {}", self.path(true)),
-            30 => self.kubectl(),
+            30 => {
+                if self.b.chance() {
+                    self.kubectl()
+                } else {
+                    self.patch()
+                }
+            }
             _ => self.list(true),
         })
     }
@@ -242,7 +248,16 @@ impl Gen<'_> {
         let res = self.b.pick(&["configmaps", "cm", "pods", "po", "secrets"]);
         let name = self.b.pick(NAMES);
         let ns = self.b.pick(&["", " -n default", " -n kube-system", " -n"]);
-        match self.b.below(5) {
+        match self.b.below(6) {
+            5 => format!(
+                "kubectl patch {res} {name}{ns} {} -p {}",
+                self.b.pick(&["", "--type=merge", "--type=json", "--type=strategic", "--type=apply"]),
+                self.b.pick(&[
+                    "{\"data\":{\"k\":\"v\"}}",
+                    "'[{\"op\":\"remove\",\"path\":\"/data/k\"}]'",
+                    "{"
+                ])
+            ),
             0 => format!("kubectl get {res}{ns}"),
             1 => format!("kubectl get {res} {name}{ns} -w --output-watch-events"),
             2 => format!(
@@ -349,7 +364,48 @@ impl Gen<'_> {
                 format!("DELETE {path} {{\"preconditions\":{{\"resourceVersion\":\"{}\"}}}}", self.rv_near())
             }
             1 => format!("DELETE {path}?gracePeriodSeconds={}", self.b.pick(&["0", "30", "x"])),
+            2 => format!("DELETE {path}?dryRun={}", self.b.pick(&["All", "x"])),
+            3 => {
+                // deletecollection
+                let coll = self.path(true);
+                let q = self.b.pick(&[
+                    "",
+                    "?labelSelector=app%3Dx",
+                    "?fieldSelector=metadata.name%3Da",
+                    "?dryRun=All",
+                ]);
+                format!("DELETE {coll}{q}")
+            }
             _ => format!("DELETE {path}"),
+        }
+    }
+
+    fn patch(&mut self) -> String {
+        let path = self.path(false);
+        let name = path.rsplit('/').next().unwrap_or("").to_string();
+        let q = self.b.pick(&[
+            "",
+            "?fieldManager=m1",
+            "?fieldManager=m2&force=true",
+            "?force=true",
+            "?dryRun=All",
+        ]);
+        match self.b.below(5) {
+            0 => format!("PATCH {path}{q} {{\"data\":{{\"k\":{}}}}}", self.b.pick(&["\"v\"", "null", "1"])),
+            1 => format!(
+                "PATCH {path}{q} type=json [{{\"op\":\"{}\",\"path\":\"/data/k\",\"value\":\"v\"}}]",
+                self.b.pick(&["add", "remove", "replace", "test", "bogus"])
+            ),
+            2 => format!(
+                "PATCH {path}{q} type=strategic {{\"metadata\":{{\"labels\":{{\"app\":\"x\"}},\"resourceVersion\":\"{}\"}}}}",
+                self.rv_near()
+            ),
+            3 => format!(
+                "PATCH {path}{q} type=apply {{\"apiVersion\":\"{}\",\"kind\":\"ConfigMap\",\"metadata\":{{\"name\":\"{name}\"}},\"data\":{{\"k\":\"{}\"}}}}",
+                self.b.pick(&["v1", "v2", ""]),
+                self.b.pick(&["a", "b"])
+            ),
+            _ => format!("PATCH {path}{q} {}", self.b.pick(&["null", "[]", "{}", "\"x\""])),
         }
     }
 
@@ -430,7 +486,18 @@ impl Gen<'_> {
         match self.b.below(10) {
             0 => q.push("labelSelector=app%3Dx".into()),
             1 => q.push("labelSelector=app+in+%28x%2Cy%29".into()),
-            2 => q.push("fieldSelector=metadata.name%3Da".into()),
+            2 => q.push(format!(
+                "fieldSelector={}",
+                self.b.pick(&[
+                    "metadata.name%3Da",
+                    "metadata.name!%3Db",
+                    "spec.nodeName%3Dn1",
+                    "status.phase%3DPending",
+                    "nonsense",
+                    "metadata.name%3Da%3Db",
+                    "a%5Cx%3Dy",
+                ])
+            )),
             3 => q.push(format!(
                 "labelSelector={}",
                 self.b.pick(&["%3D%3D", "!", "app%21%3Dx", "a%2Cb", "(("])

@@ -121,6 +121,12 @@ pub enum Rule {
     ResourceVersionOnCreate,
     /// The resource's strategy rejected the object (pod validation).
     ObjectInvalid,
+    /// The patch could not be applied (invalid patch, options, or a server-side apply conflict).
+    PatchRejected,
+    /// `dryRun=All`: the answer of the write, with nothing written.
+    DryRun,
+    /// `DELETE` on a collection: a list, then one delete (one etcd transaction) per listed object.
+    DeleteCollection,
     /// No apiserver with that number.
     NoSuchApiserver,
 }

@@ -228,7 +228,31 @@ pub struct Preconditions {
 /// Deletes the object at `key` and returns its last state with RV = the delete's revision.
 pub fn delete(etcd: &mut MvccStore, key: &str, pre: &Preconditions) -> Result<Value, StorageError> {
     let Some(cur) = current_kv(etcd, key) else { return Err(StorageError::NotFound) };
-    let last = decode(&cur)?;
+    let last = check_delete(key, &cur, pre)?;
+    let k = key.as_bytes().to_vec();
+    let del = RequestOp::DeleteRange(DeleteRangeRequest { key: k.clone(), ..Default::default() });
+    let (ok, revision, responses) = guarded(etcd, &k, cur.mod_revision, del)?;
+    if !ok {
+        return Err(StorageError::Conflict);
+    }
+    if !responses.iter().any(|r| matches!(r, ResponseOp::DeleteRange(d) if d.deleted > 0)) {
+        return Err(StorageError::NotFound);
+    }
+    let mut out = last;
+    object::set_resource_version(&mut out, revision);
+    Ok(out)
+}
+
+/// A dry-run delete (`DryRunnableStorage.Delete`): the object as it is, after the same
+/// preconditions; nothing is written.
+pub fn delete_dry_run(etcd: &MvccStore, key: &str, pre: &Preconditions) -> Result<Value, StorageError> {
+    let Some(cur) = current_kv(etcd, key) else { return Err(StorageError::NotFound) };
+    check_delete(key, &cur, pre)
+}
+
+/// The delete preconditions against the current value; the decoded object if they hold.
+fn check_delete(key: &str, cur: &KeyValue, pre: &Preconditions) -> Result<Value, StorageError> {
+    let last = decode(cur)?;
     if let Some(uid) = &pre.uid {
         let actual = object::uid(&last);
         if uid != actual {
@@ -245,18 +269,7 @@ pub fn delete(etcd: &mut MvccStore, key: &str, pre: &Preconditions) -> Result<Va
             )));
         }
     }
-    let k = key.as_bytes().to_vec();
-    let del = RequestOp::DeleteRange(DeleteRangeRequest { key: k.clone(), ..Default::default() });
-    let (ok, revision, responses) = guarded(etcd, &k, cur.mod_revision, del)?;
-    if !ok {
-        return Err(StorageError::Conflict);
-    }
-    if !responses.iter().any(|r| matches!(r, ResponseOp::DeleteRange(d) if d.deleted > 0)) {
-        return Err(StorageError::NotFound);
-    }
-    let mut out = last;
-    object::set_resource_version(&mut out, revision);
-    Ok(out)
+    Ok(last)
 }
 
 /// A list request against etcd.

@@ -23,7 +23,7 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use serde_json::{Map, Value, json};
 
-use super::status::{FieldError, Status, StatusCause, StatusDetails, aggregate};
+use super::status::{FieldError, Status, StatusCause, StatusDetails};
 
 /// The patch types of the `Content-Type` header (`types.PatchType`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -85,17 +85,7 @@ pub fn validate_patch_options(ty: PatchType, field_manager: Option<&str>, force:
     if errs.is_empty() {
         return None;
     }
-    Some(Status::failure(
-        422,
-        "Invalid",
-        format!("PatchOptions.meta.k8s.io \"\" is invalid: {}", aggregate(&errs)),
-        Some(StatusDetails {
-            group: "meta.k8s.io".into(),
-            kind: "PatchOptions".into(),
-            causes: errs.iter().map(FieldError::to_cause).collect(),
-            ..Default::default()
-        }),
-    ))
+    Some(Status::invalid_options("PatchOptions", &errs))
 }
 
 /// The field schema strategic merge patch and apply need: which lists merge, and by which key
@@ -261,6 +251,26 @@ pub fn apply_patch(
         PatchType::Apply => {
             let opts = apply.ok_or_else(|| PatchError::BadRequest("apply needs a field manager".into()))?;
             server_side_apply(schema, current, patch, opts)
+        }
+    }
+}
+
+/// The patched JSON goes back through the Go types before it is stored: an `omitempty` map
+/// left empty (`data`, `binaryData`, `metadata.labels`, `metadata.annotations`) disappears.
+pub fn drop_empty_maps(obj: &mut Value) {
+    let empty = |v: Option<&Value>| v.and_then(Value::as_object).is_some_and(Map::is_empty);
+    if let Value::Object(m) = obj {
+        for k in ["data", "binaryData"] {
+            if empty(m.get(k)) {
+                m.shift_remove(k);
+            }
+        }
+        if let Some(Value::Object(meta)) = m.get_mut("metadata") {
+            for k in ["labels", "annotations"] {
+                if empty(meta.get(k)) {
+                    meta.shift_remove(k);
+                }
+            }
         }
     }
 }

@@ -6,9 +6,10 @@
 use serde_json::Value;
 
 use super::decision::{Path, Rule, Why};
-use super::etcd3::{self, Preconditions, ReadAt};
+use super::etcd3::{self, Preconditions, ReadAt, StorageError};
 use super::object;
-use super::request::ApiRequest;
+use super::patch;
+use super::request::{ApiRequest, Verb};
 use super::status::Status;
 use super::strategy;
 use crate::clock::Clock;
@@ -65,6 +66,15 @@ pub fn create(ctx: &mut WriteCtx<'_>, req: &ApiRequest) -> WriteResult {
     }
     let obj = object::canonical(info, obj);
     let key = info.object_key(req.namespace.as_deref(), &name);
+    if req.dry_run {
+        // `DryRunnableStorage.Create`: AlreadyExists if the key is there, else the object as
+        // prepared — uid and creationTimestamp set, no resourceVersion, nothing written.
+        let why = Why::new(Rule::DryRun).path(Path::Etcd);
+        return match etcd3::get(ctx.etcd, &key, ReadAt::Latest) {
+            Ok(_) => (Err(Status::already_exists(info, &name)), why),
+            Err(_) => (Ok((201, obj)), why),
+        };
+    }
     let mut why = Why::new(Rule::Create).path(Path::Etcd);
     match etcd3::create(ctx.etcd, &key, &obj) {
         Ok(stored) => {
@@ -120,6 +130,15 @@ pub fn update(ctx: &mut WriteCtx<'_>, req: &ApiRequest) -> WriteResult {
     strategy.prepare_for_update(&mut obj, &current);
     let obj = object::canonical(info, obj);
     why.current_rv = stored_revision(&current);
+    if req.dry_run {
+        // `DryRunnableStorage.GuaranteedUpdate`: the same precondition against the stored
+        // object, then the updated object as it would be written; nothing is written.
+        why.rule = Rule::DryRun;
+        if expected.is_some() && expected != why.current_rv {
+            return (Err(Status::object_modified(info, url_name)), why);
+        }
+        return (Ok((200, obj)), why);
+    }
     match etcd3::update(ctx.etcd, &key, &obj, expected) {
         Ok((stored, written)) => {
             if !written {
@@ -145,6 +164,15 @@ pub fn delete(ctx: &mut WriteCtx<'_>, req: &ApiRequest) -> WriteResult {
     let returns_object = strategy.returns_deleted_object();
     let mut why =
         Why::new(if returns_object { Rule::DeleteReturnsObject } else { Rule::Delete }).path(Path::Etcd);
+    if req.dry_run {
+        // `DryRunnableStorage.Delete`: the object as it is, after the preconditions.
+        why.rule = Rule::DryRun;
+        return match etcd3::delete_dry_run(ctx.etcd, &key, &pre) {
+            Ok(cur) if returns_object => (Ok((200, object::canonical(info, cur))), why),
+            Ok(cur) => (Ok((200, Status::success_deleted(info, name, object::uid(&cur)).to_json())), why),
+            Err(e) => (Err(e.to_status(info, name)), e.explain(why, ctx.etcd)),
+        };
+    }
     match etcd3::delete(ctx.etcd, &key, &pre) {
         Ok(last) => {
             why.revision = stored_revision(&last);
@@ -156,4 +184,66 @@ pub fn delete(ctx: &mut WriteCtx<'_>, req: &ApiRequest) -> WriteResult {
         }
         Err(e) => (Err(e.to_status(info, name)), e.explain(why, ctx.etcd)),
     }
+}
+
+/// `PATCH` (`endpoints/handlers/patch.go`): the current object, the patch applied to it, then
+/// the ordinary update (the patched `metadata.resourceVersion` is its precondition: the current
+/// one, unless the patch set another → 409; an unchanged object writes nothing). A missing
+/// object is a 404, except for server-side apply, which creates it.
+pub fn patch(ctx: &mut WriteCtx<'_>, req: &ApiRequest) -> WriteResult {
+    let info = req.resource;
+    let name = req.name.as_deref().unwrap_or("");
+    let Some(p) = &req.patch else {
+        return (Err(Status::unknown_body_format()), Why::new(Rule::BodyRejected));
+    };
+    if let Some(status) = patch::validate_patch_options(p.ty, p.field_manager.as_deref(), p.force) {
+        return (Err(status), Why::new(Rule::PatchRejected));
+    }
+    let key = info.object_key(req.namespace.as_deref(), name);
+    let current = match etcd3::get(ctx.etcd, &key, ReadAt::Latest) {
+        Ok(c) => Some(object::canonical(info, c)),
+        Err(StorageError::NotFound) if p.ty.creates() => None,
+        Err(e) => {
+            let why = Why::new(Rule::Update).path(Path::Etcd);
+            return (Err(e.to_status(info, name)), e.explain(why, ctx.etcd));
+        }
+    };
+    let now = object::timestamp(ctx.clock.now());
+    let apply = patch::ApplyOptions {
+        field_manager: p.field_manager.as_deref().unwrap_or(""),
+        force: p.force,
+        now: &now,
+    };
+    let schema = patch::Schema::of_resource(info.resource);
+    let mut patched = match patch::apply_patch(p.ty, schema, current.as_ref(), &p.patch, Some(&apply)) {
+        Ok(v) => v,
+        Err(e) => return (Err(e.to_status()), Why::new(Rule::PatchRejected)),
+    };
+    patch::drop_empty_maps(&mut patched);
+    // `checkName`: the patched object must keep the URL's name and namespace.
+    let patched_name = object::name(&patched);
+    if !patched_name.is_empty() && patched_name != name {
+        return (
+            Err(Status::bad_request(&format!(
+                "the name of the object ({patched_name}) does not match the name on the URL ({name})"
+            ))),
+            Why::new(Rule::PatchRejected),
+        );
+    }
+    let text = patched.to_string();
+    let decoded = match current {
+        None => super::body::decode_create(info, req.namespace.as_deref().unwrap_or(""), &text),
+        Some(_) => super::body::decode_update(info, req.namespace.as_deref().unwrap_or(""), name, &text),
+    };
+    let body = match decoded {
+        Ok(b) => b,
+        Err(status) => return (Err(status), Why::new(Rule::BodyRejected)),
+    };
+    let write = ApiRequest {
+        verb: if current.is_none() { Verb::Create } else { Verb::Update },
+        body: Some(body),
+        patch: None,
+        ..req.clone()
+    };
+    if current.is_none() { create(ctx, &write) } else { update(ctx, &write) }
 }

@@ -10,9 +10,10 @@
 use super::body;
 use super::decision::Rule;
 use super::field_selector::ParsedFieldSelector;
+use super::patch::PatchType;
 use super::resource::{self, ResourceInfo};
 use super::selector::LabelSelector;
-use super::status::{Status, go_parse_int};
+use super::status::{BadValue, FieldError, Status, go_parse_int};
 use super::validation;
 pub use super::verb::Verb;
 
@@ -90,6 +91,53 @@ pub struct ApiRequest {
     /// set to the URL namespace (see [`body`]).
     pub body: Option<serde_json::Value>,
     pub delete_options: DeleteOptions,
+    /// PATCH: the patch, its type and options.
+    pub patch: Option<PatchRequest>,
+    /// `dryRun=All` on a write: answer as if written, write nothing.
+    pub dry_run: bool,
+}
+
+/// A PATCH's type, body and `PatchOptions`.
+#[derive(Debug, Clone, PartialEq)]
+pub struct PatchRequest {
+    pub ty: PatchType,
+    pub patch: serde_json::Value,
+    pub field_manager: Option<String>,
+    pub force: bool,
+}
+
+/// The media types a PATCH may carry, in the order the handler lists them
+/// (`endpoints/handlers/patch.go` `PatchResource`).
+const PATCH_TYPES: [PatchType; 4] =
+    [PatchType::Json, PatchType::Merge, PatchType::Strategic, PatchType::Apply];
+
+/// A write's `dryRun` query: absent, or exactly `All` (`ValidateDryRun`: 422 otherwise, on the
+/// verb's options kind, e.g. `CreateOptions`).
+fn dry_run(q: &Query, options_kind: &str) -> Result<bool, Status> {
+    let values: Vec<String> = q.0.iter().filter(|(k, _)| k == "dryRun").map(|(_, v)| v.clone()).collect();
+    if values.is_empty() {
+        return Ok(false);
+    }
+    if values.iter().all(|v| v == "All") {
+        return Ok(true);
+    }
+    Err(Status::invalid_options(
+        options_kind,
+        &[FieldError::not_supported("dryRun", BadValue::StrList(values), &["All"])],
+    ))
+}
+
+/// A DELETE's options: the body (`DeleteOptions` JSON) or, without one, the query.
+fn delete_options(q: &Query, body_text: Option<&str>) -> Result<DeleteOptions, (Rule, Status)> {
+    match body_text.filter(|b| !b.is_empty()) {
+        Some(b) => body::decode_delete_options(b).map_err(|s| (Rule::BodyRejected, s)),
+        None => Ok(DeleteOptions {
+            grace_period_seconds: q
+                .int64("gracePeriodSeconds")
+                .map_err(|e| (Rule::RequestRejected, Status::bad_request(&e)))?,
+            ..Default::default()
+        }),
+    }
 }
 
 /// A decoded query string: `(key, value)` pairs in order.
@@ -255,14 +303,25 @@ pub fn decode_list_options(q: &Query) -> Result<ListOptions, Status> {
 /// defaulting/validation and storage: routing (404/405), query decoding (400), and for
 /// create/update the body decoding and checks of [`body`] (400/422).
 pub fn parse_request(method: &str, target: &str, body_text: Option<&str>) -> Result<ApiRequest, Status> {
-    parse_request_ruled(method, target, body_text).map_err(|(_, status)| status)
+    parse_request_ruled(method, target, None, body_text).map_err(|(_, status)| status)
 }
 
-/// [`parse_request`] with the rule that refused the request: the body's decoding and checks
-/// ([`Rule::BodyRejected`]) or the URL, query and method ([`Rule::RequestRejected`]).
+/// [`parse_request`] with the request's `Content-Type`, which a PATCH needs (its patch type).
+pub fn parse_request_typed(
+    method: &str,
+    target: &str,
+    content_type: Option<&str>,
+    body_text: Option<&str>,
+) -> Result<ApiRequest, Status> {
+    parse_request_ruled(method, target, content_type, body_text).map_err(|(_, status)| status)
+}
+
+/// [`parse_request_typed`] with the rule that refused the request: the body's decoding and
+/// checks ([`Rule::BodyRejected`]) or the URL, query and method ([`Rule::RequestRejected`]).
 pub fn parse_request_ruled(
     method: &str,
     target: &str,
+    content_type: Option<&str>,
     body_text: Option<&str>,
 ) -> Result<ApiRequest, (Rule, Status)> {
     let url = |s: Status| (Rule::RequestRejected, s);
@@ -278,6 +337,8 @@ pub fn parse_request_ruled(
         options: ListOptions::default(),
         body: None,
         delete_options: DeleteOptions::default(),
+        patch: None,
+        dry_run: false,
     };
     match (route, method) {
         (Route::Collection(info, ns), "GET") => {
@@ -291,7 +352,54 @@ pub fn parse_request_ruled(
         }
         (Route::Collection(info, Some(ns)), "POST") => {
             let obj = body::decode_create(info, &ns, body_text.unwrap_or("")).map_err(in_body)?;
-            Ok(ApiRequest { body: Some(obj), ..req(Verb::Create, info, Some(ns), None) })
+            let dry_run = dry_run(&q, "CreateOptions").map_err(url)?;
+            Ok(ApiRequest { body: Some(obj), dry_run, ..req(Verb::Create, info, Some(ns), None) })
+        }
+        // deletecollection is served on a namespace's collection only (the all-namespaces path
+        // of a namespaced resource has list and watch).
+        (Route::Collection(info, Some(ns)), "DELETE") => {
+            let options = decode_list_options(&q).map_err(url)?;
+            let delete_options = delete_options(&q, body_text)?;
+            let dry_run = dry_run(&q, "DeleteOptions").map_err(url)?;
+            Ok(ApiRequest {
+                options,
+                delete_options,
+                dry_run,
+                ..req(Verb::DeleteCollection, info, Some(ns), None)
+            })
+        }
+        (Route::Item(info, ns, name), "PATCH") => {
+            let ty = content_type
+                .map(|c| c.split(';').next().unwrap_or("").trim())
+                .and_then(|c| PATCH_TYPES.into_iter().find(|t| t.content_type() == c));
+            let Some(ty) = ty else {
+                let types: Vec<&str> = PATCH_TYPES.iter().map(|t| t.content_type()).collect();
+                return Err(url(Status::failure(
+                    415,
+                    "UnsupportedMediaType",
+                    format!(
+                        "the body of the request was in an unknown format - accepted media types include: {}",
+                        types.join(", ")
+                    ),
+                    None,
+                )));
+            };
+            let text = body_text.unwrap_or("");
+            let patch: serde_json::Value = serde_json::from_str(text).map_err(|e| {
+                in_body(Status::bad_request(&if ty == PatchType::Merge {
+                    "Invalid JSON Patch".to_string()
+                } else {
+                    format!("error decoding patch: {e}")
+                }))
+            })?;
+            let dry_run = dry_run(&q, "PatchOptions").map_err(url)?;
+            let patch = PatchRequest {
+                ty,
+                patch,
+                field_manager: q.string("fieldManager"),
+                force: q.bool("force").unwrap_or(false),
+            };
+            Ok(ApiRequest { patch: Some(patch), dry_run, ..req(Verb::Patch, info, Some(ns), Some(name)) })
         }
         (Route::Item(info, ns, name), "GET") => {
             let options = ListOptions { resource_version: q.string("resourceVersion"), ..Default::default() };
@@ -299,22 +407,15 @@ pub fn parse_request_ruled(
         }
         (Route::Item(info, ns, name), "PUT") => {
             let obj = body::decode_update(info, &ns, &name, body_text.unwrap_or("")).map_err(in_body)?;
-            Ok(ApiRequest { body: Some(obj), ..req(Verb::Update, info, Some(ns), Some(name)) })
+            let dry_run = dry_run(&q, "UpdateOptions").map_err(url)?;
+            Ok(ApiRequest { body: Some(obj), dry_run, ..req(Verb::Update, info, Some(ns), Some(name)) })
         }
         (Route::Item(info, ns, name), "DELETE") => {
-            let delete_options = match body_text.filter(|b| !b.is_empty()) {
-                Some(b) => body::decode_delete_options(b).map_err(in_body)?,
-                None => DeleteOptions {
-                    grace_period_seconds: q
-                        .int64("gracePeriodSeconds")
-                        .map_err(|e| url(Status::bad_request(&e)))?,
-                    ..Default::default()
-                },
-            };
-            Ok(ApiRequest { delete_options, ..req(Verb::Delete, info, Some(ns), Some(name)) })
+            let delete_options = delete_options(&q, body_text)?;
+            let dry_run = dry_run(&q, "DeleteOptions").map_err(url)?;
+            Ok(ApiRequest { delete_options, dry_run, ..req(Verb::Delete, info, Some(ns), Some(name)) })
         }
-        // Everything else has a route but not this method (PATCH and deletecollection are real
-        // Kubernetes verbs the model does not implement).
+        // Everything else has a route but not this method.
         _ => Err(url(Status::method_not_allowed())),
     }
 }

@@ -577,6 +577,12 @@ impl Status {
         new_invalid("meta.k8s.io", "ListOptions", "ListOptions.meta.k8s.io", "", errs)
     }
 
+    /// 422 `<Kind>.meta.k8s.io "" is invalid: <errs>` for a write's options (`CreateOptions`,
+    /// `UpdateOptions`, `PatchOptions`, `DeleteOptions`).
+    pub fn invalid_options(kind: &str, errs: &[FieldError]) -> Status {
+        new_invalid("meta.k8s.io", kind, &format!("{kind}.meta.k8s.io"), "", errs)
+    }
+
     /// `NewBadRequest`: 400 BadRequest, no details.
     pub fn bad_request(msg: &str) -> Status {
         Status::failure(400, "BadRequest", msg, None)

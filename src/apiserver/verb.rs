@@ -13,9 +13,14 @@ pub enum Verb {
     Create,
     Update,
     Delete,
+    Patch,
+    /// `DELETE` on a collection.
+    DeleteCollection,
 }
 
 impl Verb {
+    /// The verbs of single requests the request builder offers (PATCH and deletecollection are
+    /// written as script lines).
     pub const ALL: [Verb; 6] = [Verb::Get, Verb::List, Verb::Watch, Verb::Create, Verb::Update, Verb::Delete];
 
     /// The verb as `RequestInfo.Verb` spells it.
@@ -27,11 +32,13 @@ impl Verb {
             Verb::Create => "create",
             Verb::Update => "update",
             Verb::Delete => "delete",
+            Verb::Patch => "patch",
+            Verb::DeleteCollection => "deletecollection",
         }
     }
 
     pub fn parse(s: &str) -> Option<Verb> {
-        Verb::ALL.into_iter().find(|v| v.as_str() == s)
+        Verb::ALL.into_iter().chain([Verb::Patch, Verb::DeleteCollection]).find(|v| v.as_str() == s)
     }
 
     /// The HTTP method that carries it.
@@ -40,7 +47,8 @@ impl Verb {
             Verb::Get | Verb::List | Verb::Watch => "GET",
             Verb::Create => "POST",
             Verb::Update => "PUT",
-            Verb::Delete => "DELETE",
+            Verb::Delete | Verb::DeleteCollection => "DELETE",
+            Verb::Patch => "PATCH",
         }
     }
 }

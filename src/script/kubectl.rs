@@ -114,19 +114,15 @@ fn resource(ctx: &str, w: &mut Words<'_>, usage: &str) -> Result<KubectlResource
 /// Parses what follows `kubectl`.
 pub(crate) fn parse(w: &mut Words<'_>) -> Result<KubectlCommand, ParseError> {
     let Some(verb) = w.next_bare() else {
-        return Err(ParseError::new("kubectl: missing command; expected get, create or delete"));
+        return Err(ParseError::new("kubectl: missing command; expected get, create, delete or patch"));
     };
     match verb {
         "get" => parse_get(w),
         "create" => parse_create(w),
         "delete" => parse_delete(w),
-        // The grammar and the requests are ready (`parse_patch`, `Plan`); the line is accepted
-        // once the apiserver serves PATCH.
-        "patch" => Err(ParseError::new(
-            "kubectl patch: not available yet: this apiserver does not serve PATCH; use PUT",
-        )),
+        "patch" => parse_patch(w),
         other => Err(ParseError::new(format!(
-            "kubectl: unknown command {}; expected get, create or delete",
+            "kubectl: unknown command {}; expected get, create, delete or patch",
             q(other)
         ))),
     }
@@ -248,7 +244,6 @@ fn parse_delete(w: &mut Words<'_>) -> Result<KubectlCommand, ParseError> {
     Ok(KubectlCommand::Delete { resource, name, namespace })
 }
 
-#[cfg_attr(not(test), allow(dead_code))]
 fn parse_patch(w: &mut Words<'_>) -> Result<KubectlCommand, ParseError> {
     let ctx = "kubectl patch";
     let resource = resource(ctx, w, U_PATCH)?;
@@ -543,13 +538,8 @@ impl Plan {
 mod tests {
     use super::*;
 
-    /// `parse`, with `patch` lines going to `parse_patch` (not yet reachable from scripts).
     fn parse_any(line: &str) -> Result<KubectlCommand, ParseError> {
-        let line = line.strip_prefix("kubectl ").unwrap_or(line);
-        match line.strip_prefix("patch ") {
-            Some(rest) => parse_patch(&mut Words::new(rest)),
-            None => parse(&mut Words::new(line)),
-        }
+        parse(&mut Words::new(line.strip_prefix("kubectl ").unwrap_or(line)))
     }
 
     fn plan(line: &str) -> Plan {
@@ -640,12 +630,6 @@ mod tests {
         assert!(e("patch cm a -p {").contains("not valid JSON"));
         assert!(e("get cm a/b").contains("cannot be used in a URL path"));
         assert!(e("frobnicate").contains("unknown command"));
-        assert!(
-            parse(&mut Words::new("patch cm a -p {}"))
-                .unwrap_err()
-                .to_string()
-                .contains("does not serve PATCH")
-        );
     }
 
     #[test]

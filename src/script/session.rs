@@ -7,7 +7,7 @@ use std::collections::BTreeMap;
 
 use serde_json::{Map, Value, json};
 
-use super::parse::{Command, EtcdCommand, InformerCommand, InformerMode, parse_line};
+use super::parse::{Command, EtcdCommand, InformerCommand, InformerMode, Method, parse_line};
 use super::view::{
     self, ApiserverView, CacheWindow, InformerView, ReadFrames, RevisionLane, View, WatchView,
 };
@@ -251,8 +251,15 @@ impl Session {
     }
 
     /// Sends one API request to the current apiserver; its output object (a watch gets its id).
-    fn request(&mut self, method: &str, target: &str, body: Option<&str>) -> Map<String, Value> {
-        let (resp, handle) = self.cluster.request(self.current_apiserver, method, target, body);
+    fn request(
+        &mut self,
+        method: &str,
+        content_type: Option<&str>,
+        target: &str,
+        body: Option<&str>,
+    ) -> Map<String, Value> {
+        let (resp, handle) =
+            self.cluster.request_typed(self.current_apiserver, method, target, content_type, body);
         let mut m = Map::new();
         m.insert("code".into(), json!(resp.code));
         if let Some(h) = handle {
@@ -312,7 +319,8 @@ impl Session {
                 break;
             };
             let body = req.body.as_ref().map(Value::to_string);
-            let mut m = self.request(req.method, &req.target, body.as_deref());
+            let content_type = req.patch_type.map(|t| t.content_type());
+            let mut m = self.request(req.method, content_type, &req.target, body.as_deref());
             let mut shown = Map::new();
             shown.insert("request".into(), Value::String(req.line()));
             for (k, v) in &m {
@@ -334,7 +342,12 @@ impl Session {
     fn execute(&mut self, cmd: Command) -> Value {
         match cmd {
             Command::Request { method, target, body } => {
-                Value::Object(self.request(method.as_str(), &target, body.map(|b| b.to_string()).as_deref()))
+                let content_type = match method {
+                    Method::Patch(t) => Some(t.content_type()),
+                    _ => None,
+                };
+                let body = body.map(|b| b.to_string());
+                Value::Object(self.request(method.as_str(), content_type, &target, body.as_deref()))
             }
             Command::Kubectl(k) => self.kubectl(k),
             Command::Events { watch } => match self.watches.get(&watch).copied() {

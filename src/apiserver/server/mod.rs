@@ -134,7 +134,19 @@ impl ApiServer {
         target: &str,
         body: Option<&str>,
     ) -> ApiResponse {
-        let req = match parse_request_ruled(method, target, body) {
+        self.handle_typed(ctx, method, target, None, body)
+    }
+
+    /// Serves one request with its `Content-Type` (a PATCH's patch type).
+    pub fn handle_typed(
+        &mut self,
+        ctx: &mut Ctx<'_>,
+        method: &str,
+        target: &str,
+        content_type: Option<&str>,
+        body: Option<&str>,
+    ) -> ApiResponse {
+        let req = match parse_request_ruled(method, target, content_type, body) {
             Ok(r) => r,
             Err((rule, status)) => {
                 let mut resp = ApiResponse::from_status(&status, Why::new(rule));
@@ -147,12 +159,14 @@ impl ApiServer {
             Verb::Get => self.get(ctx, &req),
             Verb::List => self.list(ctx, &req),
             Verb::Watch => self.watch(ctx, req),
-            Verb::Create | Verb::Update | Verb::Delete => {
+            Verb::DeleteCollection => self.delete_collection(ctx, &req),
+            Verb::Create | Verb::Update | Verb::Delete | Verb::Patch => {
                 let mut wctx =
                     WriteCtx { etcd: ctx.etcd, clock: ctx.clock, uid_seq: ctx.uid_seq, seed: ctx.seed };
                 let (result, why) = match req.verb {
                     Verb::Create => registry::create(&mut wctx, &req),
                     Verb::Update => registry::update(&mut wctx, &req),
+                    Verb::Patch => registry::patch(&mut wctx, &req),
                     _ => registry::delete(&mut wctx, &req),
                 };
                 match result {
@@ -227,6 +241,45 @@ impl ApiServer {
             Err(ReadError::Storage(e)) => ApiResponse::from_status(&e.to_status(info, ""), why),
             Err(ReadError::Api(status)) => ApiResponse::from_status(&status, why),
         }
+    }
+
+    /// `DeleteCollection` of the generic registry (`registry/generic/registry/store.go`): the
+    /// list the request's options select (through the same read path as a list), then one
+    /// `Delete` per listed object in list order (one worker, `--delete-collection-workers=1`),
+    /// each its own etcd transaction at its own revision; an object already gone is skipped.
+    /// The answer is the list.
+    fn delete_collection(&mut self, ctx: &mut Ctx<'_>, req: &ApiRequest) -> ApiResponse {
+        let listed = self.list(ctx, req);
+        if listed.code != 200 {
+            return listed;
+        }
+        let names: Vec<(Option<String>, String)> = listed
+            .body
+            .get("items")
+            .and_then(Value::as_array)
+            .map(|items| {
+                items
+                    .iter()
+                    .map(|o| (object::namespace(o).map(str::to_string), object::name(o).to_string()))
+                    .collect()
+            })
+            .unwrap_or_default();
+        let mut wctx = WriteCtx { etcd: ctx.etcd, clock: ctx.clock, uid_seq: ctx.uid_seq, seed: ctx.seed };
+        let mut why = Why::new(Rule::DeleteCollection);
+        if req.dry_run {
+            why.rule = Rule::DryRun;
+        }
+        for (ns, name) in names {
+            let one = ApiRequest { verb: Verb::Delete, namespace: ns, name: Some(name), ..req.clone() };
+            let (result, w) = registry::delete(&mut wctx, &one);
+            match result {
+                Ok(_) => why.revision = w.revision.or(why.revision),
+                Err(status) if status.code() == 404 => {}
+                Err(status) => return ApiResponse::from_status(&status, w),
+            }
+        }
+        why.path = listed.why.path;
+        ApiResponse::ok(200, listed.body, why)
     }
 
     fn watch(&mut self, ctx: &mut Ctx<'_>, mut req: ApiRequest) -> ApiResponse {

@@ -128,6 +128,18 @@ fn rule_clause(w: &Why, lang: Lang) -> String {
             "the field selector names a field this resource cannot be selected by → 400 BadRequest (each kind has its own field labels: ConfigMaps only metadata.name and metadata.namespace)".into(),
             "字段选择器用了该资源不支持的字段 → 400 BadRequest（每种资源有自己的可选字段：ConfigMap 只有 metadata.name 和 metadata.namespace）".into(),
         ),
+        Rule::PatchRejected => lang.pick(
+            "the patch could not be applied to the current object (invalid patch or options, or a server-side apply conflict with another field manager — not a resourceVersion conflict)".into(),
+            "补丁无法应用到当前对象（补丁或选项无效，或与另一个字段管理者发生服务端应用冲突 —— 不是 resourceVersion 冲突）".into(),
+        ),
+        Rule::DryRun => lang.pick(
+            "dryRun=All: the write's answer, but nothing was written to etcd (no new revision)".into(),
+            "dryRun=All：返回写操作的结果，但没有写入 etcd（没有新的修订版本）".into(),
+        ),
+        Rule::DeleteCollection => lang.pick(
+            "deletecollection: a list, then one delete per listed object, each its own etcd transaction and revision; the answer is the list".into(),
+            "deletecollection：先列出，再逐个删除列出的对象，每个删除都是独立的 etcd 事务和修订版本；返回的是那次列表".into(),
+        ),
         Rule::InvalidResourceVersion => lang.pick(
             "resourceVersion is not a number the storage layer can parse".into(),
             "resourceVersion 不是存储层能解析的数字".into(),
