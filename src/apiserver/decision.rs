@@ -139,6 +139,8 @@ pub enum Outcome {
     CacheNotReady,
     /// The watch cache is (re)initialising: 429 with Retry-After.
     CacheInitializing,
+    /// Kubernetes 1.30: the request waited until the (re)initialising watch cache was ready.
+    CacheWaitedReady,
     /// The watch cache did not reach the revision within 3 s: 504 with Retry-After: 1.
     CacheNotFresh,
     /// The watch cache did not reach etcd's revision within 3 s: etcd served the consistent read.

@@ -13,6 +13,13 @@ pub struct Features {
     /// `WatchList`: `sendInitialEvents` allowed and ""/"0" watches defaulted to it (beta on 1.32,
     /// off 1.33, on from 1.34).
     pub watch_list: bool,
+    /// `ResilientWatchCacheInitialization` (beta on from 1.31): an unready watch cache answers
+    /// 429 (or hands lists with a limit and no selector, and gets, to etcd) instead of blocking
+    /// reads and watches until it is ready (`cacher.go` / `delegator.go` `ready.wait`).
+    pub resilient_watch_cache_init: bool,
+    /// 1.33+: the 429's `Retry-After` grows with the time the cache has been down
+    /// (`calculateRetryAfterForUnreadyCache`); 1.31–1.32 send a fixed `Retry-After: 1`.
+    pub growing_retry_after: bool,
 }
 
 /// The oldest and newest releases the playground models.
@@ -34,6 +41,8 @@ impl Features {
             consistent_list_from_cache: minor >= 31,
             list_from_cache_snapshot: minor >= 34,
             watch_list: minor == 32 || minor >= 34,
+            resilient_watch_cache_init: minor >= 31,
+            growing_retry_after: minor >= 33,
         }
     }
 
@@ -70,6 +79,10 @@ mod tests {
         let v134 = Features::parse("v1.34").unwrap_or_default();
         assert!(v134.consistent_list_from_cache && v134.list_from_cache_snapshot && v134.watch_list);
         assert!(Features::for_minor(32).watch_list);
+        assert!(!v130.resilient_watch_cache_init && !v130.growing_retry_after);
+        let v131 = Features::for_minor(31);
+        assert!(v131.resilient_watch_cache_init && !v131.growing_retry_after);
+        assert!(v133.resilient_watch_cache_init && v133.growing_retry_after);
         assert!(Features::parse("2.0").is_err());
         assert!(Features::parse("1.12").is_err());
         assert!(Features::parse("abc").is_err());

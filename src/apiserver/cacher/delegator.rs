@@ -231,7 +231,18 @@ impl<'a> CacheDelegator<'a> {
         let (path, rule) = route_get(rv, self.cacher.is_some());
         let mut why = Why::new(rule).semantics(get_semantics(rv));
         why.rv = rv.map(revision);
-        let now = ctx.clock.now();
+        let mut now = ctx.clock.now();
+        if !self.features.resilient_watch_cache_init
+            && matches!(path, ReadPath::CacheMin(n) if n > 0)
+            && let Some(c) = self.cacher.as_deref_mut()
+            && !c.is_ready(now)
+        {
+            // 1.30: a get that needs a minimal resourceVersion blocks until the cache is ready
+            // (`cacher.go` `Get`: `c.ready.wait(ctx)`); rv=0 goes to etcd.
+            c.wait_ready(ctx.etcd, ctx.clock);
+            why.outcome = Some(Outcome::CacheWaitedReady);
+            now = ctx.clock.now();
+        }
         let etcd_at = match path {
             ReadPath::CacheAny | ReadPath::CacheMin(_) => match self.ready_cacher(now) {
                 Some(c) => {
@@ -287,7 +298,7 @@ impl<'a> CacheDelegator<'a> {
             Some(crv) => Some(crv),
             None => shape.rv.map(revision),
         };
-        let now = ctx.clock.now();
+        let mut now = ctx.clock.now();
         let cache_path = matches!(
             path,
             ReadPath::CacheAny
@@ -295,7 +306,24 @@ impl<'a> CacheDelegator<'a> {
                 | ReadPath::CacheConsistent
                 | ReadPath::CacheSnapshot(_)
         );
-        if cache_path && self.ready_cacher(now).is_none() {
+        if cache_path
+            && !self.features.resilient_watch_cache_init
+            && let Some(c) = self.cacher.as_deref_mut()
+            && !c.is_ready(now)
+        {
+            // 1.30 (`cacher.go` `GetList`): rv=0 goes to etcd ("we don't require any specific
+            // minimal resource version"); every other list the cache serves waits until it is
+            // ready (`ready.wait`).
+            if path == ReadPath::CacheAny {
+                path = ReadPath::EtcdLatest;
+                why.outcome = Some(Outcome::CacheNotReady);
+            } else {
+                c.wait_ready(ctx.etcd, ctx.clock);
+                why.outcome = Some(Outcome::CacheWaitedReady);
+                now = ctx.clock.now();
+            }
+        }
+        if cache_path && path != ReadPath::EtcdLatest && self.ready_cacher(now).is_none() {
             if shape.limit > 0 && !shape.has_selector {
                 path = match path {
                     ReadPath::CacheMin(n) | ReadPath::EtcdNotOlderThan(n) => ReadPath::EtcdNotOlderThan(n),
@@ -306,7 +334,8 @@ impl<'a> CacheDelegator<'a> {
                 };
                 why.outcome = Some(Outcome::CacheNotReady);
             } else {
-                let retry = self.cacher.as_deref().map(|c| c.retry_after_seconds(now)).unwrap_or(1);
+                let growing = self.features.growing_retry_after;
+                let retry = self.cacher.as_deref().map(|c| c.retry_after_seconds(now, growing)).unwrap_or(1);
                 why.path = Some(Path::WatchCache);
                 why.outcome = Some(Outcome::CacheInitializing);
                 why.retry_after = Some(retry.into());
@@ -361,8 +390,24 @@ impl<'a> CacheDelegator<'a> {
         let mut why =
             Why::new(Rule::WatchFromEtcd).semantics(watch_semantics(args.rv, args.send_initial_events));
         why.rv = args.rv.map(revision);
+        let now = ctx.clock.now();
+        let features = self.features;
         match self.cacher.as_deref_mut() {
+            Some(c) if !c.is_ready(now) && features.resilient_watch_cache_init => {
+                // `cacher.go` `Watch` with ResilientWatchCacheInitialization: 429.
+                let retry = c.retry_after_seconds(now, features.growing_retry_after);
+                why.path = Some(Path::WatchCache);
+                why.rule = Rule::WatchStateFromCache;
+                why.outcome = Some(Outcome::CacheInitializing);
+                why.retry_after = Some(retry.into());
+                (Err(Status::too_many_requests("storage is (re)initializing", retry)), why)
+            }
             Some(c) => {
+                if !c.is_ready(now) {
+                    // 1.30: `ready.waitAndReadGeneration` blocks the watch until the cache is ready.
+                    c.wait_ready(ctx.etcd, ctx.clock);
+                    why.outcome = Some(Outcome::CacheWaitedReady);
+                }
                 let cargs = CacheWatchArgs {
                     id: args.id,
                     filter: args.filter,

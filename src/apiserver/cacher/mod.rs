@@ -120,10 +120,23 @@ impl Cacher {
         now >= self.ready_at
     }
 
-    /// `Retry-After` for 429 while initialising: clamp(e^(0.06·downtime), 1, 30).
-    pub fn retry_after_seconds(&self, now: Instant) -> i32 {
+    /// `Retry-After` for 429 while initialising: clamp(e^(0.06·downtime), 1, 30) from 1.33
+    /// (`growing`), a fixed 1 before.
+    pub fn retry_after_seconds(&self, now: Instant, growing: bool) -> i32 {
+        if !growing {
+            return 1;
+        }
         let down = now.since(self.unready_since).0 as f64 / 1000.0;
         (0.06 * down).exp().clamp(1.0, 30.0) as i32
+    }
+
+    /// `ready.wait`: the request blocks until the cache is ready (Kubernetes before
+    /// ResilientWatchCacheInitialization); time passes meanwhile.
+    pub fn wait_ready(&mut self, etcd: &mut MvccStore, clock: &mut Clock) {
+        if clock.now() < self.ready_at {
+            clock.advance_to(self.ready_at);
+            self.apply_arrived(etcd, clock.now());
+        }
     }
 
     pub fn view(&self, apiserver: usize, now: Instant) -> CacheView {
@@ -519,7 +532,7 @@ impl Cacher {
             args;
         why.path = Some(Path::WatchCache);
         if !self.is_ready(now) {
-            let retry = self.retry_after_seconds(now);
+            let retry = self.retry_after_seconds(now, true);
             why.rule = Rule::WatchStateFromCache;
             why.outcome = Some(Outcome::CacheInitializing);
             why.retry_after = Some(retry.into());

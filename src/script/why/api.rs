@@ -346,6 +346,10 @@ fn outcome_clause(w: &Why, o: Outcome, lang: Lang) -> String {
             format!("but the watch cache is still initialising → 429 (Retry-After: {})", n(w.retry_after)),
             format!("但 watch cache 仍在初始化 → 429（Retry-After: {}）", n(w.retry_after)),
         ),
+        Outcome::CacheWaitedReady => lang.pick(
+            "the watch cache was still initialising, so the request waited until it was ready (Kubernetes 1.30: no 429 yet)".into(),
+            "watch cache 仍在初始化，所以请求一直等到它就绪（Kubernetes 1.30：还没有 429）".into(),
+        ),
         Outcome::CacheNotFresh => {
             let target = n(w.etcd_revision.or(w.rv));
             lang.pick(
