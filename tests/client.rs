@@ -1250,3 +1250,80 @@ pager list /apis/x"#);
             .is_some_and(|e| e.starts_with("pager list: \"/apis/x\" is not a collection path"))
     );
 }
+
+// `drop wN`: the connection of a watch breaks. The server notices its client is gone and ends the
+// stream; the client gets no ERROR frame, and frames sent but not yet read are lost with the
+// connection (apimachinery pkg/watch/streamwatcher.go @ v0.34.0: a broken connection closes the
+// result channel without an event).
+#[test]
+fn drop_a_watch_loses_its_unread_frames_without_an_error() {
+    let out = run(r#"GET /api/v1/namespaces/default/configmaps?watch=true&resourceVersion=1
+POST /api/v1/namespaces/default/configmaps {"metadata":{"name":"a"}}
+drop w1
+events w1
+events w1
+drop w9
+drop informer w1
+GET /api/v1/namespaces/default/configmaps?watch=true&resourceVersion=1
+events w2"#);
+    assert_eq!(out[2], json!({"line": 3, "dropped": "w1"}));
+    assert_eq!(out[3], json!({"line": 4, "events": [], "closed": true, "dropped": true}));
+    assert_eq!(out[4], json!({"line": 5, "events": [], "closed": true, "dropped": true}));
+    assert_eq!(out[5]["error"], "no watch named \"w9\"");
+    assert_eq!(out[6]["error"], "no informer named \"w1\"");
+    // The cluster is unaffected: a new watch sees the object.
+    assert_eq!(out[8]["events"][0]["type"], "ADDED");
+    assert_eq!(out[8]["events"][0]["object"]["metadata"]["name"], "a");
+}
+
+// Property (issue 13): over random scripts with informers, faults and the pager, every `log` line
+// of an output is the English rendering of its own typed decision (`why.log`, same order), and
+// each decision also renders in 中文 — no log text comes from anything else.
+#[test]
+fn every_client_log_line_is_the_rendering_of_its_typed_decision() {
+    use rvlab::script::why::informer::output_log;
+    let lines = [
+        r#"POST /api/v1/namespaces/default/configmaps {"metadata":{"name":"NAME"}}"#,
+        "DELETE /api/v1/namespaces/default/configmaps/NAME",
+        "informer start i1 configmaps ns=default",
+        "informer start i2 configmaps mode=streaming apiservers=1,2",
+        "informer start i3 configmaps ns=default resync=10s apiservers=2,1",
+        "informer show i1",
+        "informer show i2",
+        "informer show i3",
+        "informer stop i2",
+        "drop informer i1",
+        "drop informer i3",
+        "restart apiserver 1",
+        "restart apiserver 2",
+        "advance 700ms",
+        "advance 5s",
+        "advance 2m",
+        "compact 3",
+        "pager list /api/v1/namespaces/default/configmaps limit=1",
+        "pager list /api/v1/configmaps rv=0",
+        "set cache.lag 20s",
+    ];
+    let mut checked = 0;
+    for seed in 1..=24u64 {
+        let mut rng = Rng::new(seed);
+        let mut script = String::from("set explain on\nset apiservers 2\n");
+        for n in 0..40 {
+            let l = lines[rng.range(0, lines.len() as u64) as usize];
+            script.push_str(&l.replace("NAME", &format!("o{}", n % 7)));
+            script.push('\n');
+        }
+        for out in rvlab::script::Session::new().run_script(&script) {
+            let Some(log) = out.get("log") else { continue };
+            let typed = output_log(&out).unwrap_or_else(|| panic!("seed {seed}: no typed why.log in {out}"));
+            let text = strs(log);
+            assert_eq!(text.len(), typed.len(), "seed {seed}: {out}");
+            for (t, d) in text.iter().zip(&typed) {
+                assert_eq!(*t, render(&d.decision, Lang::En), "seed {seed}");
+                assert_ne!(render(&d.decision, Lang::Zh), *t, "seed {seed}: {t}");
+                checked += 1;
+            }
+        }
+    }
+    assert!(checked > 1000, "only {checked} log lines checked");
+}

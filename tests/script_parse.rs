@@ -686,8 +686,16 @@ fn client_fault_and_pager_lines() {
 
     assert_eq!(ok("drop informer inf"), Command::DropInformer("inf".into()));
     assert_eq!(round_trip("drop   informer  inf"), "drop informer inf");
-    assert_eq!(err("drop"), "drop: missing \"informer\"; expected drop informer <name>");
+    assert_eq!(
+        err("drop"),
+        "drop: missing watch id or \"informer\"; expected drop <watch-id> | drop informer <name>"
+    );
     assert_eq!(err("drop informer"), "drop informer: missing name; expected drop informer <name>");
+    assert_eq!(ok("drop w2"), Command::Drop("w2".into()));
+    assert_eq!(round_trip("drop   w2"), "drop w2");
+    assert_eq!(ok("drop \"informer\""), Command::Drop("informer".into()));
+    assert_eq!(round_trip("drop \"informer\""), "drop \"informer\"");
+    assert_eq!(err("drop w1 w2"), "drop: unexpected \"w2\"; expected drop <watch-id> | drop informer <name>");
     assert_eq!(err("drop informer a b"), "drop informer: unexpected \"b\"; expected drop informer <name>");
 
     assert_eq!(

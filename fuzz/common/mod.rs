@@ -189,7 +189,7 @@ impl Gen<'_> {
             17 => self.get_item(),
             18..=19 => format!("events w{}", self.watch_id()),
             20 => {
-                let verb = self.b.pick(&["pause", "resume", "cancel", "resume"]);
+                let verb = self.b.pick(&["pause", "resume", "cancel", "resume", "drop"]);
                 format!("{verb} w{}", self.watch_id())
             }
             21 => format!("compact {}", self.rv_near()),

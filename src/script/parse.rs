@@ -31,6 +31,8 @@
 //!                                                    resync=30s: periodic resync (0 = none)
 //! informer stop <name>
 //! informer show <name>
+//! drop <watch-id>                                    the watch's connection breaks: no ERROR frame,
+//!                                                    frames not yet read are lost
 //! drop informer <name>                               the informer's connection breaks (no ERROR
 //!                                                    frame); client-go reacts by itself
 //! pager list <path> [limit=<n>] [rv=<rv>]            client-go's ListPager on its own (pages of
@@ -184,6 +186,8 @@ pub enum Command {
     Resume(String),
     Cancel(String),
     Informer(InformerCommand),
+    /// `drop <watch-id>`: the connection of a watch the script opened breaks.
+    Drop(String),
     /// `drop informer <name>`: the informer's connection breaks.
     DropInformer(String),
     Pager(PagerCommand),
@@ -216,7 +220,7 @@ const U_APISERVER: &str = "apiserver <n>";
 const U_RESTART: &str = "restart apiserver <n>";
 const U_START: &str = "informer start <name> <resource> [ns=<namespace>] [mode=legacy|streaming] \
                        [apiserver=<n>] [apiservers=<n>,<n>…] [resync=<duration>]";
-const U_DROP: &str = "drop informer <name>";
+const U_DROP: &str = "drop <watch-id> | drop informer <name>";
 const U_PAGER: &str = "pager list <path> [limit=<n>] [rv=<rv>]";
 
 /// Parses one trimmed, non-comment line.
@@ -289,19 +293,19 @@ pub fn parse_line(line: &str) -> Result<Command, ParseError> {
         }
         "informer" => parse_informer(&mut w).map(Command::Informer),
         "drop" => {
-            match w.next_bare() {
-                Some("informer") => {}
-                Some(other) => {
-                    return Err(ParseError::new(format!(
-                        "drop: expected \"informer\", got {}; expected {U_DROP}",
-                        q(other)
-                    )));
+            let tok = w.next_token().map_err(|e| ParseError::new(format!("drop: {e}")))?;
+            match tok {
+                Some(t) if !t.quoted && t.text == "informer" => {
+                    let name = w.word("drop informer", "name", "drop informer <name>")?;
+                    w.end("drop informer", "drop informer <name>")?;
+                    Ok(Command::DropInformer(name))
                 }
-                None => return Err(missing("drop", "\"informer\"", U_DROP)),
+                Some(t) => {
+                    w.end("drop", U_DROP)?;
+                    Ok(Command::Drop(t.text))
+                }
+                None => Err(missing("drop", "watch id or \"informer\"", U_DROP)),
             }
-            let name = w.word("drop informer", "name", U_DROP)?;
-            w.end("drop informer", U_DROP)?;
-            Ok(Command::DropInformer(name))
         }
         "pager" => parse_pager(&mut w).map(Command::Pager),
         "kubectl" => super::kubectl::parse(&mut w).map(Command::Kubectl),
@@ -654,6 +658,8 @@ impl fmt::Display for Command {
             Command::Resume(id) => write!(f, "resume {}", word(id)),
             Command::Cancel(id) => write!(f, "cancel {}", word(id)),
             Command::Informer(i) => write!(f, "{i}"),
+            Command::Drop(id) if id == "informer" => write!(f, "drop {}", json_str(id)),
+            Command::Drop(id) => write!(f, "drop {}", word(id)),
             Command::DropInformer(name) => write!(f, "drop informer {}", word(name)),
             Command::Pager(p) => {
                 write!(f, "pager list {}", p.path)?;

@@ -22,6 +22,8 @@ pub struct Session {
     cluster: Cluster,
     /// Open watches by script id (`w1`, `w2`, …).
     watches: BTreeMap<String, WatchHandle>,
+    /// Watches whose connection the script dropped (`drop wN`): their client reads nothing more.
+    dropped: std::collections::BTreeSet<String>,
     watch_seq: usize,
     /// 0-based index of the apiserver that requests go to.
     current_apiserver: usize,
@@ -350,6 +352,10 @@ impl Session {
                 Value::Object(self.request(method.as_str(), content_type, &target, body.as_deref()))
             }
             Command::Kubectl(k) => self.kubectl(k),
+            Command::Events { watch } if self.dropped.contains(&watch) => {
+                // The connection is gone: nothing more arrives, frames not yet read are lost.
+                json!({"events": [], "closed": true, "dropped": true})
+            }
             Command::Events { watch } => match self.watches.get(&watch).copied() {
                 None => {
                     json!({"error": format!("no watch named {watch:?}; watch ids are w1, w2, … in the order watches were opened")})
@@ -399,6 +405,15 @@ impl Session {
                 json!({"now": crate::clock::Duration(self.cluster.clock().now().0).to_string()})
             }
             Command::Informer(cmd) => self.informer(cmd),
+            Command::Drop(watch) => match self.watches.get(&watch).copied() {
+                None => json!({"error": format!("no watch named {watch:?}")}),
+                Some(h) => {
+                    // The server notices its client is gone and ends the stream.
+                    self.cluster.cancel_watch(h);
+                    self.dropped.insert(watch.clone());
+                    json!({"dropped": watch})
+                }
+            },
             Command::DropInformer(name) => match self.informers.get_mut(&name) {
                 Some(inf) => {
                     inf.drop_connection();

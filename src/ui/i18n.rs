@@ -199,6 +199,8 @@ strings! {
     WhyNoDecision => "This output carries no recorded decision: switch “explain” on to see why the engine answered this way.", "这个输出没有记录决策：打开“explain”即可看到引擎为什么这样回答。";
     WhyEventsRead => "The frames this watch received since the last read; each frame's “Why?” says what it is.", "这是这个 watch 自上次读取以来收到的帧；每一帧的“为什么？”说明它是什么。";
     WhyEventsNone => "No new frames for this watch since the last read.", "自上次读取以来，这个 watch 没有新的帧。";
+    WhyDroppedWatch => "The connection of this watch broke: the server ends the stream, no ERROR frame arrives, and frames not yet read are lost. client-go watches again from its last resourceVersion (after a back-off and a relist if the watch lasted under a second without an event).", "这个 watch 的连接断了：服务器结束这个流，不会有 ERROR 帧，尚未读取的帧也丢失了。client-go 会从它最后的 resourceVersion 重新 watch（如果这个 watch 不到一秒且没有任何事件，则先退避并重新 list）。";
+    WhyEventsDropped => "Nothing arrives on a broken connection: for this client the stream is over.", "断开的连接上不会再收到任何东西：对这个客户端来说，这个流已经结束了。";
     WhyDropped => "The informer's connection broke; what it did about it shows in its next “informer show”.", "这个 informer 的连接断了；它如何应对，会显示在下一次 “informer show” 中。";
     WhyCompact => "etcd discarded the history below revision {0} (the newest version of each key is kept). What etcd must serve at an older revision now gets 410; the watch caches keep their own window.", "etcd 丢弃了 revision {0} 之前的历史（每个键的最新版本会保留）。需要由 etcd 在更早 revision 上提供的请求现在会得到 410；watch cache 保留它们自己的窗口。";
     WhyEtcdWrite => "Every etcd write takes the next global revision ({0}); the counter is shared by all keys, not kept per object.", "每次 etcd 写入都会占用下一个全局 revision（{0}）；这个计数器由所有键共享，而不是按对象单独计数。";

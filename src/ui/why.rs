@@ -45,6 +45,10 @@ pub fn explain(tr: Tr, line: &str, out: &Value) -> WhyText {
         return WhyText { framing, engine };
     }
     match parse_line(line) {
+        Ok(Command::Events { .. }) if out.get("dropped").and_then(Value::as_bool) == Some(true) => {
+            framing.push(tr.t(K::WhyEventsDropped).to_string());
+        }
+        Ok(Command::Drop(_)) => framing.push(tr.t(K::WhyDroppedWatch).to_string()),
         Ok(Command::Events { .. }) => {
             let none = out.get("events").and_then(Value::as_array).is_none_or(Vec::is_empty);
             framing.push(tr.t(if none { K::WhyEventsNone } else { K::WhyEventsRead }).to_string());

@@ -195,7 +195,7 @@ pub fn render(d: &Decision, lang: Lang) -> String {
         (Decision::RelistAny { cause: c, backoff_ms }, _) => {
             let next = match lang {
                 En => "list rv=\"0\"".to_string(),
-                Zh => "list rv=\"0\"".to_string(),
+                Zh => "再次 list rv=\"0\"".to_string(),
             };
             backoff_then(cause(c, lang), *backoff_ms, next, lang)
         }
@@ -283,11 +283,15 @@ pub fn render(d: &Decision, lang: Lang) -> String {
         }
         (Decision::StreamGone, En) => "the watch stream is gone (the server no longer knows it)".to_string(),
         (Decision::StreamGone, Zh) => "watch 流已不存在（服务器不再认识它）".to_string(),
-        (Decision::ErrorFrame { error }, _) => format!("ERROR {}", describe(error, lang)),
+        (Decision::ErrorFrame { error }, En) => format!("ERROR {}", describe(error, lang)),
+        (Decision::ErrorFrame { error }, Zh) => format!("收到 ERROR 帧：{}", describe(error, lang)),
         (Decision::EventIgnored { kind }, En) => format!("{kind} event without metadata: ignored"),
         (Decision::EventIgnored { kind }, Zh) => format!("没有 metadata 的 {kind} 事件：忽略"),
-        (Decision::Event { kind, name, rv }, _) => {
+        (Decision::Event { kind, name, rv }, En) => {
             format!("{} → lastSyncRV={rv}", event_label(kind, name, rv))
+        }
+        (Decision::Event { kind, name, rv }, Zh) => {
+            format!("{} → lastSyncRV 更新为 {rv}", event_label(kind, name, rv))
         }
         (Decision::InitialEvent { kind, name, rv, held }, En) => {
             format!("initial {} → temporary store ({held} so far)", event_label(kind, name, rv))
@@ -383,4 +387,154 @@ pub fn report_json(r: &InformerReport, explain: bool) -> Value {
         v["why"] = json!({"log": r.log.iter().map(log_json).collect::<Vec<_>>()});
     }
     v
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::client::trace::{Cause, ClientError, ErrorInfo};
+
+    fn status(code: u16, reason: &str, message: &str) -> ErrorInfo {
+        ErrorInfo { code, reason: reason.into(), message: message.into(), client: None }
+    }
+
+    fn client(c: ClientError) -> ErrorInfo {
+        ErrorInfo { code: 0, reason: String::new(), message: String::new(), client: Some(c) }
+    }
+
+    /// Lists every variant: adding one without a sample below stops this from compiling.
+    fn variant(d: &Decision) -> &'static str {
+        match d {
+            Decision::Start { .. } => "start",
+            Decision::ListAny { .. } => "list-any",
+            Decision::ListConsistent { .. } => "list-consistent",
+            Decision::ListAtLastSync { .. } => "list-at-last-sync",
+            Decision::Listed { .. } => "listed",
+            Decision::RelistAtLastSync { .. } => "relist-at-last-sync",
+            Decision::RelistFromScratch { .. } => "relist-from-scratch",
+            Decision::RelistAny { .. } => "relist-any",
+            Decision::WatchListAtLastSync { .. } => "watch-list-at-last-sync",
+            Decision::WatchListFromScratch { .. } => "watch-list-from-scratch",
+            Decision::Watch { .. } => "watch",
+            Decision::WatchList { .. } => "watch-list",
+            Decision::WatchRefusedRetry { .. } => "watch-refused-retry",
+            Decision::WatchThrottledRetry { .. } => "watch-throttled-retry",
+            Decision::WatchListRetry { .. } => "watch-list-retry",
+            Decision::WatchListFallback { .. } => "watch-list-fallback",
+            Decision::WatchListRestart => "watch-list-restart",
+            Decision::StreamGone => "stream-gone",
+            Decision::ErrorFrame { .. } => "error-frame",
+            Decision::EventIgnored { .. } => "event-ignored",
+            Decision::Event { .. } => "event",
+            Decision::InitialEvent { .. } => "initial-event",
+            Decision::InitialEventsEnd { .. } => "initial-events-end",
+            Decision::Rewatch { .. } => "rewatch",
+            Decision::ConnectionLost { .. } => "connection-lost",
+            Decision::Resync { .. } => "resync",
+            Decision::TooManySteps { .. } => "too-many-steps",
+            Decision::Stopped => "stopped",
+            Decision::PagerFullList { .. } => "pager-full-list",
+            Decision::PageLast { .. } => "page-last",
+            Decision::PageContinue { .. } => "page-continue",
+            Decision::RetryAfter { .. } => "retry-after",
+        }
+    }
+
+    const VARIANTS: usize = 32;
+
+    fn samples() -> Vec<Decision> {
+        let e = status(410, "Expired", "too old resource version: 3 (4)");
+        let busy = status(429, "TooManyRequests", "m");
+        let causes = [
+            Cause::ListFailed { rv: "3".into(), error: e.clone() },
+            Cause::WatchListFailed { rv: "".into(), error: status(504, "Timeout", "x") },
+            Cause::WatchRefused { from: "3".into(), error: status(403, "Forbidden", "no") },
+            Cause::WatchExpired { error: e.clone() },
+            Cause::WatchFailed { error: client(ClientError::VeryShortWatch { after_ms: 5 }) },
+        ];
+        let mut out = vec![
+            Decision::Start {
+                collection: "/api/v1/pods".into(),
+                mode: ListMode::Legacy,
+                apiservers: vec![1],
+            },
+            Decision::Start {
+                collection: "/api/v1/pods".into(),
+                mode: ListMode::Streaming,
+                apiservers: vec![1, 2],
+            },
+            Decision::ListAny { rv: "0".into(), limit: 500 },
+            Decision::ListConsistent { rv: "".into(), limit: 500 },
+            Decision::ListAtLastSync { rv: "7".into(), limit: 0, paginated_before: false },
+            Decision::ListAtLastSync { rv: "7".into(), limit: 500, paginated_before: true },
+            Decision::Listed { rv: "0".into(), items: 3, list_rv: "7".into(), requests: 2 },
+            Decision::RelistFromScratch { cause: causes[0].clone(), backoff_ms: None },
+            Decision::WatchListFromScratch { cause: causes[1].clone(), backoff_ms: None },
+            Decision::Watch { from: "7".into(), timeout_seconds: 400 },
+            Decision::WatchList { rv: "".into(), timeout_seconds: 400 },
+            Decision::WatchList { rv: "7".into(), timeout_seconds: 400 },
+            Decision::WatchRefusedRetry { from: "7".into(), error: busy.clone(), backoff_ms: 900 },
+            Decision::WatchThrottledRetry { from: "7".into(), error: busy.clone(), backoff_ms: 900 },
+            Decision::WatchListRetry { rv: "7".into(), error: busy, backoff_ms: 900 },
+            Decision::WatchListFallback {
+                rv: "7".into(),
+                error: client(ClientError::NoStream { code: 200 }),
+            },
+            Decision::WatchListRestart,
+            Decision::StreamGone,
+            Decision::ErrorFrame { error: client(ClientError::NotAStatus) },
+            Decision::ErrorFrame { error: e.clone() },
+            Decision::EventIgnored { kind: "ADDED".into() },
+            Decision::Event { kind: "BOOKMARK".into(), name: "".into(), rv: "9".into() },
+            Decision::Event { kind: "ADDED".into(), name: "a".into(), rv: "9".into() },
+            Decision::InitialEvent { kind: "ADDED".into(), name: "a".into(), rv: "9".into(), held: 1 },
+            Decision::InitialEventsEnd { rv: "9".into(), items: 1 },
+            Decision::Rewatch { from: "9".into() },
+            Decision::ConnectionLost { from: 1, to: 2 },
+            Decision::Resync { period_ms: 30_000, objects: 2 },
+            Decision::TooManySteps { steps: 256 },
+            Decision::Stopped,
+            Decision::PagerFullList { page: 2, error: e, rv: "".into() },
+            Decision::PageLast { page: 2, items: 1 },
+            Decision::PageContinue { page: 1, items: 2, rv: "4".into(), limit: 2 },
+            Decision::RetryAfter {
+                code: 504,
+                reason: "Timeout".into(),
+                retry_after_seconds: 1,
+                retry: 1,
+                max_retries: 10,
+            },
+            Decision::ErrorFrame { error: client(ClientError::NotAList) },
+        ];
+        for c in causes {
+            out.push(Decision::RelistAtLastSync { cause: c.clone(), backoff_ms: 1200, rv: "7".into() });
+            out.push(Decision::RelistFromScratch { cause: c.clone(), backoff_ms: Some(1200) });
+            out.push(Decision::RelistAny { cause: c.clone(), backoff_ms: 1200 });
+            out.push(Decision::WatchListAtLastSync { cause: c.clone(), backoff_ms: 1200, rv: "7".into() });
+            out.push(Decision::WatchListFromScratch { cause: c, backoff_ms: Some(1200) });
+        }
+        out
+    }
+
+    // Every decision has both renderings (different texts), its JSON id is the README's, and
+    // the JSON reads back as the same value (the UI renders what it reads).
+    #[test]
+    fn every_decision_renders_in_both_languages_and_round_trips() {
+        let all = samples();
+        let ids: std::collections::BTreeSet<&str> = all.iter().map(variant).collect();
+        assert_eq!(ids.len(), VARIANTS, "a sample of every decision");
+        for d in &all {
+            let en = render(d, Lang::En);
+            let zh = render(d, Lang::Zh);
+            assert!(!en.is_empty() && !zh.is_empty(), "{d:?}");
+            assert_ne!(en, zh, "{d:?} has no Chinese rendering of its own");
+            let v = serde_json::to_value(d).unwrap_or(Value::Null);
+            assert_eq!(v["decision"], variant(d), "{v}");
+            let entry = LogLine { at: crate::clock::Instant(61_200), decision: d.clone() };
+            let j = log_json(&entry);
+            assert_eq!(j["at"], "61.2s");
+            let back: LogEntry = serde_json::from_value(j.clone()).unwrap_or_else(|e| panic!("{j}: {e}"));
+            assert_eq!(&back.decision, d, "{j}");
+        }
+    }
 }
