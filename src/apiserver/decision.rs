@@ -141,6 +141,9 @@ pub enum Outcome {
     CacheInitializing,
     /// Kubernetes 1.30: the request waited until the (re)initialising watch cache was ready.
     CacheWaitedReady,
+    /// Before 1.34: etcd refused a list at a future exact revision and the apiserver passed the
+    /// plain error on: 500.
+    FutureRevisionUnmapped,
     /// The watch cache did not reach the revision within 3 s: 504 with Retry-After: 1.
     CacheNotFresh,
     /// The watch cache did not reach etcd's revision within 3 s: etcd served the consistent read.

@@ -20,6 +20,10 @@ pub struct Features {
     /// 1.33+: the 429's `Retry-After` grows with the time the cache has been down
     /// (`calculateRetryAfterForUnreadyCache`); 1.31–1.32 send a fixed `Retry-After: 1`.
     pub growing_retry_after: bool,
+    /// 1.34+: etcd's `required revision is a future revision` on a list at an exact revision (an
+    /// Exact list, a continuation) becomes `TooLargeResourceVersion` (504); before, `etcd3/store.go`
+    /// `GetList` passed the raw etcd error on and the client got a 500 with its text.
+    pub future_revision_list_is_504: bool,
 }
 
 /// The oldest and newest releases the playground models.
@@ -43,6 +47,7 @@ impl Features {
             watch_list: minor == 32 || minor >= 34,
             resilient_watch_cache_init: minor >= 31,
             growing_retry_after: minor >= 33,
+            future_revision_list_is_504: minor >= 34,
         }
     }
 

@@ -371,6 +371,17 @@ impl<'a> CacheDelegator<'a> {
                 why.revision = Some(page.resource_version);
                 (Ok(page), why)
             }
+            Err(StorageError::TooLargeResourceVersion { current, .. })
+                if !self.features.future_revision_list_is_504 && !matches!(at, ReadAt::NotOlderThan(_)) =>
+            {
+                // Before 1.34 the etcd error of a list at a future exact revision is not mapped:
+                // `ErrorToAPIStatus` turns the plain error into a 500 with its text.
+                why.outcome = Some(Outcome::FutureRevisionUnmapped);
+                why.etcd_revision = Some(i64::try_from(current).unwrap_or(i64::MAX));
+                let status =
+                    Status::non_api_error("etcdserver: mvcc: required revision is a future revision");
+                (Err(ReadError::Api(Box::new(status))), why)
+            }
             Err(StorageError::Compacted) if args.continue_from.is_some() => {
                 why.outcome = Some(Outcome::ContinueCompacted);
                 why.compact_revision = ctx.etcd.compact_revision();

@@ -544,11 +544,16 @@ impl Cacher {
         let mut end_bookmark = None;
         let start_rv: i64;
         // Wait for freshness where the table says so (§E.2).
+        // Only `sendInitialEvents=true` waits (`waitUntilWatchCacheFreshAndForceAllEvents`); with
+        // no resourceVersion the watch still starts at etcd's current revision
+        // (`getWatchCacheResourceVersion`), so `sendInitialEvents=false` starts there at once.
+        let etcd_now = etcd.current_revision();
         let wait_for = match (rv, sie) {
-            (None, Some(_)) => Some(etcd.current_revision()),
+            (None, Some(true)) => Some(etcd_now),
             (Some(n), Some(true)) if n > 0 => Some(n),
             _ => None,
         };
+        let start_at_etcd = (rv.is_none() && sie == Some(false)).then_some(etcd_now);
         if let Some(target) = wait_for
             && !self.wait_until_fresh(target, etcd, clock)
         {
@@ -590,9 +595,9 @@ impl Cacher {
         } else {
             match (rv, sie) {
                 (None, _) => {
-                    start_rv = wait_for.unwrap_or(cache_rv);
+                    start_rv = wait_for.or(start_at_etcd).unwrap_or(cache_rv);
                     why.rule = Rule::WatchNoInitialState;
-                    why.etcd_revision = wait_for;
+                    why.etcd_revision = wait_for.or(start_at_etcd);
                     why.start_rv = Some(start_rv);
                 }
                 (Some(0), _) => {

@@ -346,6 +346,10 @@ fn outcome_clause(w: &Why, o: Outcome, lang: Lang) -> String {
             format!("but the watch cache is still initialising → 429 (Retry-After: {})", n(w.retry_after)),
             format!("但 watch cache 仍在初始化 → 429（Retry-After: {}）", n(w.retry_after)),
         ),
+        Outcome::FutureRevisionUnmapped => lang.pick(
+            format!("etcd refused the revision: it is ahead of etcd's {} (\"required revision is a future revision\"); before 1.34 the apiserver does not map that error → 500 (1.34+: 504 Too large resource version)", n(w.etcd_revision)),
+            format!("etcd 拒绝了这个修订版本：它超前于 etcd 的 {}（\"required revision is a future revision\"）；1.34 之前 apiserver 不转换这个错误 → 500（1.34 起：504 Too large resource version）", n(w.etcd_revision)),
+        ),
         Outcome::CacheWaitedReady => lang.pick(
             "the watch cache was still initialising, so the request waited until it was ready (Kubernetes 1.30: no 429 yet)".into(),
             "watch cache 仍在初始化，所以请求一直等到它就绪（Kubernetes 1.30：还没有 429）".into(),
