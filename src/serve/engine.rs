@@ -165,12 +165,14 @@ impl Engine {
         self.pump_watches();
     }
 
+    /// A new live-view subscriber gets the log so far as one `{"backlog":[lines…]}` event, then
+    /// every new line as `{"text":…,"output":…}`.
     pub fn subscribe_live(&mut self, tx: mpsc::Sender<Bytes>) {
-        for (l, output) in &self.log {
-            let event = json!({"text": l, "output": output});
-            let _ = tx.try_send(Bytes::from(format!("data: {event}\n\n")));
+        let lines: Vec<&str> = self.log.iter().map(|(l, _)| l.as_str()).collect();
+        let event = json!({"backlog": lines});
+        if tx.try_send(Bytes::from(format!("data: {event}\n\n"))).is_ok() {
+            self.live.push(tx);
         }
-        self.live.push(tx);
     }
 
     /// Lets time pass to the wall clock and delivers every watch's new frames.

@@ -1,7 +1,9 @@
 //! The live view: the built playground (Trunk's `dist/`) served next to the API, and
-//! `GET /rvlab/v1/live`, a server-sent-events feed of the session log — every recorded line as
-//! `data: {"text": "<script line>", "output": {…}}` (the backlog first, without outputs), so a
-//! page opened from the server can follow what real clients do. Upstream counterpart: none.
+//! `GET /rvlab/v1/live`, a server-sent-events feed of the session log — first
+//! `data: {"backlog": [lines…]}`, then every recorded line as
+//! `data: {"text": "<script line>", "output": {…}}` — so a page opened from the server can follow
+//! what real clients do. The served `index.html` gets `<meta name="rvlab-live" …>`, which is how
+//! the app (`ui::live`) knows it was opened from a server. Upstream counterpart: none.
 
 use std::path::{Component, Path};
 
@@ -43,8 +45,22 @@ pub fn static_file(dist: &Path, url_path: &str) -> Option<Resp> {
         return None;
     }
     let full = dist.join(rel_path);
-    let bytes = std::fs::read(&full).ok()?;
+    let mut bytes = std::fs::read(&full).ok()?;
+    if rel == "index.html" {
+        bytes = mark_live(&bytes);
+    }
     Some(http::text(200, content_type(&full), bytes))
+}
+
+/// The tag that tells the app it was opened from `rvlab serve`, right after `<head>`.
+pub const LIVE_META: &str = r#"<meta name="rvlab-live" content="rvlab/v1/live" />"#;
+
+fn mark_live(html: &[u8]) -> Vec<u8> {
+    let text = String::from_utf8_lossy(html);
+    match text.find("<head>") {
+        Some(i) => format!("{}{LIVE_META}{}", &text[..i + 6], &text[i + 6..]).into_bytes(),
+        None => html.to_vec(),
+    }
 }
 
 #[cfg(test)]
@@ -55,8 +71,13 @@ mod tests {
     fn only_files_inside_dist() {
         let dir = std::env::temp_dir().join(format!("rvlab-live-{}", std::process::id()));
         std::fs::create_dir_all(&dir).unwrap();
-        std::fs::write(dir.join("index.html"), "<p>hi</p>").unwrap();
-        assert!(static_file(&dir, "/").is_some());
+        std::fs::write(dir.join("index.html"), "<html><head><title>t</title></head><body></body></html>").unwrap();
+        let index = static_file(&dir, "/").unwrap();
+        let body = match index.into_body() {
+            crate::serve::http::ServeBody::Full(Some(b)) => b,
+            _ => panic!("index.html is one body"),
+        };
+        assert!(String::from_utf8_lossy(&body).contains(LIVE_META));
         assert!(static_file(&dir, "/index.html").is_some());
         assert!(static_file(&dir, "/../etc/passwd").is_none());
         assert!(static_file(&dir, "//etc/passwd").is_none());

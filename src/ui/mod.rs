@@ -10,6 +10,7 @@ pub mod guided;
 pub mod i18n;
 pub mod lessons;
 pub mod lines;
+pub mod live;
 pub mod response;
 pub mod safety;
 pub mod scrubber;
@@ -364,6 +365,20 @@ pub fn app(props: &AppProps) -> Html {
         let loader = loader.0.clone();
         let cfg = cfg.clone();
         move |view| guided::on_view(view, &guide, &loader, &cfg)
+    });
+
+    // Opened from `rvlab serve`: follow the live log of what real clients do (ui::live).
+    use_effect_with((), {
+        let lab = lab.clone();
+        move |_| {
+            let following = live::live_url().and_then(|url| {
+                live::follow(&url, move |ev| match ev {
+                    live::LiveEvent::Backlog(lines) => lab.dispatch(Action::Replace(lines, None)),
+                    live::LiveEvent::Line(line) => lab.dispatch(Action::Run(vec![line])),
+                })
+            });
+            move || drop(following)
+        }
     });
 
     // A consumed share link leaves the address bar, so a reload does not replay it again.
