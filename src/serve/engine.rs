@@ -90,8 +90,13 @@ impl Engine {
         &self.session
     }
 
-    /// Runs one line and records it (with the clock step before it).
+    /// Runs one line and records it (with the clock step before it). A line that cannot be
+    /// parsed is answered with the parser's message and not recorded, so the record always
+    /// replays with `rvlab run` exiting 0.
     pub fn run(&mut self, line: &str) -> Ran {
+        if let Err(e) = crate::script::parse::parse_line(line.trim()) {
+            return Ran { output: json!({"error": e.to_string()}) };
+        }
         self.sync_clock();
         self.flush_advance();
         let output = self.run_recorded(line);
@@ -225,5 +230,40 @@ impl Engine {
     /// Whether any HTTP watch is open (the ticker runs faster then).
     pub fn has_watches(&self) -> bool {
         !self.watches.is_empty()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn clock_steps_merge_into_one_advance_and_parse_errors_are_not_recorded() {
+        let mut e = Engine::new(1000.0, None);
+        assert!(e.run("bogus line").output["error"].as_str().is_some_and(|m| m.contains("unknown command")));
+        assert!(e.log().is_empty(), "a line that does not parse is not part of the script");
+        for _ in 0..3 {
+            std::thread::sleep(std::time::Duration::from_millis(5));
+            e.tick();
+        }
+        let out = e.run("GET /api/v1/namespaces/default/configmaps").output;
+        assert_eq!(out["code"], 200);
+        let lines: Vec<&str> = e.log().iter().map(|(l, _)| l.as_str()).collect();
+        assert_eq!(lines.len(), 2, "{lines:?}");
+        assert!(lines[0].starts_with("advance "), "{lines:?}");
+        assert_eq!(lines[1], "GET /api/v1/namespaces/default/configmaps");
+        // The merged step is exactly the simulated time that passed.
+        let step = crate::clock::Duration::parse(&lines[0]["advance ".len()..]).unwrap();
+        assert_eq!(step.0, e.session().now_ms());
+        assert_eq!(out["line"], 2);
+    }
+
+    #[test]
+    fn a_line_that_jumps_ahead_moves_the_wall_clock_base() {
+        let mut e = Engine::new(1.0, None);
+        e.run("advance 1h");
+        let now = e.session().now_ms();
+        e.tick();
+        assert!(e.session().now_ms() >= now && e.session().now_ms() < now + 60_000);
     }
 }

@@ -71,7 +71,8 @@ mod tests {
     fn only_files_inside_dist() {
         let dir = std::env::temp_dir().join(format!("rvlab-live-{}", std::process::id()));
         std::fs::create_dir_all(&dir).unwrap();
-        std::fs::write(dir.join("index.html"), "<html><head><title>t</title></head><body></body></html>").unwrap();
+        std::fs::write(dir.join("index.html"), "<html><head><title>t</title></head><body></body></html>")
+            .unwrap();
         let index = static_file(&dir, "/").unwrap();
         let body = match index.into_body() {
             crate::serve::http::ServeBody::Full(Some(b)) => b,

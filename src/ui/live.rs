@@ -24,7 +24,9 @@ pub enum LiveEvent {
 pub fn parse_event(data: &str) -> Option<LiveEvent> {
     let v: Value = serde_json::from_str(data).ok()?;
     if let Some(lines) = v.get("backlog").and_then(Value::as_array) {
-        return Some(LiveEvent::Backlog(lines.iter().filter_map(|l| l.as_str().map(str::to_string)).collect()));
+        return Some(LiveEvent::Backlog(
+            lines.iter().filter_map(|l| l.as_str().map(str::to_string)).collect(),
+        ));
     }
     v.get("text").and_then(Value::as_str).map(|t| LiveEvent::Line(t.to_string()))
 }
