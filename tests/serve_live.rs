@@ -35,8 +35,7 @@ fn http(addr: &str, method: &str, path: &str, body: Option<&Value>) -> (u16, Vec
         body.len()
     );
     s.write_all(req.as_bytes()).unwrap();
-    let mut resp = Vec::new();
-    let _ = s.read_to_end(&mut resp);
+    let resp = read_response(&mut s);
     let split = resp.windows(4).position(|w| w == b"\r\n\r\n").unwrap_or(resp.len());
     let head = String::from_utf8_lossy(&resp[..split]).to_string();
     let code = head.split_whitespace().nth(1).and_then(|c| c.parse().ok()).unwrap_or(0);
@@ -45,6 +44,32 @@ fn http(addr: &str, method: &str, path: &str, body: Option<&Value>) -> (u16, Vec
         body = dechunk(&body);
     }
     (code, body)
+}
+
+/// Reads one response: up to `Content-Length` when the server says it (chromedriver keeps the
+/// connection open), else to the end of the stream.
+fn read_response(s: &mut TcpStream) -> Vec<u8> {
+    let mut resp = Vec::new();
+    let mut buf = [0u8; 8192];
+    loop {
+        let n = match s.read(&mut buf) {
+            Ok(0) | Err(_) => return resp,
+            Ok(n) => n,
+        };
+        resp.extend_from_slice(&buf[..n]);
+        if let Some(split) = resp.windows(4).position(|w| w == b"\r\n\r\n") {
+            let head = String::from_utf8_lossy(&resp[..split]).to_ascii_lowercase();
+            let len = head
+                .lines()
+                .find_map(|l| l.strip_prefix("content-length:"))
+                .and_then(|v| v.trim().parse::<usize>().ok());
+            if let Some(len) = len
+                && resp.len() >= split + 4 + len
+            {
+                return resp;
+            }
+        }
+    }
 }
 
 fn dechunk(mut b: &[u8]) -> Vec<u8> {
@@ -98,7 +123,8 @@ impl Browser {
     }
 
     fn goto(&self, url: &str) {
-        let (code, body) = http(&self.driver, "POST", &format!("/session/{}/url", self.session), Some(&json!({"url": url})));
+        let (code, body) =
+            http(&self.driver, "POST", &format!("/session/{}/url", self.session), Some(&json!({"url": url})));
         assert_eq!(code, 200, "{}", String::from_utf8_lossy(&body));
     }
 
@@ -119,12 +145,14 @@ impl Browser {
         loop {
             let v = self.eval(script);
             if !v.is_null() && v != Value::Bool(false) {
+                eprintln!("the page showed {what} after {:?}", t.elapsed());
                 return v;
             }
             assert!(
                 t.elapsed() < Duration::from_secs(60),
-                "the page never showed {what}; log: {}",
-                self.eval("return (document.getElementById('log')||document.body).innerText")
+                "the page never showed {what}; log: {}; watches: {}",
+                self.eval("return (document.getElementById('log')||document.body).innerText"),
+                self.eval("const w = document.querySelector('section.watches'); return w ? w.outerHTML.slice(0, 3000) : 'no watches panel'")
             );
             std::thread::sleep(Duration::from_millis(200));
         }
@@ -160,7 +188,11 @@ fn the_page_served_by_rvlab_serve_follows_kubectl_live() {
     let url = serde_json::from_str::<Value>(&first).unwrap()["listening"].as_str().unwrap().to_string();
     let addr = url.trim_start_matches("http://").to_string();
     let kubectl = |args: &[&str]| {
-        let out = Command::new("kubectl").args(args).env("KUBECONFIG", &kubeconfig).output().expect("kubectl on PATH");
+        let out = Command::new("kubectl")
+            .args(args)
+            .env("KUBECONFIG", &kubeconfig)
+            .output()
+            .expect("kubectl on PATH");
         String::from_utf8_lossy(&out.stdout).into_owned()
     };
     // Something real clients did before the page was opened comes as the backlog.
@@ -199,9 +231,14 @@ fn the_page_served_by_rvlab_serve_follows_kubectl_live() {
         .find_map(|v| v["body"]["metadata"]["resourceVersion"].as_str().map(str::to_string))
         .unwrap();
     raw_post(&addr, "/rvlab/v1/script", &format!("compact {rv}"));
-    let (code, frames) = http(&addr, "GET", "/api/v1/namespaces/default/configmaps?watch=true&resourceVersion=1", None);
+    let (code, frames) =
+        http(&addr, "GET", "/api/v1/namespaces/default/configmaps?watch=true&resourceVersion=1", None);
     assert_eq!(code, 200);
-    assert!(String::from_utf8_lossy(&frames).contains("\"code\":410"), "{}", String::from_utf8_lossy(&frames));
+    assert!(
+        String::from_utf8_lossy(&frames).contains("\"code\":410"),
+        "{}",
+        String::from_utf8_lossy(&frames)
+    );
     b.wait_for(
         "the 410",
         "return [...document.querySelectorAll('li.watch')].some(c => c.innerText.includes('410'))",
@@ -227,6 +264,10 @@ fn raw_post(addr: &str, path: &str, text: &str) -> (u16, Vec<u8>) {
     let mut resp = Vec::new();
     let _ = s.read_to_end(&mut resp);
     let split = resp.windows(4).position(|w| w == b"\r\n\r\n").unwrap_or(resp.len());
-    let code = String::from_utf8_lossy(&resp[..split]).split_whitespace().nth(1).and_then(|c| c.parse().ok()).unwrap_or(0);
+    let code = String::from_utf8_lossy(&resp[..split])
+        .split_whitespace()
+        .nth(1)
+        .and_then(|c| c.parse().ok())
+        .unwrap_or(0);
     (code, resp.get(split + 4..).unwrap_or_default().to_vec())
 }
