@@ -1302,6 +1302,8 @@ fn every_client_log_line_is_the_rendering_of_its_typed_decision() {
         "compact 3",
         "pager list /api/v1/namespaces/default/configmaps limit=1",
         "pager list /api/v1/configmaps rv=0",
+        "pager list /api/v1/namespaces/default/configmaps limit=1 pages=1",
+        "pager next pages=1",
         "set cache.lag 20s",
     ];
     let mut checked = 0;
@@ -1326,4 +1328,49 @@ fn every_client_log_line_is_the_rendering_of_its_typed_decision() {
         }
     }
     assert!(checked > 1000, "only {checked} log lines checked");
+}
+
+// `pager list … pages=1` stops the pager after its first page (the client is busy with it);
+// meanwhile a write and a compaction pass the token's revision; `pager next` sends the
+// continuation, which answers 410 Expired, and the pager makes one full list at the originally
+// requested resourceVersion (client-go tools/pager/pager.go @ v0.34.0: `FullListIfExpired`,
+// on by default in `New`).
+#[test]
+fn pager_full_list_if_expired_from_a_script() {
+    let out = run(r#"set watch-cache off
+POST /api/v1/namespaces/default/configmaps {"metadata":{"name":"a"}}
+POST /api/v1/namespaces/default/configmaps {"metadata":{"name":"b"}}
+POST /api/v1/namespaces/default/configmaps {"metadata":{"name":"c"}}
+pager list /api/v1/namespaces/default/configmaps limit=2 pages=1
+PUT /api/v1/namespaces/default/configmaps/c {"metadata":{"name":"c"},"data":{"x":"1"}}
+compact 5
+pager next
+expect items == [a, b, c@5]
+pager next"#);
+    let first = &out[4];
+    assert_eq!(first["done"], false);
+    assert_eq!(first["pages"], 1);
+    assert_eq!(first["requests"], json!([format!("GET {CM}?limit=2 → 200")]));
+    assert!(first.get("body").is_none());
+    let next = &out[7];
+    let tok = "eyJ2IjoibWV0YS5rOHMuaW8vdjEiLCJydiI6NCwic3RhcnQiOiJiXHUwMDAwIn0";
+    assert_eq!(
+        next["requests"],
+        json!([format!("GET {CM}?continue={tok}&limit=2 → 410"), format!("GET {CM} → 200")])
+    );
+    assert_eq!(
+        next["log"],
+        json!([
+            "page 2 failed: 410 Expired (the continue token's revision was compacted) → one full list at the requested rv=\"\" (pager fallback)"
+        ])
+    );
+    assert_eq!(next["why"]["log"][0]["decision"], "pager-full-list");
+    assert_eq!(next["code"], 200);
+    assert_eq!(next["fullListFallback"], true);
+    assert_eq!(next["body"]["metadata"]["resourceVersion"], "5");
+    assert_eq!(out[8]["ok"], true);
+    assert_eq!(
+        out[9]["error"],
+        "pager next: no pager is waiting; start one with pager list <path> … pages=<n>"
+    );
 }

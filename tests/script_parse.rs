@@ -704,13 +704,25 @@ fn client_fault_and_pager_lines() {
             path: "/api/v1/namespaces/default/configmaps".into(),
             limit: Some(2),
             resource_version: None,
+            pages: None,
         })
     );
     assert_eq!(round_trip("pager list /api/v1/pods rv=0 limit=0"), "pager list /api/v1/pods limit=0 rv=0");
-    assert_eq!(err("pager"), "pager: missing command; expected pager list <path> [limit=<n>] [rv=<rv>]");
+    assert_eq!(
+        err("pager"),
+        "pager: missing command; expected pager list <path> [limit=<n>] [rv=<rv>] [pages=<n>] | pager next [pages=<n>]"
+    );
+    assert_eq!(
+        round_trip("pager list /api/v1/pods pages=1 limit=1"),
+        "pager list /api/v1/pods limit=1 pages=1"
+    );
+    assert_eq!(ok("pager next"), Command::PagerNext { pages: None });
+    assert_eq!(round_trip("pager next  pages=2"), "pager next pages=2");
+    assert_eq!(err("pager next pages=0"), "pager next: pages= needs a number of pages (1, 2, …), got \"0\"");
+    assert_eq!(err("pager next x"), "pager next: unknown option \"x\"; expected pages=<n>");
     assert_eq!(
         err("pager get /x"),
-        "unknown pager command \"get\"; expected pager list <path> [limit=<n>] [rv=<rv>]"
+        "unknown pager command \"get\"; expected pager list <path> [limit=<n>] [rv=<rv>] [pages=<n>] | pager next [pages=<n>]"
     );
     assert!(err("pager list /api/v1/pods?limit=1").starts_with("pager list: the path is a collection"));
     assert_eq!(
@@ -720,7 +732,7 @@ fn client_fault_and_pager_lines() {
     assert_eq!(err("pager list /api/v1/pods limit=1 limit=2"), "pager list: limit= given twice");
     assert_eq!(
         err("pager list /api/v1/pods page=2"),
-        "pager list: unknown option \"page=2\"; expected limit=<n> or rv=<rv>"
+        "pager list: unknown option \"page=2\"; expected limit=<n>, rv=<rv> or pages=<n>"
     );
 }
 

@@ -220,10 +220,11 @@ impl Gen<'_> {
                         l
                     }
                     2 => format!("informer show {name}"),
+                    3 if self.b.below(2) == 0 => "pager next".to_string(),
                     3 => format!("drop informer {name}"),
                     4 => {
                         let limit = self.b.pick(&["", " limit=1", " limit=2", " limit=0"]);
-                        let rv = self.b.pick(&["", " rv=0"]);
+                        let rv = self.b.pick(&["", " rv=0", " pages=1"]);
                         let res = self.b.pick(RESOURCES);
                         let ns = self.b.pick(NAMESPACES);
                         format!("pager list /api/v1/namespaces/{ns}/{res}{limit}{rv}")

@@ -134,6 +134,11 @@ impl PagerRun {
         self.not_before
     }
 
+    /// How many list requests have answered 200 so far.
+    pub fn pages_received(&self) -> u32 {
+        self.pages
+    }
+
     /// Sends the following requests to apiserver `apiserver` (a new connection).
     pub fn set_apiserver(&mut self, apiserver: usize) {
         self.apiserver = apiserver;

@@ -1,5 +1,6 @@
-//! The script lines that drive a client on its own: `pager list` (client-go's `ListPager`) — its
-//! output object, with the pager's decision log rendered by `why::informer`.
+//! The script lines that drive a client on its own: `pager list` / `pager next` (client-go's
+//! `ListPager`) — the run a script may stop between pages, and its output object, with the
+//! pager's decision log rendered by `why::informer`.
 //!
 //! Counterpart: `k8s.io/client-go/tools/pager/pager.go`.
 
@@ -8,10 +9,17 @@ use serde_json::{Value, json};
 use super::parse::PagerCommand;
 use super::why::Lang;
 use super::why::informer::{describe, log_json, render};
-use crate::client::pager::ListPager;
-use crate::client::rest::{ListOptions, ResourcePath};
+use crate::client::pager::{ListPager, PagerPoll, PagerRun};
+use crate::client::rest::ResourcePath;
+use crate::client::rest::{ApiError, ListOptions};
 use crate::client::trace::Trace;
 use crate::cluster::Cluster;
+
+/// A pager the script stopped between pages (`pages=<n>`), until `pager next` continues it.
+#[derive(Debug, Default)]
+pub struct OpenPager {
+    run: Option<(PagerRun, String, Trace)>,
+}
 
 /// `/api/v1/namespaces/<ns>/<resource>` or `/api/v1/<resource>` → the collection, for a
 /// resource the apiserver serves.
@@ -35,10 +43,16 @@ pub fn collection(path: &str) -> Result<ResourcePath, String> {
     Ok(ResourcePath::new(resource, ns))
 }
 
-/// Runs `pager list` to the end against apiserver `apiserver` (0-based). A `Retry-After` wait lets
-/// simulated time pass. The output: `{"pager":<path>,"code","body":{list or Status},"pages",
-/// "fullListFallback","log":[English],"requests":[…]}` and, with `explain`, `"why":{"log":[…]}`.
-pub fn pager_list(cluster: &mut Cluster, apiserver: usize, cmd: &PagerCommand, explain: bool) -> Value {
+/// Runs `pager list` against apiserver `apiserver` (0-based): to the end, or until `pages`
+/// pages came back (the run is then kept in `open` for `pager next`). A `Retry-After` wait lets
+/// simulated time pass. A new `pager list` replaces a stopped one.
+pub fn pager_list(
+    cluster: &mut Cluster,
+    apiserver: usize,
+    cmd: &PagerCommand,
+    explain: bool,
+    open: &mut OpenPager,
+) -> Value {
     let path = match collection(&cmd.path) {
         Ok(p) => p,
         Err(e) => return json!({ "error": e }),
@@ -51,11 +65,53 @@ pub fn pager_list(cluster: &mut Cluster, apiserver: usize, cmd: &PagerCommand, e
         resource_version: cmd.resource_version.clone().unwrap_or_default(),
         ..Default::default()
     };
-    let mut trace = Trace::new();
-    let result = pager.list(cluster, &path, apiserver, options, &mut trace);
-    let mut out = json!({ "pager": path.collection() });
+    let run = pager.start(&path, apiserver, options);
+    drive(cluster, run, path.collection(), Trace::new(), cmd.pages, explain, open)
+}
+
+/// `pager next`: the stopped pager sends its next pages.
+pub fn pager_next(cluster: &mut Cluster, pages: Option<u32>, explain: bool, open: &mut OpenPager) -> Value {
+    match open.run.take() {
+        None => {
+            json!({"error": "pager next: no pager is waiting; start one with pager list <path> … pages=<n>"})
+        }
+        Some((run, collection, mut trace)) => {
+            trace.mark_shown();
+            drive(cluster, run, collection, trace, pages, explain, open)
+        }
+    }
+}
+
+fn drive(
+    cluster: &mut Cluster,
+    mut run: PagerRun,
+    collection: String,
+    mut trace: Trace,
+    pages: Option<u32>,
+    explain: bool,
+    open: &mut OpenPager,
+) -> Value {
+    let stop_at = pages.map(|n| run.pages_received().saturating_add(n));
+    let result = loop {
+        if stop_at.is_some_and(|n| run.pages_received() >= n) {
+            break None;
+        }
+        match run.send_one(cluster, &mut trace) {
+            None => {}
+            Some(PagerPoll::Pending(t)) => {
+                let now = cluster.clock().now();
+                cluster.advance(t.since(now));
+            }
+            Some(PagerPoll::Done(r)) => break Some(r),
+        }
+    };
+    let mut out = json!({ "pager": collection });
     match result {
-        Ok(list) => {
+        None => {
+            out["done"] = json!(false);
+            out["pages"] = json!(run.pages_received());
+        }
+        Some(Ok(list)) => {
             out["code"] = json!(200);
             out["body"] = json!({
                 "metadata": { "resourceVersion": list.resource_version },
@@ -64,21 +120,36 @@ pub fn pager_list(cluster: &mut Cluster, apiserver: usize, cmd: &PagerCommand, e
             out["pages"] = json!(list.pages);
             out["fullListFallback"] = json!(list.fell_back_to_full_list);
         }
-        Err(e) if e.code == 0 => {
-            out["error"] = json!(describe(&e.info(), Lang::En));
-        }
-        Err(e) => {
-            out["code"] = json!(e.code);
-            out["body"] = json!({
-                "kind": "Status", "apiVersion": "v1", "metadata": {}, "status": "Failure",
-                "message": e.message, "reason": e.reason, "code": e.code,
-            });
-        }
+        Some(Err(e)) => failed(&mut out, &e),
     }
-    out["log"] = json!(trace.log.iter().map(|l| render(&l.decision, Lang::En)).collect::<Vec<_>>());
-    out["requests"] = json!(trace.request_lines());
+    let new = trace.new_log();
+    out["log"] = json!(new.iter().map(|l| render(&l.decision, Lang::En)).collect::<Vec<_>>());
+    out["requests"] = json!(trace.new_requests().iter().map(|r| r.render()).collect::<Vec<_>>());
     if explain {
-        out["why"] = json!({ "log": trace.log.iter().map(log_json).collect::<Vec<_>>() });
+        out["why"] = json!({ "log": new.iter().map(log_json).collect::<Vec<_>>() });
+    }
+    if result_pending(&out) {
+        open.run = Some((run, collection_of(&out), trace));
     }
     out
+}
+
+fn result_pending(out: &Value) -> bool {
+    out.get("done").and_then(Value::as_bool) == Some(false)
+}
+
+fn collection_of(out: &Value) -> String {
+    out.get("pager").and_then(Value::as_str).unwrap_or_default().to_string()
+}
+
+fn failed(out: &mut Value, e: &ApiError) {
+    if e.code == 0 {
+        out["error"] = json!(describe(&e.info(), Lang::En));
+        return;
+    }
+    out["code"] = json!(e.code);
+    out["body"] = json!({
+        "kind": "Status", "apiVersion": "v1", "metadata": {}, "status": "Failure",
+        "message": e.message, "reason": e.reason, "code": e.code,
+    });
 }

@@ -35,8 +35,11 @@
 //!                                                    frames not yet read are lost
 //! drop informer <name>                               the informer's connection breaks (no ERROR
 //!                                                    frame); client-go reacts by itself
-//! pager list <path> [limit=<n>] [rv=<rv>]            client-go's ListPager on its own (pages of
-//!                                                    500 unless limit=; full list on a 410 page)
+//! pager list <path> [limit=<n>] [rv=<rv>] [pages=<n>]
+//!                                                    client-go's ListPager on its own (pages of
+//!                                                    500 unless limit=; full list on a 410 page);
+//!                                                    pages=<n>: stop after n pages
+//! pager next [pages=<n>]                             continue the stopped pager
 //! kubectl get|create|delete|patch ...                the requests kubectl sends, see [`super::kubectl`]
 //! expect ...                                         an assertion, see [`super::expect`]
 //! ```
@@ -158,6 +161,8 @@ pub struct PagerCommand {
     pub limit: Option<i64>,
     /// The `resourceVersion` of the first request; `None` = unset.
     pub resource_version: Option<String>,
+    /// Stop after this many pages (the client is busy with them); `pager next` continues.
+    pub pages: Option<u32>,
 }
 
 /// One parsed script line.
@@ -191,6 +196,10 @@ pub enum Command {
     /// `drop informer <name>`: the informer's connection breaks.
     DropInformer(String),
     Pager(PagerCommand),
+    /// `pager next [pages=<n>]`: the stopped pager asks for its next pages.
+    PagerNext {
+        pages: Option<u32>,
+    },
     /// `kubectl get|create|delete|patch …`: expands into the requests kubectl sends.
     Kubectl(super::kubectl::KubectlCommand),
     Expect(Expectation),
@@ -221,7 +230,7 @@ const U_RESTART: &str = "restart apiserver <n>";
 const U_START: &str = "informer start <name> <resource> [ns=<namespace>] [mode=legacy|streaming] \
                        [apiserver=<n>] [apiservers=<n>,<n>…] [resync=<duration>]";
 const U_DROP: &str = "drop <watch-id> | drop informer <name>";
-const U_PAGER: &str = "pager list <path> [limit=<n>] [rv=<rv>]";
+const U_PAGER: &str = "pager list <path> [limit=<n>] [rv=<rv>] [pages=<n>] | pager next [pages=<n>]";
 
 /// Parses one trimmed, non-comment line.
 pub fn parse_line(line: &str) -> Result<Command, ParseError> {
@@ -307,7 +316,7 @@ pub fn parse_line(line: &str) -> Result<Command, ParseError> {
                 None => Err(missing("drop", "watch id or \"informer\"", U_DROP)),
             }
         }
-        "pager" => parse_pager(&mut w).map(Command::Pager),
+        "pager" => parse_pager(&mut w),
         "kubectl" => super::kubectl::parse(&mut w).map(Command::Kubectl),
         "expect" => super::expect::parse_expectation(w.rest()).map(Command::Expect),
         other => {
@@ -569,9 +578,32 @@ fn parse_informer(w: &mut Words<'_>) -> Result<InformerCommand, ParseError> {
     }
 }
 
-fn parse_pager(w: &mut Words<'_>) -> Result<PagerCommand, ParseError> {
+/// `pages=<n>`, n ≥ 1.
+fn pages_option(ctx: &str, v: &str) -> Result<u32, ParseError> {
+    v.parse::<u32>().ok().filter(|n| *n >= 1).ok_or_else(|| {
+        ParseError::new(format!("{ctx}: pages= needs a number of pages (1, 2, …), got {}", q(v)))
+    })
+}
+
+fn parse_pager(w: &mut Words<'_>) -> Result<Command, ParseError> {
     match w.next_bare() {
         Some("list") => {}
+        Some("next") => {
+            let mut pages = None;
+            while let Some(tok) = w.next_bare() {
+                match tok.split_once('=') {
+                    Some(("pages", v)) if pages.is_none() => pages = Some(pages_option("pager next", v)?),
+                    Some(("pages", _)) => return Err(ParseError::new("pager next: pages= given twice")),
+                    _ => {
+                        return Err(ParseError::new(format!(
+                            "pager next: unknown option {}; expected pages=<n>",
+                            q(tok)
+                        )));
+                    }
+                }
+            }
+            return Ok(Command::PagerNext { pages });
+        }
         Some(other) => {
             return Err(ParseError::new(format!("unknown pager command {}; expected {U_PAGER}", q(other))));
         }
@@ -587,7 +619,7 @@ fn parse_pager(w: &mut Words<'_>) -> Result<PagerCommand, ParseError> {
             q(path)
         )));
     }
-    let (mut limit, mut resource_version) = (None, None);
+    let (mut limit, mut resource_version, mut pages) = (None, None, None);
     while let Some(tok) = w.next_bare() {
         let dup = |k: &str| ParseError::new(format!("pager list: {k}= given twice"));
         match tok.split_once('=') {
@@ -614,15 +646,21 @@ fn parse_pager(w: &mut Words<'_>) -> Result<PagerCommand, ParseError> {
                 }
                 resource_version = Some(v.to_string());
             }
+            Some(("pages", v)) => {
+                if pages.is_some() {
+                    return Err(dup("pages"));
+                }
+                pages = Some(pages_option("pager list", v)?);
+            }
             _ => {
                 return Err(ParseError::new(format!(
-                    "pager list: unknown option {}; expected limit=<n> or rv=<rv>",
+                    "pager list: unknown option {}; expected limit=<n>, rv=<rv> or pages=<n>",
                     q(tok)
                 )));
             }
         }
     }
-    Ok(PagerCommand { path: path.to_string(), limit, resource_version })
+    Ok(Command::Pager(PagerCommand { path: path.to_string(), limit, resource_version, pages }))
 }
 
 fn missing(ctx: &str, what: &str, usage: &str) -> ParseError {
@@ -669,8 +707,13 @@ impl fmt::Display for Command {
                 if let Some(rv) = &p.resource_version {
                     write!(f, " rv={rv}")?;
                 }
+                if let Some(n) = p.pages {
+                    write!(f, " pages={n}")?;
+                }
                 Ok(())
             }
+            Command::PagerNext { pages: None } => f.write_str("pager next"),
+            Command::PagerNext { pages: Some(n) } => write!(f, "pager next pages={n}"),
             Command::Kubectl(k) => write!(f, "{k}"),
             Command::Expect(e) => write!(f, "{e}"),
         }

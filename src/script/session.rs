@@ -24,6 +24,8 @@ pub struct Session {
     watches: BTreeMap<String, WatchHandle>,
     /// Watches whose connection the script dropped (`drop wN`): their client reads nothing more.
     dropped: std::collections::BTreeSet<String>,
+    /// A pager the script stopped between pages (`pager list … pages=<n>`).
+    pager: super::clients::OpenPager,
     watch_seq: usize,
     /// 0-based index of the apiserver that requests go to.
     current_apiserver: usize,
@@ -421,8 +423,15 @@ impl Session {
                 }
                 None => json!({"error": format!("no informer named {name:?}")}),
             },
-            Command::Pager(p) => {
-                super::clients::pager_list(&mut self.cluster, self.current_apiserver, &p, self.explain)
+            Command::Pager(p) => super::clients::pager_list(
+                &mut self.cluster,
+                self.current_apiserver,
+                &p,
+                self.explain,
+                &mut self.pager,
+            ),
+            Command::PagerNext { pages } => {
+                super::clients::pager_next(&mut self.cluster, pages, self.explain, &mut self.pager)
             }
             Command::Set { name, value } => match (name.as_str(), value.as_str()) {
                 ("explain", "on" | "true") => {
