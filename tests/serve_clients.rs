@@ -178,6 +178,29 @@ fn python() -> PathBuf {
     p
 }
 
+/// The API request lines of a recorded script (no clock steps, watch reads or faults).
+fn api_lines(log: &[String]) -> Vec<String> {
+    log.iter()
+        .filter(|l| ["GET ", "POST ", "PUT ", "PATCH ", "DELETE "].iter().any(|m| l.starts_with(m)))
+        .cloned()
+        .collect()
+}
+
+/// The requests a script's `kubectl …` lines send, in order (their outputs' `requests`).
+fn script_requests(script: &str) -> Vec<String> {
+    let mut child =
+        Command::new(RVLAB).args(["run", "-"]).stdin(Stdio::piped()).stdout(Stdio::piped()).spawn().unwrap();
+    child.stdin.take().unwrap().write_all(script.as_bytes()).unwrap();
+    let out = child.wait_with_output().unwrap();
+    String::from_utf8(out.stdout)
+        .unwrap()
+        .lines()
+        .map(json_of)
+        .flat_map(|v| v["requests"].as_array().cloned().unwrap_or_default())
+        .map(|r| r["request"].as_str().unwrap().to_string())
+        .collect()
+}
+
 fn json_of(text: &str) -> Value {
     serde_json::from_str(text).unwrap_or_else(|e| panic!("not JSON ({e}): {text}"))
 }
@@ -192,7 +215,7 @@ fn kubectl_creates_lists_pages_watches_deletes_and_meets_410() {
     // kubectl 1.32 sends the typed ConfigMap as protobuf; the record holds the request as JSON.
     let log = s.recorded();
     assert!(
-        log.contains(&r#"POST /api/v1/namespaces/default/configmaps?fieldManager=kubectl-create&fieldValidation=Strict {"kind":"ConfigMap","apiVersion":"v1","metadata":{"name":"a"},"data":{"k":"v"}}"#.to_string()),
+        log.contains(&r#"POST /api/v1/namespaces/default/configmaps?fieldManager=kubectl-create&fieldValidation=Strict {"kind":"ConfigMap","apiVersion":"v1","metadata":{"name":"a","creationTimestamp":null},"data":{"k":"v"}}"#.to_string()),
         "{log:#?}"
     );
 
@@ -283,9 +306,37 @@ fn kubectl_creates_lists_pages_watches_deletes_and_meets_410() {
     // kubectl watched from the list's resourceVersion, and the record shows the frames it got.
     s.wait_for_line("the client going away", |l| l.starts_with("cancel w"));
 
+    let before_delete = s.recorded().len();
     let (out, _) = s.kubectl(&["delete", "configmap", "a"]);
     assert_eq!(out.trim(), r#"configmap "a" deleted"#);
-    assert!(s.recorded().iter().any(|l| l.starts_with("DELETE /api/v1/namespaces/default/configmaps/a")));
+    let delete_requests = api_lines(&s.recorded()[before_delete..]);
+
+    // What kubectl sent is what the script language's `kubectl` lines say it sends.
+    let expected = script_requests(
+        "kubectl create configmap a --from-literal=k=v\n\
+         kubectl create configmap b --from-literal=k=w\n\
+         kubectl create configmap c --from-literal=k=x\n\
+         kubectl get configmaps --chunk-size=1\n\
+         kubectl delete configmap a",
+    );
+    let sent = api_lines(&s.recorded());
+    assert_eq!(sent[..3], expected[..3], "kubectl create configmap");
+    let chunked: Vec<String> = sent.iter().filter(|l| l.contains("limit=1")).take(3).cloned().collect();
+    assert_eq!(chunked, expected[3..6], "kubectl get --chunk-size=1");
+    assert_eq!(delete_requests, expected[6..], "kubectl delete");
+
+    // kubectl patch: a strategic merge patch by default.
+    let (out, err) = s.kubectl(&["patch", "configmap", "b", "-p", r#"{"data":{"k":"patched"}}"#]);
+    assert_eq!(out.trim(), "configmap/b patched", "{err}");
+    let (out, _) = s.kubectl(&["get", "configmap", "b", "-o", "jsonpath={.data.k}"]);
+    assert_eq!(out, "patched");
+    assert!(
+        s.recorded().iter().any(|l| l.starts_with(
+            "PATCH /api/v1/namespaces/default/configmaps/b?fieldManager=kubectl-patch type=strategic "
+        )),
+        "{:#?}",
+        s.recorded()
+    );
 
     // A watch that meets a forced 410: the watch cache off, etcd compacted past the rv asked for.
     let out = s.control("set watch-cache off\nGET /api/v1/namespaces/default/configmaps");
@@ -376,8 +427,9 @@ fn discovery_negotiation_and_hostile_requests() {
         (code, v["reason"].clone())
     };
     let cm = "/api/v1/namespaces/default/configmaps";
-    let (c, _, b) =
-        s.http("PATCH", &format!("{cm}/a"), &[("Content-Type", "application/merge-patch+json")], b"{}");
+    let (c, _, b) = s.http("PATCH", &format!("{cm}/a"), &[("Content-Type", "application/json")], b"{}");
+    assert_eq!(status(c, &b), (415, "UnsupportedMediaType".into()));
+    let (c, _, b) = s.http("OPTIONS", cm, &[], b"");
     assert_eq!(status(c, &b), (405, "MethodNotAllowed".into()));
     let (c, _, b) = s.http("POST", cm, &[("Content-Type", "application/yaml")], b"metadata: {}");
     assert_eq!(status(c, &b), (415, "UnsupportedMediaType".into()));

@@ -12,8 +12,9 @@ use serde_json::{Value, json};
 
 use crate::apiserver::resource::{RESOURCES, ResourceInfo};
 
-/// The verbs the engine serves on every resource (no patch or deletecollection yet).
-pub const VERBS: &[&str] = &["create", "delete", "get", "list", "update", "watch"];
+/// The verbs the engine serves on every resource, as core/v1 lists them (sorted).
+pub const VERBS: &[&str] =
+    &["create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"];
 
 fn names(info: &ResourceInfo) -> (&'static str, &'static [&'static str], &'static [&'static str]) {
     // singularName, shortNames and categories as the real core/v1 discovery lists them.

@@ -113,6 +113,17 @@ pub fn unsupported_media_type() -> Status {
     )
 }
 
+/// The 415 of `handlers/patch.go` for a Content-Type that is no patch type; the list is the
+/// route's `supportedTypes` in `apiserver/pkg/endpoints/installer.go` (CBOR apply not modelled).
+pub fn unsupported_patch_type() -> Status {
+    Status::failure(
+        415,
+        "UnsupportedMediaType",
+        "the body of the request was in an unknown format - accepted media types include: application/json-patch+json, application/merge-patch+json, application/strategic-merge-patch+json, application/apply-patch+yaml",
+        None,
+    )
+}
+
 /// `errNotAcceptable` (negotiation/errors.go): 406 NotAcceptable.
 pub fn not_acceptable() -> Status {
     Status::failure(

@@ -82,9 +82,9 @@ pub fn decode(info: &ResourceInfo, body: &[u8]) -> Result<Value, ProtobufError> 
         "Pod" => {
             let pod = core::Pod::decode(raw.as_slice()).map_err(obj_err)?;
             out.insert("metadata".into(), object_meta(&pod.metadata.unwrap_or_default()));
-            if let Some(spec) = pod.spec {
-                out.insert("spec".into(), pod_spec(&spec));
-            }
+            out.insert("spec".into(), pod_spec(&pod.spec.unwrap_or_default()));
+            // `Status` is a struct: `{}` when empty (a client does not set it).
+            out.insert("status".into(), json!({}));
         }
         other => {
             return Err(ProtobufError::Object { kind: other.to_string(), err: "no protobuf decoder".into() });
@@ -134,9 +134,11 @@ fn object_meta(m: &meta::ObjectMeta) -> Value {
     if let Some(g) = m.generation.filter(|g| *g != 0) {
         o.insert("generation".into(), json!(g));
     }
-    if let Some(t) = m.creation_timestamp.as_ref().filter(|t| t.seconds.unwrap_or(0) != 0) {
-        o.insert("creationTimestamp".into(), time(t));
-    }
+    // `CreationTimestamp` is a struct, not a pointer: Go always writes it, `null` when zero.
+    match m.creation_timestamp.as_ref().filter(|t| t.seconds.unwrap_or(0) != 0) {
+        Some(t) => o.insert("creationTimestamp".into(), time(t)),
+        None => o.insert("creationTimestamp".into(), Value::Null),
+    };
     if let Some(t) = &m.deletion_timestamp {
         o.insert("deletionTimestamp".into(), time(t));
     }
@@ -191,6 +193,8 @@ fn pod_spec(s: &core::PodSpec) -> Value {
             if !c.args.is_empty() {
                 x.insert("args".into(), json!(c.args));
             }
+            // `Resources` is a struct: Go writes `{}` when it is empty.
+            x.insert("resources".into(), json!({}));
             Value::Object(x)
         })
         .collect();
@@ -235,7 +239,7 @@ mod tests {
         let v = decode(&CONFIGMAPS, &envelope("ConfigMap", cm.encode_to_vec())).unwrap();
         assert_eq!(
             v.to_string(),
-            r#"{"kind":"ConfigMap","apiVersion":"v1","metadata":{"name":"a","labels":{"app":"x"}},"data":{"k":"v"},"binaryData":{"b":"AP8="}}"#
+            r#"{"kind":"ConfigMap","apiVersion":"v1","metadata":{"name":"a","creationTimestamp":null,"labels":{"app":"x"}},"data":{"k":"v"},"binaryData":{"b":"AP8="}}"#
         );
     }
 
@@ -260,7 +264,7 @@ mod tests {
         let v = decode(&PODS, &envelope("Pod", pod.encode_to_vec())).unwrap();
         assert_eq!(
             v.to_string(),
-            r#"{"kind":"Pod","apiVersion":"v1","metadata":{"name":"p","creationTimestamp":"2023-11-14T22:13:20Z"},"spec":{"containers":[{"name":"c","image":"nginx"}]}}"#
+            r#"{"kind":"Pod","apiVersion":"v1","metadata":{"name":"p","creationTimestamp":"2023-11-14T22:13:20Z"},"spec":{"containers":[{"name":"c","image":"nginx","resources":{}}]},"status":{}}"#
         );
     }
 

@@ -33,9 +33,27 @@ pub fn to_line(
     body: &[u8],
 ) -> Result<String, Status> {
     let verb = match method {
-        "GET" | "POST" | "PUT" | "DELETE" => method,
-        // PATCH is not served yet: discovery lists no `patch` verb, and the router answers as
-        // for any resource without it (go-restful 405).
+        "GET" | "POST" | "PUT" | "DELETE" => method.to_string(),
+        "PATCH" => {
+            // The patch type is the Content-Type (handlers/patch.go); the script line says it
+            // with `type=` (none for a JSON merge patch).
+            let ty = content_type.map(http::media_type).unwrap_or_default();
+            let word = match ty.as_str() {
+                "application/merge-patch+json" => "",
+                "application/json-patch+json" => " type=json",
+                "application/strategic-merge-patch+json" => " type=strategic",
+                "application/apply-patch+yaml" => " type=apply",
+                _ => return Err(http::unsupported_patch_type()),
+            };
+            if target.chars().any(|c| c.is_whitespace() || c.is_control()) {
+                return Err(Status::bad_request(
+                    "the request target contains whitespace or control characters",
+                ));
+            }
+            let value: Value = serde_json::from_slice(body)
+                .map_err(|e| Status::bad_request(&format!("error decoding patch: {e}")))?;
+            return Ok(format!("PATCH {target}{word} {value}"));
+        }
         _ => return Err(Status::method_not_allowed()),
     };
     if target.chars().any(|c| c.is_whitespace() || c.is_control()) {
