@@ -142,10 +142,29 @@ mod tests {
                 "PATCH",
                 "/api/v1/namespaces/default/configmaps/a",
                 Some("application/merge-patch+json"),
-                b"{}"
+                br#"{"data": {"k": "v"}}"#
             )
-            .unwrap_err()
-            .code(),
+            .unwrap(),
+            r#"PATCH /api/v1/namespaces/default/configmaps/a {"data":{"k":"v"}}"#
+        );
+        assert_eq!(
+            to_line(
+                "PATCH",
+                "/api/v1/namespaces/default/configmaps/a?fieldManager=m",
+                Some("application/apply-patch+yaml"),
+                br#"{"metadata":{}}"#
+            )
+            .unwrap(),
+            r#"PATCH /api/v1/namespaces/default/configmaps/a?fieldManager=m type=apply {"metadata":{}}"#
+        );
+        assert_eq!(
+            to_line("PATCH", "/api/v1/namespaces/default/configmaps/a", Some("application/json"), b"{}")
+                .unwrap_err()
+                .code(),
+            415
+        );
+        assert_eq!(
+            to_line("OPTIONS", "/api/v1/namespaces/default/configmaps", None, b"").unwrap_err().code(),
             405
         );
         assert_eq!(
