@@ -4,10 +4,11 @@
 
 use rvlab::apiserver::body;
 use rvlab::apiserver::continue_token::ContinueToken;
-use rvlab::apiserver::request::{ListOptions, Query, RvMatch, Verb, parse_and_validate, parse_request};
+use rvlab::apiserver::request::{ListOptions, Query, RvMatch, Verb, parse_request};
 use rvlab::apiserver::resource::{CONFIGMAPS, PODS};
 use rvlab::apiserver::selector::LabelSelector;
 use rvlab::apiserver::status::Status;
+use rvlab::apiserver::validation::parse_and_validate;
 use rvlab::apiserver::validation::{
     check_list_storage_options, default_watch_list, parse_resource_version, parse_resource_version_non_api,
     validate_list_options,

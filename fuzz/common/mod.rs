@@ -39,7 +39,7 @@ pub fn check_request(data: &[u8]) {
     let (method, target) = head.split_once(' ').unwrap_or(("GET", head));
     let _ = parse_request(method, target, body);
     for watch_list in [false, true] {
-        let _ = rvlab::apiserver::request::parse_and_validate(method, target, body, watch_list);
+        let _ = rvlab::apiserver::validation::parse_and_validate(method, target, body, watch_list);
     }
 }
 

@@ -9,8 +9,7 @@
 
 use serde_json::{Map, Value};
 
-use super::continue_token::gojson::{self, GoValue};
-use super::request::DeleteOptions;
+use super::go::json::{self as gojson, GoValue};
 use super::resource::{self, ResourceInfo};
 use super::selector::{is_dns1123_subdomain, validate_label_key, validate_label_value};
 use super::status::{FieldError, Status};
@@ -222,7 +221,7 @@ pub fn decode_json_body(info: &ResourceInfo, raw: &[u8]) -> Result<Value, Status
         Status::bad_request(&format!(
             "{} in version {} cannot be handled as a {}: {e}",
             gvk.kind,
-            super::status::go_quote(&gvk.version),
+            super::go::strconv::go_quote(&gvk.version),
             info.kind
         ))
     };
@@ -234,15 +233,15 @@ pub fn decode_json_body(info: &ResourceInfo, raw: &[u8]) -> Result<Value, Status
         } else if gvk.version.is_empty() {
             format!(
                 "no version {} has been registered in scheme {}",
-                super::status::go_quote(&gvk.group_version()),
-                super::status::go_quote(LEGACY_SCHEME)
+                super::go::strconv::go_quote(&gvk.group_version()),
+                super::go::strconv::go_quote(LEGACY_SCHEME)
             )
         } else {
             format!(
                 "no kind {} is registered for version {} in scheme {}",
-                super::status::go_quote(&gvk.kind),
-                super::status::go_quote(&gvk.group_version()),
-                super::status::go_quote(LEGACY_SCHEME)
+                super::go::strconv::go_quote(&gvk.kind),
+                super::go::strconv::go_quote(&gvk.group_version()),
+                super::go::strconv::go_quote(LEGACY_SCHEME)
             )
         };
         return Err(cannot_handle(err));
@@ -373,7 +372,7 @@ pub fn validate_object_meta(obj: &Value) -> Vec<FieldError> {
 ///   A `generateName` without `name` passes; generating the name is the caller's job.
 /// * update (`url_name` = `Some(name)`): [`check_update_object`] (400s for name/namespace mismatch).
 ///
-/// Returns the object with `metadata.namespace` set. Idempotent: [`super::request::parse_request`]
+/// Returns the object with `metadata.namespace` set. Idempotent: `request::parse_request`
 /// already ran it, running it again on `ApiRequest::body` is harmless.
 pub fn decode_object(
     info: &ResourceInfo,
@@ -434,6 +433,15 @@ pub fn decode_update(
     check_update_object(namespace, url_name, &obj)
 }
 
+/// The parts of `metav1.DeleteOptions` the model uses.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct DeleteOptions {
+    pub precondition_resource_version: Option<String>,
+    pub precondition_uid: Option<String>,
+    /// `gracePeriodSeconds` (body or query).
+    pub grace_period_seconds: Option<i64>,
+}
+
 /// A DELETE body (`DeleteOptions`). Decode errors are returned by the real handler unwrapped,
 /// i.e. as non-API errors (500, empty reason).
 pub fn decode_delete_options(raw: &str) -> Result<DeleteOptions, Status> {
@@ -471,7 +479,7 @@ pub fn decode_delete_options(raw: &str) -> Result<DeleteOptions, Status> {
                 )));
             }
             ("gracePeriodSeconds", GoValue::Number(n)) => {
-                out.grace_period_seconds = super::status::go_parse_int(n).ok();
+                out.grace_period_seconds = super::go::strconv::go_parse_int(n).ok();
             }
             _ => {}
         }

@@ -8,13 +8,14 @@
 //! 400), the 404/405 answers of the go-restful router, and dispatching bodies to [`super::body`].
 
 use super::body;
+pub use super::body::DeleteOptions;
 use super::decision::Rule;
 use super::field_selector::ParsedFieldSelector;
+use super::go::strconv::go_parse_int;
 use super::patch::PatchType;
 use super::resource::{self, ResourceInfo};
 use super::selector::LabelSelector;
-use super::status::{BadValue, FieldError, Status, go_parse_int};
-use super::validation;
+use super::status::{BadValue, FieldError, Status};
 pub use super::verb::Verb;
 
 /// `metav1.ResourceVersionMatch`: how `resourceVersion` is applied to a list.
@@ -65,15 +66,6 @@ pub struct ListOptions {
     pub allow_watch_bookmarks: bool,
     pub send_initial_events: Option<bool>,
     pub timeout_seconds: Option<i64>,
-}
-
-/// The parts of `metav1.DeleteOptions` the model uses.
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
-pub struct DeleteOptions {
-    pub precondition_resource_version: Option<String>,
-    pub precondition_uid: Option<String>,
-    /// `gracePeriodSeconds` (body or query).
-    pub grace_period_seconds: Option<i64>,
 }
 
 /// A routed, decoded request.
@@ -211,7 +203,7 @@ pub fn unescape(s: &str, query: bool) -> Result<Vec<u8>, String> {
                     _ => {
                         let end = (i + 3).min(b.len());
                         let bad = String::from_utf8_lossy(&b[i..end]).into_owned();
-                        return Err(format!("invalid URL escape {}", super::status::go_quote(&bad)));
+                        return Err(format!("invalid URL escape {}", super::go::strconv::go_quote(&bad)));
                     }
                 }
                 i += 3;
@@ -418,21 +410,4 @@ pub fn parse_request_ruled(
         // Everything else has a route but not this method.
         _ => Err(url(Status::method_not_allowed())),
     }
-}
-
-/// [`parse_request`] followed by the handler's list/watch steps: WatchList defaulting and
-/// §C.1 validation (422). Storage-level checks ([`validation::check_list_storage_options`])
-/// are left to the read path.
-pub fn parse_and_validate(
-    method: &str,
-    target: &str,
-    body_text: Option<&str>,
-    watch_list_enabled: bool,
-) -> Result<ApiRequest, Status> {
-    let mut req = parse_request(method, target, body_text)?;
-    if matches!(req.verb, Verb::List | Verb::Watch) {
-        validation::default_watch_list(&mut req.options, watch_list_enabled);
-        validation::validate_list_options(&req.options, req.verb, watch_list_enabled)?;
-    }
-    Ok(req)
 }

@@ -7,7 +7,8 @@
 
 use std::collections::BTreeSet;
 
-use super::status::{FieldError, aggregate, go_parse_int};
+use super::go::strconv::go_parse_int;
+use super::status::{FieldError, aggregate};
 
 /// A selector operator (`selection.Operator`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]

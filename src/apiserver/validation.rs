@@ -7,8 +7,9 @@
 
 use super::continue_token::ContinueToken;
 use super::decision::Rule;
-use super::request::{ListOptions, RvMatch, Verb};
-use super::status::{FieldError, Status, go_parse_uint};
+use super::go::strconv::go_parse_uint;
+use super::request::{ApiRequest, ListOptions, RvMatch, Verb, parse_request_ruled};
+use super::status::{FieldError, Status};
 
 /// `metav1.ResourceVersionMatchExact`.
 pub const MATCH_EXACT: &str = "Exact";
@@ -181,4 +182,50 @@ pub fn parse_resource_version_non_api(rv: &str) -> Result<u64, Status> {
 /// Alias of [`parse_resource_version_non_api`] (get and watch).
 pub fn parse_resource_version_for_get(rv: &str) -> Result<u64, Status> {
     parse_resource_version_non_api(rv)
+}
+
+/// A request refused before storage: the rule that refused it, the answer, and its verb when
+/// the request got far enough to have one.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Rejection {
+    pub rule: Rule,
+    pub status: Status,
+    pub verb: Option<Verb>,
+}
+
+/// [`parse_request_ruled`] followed by the handler's list/watch steps: WatchList defaulting and
+/// §C.1 validation (422), with the rule that refused the request. Storage-level checks
+/// ([`check_list_storage_options`]) are left to the read path. The server serves every request
+/// through this.
+pub fn parse_and_validate_ruled(
+    method: &str,
+    target: &str,
+    content_type: Option<&str>,
+    body_text: Option<&str>,
+    watch_list_enabled: bool,
+) -> Result<ApiRequest, Box<Rejection>> {
+    let mut req = parse_request_ruled(method, target, content_type, body_text)
+        .map_err(|(rule, status)| Box::new(Rejection { rule, status, verb: None }))?;
+    // A deletecollection lists first, with the list's options and their validation.
+    let as_verb = match req.verb {
+        Verb::DeleteCollection => Verb::List,
+        v => v,
+    };
+    if matches!(as_verb, Verb::List | Verb::Watch) {
+        default_watch_list(&mut req.options, watch_list_enabled);
+        validate_list_options(&req.options, as_verb, watch_list_enabled).map_err(|status| {
+            Box::new(Rejection { rule: Rule::InvalidListOptions, status, verb: Some(req.verb) })
+        })?;
+    }
+    Ok(req)
+}
+
+/// [`parse_and_validate_ruled`] without the rule.
+pub fn parse_and_validate(
+    method: &str,
+    target: &str,
+    body_text: Option<&str>,
+    watch_list_enabled: bool,
+) -> Result<ApiRequest, Status> {
+    parse_and_validate_ruled(method, target, None, body_text, watch_list_enabled).map_err(|r| r.status)
 }

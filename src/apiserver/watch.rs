@@ -98,7 +98,7 @@ impl WatchFilter {
         if !is_create && ev.prev_kv.is_none() {
             return Err(format!(
                 "etcd event received with PrevKv=nil (key={}, modRevision={}, type={})",
-                super::status::go_quote(&String::from_utf8_lossy(&ev.kv.key)),
+                super::go::strconv::go_quote(&String::from_utf8_lossy(&ev.kv.key)),
                 ev.kv.mod_revision,
                 if ev.kind == EventType::Put { "PUT" } else { "DELETE" }
             ));

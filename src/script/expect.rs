@@ -50,7 +50,7 @@ use std::fmt;
 
 use serde_json::Value;
 
-use super::parse::{ParseError, Words, json_str, q, quoted, word};
+use super::lex::{ParseError, Words, json_str, q, quoted, word};
 
 /// A parsed `expect` line.
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -25,7 +25,7 @@ use std::fmt;
 
 use serde_json::{Map, Value, json};
 
-use super::parse::{ParseError, Words, q, word};
+use super::lex::{ParseError, Words, q, word};
 use crate::apiserver::patch::PatchType;
 
 /// A resource kubectl knows by one of its names.

@@ -6,6 +6,7 @@ pub mod session;
 pub use session::Session;
 pub mod expect;
 pub mod kubectl;
+pub mod lex;
 pub mod parse;
 pub mod view;
 pub mod why;

@@ -53,21 +53,10 @@ use std::fmt;
 use serde_json::Value;
 
 use super::expect::Expectation;
+pub use super::lex::ParseError;
+pub(crate) use super::lex::{Words, json_str, missing, q, quoted, word};
 use crate::apiserver::patch::PatchType;
 use crate::clock::Duration;
-
-/// Why a line could not be parsed. `Display` is the whole message, ready to show to a user.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error("{message}")]
-pub struct ParseError {
-    pub message: String,
-}
-
-impl ParseError {
-    pub fn new(message: impl Into<String>) -> Self {
-        ParseError { message: message.into() }
-    }
-}
 
 /// The HTTP verbs a script may use.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -663,10 +652,6 @@ fn parse_pager(w: &mut Words<'_>) -> Result<Command, ParseError> {
     Ok(Command::Pager(PagerCommand { path: path.to_string(), limit, resource_version, pages }))
 }
 
-fn missing(ctx: &str, what: &str, usage: &str) -> ParseError {
-    ParseError::new(format!("{ctx}: missing {what}; expected {usage}"))
-}
-
 // ---------------------------------------------------------------------------------------------
 // Display: the canonical spelling.
 
@@ -790,136 +775,6 @@ impl fmt::Display for InformerCommand {
 }
 
 // ---------------------------------------------------------------------------------------------
-// Lexing helpers shared with `expect`.
-
-/// One argument: a bare word, or a `"..."` JSON string (then `quoted` is true).
-#[derive(Debug)]
-pub(crate) struct Token {
-    pub text: String,
-    pub quoted: bool,
-}
-
-/// A cursor over the words of a line.
-pub(crate) struct Words<'a> {
-    rest: &'a str,
-}
-
-impl<'a> Words<'a> {
-    pub fn new(s: &'a str) -> Self {
-        Words { rest: s.trim_start() }
-    }
-
-    /// The unread remainder, trimmed.
-    pub fn rest(&self) -> &'a str {
-        self.rest.trim()
-    }
-
-    /// The next whitespace-delimited word, verbatim (quotes are not interpreted).
-    pub fn next_bare(&mut self) -> Option<&'a str> {
-        let s = self.rest;
-        if s.is_empty() {
-            return None;
-        }
-        let end = s.find(char::is_whitespace).unwrap_or(s.len());
-        self.rest = s[end..].trim_start();
-        Some(&s[..end])
-    }
-
-    /// The next word, decoding a `"..."` JSON string.
-    pub fn next_token(&mut self) -> Result<Option<Token>, ParseError> {
-        if self.rest.starts_with('"') {
-            let (text, after) = quoted(self.rest).map_err(ParseError::new)?;
-            if after.chars().next().is_some_and(|c| !c.is_whitespace()) {
-                return Err(ParseError::new(format!(
-                    "unexpected {} right after a closing quote",
-                    q(after.split_whitespace().next().unwrap_or(""))
-                )));
-            }
-            self.rest = after.trim_start();
-            Ok(Some(Token { text, quoted: true }))
-        } else {
-            Ok(self.next_bare().map(|t| Token { text: t.to_string(), quoted: false }))
-        }
-    }
-
-    /// A required word argument.
-    pub fn word(&mut self, ctx: &str, what: &str, usage: &str) -> Result<String, ParseError> {
-        match self.next_token().map_err(|e| ParseError::new(format!("{ctx}: {e}")))? {
-            Some(t) => Ok(t.text),
-            None => Err(missing(ctx, what, usage)),
-        }
-    }
-
-    /// A required integer argument.
-    pub fn int(&mut self, ctx: &str, what: &str, usage: &str) -> Result<i64, ParseError> {
-        let Some(t) = self.next_bare() else {
-            return Err(missing(ctx, what, usage));
-        };
-        t.parse::<i64>().map_err(|_| ParseError::new(format!("{ctx}: {what} must be a number, got {}", q(t))))
-    }
-
-    /// A required non-negative integer argument.
-    pub fn index(&mut self, ctx: &str, usage: &str) -> Result<usize, ParseError> {
-        let Some(t) = self.next_bare() else {
-            return Err(missing(ctx, "number", usage));
-        };
-        t.parse::<usize>()
-            .map_err(|_| ParseError::new(format!("{ctx}: expected a number (0, 1, ...), got {}", q(t))))
-    }
-
-    /// Fails if anything is left.
-    pub fn end(&mut self, ctx: &str, usage: &str) -> Result<(), ParseError> {
-        match self.next_bare() {
-            None => Ok(()),
-            Some(t) => Err(ParseError::new(format!("{ctx}: unexpected {}; expected {usage}", q(t)))),
-        }
-    }
-}
-
-/// Reads a JSON string literal at the start of `s` (which starts with `"`); returns the decoded
-/// text and what follows the closing quote.
-pub(crate) fn quoted(s: &str) -> Result<(String, &str), String> {
-    let bytes = s.as_bytes();
-    debug_assert!(bytes.first() == Some(&b'"'));
-    let mut i = 1;
-    while i < bytes.len() {
-        match bytes[i] {
-            b'\\' => i += 2,
-            b'"' => {
-                let lit = &s[..=i];
-                return serde_json::from_str::<String>(lit)
-                    .map(|t| (t, &s[i + 1..]))
-                    .map_err(|e| format!("invalid quoted string {} ({e})", q(lit)));
-            }
-            _ => i += 1,
-        }
-    }
-    Err(format!("unterminated quoted string {}", q(s)))
-}
-
-/// `s` quoted for an error message, shortened when long.
-pub(crate) fn q(s: &str) -> String {
-    const MAX: usize = 60;
-    if s.chars().count() > MAX {
-        let cut: String = s.chars().take(MAX).collect();
-        format!("{:?}…", cut)
-    } else {
-        format!("{s:?}")
-    }
-}
-
-/// A JSON string literal.
-pub(crate) fn json_str(s: &str) -> String {
-    serde_json::to_string(s).unwrap_or_else(|_| format!("{s:?}"))
-}
-
-/// An argument as written canonically: bare when it reads back as the same word.
-pub(crate) fn word(s: &str) -> String {
-    let bare =
-        !s.is_empty() && !s.starts_with('"') && !s.chars().any(|c| c.is_whitespace() || c.is_control());
-    if bare { s.to_string() } else { json_str(s) }
-}
-
 /// Like [`word`], but also quotes a word that would read back as a `--flag`.
 fn flag_safe_word(s: &str) -> String {
     if s.starts_with("--") { json_str(s) } else { word(s) }

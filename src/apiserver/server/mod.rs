@@ -17,7 +17,7 @@ use super::features::Features;
 use super::field_selector::{SelectableFields, SelectionPredicate};
 use super::object;
 use super::registry::{self, WriteCtx};
-use super::request::{ApiRequest, Verb, parse_request_ruled};
+use super::request::{ApiRequest, Verb};
 use super::resource::ResourceInfo;
 use super::status::Status;
 use super::validation;
@@ -146,11 +146,13 @@ impl ApiServer {
         content_type: Option<&str>,
         body: Option<&str>,
     ) -> ApiResponse {
-        let req = match parse_request_ruled(method, target, content_type, body) {
+        let watch_list = self.config.features.watch_list;
+        let req = match validation::parse_and_validate_ruled(method, target, content_type, body, watch_list) {
             Ok(r) => r,
-            Err((rule, status)) => {
-                let mut resp = ApiResponse::from_status(&status, Why::new(rule));
+            Err(rejection) => {
+                let mut resp = ApiResponse::from_status(&rejection.status, Why::new(rejection.rule));
                 resp.why.apiserver = self.index + 1;
+                resp.why.verb = rejection.verb;
                 return resp;
             }
         };
@@ -207,11 +209,6 @@ impl ApiServer {
     fn list(&mut self, ctx: &mut Ctx<'_>, req: &ApiRequest) -> ApiResponse {
         let info = req.resource;
         let opts = &req.options;
-        if let Err(status) =
-            validation::validate_list_options(opts, Verb::List, self.config.features.watch_list)
-        {
-            return ApiResponse::from_status(&status, Why::new(Rule::InvalidListOptions));
-        }
         let selector = match selection_predicate(req) {
             Ok(p) => p,
             Err(resp) => return *resp,
@@ -282,13 +279,9 @@ impl ApiServer {
         ApiResponse::ok(200, listed.body, why)
     }
 
-    fn watch(&mut self, ctx: &mut Ctx<'_>, mut req: ApiRequest) -> ApiResponse {
+    /// A watch; its options are defaulted and validated already.
+    fn watch(&mut self, ctx: &mut Ctx<'_>, req: ApiRequest) -> ApiResponse {
         let info = req.resource;
-        let watch_list = self.config.features.watch_list;
-        validation::default_watch_list(&mut req.options, watch_list);
-        if let Err(status) = validation::validate_list_options(&req.options, Verb::Watch, watch_list) {
-            return ApiResponse::from_status(&status, Why::new(Rule::InvalidListOptions));
-        }
         let selector = match selection_predicate(&req) {
             Ok(p) => p,
             Err(resp) => return *resp,
