@@ -338,6 +338,19 @@ fn kubectl_creates_lists_pages_watches_deletes_and_meets_410() {
         s.recorded()
     );
 
+    // Manifests: kubectl reads /openapi/v3 to learn that the server validates fields itself.
+    let manifest = s.dir.join("cm.yaml");
+    std::fs::write(&manifest, "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: m\ndata:\n  a: b\n")
+        .unwrap();
+    let file = manifest.to_str().unwrap();
+    let (out, err) = s.kubectl(&["create", "-f", file]);
+    assert_eq!(out.trim(), "configmap/m created", "{err}");
+    let (out, err) = s.kubectl(&["apply", "--server-side", "-f", file]);
+    assert_eq!(out.trim(), "configmap/m serverside-applied", "{err}");
+    assert!(s.recorded().iter().any(
+        |l| l.starts_with("PATCH /api/v1/namespaces/default/configmaps/m?") && l.contains(" type=apply ")
+    ));
+
     // A watch that meets a forced 410: the watch cache off, etcd compacted past the rv asked for.
     let out = s.control("set watch-cache off\nGET /api/v1/namespaces/default/configmaps");
     let current = out[1]["body"]["metadata"]["resourceVersion"].as_str().unwrap().to_string();

@@ -179,6 +179,11 @@ async fn route(s: &Shared, req: Request<Incoming>) -> Resp {
         "/api" if get => http::json(200, &discovery::api_versions(&s.addr.to_string()), &[]),
         "/apis" if get => http::json(200, &discovery::api_group_list(), &[]),
         "/api/v1" if get => http::json(200, &discovery::core_v1_resources(), &[]),
+        "/openapi/v3" if get => http::json(200, &discovery::openapi_v3_index(), &[]),
+        "/openapi/v3/api/v1" if get => {
+            let minor = s.engine.borrow().session().kubernetes_minor();
+            http::json(200, &discovery::openapi_v3_core(&format!("v1.{minor}.0+rvlab")), &[])
+        }
         "/healthz" | "/livez" | "/readyz" if get => http::text(200, "text/plain; charset=utf-8", "ok"),
         "/rvlab/v1/live" if get => live::subscribe(&mut s.engine.borrow_mut()),
         "/rvlab/v1/script" if get => {
