@@ -24,6 +24,10 @@ pub struct Features {
     /// Exact list, a continuation) becomes `TooLargeResourceVersion` (504); before, `etcd3/store.go`
     /// `GetList` passed the raw etcd error on and the client got a 500 with its text.
     pub future_revision_list_is_504: bool,
+    /// Until 1.33 a zero `metadata.creationTimestamp` is serialised as `null` (Go's
+    /// `encoding/json` does not omit an empty struct); kubernetes/kubernetes#130989 omits it
+    /// from 1.34 (`omitzero`). Visible in the BOOKMARK objects the server builds from scratch.
+    pub null_creation_timestamp: bool,
 }
 
 /// The oldest and newest releases the playground models.
@@ -48,6 +52,7 @@ impl Features {
             resilient_watch_cache_init: minor >= 31,
             growing_retry_after: minor >= 33,
             future_revision_list_is_504: minor >= 34,
+            null_creation_timestamp: minor <= 33,
         }
     }
 

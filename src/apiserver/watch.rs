@@ -6,6 +6,7 @@ use std::collections::VecDeque;
 use serde_json::{Map, Value, json};
 
 use super::decision::{EndReason, Ended, Path, Rule, Why};
+use super::features::Features;
 use super::field_selector::SelectionPredicate;
 use super::object;
 use super::resource::ResourceInfo;
@@ -50,17 +51,30 @@ impl Frame {
         Frame { kind: FrameType::Error, object: status.to_json() }
     }
 
-    /// A BOOKMARK: an empty object of the watched kind carrying only `metadata.resourceVersion`
-    /// (and the initial-events-end annotation when it ends the initial events).
-    pub fn bookmark(info: &ResourceInfo, rv: i64, initial_events_end: bool) -> Frame {
+    /// A BOOKMARK: an empty object of the watched kind (`c.newFunc()` in `cacher.go`) carrying
+    /// `metadata.resourceVersion` (and the initial-events-end annotation when it ends the initial
+    /// events), serialised as the Go type is: `"creationTimestamp":null` until 1.33
+    /// ([`Features::null_creation_timestamp`]); a Pod's non-omitempty `spec.containers` as
+    /// `null` and its empty `status` struct as `{}` (`k8s.io/api/core/v1` types.go: `Containers
+    /// []Container json:"containers"`, `Status PodStatus json:"status,omitempty"`).
+    pub fn bookmark(info: &ResourceInfo, rv: i64, initial_events_end: bool, features: &Features) -> Frame {
         let mut meta = Map::new();
         meta.insert("resourceVersion".into(), Value::String(rv.to_string()));
+        if features.null_creation_timestamp {
+            meta.insert("creationTimestamp".into(), Value::Null);
+        }
         if initial_events_end {
             meta.insert("annotations".into(), json!({"k8s.io/initial-events-end": "true"}));
         }
-        let object =
-            json!({"kind": info.kind, "apiVersion": info.api_version(), "metadata": Value::Object(meta)});
-        Frame { kind: FrameType::Bookmark, object }
+        let mut object = Map::new();
+        object.insert("kind".into(), json!(info.kind));
+        object.insert("apiVersion".into(), json!(info.api_version()));
+        object.insert("metadata".into(), Value::Object(meta));
+        if info.resource == "pods" {
+            object.insert("spec".into(), json!({"containers": null}));
+            object.insert("status".into(), json!({}));
+        }
+        Frame { kind: FrameType::Bookmark, object: Value::Object(object) }
     }
 }
 
@@ -152,6 +166,8 @@ pub struct WatchArgs {
     pub send_initial_events: Option<bool>,
     pub allow_bookmarks: bool,
     pub deadline: crate::clock::Instant,
+    /// The release's defaults (how a BOOKMARK object is serialised).
+    pub features: Features,
 }
 
 /// Where a stream's frames come from.
@@ -295,7 +311,7 @@ impl WatchStream {
             why.initial_events = Some(stream.pending.len());
             why.key_order = Some(true);
             if sie == Some(true) && args.allow_bookmarks {
-                stream.pending.push_back(Frame::bookmark(info, cur, true));
+                stream.pending.push_back(Frame::bookmark(info, cur, true, &args.features));
                 why.end_bookmark = Some(true);
             }
             start_rev = cur.saturating_add(1);

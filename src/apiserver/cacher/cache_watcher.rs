@@ -5,6 +5,7 @@
 use std::collections::VecDeque;
 
 use crate::apiserver::decision::{EndReason, Ended, Path};
+use crate::apiserver::features::Features;
 use crate::apiserver::resource::ResourceInfo;
 use crate::apiserver::watch::{Frame, WatchFilter};
 use crate::clock::{Duration, Instant};
@@ -194,7 +195,7 @@ impl CacheWatcher {
     }
 
     /// One tick of the cacher's timer: a due bookmark and the deadline.
-    pub fn tick(&mut self, now: Instant, cache_rv: i64) {
+    pub fn tick(&mut self, now: Instant, cache_rv: i64, features: &Features) {
         if self.closed {
             return;
         }
@@ -202,7 +203,7 @@ impl CacheWatcher {
             && now >= t
         {
             if cache_rv > self.started_from {
-                let f = Frame::bookmark(self.info, cache_rv, false);
+                let f = Frame::bookmark(self.info, cache_rv, false, features);
                 self.dispatch(f);
             }
             self.next_bookmark = self.next_bookmark_time(now);

@@ -420,6 +420,7 @@ impl<'a> CacheDelegator<'a> {
                     why.outcome = Some(Outcome::CacheWaitedReady);
                 }
                 let cargs = CacheWatchArgs {
+                    features: *self.features,
                     id: args.id,
                     filter: args.filter,
                     rv: args.rv.map(revision),

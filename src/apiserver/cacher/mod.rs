@@ -19,6 +19,7 @@ use super::continue_token::ContinueToken;
 use super::decision::{EndReason, Ended, Outcome, Path, Rule, Why};
 use super::etcd3::prefix_range_end;
 use super::etcd3::{ListPage, ReadAt};
+use super::features::Features;
 use super::field_selector::SelectionPredicate;
 use super::object;
 use super::resource::ResourceInfo;
@@ -342,10 +343,10 @@ impl Cacher {
     }
 
     /// One tick of the cacher's 1 s timer: bookmarks and deadlines.
-    pub fn tick(&mut self, now: Instant) {
+    pub fn tick(&mut self, now: Instant, features: &Features) {
         let rv = self.cache.resource_version();
         for w in self.watchers.values_mut() {
-            w.tick(now, rv);
+            w.tick(now, rv, features);
         }
     }
 
@@ -404,6 +405,7 @@ pub struct CacheWatchArgs {
     pub send_initial_events: Option<bool>,
     pub allow_bookmarks: bool,
     pub deadline: Instant,
+    pub features: Features,
 }
 
 /// An etcd revision as a resourceVersion, negatives as 0.
@@ -528,8 +530,15 @@ impl Cacher {
         why: &mut Why,
     ) -> Result<(), Status> {
         let now = clock.now();
-        let CacheWatchArgs { id, filter, rv, send_initial_events: sie, allow_bookmarks: bookmarks, deadline } =
-            args;
+        let CacheWatchArgs {
+            id,
+            filter,
+            rv,
+            send_initial_events: sie,
+            allow_bookmarks: bookmarks,
+            deadline,
+            features,
+        } = args;
         why.path = Some(Path::WatchCache);
         if !self.is_ready(now) {
             let retry = self.retry_after_seconds(now, true);
@@ -580,7 +589,7 @@ impl Cacher {
             }
             start_rv = cache_rv;
             if sie == Some(true) && bookmarks {
-                end_bookmark = Some(Frame::bookmark(self.info, cache_rv, true));
+                end_bookmark = Some(Frame::bookmark(self.info, cache_rv, true, &features));
             }
             why.rule = if sie == Some(true) { Rule::WatchListFromCache } else { Rule::WatchStateFromCache };
             if sie == Some(true) {

@@ -131,7 +131,7 @@ impl ApiServer {
     /// One tick of the 1 s timers: bookmarks and watch deadlines.
     pub fn tick(&mut self, etcd: &mut MvccStore, now: Instant) {
         for c in self.cachers.values_mut() {
-            c.tick(now);
+            c.tick(now, &self.config.features);
             for (id, reason) in c.collect_ended() {
                 if let Some(stream) = self.watches.get_mut(&id) {
                     stream.closed = true;

@@ -303,6 +303,7 @@ impl ApiServer {
         self.next_watch += 1;
         let id = self.next_watch;
         let args = WatchArgs {
+            features: self.config.features,
             id,
             info,
             filter: filter.clone(),
