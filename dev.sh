@@ -60,9 +60,13 @@ PY_KUBERNETES_VERSION=37.0.2
 need_python_client() {
   local py="$TOOLS/pyvenv/bin/python"
   if ! "$py" -c "import kubernetes; assert kubernetes.__version__ == '$PY_KUBERNETES_VERSION'" 2>/dev/null; then
-    python3 -m venv --help >/dev/null 2>&1 || apt_install python3-venv
     say "installing the Python client kubernetes==$PY_KUBERNETES_VERSION into .tools/pyvenv"
-    python3 -m venv "$TOOLS/pyvenv" >&2 || die "python3 -m venv failed"
+    rm -rf "$TOOLS/pyvenv"
+    # Debian's python3 makes a venv only with python3-venv (ensurepip) installed.
+    python3 -m venv "$TOOLS/pyvenv" >&2 2>/dev/null || {
+      rm -rf "$TOOLS/pyvenv"; apt_install python3-venv
+      python3 -m venv "$TOOLS/pyvenv" >&2 || die "python3 -m venv failed"
+    }
     "$TOOLS/pyvenv/bin/pip" install --quiet "kubernetes==$PY_KUBERNETES_VERSION" >&2 || die "pip install kubernetes failed"
   fi
 }
