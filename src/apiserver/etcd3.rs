@@ -7,7 +7,7 @@ use serde_json::Value;
 use super::continue_token::ContinueToken;
 use super::decision::{Outcome, Why};
 use super::field_selector::SelectionPredicate;
-use super::object;
+use super::object::{self, ResourceVersion};
 use super::resource::ResourceInfo;
 use super::status::Status;
 use crate::store::{
@@ -70,7 +70,7 @@ impl StorageError {
         match self {
             StorageError::Compacted => why.compact_revision = etcd.compact_revision(),
             StorageError::TooLargeResourceVersion { current, .. } => {
-                why.etcd_revision = Some(i64::try_from(*current).unwrap_or(i64::MAX));
+                why.etcd_revision = Some(ResourceVersion(*current).revision());
             }
             _ => {}
         }
@@ -115,8 +115,8 @@ fn map_read_error(e: MvccError, requested: i64, current: i64) -> StorageError {
     match e {
         MvccError::Compacted => StorageError::Compacted,
         MvccError::FutureRev => StorageError::TooLargeResourceVersion {
-            requested: requested.max(0) as u64,
-            current: current.max(0) as u64,
+            requested: ResourceVersion::of_revision(requested).0,
+            current: ResourceVersion::of_revision(current).0,
         },
     }
 }
@@ -178,9 +178,12 @@ pub fn create(etcd: &mut MvccStore, key: &str, obj: &Value) -> Result<Value, Sto
 pub fn get(etcd: &MvccStore, key: &str, at: ReadAt) -> Result<Value, StorageError> {
     let current = etcd.current_revision();
     if let ReadAt::NotOlderThan(min) | ReadAt::Exact(min) = at
-        && min > current as u64
+        && min > ResourceVersion::of_revision(current).0
     {
-        return Err(StorageError::TooLargeResourceVersion { requested: min, current: current as u64 });
+        return Err(StorageError::TooLargeResourceVersion {
+            requested: min,
+            current: ResourceVersion::of_revision(current).0,
+        });
     }
     match current_kv(etcd, key) {
         Some(kv) => decode(&kv),
@@ -302,15 +305,15 @@ pub fn list(etcd: &MvccStore, req: &ListRequest<'_>) -> Result<ListPage, Storage
             let rev = match req.at {
                 ReadAt::Latest => 0,
                 ReadAt::NotOlderThan(min) => {
-                    if min > current as u64 {
+                    if min > ResourceVersion::of_revision(current).0 {
                         return Err(StorageError::TooLargeResourceVersion {
                             requested: min,
-                            current: current as u64,
+                            current: ResourceVersion::of_revision(current).0,
                         });
                     }
                     0
                 }
-                ReadAt::Exact(n) => n.min(i64::MAX as u64) as i64,
+                ReadAt::Exact(n) => ResourceVersion(n).revision(),
             };
             (req.key_prefix.as_bytes().to_vec(), rev)
         }

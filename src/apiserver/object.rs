@@ -5,6 +5,26 @@ use serde_json::{Map, Value};
 
 use super::resource::ResourceInfo;
 
+/// A resourceVersion as the API carries it: an unsigned decimal (`APIObjectVersioner` parses
+/// it with `strconv.ParseUint`), the etcd revision of the object's last write. etcd revisions
+/// are `int64`; these are the only conversions between the two, checked, never `as` casts.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct ResourceVersion(pub u64);
+
+impl ResourceVersion {
+    /// The resourceVersion of etcd revision `rev` (a negative revision, which etcd never has,
+    /// is 0).
+    pub fn of_revision(rev: i64) -> ResourceVersion {
+        ResourceVersion(u64::try_from(rev).unwrap_or(0))
+    }
+
+    /// The etcd revision this resourceVersion names; beyond `i64::MAX` it saturates (no etcd
+    /// reaches it, so such a read is "too large").
+    pub fn revision(self) -> i64 {
+        i64::try_from(self.0).unwrap_or(i64::MAX)
+    }
+}
+
 /// `metadata` fields in the order `ObjectMeta` serialises them.
 const META_ORDER: &[&str] = &[
     "name",

@@ -280,7 +280,7 @@ impl WatchStream {
         let info = args.info;
         let filter = &args.filter;
         let sie = args.send_initial_events;
-        let rv = args.rv.map(|n| i64::try_from(n).unwrap_or(i64::MAX));
+        let rv = args.rv.map(|n| super::object::ResourceVersion(n).revision());
         let prefix = filter.key_prefix.clone();
         let range_end = super::etcd3::prefix_range_end(prefix.as_bytes());
         let mut stream = WatchStream::new(info, filter.clone(), WatchSource::Done);

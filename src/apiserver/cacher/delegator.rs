@@ -10,6 +10,7 @@ use crate::apiserver::continue_token::ContinueToken;
 use crate::apiserver::decision::{Outcome, Path, Rule, Semantics, Why};
 use crate::apiserver::etcd3::{self, ListPage, ListRequest, ReadAt, StorageError};
 use crate::apiserver::features::Features;
+use crate::apiserver::object::ResourceVersion;
 use crate::apiserver::request::RvMatch;
 use crate::apiserver::status::Status;
 use crate::apiserver::watch::{WatchArgs, WatchStream};
@@ -115,11 +116,11 @@ pub fn route_list(s: &ListShape, f: &Features, cache: bool) -> (ReadPath, Rule) 
                 (ReadPath::EtcdLatest, Rule::ConsistentReadFromEtcd)
             }
         } else if !cache {
-            (ReadPath::EtcdAt(crv as u64), Rule::WatchCacheOff)
+            (ReadPath::EtcdAt(ResourceVersion::of_revision(crv).0), Rule::WatchCacheOff)
         } else if f.list_from_cache_snapshot {
-            (ReadPath::CacheSnapshot(crv as u64), Rule::ExactFromCacheSnapshot)
+            (ReadPath::CacheSnapshot(ResourceVersion::of_revision(crv).0), Rule::ExactFromCacheSnapshot)
         } else {
-            (ReadPath::EtcdAt(crv as u64), Rule::ExactFromEtcd)
+            (ReadPath::EtcdAt(ResourceVersion::of_revision(crv).0), Rule::ExactFromEtcd)
         };
     }
     let exactish = s.exactish();
@@ -189,9 +190,9 @@ pub enum StartedWatch {
     Etcd(Box<WatchStream>),
 }
 
-/// A resourceVersion from a URL as an etcd revision, saturating.
+/// A resourceVersion from a URL as an etcd revision.
 fn revision(n: u64) -> i64 {
-    i64::try_from(n).unwrap_or(i64::MAX)
+    ResourceVersion(n).revision()
 }
 
 /// The watch semantics of `rv` and `sendInitialEvents` (the docs' "Semantics for watch").
@@ -377,7 +378,7 @@ impl<'a> CacheDelegator<'a> {
                 // Before 1.34 the etcd error of a list at a future exact revision is not mapped:
                 // `ErrorToAPIStatus` turns the plain error into a 500 with its text.
                 why.outcome = Some(Outcome::FutureRevisionUnmapped);
-                why.etcd_revision = Some(i64::try_from(current).unwrap_or(i64::MAX));
+                why.etcd_revision = Some(ResourceVersion(current).revision());
                 let status =
                     Status::non_api_error("etcdserver: mvcc: required revision is a future revision");
                 (Err(ReadError::Api(Box::new(status))), why)

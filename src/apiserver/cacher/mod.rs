@@ -410,7 +410,7 @@ pub struct CacheWatchArgs {
 
 /// An etcd revision as a resourceVersion, negatives as 0.
 fn rv_u64(n: i64) -> u64 {
-    u64::try_from(n).unwrap_or(0)
+    object::ResourceVersion::of_revision(n).0
 }
 
 impl Cacher {
@@ -472,7 +472,7 @@ impl Cacher {
             ReadPath::EtcdAt(n) => return Ok(CacheList::Etcd(ReadAt::Exact(n))),
             ReadPath::CacheAny => 0,
             ReadPath::CacheMin(n) => {
-                self.wait_fresh(i64::try_from(n).unwrap_or(i64::MAX), etcd, clock, why)?;
+                self.wait_fresh(object::ResourceVersion(n).revision(), etcd, clock, why)?;
                 args.limit
             }
             ReadPath::CacheConsistent => {
@@ -486,7 +486,7 @@ impl Cacher {
                 args.limit
             }
             ReadPath::CacheSnapshot(n) => {
-                let at = i64::try_from(n).unwrap_or(i64::MAX);
+                let at = object::ResourceVersion(n).revision();
                 self.wait_fresh(at, etcd, clock, why)?;
                 let known = self.known_compaction;
                 let Some(state) = self.cache.snapshot_range(at, known, &start, args.prefix) else {
