@@ -44,11 +44,9 @@ impl StorageError {
         match self {
             StorageError::KeyExists => Status::already_exists(info, name),
             StorageError::NotFound => Status::not_found(info, name),
-            StorageError::Conflict => Status::conflict(info, name, Status::OBJECT_MODIFIED),
+            StorageError::Conflict => Status::object_modified(info, name),
             StorageError::PreconditionFailed(msg) => Status::conflict(info, name, msg),
-            StorageError::Compacted => {
-                Status::expired("The resourceVersion for the provided list is too old.")
-            }
+            StorageError::Compacted => Status::expired(Status::LIST_TOO_OLD),
             StorageError::TooLargeResourceVersion { requested, current } => {
                 Status::too_large_resource_version(*requested, *current, 0)
             }

@@ -48,10 +48,7 @@ pub fn create(ctx: &mut WriteCtx<'_>, req: &ApiRequest) -> WriteResult {
     let mut obj = body.clone();
     let name = object::name(&obj).to_string();
     if object::resource_version(&obj).is_some() {
-        return (
-            Err(Status::non_api_error("resourceVersion should not be set on objects to be created")),
-            Why::new(Rule::ResourceVersionOnCreate),
-        );
+        return (Err(Status::resource_version_set_on_create()), Why::new(Rule::ResourceVersionOnCreate));
     }
     let errs = strategy.validate(&obj);
     if !errs.is_empty() {

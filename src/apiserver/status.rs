@@ -503,6 +503,12 @@ impl Status {
         )
     }
 
+    /// The cacher's 429 while its watch cache is (re)initialising (`cacher.go` `ready.check`):
+    /// `storage is (re)initializing` with Retry-After.
+    pub fn storage_initializing(retry_after_seconds: i32) -> Status {
+        Status::too_many_requests("storage is (re)initializing", retry_after_seconds)
+    }
+
     /// `NewTooManyRequests`: 429 TooManyRequests, details `{retryAfterSeconds}`.
     pub fn too_many_requests(msg: &str, retry_after_seconds: i32) -> Status {
         Status::failure(

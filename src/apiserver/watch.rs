@@ -240,7 +240,7 @@ impl WatchStream {
         let WatchSource::Etcd(id) = self.source else { return };
         for resp in etcd.take_watch_responses(id) {
             if resp.canceled {
-                let status = Status::expired("The resourceVersion for the provided watch is too old.");
+                let status = Status::expired(Status::WATCH_TOO_OLD);
                 let mut ended = Ended::new(EndReason::EtcdCompacted);
                 ended.path = Some(Path::Etcd);
                 self.fail(&status, ended, etcd);

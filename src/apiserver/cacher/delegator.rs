@@ -340,7 +340,7 @@ impl<'a> CacheDelegator<'a> {
                 why.path = Some(Path::WatchCache);
                 why.outcome = Some(Outcome::CacheInitializing);
                 why.retry_after = Some(retry.into());
-                let status = Status::too_many_requests("storage is (re)initializing", retry);
+                let status = Status::storage_initializing(retry);
                 return (Err(ReadError::Api(Box::new(status))), why);
             }
         }
@@ -412,7 +412,7 @@ impl<'a> CacheDelegator<'a> {
                 why.rule = Rule::WatchStateFromCache;
                 why.outcome = Some(Outcome::CacheInitializing);
                 why.retry_after = Some(retry.into());
-                (Err(Status::too_many_requests("storage is (re)initializing", retry)), why)
+                (Err(Status::storage_initializing(retry)), why)
             }
             Some(c) => {
                 if !c.is_ready(now) {

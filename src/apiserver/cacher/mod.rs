@@ -545,7 +545,7 @@ impl Cacher {
             why.rule = Rule::WatchStateFromCache;
             why.outcome = Some(Outcome::CacheInitializing);
             why.retry_after = Some(retry.into());
-            return Err(Status::too_many_requests("storage is (re)initializing", retry));
+            return Err(Status::storage_initializing(retry));
         }
         let chan = self.channel_size();
         let mut error: Option<(Status, Ended)> = None;
