@@ -176,10 +176,10 @@ impl Transport for Faulty<'_> {
 }
 
 fn bookmark(rv: &str) -> Frame {
-    Frame {
-        kind: FrameType::Bookmark,
-        object: json!({"kind":"ConfigMap","apiVersion":"v1","metadata":{"resourceVersion": rv}}),
-    }
+    Frame::new(
+        FrameType::Bookmark,
+        json!({"kind":"ConfigMap","apiVersion":"v1","metadata":{"resourceVersion": rv}}),
+    )
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -999,8 +999,8 @@ fn garbage_from_the_server_is_an_error_not_a_panic() {
     advance_to(f.c, i.next_wakeup());
     i.poll_with(&mut f);
     assert_eq!(i.last_sync_rv(), "2");
-    f.inject.push(Frame { kind: FrameType::Error, object: json!({"kind":"ConfigMap"}) });
-    f.inject.push(Frame { kind: FrameType::Added, object: json!("not an object") });
+    f.inject.push(Frame::new(FrameType::Error, json!({"kind":"ConfigMap"})));
+    f.inject.push(Frame::new(FrameType::Added, json!("not an object")));
     i.poll_with(&mut f);
     assert!(log_lines(&i).iter().any(|l| l.contains("unexpected watch ERROR object")), "{:?}", log_lines(&i));
     i.stop_with(&mut f);
@@ -1373,4 +1373,34 @@ pager next"#);
         out[9]["error"],
         "pager next: no pager is waiting; start one with pager list <path> … pages=<n>"
     );
+}
+
+// Every frame of `events` carries the simulated time the server sent it (issue 16 §3): the
+// initial state when the watch starts, each change when the watch cache dispatches it (after
+// the cache's lag), a bookmark when the cacher's timer sends it. An etcd-served watch (watch
+// cache off) stamps its initial state; the changes it relays wait in etcd's queue until read,
+// so their send time is not known and they carry no "at".
+#[test]
+fn frames_carry_the_time_they_were_sent() {
+    let out = run(r#"POST /api/v1/namespaces/default/configmaps {"metadata":{"name":"a"}}
+GET /api/v1/namespaces/default/configmaps?watch=true&resourceVersion=0
+set cache.lag 2s
+advance 61200ms
+POST /api/v1/namespaces/default/configmaps {"metadata":{"name":"b"}}
+advance 5s
+events w1
+set watch-cache off
+GET /api/v1/namespaces/default/configmaps?watch=true
+POST /api/v1/namespaces/default/configmaps {"metadata":{"name":"c"}}
+events w2"#);
+    let evs = &out[6]["events"];
+    assert_eq!(evs[0]["type"], "ADDED");
+    assert_eq!(evs[0]["at"], "0s", "the initial state is sent when the watch starts");
+    assert_eq!(evs[1]["object"]["metadata"]["name"], "b");
+    assert_eq!(evs[1]["at"], "63.2s", "dispatched when the lagging cache received it: 61.2 s + 2 s");
+    let evs = &out[10]["events"];
+    assert_eq!(evs[0]["type"], "ADDED");
+    assert_eq!(evs[0]["at"], "66.2s");
+    assert_eq!(evs[2]["object"]["metadata"]["name"], "c");
+    assert!(evs[2].get("at").is_none(), "{}", evs[2]);
 }

@@ -40,15 +40,28 @@ impl FrameType {
 pub struct Frame {
     pub kind: FrameType,
     pub object: Value,
+    /// The simulated time the server sent it (not part of the wire format).
+    pub sent_at: Option<crate::clock::Instant>,
 }
 
 impl Frame {
+    /// A frame of `kind` carrying `object`, not sent yet.
+    pub fn new(kind: FrameType, object: Value) -> Frame {
+        Frame { kind, object, sent_at: None }
+    }
+
+    /// The frame as sent at `at`.
+    pub fn sent(mut self, at: crate::clock::Instant) -> Frame {
+        self.sent_at = Some(at);
+        self
+    }
+
     pub fn to_json(&self) -> Value {
         json!({"type": self.kind.as_str(), "object": self.object})
     }
 
     pub fn error(status: &Status) -> Frame {
-        Frame { kind: FrameType::Error, object: status.to_json() }
+        Frame::new(FrameType::Error, status.to_json())
     }
 
     /// A BOOKMARK: an empty object of the watched kind (`c.newFunc()` in `cacher.go`) carrying
@@ -74,7 +87,7 @@ impl Frame {
             object.insert("spec".into(), json!({"containers": null}));
             object.insert("status".into(), json!({}));
         }
-        Frame { kind: FrameType::Bookmark, object: Value::Object(object) }
+        Frame::new(FrameType::Bookmark, Value::Object(object))
     }
 }
 
@@ -140,11 +153,11 @@ impl WatchFilter {
         let cur_ok = cur.as_ref().is_some_and(|c| self.matches(c));
         let prev_ok = prev.as_ref().is_some_and(|p| self.matches(p));
         match (cur, prev) {
-            (Some(cur), _) if cur_ok && prev_ok => Some(Frame { kind: FrameType::Modified, object: cur }),
-            (Some(cur), _) if cur_ok => Some(Frame { kind: FrameType::Added, object: cur }),
+            (Some(cur), _) if cur_ok && prev_ok => Some(Frame::new(FrameType::Modified, cur)),
+            (Some(cur), _) if cur_ok => Some(Frame::new(FrameType::Added, cur)),
             (_, Some(mut last)) if prev_ok => {
                 object::set_resource_version(&mut last, rv);
-                Some(Frame { kind: FrameType::Deleted, object: last })
+                Some(Frame::new(FrameType::Deleted, last))
             }
             _ => None,
         }
@@ -168,6 +181,8 @@ pub struct WatchArgs {
     pub deadline: crate::clock::Instant,
     /// The release's defaults (how a BOOKMARK object is serialised).
     pub features: Features,
+    /// When the watch request arrives.
+    pub now: crate::clock::Instant,
 }
 
 /// Where a stream's frames come from.
@@ -235,7 +250,8 @@ impl WatchStream {
         self.close_reason.get_or_insert(reason);
     }
 
-    /// Moves what the source has produced into `pending`.
+    /// Moves what the source has produced into `pending`. etcd's responses wait in its queue
+    /// until taken here, so their send time is not known (they carry none).
     pub fn pump(&mut self, etcd: &mut MvccStore) {
         let WatchSource::Etcd(id) = self.source else { return };
         for resp in etcd.take_watch_responses(id) {
@@ -300,10 +316,9 @@ impl WatchStream {
                     if let Some(obj) = object::decode_from_storage(&kv.value, kv.mod_revision)
                         && filter.matches(&obj)
                     {
-                        stream.pending.push_back(Frame {
-                            kind: FrameType::Added,
-                            object: object::canonical(info, obj),
-                        });
+                        stream.pending.push_back(
+                            Frame::new(FrameType::Added, object::canonical(info, obj)).sent(args.now),
+                        );
                     }
                 }
             }
@@ -311,7 +326,7 @@ impl WatchStream {
             why.initial_events = Some(stream.pending.len());
             why.key_order = Some(true);
             if sie == Some(true) && args.allow_bookmarks {
-                stream.pending.push_back(Frame::bookmark(info, cur, true, &args.features));
+                stream.pending.push_back(Frame::bookmark(info, cur, true, &args.features).sent(args.now));
                 why.end_bookmark = Some(true);
             }
             start_rev = cur.saturating_add(1);

@@ -367,7 +367,17 @@ impl Session {
                         if let Some(r) = self.watch_records.get_mut(&watch) {
                             r.read.record(&frames, closed, self.line);
                         }
-                        let events: Vec<Value> = frames.iter().map(|f| f.to_json()).collect();
+                        // Each frame with the simulated time the server sent it.
+                        let events: Vec<Value> = frames
+                            .iter()
+                            .map(|f| {
+                                let mut j = f.to_json();
+                                if let Some(at) = f.sent_at {
+                                    j["at"] = Value::String(crate::client::trace::fmt_ms(at.0));
+                                }
+                                j
+                            })
+                            .collect();
                         let mut o = json!({"events": events, "closed": closed});
                         if self.cluster.apiserver(h.apiserver).is_some_and(|s| s.is_paused(h.stream)) {
                             o["paused"] = Value::Bool(true);

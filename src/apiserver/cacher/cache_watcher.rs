@@ -203,7 +203,7 @@ impl CacheWatcher {
             && now >= t
         {
             if cache_rv > self.started_from {
-                let f = Frame::bookmark(self.info, cache_rv, false, features);
+                let f = Frame::bookmark(self.info, cache_rv, false, features).sent(now);
                 self.dispatch(f);
             }
             self.next_bookmark = self.next_bookmark_time(now);

@@ -283,7 +283,7 @@ impl Cacher {
                 continue;
             }
             if let Some(frame) = cev.frame_for(&w.filter) {
-                w.dispatch(frame);
+                w.dispatch(frame.sent(time));
             }
         }
         self.cache.process(cev);
@@ -584,7 +584,7 @@ impl Cacher {
         } else if with_state {
             for (_, obj) in self.state_from(&filter.key_prefix, &filter.key_prefix) {
                 if filter.matches(obj) {
-                    initial.push(Frame { kind: FrameType::Added, object: obj.clone() });
+                    initial.push(Frame::new(FrameType::Added, obj.clone()));
                 }
             }
             start_rv = cache_rv;
@@ -645,13 +645,13 @@ impl Cacher {
             CacheWatcher::new(self.info, filter, start_rv.max(cache_rv), bookmarks, now, deadline, chan);
         w.started_from = start_rv;
         for f in initial {
-            w.send_initial(f);
+            w.send_initial(f.sent(now));
         }
         if let Some(b) = end_bookmark {
-            w.send_initial(b);
+            w.send_initial(b.sent(now));
         }
         if let Some((status, ended)) = error {
-            w.send_initial(Frame::error(&status));
+            w.send_initial(Frame::error(&status).sent(now));
             w.close(ended);
         }
         self.watchers.insert(id, w);

@@ -311,6 +311,7 @@ impl ApiServer {
             send_initial_events: opts.send_initial_events,
             allow_bookmarks: opts.allow_watch_bookmarks,
             deadline: ctx.clock.now() + timeout,
+            now: ctx.clock.now(),
         };
         let deadline = args.deadline;
         let (started, why) = self.delegator(info).watch(&mut ctx.read(), args);
