@@ -1039,28 +1039,33 @@ async fn timeline_draws_keys_compaction_lists_tokens_and_watches_where_the_state
     )
     .await;
     let w = lab.window();
+    let g = lab.geom();
     assert_eq!(w, Window { lo: 1, hi: 5 });
     assert_eq!(lab.all("#timeline-svg g.lane").len(), 3);
     // Key a: one version from 2 to its delete at 5, then a tombstone.
     let seg = "g.lane[data-key='/registry/configmaps/default/a'] rect.seg";
     assert_eq!(lab.attr(seg, "data-rev"), "2");
-    assert!(close(lab.num(seg, "x"), timeline::x_of(2.0, w)));
-    assert!(close(lab.num(seg, "x") + lab.num(seg, "width"), timeline::x_of(5.0, w)));
+    assert!(close(lab.num(seg, "x"), timeline::x_of(2.0, w, g)));
+    assert!(close(lab.num(seg, "x") + lab.num(seg, "width"), timeline::x_of(5.0, w, g)));
     assert!(lab.q("g.lane[data-key='/registry/configmaps/default/a'] path.tomb[data-rev='5']").is_some());
     assert!(lab.text(seg).contains("version 1"), "{}", lab.text(seg));
     // The compacted zone ends at the compact revision.
     assert_eq!(lab.attr("#tl-compacted", "data-rev"), "3");
-    assert!(close(lab.num("#tl-compacted", "x"), timeline::X0));
-    assert!(close(lab.num("#tl-compacted", "x") + lab.num("#tl-compacted", "width"), timeline::x_of(3.0, w)));
-    assert!(close(lab.num("#tl-compact-line", "x1"), timeline::x_of(3.0, w)));
+    assert!(close(lab.num("#tl-compacted", "x"), g.x0));
+    assert!(close(
+        lab.num("#tl-compacted", "x") + lab.num("#tl-compacted", "width"),
+        timeline::x_of(3.0, w, g)
+    ));
+    assert!(close(lab.num("#tl-compact-line", "x1"), timeline::x_of(3.0, w, g)));
     // The list at its RV, its token pinned at the same revision, the watch at its last RV.
     let list = "g.mark.list[data-line='4']";
     assert_eq!(lab.attr(list, "data-rv"), "4");
-    assert!(close(lab.num(&format!("{list} line.vis"), "x1"), timeline::x_of(4.5, w)));
+    assert_eq!(lab.attr(list, "data-kind"), "list-rv");
+    assert!(close(lab.num(list, "data-x"), timeline::x_of(4.5, w, g)));
     assert_eq!(lab.attr("g.mark.token[data-line='4']", "data-rv"), "4");
     let watch = "g.mark.watch[data-line='5']";
     assert_eq!(lab.attr(watch, "data-rv"), "5");
-    assert!(close(lab.num(watch, "data-x"), timeline::x_of(5.5, w)));
+    assert!(close(lab.num(watch, "data-x"), timeline::x_of(5.5, w, g)));
     // The table equivalent says the same.
     let table = lab.text("#tl-table");
     assert!(table.contains("/registry/configmaps/default/a") && table.contains("deleted at 5"), "{table}");
@@ -1569,7 +1574,7 @@ async fn a_100000_revision_history_renders_without_freezing() {
     assert!(lab.q("#tl-more").is_some(), "keys beyond the lane limit are aggregated");
     assert!(close(
         lab.num("#tl-compacted", "x") + lab.num("#tl-compacted", "width"),
-        timeline::x_of(50_000.0, lab.window())
+        timeline::x_of(50_000.0, lab.window(), lab.geom())
     ));
     assert!(lab.all("#log li").len() <= rvlab::ui::console::MAX_ROWS);
     assert!(lab.text("#log-more").contains("99701"), "{}", lab.text("#log-more"));
@@ -2320,4 +2325,283 @@ async fn reduced_motion_makes_play_a_single_step_per_click() {
     assert!(!Config::parse("?motion=no", "").reduce_motion);
     assert!(Config::parse("?motion=reduce", "").reduce_motion);
     storage().remove_item(STORAGE_KEY).unwrap();
+}
+
+// ---------------------------------------------------------------------------------------------
+// The pictures (issue 14): marks with kinds, causes and owners; legible at 1280 and 390 px
+
+impl Lab {
+    /// Mounts a fresh app inside a root `width` CSS pixels wide.
+    async fn sized(width: u32) -> Lab {
+        storage().remove_item(STORAGE_KEY).unwrap();
+        storage().remove_item(rvlab::ui::guided::ACTIVE_KEY).unwrap();
+        let doc = document();
+        let root = doc.create_element("div").expect("create root");
+        root.set_attribute("style", &format!("width:{width}px")).unwrap();
+        doc.body().expect("body").append_child(&root).expect("append root");
+        let props = rvlab::ui::AppProps { config: Some(Rc::new(Config::parse("?lang=en", ""))) };
+        let handle = yew::Renderer::<rvlab::ui::App>::with_root_and_props(root.clone(), props).render();
+        flush().await;
+        Lab { root, handle: Some(handle) }
+    }
+
+    /// The timeline's horizontal layout, read from the SVG.
+    fn geom(&self) -> timeline::Geom {
+        timeline::Geom {
+            width: self.num("#timeline-svg", "data-width"),
+            x0: self.num("#timeline-svg", "data-x0"),
+            x1: self.num("#timeline-svg", "data-x1"),
+        }
+    }
+}
+
+fn js_get(v: &wasm_bindgen::JsValue, name: &str) -> wasm_bindgen::JsValue {
+    js_sys::Reflect::get(v, &name.into()).unwrap_or(wasm_bindgen::JsValue::UNDEFINED)
+}
+
+/// The font size of `el` as drawn on screen: its computed font-size × the SVG's screen scale.
+fn rendered_font_px(el: &Element) -> f64 {
+    let win: wasm_bindgen::JsValue = web_sys::window().unwrap().into();
+    let gcs: js_sys::Function = js_get(&win, "getComputedStyle").dyn_into().unwrap();
+    let style = gcs.call1(&win, el).unwrap();
+    let size: f64 = js_get(&style, "fontSize").as_string().unwrap().trim_end_matches("px").parse().unwrap();
+    let ctm_fn: js_sys::Function = js_get(el, "getScreenCTM").dyn_into().expect("an SVG element");
+    let ctm = ctm_fn.call0(el).unwrap();
+    let a = js_get(&ctm, "a").as_f64().unwrap();
+    let b = js_get(&ctm, "b").as_f64().unwrap();
+    size * (a * a + b * b).sqrt()
+}
+
+struct Box4 {
+    l: f64,
+    t: f64,
+    r: f64,
+    b: f64,
+}
+
+fn rect_of(el: &Element) -> Box4 {
+    let r = el.get_bounding_client_rect();
+    Box4 { l: r.left(), t: r.top(), r: r.right(), b: r.bottom() }
+}
+
+fn overlaps(a: &Box4, b: &Box4) -> bool {
+    // Half a pixel of anti-aliasing either way is not an overlap.
+    a.l < b.r - 0.5 && b.l < a.r - 0.5 && a.t < b.b - 0.5 && b.t < a.b - 0.5
+}
+
+/// Every label in both pictures: at least 11 px as rendered, on screen inside its SVG, and no
+/// label box meets another label or a mark's drawn shape.
+fn assert_legible(lab: &Lab, what: &str) {
+    let texts = lab.all("#system-view text, #timeline-svg text");
+    assert!(texts.len() >= 10, "{what}: only {} labels", texts.len());
+    for t in &texts {
+        let px = rendered_font_px(t);
+        assert!(px >= 11.0 - 1e-6, "{what}: {:?} is drawn at {px:.2} px", t.text_content());
+    }
+    for svg in ["#system-view", "#timeline-svg"] {
+        let frame = rect_of(&lab.el(svg));
+        let parent = rect_of(&lab.el(svg).parent_element().unwrap());
+        assert!(
+            frame.r <= parent.r + 0.5,
+            "{what}: {svg} is wider than its container ({} > {})",
+            frame.r,
+            parent.r
+        );
+        for t in lab.all(&format!("{svg} text")) {
+            let r = rect_of(&t);
+            assert!(
+                r.l >= frame.l - 0.5 && r.r <= frame.r + 0.5,
+                "{what}: {:?} sticks out of {svg}",
+                t.text_content()
+            );
+        }
+    }
+    let boxes: Vec<(String, Box4)> =
+        texts.iter().map(|t| (t.text_content().unwrap_or_default(), rect_of(t))).collect();
+    for i in 0..boxes.len() {
+        for j in i + 1..boxes.len() {
+            assert!(
+                !overlaps(&boxes[i].1, &boxes[j].1),
+                "{what}: label {:?} meets label {:?}",
+                boxes[i].0,
+                boxes[j].0
+            );
+        }
+    }
+    // Marks' drawn shapes (not their invisible pointer targets) never sit under a label.
+    let shapes = lab.all(
+        "#timeline-svg g.mark > circle, #timeline-svg g.mark > path, #system-view g.mark > path, #system-view .head",
+    );
+    for s in &shapes {
+        let r = rect_of(s);
+        for (text, b) in &boxes {
+            assert!(!overlaps(&r, b), "{what}: label {text:?} covers a mark");
+        }
+    }
+}
+
+const TWO_APISERVERS: &[&str] = &[
+    "set apiservers 2",
+    "apiserver 2",
+    "set cache.lag 5s",
+    "apiserver 1",
+    CM_A,
+    CM_B,
+    "GET /api/v1/namespaces/default/configmaps?limit=1",
+    "GET /api/v1/namespaces/default/configmaps?watch=true&resourceVersion=1",
+    "events w1",
+];
+
+#[wasm_bindgen_test]
+async fn pictures_name_every_cache_window_and_show_lag_on_two_apiservers() {
+    let lab = Lab::sized(1280).await;
+    run_all(&lab, TWO_APISERVERS).await;
+    // The timeline's cache rows name their owner in visible text.
+    let rows = lab.all("#timeline-svg [data-kind='cache-window']");
+    let owners: Vec<(String, String)> = rows
+        .iter()
+        .map(|r| (r.get_attribute("data-apiserver").unwrap(), r.get_attribute("data-resource").unwrap()))
+        .collect();
+    assert_eq!(owners, [("1".into(), "configmaps".into()), ("2".into(), "configmaps".into())]);
+    for r in &rows {
+        let label = r.query_selector(".row-label").unwrap().expect("a row label").text_content().unwrap();
+        let n = r.get_attribute("data-apiserver").unwrap();
+        assert!(label.contains(&format!("apiserver {n}")) && label.contains("configmaps"), "{label}");
+    }
+    // apiserver 1 holds 2–3; apiserver 2 has heard nothing yet: 5 s of lag, two events in flight.
+    let one = lab.el("#system-view [data-kind='cache-window'][data-apiserver='1']");
+    assert_eq!(one.get_attribute("data-rv").as_deref(), Some("3"));
+    let lag = lab.el("#system-view [data-kind='cache-window'][data-apiserver='2'] [data-kind='lag']");
+    assert_eq!(lag.get_attribute("data-behind").as_deref(), Some("2"));
+    assert_eq!(lag.get_attribute("data-in-flight").as_deref(), Some("2"));
+    assert!(lag.text_content().unwrap().contains("lag 2 rev · 5s"), "{:?}", lag.text_content());
+    assert_eq!(lab.all("#system-view [data-kind='cache-window'][data-apiserver='2'] .in-flight").len(), 2);
+    // The list and its token, numbered by page.
+    assert_eq!(lab.attr("#timeline-svg [data-kind='list-rv'][data-line='7']", "data-rv"), "3");
+    let tok = lab.el("#timeline-svg [data-kind='continue-token'][data-line='7']");
+    assert_eq!(tok.get_attribute("data-rv").as_deref(), Some("3"));
+    assert_eq!(tok.query_selector("text").unwrap().unwrap().text_content().as_deref(), Some("p2"));
+    // The watch: started after 1, read 2 and 3, still open on apiserver 1.
+    let start = lab.el("#timeline-svg [data-kind='watch-start']");
+    assert_eq!(
+        (start.get_attribute("data-rv").as_deref(), start.get_attribute("data-line").as_deref()),
+        (Some("1"), Some("8"))
+    );
+    assert_eq!(start.get_attribute("data-apiserver").as_deref(), Some("1"));
+    assert_eq!(lab.attr("#timeline-svg [data-kind='watch-frame']", "data-rv"), "3");
+    assert!(lab.q("#timeline-svg [data-kind='watch-end']").is_none(), "a running watch has no end mark");
+    // The marks sit where the state says.
+    let (w, g) = (lab.window(), lab.geom());
+    let cursor = lab.num("#timeline-svg [data-kind='watch-frame']", "data-x");
+    assert!(close(cursor, timeline::x_of(3.5, w, g)), "{cursor}");
+    assert_legible(&lab, "two apiservers at 1280");
+    lab.unmount();
+}
+
+/// Each way a watch ends, drawn where it happened with its code (or none) and its owner.
+const ENDINGS: &[&str] = &[
+    "set apiservers 2",
+    "set cache.capacity 5",
+    "POST /api/v1/namespaces/default/configmaps {\"metadata\":{\"name\":\"o1\"}}",
+    "POST /api/v1/namespaces/default/configmaps {\"metadata\":{\"name\":\"o2\"}}",
+    "POST /api/v1/namespaces/default/configmaps {\"metadata\":{\"name\":\"o3\"}}",
+    "POST /api/v1/namespaces/default/configmaps {\"metadata\":{\"name\":\"o4\"}}",
+    "POST /api/v1/namespaces/default/configmaps {\"metadata\":{\"name\":\"o5\"}}",
+    "POST /api/v1/namespaces/default/configmaps {\"metadata\":{\"name\":\"o6\"}}",
+    "POST /api/v1/namespaces/default/configmaps {\"metadata\":{\"name\":\"o7\"}}",
+    // line 10, w1: below apiserver 1's window (history after 3) → ERROR 410.
+    "GET /api/v1/namespaces/default/configmaps?watch=true&resourceVersion=2",
+    "events w1",
+    // line 12, w2: a watch with a deadline → ends cleanly when it passes.
+    "GET /api/v1/namespaces/default/configmaps?watch=true&resourceVersion=8&timeoutSeconds=5",
+    // line 13, w3: cancelled by its client.
+    "GET /api/v1/namespaces/default/configmaps?watch=true&resourceVersion=8",
+    "cancel w3",
+    // line 15, w4 on apiserver 2, which restarts.
+    "apiserver 2",
+    "GET /api/v1/namespaces/default/configmaps?watch=true&resourceVersion=8",
+    "restart apiserver 2",
+    "advance 10s",
+    "events w2",
+    "events w3",
+    "events w4",
+];
+
+#[wasm_bindgen_test]
+async fn every_watch_ending_is_drawn_with_its_code_and_owner() {
+    for width in [1280, 390] {
+        let lab = Lab::sized(width).await;
+        run_all(&lab, ENDINGS).await;
+        let ends = lab.all("#timeline-svg [data-kind='watch-end']");
+        assert_eq!(ends.len(), 4, "{width}: {}", lab.text("#tl-table"));
+        let end = |line: &str| lab.el(&format!("#timeline-svg [data-kind='watch-end'][data-line='{line}']"));
+        // The 410 is an ERROR frame: red ✕ at the RV it asked for, with the code.
+        let e410 = end("11");
+        assert_eq!(e410.get_attribute("data-code").as_deref(), Some("410"));
+        assert_eq!(e410.get_attribute("data-rv").as_deref(), Some("2"));
+        assert_eq!(e410.get_attribute("data-apiserver").as_deref(), Some("1"));
+        assert!(e410.class_list().contains("error") && e410.query_selector(".end-x").unwrap().is_some());
+        // The others closed without an ERROR frame: grey squares, no code, never drawn like a 410.
+        for (line, apiserver) in [("19", "1"), ("20", "1"), ("21", "2")] {
+            let e = end(line);
+            assert_eq!(e.get_attribute("data-code"), None, "line {line}");
+            assert_eq!(e.get_attribute("data-apiserver").as_deref(), Some(apiserver), "line {line}");
+            assert!(
+                e.class_list().contains("clean") && e.query_selector(".end-x").unwrap().is_none(),
+                "line {line}"
+            );
+        }
+        // The table says how each ended.
+        let table = lab.text("#tl-table");
+        assert!(table.contains("w1 ended: ERROR 410"), "{table}");
+        assert_eq!(table.matches("ERROR 410").count(), 1, "{table}");
+        for id in ["w2", "w3", "w4"] {
+            assert!(table.contains(&format!("{id} ended: ")), "{table}");
+        }
+        assert_legible(&lab, &format!("watch endings at {width}"));
+        lab.unmount();
+    }
+}
+
+#[wasm_bindgen_test]
+async fn the_pictures_fit_390_px_without_sideways_scrolling() {
+    let lab = Lab::sized(390).await;
+    run_all(&lab, TWO_APISERVERS).await;
+    let svg = lab.el("#timeline-svg");
+    let wrap = svg.parent_element().unwrap();
+    assert!(
+        wrap.scroll_width() <= wrap.client_width() + 1,
+        "{} > {}",
+        wrap.scroll_width(),
+        wrap.client_width()
+    );
+    assert!(lab.num("#timeline-svg", "data-width") <= 390.0);
+    // One SVG unit per CSS pixel.
+    assert!(close(svg.get_bounding_client_rect().width(), lab.num("#timeline-svg", "data-width")));
+    assert_legible(&lab, "two apiservers at 390");
+    lab.unmount();
+}
+
+#[wasm_bindgen_test]
+async fn an_empty_sandbox_shows_one_sentence_and_no_unexplained_bars() {
+    let lab = Lab::sized(1280).await;
+    assert!(lab.q("#tl-empty").is_some());
+    assert!(lab.q("#system-view").is_none());
+    assert!(lab.all("#timeline-svg rect.band, #timeline-svg [data-kind]").is_empty());
+    lab.unmount();
+}
+
+#[wasm_bindgen_test]
+async fn compaction_rounds_are_marked_and_compact_rev_key_is_explained_not_drawn() {
+    let lab = Lab::sized(1280).await;
+    run_all(&lab, &[CM_A, "advance 5m", CM_B, "advance 5m"]).await;
+    let rounds = lab.all("#timeline-svg [data-kind='compaction'][data-round]");
+    assert_eq!(rounds.len(), 1);
+    assert_eq!(rounds[0].get_attribute("data-round").as_deref(), Some("1"));
+    let rev = rounds[0].get_attribute("data-rev").unwrap();
+    assert_eq!(lab.attr("#tl-compacted", "data-rev"), rev);
+    assert!(lab.q("#timeline-svg g.lane[data-key='compact_rev_key']").is_none());
+    assert!(lab.text("#tl-compact-key").contains("compact_rev_key"), "{}", lab.text("#tl-compact-key"));
+    assert_legible(&lab, "compaction at 1280");
+    lab.unmount();
 }

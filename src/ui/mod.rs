@@ -17,6 +17,7 @@ pub mod scrubber;
 pub mod share;
 pub mod sim;
 pub mod state;
+pub mod system;
 pub mod timeline;
 pub mod watches;
 pub mod why;

@@ -1,14 +1,25 @@
-//! The revision timeline: an SVG drawn by Yew. x = etcd's global revision; one lane per key with
-//! a bar per version (from its mod revision to the key's next change), tombstones for deletes;
-//! overlays for the compacted zone, every list answered (at its list RV), every continue token
-//! (at the revision it pins), every watch (at its last delivered RV) and every apiserver's watch
-//! cache window. Only the visible revision range is drawn, and a lane with more changes than
-//! fit is drawn as per-column counts, so a 100,000-revision history stays cheap.
+//! The revision timeline: an SVG drawn by Yew, one SVG unit per CSS pixel (the picture is laid
+//! out for the width its container has, so text is drawn at the size the style sheet says).
+//! x = etcd's global revision. Rows, top to bottom, each owning its label lane so labels never
+//! meet: the axis; the reads (every list answered, at its list RV, and every continue token, a
+//! chip numbered by page at the revision it pins); one lane per key with a bar per version and
+//! tombstones for deletes; the compaction row (compacted zone and every compactor round); one
+//! row per watch cache window (named by apiserver and resource); one row per watch (start,
+//! frames, bookmarks, cursor, and an end mark with its cause). Only the visible revision range
+//! is drawn, and a lane with more changes than fit is drawn as per-column counts, so a
+//! 100,000-revision history stays cheap.
 //!
 //! [`build`] is pure (session + log → [`Model`]); [`x_of`] is the one mapping from revisions to
-//! x, which the browser tests use to check that each element is where the state says.
+//! x, shared with the system view (`ui::system`), which the browser tests use to check that
+//! each element is where the state says. Every mark carries `data-kind`, `data-rv` and
+//! `data-line` (issue 14's stable hooks).
+
+use std::cell::RefCell;
+use std::collections::HashMap;
 
 use serde_json::Value;
+use wasm_bindgen::JsCast;
+use wasm_bindgen::closure::Closure;
 use yew::prelude::*;
 
 use super::i18n::{K, Tr, use_tr};
@@ -16,21 +27,25 @@ use super::lines;
 use super::state::{Action, Entry};
 use super::{HoverHandle, LabHandle};
 use crate::script::Session;
+use crate::script::view::{FrameKind, View};
 
-/// SVG user units.
-pub const W: f64 = 900.0;
-/// Left edge of the plot (lane labels are left of it).
-pub const X0: f64 = 160.0;
-/// Right edge of the plot.
-pub const X1: f64 = 888.0;
-pub const TOP: f64 = 30.0;
-pub const LANE_H: f64 = 18.0;
+/// The font every label in the pictures uses (the style sheet sets the same on the SVGs).
+pub const FONT: &str =
+    "12px system-ui, -apple-system, \"Segoe UI\", \"Noto Sans\", \"Noto Sans CJK SC\", sans-serif";
+/// Row heights.
+pub const AXIS_H: f64 = 24.0;
+pub const LANE_H: f64 = 22.0;
+pub const ROW_H: f64 = 24.0;
 /// Lanes drawn one by one; the other keys share one aggregate lane.
 pub const MAX_LANES: usize = 14;
+/// Watch rows drawn one by one; the others fold into one row.
+pub const MAX_WATCH_ROWS: usize = 8;
 /// Columns of an aggregated lane.
 pub const BUCKETS: usize = 180;
 /// A lane with more changes than this in the window is aggregated.
 pub const DENSE: usize = 120;
+/// The compactor's bookkeeping key (one write per round), hidden from the lanes.
+pub const COMPACT_KEY: &str = crate::apiserver::compactor::COMPACT_REV_KEY;
 
 /// The revisions shown, inclusive.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -45,14 +60,80 @@ impl Window {
     }
 }
 
-/// Where revision `rev` begins (slot `rev` spans `x_of(rev)`..`x_of(rev + 1)`; a point at a
-/// revision is drawn at its slot's centre, `x_of(rev + 0.5)`).
-pub fn x_of(rev: f64, w: Window) -> f64 {
-    X0 + (rev - w.lo as f64) / (w.span() as f64) * (X1 - X0)
+/// The horizontal layout for a container `width` CSS pixels wide: the label gutter and the plot.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Geom {
+    pub width: f64,
+    /// Left edge of the plot (row labels are left of it).
+    pub x0: f64,
+    /// Right edge of the plot.
+    pub x1: f64,
 }
 
-fn clamp_x(x: f64) -> f64 {
-    x.clamp(X0, X1)
+impl Geom {
+    pub fn for_width(width: f64) -> Geom {
+        let width = width.clamp(260.0, 4000.0).floor();
+        let gutter = if width >= 760.0 {
+            170.0
+        } else if width >= 520.0 {
+            120.0
+        } else {
+            88.0
+        };
+        Geom { width, x0: gutter, x1: width - 14.0 }
+    }
+
+    /// The height of a row with a gutter label: room for two lines when the gutter is narrow.
+    pub fn row_h(self) -> f64 {
+        if self.x0 >= 170.0 { ROW_H } else { 32.0 }
+    }
+}
+
+/// Where revision `rev` begins (slot `rev` spans `x_of(rev)`..`x_of(rev + 1)`; a point at a
+/// revision is drawn at its slot's centre, `x_of(rev + 0.5)`).
+pub fn x_of(rev: f64, w: Window, g: Geom) -> f64 {
+    g.x0 + (rev - w.lo as f64) / (w.span() as f64) * (g.x1 - g.x0)
+}
+
+/// The width of `text` in [`FONT`], measured by the browser (an offscreen canvas), cached.
+pub fn text_width(text: &str) -> f64 {
+    thread_local! {
+        static CTX: Option<web_sys::CanvasRenderingContext2d> = web_sys::window()
+            .and_then(|w| w.document())
+            .and_then(|d| d.create_element("canvas").ok())
+            .and_then(|c| c.dyn_into::<web_sys::HtmlCanvasElement>().ok())
+            .and_then(|c| c.get_context("2d").ok().flatten())
+            .and_then(|c| c.dyn_into::<web_sys::CanvasRenderingContext2d>().ok())
+            .inspect(|c| c.set_font(FONT));
+        static CACHE: RefCell<HashMap<String, f64>> = RefCell::new(HashMap::new());
+    }
+    if let Some(w) = CACHE.with(|c| c.borrow().get(text).copied()) {
+        return w;
+    }
+    let measured = CTX.with(|c| c.as_ref().and_then(|c| c.measure_text(text).ok()).map(|m| m.width()));
+    // Without a canvas (never in a browser): a generous bound, CJK a full em.
+    let w = measured.unwrap_or_else(|| text.chars().map(|c| if c.is_ascii() { 7.5 } else { 12.5 }).sum());
+    CACHE.with(|c| c.borrow_mut().insert(text.to_string(), w));
+    w
+}
+
+/// `text` cut (with a leading or trailing "…") to fit `max` pixels.
+pub fn fit(text: &str, max: f64, keep_end: bool) -> String {
+    if text_width(text) <= max {
+        return text.to_string();
+    }
+    let chars: Vec<char> = text.chars().collect();
+    for n in (1..chars.len()).rev() {
+        let s: String = if keep_end {
+            std::iter::once('…').chain(chars[chars.len() - n..].iter().copied()).collect()
+        } else {
+            chars[..n].iter().copied().chain(std::iter::once('…')).collect()
+        };
+        if text_width(&s) <= max {
+            return s;
+        }
+    }
+    String::new()
 }
 
 /// One version of a key: written at `start`, replaced (or deleted) at `end` (exclusive).
@@ -88,9 +169,11 @@ pub struct Lane {
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum MarkKind {
+    /// A list answered at its list RV.
     List,
-    Token,
-    Watch,
+    /// A continue token: the page it asks for, and whether it reads at the latest revision
+    /// (rv −1: no longer one snapshot) — then it is drawn hollow at the head.
+    Token { page: usize, latest: bool },
 }
 
 #[derive(Clone, Debug, PartialEq)]
@@ -99,17 +182,51 @@ pub struct Mark {
     pub rv: i64,
     /// The log entry (0-based) it comes from.
     pub entry: usize,
-    /// The watch id for watches.
-    pub label: String,
 }
 
-/// One apiserver's watch cache window.
+/// How a watch ended, as the engine and the frames read say.
+#[derive(Clone, Debug, PartialEq)]
+pub struct WatchEnd {
+    /// Where it is drawn: the requested RV for a refused start, else the last RV it delivered.
+    pub rv: i64,
+    /// The log entry that saw the end (the `events` read), or the one that opened it.
+    pub entry: usize,
+    /// The code of the ERROR frame that ended it (None: it just stopped, no ERROR frame).
+    pub code: Option<u16>,
+    /// The `ended` value of the engine's typed decision, when it gives one.
+    pub cause: Option<String>,
+}
+
+/// One watch the script opened.
+#[derive(Clone, Debug, PartialEq)]
+pub struct WatchRow {
+    pub id: String,
+    pub entry: usize,
+    pub apiserver: usize,
+    pub resource: String,
+    /// The RV it asked to start after (exclusive), if one.
+    pub start: Option<i64>,
+    /// The RVs of the frames its client read, and of the bookmarks among them.
+    pub frames: Vec<i64>,
+    pub bookmarks: Vec<i64>,
+    /// The newest RV its client read.
+    pub cursor: Option<i64>,
+    /// Frames held for a consumer that stopped reading, and how many fit.
+    pub buffered: usize,
+    pub buffer_limit: usize,
+    pub paused: bool,
+    pub end: Option<WatchEnd>,
+}
+
+/// One apiserver's watch cache window for one resource.
 #[derive(Clone, Debug, PartialEq)]
 pub struct CacheBand {
     pub apiserver: usize,
     pub resource: String,
     pub oldest: i64,
     pub rv: i64,
+    pub held: usize,
+    pub capacity: usize,
     pub ready: bool,
 }
 
@@ -118,22 +235,39 @@ pub struct Model {
     pub window: Window,
     pub current: i64,
     pub compact: Option<i64>,
+    /// Compactor rounds: (round number, revision compacted to).
+    pub rounds: Vec<(usize, i64)>,
     pub keys: usize,
     pub lanes: Vec<Lane>,
     /// Keys beyond [`MAX_LANES`] that change in the window, and their changes per column.
     pub more_keys: usize,
     pub more: Vec<u32>,
+    /// `compact_rev_key` writes (hidden from the lanes, explained in the legend).
+    pub compact_key_writes: usize,
     pub marks: Vec<Mark>,
     pub caches: Vec<CacheBand>,
+    pub watches: Vec<WatchRow>,
+    /// The read model this was built from (the system view draws it).
+    pub view: View,
+}
+
+impl Model {
+    /// Nothing happened yet: no writes, no reads, no watches.
+    pub fn is_empty(&self) -> bool {
+        self.keys == 0 && self.marks.is_empty() && self.watches.is_empty() && self.current <= 1
+    }
 }
 
 fn bucket(rev: i64, w: Window) -> usize {
     (((rev - w.lo) as f64 / w.span() as f64) * BUCKETS as f64).clamp(0.0, (BUCKETS - 1) as f64) as usize
 }
 
-/// The marks the log's outputs carry (lists, continue tokens, watches).
-pub fn marks(entries: &[Entry]) -> Vec<Mark> {
+/// The reads the log's outputs carry: lists (at their list RV) and continue tokens, numbered by
+/// page along each chain of continuations.
+pub fn marks(entries: &[Entry], head: i64) -> Vec<Mark> {
     let mut out = Vec::new();
+    // token → the page it asks for.
+    let mut pages: HashMap<String, usize> = HashMap::new();
     for (i, e) in entries.iter().enumerate() {
         let Some(o) = e.out.as_deref() else { continue };
         let Some(body) = o.get("body") else { continue };
@@ -142,39 +276,74 @@ pub fn marks(entries: &[Entry]) -> Vec<Mark> {
             && let Some(rv) =
                 body.pointer("/metadata/resourceVersion").and_then(Value::as_str).and_then(lines::rv_number)
         {
-            out.push(Mark { kind: MarkKind::List, rv, entry: i, label: String::new() });
+            out.push(Mark { kind: MarkKind::List, rv, entry: i });
         }
         if let Some(tok) =
             body.pointer("/metadata/continue").and_then(Value::as_str).filter(|t| !t.is_empty())
             && let Some(rv) =
                 lines::decode_continue(tok).ok().and_then(|v| v.get("rv").and_then(Value::as_i64))
-            && rv > 0
         {
-            out.push(Mark { kind: MarkKind::Token, rv, entry: i, label: String::new() });
-        }
-    }
-    for w in lines::watches(entries.iter().map(|e| (e.line.as_str(), e.out.as_deref()))) {
-        let last = w.frames.iter().rev().find_map(|f| lines::rv_number(&f.rv));
-        let start = lines::query_param(&w.request, "resourceVersion")
-            .and_then(|r| lines::rv_number(&r))
-            .filter(|r| *r > 0);
-        if let Some(rv) = last.or(start) {
-            out.push(Mark { kind: MarkKind::Watch, rv, entry: w.entry, label: w.id.clone() });
+            let this_page = lines::query_param(&e.line, "continue").and_then(|t| pages.get(&t).copied());
+            let page = this_page.unwrap_or(1) + 1;
+            pages.insert(tok.to_string(), page);
+            let latest = rv <= 0;
+            let rv = if latest { head } else { rv };
+            out.push(Mark { kind: MarkKind::Token { page, latest }, rv, entry: i });
         }
     }
     out
 }
 
-/// The watch cache windows of every apiserver.
-pub fn caches(session: &Session) -> Vec<CacheBand> {
-    session
-        .cache_windows()
-        .into_iter()
+/// The watches of the read model as rows.
+pub fn watch_rows(view: &View) -> Vec<WatchRow> {
+    view.watches
+        .iter()
+        .map(|w| {
+            let entry = w.line.saturating_sub(1);
+            let start = w.requested_rv.filter(|r| *r > 0).or(w.stream.as_ref().and_then(|s| s.started_from));
+            let frames: Vec<i64> =
+                w.read.rvs.iter().filter(|(_, k)| *k == FrameKind::Event).map(|(r, _)| *r).collect();
+            let bookmarks =
+                w.read.rvs.iter().filter(|(_, k)| *k == FrameKind::Bookmark).map(|(r, _)| *r).collect();
+            let closed = w.read.ended || w.stream.as_ref().is_some_and(|s| s.closed);
+            let end = closed.then(|| WatchEnd {
+                rv: w.read.last_rv.or(start).unwrap_or(view.revision),
+                entry: w.read.ended_line.map_or(entry, |l| l.saturating_sub(1)),
+                code: w.read.error_code,
+                cause: None,
+            });
+            WatchRow {
+                id: w.id.clone(),
+                entry,
+                apiserver: w.apiserver,
+                resource: w.resource.to_string(),
+                start,
+                frames,
+                bookmarks,
+                cursor: w.read.last_rv,
+                buffered: w.stream.as_ref().map_or(0, |s| s.buffered),
+                buffer_limit: w.stream.as_ref().map_or(0, |s| s.buffer_limit),
+                paused: w.stream.as_ref().is_some_and(|s| s.paused),
+                end,
+            }
+        })
+        .collect()
+}
+
+/// The watch cache windows worth drawing: every apiserver's cache of each resource the sandbox
+/// has written, listed or watched.
+pub fn caches(view: &View, resources: &[String]) -> Vec<CacheBand> {
+    view.apiservers
+        .iter()
+        .flat_map(|a| a.caches.iter())
+        .filter(|c| resources.iter().any(|r| r == c.resource))
         .map(|c| CacheBand {
-            apiserver: c.apiserver + 1,
+            apiserver: c.apiserver,
             resource: c.resource.to_string(),
             oldest: c.oldest_startable_rv,
             rv: c.rv,
+            held: c.history_len,
+            capacity: c.capacity,
             ready: c.ready,
         })
         .collect()
@@ -187,7 +356,8 @@ pub fn full_window(session: &Session) -> Window {
 
 /// Builds the picture's data for `window` (None = every revision).
 pub fn build(session: &Session, entries: &[Entry], window: Option<Window>) -> Model {
-    let current = session.revision().max(1);
+    let view = session.view();
+    let current = view.revision.max(1);
     let w = match window {
         None => Window { lo: 1, hi: current },
         Some(w) => {
@@ -199,8 +369,19 @@ pub fn build(session: &Session, entries: &[Entry], window: Option<Window>) -> Mo
     let mut more = vec![0u32; BUCKETS];
     let mut more_keys = 0;
     let mut keys = 0;
+    let mut compact_key_writes = 0;
+    let mut resources: Vec<String> = Vec::new();
     for lane in session.revision_lanes() {
+        if lane.key == COMPACT_KEY {
+            compact_key_writes = lane.changes.len();
+            continue;
+        }
         keys += 1;
+        if let Some(r) = lane.key.strip_prefix("/registry/").and_then(|k| k.split('/').next())
+            && !resources.iter().any(|x| x == r)
+        {
+            resources.push(r.to_string());
+        }
         let revs = &lane.changes;
         // First revision whose version reaches into the window.
         let first = revs.partition_point(|r| r.rev < w.lo).saturating_sub(1);
@@ -221,7 +402,6 @@ pub fn build(session: &Session, entries: &[Entry], window: Option<Window>) -> Mo
             }
             continue;
         }
-        let key = lane.key;
         let recent = changes
             .iter()
             .rev()
@@ -240,52 +420,65 @@ pub fn build(session: &Session, entries: &[Entry], window: Option<Window>) -> Mo
             let mut tombs = Vec::new();
             for &i in &in_window {
                 let c = revs[i];
-                let (rev, create, version, tomb) = (c.rev, c.create_rev, c.version, c.deleted);
-                if tomb {
-                    if rev >= w.lo {
-                        tombs.push(rev);
+                if c.deleted {
+                    if c.rev >= w.lo {
+                        tombs.push(c.rev);
                     }
                     continue;
                 }
                 let next = revs.get(i + 1).map(|n| n.rev);
                 let end = next.unwrap_or(current + 1);
                 if end > w.lo {
-                    segs.push(Seg { start: rev, end, create, version, open: next.is_none() });
+                    segs.push(Seg {
+                        start: c.rev,
+                        end,
+                        create: c.create_rev,
+                        version: c.version,
+                        open: next.is_none(),
+                    });
                 }
             }
             LaneBody::Segs { segs, tombs }
         };
-        lanes.push(Lane { key, body, changes: changes.len(), recent });
+        lanes.push(Lane { key: lane.key, body, changes: changes.len(), recent });
     }
+    let watches = watch_rows(&view);
+    for r in
+        watches.iter().map(|w| w.resource.clone()).chain(view.informers.iter().map(|i| i.resource.clone()))
+    {
+        if !r.is_empty() && !resources.contains(&r) {
+            resources.push(r);
+        }
+    }
+    let marks = marks(entries, current);
+    if !marks.is_empty() && resources.is_empty() {
+        resources.push("configmaps".into());
+    }
+    resources.sort();
     Model {
         window: w,
         current,
-        compact: session.view().compacted,
+        compact: view.compacted,
+        rounds: view.compactions.iter().map(|c| (c.round, c.revision)).collect(),
         keys,
         lanes,
         more_keys,
         more,
-        marks: marks(entries),
-        caches: caches(session),
+        compact_key_writes,
+        marks,
+        caches: caches(&view, &resources),
+        watches,
+        view,
     }
 }
 
-/// A short label for a key lane.
-fn short_key(k: &str) -> String {
-    let k = k.strip_prefix("/registry/").unwrap_or(k);
-    if k.chars().count() > 24 {
-        format!("…{}", k.chars().rev().take(23).collect::<Vec<_>>().into_iter().rev().collect::<String>())
-    } else {
-        k.to_string()
-    }
-}
-
-/// A tick step with at most ~10 ticks over `span` revisions.
-fn tick_step(span: i64) -> i64 {
+/// A tick step whose labels fit: at most one label per `min_px` pixels.
+fn tick_step(span: i64, plot_px: f64, min_px: f64) -> i64 {
+    let max_ticks = ((plot_px / min_px).floor() as i64).max(1);
     let mut step = 1;
     loop {
         for m in [1, 2, 5] {
-            if span / (step * m) <= 10 {
+            if span / (step * m) < max_ticks {
                 return step * m;
             }
         }
@@ -302,9 +495,82 @@ pub fn f(x: f64) -> String {
     format!("{sign}{}.{}", v / 10, v % 10)
 }
 
+/// Text drawn from its left edge at (`x`, baseline `y`), with its measured width recorded.
+pub fn label(class: &str, x: f64, y: f64, text: String, for_kind: &str) -> Html {
+    let w = text_width(&text);
+    html! {
+        <text class={classes!("lbl", class.to_string())} x={f(x)} y={f(y)} data-label-for={for_kind.to_string()} data-w={f(w)}>{ text }</text>
+    }
+}
+
+/// A row label in the gutter: one line, or two when the row names an owner and a thing.
+pub fn gutter_label(g: Geom, y_mid: f64, first: &str, second: Option<&str>, title: &str) -> Html {
+    let max = g.x0 - 12.0;
+    let one = match second {
+        Some(s) => format!("{first} · {s}"),
+        None => first.to_string(),
+    };
+    if second.is_none() || text_width(&one) <= max {
+        let t = fit(&one, max, second.is_none());
+        return html! {
+            <text class="row-label" x="6" y={f(y_mid + 4.0)} data-label-for="row">{ t }<title>{ title.to_string() }</title></text>
+        };
+    }
+    let a = fit(first, max, false);
+    let b = fit(second.unwrap_or_default(), max, false);
+    html! {
+        <text class="row-label two" x="6" y={f(y_mid - 3.0)} data-label-for="row">
+            <tspan x="6" y={f(y_mid - 3.0)}>{ a }</tspan>
+            <tspan x="6" y={f(y_mid + 11.0)}>{ b }</tspan>
+            <title>{ title.to_string() }</title>
+        </text>
+    }
+}
+
+/// An invisible 24 × 24 px pointer target around (`x`, `y`).
+fn hit(x: f64, y: f64) -> Html {
+    html! { <rect class="hit" x={f(x - 12.0)} y={f(y - 12.0)} width="24" height="24" /> }
+}
+
+/// How an ended watch is drawn: its glyph class, and the short text next to it.
+fn end_text(tr: Tr, e: &WatchEnd) -> (bool, String) {
+    match (e.code, e.cause.as_deref()) {
+        (Some(code), _) => (true, tr.f(K::TlEndError, &[&code])),
+        (None, Some("slow-consumer")) => (false, tr.t(K::TlEndSlow).to_string()),
+        (None, Some("timeout")) => (false, tr.t(K::TlEndTimeout).to_string()),
+        (None, Some("cancelled")) => (false, tr.t(K::TlEndCancelled).to_string()),
+        (None, Some("restart")) => (false, tr.t(K::TlEndRestart).to_string()),
+        (None, _) => (false, tr.t(K::TlEndClean).to_string()),
+    }
+}
+
+/// The glyph of a watch end at (`x`, `cy`): ✕ for an ERROR frame, a square for a clean close.
+fn end_glyph(error: bool, x: f64, cy: f64) -> Html {
+    if error {
+        let r = 6.0;
+        let d = format!(
+            "M{} {}L{} {}M{} {}L{} {}",
+            f(x - r),
+            f(cy - r),
+            f(x + r),
+            f(cy + r),
+            f(x - r),
+            f(cy + r),
+            f(x + r),
+            f(cy - r)
+        );
+        html! { <path class="end-x" {d} /> }
+    } else {
+        html! { <rect class="end-sq" x={f(x - 5.0)} y={f(cy - 5.0)} width="10" height="10" /> }
+    }
+}
+
 #[derive(Properties, PartialEq)]
 pub struct PictureProps {
     pub model: std::rc::Rc<Model>,
+    /// The width of the container, in CSS pixels.
+    #[prop_or(900.0)]
+    pub width: f64,
     /// The entry shown in the response viewer (its marks are emphasised).
     #[prop_or_default]
     pub selected: Option<usize>,
@@ -316,188 +582,401 @@ pub struct PictureProps {
     pub on_hover: Callback<Option<usize>>,
 }
 
+/// Interval packing: the first of `rows` sub-rows where [`a`, `b`] meets nothing placed.
+fn pack(placed: &mut [Vec<(f64, f64)>], a: f64, b: f64) -> Option<usize> {
+    for (i, row) in placed.iter_mut().enumerate() {
+        if row.iter().all(|(x, y)| b + 2.0 <= *x || a >= *y + 2.0) {
+            row.push((a, b));
+            return Some(i);
+        }
+    }
+    None
+}
+
 /// The SVG and its table equivalent, for a model.
 #[function_component(Picture)]
 pub fn picture(p: &PictureProps) -> Html {
     let tr = use_tr();
     let m = &*p.model;
     let w = m.window;
-    let n_lanes = m.lanes.len() + usize::from(m.more_keys > 0);
-    let lanes_h = (n_lanes.max(1) as f64) * LANE_H;
-    let cache_h = m.caches.len() as f64 * 8.0;
-    let height = TOP + lanes_h + cache_h + 22.0;
-    let bottom = TOP + lanes_h;
+    let g = Geom::for_width(p.width);
+    let x = |rev: f64| x_of(rev, w, g);
+    let clamp = |v: f64| v.clamp(g.x0, g.x1);
+    let mark_attrs = |entry: usize| {
+        let hl = p.selected == Some(entry) || p.hovered == Some(entry);
+        let onclick = p.on_select.reform(move |_: MouseEvent| entry);
+        let onmouseenter = p.on_hover.reform(move |_: MouseEvent| Some(entry));
+        let onmouseleave = p.on_hover.reform(|_: MouseEvent| None);
+        (hl, onclick, onmouseenter, onmouseleave)
+    };
+    let mut y = 0.0;
+    let mut parts: Vec<Html> = Vec::new();
 
-    // Axis.
-    let step = tick_step(w.span());
+    // Axis: tick labels at least their width + 16 px apart.
+    let widest = text_width(&w.hi.to_string()).max(text_width("8"));
+    let step = tick_step(w.span(), g.x1 - g.x0, widest + 16.0);
     let first_tick = ((w.lo + step - 1) / step) * step;
-    let ticks = (0..)
+    let axis_y = AXIS_H;
+    let ticks: Vec<Html> = (0..)
         .map(|i| first_tick + i * step)
         .take_while(|r| *r <= w.hi)
         .map(|r| {
-            let x = x_of(r as f64 + 0.5, w);
-            html! { <g class="tick"><line x1={f(x)} x2={f(x)} y1={f(TOP - 4.0)} y2={f(bottom)} /><text x={f(x)} y={f(TOP - 8.0)}>{ r }</text></g> }
-        });
+            let xr = x(r as f64 + 0.5);
+            html! { <g class="tick"><line x1={f(xr)} x2={f(xr)} y1={f(axis_y - 4.0)} y2={f(axis_y)} />
+            <text x={f(xr)} y={f(axis_y - 8.0)} data-label-for="axis">{ r }</text></g> }
+        })
+        .collect();
+    parts.push(html! { <g class="axis">
+        <text class="row-label" x="6" y={f(axis_y - 8.0)} data-label-for="row">{ tr.t(K::TlRevision) }</text>
+        { for ticks }
+    </g> });
+    y += AXIS_H + 4.0;
+    let plot_top = y;
 
-    // Lanes.
-    let lane_html = m.lanes.iter().enumerate().map(|(li, lane)| {
-        let y = TOP + li as f64 * LANE_H;
-        let label = short_key(&lane.key);
+    // Reads: lists (◆) and continue-token chips, packed into at most three sub-rows.
+    let reads: Vec<&Mark> = m.marks.iter().filter(|mk| mk.rv >= w.lo && mk.rv <= w.hi).collect();
+    if !reads.is_empty() {
+        let mut placed: Vec<Vec<(f64, f64)>> = vec![Vec::new(); 3];
+        let mut shapes = Vec::new();
+        let mut used = 1;
+        for mk in &reads {
+            let cx = x(mk.rv as f64 + 0.5);
+            let (half, text) = match mk.kind {
+                MarkKind::List => (6.0, None),
+                MarkKind::Token { page, latest } => {
+                    let t = if latest { format!("p{page}~") } else { format!("p{page}") };
+                    ((text_width(&t) + 10.0) / 2.0, Some(t))
+                }
+            };
+            let Some(sub) = pack(&mut placed, cx - half, cx + half) else { continue };
+            used = used.max(sub + 1);
+            let cy = y + g.row_h() / 2.0 + sub as f64 * g.row_h();
+            let (hl, onclick, onmouseenter, onmouseleave) = mark_attrs(mk.entry);
+            let (kind, title, shape) = match (mk.kind, text) {
+                (MarkKind::Token { page, latest }, Some(t)) => (
+                    "continue-token",
+                    if latest {
+                        tr.f(K::TlTokenLatest, &[&(mk.entry + 1), &page])
+                    } else {
+                        tr.f(K::TlTokenAt, &[&(mk.entry + 1), &mk.rv, &page])
+                    },
+                    html! { <>
+                        <rect class={classes!("chip", latest.then_some("hollow"))} x={f(cx - half)} y={f(cy - 9.0)} width={f(2.0 * half)} height="18" rx="9" />
+                        <text class="chip-text" x={f(cx)} y={f(cy + 4.0)} data-label-for="continue-token" data-w={f(2.0 * half - 10.0)}>{ t }</text>
+                    </> },
+                ),
+                _ => (
+                    "list-rv",
+                    tr.f(K::TlListAt, &[&(mk.entry + 1), &mk.rv]),
+                    html! { <path class="diamond" d={format!("M{} {}l6 6l-6 6l-6 -6z", f(cx), f(cy - 6.0))} /> },
+                ),
+            };
+            let class = if kind == "list-rv" { "list" } else { "token" };
+            shapes.push(html! {
+                <g class={classes!("mark", class, hl.then_some("hl"))} data-kind={kind} data-rv={mk.rv.to_string()} data-line={(mk.entry + 1).to_string()}
+                    data-x={f(cx)} {onclick} {onmouseenter} {onmouseleave}>
+                    <title>{ title }</title>
+                    { hit(cx, cy) }
+                    { shape }
+                </g>
+            });
+        }
+        let h = used as f64 * g.row_h();
+        parts.push(html! { <g class="row reads">
+            { gutter_label(g, y + g.row_h() / 2.0, tr.t(K::TlReads), None, tr.t(K::TlReads)) }
+            { for shapes }
+        </g> });
+        y += h;
+    }
+
+    // Key lanes.
+    let lanes_top = y;
+    for lane in &m.lanes {
         let body = match &lane.body {
             LaneBody::Segs { segs, tombs } => {
                 let bars = segs.iter().map(|s| {
-                    let x1 = clamp_x(x_of(s.start as f64, w));
-                    let x2 = clamp_x(x_of(s.end as f64, w));
+                    let x1 = clamp(x(s.start as f64));
+                    let x2 = clamp(x(s.end as f64));
                     let end_label = if s.open { tr.f(K::TlNow, &[&m.current]) } else { (s.end - 1).to_string() };
                     let title = tr.f(K::TlVersion, &[&lane.key, &s.start, &end_label, &s.create, &s.version]);
                     html! {
                         <rect class={classes!("seg", if s.version % 2 == 0 { "even" } else { "odd" }, s.open.then_some("open"))}
                             data-rev={s.start.to_string()} data-version={s.version.to_string()}
-                            x={f(x1)} y={f(y + 3.0)} width={f((x2 - x1).max(1.0))} height={f(LANE_H - 6.0)} rx="2">
+                            x={f(x1)} y={f(y + 4.0)} width={f((x2 - x1).max(1.0))} height={f(LANE_H - 8.0)} rx="2">
                             <title>{ title }</title>
                         </rect>
                     }
                 });
                 let crosses = tombs.iter().map(|t| {
-                    let x = x_of(*t as f64 + 0.5, w);
-                    let r = (LANE_H / 2.0 - 4.0).min(5.0);
+                    let xt = x(*t as f64 + 0.5);
+                    let r = 5.0;
                     let cy = y + LANE_H / 2.0;
-                    let d = format!("M{} {}L{} {}M{} {}L{} {}", f(x - r), f(cy - r), f(x + r), f(cy + r), f(x - r), f(cy + r), f(x + r), f(cy - r));
+                    let d = format!("M{} {}L{} {}M{} {}L{} {}", f(xt - r), f(cy - r), f(xt + r), f(cy + r), f(xt - r), f(cy + r), f(xt + r), f(cy - r));
                     html! { <path class="tomb" data-rev={t.to_string()} {d}><title>{ tr.f(K::TlTombstone, &[&lane.key, t]) }</title></path> }
                 });
                 html! { <>{ for bars }{ for crosses }</> }
             }
-            LaneBody::Buckets(b) => buckets(tr, &lane.key, b, w, y),
+            LaneBody::Buckets(b) => buckets(tr, &lane.key, b, w, g, y),
         };
-        html! {
+        let short = lane.key.strip_prefix("/registry/").unwrap_or(&lane.key).to_string();
+        parts.push(html! {
             <g class="lane" data-key={lane.key.clone()}>
-                <text class="lane-label" x={f(X0 - 6.0)} y={f(y + LANE_H / 2.0 + 4.0)}>{ label }<title>{ lane.key.clone() }</title></text>
+                <text class="row-label lane-label" x="6" y={f(y + LANE_H / 2.0 + 4.0)} data-label-for="row">{ fit(&short, g.x0 - 12.0, true) }<title>{ lane.key.clone() }</title></text>
                 { body }
             </g>
-        }
-    });
-    let more_lane = (m.more_keys > 0).then(|| {
-        let y = TOP + m.lanes.len() as f64 * LANE_H;
-        let label = tr.f(K::TlMoreKeys, &[&m.more_keys]);
-        html! {
+        });
+        y += LANE_H;
+    }
+    if m.more_keys > 0 {
+        let l = tr.f(K::TlMoreKeys, &[&m.more_keys]);
+        parts.push(html! {
             <g class="lane more" id="tl-more">
-                <text class="lane-label" x={f(X0 - 6.0)} y={f(y + LANE_H / 2.0 + 4.0)}>{ label.clone() }</text>
-                { buckets(tr, &label, &m.more, w, y) }
+                <text class="row-label lane-label" x="6" y={f(y + LANE_H / 2.0 + 4.0)} data-label-for="row">{ fit(&l, g.x0 - 12.0, false) }</text>
+                { buckets(tr, &l, &m.more, w, g, y) }
             </g>
-        }
-    });
+        });
+        y += LANE_H;
+    }
+    let lanes_bottom = y;
 
-    // Compacted zone: revisions below the compact revision can no longer be read.
-    let compacted = m.compact.filter(|c| *c > w.lo).map(|c| {
-        let xe = clamp_x(x_of(c as f64, w));
-        let label = tr.f(K::TlCompacted, &[&c]);
-        html! {
-            <g class="compacted">
-                <rect id="tl-compacted" data-rev={c.to_string()} x={f(X0)} y={f(TOP)} width={f(xe - X0)} height={f(lanes_h)}>
-                    <title>{ label.clone() }</title>
+    // Compaction: the zone over the lanes and a row of rounds.
+    if let Some(c) = m.compact {
+        let xe = clamp(x(c as f64));
+        let label_c = tr.f(K::TlCompacted, &[&c]);
+        let zone = (c > w.lo).then(|| html! {
+            <>
+                <rect id="tl-compacted" class="zone" data-rev={c.to_string()} x={f(g.x0)} y={f(plot_top)} width={f(xe - g.x0)} height={f((lanes_bottom - plot_top).max(0.0) + g.row_h())}>
+                    <title>{ label_c.clone() }</title>
                 </rect>
-                <line id="tl-compact-line" x1={f(xe)} x2={f(xe)} y1={f(TOP - 2.0)} y2={f(bottom + 2.0)} />
-                <text x={f(xe - 3.0)} y={f(bottom + 14.0)} class="compact-label">{ label }</text>
+                <line id="tl-compact-line" x1={f(xe)} x2={f(xe)} y1={f(plot_top)} y2={f(lanes_bottom + g.row_h())} />
+            </>
+        });
+        let cy = y + g.row_h() / 2.0;
+        let mut placed: Vec<Vec<(f64, f64)>> = vec![Vec::new()];
+        // The boundary's own label first, then each round's ✂ (labels only where they fit).
+        let lw = text_width(&label_c);
+        let (lx, ok) = if xe + 8.0 + lw <= g.x1 {
+            (xe + 8.0, true)
+        } else if xe - 8.0 - lw >= g.x0 {
+            (xe - 8.0 - lw, true)
+        } else {
+            (0.0, false)
+        };
+        let boundary_label = (ok && pack(&mut placed, lx, lx + lw).is_some())
+            .then(|| label("compact-label", lx, cy + 4.0, label_c.clone(), "compaction"));
+        let rounds = m.rounds.iter().filter(|(_, r)| *r >= w.lo && *r <= w.hi).map(|(n, r)| {
+            let xr = x(*r as f64);
+            let text = tr.f(K::TlRound, &[n]);
+            let tw = text_width(&text);
+            let lbl = pack(&mut placed, xr - 7.0, xr + 9.0 + tw).is_some().then(|| label("round-label", xr + 9.0, cy + 4.0, text.clone(), "compaction"));
+            html! {
+                <g class="mark compaction" data-kind="compaction" data-rev={r.to_string()} data-rv={r.to_string()} data-round={n.to_string()}>
+                    <title>{ tr.f(K::TlRoundTitle, &[n, r]) }</title>
+                    { hit(xr, cy) }
+                    <path class="scissors" d={format!("M{} {}l5 0l-5 5m5 -5l-5 -5", f(xr - 5.0), f(cy))} />
+                    <circle class="scissors" cx={f(xr - 5.0)} cy={f(cy)} r="2.5" />
+                    { for lbl }
+                </g>
+            }
+        }).collect::<Vec<_>>();
+        // A `compact` line (not a round) is still a compaction: one mark at its revision.
+        let manual = (m.rounds.iter().all(|(_, r)| *r != c) && c >= w.lo && c <= w.hi).then(|| html! {
+            <g class="mark compaction" data-kind="compaction" data-rev={c.to_string()} data-rv={c.to_string()}>
+                <title>{ label_c.clone() }</title>
+                { hit(xe, cy) }
+                <path class="scissors" d={format!("M{} {}l5 0l-5 5m5 -5l-5 -5", f(xe - 5.0), f(cy))} />
+                <circle class="scissors" cx={f(xe - 5.0)} cy={f(cy)} r="2.5" />
             </g>
-        }
-    });
+        });
+        parts.push(html! { <g class="row compacted">
+            { for zone }
+            { gutter_label(g, cy, tr.t(K::TlCompaction), None, tr.t(K::TlCompaction)) }
+            { for boundary_label }
+            { for manual }
+            { for rounds }
+        </g> });
+        y += g.row_h();
+    }
 
-    // Cache windows.
-    let cache_html = m.caches.iter().enumerate().filter_map(|(i, c)| {
+    // Watch cache windows: one row each, named in the gutter, its numbers on or beside the band.
+    for c in &m.caches {
         let lo = c.oldest.max(w.lo);
         let hi = c.rv.min(w.hi);
-        if hi < lo {
-            return None;
-        }
-        let y = bottom + 18.0 + i as f64 * 8.0;
-        let x1 = x_of(lo as f64, w);
-        let x2 = x_of(hi as f64 + 1.0, w);
+        let cy = y + g.row_h() / 2.0;
+        let name = tr.f(K::TlApiserver, &[&c.apiserver]);
         let title = tr.f(K::TlCacheAt, &[&c.apiserver, &c.resource, &c.oldest, &c.rv]);
-        Some(html! {
-            <rect class={classes!("cache", (!c.ready).then_some("unready"))} data-apiserver={c.apiserver.to_string()}
-                data-from={c.oldest.to_string()} data-rv={c.rv.to_string()}
-                x={f(x1)} y={f(y)} width={f((x2 - x1).max(1.0))} height="5"><title>{ title }</title></rect>
-        })
-    });
-
-    // Marks.
-    let mark_html = m.marks.iter().filter(|mk| mk.rv >= w.lo && mk.rv <= w.hi).map(|mk| {
-        let x = x_of(mk.rv as f64 + 0.5, w);
-        let entry = mk.entry;
-        let hl = p.selected == Some(entry) || p.hovered == Some(entry);
-        let onclick = p.on_select.reform(move |_: MouseEvent| entry);
-        let onmouseenter = p.on_hover.reform(move |_: MouseEvent| Some(entry));
-        let onmouseleave = p.on_hover.reform(|_: MouseEvent| None);
-        let (class, title, shape) = match mk.kind {
-            MarkKind::List => (
-                "list",
-                tr.f(K::TlListAt, &[&(entry + 1), &mk.rv]),
-                html! { <>
-                    <line class="hit" x1={f(x)} x2={f(x)} y1={f(TOP - 2.0)} y2={f(bottom)} />
-                    <line class="vis" x1={f(x)} x2={f(x)} y1={f(TOP - 2.0)} y2={f(bottom)} />
-                </> },
-            ),
-            MarkKind::Token => (
-                "token",
-                tr.f(K::TlTokenAt, &[&(entry + 1), &mk.rv]),
-                html! { <>
-                    <line class="pin" x1={f(x)} x2={f(x)} y1={f(TOP - 1.0)} y2={f(TOP + 6.0)} />
-                    <circle cx={f(x)} cy={f(TOP - 2.0)} r="4" />
-                </> },
-            ),
-            MarkKind::Watch => (
-                "watch",
-                tr.f(K::TlWatchAt, &[&mk.label, &mk.rv]),
-                html! { <>
-                    <path d={format!("M{} {}l5 8h-10z", f(x), f(bottom + 1.0))} />
-                    <text x={f(x + 6.0)} y={f(bottom + 9.0)} class="watch-label">{ mk.label.clone() }</text>
-                </> },
-            ),
-        };
-        html! {
-            <g class={classes!("mark", class, hl.then_some("hl"))} data-rv={mk.rv.to_string()} data-line={(entry + 1).to_string()}
-                data-x={f(x)} {onclick} {onmouseenter} {onmouseleave}>
+        let band = (hi >= lo).then(|| {
+            let x1 = x(lo as f64);
+            let x2 = x(hi as f64 + 1.0);
+            let text = if c.ready {
+                tr.f(K::TlCacheBand, &[&c.oldest, &c.rv, &c.held, &c.capacity])
+            } else {
+                tr.t(K::TlCacheNotReady).to_string()
+            };
+            let tw = text_width(&text);
+            let tx = if x2 - x1 >= tw + 12.0 {
+                Some(x1 + 6.0)
+            } else if x2 + 6.0 + tw <= g.x1 {
+                Some(x2 + 6.0)
+            } else if x1 - 6.0 - tw >= g.x0 {
+                Some(x1 - 6.0 - tw)
+            } else {
+                None
+            };
+            html! { <>
+                <rect class={classes!("band", (!c.ready).then_some("unready"))} x={f(x1)} y={f(cy - 8.0)} width={f((x2 - x1).max(2.0))} height="16" rx="3" />
+                { for tx.map(|tx| label("band-label", tx, cy + 4.0, text.clone(), "cache-window")) }
+            </> }
+        });
+        parts.push(html! {
+            <g class="row cache" data-kind="cache-window" data-apiserver={c.apiserver.to_string()} data-resource={c.resource.clone()}
+                data-rv={c.rv.to_string()} data-from={c.oldest.to_string()} data-line="0">
                 <title>{ title }</title>
-                { shape }
+                { gutter_label(g, cy, &name, Some(&c.resource), &tr.f(K::TlCacheRow, &[&c.apiserver, &c.resource])) }
+                { for band }
             </g>
-        }
-    });
+        });
+        y += g.row_h();
+    }
 
-    let label = tr.f(K::TlImgLabel, &[&w.lo, &w.hi, &m.keys, &m.current]);
+    // Watches: one row each (the rest folded into one row).
+    let shown = m.watches.len().min(if m.watches.len() > MAX_WATCH_ROWS {
+        MAX_WATCH_ROWS - 1
+    } else {
+        MAX_WATCH_ROWS
+    });
+    for wr in &m.watches[..shown] {
+        let cy = y + g.row_h() / 2.0;
+        let in_w = |r: i64| r >= w.lo && r <= w.hi;
+        let from = wr.start.unwrap_or(w.lo - 1);
+        let to = wr.end.as_ref().map(|e| e.rv).or(wr.cursor).unwrap_or(m.current);
+        let xa = clamp(x(from as f64 + 1.0));
+        let xb = clamp(x(to as f64 + 0.5));
+        let (hl, onclick, onmouseenter, onmouseleave) = mark_attrs(wr.entry);
+        let start = wr.start.filter(|r| in_w(*r)).map(|r| {
+            let xs = x(r as f64 + 0.5);
+            html! {
+                <g class="mark watch-start" data-kind="watch-start" data-rv={r.to_string()} data-line={(wr.entry + 1).to_string()} data-apiserver={wr.apiserver.to_string()}>
+                    <title>{ tr.f(K::TlWatchStart, &[&wr.id, &r]) }</title>
+                    { hit(xs, cy) }
+                    <circle cx={f(xs)} cy={f(cy)} r="5" />
+                </g>
+            }
+        });
+        let ticks = wr.frames.iter().filter(|r| in_w(**r)).map(|r| {
+            let xt = x(*r as f64 + 0.5);
+            html! { <line class="frame" x1={f(xt)} x2={f(xt)} y1={f(cy - 6.0)} y2={f(cy + 6.0)} /> }
+        });
+        let bookmarks = wr.bookmarks.iter().filter(|r| in_w(**r)).map(|r| {
+            let xb = x(*r as f64 + 0.5);
+            html! {
+                <g class="mark bookmark" data-kind="bookmark" data-rv={r.to_string()} data-line={(wr.entry + 1).to_string()}>
+                    <title>{ tr.f(K::TlBookmark, &[&wr.id, r]) }</title>
+                    <path d={format!("M{} {}l5 5l-5 5l-5 -5z", f(xb), f(cy - 5.0))} />
+                </g>
+            }
+        });
+        let cursor = wr.cursor.filter(|r| in_w(*r) && wr.end.is_none()).map(|r| {
+            let xc = x(r as f64 + 0.5);
+            html! {
+                <g class={classes!("mark", "watch", hl.then_some("hl"))} data-kind="watch-frame" data-rv={r.to_string()} data-line={(wr.entry + 1).to_string()} data-x={f(xc)}
+                    onclick={onclick.clone()} onmouseenter={onmouseenter.clone()} onmouseleave={onmouseleave.clone()}>
+                    <title>{ tr.f(K::TlWatchAt, &[&wr.id, &r]) }</title>
+                    { hit(xc, cy) }
+                    <path d={format!("M{} {}l8 5l-8 5z", f(xc - 3.0), f(cy - 5.0))} />
+                </g>
+            }
+        });
+        let mut right_edge = xb + 8.0;
+        let end = wr.end.as_ref().map(|e| {
+            let xe = clamp(x(e.rv as f64 + 0.5));
+            let (error, text) = end_text(tr, e);
+            let tw = text_width(&text);
+            let lx = if xe + 10.0 + tw <= g.x1 { Some(xe + 10.0) } else if xe - 10.0 - tw >= xa.min(xe) - 0.1 && xe - 10.0 - tw >= g.x0 { Some(xe - 10.0 - tw) } else { None };
+            if let Some(lx) = lx {
+                right_edge = right_edge.max(lx + tw);
+            }
+            let (ehl, eclick, eenter, eleave) = mark_attrs(e.entry);
+            html! {
+                <g class={classes!("mark", "watch-end", if error { "error" } else { "clean" }, ehl.then_some("hl"))} data-kind="watch-end"
+                    data-cause={e.cause.clone()} data-code={e.code.map(|c| c.to_string())}
+                    data-apiserver={wr.apiserver.to_string()} data-rv={e.rv.to_string()} data-line={(e.entry + 1).to_string()}
+                    onclick={eclick} onmouseenter={eenter} onmouseleave={eleave}>
+                    <title>{ tr.f(K::TlWatchEnded, &[&wr.id, &text]) }</title>
+                    { hit(xe, cy) }
+                    { end_glyph(error, xe, cy) }
+                    { for lx.map(|lx| label("end-label", lx, cy + 4.0, text.clone(), "watch-end")) }
+                </g>
+            }
+        });
+        let buffer = (wr.end.is_none() && wr.paused && wr.buffer_limit > 0)
+            .then(|| {
+                let text = tr.f(K::TlBuffer, &[&wr.buffered, &wr.buffer_limit]);
+                let tw = text_width(&text);
+                (right_edge + tw <= g.x1).then(|| label("buffer-label", right_edge, cy + 4.0, text, "buffer"))
+            })
+            .flatten();
+        parts.push(html! {
+            <g class="row watch-row" data-watch={wr.id.clone()} data-apiserver={wr.apiserver.to_string()} data-resource={wr.resource.clone()}>
+                { gutter_label(g, cy, &wr.id, Some(&tr.f(K::TlApiserver, &[&wr.apiserver])), &tr.f(K::TlWatchRow, &[&wr.id, &wr.apiserver, &wr.resource])) }
+                <line class={classes!("bar", wr.end.is_some().then_some("ended"))} x1={f(xa)} x2={f(xb.max(xa))} y1={f(cy)} y2={f(cy)} />
+                { for ticks }
+                { for start }
+                { for bookmarks }
+                { for cursor }
+                { for end }
+                { for buffer }
+            </g>
+        });
+        y += g.row_h();
+    }
+    if m.watches.len() > shown {
+        let rest = &m.watches[shown..];
+        let errors = rest.iter().filter(|w| w.end.as_ref().is_some_and(|e| e.code.is_some())).count();
+        let clean = rest.iter().filter(|w| w.end.as_ref().is_some_and(|e| e.code.is_none())).count();
+        let text = tr.f(K::TlMoreWatches, &[&rest.len(), &errors, &clean]);
+        parts.push(html! {
+            <g class="row watch-row more" id="tl-more-watches">
+                <text class="row-label" x="6" y={f(y + g.row_h() / 2.0 + 4.0)} data-label-for="row">{ fit(&text, g.width - 12.0, false) }</text>
+            </g>
+        });
+        y += g.row_h();
+    }
+    let height = y + 6.0;
+    let _ = lanes_top;
+
+    let img_label = tr.f(K::TlImgLabel, &[&w.lo, &w.hi, &m.keys, &m.current]);
     html! {
         <div class="tl-wrap">
-            <svg id="timeline-svg" class="timeline" role="img" aria-label={label} viewBox={format!("0 0 {} {}", f(W), f(height))}
-                preserveAspectRatio="xMinYMin meet"
-                data-lo={w.lo.to_string()} data-hi={w.hi.to_string()} data-x0={f(X0)} data-x1={f(X1)}
+            <svg id="timeline-svg" class="timeline" role="img" aria-label={img_label}
+                width={f(g.width)} height={f(height)} viewBox={format!("0 0 {} {}", f(g.width), f(height))}
+                data-lo={w.lo.to_string()} data-hi={w.hi.to_string()} data-x0={f(g.x0)} data-x1={f(g.x1)} data-width={f(g.width)}
                 data-current={m.current.to_string()}>
-                <g class="axis">{ for ticks }</g>
-                { for lane_html }
-                { for more_lane }
-                { for compacted }
-                { for cache_html }
-                { for mark_html }
+                { for parts }
             </svg>
             { table(tr, m) }
         </div>
     }
 }
 
-fn buckets(tr: Tr, key: &str, b: &[u32], w: Window, y: f64) -> Html {
+fn buckets(tr: Tr, key: &str, b: &[u32], w: Window, g: Geom, y: f64) -> Html {
     let max = b.iter().copied().max().unwrap_or(1).max(1) as f64;
+    let col = (g.x1 - g.x0) / BUCKETS as f64;
     let cols = b.iter().enumerate().filter(|(_, n)| **n > 0).map(|(i, n)| {
         let lo = w.lo + (i as i64 * w.span()) / BUCKETS as i64;
         let hi = (w.lo + ((i as i64 + 1) * w.span()) / BUCKETS as i64 - 1).max(lo);
-        let x1 = X0 + i as f64 * (X1 - X0) / BUCKETS as f64;
+        let x1 = g.x0 + i as f64 * col;
         let op = 0.3 + 0.7 * (*n as f64 / max);
         html! {
-            <rect class="bucket" x={f(x1)} y={f(y + 3.0)} width={f((X1 - X0) / BUCKETS as f64)} height={f(LANE_H - 6.0)}
+            <rect class="bucket" x={f(x1)} y={f(y + 4.0)} width={f(col)} height={f(LANE_H - 8.0)}
                 style={format!("opacity:{}", f(op))}><title>{ tr.f(K::TlAggregate, &[&key, n, &lo, &hi]) }</title></rect>
         }
     });
     html! { <g class="dense">{ for cols }</g> }
 }
 
-/// The table equivalent of the picture (for screen readers and for copying).
+/// The table equivalent of the picture (for screen readers and for copying): every key, every
+/// mark, every cache window, every watch with how it ended.
 fn table(tr: Tr, m: &Model) -> Html {
     let rows = m.lanes.iter().map(|l| {
         let mut parts: Vec<String> = l
@@ -513,16 +992,33 @@ fn table(tr: Tr, m: &Model) -> Html {
     let marks = m.marks.iter().map(|mk| {
         let text = match mk.kind {
             MarkKind::List => tr.f(K::TlListAt, &[&(mk.entry + 1), &mk.rv]),
-            MarkKind::Token => tr.f(K::TlTokenAt, &[&(mk.entry + 1), &mk.rv]),
-            MarkKind::Watch => tr.f(K::TlWatchAt, &[&mk.label, &mk.rv]),
+            MarkKind::Token { page, latest: true } => tr.f(K::TlTokenLatest, &[&(mk.entry + 1), &page]),
+            MarkKind::Token { page, latest: false } => tr.f(K::TlTokenAt, &[&(mk.entry + 1), &mk.rv, &page]),
         };
         html! { <li>{ text }</li> }
+    });
+    let watches = m.watches.iter().map(|w| {
+        let mut text = match w.start {
+            Some(s) => tr.f(K::TlWatchStart, &[&w.id, &s]),
+            None => tr.f(K::TlWatchRow, &[&w.id, &w.apiserver, &w.resource]),
+        };
+        if let Some(c) = w.cursor {
+            text.push_str(" · ");
+            text.push_str(&tr.f(K::TlWatchAt, &[&w.id, &c]));
+        }
+        if let Some(e) = &w.end {
+            text.push_str(" · ");
+            text.push_str(&tr.f(K::TlWatchEnded, &[&w.id, &end_text(tr, e).1]));
+        }
+        html! { <li data-watch={w.id.clone()}>{ text }</li> }
     });
     let caches = m
         .caches
         .iter()
         .map(|c| html! { <li>{ tr.f(K::TlCacheAt, &[&c.apiserver, &c.resource, &c.oldest, &c.rv]) }</li> });
     let compact = m.compact.map(|c| html! { <li>{ tr.f(K::TlCompacted, &[&c]) }</li> });
+    let rounds = m.rounds.iter().map(|(n, r)| html! { <li>{ tr.f(K::TlRoundTitle, &[n, r]) }</li> });
+    let nothing = m.marks.is_empty() && m.caches.is_empty() && m.compact.is_none() && m.watches.is_empty();
     html! {
         <details id="tl-table" class="tl-table">
             <summary>{ tr.t(K::TlTable) }</summary>
@@ -531,10 +1027,10 @@ fn table(tr: Tr, m: &Model) -> Html {
                 <tbody>{ for rows }</tbody>
             </table>
             <p class="small muted">{ tr.t(K::TlMarks) }</p>
-            if m.marks.is_empty() && m.caches.is_empty() && m.compact.is_none() {
+            if nothing {
                 <p class="small muted">{ tr.t(K::TlNoMarks) }</p>
             } else {
-                <ul class="small">{ for compact }{ for marks }{ for caches }</ul>
+                <ul class="small">{ for compact }{ for rounds }{ for marks }{ for watches }{ for caches }</ul>
             }
         </details>
     }
@@ -544,13 +1040,67 @@ fn input_i64(e: &Event) -> Option<i64> {
     e.target_unchecked_into::<web_sys::HtmlInputElement>().value().trim().parse().ok()
 }
 
-/// The timeline panel: window controls and the picture of the sandbox at the scrubber.
+/// Measures `node`'s width now and whenever the window resizes.
+#[hook]
+pub fn use_width(node: NodeRef) -> f64 {
+    let width = use_state(|| 0.0_f64);
+    {
+        let width = width.clone();
+        let node = node.clone();
+        use_effect_with((), move |_| {
+            let measure = {
+                let width = width.clone();
+                let node = node.clone();
+                move || {
+                    if let Some(el) = node.cast::<web_sys::Element>() {
+                        let w = f64::from(el.client_width());
+                        if w > 0.0 && (w - *width).abs() >= 1.0 {
+                            width.set(w);
+                        }
+                    }
+                }
+            };
+            measure();
+            let on_resize = Closure::<dyn Fn()>::new(measure);
+            let win = web_sys::window();
+            if let Some(win) = &win {
+                let _ = win.add_event_listener_with_callback("resize", on_resize.as_ref().unchecked_ref());
+            }
+            move || {
+                if let Some(win) = win {
+                    let _ =
+                        win.remove_event_listener_with_callback("resize", on_resize.as_ref().unchecked_ref());
+                }
+                drop(on_resize);
+            }
+        });
+    }
+    // Re-measure after every render too (a lesson panel opening changes the width, not the window).
+    {
+        let width = width.clone();
+        let node = node.clone();
+        use_effect(move || {
+            if let Some(el) = node.cast::<web_sys::Element>() {
+                let w = f64::from(el.client_width());
+                if w > 0.0 && (w - *width).abs() >= 1.0 {
+                    width.set(w);
+                }
+            }
+        });
+    }
+    if *width > 0.0 { *width } else { 900.0 }
+}
+
+/// The timeline panel: window controls, the system view and the picture of the sandbox at the
+/// scrubber.
 #[function_component(Timeline)]
 pub fn timeline() -> Html {
     let tr = use_tr();
     let lab = use_context::<LabHandle>().expect("LabHandle context");
     let hover = use_context::<HoverHandle>();
     let window = use_state(|| None::<Window>);
+    let node = use_node_ref();
+    let width = use_width(node.clone());
     let model = {
         let lab = lab.clone();
         use_memo((lab.stamp, lab.at, *window), move |(_, _, win)| build(&lab.session(), lab.visible(), *win))
@@ -603,7 +1153,34 @@ pub fn timeline() -> Html {
         })
     };
     let dense = model.lanes.iter().any(|l| matches!(l.body, LaneBody::Buckets(_))) || model.more_keys > 0;
-    let writes = model.keys > 0 || model.current > 1;
+    let selected = lab.shown();
+    let selected_out = selected.and_then(|i| lab.visible().get(i)).and_then(|e| e.out.clone());
+    let kinds_present = {
+        let m = &*model;
+        let mut k = Vec::new();
+        if m.compact.is_some() {
+            k.push((K::TlLegendCompacted, "compacted"));
+        }
+        if m.marks.iter().any(|mk| mk.kind == MarkKind::List) {
+            k.push((K::TlLegendList, "list"));
+        }
+        if m.marks.iter().any(|mk| matches!(mk.kind, MarkKind::Token { .. })) {
+            k.push((K::TlLegendToken, "token"));
+        }
+        if !m.caches.is_empty() {
+            k.push((K::TlLegendCache, "cache"));
+        }
+        if !m.watches.is_empty() {
+            k.push((K::TlLegendWatch, "watch"));
+        }
+        if m.watches.iter().any(|w| w.end.as_ref().is_some_and(|e| e.code.is_some())) {
+            k.push((K::TlLegendError, "end-error"));
+        }
+        if m.watches.iter().any(|w| w.end.as_ref().is_some_and(|e| e.code.is_none())) {
+            k.push((K::TlLegendClean, "end-clean"));
+        }
+        k
+    };
     html! {
         <section class="timeline-panel" aria-labelledby="tl-h" id="timeline">
             <div class="row-head">
@@ -623,16 +1200,20 @@ pub fn timeline() -> Html {
                 { btn("tl-all", K::TlAll, 1, full.hi, window.is_none()) }
             </div>
             <p class="small muted tl-desc">{ tr.t(K::TlDesc) }</p>
-            if !writes {
+            if model.is_empty() {
                 <p id="tl-empty" class="empty">{ tr.f(K::TlEmpty, &[&model.current]) }</p>
             }
-            <Picture model={model.clone()} selected={lab.shown()} hovered={hover.as_ref().and_then(|h| **h)} {on_select} {on_hover} />
+            <div class="pictures" ref={node}>
+                if !model.is_empty() {
+                    <super::system::SystemView model={model.clone()} {width} selected={selected} selected_out={selected_out} />
+                }
+                <Picture model={model.clone()} {width} selected={selected} hovered={hover.as_ref().and_then(|h| **h)} {on_select} {on_hover} />
+            </div>
             <ul class="tl-legend small muted" aria-hidden="true">
-                <li><span class="sw compacted"></span>{ tr.t(K::TlLegendCompacted) }</li>
-                <li><span class="sw list"></span>{ tr.t(K::TlLegendList) }</li>
-                <li><span class="sw token"></span>{ tr.t(K::TlLegendToken) }</li>
-                <li><span class="sw watch"></span>{ tr.t(K::TlLegendWatch) }</li>
-                <li><span class="sw cache"></span>{ tr.t(K::TlLegendCache) }</li>
+                { for kinds_present.iter().map(|(k, class)| html! { <li><span class={classes!("sw", *class)}></span>{ tr.t(*k) }</li> }) }
+                if model.compact_key_writes > 0 {
+                    <li id="tl-compact-key">{ tr.f(K::TlCompactKey, &[&model.compact_key_writes]) }</li>
+                }
             </ul>
         </section>
     }

@@ -1,0 +1,362 @@
+//! The system view (`#system-view`): the actors of the sandbox stacked over the timeline's
+//! revision axis (same [`x_of`], same width): the clients (you, each informer with ⚑ at its
+//! lastSyncRV and its watch), each apiserver's watch cache per resource as a window band (oldest
+//! startable RV → its RV, events held / capacity, snapshot ticks, lag with the events still in
+//! flight, "not ready" while it initialises), and etcd (its head, the compacted zone, the
+//! compactor's next round). The selected line's request draws its path — client → apiserver N →
+//! watch cache / cache snapshot / etcd — from the `why.path` the engine gave that line; lines
+//! without one draw none. Everything comes from the session's read model (`script::view`).
+
+use std::rc::Rc;
+
+use serde_json::Value;
+use yew::prelude::*;
+
+use super::i18n::{K, Tr, use_tr};
+use super::timeline::{Geom, Model, Window, f, gutter_label, label, text_width, x_of};
+
+#[derive(Properties, PartialEq)]
+pub struct SystemProps {
+    pub model: Rc<Model>,
+    pub width: f64,
+    /// The entry shown in the response viewer, and its output.
+    #[prop_or_default]
+    pub selected: Option<usize>,
+    #[prop_or_default]
+    pub selected_out: Option<Rc<Value>>,
+}
+
+/// "4m48s", "5s", "1h2m".
+pub fn duration_text(ms: u64) -> String {
+    let s = ms / 1000;
+    let (h, m, sec) = (s / 3600, (s / 60) % 60, s % 60);
+    match (h, m, sec) {
+        (0, 0, s) => format!("{s}s"),
+        (0, m, 0) => format!("{m}m"),
+        (0, m, s) => format!("{m}m{s}s"),
+        (h, m, _) => format!("{h}h{m}m"),
+    }
+}
+
+/// Where the selected line's decision says it was served.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum PathTier {
+    WatchCache,
+    CacheSnapshot,
+    Etcd,
+}
+
+impl PathTier {
+    pub fn parse(s: &str) -> Option<PathTier> {
+        match s {
+            "watch-cache" => Some(PathTier::WatchCache),
+            "cache-snapshot" => Some(PathTier::CacheSnapshot),
+            "etcd" => Some(PathTier::Etcd),
+            _ => None,
+        }
+    }
+    pub fn as_str(self) -> &'static str {
+        match self {
+            PathTier::WatchCache => "watch-cache",
+            PathTier::CacheSnapshot => "cache-snapshot",
+            PathTier::Etcd => "etcd",
+        }
+    }
+}
+
+/// The typed decision of an output (`"why"`), the fields the system view draws.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PathOf {
+    pub tier: PathTier,
+    pub apiserver: usize,
+    /// The revision it was decided at (snapshot, requested RV or list RV), if the decision says.
+    pub rv: Option<i64>,
+}
+
+/// Reads `why.path`, `why.apiserver` and the revision of an output's typed decision.
+pub fn path_of(out: &Value) -> Option<PathOf> {
+    let why = out.get("why")?;
+    let tier = PathTier::parse(why.get("path")?.as_str()?)?;
+    let apiserver =
+        why.get("apiserver").and_then(Value::as_u64).and_then(|n| usize::try_from(n).ok()).unwrap_or(1);
+    let rv = ["snapshot_rv", "rv", "revision", "cache_rv"]
+        .iter()
+        .find_map(|k| why.get(*k).and_then(Value::as_i64));
+    Some(PathOf { tier, apiserver, rv })
+}
+
+fn hatch_defs() -> Html {
+    html! {
+        <defs>
+            <pattern id="sv-hatch" width="6" height="6" patternUnits="userSpaceOnUse" patternTransform="rotate(45)">
+                <line class="hatch-line" x1="0" y1="0" x2="0" y2="6" />
+            </pattern>
+        </defs>
+    }
+}
+
+fn tier_label(g: Geom, y: f64, text: &str) -> Html {
+    html! {
+        <g class="tier">
+            <line class="tier-rule" x1="0" x2={f(g.width)} y1={f(y)} y2={f(y)} />
+            <text class="tier-label" x="6" y={f(y + 13.0)} data-label-for="tier">{ text.to_string() }</text>
+        </g>
+    }
+}
+
+#[function_component(SystemView)]
+pub fn system_view(p: &SystemProps) -> Html {
+    let tr = use_tr();
+    let m = &*p.model;
+    let v = &m.view;
+    let w: Window = m.window;
+    let g = Geom::for_width(p.width);
+    let x = |rev: f64| x_of(rev, w, g).clamp(g.x0, g.x1);
+    let head_x = x(m.current as f64 + 0.5);
+    let mut y = 0.0;
+    let mut parts: Vec<Html> = Vec::new();
+    let path = p.selected_out.as_deref().and_then(path_of);
+    let mut path_points: Vec<(f64, f64)> = Vec::new();
+
+    // Clients.
+    parts.push(tier_label(g, y, tr.t(K::SvClients)));
+    y += 18.0;
+    let you_y = y + g.row_h() / 2.0;
+    parts.push(
+        html! { <g class="row you">{ gutter_label(g, you_y, tr.t(K::SvYou), None, tr.t(K::SvYou)) }</g> },
+    );
+    if let Some(pth) = &path {
+        let px = pth.rv.filter(|r| *r >= w.lo && *r <= w.hi).map_or(head_x, |r| x(r as f64 + 0.5));
+        path_points.push((px, you_y));
+    }
+    y += g.row_h();
+    for inf in &v.informers {
+        let cy = y + g.row_h() / 2.0;
+        let sync = inf.last_sync_rv.parse::<i64>().ok();
+        let flag = sync.filter(|r| *r >= w.lo && *r <= w.hi).map(|r| {
+            let xf = x(r as f64 + 0.5);
+            let text = tr.f(K::SvLastSync, &[&r]);
+            let tw = text_width(&text);
+            let lx = if xf + 10.0 + tw <= g.x1 {
+                Some(xf + 10.0)
+            } else if xf - 10.0 - tw >= g.x0 {
+                Some(xf - 10.0 - tw)
+            } else {
+                None
+            };
+            html! {
+                <g class="mark last-sync" data-kind="last-sync" data-rv={r.to_string()} data-line="0">
+                    <title>{ tr.f(K::SvInformerTitle, &[&inf.name, &inf.state, &r]) }</title>
+                    <line class="flag-pole" x1={f(xf)} x2={f(xf)} y1={f(cy - 8.0)} y2={f(cy + 8.0)} />
+                    <path class="flag" d={format!("M{} {}l8 3l-8 3z", f(xf), f(cy - 8.0))} />
+                    { for lx.map(|lx| label("sync-label", lx, cy + 4.0, text.clone(), "last-sync")) }
+                </g>
+            }
+        });
+        parts.push(html! {
+            <g class="row informer" data-informer={inf.name.clone()} data-apiserver={inf.apiserver.to_string()}>
+                { gutter_label(g, cy, &inf.name, Some(&tr.f(K::SvToApiserver, &[&inf.apiserver])), &tr.f(K::SvInformerRow, &[&inf.name, &inf.resource, &inf.apiserver])) }
+                { for flag }
+            </g>
+        });
+        y += g.row_h();
+    }
+
+    // Apiservers: a band per watch cache.
+    parts.push(tier_label(g, y, tr.t(K::SvApiservers)));
+    y += 18.0;
+    for a in &v.apiservers {
+        let on_path =
+            path.as_ref().is_some_and(|pth| pth.apiserver == a.number && pth.tier != PathTier::Etcd);
+        if !a.watch_cache || m.caches.iter().all(|c| c.apiserver != a.number) {
+            let cy = y + g.row_h() / 2.0;
+            let text = if a.watch_cache { tr.t(K::SvNoCacheYet) } else { tr.t(K::SvCacheOff) };
+            let tw = text_width(text);
+            parts.push(html! {
+                <g class="row apiserver" data-apiserver={a.number.to_string()}>
+                    { gutter_label(g, cy, &tr.f(K::TlApiserver, &[&a.number]), None, &tr.f(K::TlApiserver, &[&a.number])) }
+                    <line class="off-line" x1={f(g.x0)} x2={f(g.x1)} y1={f(cy)} y2={f(cy)} />
+                    { for (g.x0 + 6.0 + tw <= g.x1).then(|| label("off-label", g.x0 + 6.0, cy - 4.0, text.to_string(), "cache-window")) }
+                </g>
+            });
+            if path.as_ref().is_some_and(|pth| pth.apiserver == a.number)
+                && let Some((px, _)) = path_points.first().copied()
+            {
+                path_points.push((px, cy));
+            }
+            y += g.row_h();
+            continue;
+        }
+        for c in v.apiservers.iter().filter(|x| x.number == a.number).flat_map(|a| a.caches.iter()) {
+            if !m.caches.iter().any(|b| b.apiserver == c.apiserver && b.resource == c.resource) {
+                continue;
+            }
+            let cy = y + g.row_h() / 2.0;
+            let lo = c.oldest_startable_rv.max(w.lo);
+            let hi = c.rv.min(w.hi);
+            let (x1, x2) = (x(lo as f64), x(hi as f64 + 1.0));
+            let text = if c.ready {
+                tr.f(K::SvHistory, &[&c.oldest_startable_rv, &c.rv, &c.history_len, &c.capacity])
+            } else {
+                tr.t(K::TlCacheNotReady).to_string()
+            };
+            let tw = text_width(&text);
+            let text_x = if x2 - x1 >= tw + 12.0 {
+                Some(x1 + 6.0)
+            } else if x1 - 8.0 - tw >= g.x0 {
+                Some(x1 - 8.0 - tw)
+            } else {
+                None
+            };
+            let snaps = c.snapshots.iter().filter(|r| **r >= w.lo && **r <= w.hi).map(|r| {
+                let xs = x(*r as f64 + 0.5);
+                html! { <line class="snapshot" data-kind="snapshot" data-rv={r.to_string()} x1={f(xs)} x2={f(xs)} y1={f(cy - 8.0)} y2={f(cy - 3.0)} /> }
+            });
+            let lag = (c.rv < v.revision && (c.in_flight > 0 || c.lag_ms > 0)).then(|| {
+                let behind = v.revision - c.rv;
+                let text = tr.f(K::SvLag, &[&behind, &duration_text(c.lag_ms)]);
+                let tw = text_width(&text);
+                let xa = x(c.rv as f64 + 1.0);
+                let lx = (head_x + 8.0 + tw <= g.x1).then_some(head_x + 8.0);
+                let dots = (0..c.in_flight.min(5)).map(|i| {
+                    let t = (i as f64 + 1.0) / (c.in_flight.min(5) as f64 + 1.0);
+                    let xd = xa + (head_x - xa) * t;
+                    html! { <circle class="in-flight" cx={f(xd)} cy={f(cy + 5.0)} r="2.5" /> }
+                });
+                html! {
+                    <g class="lag" data-kind="lag" data-rv={v.revision.to_string()} data-behind={behind.to_string()} data-in-flight={c.in_flight.to_string()}>
+                        <title>{ tr.f(K::SvLagTitle, &[&c.apiserver, &c.resource, &behind, &c.in_flight, &duration_text(c.lag_ms)]) }</title>
+                        <line class="lag-line" x1={f(xa)} x2={f(head_x)} y1={f(cy + 5.0)} y2={f(cy + 5.0)} />
+                        { for dots }
+                        { for lx.map(|lx| label("lag-label", lx, cy + 4.0, text.clone(), "lag")) }
+                    </g>
+                }
+            });
+            let head_label = {
+                let t = tr.f(K::SvRv, &[&c.rv]);
+                let tw2 = text_width(&t);
+                let lx = x2 + 6.0;
+                (c.rv >= v.revision && lx + tw2 <= g.x1)
+                    .then(|| label("head-label", lx, cy + 4.0, t, "cache-window"))
+            };
+            if on_path
+                && path.as_ref().is_some_and(|pth| pth.apiserver == c.apiserver)
+                && path_points.len() == 1
+            {
+                let (px, _) = path_points[0];
+                path_points.push((px, cy));
+            }
+            parts.push(html! {
+                <g class="row cache" data-kind="cache-window" data-apiserver={c.apiserver.to_string()} data-resource={c.resource.to_string()}
+                    data-rv={c.rv.to_string()} data-from={c.oldest_startable_rv.to_string()} data-line="0" data-ready={c.ready.to_string()}>
+                    <title>{ tr.f(K::TlCacheAt, &[&c.apiserver, &c.resource, &c.oldest_startable_rv, &c.rv]) }</title>
+                    { gutter_label(g, cy, &tr.f(K::TlApiserver, &[&c.apiserver]), Some(c.resource), &tr.f(K::TlCacheRow, &[&c.apiserver, &c.resource])) }
+                    if hi >= lo {
+                        <rect class={classes!("band", (!c.ready).then_some("unready"))} x={f(x1)} y={f(cy - 9.0)} width={f((x2 - x1).max(2.0))} height="18" rx="3" />
+                    }
+                    { for snaps }
+                    { for text_x.map(|tx| label("band-label", tx, cy + 4.0, text.clone(), "cache-window")) }
+                    { for head_label }
+                    { for lag }
+                </g>
+            });
+            y += g.row_h();
+        }
+        if path.as_ref().is_some_and(|pth| pth.apiserver == a.number && pth.tier == PathTier::Etcd)
+            && path_points.len() == 1
+        {
+            let (px, _) = path_points[0];
+            path_points.push((px, y - g.row_h() / 2.0));
+        }
+    }
+
+    // etcd.
+    parts.push(tier_label(g, y, "etcd"));
+    y += 18.0;
+    let cy = y + g.row_h() / 2.0;
+    let tape_x1 = x(w.lo as f64);
+    let zone = v.compacted.filter(|c| *c > w.lo).map(|c| {
+        let xe = x(c as f64);
+        html! { <rect class="zone hatched" data-kind="compacted-zone" data-rev={c.to_string()} x={f(g.x0)} y={f(cy - 9.0)} width={f(xe - g.x0)} height="18">
+            <title>{ tr.f(K::TlCompacted, &[&c]) }</title></rect> }
+    });
+    let head_text = tr.f(K::SvHead, &[&v.revision]);
+    let next = v
+        .apiservers
+        .iter()
+        .filter_map(|a| a.next_compaction_ms)
+        .min()
+        .map(|t| tr.f(K::SvNextRound, &[&duration_text(t.saturating_sub(v.now_ms))]));
+    let right_text = match &next {
+        Some(n) => format!("{head_text} · {n}"),
+        None => head_text.clone(),
+    };
+    let rtw = text_width(&right_text);
+    let htw = text_width(&head_text);
+    let etcd_label = if head_x + 8.0 + rtw <= g.x1 {
+        Some((head_x + 8.0, right_text))
+    } else if head_x - 8.0 - rtw >= g.x0 {
+        Some((head_x - 8.0 - rtw, right_text))
+    } else if head_x - 8.0 - htw >= g.x0 {
+        Some((head_x - 8.0 - htw, head_text.clone()))
+    } else {
+        None
+    };
+    if path.as_ref().is_some_and(|pth| pth.tier == PathTier::Etcd)
+        && let Some((px, _)) = path_points.first().copied()
+    {
+        path_points.push((px, cy));
+    }
+    parts.push(html! {
+        <g class="row etcd" data-rev={v.revision.to_string()}>
+            { gutter_label(g, cy, "etcd", None, "etcd") }
+            <rect class="tape" x={f(tape_x1)} y={f(cy - 9.0)} width={f((head_x - tape_x1).max(2.0))} height="18" rx="2" />
+            { for zone }
+            <path class="head" data-kind="head" data-rv={v.revision.to_string()} d={format!("M{} {}l-5 -7h10z", f(head_x), f(cy - 9.0))} />
+            { for etcd_label.map(|(lx, t)| label("etcd-label", lx, cy + 4.0, t, "etcd")) }
+        </g>
+    });
+    y += g.row_h();
+
+    // The selected request's path.
+    let path_html = path.as_ref().filter(|_| path_points.len() >= 2).map(|pth| {
+        let d: String = path_points
+            .iter()
+            .enumerate()
+            .map(|(i, (px, py))| format!("{}{} {}", if i == 0 { "M" } else { "L" }, f(*px), f(*py)))
+            .collect();
+        let (ex, ey) = path_points.last().copied().unwrap_or_default();
+        html! {
+            <g class="request-path" data-kind="request-path" data-path={pth.tier.as_str()} data-apiserver={pth.apiserver.to_string()}
+                data-line={p.selected.map(|s| (s + 1).to_string())} data-rv={pth.rv.map(|r| r.to_string())}>
+                <title>{ tr.f(K::SvPathTitle, &[&pth.apiserver, &tier_name(tr, pth.tier)]) }</title>
+                <path class="path-line" {d} />
+                <circle class="path-end" cx={f(ex)} cy={f(ey)} r="4" />
+            </g>
+        }
+    });
+    let height = y + 4.0;
+    let aria = match &path {
+        Some(pth) => tr.f(K::SvAria, &[&v.apiservers.len(), &v.revision, &tier_name(tr, pth.tier)]),
+        None => tr.f(K::SvAriaNoPath, &[&v.apiservers.len(), &v.revision]),
+    };
+    html! {
+        <div class="tl-wrap sv-wrap">
+            <svg id="system-view" class="timeline system" role="img" aria-label={aria}
+                width={f(g.width)} height={f(height)} viewBox={format!("0 0 {} {}", f(g.width), f(height))}
+                data-lo={w.lo.to_string()} data-hi={w.hi.to_string()} data-x0={f(g.x0)} data-x1={f(g.x1)}>
+                { hatch_defs() }
+                { for parts }
+                { for path_html }
+            </svg>
+        </div>
+    }
+}
+
+fn tier_name(tr: Tr, t: PathTier) -> String {
+    match t {
+        PathTier::WatchCache => tr.t(K::SvPathCache).to_string(),
+        PathTier::CacheSnapshot => tr.t(K::SvPathSnapshot).to_string(),
+        PathTier::Etcd => "etcd".to_string(),
+    }
+}
