@@ -2,6 +2,7 @@
 # rvlab developer entry point. The README's two commands:
 #   ./dev.sh serve   install what is missing, build, serve the playground on http://127.0.0.1:8080
 #   ./dev.sh test    install what is missing, run every native and browser test, print "N passed, N failed"
+#   ./dev.sh shots   screenshots of the pictures in their key states, into shots/
 # Everything installed lands in .tools/ (pinned versions) or comes from Debian's packages.
 set -uo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")" || exit 1
@@ -211,9 +212,58 @@ cmd_bench() {
   return "$status"
 }
 
+# ./dev.sh shots: PNG screenshots of the pictures in their key states (headless Chromium, CJK
+# fonts), into shots/. Scenarios are the scripts in scripts/shots/ (each also checked by
+# `rvlab test`), opened as embeds (`?embed=1&script=…`); the rest are the first visit, a lesson,
+# an 800 px embed, 390 px, dark, 中文 and a greyscale copy. Served on 127.0.0.1:$SHOTS_PORT.
+cmd_shots() {
+  need_web_tools
+  apt_install chromium fonts-noto-cjk
+  local out="$ROOT/shots" dist="$ROOT/target/shots-dist" port="${SHOTS_PORT:-8091}"
+  say "building the playground (debug) into $dist"
+  trunk build --offline --dist "$dist" >&2 || die "trunk build failed"
+  mkdir -p "$out" && rm -f "$out"/*.png
+  cat > "$dist/shots-grey.html" <<'HTML'
+<!doctype html><meta charset="utf-8"><title>greyscale</title>
+<style>html,body{margin:0}iframe{border:0;width:100vw;height:100vh;filter:grayscale(1)}</style>
+<iframe id="f"></iframe><script>document.getElementById('f').src='index.html'+location.search</script>
+HTML
+  python3 -m http.server "$port" --bind 127.0.0.1 --directory "$dist" >/dev/null 2>&1 &
+  local server=$!
+  trap 'kill "$server" 2>/dev/null' RETURN
+  for _ in $(seq 50); do curl -fs "http://127.0.0.1:$port/" >/dev/null 2>&1 && break; sleep 0.1; done
+  local status=0
+  shot() { # shot NAME WIDTH HEIGHT PAGE QUERY
+    local file="$out/$1.png"
+    chromium --headless --no-sandbox --disable-gpu --disable-background-networking --hide-scrollbars \
+      --window-size="$2,$3" --virtual-time-budget=6000 --screenshot="$file" \
+      "http://127.0.0.1:$port/$4?$5" >/dev/null 2>&1
+    if [ -s "$file" ]; then say "shot $1 ($2×$3)"; else say "FAILED: shot $1"; status=1; fi
+  }
+  script_q() { # the query that opens scripts/shots/$1.rv as an embed
+    printf 'embed=1&motion=reduce&script=%s' "$(python3 -c 'import sys,urllib.parse;print(urllib.parse.quote(open(sys.argv[1]).read()))' "scripts/shots/$1.rv")"
+  }
+  shot first-visit 1280 900 index.html "lang=en&motion=reduce"
+  for f in scripts/shots/*.rv; do
+    local name; name=$(basename "$f" .rv)
+    shot "$name" 1280 1100 index.html "lang=en&$(script_q "$name")"
+  done
+  shot lesson-08 1280 1000 index.html "lang=en&motion=reduce&lesson=08-two-410s"
+  shot embed-800 800 700 index.html "lang=en&embed=1&motion=reduce&lesson=compaction"
+  shot two-apiservers-390 390 1400 index.html "lang=en&$(script_q two-apiservers)"
+  shot slow-consumer-390 390 1400 index.html "lang=en&$(script_q slow-consumer)"
+  shot two-apiservers-dark 1280 1100 index.html "lang=en&theme=dark&$(script_q two-apiservers)"
+  shot two-apiservers-zh 1280 1100 index.html "lang=zh&$(script_q two-apiservers)"
+  shot informer-relist-zh-390 390 1400 index.html "lang=zh&$(script_q informer-relist)"
+  shot two-apiservers-grey 1280 1100 shots-grey.html "lang=en&$(script_q two-apiservers)"
+  echo "screenshots in $out"
+  return "$status"
+}
+
 case "${1:-}" in
   serve) cmd_serve ;;
   test) cmd_test ;;
   bench) shift; cmd_bench "$@" ;;
-  *) echo "usage: ./dev.sh serve | test | bench [--smoke]" >&2; exit 2 ;;
+  shots) cmd_shots ;;
+  *) echo "usage: ./dev.sh serve | test | bench [--smoke] | shots" >&2; exit 2 ;;
 esac

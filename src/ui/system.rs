@@ -145,7 +145,7 @@ pub fn system_view(p: &SystemProps) -> Html {
                 None
             };
             html! {
-                <g class="mark last-sync" data-kind="last-sync" data-rv={r.to_string()} data-line="0">
+                <g class="mark last-sync" data-kind="last-sync" data-rv={r.to_string()}>
                     <title>{ tr.f(K::SvInformerTitle, &[&inf.name, &inf.state, &r]) }</title>
                     <line class="flag-pole" x1={f(xf)} x2={f(xf)} y1={f(cy - 8.0)} y2={f(cy + 8.0)} />
                     <path class="flag" d={format!("M{} {}l8 3l-8 3z", f(xf), f(cy - 8.0))} />
@@ -248,7 +248,7 @@ pub fn system_view(p: &SystemProps) -> Html {
             }
             parts.push(html! {
                 <g class="row cache" data-kind="cache-window" data-apiserver={c.apiserver.to_string()} data-resource={c.resource.to_string()}
-                    data-rv={c.rv.to_string()} data-from={c.oldest_startable_rv.to_string()} data-line="0" data-ready={c.ready.to_string()}>
+                    data-rv={c.rv.to_string()} data-from={c.oldest_startable_rv.to_string()} data-ready={c.ready.to_string()}>
                     <title>{ tr.f(K::TlCacheAt, &[&c.apiserver, &c.resource, &c.oldest_startable_rv, &c.rv]) }</title>
                     { gutter_label(g, cy, &tr.f(K::TlApiserver, &[&c.apiserver]), Some(c.resource), &tr.f(K::TlCacheRow, &[&c.apiserver, &c.resource])) }
                     if hi >= lo {

@@ -535,7 +535,13 @@ fn hit(x: f64, y: f64) -> Html {
 /// How an ended watch is drawn: its glyph class, and the short text next to it.
 fn end_text(tr: Tr, e: &WatchEnd) -> (bool, String) {
     match (e.code, e.cause.as_deref()) {
+        (Some(code), Some("cache-window")) => (true, tr.f(K::TlEndCacheWindow, &[&code])),
+        (Some(code), Some("etcd-compacted")) => (true, tr.f(K::TlEndEtcdCompacted, &[&code])),
+        (Some(code), Some("cache-not-fresh")) => (true, tr.f(K::TlEndNotFresh, &[&code])),
+        (Some(code), Some("prev-kv-missing")) => (true, tr.f(K::TlEndPrevKv, &[&code])),
         (Some(code), _) => (true, tr.f(K::TlEndError, &[&code])),
+        (None, Some("etcd-compacted")) => (false, tr.t(K::TlEndRelisted).to_string()),
+        (None, Some("cache-off")) => (false, tr.t(K::TlEndCacheOff).to_string()),
         (None, Some("slow-consumer")) => (false, tr.t(K::TlEndSlow).to_string()),
         (None, Some("timeout")) => (false, tr.t(K::TlEndTimeout).to_string()),
         (None, Some("cancelled")) => (false, tr.t(K::TlEndCancelled).to_string()),
@@ -830,7 +836,7 @@ pub fn picture(p: &PictureProps) -> Html {
         });
         parts.push(html! {
             <g class="row cache" data-kind="cache-window" data-apiserver={c.apiserver.to_string()} data-resource={c.resource.clone()}
-                data-rv={c.rv.to_string()} data-from={c.oldest.to_string()} data-line="0">
+                data-rv={c.rv.to_string()} data-from={c.oldest.to_string()}>
                 <title>{ title }</title>
                 { gutter_label(g, cy, &name, Some(&c.resource), &tr.f(K::TlCacheRow, &[&c.apiserver, &c.resource])) }
                 { for band }
@@ -872,6 +878,7 @@ pub fn picture(p: &PictureProps) -> Html {
             html! {
                 <g class="mark bookmark" data-kind="bookmark" data-rv={r.to_string()} data-line={(wr.entry + 1).to_string()}>
                     <title>{ tr.f(K::TlBookmark, &[&wr.id, r]) }</title>
+                    { hit(xb, cy) }
                     <path d={format!("M{} {}l5 5l-5 5l-5 -5z", f(xb), f(cy - 5.0))} />
                 </g>
             }
@@ -1018,6 +1025,12 @@ fn table(tr: Tr, m: &Model) -> Html {
         .map(|c| html! { <li>{ tr.f(K::TlCacheAt, &[&c.apiserver, &c.resource, &c.oldest, &c.rv]) }</li> });
     let compact = m.compact.map(|c| html! { <li>{ tr.f(K::TlCompacted, &[&c]) }</li> });
     let rounds = m.rounds.iter().map(|(n, r)| html! { <li>{ tr.f(K::TlRoundTitle, &[n, r]) }</li> });
+    let v = &m.view;
+    let lags = v.apiservers.iter().flat_map(|a| a.caches.iter()).filter(|c| c.rv < v.revision && c.in_flight > 0).map(|c| {
+        let dur = super::system::duration_text(c.lag_ms);
+        html! { <li>{ tr.f(K::SvLagTitle, &[&c.apiserver, &c.resource, &(v.revision - c.rv), &c.in_flight, &dur]) }</li> }
+    });
+    let informers = v.informers.iter().map(|i| html! { <li>{ tr.f(K::SvInformerTitle, &[&i.name, &i.state, &i.last_sync_rv]) }</li> });
     let nothing = m.marks.is_empty() && m.caches.is_empty() && m.compact.is_none() && m.watches.is_empty();
     html! {
         <details id="tl-table" class="tl-table">
@@ -1030,7 +1043,7 @@ fn table(tr: Tr, m: &Model) -> Html {
             if nothing {
                 <p class="small muted">{ tr.t(K::TlNoMarks) }</p>
             } else {
-                <ul class="small">{ for compact }{ for rounds }{ for marks }{ for watches }{ for caches }</ul>
+                <ul class="small">{ for compact }{ for rounds }{ for marks }{ for watches }{ for caches }{ for lags }{ for informers }</ul>
             }
         </details>
     }
