@@ -758,8 +758,17 @@ pub fn picture(p: &PictureProps) -> Html {
             </>
         });
         let cy = y + g.row_h() / 2.0;
-        let mut placed: Vec<Vec<(f64, f64)>> = vec![Vec::new()];
-        // The boundary's own label first, then each round's ✂ (labels only where they fit).
+        // Every ✂ first (marks are never covered), then the boundary's label, then each round's
+        // label where it fits.
+        let glyphs: Vec<(f64, f64)> = m
+            .rounds
+            .iter()
+            .map(|(_, r)| *r)
+            .chain(std::iter::once(c))
+            .filter(|r| *r >= w.lo && *r <= w.hi)
+            .map(|r| (x(r as f64) - 8.0, x(r as f64) + 1.0))
+            .collect();
+        let mut placed: Vec<Vec<(f64, f64)>> = vec![glyphs];
         let lw = text_width(&label_c);
         let (lx, ok) = if xe + 8.0 + lw <= g.x1 {
             (xe + 8.0, true)
@@ -774,7 +783,7 @@ pub fn picture(p: &PictureProps) -> Html {
             let xr = x(*r as f64);
             let text = tr.f(K::TlRound, &[n]);
             let tw = text_width(&text);
-            let lbl = pack(&mut placed, xr - 7.0, xr + 9.0 + tw).is_some().then(|| label("round-label", xr + 9.0, cy + 4.0, text.clone(), "compaction"));
+            let lbl = pack(&mut placed, xr + 9.0, xr + 9.0 + tw).is_some().then(|| label("round-label", xr + 9.0, cy + 4.0, text.clone(), "compaction"));
             html! {
                 <g class="mark compaction" data-kind="compaction" data-rev={r.to_string()} data-rv={r.to_string()} data-round={n.to_string()}>
                     <title>{ tr.f(K::TlRoundTitle, &[n, r]) }</title>
@@ -1030,7 +1039,10 @@ fn table(tr: Tr, m: &Model) -> Html {
         let dur = super::system::duration_text(c.lag_ms);
         html! { <li>{ tr.f(K::SvLagTitle, &[&c.apiserver, &c.resource, &(v.revision - c.rv), &c.in_flight, &dur]) }</li> }
     });
-    let informers = v.informers.iter().map(|i| html! { <li>{ tr.f(K::SvInformerTitle, &[&i.name, &i.state, &i.last_sync_rv]) }</li> });
+    let informers = v
+        .informers
+        .iter()
+        .map(|i| html! { <li>{ tr.f(K::SvInformerTitle, &[&i.name, &i.state, &i.last_sync_rv]) }</li> });
     let nothing = m.marks.is_empty() && m.caches.is_empty() && m.compact.is_none() && m.watches.is_empty();
     html! {
         <details id="tl-table" class="tl-table">
