@@ -13,6 +13,13 @@ use web_sys::{Element, HtmlElement, HtmlInputElement, HtmlSelectElement, HtmlTex
 
 wasm_bindgen_test_configure!(run_in_browser);
 
+/// Lets the browser lay out and deliver ResizeObserver notifications (the pictures measure their
+/// width), then Yew render what they changed.
+async fn settle() {
+    yew::platform::time::sleep(std::time::Duration::from_millis(100)).await;
+    flush().await;
+}
+
 /// Lets Yew's scheduler run its pending renders.
 async fn flush() {
     for _ in 0..2 {
@@ -57,6 +64,10 @@ impl Lab {
             h.destroy();
         }
         self.root.remove();
+        if let Some(css) = document().get_element_by_id("rvlab-test-css") {
+            css.remove();
+            rvlab::ui::timeline::remeasure();
+        }
     }
 
     fn q(&self, sel: &str) -> Option<Element> {
@@ -1579,6 +1590,9 @@ async fn a_100000_revision_history_renders_without_freezing() {
     assert!(lab.all("#log li").len() <= rvlab::ui::console::MAX_ROWS);
     assert!(lab.text("#log-more").contains("99701"), "{}", lab.text("#log-more"));
     // Zoom to a small range: single versions are drawn again.
+    // The pictures lay out for the width they measure (a ResizeObserver): let that settle before
+    // typing, as a person would be slower than that.
+    settle().await;
     lab.input("#tl-from", "99990").await;
     fire(&lab.el("#tl-from"), "change");
     flush().await;
@@ -2331,11 +2345,19 @@ async fn reduced_motion_makes_play_a_single_step_per_click() {
 // The pictures (issue 14): marks with kinds, causes and owners; legible at 1280 and 390 px
 
 impl Lab {
-    /// Mounts a fresh app inside a root `width` CSS pixels wide.
+    /// Mounts a fresh app inside a root `width` CSS pixels wide, with the page's style sheet
+    /// (the test runner does not load it; `unmount` takes it away again).
     async fn sized(width: u32) -> Lab {
+        let doc = document();
+        if doc.get_element_by_id("rvlab-test-css").is_none() {
+            let style = doc.create_element("style").unwrap();
+            style.set_id("rvlab-test-css");
+            style.set_text_content(Some(include_str!("../www/style.css")));
+            doc.head().unwrap().append_child(&style).unwrap();
+            timeline::remeasure();
+        }
         storage().remove_item(STORAGE_KEY).unwrap();
         storage().remove_item(rvlab::ui::guided::ACTIVE_KEY).unwrap();
-        let doc = document();
         let root = doc.create_element("div").expect("create root");
         root.set_attribute("style", &format!("width:{width}px")).unwrap();
         doc.body().expect("body").append_child(&root).expect("append root");
@@ -2435,7 +2457,21 @@ fn assert_legible(lab: &Lab, what: &str) {
     for s in &shapes {
         let r = rect_of(s);
         for (text, b) in &boxes {
-            assert!(!overlaps(&r, b), "{what}: label {text:?} covers a mark");
+            assert!(
+                !overlaps(&r, b),
+                "{what}: label {text:?} ({:.1},{:.1})–({:.1},{:.1}) covers a {} mark ({:.1},{:.1})–({:.1},{:.1})",
+                b.l,
+                b.t,
+                b.r,
+                b.b,
+                s.parent_element()
+                    .and_then(|p| p.get_attribute("data-kind"))
+                    .unwrap_or_else(|| s.get_attribute("class").unwrap_or_default()),
+                r.l,
+                r.t,
+                r.r,
+                r.b
+            );
         }
     }
 }
@@ -2456,6 +2492,7 @@ const TWO_APISERVERS: &[&str] = &[
 async fn pictures_name_every_cache_window_and_show_lag_on_two_apiservers() {
     let lab = Lab::sized(1280).await;
     run_all(&lab, TWO_APISERVERS).await;
+    settle().await;
     // The timeline's cache rows name their owner in visible text.
     let rows = lab.all("#timeline-svg [data-kind='cache-window']");
     let owners: Vec<(String, String)> = rows
@@ -2532,6 +2569,7 @@ async fn every_watch_ending_is_drawn_with_its_code_and_owner() {
     for width in [1280, 390] {
         let lab = Lab::sized(width).await;
         run_all(&lab, ENDINGS).await;
+        settle().await;
         let ends = lab.all("#timeline-svg [data-kind='watch-end']");
         assert_eq!(ends.len(), 4, "{width}: {}", lab.text("#tl-table"));
         let end = |line: &str| lab.el(&format!("#timeline-svg [data-kind='watch-end'][data-line='{line}']"));
@@ -2567,6 +2605,7 @@ async fn every_watch_ending_is_drawn_with_its_code_and_owner() {
 async fn the_pictures_fit_390_px_without_sideways_scrolling() {
     let lab = Lab::sized(390).await;
     run_all(&lab, TWO_APISERVERS).await;
+    settle().await;
     let svg = lab.el("#timeline-svg");
     let wrap = svg.parent_element().unwrap();
     assert!(
@@ -2595,6 +2634,7 @@ async fn an_empty_sandbox_shows_one_sentence_and_no_unexplained_bars() {
 async fn compaction_rounds_are_marked_and_compact_rev_key_is_explained_not_drawn() {
     let lab = Lab::sized(1280).await;
     run_all(&lab, &[CM_A, "advance 5m", CM_B, "advance 5m"]).await;
+    settle().await;
     let rounds = lab.all("#timeline-svg [data-kind='compaction'][data-round]");
     assert_eq!(rounds.len(), 1);
     assert_eq!(rounds[0].get_attribute("data-round").as_deref(), Some("1"));

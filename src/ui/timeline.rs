@@ -29,9 +29,6 @@ use super::{HoverHandle, LabHandle};
 use crate::script::Session;
 use crate::script::view::{FrameKind, View};
 
-/// The font every label in the pictures uses (the style sheet sets the same on the SVGs).
-pub const FONT: &str =
-    "12px system-ui, -apple-system, \"Segoe UI\", \"Noto Sans\", \"Noto Sans CJK SC\", sans-serif";
 /// Row heights.
 pub const AXIS_H: f64 = 24.0;
 pub const LANE_H: f64 = 22.0;
@@ -95,26 +92,51 @@ pub fn x_of(rev: f64, w: Window, g: Geom) -> f64 {
     g.x0 + (rev - w.lo as f64) / (w.span() as f64) * (g.x1 - g.x0)
 }
 
-/// The width of `text` in [`FONT`], measured by the browser (an offscreen canvas), cached.
+/// The width of `text` as the pictures draw it, measured by the browser: an offscreen SVG
+/// `<text>` styled like the pictures' labels (`getComputedTextLength`), so 中文 and any font the
+/// page ends up with are measured, not guessed. Cached per string.
 pub fn text_width(text: &str) -> f64 {
-    thread_local! {
-        static CTX: Option<web_sys::CanvasRenderingContext2d> = web_sys::window()
-            .and_then(|w| w.document())
-            .and_then(|d| d.create_element("canvas").ok())
-            .and_then(|c| c.dyn_into::<web_sys::HtmlCanvasElement>().ok())
-            .and_then(|c| c.get_context("2d").ok().flatten())
-            .and_then(|c| c.dyn_into::<web_sys::CanvasRenderingContext2d>().ok())
-            .inspect(|c| c.set_font(FONT));
-        static CACHE: RefCell<HashMap<String, f64>> = RefCell::new(HashMap::new());
-    }
     if let Some(w) = CACHE.with(|c| c.borrow().get(text).copied()) {
         return w;
     }
-    let measured = CTX.with(|c| c.as_ref().and_then(|c| c.measure_text(text).ok()).map(|m| m.width()));
-    // Without a canvas (never in a browser): a generous bound, CJK a full em.
+    let measured = PROBE.with(|p| {
+        let p = p.as_ref()?;
+        p.set_text_content(Some(text));
+        let f: js_sys::Function =
+            js_sys::Reflect::get(p, &"getComputedTextLength".into()).ok()?.dyn_into().ok()?;
+        f.call0(p).ok()?.as_f64()
+    });
+    // Without a document (never in a browser): a generous bound, CJK a full em.
     let w = measured.unwrap_or_else(|| text.chars().map(|c| if c.is_ascii() { 7.5 } else { 12.5 }).sum());
     CACHE.with(|c| c.borrow_mut().insert(text.to_string(), w));
     w
+}
+
+thread_local! {
+    static PROBE: Option<web_sys::Element> = probe();
+    static CACHE: RefCell<HashMap<String, f64>> = RefCell::new(HashMap::new());
+}
+
+/// Forgets the measured label widths (after the page's style sheet changed).
+pub fn remeasure() {
+    CACHE.with(|c| c.borrow_mut().clear());
+}
+
+/// The hidden `<svg class="timeline"><text class="lbl">` that [`text_width`] measures with.
+fn probe() -> Option<web_sys::Element> {
+    const NS: &str = "http://www.w3.org/2000/svg";
+    let doc = web_sys::window()?.document()?;
+    let svg = doc.create_element_ns(Some(NS), "svg").ok()?;
+    svg.set_attribute("class", "timeline").ok()?;
+    svg.set_attribute("aria-hidden", "true").ok()?;
+    svg.set_attribute("width", "10").ok()?;
+    svg.set_attribute("height", "10").ok()?;
+    svg.set_attribute("style", "position:absolute;left:-10000px;top:0;visibility:hidden").ok()?;
+    let text = doc.create_element_ns(Some(NS), "text").ok()?;
+    text.set_attribute("class", "lbl").ok()?;
+    svg.append_child(&text).ok()?;
+    doc.body()?.append_child(&svg).ok()?;
+    Some(text)
 }
 
 /// `text` cut (with a leading or trailing "…") to fit `max` pixels.
@@ -1065,51 +1087,39 @@ fn input_i64(e: &Event) -> Option<i64> {
     e.target_unchecked_into::<web_sys::HtmlInputElement>().value().trim().parse().ok()
 }
 
-/// Measures `node`'s width now and whenever the window resizes.
+/// Measures `node`'s width now and whenever it changes (a ResizeObserver: the window, a lesson
+/// panel opening, an embed's frame). A width that grows by less than a scrollbar is ignored, so a
+/// scrollbar that the picture's own height brings and takes away cannot make it oscillate.
 #[hook]
 pub fn use_width(node: NodeRef) -> f64 {
     let width = use_state(|| 0.0_f64);
+    let current = use_mut_ref(|| 0.0_f64);
     {
         let width = width.clone();
-        let node = node.clone();
         use_effect_with((), move |_| {
-            let measure = {
-                let width = width.clone();
-                let node = node.clone();
-                move || {
-                    if let Some(el) = node.cast::<web_sys::Element>() {
-                        let w = f64::from(el.client_width());
-                        if w > 0.0 && (w - *width).abs() >= 1.0 {
-                            width.set(w);
-                        }
+            let node2 = node.clone();
+            let measure = move || {
+                if let Some(el) = node2.cast::<web_sys::Element>() {
+                    let w = f64::from(el.client_width());
+                    let old = *current.borrow();
+                    if w > 0.0 && (old == 0.0 || w < old - 0.5 || w > old + 20.0) {
+                        *current.borrow_mut() = w;
+                        width.set(w);
                     }
                 }
             };
             measure();
-            let on_resize = Closure::<dyn Fn()>::new(measure);
-            let win = web_sys::window();
-            if let Some(win) = &win {
-                let _ = win.add_event_listener_with_callback("resize", on_resize.as_ref().unchecked_ref());
+            let el = node.cast::<web_sys::Element>();
+            let cb = Closure::<dyn Fn()>::new(measure);
+            let ro = web_sys::ResizeObserver::new(cb.as_ref().unchecked_ref()).ok();
+            if let (Some(ro), Some(el)) = (&ro, &el) {
+                ro.observe(el);
             }
             move || {
-                if let Some(win) = win {
-                    let _ =
-                        win.remove_event_listener_with_callback("resize", on_resize.as_ref().unchecked_ref());
+                if let Some(ro) = ro {
+                    ro.disconnect();
                 }
-                drop(on_resize);
-            }
-        });
-    }
-    // Re-measure after every render too (a lesson panel opening changes the width, not the window).
-    {
-        let width = width.clone();
-        let node = node.clone();
-        use_effect(move || {
-            if let Some(el) = node.cast::<web_sys::Element>() {
-                let w = f64::from(el.client_width());
-                if w > 0.0 && (w - *width).abs() >= 1.0 {
-                    width.set(w);
-                }
+                drop(cb);
             }
         });
     }
