@@ -194,7 +194,7 @@ pub fn system_view(p: &SystemProps) -> Html {
             let cy = y + g.row_h() / 2.0;
             let lo = c.oldest_startable_rv.max(w.lo);
             let hi = c.rv.min(w.hi);
-            let (x1, x2) = (x(lo as f64), x(hi as f64 + 1.0));
+            let (x1, x2) = (x(lo as f64), x(hi as f64 + 0.5));
             let text = if c.ready {
                 tr.f(K::SvHistory, &[&c.oldest_startable_rv, &c.rv, &c.history_len, &c.capacity])
             } else {
@@ -216,7 +216,7 @@ pub fn system_view(p: &SystemProps) -> Html {
                 let behind = v.revision - c.rv;
                 let text = tr.f(K::SvLag, &[&behind, &duration_text(c.lag_ms)]);
                 let tw = text_width(&text);
-                let xa = x(c.rv as f64 + 1.0);
+                let xa = x(c.rv as f64 + 0.5);
                 let lx = (head_x + 8.0 + tw <= g.x1).then_some(head_x + 8.0);
                 let dots = (0..c.in_flight.min(5)).map(|i| {
                     let t = (i as f64 + 1.0) / (c.in_flight.min(5) as f64 + 1.0);

@@ -717,164 +717,7 @@ pub fn picture(p: &PictureProps) -> Html {
         y += h;
     }
 
-    // Key lanes.
-    let lanes_top = y;
-    for lane in &m.lanes {
-        let body = match &lane.body {
-            LaneBody::Segs { segs, tombs } => {
-                let bars = segs.iter().map(|s| {
-                    let x1 = clamp(x(s.start as f64));
-                    let x2 = clamp(x(s.end as f64));
-                    let end_label = if s.open { tr.f(K::TlNow, &[&m.current]) } else { (s.end - 1).to_string() };
-                    let title = tr.f(K::TlVersion, &[&lane.key, &s.start, &end_label, &s.create, &s.version]);
-                    html! {
-                        <rect class={classes!("seg", if s.version % 2 == 0 { "even" } else { "odd" }, s.open.then_some("open"))}
-                            data-rev={s.start.to_string()} data-version={s.version.to_string()}
-                            x={f(x1)} y={f(y + 4.0)} width={f((x2 - x1).max(1.0))} height={f(LANE_H - 8.0)} rx="2">
-                            <title>{ title }</title>
-                        </rect>
-                    }
-                });
-                let crosses = tombs.iter().map(|t| {
-                    let xt = x(*t as f64 + 0.5);
-                    let r = 5.0;
-                    let cy = y + LANE_H / 2.0;
-                    let d = format!("M{} {}L{} {}M{} {}L{} {}", f(xt - r), f(cy - r), f(xt + r), f(cy + r), f(xt - r), f(cy + r), f(xt + r), f(cy - r));
-                    html! { <path class="tomb" data-rev={t.to_string()} {d}><title>{ tr.f(K::TlTombstone, &[&lane.key, t]) }</title></path> }
-                });
-                html! { <>{ for bars }{ for crosses }</> }
-            }
-            LaneBody::Buckets(b) => buckets(tr, &lane.key, b, w, g, y),
-        };
-        let short = lane.key.strip_prefix("/registry/").unwrap_or(&lane.key).to_string();
-        parts.push(html! {
-            <g class="lane" data-key={lane.key.clone()}>
-                <text class="row-label lane-label" x="6" y={f(y + LANE_H / 2.0 + 4.0)} data-label-for="row">{ fit(&short, g.x0 - 12.0, true) }<title>{ lane.key.clone() }</title></text>
-                { body }
-            </g>
-        });
-        y += LANE_H;
-    }
-    if m.more_keys > 0 {
-        let l = tr.f(K::TlMoreKeys, &[&m.more_keys]);
-        parts.push(html! {
-            <g class="lane more" id="tl-more">
-                <text class="row-label lane-label" x="6" y={f(y + LANE_H / 2.0 + 4.0)} data-label-for="row">{ fit(&l, g.x0 - 12.0, false) }</text>
-                { buckets(tr, &l, &m.more, w, g, y) }
-            </g>
-        });
-        y += LANE_H;
-    }
-    let lanes_bottom = y;
-
-    // Compaction: the zone over the lanes and a row of rounds.
-    if let Some(c) = m.compact {
-        let xe = clamp(x(c as f64));
-        let label_c = tr.f(K::TlCompacted, &[&c]);
-        let zone = (c > w.lo).then(|| html! {
-            <>
-                <rect id="tl-compacted" class="zone" data-rev={c.to_string()} x={f(g.x0)} y={f(plot_top)} width={f(xe - g.x0)} height={f((lanes_bottom - plot_top).max(0.0) + g.row_h())}>
-                    <title>{ label_c.clone() }</title>
-                </rect>
-                <line id="tl-compact-line" x1={f(xe)} x2={f(xe)} y1={f(plot_top)} y2={f(lanes_bottom + g.row_h())} />
-            </>
-        });
-        let cy = y + g.row_h() / 2.0;
-        // Every ✂ first (marks are never covered), then the boundary's label, then each round's
-        // label where it fits.
-        let glyphs: Vec<(f64, f64)> = m
-            .rounds
-            .iter()
-            .map(|(_, r)| *r)
-            .chain(std::iter::once(c))
-            .filter(|r| *r >= w.lo && *r <= w.hi)
-            .map(|r| (x(r as f64) - 8.0, x(r as f64) + 1.0))
-            .collect();
-        let mut placed: Vec<Vec<(f64, f64)>> = vec![glyphs];
-        let lw = text_width(&label_c);
-        let (lx, ok) = if xe + 8.0 + lw <= g.x1 {
-            (xe + 8.0, true)
-        } else if xe - 8.0 - lw >= g.x0 {
-            (xe - 8.0 - lw, true)
-        } else {
-            (0.0, false)
-        };
-        let boundary_label = (ok && pack(&mut placed, lx, lx + lw).is_some())
-            .then(|| label("compact-label", lx, cy + 4.0, label_c.clone(), "compaction"));
-        let rounds = m.rounds.iter().filter(|(_, r)| *r >= w.lo && *r <= w.hi).map(|(n, r)| {
-            let xr = x(*r as f64);
-            let text = tr.f(K::TlRound, &[n]);
-            let tw = text_width(&text);
-            let lbl = pack(&mut placed, xr + 9.0, xr + 9.0 + tw).is_some().then(|| label("round-label", xr + 9.0, cy + 4.0, text.clone(), "compaction"));
-            html! {
-                <g class="mark compaction" data-kind="compaction" data-rev={r.to_string()} data-rv={r.to_string()} data-round={n.to_string()}>
-                    <title>{ tr.f(K::TlRoundTitle, &[n, r]) }</title>
-                    { hit(xr, cy) }
-                    <path class="scissors" d={format!("M{} {}l5 0l-5 5m5 -5l-5 -5", f(xr - 5.0), f(cy))} />
-                    <circle class="scissors" cx={f(xr - 5.0)} cy={f(cy)} r="2.5" />
-                    { for lbl }
-                </g>
-            }
-        }).collect::<Vec<_>>();
-        // A `compact` line (not a round) is still a compaction: one mark at its revision.
-        let manual = (m.rounds.iter().all(|(_, r)| *r != c) && c >= w.lo && c <= w.hi).then(|| html! {
-            <g class="mark compaction" data-kind="compaction" data-rev={c.to_string()} data-rv={c.to_string()}>
-                <title>{ label_c.clone() }</title>
-                { hit(xe, cy) }
-                <path class="scissors" d={format!("M{} {}l5 0l-5 5m5 -5l-5 -5", f(xe - 5.0), f(cy))} />
-                <circle class="scissors" cx={f(xe - 5.0)} cy={f(cy)} r="2.5" />
-            </g>
-        });
-        parts.push(html! { <g class="row compacted">
-            { for zone }
-            { gutter_label(g, cy, tr.t(K::TlCompaction), None, tr.t(K::TlCompaction)) }
-            { for boundary_label }
-            { for manual }
-            { for rounds }
-        </g> });
-        y += g.row_h();
-    }
-
-    // Watch cache windows: one row each, named in the gutter, its numbers on or beside the band.
-    for c in &m.caches {
-        let lo = c.oldest.max(w.lo);
-        let hi = c.rv.min(w.hi);
-        let cy = y + g.row_h() / 2.0;
-        let name = tr.f(K::TlApiserver, &[&c.apiserver]);
-        let title = tr.f(K::TlCacheAt, &[&c.apiserver, &c.resource, &c.oldest, &c.rv]);
-        let band = (hi >= lo).then(|| {
-            let x1 = x(lo as f64);
-            let x2 = x(hi as f64 + 1.0);
-            let text = if c.ready {
-                tr.f(K::TlCacheBand, &[&c.oldest, &c.rv, &c.held, &c.capacity])
-            } else {
-                tr.t(K::TlCacheNotReady).to_string()
-            };
-            let tw = text_width(&text);
-            let tx = if x2 - x1 >= tw + 12.0 {
-                Some(x1 + 6.0)
-            } else if x2 + 6.0 + tw <= g.x1 {
-                Some(x2 + 6.0)
-            } else if x1 - 6.0 - tw >= g.x0 {
-                Some(x1 - 6.0 - tw)
-            } else {
-                None
-            };
-            html! { <>
-                <rect class={classes!("band", (!c.ready).then_some("unready"))} x={f(x1)} y={f(cy - 8.0)} width={f((x2 - x1).max(2.0))} height="16" rx="3" />
-                { for tx.map(|tx| label("band-label", tx, cy + 4.0, text.clone(), "cache-window")) }
-            </> }
-        });
-        parts.push(html! {
-            <g class="row cache" data-kind="cache-window" data-apiserver={c.apiserver.to_string()} data-resource={c.resource.clone()}
-                data-rv={c.rv.to_string()} data-from={c.oldest.to_string()}>
-                <title>{ title }</title>
-                { gutter_label(g, cy, &name, Some(&c.resource), &tr.f(K::TlCacheRow, &[&c.apiserver, &c.resource])) }
-                { for band }
-            </g>
-        });
-        y += g.row_h();
-    }
+    let mut zone_at: Option<(i64, f64, String)> = None;
 
     // Watches: one row each (the rest folded into one row).
     let shown = m.watches.len().min(if m.watches.len() > MAX_WATCH_ROWS {
@@ -980,8 +823,167 @@ pub fn picture(p: &PictureProps) -> Html {
         });
         y += g.row_h();
     }
+    // Watch cache windows: one row each, named in the gutter, its numbers on or beside the band.
+    for c in &m.caches {
+        let lo = c.oldest.max(w.lo);
+        let hi = c.rv.min(w.hi);
+        let cy = y + g.row_h() / 2.0;
+        let name = tr.f(K::TlApiserver, &[&c.apiserver]);
+        let title = tr.f(K::TlCacheAt, &[&c.apiserver, &c.resource, &c.oldest, &c.rv]);
+        let band = (hi >= lo).then(|| {
+            let x1 = x(lo as f64);
+            let x2 = x(hi as f64 + 0.5);
+            let text = if c.ready {
+                tr.f(K::TlCacheBand, &[&c.oldest, &c.rv, &c.held, &c.capacity])
+            } else {
+                tr.t(K::TlCacheNotReady).to_string()
+            };
+            let tw = text_width(&text);
+            let tx = if x2 - x1 >= tw + 12.0 {
+                Some(x1 + 6.0)
+            } else if x2 + 6.0 + tw <= g.x1 {
+                Some(x2 + 6.0)
+            } else if x1 - 6.0 - tw >= g.x0 {
+                Some(x1 - 6.0 - tw)
+            } else {
+                None
+            };
+            html! { <>
+                <rect class={classes!("band", (!c.ready).then_some("unready"))} x={f(x1)} y={f(cy - 8.0)} width={f((x2 - x1).max(2.0))} height="16" rx="3" />
+                { for tx.map(|tx| label("band-label", tx, cy + 4.0, text.clone(), "cache-window")) }
+            </> }
+        });
+        parts.push(html! {
+            <g class="row cache" data-kind="cache-window" data-apiserver={c.apiserver.to_string()} data-resource={c.resource.clone()}
+                data-rv={c.rv.to_string()} data-from={c.oldest.to_string()}>
+                <title>{ title }</title>
+                { gutter_label(g, cy, &name, Some(&c.resource), &tr.f(K::TlCacheRow, &[&c.apiserver, &c.resource])) }
+                { for band }
+            </g>
+        });
+        y += g.row_h();
+    }
+
+    // Compaction: the zone over the lanes and a row of rounds.
+    if let Some(c) = m.compact {
+        let xe = clamp(x(c as f64));
+        let label_c = tr.f(K::TlCompacted, &[&c]);
+        zone_at = (c > w.lo).then_some((c, xe, label_c.clone()));
+        let cy = y + g.row_h() / 2.0;
+        // Every ✂ first (marks are never covered), then the boundary's label, then each round's
+        // label where it fits.
+        let glyphs: Vec<(f64, f64)> = m
+            .rounds
+            .iter()
+            .map(|(_, r)| *r)
+            .chain(std::iter::once(c))
+            .filter(|r| *r >= w.lo && *r <= w.hi)
+            .map(|r| (x(r as f64) - 8.0, x(r as f64) + 1.0))
+            .collect();
+        let mut placed: Vec<Vec<(f64, f64)>> = vec![glyphs];
+        let lw = text_width(&label_c);
+        let (lx, ok) = if xe + 8.0 + lw <= g.x1 {
+            (xe + 8.0, true)
+        } else if xe - 8.0 - lw >= g.x0 {
+            (xe - 8.0 - lw, true)
+        } else {
+            (0.0, false)
+        };
+        let boundary_label = (ok && pack(&mut placed, lx, lx + lw).is_some())
+            .then(|| label("compact-label", lx, cy + 4.0, label_c.clone(), "compaction"));
+        let rounds = m.rounds.iter().filter(|(_, r)| *r >= w.lo && *r <= w.hi).map(|(n, r)| {
+            let xr = x(*r as f64);
+            let text = tr.f(K::TlRound, &[n]);
+            let tw = text_width(&text);
+            let lbl = pack(&mut placed, xr + 9.0, xr + 9.0 + tw).is_some().then(|| label("round-label", xr + 9.0, cy + 4.0, text.clone(), "compaction"));
+            html! {
+                <g class="mark compaction" data-kind="compaction" data-rev={r.to_string()} data-rv={r.to_string()} data-round={n.to_string()}>
+                    <title>{ tr.f(K::TlRoundTitle, &[n, r]) }</title>
+                    { hit(xr, cy) }
+                    <path class="scissors" d={format!("M{} {}l5 0l-5 5m5 -5l-5 -5", f(xr - 5.0), f(cy))} />
+                    <circle class="scissors" cx={f(xr - 5.0)} cy={f(cy)} r="2.5" />
+                    { for lbl }
+                </g>
+            }
+        }).collect::<Vec<_>>();
+        // A `compact` line (not a round) is still a compaction: one mark at its revision.
+        let manual = (m.rounds.iter().all(|(_, r)| *r != c) && c >= w.lo && c <= w.hi).then(|| html! {
+            <g class="mark compaction" data-kind="compaction" data-rev={c.to_string()} data-rv={c.to_string()}>
+                <title>{ label_c.clone() }</title>
+                { hit(xe, cy) }
+                <path class="scissors" d={format!("M{} {}l5 0l-5 5m5 -5l-5 -5", f(xe - 5.0), f(cy))} />
+                <circle class="scissors" cx={f(xe - 5.0)} cy={f(cy)} r="2.5" />
+            </g>
+        });
+        parts.push(html! { <g class="row compacted">
+            { gutter_label(g, cy, tr.t(K::TlCompaction), None, tr.t(K::TlCompaction)) }
+            { for boundary_label }
+            { for manual }
+            { for rounds }
+        </g> });
+        y += g.row_h();
+    }
+
+    // Key lanes.
+    for lane in &m.lanes {
+        let body = match &lane.body {
+            LaneBody::Segs { segs, tombs } => {
+                let bars = segs.iter().map(|s| {
+                    let x1 = clamp(x(s.start as f64));
+                    let x2 = clamp(x(s.end as f64));
+                    let end_label = if s.open { tr.f(K::TlNow, &[&m.current]) } else { (s.end - 1).to_string() };
+                    let title = tr.f(K::TlVersion, &[&lane.key, &s.start, &end_label, &s.create, &s.version]);
+                    html! {
+                        <rect class={classes!("seg", if s.version % 2 == 0 { "even" } else { "odd" }, s.open.then_some("open"))}
+                            data-rev={s.start.to_string()} data-version={s.version.to_string()}
+                            x={f(x1)} y={f(y + 4.0)} width={f((x2 - x1).max(1.0))} height={f(LANE_H - 8.0)} rx="2">
+                            <title>{ title }</title>
+                        </rect>
+                    }
+                });
+                let crosses = tombs.iter().map(|t| {
+                    let xt = x(*t as f64 + 0.5);
+                    let r = 5.0;
+                    let cy = y + LANE_H / 2.0;
+                    let d = format!("M{} {}L{} {}M{} {}L{} {}", f(xt - r), f(cy - r), f(xt + r), f(cy + r), f(xt - r), f(cy + r), f(xt + r), f(cy - r));
+                    html! { <path class="tomb" data-rev={t.to_string()} {d}><title>{ tr.f(K::TlTombstone, &[&lane.key, t]) }</title></path> }
+                });
+                html! { <>{ for bars }{ for crosses }</> }
+            }
+            LaneBody::Buckets(b) => buckets(tr, &lane.key, b, w, g, y),
+        };
+        let short = lane.key.strip_prefix("/registry/").unwrap_or(&lane.key).to_string();
+        parts.push(html! {
+            <g class="lane" data-key={lane.key.clone()}>
+                <text class="row-label lane-label" x="6" y={f(y + LANE_H / 2.0 + 4.0)} data-label-for="row">{ fit(&short, g.x0 - 12.0, true) }<title>{ lane.key.clone() }</title></text>
+                { body }
+            </g>
+        });
+        y += LANE_H;
+    }
+    if m.more_keys > 0 {
+        let l = tr.f(K::TlMoreKeys, &[&m.more_keys]);
+        parts.push(html! {
+            <g class="lane more" id="tl-more">
+                <text class="row-label lane-label" x="6" y={f(y + LANE_H / 2.0 + 4.0)} data-label-for="row">{ fit(&l, g.x0 - 12.0, false) }</text>
+                { buckets(tr, &l, &m.more, w, g, y) }
+            </g>
+        });
+        y += LANE_H;
+    }
+
+    // The compacted zone over every plot row (it lets pointer events through to the marks).
+    if let Some((c, xe, label_c)) = zone_at {
+        parts.push(html! {
+            <g class="compacted">
+                <rect id="tl-compacted" class="zone" data-rev={c.to_string()} x={f(g.x0)} y={f(plot_top)} width={f(xe - g.x0)} height={f((y - plot_top).max(0.0))}>
+                    <title>{ label_c }</title>
+                </rect>
+                <line id="tl-compact-line" x1={f(xe)} x2={f(xe)} y1={f(plot_top)} y2={f(y)} />
+            </g>
+        });
+    }
     let height = y + 6.0;
-    let _ = lanes_top;
 
     let img_label = tr.f(K::TlImgLabel, &[&w.lo, &w.hi, &m.keys, &m.current]);
     html! {
