@@ -1,6 +1,7 @@
 //! The session's read model (`script::view`): what the pictures draw comes from the engine's
 //! state, with exact values. Behaviour it reflects is cited where the value comes from upstream.
 
+use rvlab::apiserver::decision::EndReason;
 use rvlab::script::Session;
 use rvlab::script::view::{FrameKind, KeyChange};
 
@@ -131,6 +132,7 @@ fn a_slow_watcher_fills_its_buffer_and_is_cut_off_without_an_error_frame() {
     let s = run(&lines2);
     let w = &s.view().watches[0];
     assert!(w.read.ended);
+    assert_eq!(w.ended.as_ref().map(|e| e.ended), Some(EndReason::SlowConsumer));
     assert_eq!(w.read.ended_line, Some(lines2.len()));
     assert_eq!(w.read.error_code, None);
     assert_eq!(w.read.count, 10);
@@ -155,6 +157,7 @@ fn a_watch_below_the_cache_window_reads_an_error_frame() {
     let w = &v.watches[0];
     assert_eq!(w.requested_rv, Some(2));
     assert!(w.read.ended);
+    assert_eq!(w.ended.as_ref().map(|e| (e.ended, e.apiserver)), Some((EndReason::CacheWindow, 1)));
     assert_eq!(w.read.error_code, Some(410));
     assert_eq!(w.read.last_rv, None);
 }

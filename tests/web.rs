@@ -2532,6 +2532,22 @@ async fn pictures_name_every_cache_window_and_show_lag_on_two_apiservers() {
     let cursor = lab.num("#timeline-svg [data-kind='watch-frame']", "data-x");
     assert!(close(cursor, timeline::x_of(3.5, w, g)), "{cursor}");
     assert_legible(&lab, "two apiservers at 1280");
+    // Selecting the list draws its path: you → apiserver 1's watch cache, as its why.path says,
+    // and the Why strip names the rule.
+    let list = lab.el("#timeline-svg [data-kind='list-rv'][data-line='7']");
+    list.dispatch_event(&web_sys::MouseEvent::new("click").unwrap()).unwrap();
+    flush().await;
+    let path = lab.el("#system-view [data-kind='request-path']");
+    assert_eq!(path.get_attribute("data-path").as_deref(), Some("watch-cache"));
+    assert_eq!(path.get_attribute("data-apiserver").as_deref(), Some("1"));
+    assert_eq!(path.get_attribute("data-line").as_deref(), Some("7"));
+    assert_eq!(lab.attr("#sv-why", "data-rule"), "consistent-read-from-cache");
+    // The path ends on apiserver 1's band, above etcd's row.
+    let end = rect_of(&lab.el("#system-view [data-kind='request-path'] .path-end"));
+    let band = rect_of(&lab.el("#system-view [data-kind='cache-window'][data-apiserver='1'] rect.band"));
+    let etcd = rect_of(&lab.el("#system-view .row.etcd rect.tape"));
+    assert!(end.t < band.b && end.b > band.t, "the path ends in the band");
+    assert!(end.b < etcd.t, "the path stops above etcd");
     lab.unmount();
 }
 
@@ -2573,6 +2589,11 @@ async fn every_watch_ending_is_drawn_with_its_code_and_owner() {
         let ends = lab.all("#timeline-svg [data-kind='watch-end']");
         assert_eq!(ends.len(), 4, "{width}: {}", lab.text("#tl-table"));
         let end = |line: &str| lab.el(&format!("#timeline-svg [data-kind='watch-end'][data-line='{line}']"));
+        let causes: Vec<String> = ["11", "19", "20", "21"]
+            .iter()
+            .map(|l| end(l).get_attribute("data-cause").unwrap_or_default())
+            .collect();
+        assert_eq!(causes, ["cache-window", "timeout", "cancelled", "restart"], "{width}");
         // The 410 is an ERROR frame: red ✕ at the RV it asked for, with the code.
         let e410 = end("11");
         assert_eq!(e410.get_attribute("data-code").as_deref(), Some("410"));
@@ -2644,4 +2665,41 @@ async fn compaction_rounds_are_marked_and_compact_rev_key_is_explained_not_drawn
     assert!(lab.text("#tl-compact-key").contains("compact_rev_key"), "{}", lab.text("#tl-compact-key"));
     assert_legible(&lab, "compaction at 1280");
     lab.unmount();
+}
+
+/// One scenario per `ended` value of the typed decision (the scripts `./dev.sh shots` draws,
+/// each checked by `rvlab test`): each watch end is drawn with that cause, its code only when an
+/// ERROR frame ended it, and legibly.
+#[wasm_bindgen_test]
+async fn each_ended_cause_is_drawn_with_its_cause_and_code() {
+    let cases: [(&str, &str, Option<&str>); 9] = [
+        (include_str!("../scripts/shots/cache-window.rv"), "cache-window", Some("410")),
+        (include_str!("../scripts/shots/etcd-compacted.rv"), "etcd-compacted", Some("410")),
+        (include_str!("../scripts/shots/slow-consumer.rv"), "slow-consumer", None),
+        (include_str!("../scripts/shots/timeout.rv"), "timeout", None),
+        (include_str!("../scripts/shots/cancelled.rv"), "cancelled", None),
+        (include_str!("../scripts/shots/restart.rv"), "restart", None),
+        (include_str!("../scripts/shots/cache-not-fresh.rv"), "cache-not-fresh", Some("504")),
+        (include_str!("../scripts/shots/prev-kv-missing.rv"), "prev-kv-missing", Some("500")),
+        (include_str!("../scripts/shots/cache-off.rv"), "cache-off", None),
+    ];
+    for (script, cause, code) in cases {
+        let lab = Lab::sized(1280).await;
+        let lines: Vec<&str> =
+            script.lines().filter(|l| !l.trim().is_empty() && !l.starts_with('#')).collect();
+        run_all(&lab, &lines).await;
+        settle().await;
+        let ends = lab.all("#timeline-svg [data-kind='watch-end']");
+        assert_eq!(ends.len(), 1, "{cause}");
+        let e = &ends[0];
+        assert_eq!(e.get_attribute("data-cause").as_deref(), Some(cause));
+        assert_eq!(e.get_attribute("data-code").as_deref(), code, "{cause}");
+        assert_eq!(e.get_attribute("data-apiserver").as_deref(), Some("1"), "{cause}");
+        // Red ✕ only for an ERROR frame; a stream that just stopped is a grey square.
+        assert_eq!(e.query_selector(".end-x").unwrap().is_some(), code.is_some(), "{cause}");
+        assert_eq!(e.query_selector(".end-sq").unwrap().is_some(), code.is_none(), "{cause}");
+        assert!(e.query_selector("text").unwrap().is_some(), "{cause}: the end says why in visible text");
+        assert_legible(&lab, cause);
+        lab.unmount();
+    }
 }

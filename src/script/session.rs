@@ -119,6 +119,7 @@ impl Session {
                     requested_rv: r.requested_rv,
                     read: r.read.clone(),
                     stream: c.watch_view(*h),
+                    ended: c.watch_close_reason(*h),
                 })
             })
             .collect::<Vec<_>>();

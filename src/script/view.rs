@@ -8,6 +8,7 @@
 //! would show of a real control plane.)
 
 use crate::apiserver::cacher::CacheView;
+use crate::apiserver::decision::Ended;
 use crate::apiserver::server::WatchStreamView;
 use crate::clock::Instant;
 use crate::store::{KeyIndex, MvccStore, RangeRequest};
@@ -99,6 +100,8 @@ pub struct WatchView {
     pub read: ReadFrames,
     /// The stream's state on the server side (None once the apiserver has forgotten it).
     pub stream: Option<WatchStreamView>,
+    /// Why the stream ended, as the engine decided it (None while it runs).
+    pub ended: Option<Ended>,
 }
 
 /// The frames a client read from one watch.

@@ -79,9 +79,12 @@ pub fn path_of(out: &Value) -> Option<PathOf> {
     let tier = PathTier::parse(why.get("path")?.as_str()?)?;
     let apiserver =
         why.get("apiserver").and_then(Value::as_u64).and_then(|n| usize::try_from(n).ok()).unwrap_or(1);
-    let rv = ["snapshot_rv", "rv", "revision", "cache_rv"]
+    // Where on the axis it was decided: the snapshot it read, the RV it asked for (rv −1, "the
+    // latest", is the head), or the revision it answered at.
+    let rv = ["snapshotRv", "rv", "revision", "cacheRv"]
         .iter()
-        .find_map(|k| why.get(*k).and_then(Value::as_i64));
+        .filter_map(|k| why.get(*k).and_then(Value::as_i64))
+        .find(|r| *r > 0);
     Some(PathOf { tier, apiserver, rv })
 }
 
@@ -340,6 +343,21 @@ pub fn system_view(p: &SystemProps) -> Html {
         Some(pth) => tr.f(K::SvAria, &[&v.apiservers.len(), &v.revision, &tier_name(tr, pth.tier)]),
         None => tr.f(K::SvAriaNoPath, &[&v.apiservers.len(), &v.revision]),
     };
+    // The Why strip: the rule that decided the selected line, rendered from its typed `why`.
+    let rule = p
+        .selected_out
+        .as_deref()
+        .and_then(|o| o.pointer("/why/rule"))
+        .and_then(Value::as_str)
+        .map(str::to_string);
+    let why_text =
+        p.selected_out.as_deref().and_then(|o| crate::script::why::render_output(o, super::why::lang(tr)));
+    let strip = why_text.map(|t| html! {
+        <p id="sv-why" class="sv-why small" data-rule={rule.clone()} data-line={p.selected.map(|s| (s + 1).to_string())}>
+            if let Some(r) = rule.clone() { <code class="rule-chip">{ r }</code>{ " " } }
+            { t }
+        </p>
+    });
     html! {
         <div class="tl-wrap sv-wrap">
             <svg id="system-view" class="timeline system" role="img" aria-label={aria}
@@ -349,6 +367,7 @@ pub fn system_view(p: &SystemProps) -> Html {
                 { for parts }
                 { for path_html }
             </svg>
+            { for strip }
         </div>
     }
 }

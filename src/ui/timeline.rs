@@ -26,6 +26,7 @@ use super::i18n::{K, Tr, use_tr};
 use super::lines;
 use super::state::{Action, Entry};
 use super::{HoverHandle, LabHandle};
+use crate::apiserver::decision::EndReason;
 use crate::script::Session;
 use crate::script::view::{FrameKind, View};
 
@@ -215,8 +216,8 @@ pub struct WatchEnd {
     pub entry: usize,
     /// The code of the ERROR frame that ended it (None: it just stopped, no ERROR frame).
     pub code: Option<u16>,
-    /// The `ended` value of the engine's typed decision, when it gives one.
-    pub cause: Option<String>,
+    /// The `ended` value of the engine's typed decision.
+    pub cause: Option<EndReason>,
 }
 
 /// One watch the script opened.
@@ -332,7 +333,7 @@ pub fn watch_rows(view: &View) -> Vec<WatchRow> {
                 rv: w.read.last_rv.or(start).unwrap_or(view.revision),
                 entry: w.read.ended_line.map_or(entry, |l| l.saturating_sub(1)),
                 code: w.read.error_code,
-                cause: None,
+                cause: w.ended.as_ref().map(|e| e.ended),
             });
             WatchRow {
                 id: w.id.clone(),
@@ -556,20 +557,26 @@ fn hit(x: f64, y: f64) -> Html {
 
 /// How an ended watch is drawn: its glyph class, and the short text next to it.
 fn end_text(tr: Tr, e: &WatchEnd) -> (bool, String) {
-    match (e.code, e.cause.as_deref()) {
-        (Some(code), Some("cache-window")) => (true, tr.f(K::TlEndCacheWindow, &[&code])),
-        (Some(code), Some("etcd-compacted")) => (true, tr.f(K::TlEndEtcdCompacted, &[&code])),
-        (Some(code), Some("cache-not-fresh")) => (true, tr.f(K::TlEndNotFresh, &[&code])),
-        (Some(code), Some("prev-kv-missing")) => (true, tr.f(K::TlEndPrevKv, &[&code])),
+    use EndReason as R;
+    match (e.code, e.cause) {
+        (Some(code), Some(R::CacheWindow)) => (true, tr.f(K::TlEndCacheWindow, &[&code])),
+        (Some(code), Some(R::EtcdCompacted)) => (true, tr.f(K::TlEndEtcdCompacted, &[&code])),
+        (Some(code), Some(R::CacheNotFresh)) => (true, tr.f(K::TlEndNotFresh, &[&code])),
+        (Some(code), Some(R::PrevKvMissing)) => (true, tr.f(K::TlEndPrevKv, &[&code])),
         (Some(code), _) => (true, tr.f(K::TlEndError, &[&code])),
-        (None, Some("etcd-compacted")) => (false, tr.t(K::TlEndRelisted).to_string()),
-        (None, Some("cache-off")) => (false, tr.t(K::TlEndCacheOff).to_string()),
-        (None, Some("slow-consumer")) => (false, tr.t(K::TlEndSlow).to_string()),
-        (None, Some("timeout")) => (false, tr.t(K::TlEndTimeout).to_string()),
-        (None, Some("cancelled")) => (false, tr.t(K::TlEndCancelled).to_string()),
-        (None, Some("restart")) => (false, tr.t(K::TlEndRestart).to_string()),
+        (None, Some(R::EtcdCompacted)) => (false, tr.t(K::TlEndRelisted).to_string()),
+        (None, Some(R::CacheOff)) => (false, tr.t(K::TlEndCacheOff).to_string()),
+        (None, Some(R::SlowConsumer)) => (false, tr.t(K::TlEndSlow).to_string()),
+        (None, Some(R::Timeout)) => (false, tr.t(K::TlEndTimeout).to_string()),
+        (None, Some(R::Cancelled)) => (false, tr.t(K::TlEndCancelled).to_string()),
+        (None, Some(R::Restart)) => (false, tr.t(K::TlEndRestart).to_string()),
         (None, _) => (false, tr.t(K::TlEndClean).to_string()),
     }
+}
+
+/// The `ended` value as the JSON contract spells it (`data-cause`).
+fn cause_name(c: EndReason) -> Option<String> {
+    serde_json::to_value(c).ok().and_then(|v| v.as_str().map(str::to_string))
 }
 
 /// The glyph of a watch end at (`x`, `cy`): ✕ for an ERROR frame, a square for a clean close.
@@ -780,7 +787,7 @@ pub fn picture(p: &PictureProps) -> Html {
             let (ehl, eclick, eenter, eleave) = mark_attrs(e.entry);
             html! {
                 <g class={classes!("mark", "watch-end", if error { "error" } else { "clean" }, ehl.then_some("hl"))} data-kind="watch-end"
-                    data-cause={e.cause.clone()} data-code={e.code.map(|c| c.to_string())}
+                    data-cause={e.cause.and_then(cause_name)} data-code={e.code.map(|c| c.to_string())}
                     data-apiserver={wr.apiserver.to_string()} data-rv={e.rv.to_string()} data-line={(e.entry + 1).to_string()}
                     onclick={eclick} onmouseenter={eenter} onmouseleave={eleave}>
                     <title>{ tr.f(K::TlWatchEnded, &[&wr.id, &text]) }</title>
