@@ -528,6 +528,18 @@ pub fn label(class: &str, x: f64, y: f64, text: String, for_kind: &str) -> Html 
 
 /// A row label in the gutter: one line, or two when the row names an owner and a thing.
 pub fn gutter_label(g: Geom, y_mid: f64, first: &str, second: Option<&str>, title: &str) -> Html {
+    gutter_label_as("", g, y_mid, first, second, title)
+}
+
+/// [`gutter_label`] with an extra class on the label (`watch-label` names a watch's row).
+pub fn gutter_label_as(
+    class: &'static str,
+    g: Geom,
+    y_mid: f64,
+    first: &str,
+    second: Option<&str>,
+    title: &str,
+) -> Html {
     let max = g.x0 - 12.0;
     let one = match second {
         Some(s) => format!("{first} · {s}"),
@@ -536,13 +548,13 @@ pub fn gutter_label(g: Geom, y_mid: f64, first: &str, second: Option<&str>, titl
     if second.is_none() || text_width(&one) <= max {
         let t = fit(&one, max, second.is_none());
         return html! {
-            <text class="row-label" x="6" y={f(y_mid + 4.0)} data-label-for="row">{ t }<title>{ title.to_string() }</title></text>
+            <text class={classes!("row-label", (!class.is_empty()).then_some(class))} x="6" y={f(y_mid + 4.0)} data-label-for="row">{ t }<title>{ title.to_string() }</title></text>
         };
     }
     let a = fit(first, max, false);
     let b = fit(second.unwrap_or_default(), max, false);
     html! {
-        <text class="row-label two" x="6" y={f(y_mid - 3.0)} data-label-for="row">
+        <text class={classes!("row-label", "two", (!class.is_empty()).then_some(class))} x="6" y={f(y_mid - 3.0)} data-label-for="row">
             <tspan x="6" y={f(y_mid - 3.0)}>{ a }</tspan>
             <tspan x="6" y={f(y_mid + 11.0)}>{ b }</tspan>
             <title>{ title.to_string() }</title>
@@ -806,7 +818,7 @@ pub fn picture(p: &PictureProps) -> Html {
             .flatten();
         parts.push(html! {
             <g class="row watch-row" data-watch={wr.id.clone()} data-apiserver={wr.apiserver.to_string()} data-resource={wr.resource.clone()}>
-                { gutter_label(g, cy, &wr.id, Some(&tr.f(K::TlApiserver, &[&wr.apiserver])), &tr.f(K::TlWatchRow, &[&wr.id, &wr.apiserver, &wr.resource])) }
+                { gutter_label_as("watch-label", g, cy, &wr.id, Some(&tr.f(K::TlApiserver, &[&wr.apiserver])), &tr.f(K::TlWatchRow, &[&wr.id, &wr.apiserver, &wr.resource])) }
                 <line class={classes!("bar", wr.end.is_some().then_some("ended"))} x1={f(xa)} x2={f(xb.max(xa))} y1={f(cy)} y2={f(cy)} />
                 { for ticks }
                 { for start }
