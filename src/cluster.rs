@@ -49,7 +49,78 @@ pub enum Setting {
     Compactor(bool),
 }
 
+/// Which setting a `set` line changed (`"why":{"setting":…}` of its output).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub enum SettingName {
+    #[serde(rename = "apiservers")]
+    Apiservers,
+    #[serde(rename = "etcd")]
+    Etcd,
+    #[serde(rename = "kubernetes")]
+    Kubernetes,
+    #[serde(rename = "watch-cache")]
+    WatchCache,
+    #[serde(rename = "cache.lag")]
+    CacheLag,
+    #[serde(rename = "cache.capacity")]
+    CacheCapacity,
+    #[serde(rename = "cache.init-delay")]
+    CacheInitDelay,
+    #[serde(rename = "compaction-interval")]
+    CompactionInterval,
+    #[serde(rename = "compactor")]
+    Compactor,
+    /// The session's own `explain on|off`.
+    #[serde(rename = "explain")]
+    Explain,
+}
+
+impl SettingName {
+    pub const ALL: [SettingName; 10] = [
+        SettingName::Apiservers,
+        SettingName::Etcd,
+        SettingName::Kubernetes,
+        SettingName::WatchCache,
+        SettingName::CacheLag,
+        SettingName::CacheCapacity,
+        SettingName::CacheInitDelay,
+        SettingName::CompactionInterval,
+        SettingName::Compactor,
+        SettingName::Explain,
+    ];
+}
+
+/// The decision behind a `set` line's output: which setting, the value as written, and the
+/// apiserver it applies to (absent for cluster-wide settings).
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub struct SettingWhy {
+    pub setting: SettingName,
+    pub value: String,
+    #[serde(skip_serializing_if = "Option::is_none", default)]
+    pub apiserver: Option<usize>,
+}
+
 impl Setting {
+    /// Which setting this is.
+    pub fn name(&self) -> SettingName {
+        match self {
+            Setting::Apiservers(_) => SettingName::Apiservers,
+            Setting::Etcd(_) => SettingName::Etcd,
+            Setting::Kubernetes(_) => SettingName::Kubernetes,
+            Setting::WatchCache(_) => SettingName::WatchCache,
+            Setting::CacheLag(_) => SettingName::CacheLag,
+            Setting::CacheCapacity(_) => SettingName::CacheCapacity,
+            Setting::CacheInitDelay(_) => SettingName::CacheInitDelay,
+            Setting::CompactionInterval(_) => SettingName::CompactionInterval,
+            Setting::Compactor(_) => SettingName::Compactor,
+        }
+    }
+
+    /// Whether it applies to the whole cluster (else to the chosen apiserver).
+    pub fn cluster_wide(&self) -> bool {
+        matches!(self, Setting::Apiservers(_) | Setting::Etcd(_) | Setting::Kubernetes(_))
+    }
+
     /// Parses `set <name> <value>` (the session's own `explain` is not a cluster setting).
     pub fn parse(name: &str, value: &str) -> Result<Setting, String> {
         let on_off = |v: &str| match v {

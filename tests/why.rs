@@ -7,7 +7,7 @@ use std::collections::BTreeSet;
 use std::process::Command;
 
 use rvlab::apiserver::decision::{EndReason, Ended, Outcome, Path, Rule, Semantics, Verb, Why};
-use rvlab::cluster::Cluster;
+use rvlab::cluster::{Cluster, SettingName, SettingWhy};
 use rvlab::script::Session;
 use rvlab::script::why::{Lang, OutputWhy, render};
 use serde_json::Value;
@@ -109,6 +109,7 @@ fn every_value_has_a_script_that_produces_it() {
     let mut semantics = BTreeSet::new();
     let mut paths = BTreeSet::new();
     let mut ended = BTreeSet::new();
+    let mut settings = BTreeSet::new();
     let files = why_scripts();
     assert!(files.len() >= 5, "{files:?}");
     for f in files {
@@ -127,6 +128,9 @@ fn every_value_has_a_script_that_produces_it() {
                     ended.insert(id(&e.ended));
                     paths.extend(e.path.map(|o| id(&o)));
                 }
+                Ok(Some(OutputWhy::Setting(w))) => {
+                    settings.insert(id(&w.setting));
+                }
                 Ok(None) => {}
             }
         }
@@ -143,6 +147,7 @@ fn every_value_has_a_script_that_produces_it() {
     assert_eq!(missing(Semantics::ALL.iter().map(id).collect(), &semantics, &[]), none);
     assert_eq!(missing(Path::ALL.iter().map(id).collect(), &paths, &[]), none);
     assert_eq!(missing(EndReason::ALL.iter().map(id).collect(), &ended, &[]), none);
+    assert_eq!(missing(SettingName::ALL.iter().map(id).collect(), &settings, &[]), none);
 }
 
 #[test]
@@ -174,6 +179,14 @@ fn every_value_has_both_translations() {
                         panic!("{e}");
                     }
                 }
+            }
+        }
+    }
+    for setting in SettingName::ALL {
+        for apiserver in [None, Some(2)] {
+            let w = SettingWhy { setting, value: "on".into(), apiserver };
+            if let Err(err) = check_rendering(&OutputWhy::Setting(w)) {
+                panic!("{err}");
             }
         }
     }

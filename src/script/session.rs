@@ -13,7 +13,7 @@ use super::view::{
 };
 use super::why::{self, Lang, OutputWhy};
 use crate::client::informer::{Informer, InformerMode as ClientMode};
-use crate::cluster::{Cluster, Setting, WatchHandle};
+use crate::cluster::{Cluster, Setting, SettingName, SettingWhy, WatchHandle};
 use crate::store::{DeleteRangeRequest, KeyValue, PutRequest, RangeRequest};
 
 /// One sandbox. Feed it lines; each non-blank, non-comment line yields one output object.
@@ -444,28 +444,50 @@ impl Session {
             Command::PagerNext { pages } => {
                 super::clients::pager_next(&mut self.cluster, pages, self.explain, &mut self.pager)
             }
-            Command::Set { name, value } => match (name.as_str(), value.as_str()) {
-                ("explain", "on" | "true") => {
-                    self.explain = true;
-                    json!({"set": name, "value": value})
-                }
-                ("explain", "off" | "false") => {
-                    self.explain = false;
-                    json!({"set": name, "value": value})
-                }
-                ("explain", _) => json!({"error": format!("explain takes on or off, not {value:?}")}),
-                _ => match Setting::parse(&name, &value)
-                    .and_then(|v| self.cluster.apply(self.current_apiserver, v))
-                {
-                    Ok(done) => {
-                        if self.current_apiserver >= self.cluster.apiserver_count() {
-                            self.current_apiserver = 0;
-                        }
-                        json!({"set": name, "value": value, "effect": done})
+            Command::Set { name, value } => {
+                let explain_to = match (name.as_str(), value.as_str()) {
+                    ("explain", "on" | "true") => Some(true),
+                    ("explain", "off" | "false") => Some(false),
+                    ("explain", _) => {
+                        return json!({"error": format!("explain takes on or off, not {value:?}")});
                     }
-                    Err(e) => json!({"error": e}),
-                },
-            },
+                    _ => None,
+                };
+                let (mut out, why) = match explain_to {
+                    Some(on) => {
+                        self.explain = on;
+                        let why = SettingWhy {
+                            setting: SettingName::Explain,
+                            value: value.clone(),
+                            apiserver: None,
+                        };
+                        (json!({"set": name, "value": value}), why)
+                    }
+                    None => {
+                        let setting = match Setting::parse(&name, &value) {
+                            Ok(s) => s,
+                            Err(e) => return json!({"error": e}),
+                        };
+                        let apiserver = (!setting.cluster_wide()).then_some(self.current_apiserver + 1);
+                        let why = SettingWhy { setting: setting.name(), value: value.clone(), apiserver };
+                        match self.cluster.apply(self.current_apiserver, setting) {
+                            Ok(done) => {
+                                if self.current_apiserver >= self.cluster.apiserver_count() {
+                                    self.current_apiserver = 0;
+                                }
+                                (json!({"set": name, "value": value, "effect": done}), why)
+                            }
+                            Err(e) => return json!({"error": e}),
+                        }
+                    }
+                };
+                if self.explain {
+                    let why = OutputWhy::Setting(why);
+                    out["explain"] = Value::String(why::render(&why, Lang::En));
+                    out["why"] = why.to_json();
+                }
+                out
+            }
             Command::RestartApiserver(n) => match n.checked_sub(1).map(|i| self.cluster.restart_apiserver(i))
             {
                 Some(Ok(())) => json!({"restarted": n}),

@@ -5,6 +5,7 @@
 
 use super::Lang;
 use crate::apiserver::decision::{EndReason, Ended, Outcome, Path, Rule, Semantics, Verb, Why};
+use crate::cluster::{SettingName, SettingWhy};
 
 /// A number the decision did not record renders as "?" (never a guess).
 fn n(v: Option<i64>) -> String {
@@ -451,4 +452,61 @@ pub fn ended(e: &Ended, lang: Lang) -> String {
         format!("apiserver {}: {text}{path}", e.apiserver),
         format!("apiserver {}：{text}{path}", e.apiserver),
     )
+}
+
+/// The explanation of a `set` line: what the setting controls.
+pub fn setting(w: &SettingWhy, lang: Lang) -> String {
+    let v = &w.value;
+    let (en, zh) = match w.setting {
+        SettingName::Apiservers => (
+            format!("{v} apiserver(s) over the one etcd, each with its own watch caches"),
+            format!("{v} 个 apiserver 共用同一个 etcd，各自有自己的 watch cache"),
+        ),
+        SettingName::Etcd => (
+            format!("etcd {v}'s compaction rules (whether a tombstone at the compaction revision is kept)"),
+            format!("etcd {v} 的压缩规则（压缩修订版本处的墓碑是否保留）"),
+        ),
+        SettingName::Kubernetes => (
+            format!("Kubernetes {v}'s default feature gates decide which path serves each read"),
+            format!("Kubernetes {v} 的默认特性门控决定每个读请求走哪条路径"),
+        ),
+        SettingName::WatchCache => (
+            format!(
+                "--watch-cache={v}: off closes every cache watcher and sends every read and watch to etcd"
+            ),
+            format!("--watch-cache={v}：关闭时会结束所有缓存 watcher，所有读和 watch 都直接走 etcd"),
+        ),
+        SettingName::CacheLag => (
+            format!("what etcd sends reaches this apiserver's watch caches {v} later"),
+            format!("etcd 发出的内容晚 {v} 才到达这个 apiserver 的 watch cache"),
+        ),
+        SettingName::CacheCapacity => (
+            format!(
+                "the watch cache's history window holds {v} events (auto: it grows and shrinks between 100 and 102400)"
+            ),
+            format!("watch cache 的历史窗口容纳 {v} 个事件（auto：在 100 到 102400 之间自动伸缩）"),
+        ),
+        SettingName::CacheInitDelay => (
+            format!("after a restart the watch cache takes {v} to be ready; until then it answers 429"),
+            format!("重启后 watch cache 需要 {v} 才就绪；在此之前它回答 429"),
+        ),
+        SettingName::CompactionInterval => (
+            format!("the apiserver's compactor compacts etcd every {v}"),
+            format!("apiserver 的压缩器每 {v} 压缩一次 etcd"),
+        ),
+        SettingName::Compactor => {
+            (format!("the apiserver's compactor is {v}"), format!("apiserver 的压缩器：{v}"))
+        }
+        SettingName::Explain => (
+            format!(
+                "explain {v}: outputs carry the engine's decision (\"why\") and its English rendering (\"explain\")"
+            ),
+            format!("explain {v}：输出带上引擎的决定（\"why\"）及其英文说明（\"explain\"）"),
+        ),
+    };
+    let scope = match w.apiserver {
+        Some(n) => lang.pick(format!("apiserver {n}: "), format!("apiserver {n}：")),
+        None => lang.pick("the whole cluster: ".into(), "整个集群：".into()),
+    };
+    format!("{scope}{}", lang.pick(en, zh))
 }

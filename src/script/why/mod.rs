@@ -16,6 +16,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
 use crate::apiserver::decision::{Ended, Why};
+use crate::cluster::SettingWhy;
 
 /// The language of a rendering.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -44,6 +45,8 @@ pub enum OutputWhy {
     Request(Why),
     /// A watch stream that has ended (`"ended"`).
     Ended(Ended),
+    /// A `set` line (`"setting"`).
+    Setting(SettingWhy),
 }
 
 impl OutputWhy {
@@ -62,6 +65,7 @@ pub fn render(why: &OutputWhy, lang: Lang) -> String {
     match why {
         OutputWhy::Request(w) => api::request(w, lang),
         OutputWhy::Ended(e) => api::ended(e, lang),
+        OutputWhy::Setting(s) => api::setting(s, lang),
     }
 }
 
