@@ -370,6 +370,115 @@ fn kubectl_creates_lists_pages_watches_deletes_and_meets_410() {
     s.check_replay();
 }
 
+/// kubectl's own `get -w` meets a 410 the way it does on a real cluster: it watches from its
+/// list's resourceVersion, the network holds the watch request, and by the time the apiserver
+/// sees it that resourceVersion has left the watch cache's window. The cacher answers with an
+/// ERROR frame, "too old resource version: RV (OLDEST)" (k8s.io/apiserver
+/// pkg/storage/cacher/watch_cache.go `getAllEventsSinceLocked` @ v1.32.0); kubectl prints a
+/// Status event with its STATUS/REASON/MESSAGE columns (k8s.io/cli-runtime
+/// pkg/printers/tableprinter.go @ v0.32.0, as kubectl v1.32.4 prints it) and, the stream having
+/// ended, exits 0 — so its output is what is checked.
+#[test]
+fn kubectl_watch_held_by_the_network_meets_410() {
+    let s = Server::start("kubectl-410");
+    let out = s.control("network watch-delay 4s\nset cache.capacity 2");
+    assert_eq!(out[0], serde_json::json!({"network": {"watch-delay": "4s"}}));
+    assert_eq!(out[1]["set"], "cache.capacity");
+    let (out, err) = s.kubectl(&["create", "configmap", "a"]);
+    assert_eq!(out.trim(), "configmap/a created", "{err}");
+
+    let mut w = Command::new(kubectl())
+        .args(["get", "configmaps", "-w", "--output-watch-events"])
+        .env("KUBECONFIG", s.kubeconfig())
+        .env_remove("KUBERNETES_SERVICE_HOST")
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stdout = w.stdout.take().unwrap();
+    let reader = std::thread::spawn(move || {
+        let mut text = String::new();
+        let _ = stdout.read_to_string(&mut text);
+        text
+    });
+    // kubectl has listed; its watch is now on the wire, held by the network.
+    s.wait_for_line("kubectl's list", |l| l == "GET /api/v1/namespaces/default/configmaps?limit=500");
+    let (_, _, body) = s.http("GET", "/rvlab/v1/script?output=jsonl", &[], b"");
+    let list_rv = String::from_utf8(body)
+        .unwrap()
+        .lines()
+        .map(json_of)
+        .rfind(|o| o["body"]["kind"] == "ConfigMapList")
+        .and_then(|o| o["body"]["metadata"]["resourceVersion"].as_str().map(str::to_string))
+        .expect("the list's output in the record");
+    // Three writes: the cache keeps two events, so the list's resourceVersion leaves its window.
+    let writes: String = ["b", "c", "d"]
+        .iter()
+        .map(|n| {
+            format!("POST /api/v1/namespaces/default/configmaps {{\"metadata\":{{\"name\":\"{n}\"}}}}\n")
+        })
+        .collect();
+    let out = s.control(&writes);
+    assert!(out.iter().all(|o| o["code"] == 201), "{out:#?}");
+    assert!(
+        !s.recorded().iter().any(|l| l.contains("watch=true")),
+        "the watch reached the apiserver before the writes: {:#?}",
+        s.recorded()
+    );
+
+    let t = Instant::now();
+    let status = loop {
+        if let Some(st) = w.try_wait().unwrap() {
+            break st;
+        }
+        if t.elapsed() > Duration::from_secs(30) {
+            let _ = w.kill();
+            let _ = w.wait();
+            panic!("kubectl get -w did not end after the 410; log:\n{}", s.recorded().join("\n"));
+        }
+        std::thread::sleep(Duration::from_millis(100));
+    };
+    let printed = reader.join().unwrap();
+    let mut stderr = String::new();
+    let _ = w.stderr.take().unwrap().read_to_string(&mut stderr);
+    let rows: Vec<Vec<&str>> =
+        printed.lines().filter(|l| !l.trim().is_empty()).map(|l| l.split_whitespace().collect()).collect();
+    let oldest = list_rv.parse::<u64>().unwrap() + 1;
+    let message = format!("too old resource version: {list_rv} ({oldest})");
+    assert_eq!(rows.len(), 4, "kubectl printed:\n{printed}\nstderr:\n{stderr}");
+    assert_eq!(rows[0], ["EVENT", "NAME", "AGE"]);
+    assert_eq!(rows[1][..2], ["ADDED", "a"]);
+    assert_eq!(rows[2], ["EVENT", "STATUS", "REASON", "MESSAGE"]);
+    let error_row = format!("ERROR Failure Expired {message}");
+    assert_eq!(rows[3].join(" "), error_row, "kubectl printed:\n{printed}");
+    assert!(status.success(), "kubectl get -w ends with 0 when the stream ends: {status:?} {stderr}");
+
+    // The record: the writes, then the watch from the list's resourceVersion, answered with the
+    // 410 frame that closes it.
+    let (_, _, body) = s.http("GET", "/rvlab/v1/script?output=jsonl", &[], b"");
+    let outputs: Vec<Value> = String::from_utf8(body).unwrap().lines().map(json_of).collect();
+    let log = s.recorded();
+    let watch_at = log
+        .iter()
+        .position(|l| {
+            *l == format!("GET /api/v1/namespaces/default/configmaps?resourceVersion={list_rv}&watch=true")
+        })
+        .unwrap_or_else(|| panic!("no watch from rv {list_rv}: {log:#?}"));
+    let last_write = log.iter().rposition(|l| l.starts_with("POST ")).unwrap();
+    assert!(last_write < watch_at, "{log:#?}");
+    let id = outputs[watch_at]["watch"].as_str().unwrap();
+    let read_at = log.iter().position(|l| *l == format!("events {id}")).unwrap();
+    assert_eq!(
+        outputs[read_at]["events"],
+        serde_json::json!([{"type": "ERROR", "object": {"kind": "Status", "apiVersion": "v1",
+            "metadata": {}, "status": "Failure", "message": message, "reason": "Expired", "code": 410}}])
+    );
+    assert_eq!(outputs[read_at]["closed"], true);
+    assert!(!log.iter().any(|l| l.starts_with("network")), "the network is not in the script");
+
+    s.check_replay();
+}
+
 #[test]
 fn python_client_pages_conflicts_and_410_retry_once() {
     let py = python();

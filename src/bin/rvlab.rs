@@ -21,8 +21,10 @@ mod cli {
   rvlab run [--explain] FILE|-     run a script, print one JSON object per line
   rvlab test FILE|DIR...           run scripts and check their expect lines
   rvlab serve [--listen ADDR:PORT] [--kubeconfig PATH] [--speed N] [--record FILE]
-              [--dist DIR] [--stdin] [SCRIPT...]
-                                   a Kubernetes HTTP API on loopback for kubectl and client libraries
+              [--dist DIR] [--stdin] [--watch-delay DURATION] [SCRIPT...]
+                                   a Kubernetes HTTP API on loopback for kubectl and client libraries;
+                                   --watch-delay (or the line `network watch-delay 2s`) holds each
+                                   watch request that long before the apiserver sees it
   rvlab --version";
 
     pub fn main() -> i32 {

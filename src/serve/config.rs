@@ -23,6 +23,8 @@ pub struct ServeConfig {
     pub dist: Option<PathBuf>,
     /// Read script lines from standard input while serving.
     pub stdin: bool,
+    /// Wall time each watch request is held before the engine sees it (see `network`).
+    pub watch_delay: crate::clock::Duration,
 }
 
 impl ServeConfig {
@@ -36,6 +38,7 @@ impl ServeConfig {
             scripts: Vec::new(),
             dist: None,
             stdin: false,
+            watch_delay: crate::clock::Duration(0),
         };
         let mut it = args.iter();
         while let Some(a) = it.next() {
@@ -69,6 +72,7 @@ impl ServeConfig {
                 "--record" => cfg.record = Some(PathBuf::from(value("--record")?)),
                 "--dist" => cfg.dist = Some(PathBuf::from(value("--dist")?)),
                 "--stdin" => cfg.stdin = true,
+                "--watch-delay" => cfg.watch_delay = super::network::parse_delay(&value("--watch-delay")?)?,
                 f if f.starts_with("--") => return Err(format!("unknown option {f}")),
                 _ => cfg.scripts.push(PathBuf::from(a)),
             }
@@ -143,5 +147,7 @@ mod tests {
         assert!(ServeConfig::parse(&args(&["--record"])).is_err());
         assert!(ServeConfig::parse(&args(&["--bogus"])).is_err());
         assert_eq!(ServeConfig::parse(&args(&["--speed=10"])).unwrap().speed, 10.0);
+        assert!(ServeConfig::parse(&args(&["--watch-delay", "forever"])).is_err());
+        assert_eq!(ServeConfig::parse(&args(&["--watch-delay=2s"])).unwrap().watch_delay.0, 2000);
     }
 }

@@ -2,7 +2,8 @@
 //!
 //! * `POST /rvlab/v1/script` — the body is script lines (`set cache.lag 2s`, `compact 12`,
 //!   `restart apiserver 1`, `pause w3`, `advance 5m`, any API request…); each runs in order and is
-//!   recorded; the answer is their output objects, one JSON object per line (JSON Lines).
+//!   recorded (the serve-only `network watch-delay 2s` sets the network in front of the
+//!   apiserver and is not recorded, see [`super::network`]); the answer is their output objects, one JSON object per line (JSON Lines).
 //! * `GET /rvlab/v1/script` — the recorded script so far (`text/plain`), what `--record` writes;
 //!   `GET /rvlab/v1/script?output=jsonl` — the output object of each of those lines, exactly what
 //!   `rvlab run` prints when it replays the script.
@@ -27,7 +28,7 @@ pub fn run_script(engine: &mut Engine, body: &[u8]) -> Resp {
         if t.is_empty() || t.starts_with('#') {
             continue;
         }
-        let v: Value = engine.run(t).output;
+        let v: Value = engine.run_operator_line(t);
         out.push_str(&v.to_string());
         out.push('\n');
     }

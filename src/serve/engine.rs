@@ -12,6 +12,7 @@ use bytes::Bytes;
 use serde_json::{Value, json};
 use tokio::sync::mpsc;
 
+use super::network::{self, Network};
 use super::record::Recorder;
 use crate::clock::Duration;
 use crate::script::Session;
@@ -58,6 +59,8 @@ pub struct Engine {
     live: Vec<mpsc::Sender<Bytes>>,
     /// Every recorded line and its output, for `GET /rvlab/v1/script`.
     log: Vec<(String, Value)>,
+    /// The network in front of the apiserver (not part of the session, never recorded).
+    network: Network,
 }
 
 /// What running one line gave.
@@ -78,6 +81,26 @@ impl Engine {
             watches: BTreeMap::new(),
             live: Vec::new(),
             log: Vec::new(),
+            network: Network::default(),
+        }
+    }
+
+    pub fn network(&self) -> Network {
+        self.network
+    }
+
+    pub fn set_network(&mut self, network: Network) {
+        self.network = network;
+    }
+
+    /// Runs one line given by the operator (a script at start, stdin, the control endpoint): a
+    /// serve-only `network …` line changes the network and is not recorded (it is not the
+    /// apiserver's); any other line is [`run`](Self::run).
+    pub fn run_operator_line(&mut self, line: &str) -> Value {
+        match network::parse_line(line) {
+            Some(Ok(l)) => self.network.apply(l),
+            Some(Err(e)) => json!({"error": e}),
+            None => self.run(line).output,
         }
     }
 
@@ -256,6 +279,19 @@ mod tests {
         let step = crate::clock::Duration::parse(&lines[0]["advance ".len()..]).unwrap();
         assert_eq!(step.0, e.session().now_ms());
         assert_eq!(out["line"], 2);
+    }
+
+    #[test]
+    fn network_lines_change_the_network_and_are_not_recorded() {
+        let mut e = Engine::new(1.0, None);
+        let out = e.run_operator_line("network watch-delay 2s");
+        assert_eq!(out, json!({"network": {"watch-delay": "2s"}}));
+        assert_eq!(e.network().watch_delay, Duration(2000));
+        assert!(e.run_operator_line("network bogus").get("error").is_some());
+        assert_eq!(e.network().watch_delay, Duration(2000), "a bad line changes nothing");
+        assert!(e.log().is_empty(), "the network is not part of the recorded script");
+        assert_eq!(e.run_operator_line("set cache.lag 1s")["set"], "cache.lag");
+        assert_eq!(e.log().len(), 1);
     }
 
     #[test]

@@ -4,7 +4,7 @@
 //! One concept per file: [`config`] (listen address, kubeconfig), [`discovery`] (`/version`,
 //! `/api`, `/apis`, `/api/v1`), [`translate`] (an HTTP request → a script line → the response),
 //! [`protobuf`] (kubectl's protobuf bodies), [`engine`] (the session, the wall clock, watch
-//! streaming), [`record`] (`--record`), [`control`] (`/rvlab/v1/script`), [`live`] (the
+//! streaming), [`record`] (`--record`), [`network`] (delays in front of the apiserver), [`control`] (`/rvlab/v1/script`), [`live`] (the
 //! playground and its live feed), [`http`] (bodies, Status responses, negotiation).
 //!
 //! hyper 1.x serves HTTP/1.1 on a current-thread tokio runtime: the engine is one
@@ -18,6 +18,7 @@ pub mod discovery;
 pub mod engine;
 pub mod http;
 pub mod live;
+pub mod network;
 pub mod protobuf;
 pub mod record;
 pub mod translate;
@@ -63,6 +64,7 @@ struct Shared {
 async fn serve(cfg: ServeConfig) -> Result<(), String> {
     let recorder = cfg.record.as_deref().map(record::Recorder::create).transpose()?;
     let mut engine = Engine::new(cfg.speed, recorder);
+    engine.set_network(network::Network { watch_delay: cfg.watch_delay });
     for path in &cfg.scripts {
         let text =
             std::fs::read_to_string(path).map_err(|e| format!("rvlab serve: {}: {e}", path.display()))?;
@@ -71,7 +73,7 @@ async fn serve(cfg: ServeConfig) -> Result<(), String> {
             if t.is_empty() || t.starts_with('#') {
                 continue;
             }
-            let out = engine.run(t).output;
+            let out = engine.run_operator_line(t);
             if let Some(err) = out.get("error") {
                 eprintln!("rvlab serve: {}: {t}: {err}", path.display());
             }
@@ -118,7 +120,7 @@ async fn serve(cfg: ServeConfig) -> Result<(), String> {
                 if t.is_empty() || t.starts_with('#') {
                     continue;
                 }
-                let out = s.engine.borrow_mut().run(t).output;
+                let out = s.engine.borrow_mut().run_operator_line(t);
                 s.engine.borrow_mut().pump_watches();
                 println!("{out}");
             }
@@ -195,6 +197,12 @@ async fn route(s: &Shared, req: Request<Incoming>) -> Resp {
             Err(r) => r,
         },
         p if p.starts_with("/api/v1/") => {
+            // A watch held by the network reaches the engine late; meanwhile everything else
+            // (other clients, the control endpoint, the clock) goes on.
+            let delay = s.engine.borrow().network().delay_for(req.uri().query());
+            if !delay.is_zero() {
+                tokio::time::sleep(delay).await;
+            }
             let m = method.as_str().to_string();
             let body = match read_body(req).await {
                 Ok(b) => b,
