@@ -236,7 +236,7 @@ impl Engine {
             self.write_down(&line, &out);
             let mut full = false;
             for e in &events {
-                if tx.try_send(Bytes::from(format!("{e}\n"))).is_err() {
+                if tx.try_send(Bytes::from(format!("{}\n", wire_frame(e)))).is_err() {
                     full = true;
                     break;
                 }
@@ -254,6 +254,14 @@ impl Engine {
     pub fn has_watches(&self) -> bool {
         !self.watches.is_empty()
     }
+}
+
+/// The frame a client receives for one event of the script's `events` output: exactly
+/// `metav1.WatchEvent`'s `{"type","object"}` (apimachinery `pkg/apis/meta/v1/watch.go`); what the
+/// script adds for its readers (`at`, the time the server sent it) stays in the record.
+fn wire_frame(event: &Value) -> Value {
+    json!({"type": event.get("type").cloned().unwrap_or(Value::Null),
+           "object": event.get("object").cloned().unwrap_or(Value::Null)})
 }
 
 #[cfg(test)]
@@ -279,6 +287,25 @@ mod tests {
         let step = crate::clock::Duration::parse(&lines[0]["advance ".len()..]).unwrap();
         assert_eq!(step.0, e.session().now_ms());
         assert_eq!(out["line"], 2);
+    }
+
+    #[test]
+    fn clients_get_watch_events_as_the_apiserver_sends_them() {
+        let mut e = Engine::new(1.0, None);
+        let out = e.run("GET /api/v1/namespaces/default/configmaps?watch=true").output;
+        let id = out["watch"].as_str().unwrap().to_string();
+        let (tx, mut rx) = mpsc::channel(WATCH_QUEUE);
+        e.attach_watch(id.clone(), tx);
+        e.run(r#"POST /api/v1/namespaces/default/configmaps {"metadata":{"name":"a"}}"#);
+        e.run("advance 5s");
+        e.pump_watches();
+        let (line, out) = e.log().last().unwrap();
+        assert_eq!(line, &format!("events {id}"));
+        let recorded = &out["events"][0];
+        assert_eq!(recorded["type"], "ADDED");
+        assert!(recorded.get("at").is_some(), "the record says when the frame was sent: {recorded}");
+        let frame: Value = serde_json::from_slice(&rx.try_recv().unwrap()).unwrap();
+        assert_eq!(frame, json!({"type": "ADDED", "object": recorded["object"]}));
     }
 
     #[test]
