@@ -2703,3 +2703,23 @@ async fn each_ended_cause_is_drawn_with_its_cause_and_code() {
         lab.unmount();
     }
 }
+
+/// A refused read is drawn where its decision says: the continue token pinned at 4 meets
+/// compaction at 5 → a red ✕ "410" at 4, its rv −1 token hollow at the head (lesson 06's story).
+#[wasm_bindgen_test]
+async fn a_refused_continue_is_drawn_at_its_token_revision() {
+    let lab = Lab::sized(1280).await;
+    let script = include_str!("../scripts/shots/paging.rv");
+    let lines: Vec<&str> = script.lines().filter(|l| !l.trim().is_empty() && !l.starts_with('#')).collect();
+    run_all(&lab, &lines).await;
+    settle().await;
+    let refused = lab.el("#timeline-svg [data-kind='request-error']");
+    assert_eq!(refused.get_attribute("data-rv").as_deref(), Some("4"));
+    let text = refused.query_selector(".refused-text").unwrap().expect("the code in visible text");
+    assert_eq!(text.text_content().as_deref(), Some("410"));
+    assert!(refused.query_selector(".end-x").unwrap().is_some());
+    let hollow = lab.el("#timeline-svg [data-kind='continue-token'] rect.hollow").parent_element().unwrap();
+    assert_eq!(hollow.get_attribute("data-rv").as_deref(), Some("5"));
+    assert_legible(&lab, "paging at 1280");
+    lab.unmount();
+}

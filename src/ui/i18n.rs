@@ -348,6 +348,7 @@ strings! {
     TlLegendCache => "watch cache window", "watch cache 窗口";
     TlLegendCompacted => "compacted", "已压缩";
     TlTokenLatest => "line {0}: continue token for page {1} at the latest revision (rv -1: no longer one snapshot)", "第 {0} 行：第 {1} 页的 continue token 读取最新 revision（rv -1：不再是同一个快照）";
+    TlRefusedAt => "line {0}: {1}, refused at rv {2}", "第 {0} 行：{1}，在 rv {2} 处被拒绝";
     TlRevision => "revision", "revision";
     TlReads => "lists, tokens", "list 与 token";
     TlCompaction => "compaction", "压缩";

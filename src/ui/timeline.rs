@@ -197,6 +197,8 @@ pub enum MarkKind {
     /// A continue token: the page it asks for, and whether it reads at the latest revision
     /// (rv −1: no longer one snapshot) — then it is drawn hollow at the head.
     Token { page: usize, latest: bool },
+    /// A read the apiserver refused (410, 504, …), at the revision its decision names.
+    Refused { code: u16 },
 }
 
 #[derive(Clone, Debug, PartialEq)]
@@ -294,6 +296,15 @@ pub fn marks(entries: &[Entry], head: i64) -> Vec<Mark> {
     for (i, e) in entries.iter().enumerate() {
         let Some(o) = e.out.as_deref() else { continue };
         let Some(body) = o.get("body") else { continue };
+        // A refused read (a Status with an error code): drawn at the RV its typed decision asked
+        // for (a continue token's, a list's), if it names one.
+        if let Some(code) = o.get("code").and_then(Value::as_u64).and_then(|c| u16::try_from(c).ok())
+            && code >= 400
+            && o.pointer("/why/verb").and_then(Value::as_str).is_some_and(|v| v == "list" || v == "get")
+            && let Some(rv) = o.pointer("/why/rv").and_then(Value::as_i64).filter(|r| *r > 0 && *r <= head)
+        {
+            out.push(Mark { kind: MarkKind::Refused { code }, rv, entry: i });
+        }
         if o.get("code").and_then(Value::as_u64) == Some(200)
             && body.get("items").is_some()
             && let Some(rv) =
@@ -690,6 +701,10 @@ pub fn picture(p: &PictureProps) -> Html {
             let cx = x(mk.rv as f64 + 0.5);
             let (half, text) = match mk.kind {
                 MarkKind::List => (6.0, None),
+                MarkKind::Refused { code } => {
+                    let t = code.to_string();
+                    ((text_width(&t) + 26.0) / 2.0, Some(t))
+                }
                 MarkKind::Token { page, latest } => {
                     let t = if latest { format!("p{page}~") } else { format!("p{page}") };
                     ((text_width(&t) + 10.0) / 2.0, Some(t))
@@ -712,13 +727,25 @@ pub fn picture(p: &PictureProps) -> Html {
                         <text class="chip-text" x={f(cx)} y={f(cy + 4.0)} data-label-for="continue-token" data-w={f(2.0 * half - 10.0)}>{ t }</text>
                     </> },
                 ),
+                (MarkKind::Refused { code }, Some(t)) => (
+                    "request-error",
+                    tr.f(K::TlRefusedAt, &[&(mk.entry + 1), &code, &mk.rv]),
+                    html! { <>
+                        { end_glyph(true, cx - half + 7.0, cy) }
+                        <text class="refused-text" x={f(cx - half + 18.0)} y={f(cy + 4.0)} data-label-for="request-error">{ t }</text>
+                    </> },
+                ),
                 _ => (
                     "list-rv",
                     tr.f(K::TlListAt, &[&(mk.entry + 1), &mk.rv]),
                     html! { <path class="diamond" d={format!("M{} {}l6 6l-6 6l-6 -6z", f(cx), f(cy - 6.0))} /> },
                 ),
             };
-            let class = if kind == "list-rv" { "list" } else { "token" };
+            let class = match kind {
+                "list-rv" => "list",
+                "request-error" => "refused",
+                _ => "token",
+            };
             shapes.push(html! {
                 <g class={classes!("mark", class, hl.then_some("hl"))} data-kind={kind} data-rv={mk.rv.to_string()} data-line={(mk.entry + 1).to_string()}
                     data-x={f(cx)} {onclick} {onmouseenter} {onmouseleave}>
@@ -1051,6 +1078,7 @@ fn table(tr: Tr, m: &Model) -> Html {
     let marks = m.marks.iter().map(|mk| {
         let text = match mk.kind {
             MarkKind::List => tr.f(K::TlListAt, &[&(mk.entry + 1), &mk.rv]),
+            MarkKind::Refused { code } => tr.f(K::TlRefusedAt, &[&(mk.entry + 1), &code, &mk.rv]),
             MarkKind::Token { page, latest: true } => tr.f(K::TlTokenLatest, &[&(mk.entry + 1), &page]),
             MarkKind::Token { page, latest: false } => tr.f(K::TlTokenAt, &[&(mk.entry + 1), &mk.rv, &page]),
         };
