@@ -87,6 +87,9 @@ pub enum Rule {
     ExactFromCacheSnapshot,
     /// An exact revision (or a continuation) from etcd: ListFromCacheSnapshot is off.
     ExactFromEtcd,
+    /// 1.31–1.33: a continuation with revision -1 goes to etcd at its current revision — the
+    /// cache takes no continuation before it has snapshots (ListFromCacheSnapshot, 1.34).
+    ContinueLatestFromEtcd,
     // --- watches ---
     /// Watch without resourceVersion or with "0" (no watch-list): the cache's state as ADDED, then changes.
     WatchStateFromCache,
@@ -365,7 +368,7 @@ impl Semantics {
 
 impl Rule {
     /// Every value, for tests and documentation checks.
-    pub const ALL: [Rule; 30] = [
+    pub const ALL: [Rule; 31] = [
         Rule::RequestRejected,
         Rule::InvalidListOptions,
         Rule::MalformedContinueToken,
@@ -379,6 +382,7 @@ impl Rule {
         Rule::PaginatedListFromEtcd,
         Rule::ExactFromCacheSnapshot,
         Rule::ExactFromEtcd,
+        Rule::ContinueLatestFromEtcd,
         Rule::WatchStateFromCache,
         Rule::WatchListFromCache,
         Rule::WatchNoInitialState,

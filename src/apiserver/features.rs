@@ -1,4 +1,8 @@
 //! Kubernetes version profiles: which read paths a given minor release uses by default (§C.4).
+//!
+//! Upstream counterpart: the versioned feature-gate specs (`defaultVersionedKubernetesFeatureGates`
+//! in `pkg/features/kube_features.go` / apiserver `pkg/features/kube_features.go`, checked at
+//! v1.35), plus the release in which each unflagged change landed (cited per field).
 
 /// The feature gates that change how reads are served, at their defaults for one release.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -18,15 +22,18 @@ pub struct Features {
     /// reads and watches until it is ready (`cacher.go` / `delegator.go` `ready.wait`).
     pub resilient_watch_cache_init: bool,
     /// 1.33+: the 429's `Retry-After` grows with the time the cache has been down
-    /// (`calculateRetryAfterForUnreadyCache`); 1.31–1.32 send a fixed `Retry-After: 1`.
+    /// (`cacher/util.go` `calculateRetryAfterForUnreadyCache`, kubernetes/kubernetes#129657,
+    /// 1.33 cycle); 1.31–1.32 send a fixed `Retry-After: 1`.
     pub growing_retry_after: bool,
     /// 1.34+: etcd's `required revision is a future revision` on a list at an exact revision (an
     /// Exact list, a continuation) becomes `TooLargeResourceVersion` (504); before, `etcd3/store.go`
-    /// `GetList` passed the raw etcd error on and the client got a 500 with its text.
+    /// `GetList` passed the raw etcd error on and the client got a 500 with its text
+    /// (kubernetes/kubernetes#132374, listed in CHANGELOG-1.34).
     pub future_revision_list_is_504: bool,
     /// Until 1.33 a zero `metadata.creationTimestamp` is serialised as `null` (Go's
     /// `encoding/json` does not omit an empty struct); kubernetes/kubernetes#130989 omits it
-    /// from 1.34 (`omitzero`). Visible in the BOOKMARK objects the server builds from scratch.
+    /// from 1.34 (`omitzero`; CHANGELOG-1.34, v1.34.0-alpha.1 "Changelog since v1.33.0"). Visible
+    /// in the BOOKMARK objects the server builds from scratch.
     pub null_creation_timestamp: bool,
 }
 
@@ -79,7 +86,10 @@ impl Features {
 mod tests {
     use super::*;
 
-    // §C.4 the history of the gates.
+    // §C.4 the history of the gates: the versioned specs (`{Version: version.MustParse("1.31"),
+    // Default: true, PreRelease: featuregate.Beta}` …) of ConsistentListFromCache (1.28 off, 1.31
+    // on), ListFromCacheSnapshot (1.33 off, 1.34 on), WatchList (1.27 off, 1.32 on, 1.33 off,
+    // 1.34 on) and ResilientWatchCacheInitialization (1.31 on), checked at v1.35.
     #[test]
     fn profiles_follow_the_gate_history() {
         let v130 = Features::parse("1.30").unwrap_or_default();
@@ -93,6 +103,17 @@ mod tests {
         let v131 = Features::for_minor(31);
         assert!(v131.resilient_watch_cache_init && !v131.growing_retry_after);
         assert!(v133.resilient_watch_cache_init && v133.growing_retry_after);
+        for minor in OLDEST_MINOR..=NEWEST_MINOR {
+            let f = Features::for_minor(minor);
+            assert_eq!(f.consistent_list_from_cache, minor >= 31, "1.{minor}");
+            assert_eq!(f.list_from_cache_snapshot, minor >= 34, "1.{minor}");
+            assert_eq!(f.watch_list, minor == 32 || minor >= 34, "1.{minor}");
+            assert_eq!(f.resilient_watch_cache_init, minor >= 31, "1.{minor}");
+            assert_eq!(f.growing_retry_after, minor >= 33, "1.{minor}");
+            assert_eq!(f.future_revision_list_is_504, minor >= 34, "1.{minor}");
+            assert_eq!(f.null_creation_timestamp, minor <= 33, "1.{minor}");
+        }
+        assert!(Features::parse("1.26").is_err() && Features::parse("1.37").is_err());
         assert!(Features::parse("2.0").is_err());
         assert!(Features::parse("1.12").is_err());
         assert!(Features::parse("abc").is_err());

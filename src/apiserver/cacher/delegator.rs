@@ -107,11 +107,18 @@ pub fn get_semantics(rv: Option<u64>) -> Semantics {
 /// Routes a list (§C.3 rows; §C.4 for older profiles; "cache disabled" rows when `cache` is false).
 pub fn route_list(s: &ListShape, f: &Features, cache: bool) -> (ReadPath, Rule) {
     if let Some(crv) = s.continue_rv {
+        // `cacher.go` `ShouldDelegateContinue` (kubernetes/kubernetes#130423, 1.33): without
+        // snapshots (`ListFromCacheSnapshot` off, i.e. before 1.34) every continuation is delegated
+        // to etcd, whatever its revision; with them, a revision ≤ 0 is a consistent read
+        // (`ShouldDelegateConsistentRead`). Before 1.33 `shouldDelegateList` sent every
+        // continuation to etcd too (`hasContinuation`, cacher.go @ v1.30.0–v1.32.0).
         return if crv <= 0 {
             if !cache {
                 (ReadPath::EtcdLatest, Rule::WatchCacheOff)
-            } else if f.consistent_list_from_cache {
+            } else if f.list_from_cache_snapshot && f.consistent_list_from_cache {
                 (ReadPath::CacheConsistent, Rule::ConsistentReadFromCache)
+            } else if f.consistent_list_from_cache {
+                (ReadPath::EtcdLatest, Rule::ContinueLatestFromEtcd)
             } else {
                 (ReadPath::EtcdLatest, Rule::ConsistentReadFromEtcd)
             }
@@ -482,6 +489,25 @@ mod tests {
         assert_eq!(route_list(&shape(Some(7), 5), &f133, true).0, ReadPath::EtcdAt(7));
         let c = ListShape { continue_rv: Some(9), ..shape(None, 5) };
         assert_eq!(route_list(&c, &f133, true).0, ReadPath::EtcdAt(9));
+    }
+
+    // §C.6 a continue token with revision -1 (the inconsistent continuation a 410 offers).
+    // 1.31–1.33: `Cacher.ShouldDelegateContinue` returns ShouldDelegate=true whenever the cache
+    // has no snapshots (`!c.watchCache.storage.SnapshottingEnabled()`), and before it
+    // (kubernetes/kubernetes#130423) `shouldDelegateList` delegated every continuation
+    // (`hasContinuation`): etcd at its current revision. 1.34+ (snapshots on): a continuation
+    // with revision ≤ 0 is a consistent read (`ShouldDelegateConsistentRead`), served by the cache.
+    #[test]
+    fn continue_latest_per_profile() {
+        let c = ListShape { continue_rv: Some(-1), ..shape(None, 5) };
+        let route = |minor| route_list(&c, &Features::for_minor(minor), true);
+        assert_eq!(route(30), (ReadPath::EtcdLatest, Rule::ConsistentReadFromEtcd));
+        for minor in 31..=33 {
+            assert_eq!(route(minor), (ReadPath::EtcdLatest, Rule::ContinueLatestFromEtcd), "1.{minor}");
+        }
+        for minor in 34..=36 {
+            assert_eq!(route(minor), (ReadPath::CacheConsistent, Rule::ConsistentReadFromCache), "1.{minor}");
+        }
     }
 
     // §C.3 cache disabled.

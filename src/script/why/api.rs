@@ -42,7 +42,7 @@ pub fn request(w: &Why, lang: Lang) -> String {
 /// The separator between the semantics and the rule: reads name a path after a colon.
 fn arrow(w: &Why) -> &'static str {
     match w.rule {
-        Rule::WatchCacheOff | Rule::ExactFromEtcd => " ",
+        Rule::WatchCacheOff | Rule::ExactFromEtcd | Rule::ContinueLatestFromEtcd => " ",
         _ => ": ",
     }
 }
@@ -200,6 +200,10 @@ fn rule_clause(w: &Why, lang: Lang) -> String {
         Rule::ExactFromEtcd => lang.pick(
             format!("→ etcd at revision {rv} (ListFromCacheSnapshot is off: no cache snapshots before 1.34)"),
             format!("→ etcd 的修订版本 {rv}（ListFromCacheSnapshot 未开启：1.34 之前缓存没有快照）"),
+        ),
+        Rule::ContinueLatestFromEtcd => lang.pick(
+            "→ etcd at its current revision (ListFromCacheSnapshot is off: before 1.34 the watch cache has no snapshots and serves no continuation)".into(),
+            "→ etcd 的当前修订版本（ListFromCacheSnapshot 未开启：1.34 之前 watch cache 没有快照，不处理任何 continue）".into(),
         ),
         Rule::WatchStateFromCache => lang.pick(
             format!("served by the watch cache: Get State and Start at Any: the cache's (possibly stale) state as {} ADDED events at RV {cache_rv}, in key order — not revision order — then changes after {cache_rv}", count(w.initial_events)),
