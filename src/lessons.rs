@@ -84,21 +84,31 @@ pub struct Lesson {
     pub steps: Vec<Step>,
 }
 
-/// The lesson files, in order.
-const FILES: &[(&str, &str)] = &[
-    ("01-where-rv-comes-from.rv", include_str!("../lessons/01-where-rv-comes-from.rv")),
-    ("02-comparing-rvs.rv", include_str!("../lessons/02-comparing-rvs.rv")),
-    ("03-list-rv.rv", include_str!("../lessons/03-list-rv.rv")),
-    ("04-read-paths.rv", include_str!("../lessons/04-read-paths.rv")),
-    ("05-paging.rv", include_str!("../lessons/05-paging.rv")),
-    ("06-continue-after-compaction.rv", include_str!("../lessons/06-continue-after-compaction.rv")),
-    ("07-watch-start.rv", include_str!("../lessons/07-watch-start.rv")),
-    ("08-two-410s.rv", include_str!("../lessons/08-two-410s.rv")),
-    ("09-slow-watcher.rv", include_str!("../lessons/09-slow-watcher.rv")),
-    ("10-client-go-410.rv", include_str!("../lessons/10-client-go-410.rv")),
-    ("11-two-apiservers.rv", include_str!("../lessons/11-two-apiservers.rv")),
-    ("12-k8s-1.30-vs-now.rv", include_str!("../lessons/12-k8s-1.30-vs-now.rv")),
-    ("13-myths.rv", include_str!("../lessons/13-myths.rv")),
+/// Declares the lesson files once: [`NAMES`] (what the browser fetches, no text compiled in)
+/// and `FILES` (names with their text, for the engine and the CLI).
+macro_rules! lesson_files {
+    ($($file:literal),* $(,)?) => {
+        /// The lesson file names in `lessons/`, in order.
+        pub const NAMES: &[&str] = &[$($file),*];
+        /// The lesson files, in order.
+        const FILES: &[(&str, &str)] = &[$(($file, include_str!(concat!("../lessons/", $file)))),*];
+    };
+}
+
+lesson_files![
+    "01-where-rv-comes-from.rv",
+    "02-comparing-rvs.rv",
+    "03-list-rv.rv",
+    "04-read-paths.rv",
+    "05-paging.rv",
+    "06-continue-after-compaction.rv",
+    "07-watch-start.rv",
+    "08-two-410s.rv",
+    "09-slow-watcher.rv",
+    "10-client-go-410.rv",
+    "11-two-apiservers.rv",
+    "12-k8s-1.30-vs-now.rv",
+    "13-myths.rv",
 ];
 
 /// The embedded lesson files as `(file name, text)`, in order.

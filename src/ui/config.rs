@@ -169,7 +169,7 @@ impl Config {
 
     /// `?motion=reduce`, or the system's `prefers-reduced-motion: reduce`.
     pub fn reduced_motion(&self) -> bool {
-        self.reduce_motion || prefers_reduced_motion()
+        self.reduce_motion || super::browser::prefers_reduced_motion()
     }
 
     /// A config whose guided lessons come from `loader` (tests, host pages).
@@ -177,43 +177,4 @@ impl Config {
         self.loader = Some(loader);
         self
     }
-}
-
-/// Rewrites the page URL (no reload, no history entry): `?lang=` set to `lang`, the other
-/// query parameters kept, the fragment dropped when `drop_hash`.
-pub fn replace_url(set: &[(&str, &str)], drop_hash: bool) {
-    let Some(w) = web_sys::window() else { return };
-    let loc = w.location();
-    let search = loc.search().unwrap_or_default();
-    let mut pairs: Vec<(String, String)> =
-        query_pairs(&search).into_iter().filter(|(k, _)| !set.iter().any(|(s, _)| s == k)).collect();
-    // An empty value removes the parameter.
-    for (k, v) in set.iter().filter(|(_, v)| !v.is_empty()) {
-        pairs.push((k.to_string(), v.to_string()));
-    }
-    let q: Vec<String> =
-        pairs.iter().map(|(k, v)| format!("{}={}", percent_encode(k), percent_encode(v))).collect();
-    let mut url = loc.pathname().unwrap_or_default();
-    if !q.is_empty() {
-        url.push('?');
-        url.push_str(&q.join("&"));
-    }
-    if !drop_hash {
-        url.push_str(&loc.hash().unwrap_or_default());
-    }
-    if let Ok(h) = w.history() {
-        let _ = h.replace_state_with_url(&wasm_bindgen::JsValue::NULL, "", Some(&url));
-    }
-}
-
-/// `matchMedia("(prefers-reduced-motion: reduce)").matches`, false when it cannot be asked.
-pub fn prefers_reduced_motion() -> bool {
-    let Some(w) = web_sys::window() else { return false };
-    let Ok(f) = js_sys::Reflect::get(&w, &"matchMedia".into()) else { return false };
-    let Ok(f) = wasm_bindgen::JsCast::dyn_into::<js_sys::Function>(f) else { return false };
-    f.call1(&w, &"(prefers-reduced-motion: reduce)".into())
-        .ok()
-        .and_then(|mq| js_sys::Reflect::get(&mq, &"matches".into()).ok())
-        .and_then(|m| m.as_bool())
-        .unwrap_or(false)
 }

@@ -3,7 +3,7 @@
 //! The lesson files are not compiled into the wasm (their bilingual text is ~105 KB): Trunk
 //! copies `lessons/` next to the app (`dist/lessons/`) and the panel fetches
 //! `lessons/<file>` with a relative URL when it needs a lesson, so sub-path hosting works. The
-//! index is [`FILES`], the engine's file list (`tests/web.rs` checks the two agree). Tests (and
+//! index is [`FILES`], the engine's file list. Tests (and
 //! any host page) can inject another [`Loader`].
 //!
 //! A lesson run starts a fresh sandbox with the lesson's setup lines. "Show me" runs the
@@ -22,26 +22,13 @@ use wasm_bindgen::closure::Closure;
 use yew::prelude::*;
 
 use super::LabHandle;
+use super::browser::storage;
 use super::i18n::{K, Tr, use_tr};
 use super::state::{self, Action, Notice};
 use crate::lessons::{Lesson, check_step};
 
-/// The lesson files, in order: `lessons/<file>` next to the app.
-pub const FILES: [&str; 13] = [
-    "01-where-rv-comes-from.rv",
-    "02-comparing-rvs.rv",
-    "03-list-rv.rv",
-    "04-read-paths.rv",
-    "05-paging.rv",
-    "06-continue-after-compaction.rv",
-    "07-watch-start.rv",
-    "08-two-410s.rv",
-    "09-slow-watcher.rv",
-    "10-client-go-410.rv",
-    "11-two-apiservers.rv",
-    "12-k8s-1.30-vs-now.rv",
-    "13-myths.rv",
-];
+/// The lesson files, in order: `lessons/<file>` next to the app (the engine's one list).
+pub use crate::lessons::NAMES as FILES;
 
 /// Where the files are fetched from, relative to the page.
 pub const DIR: &str = "lessons/";
@@ -92,9 +79,9 @@ pub fn on_view(view: &View, guide: &GuideHandle, loader: &Loader, cfg: &super::c
     }
     if cfg.from_location && !cfg.embed {
         match view {
-            View::Lesson(r) => super::config::replace_url(&[("lesson", slug_of(FILES[r.file]))], false),
+            View::Lesson(r) => super::browser::replace_url(&[("lesson", slug_of(FILES[r.file]))], false),
             View::Closed | View::List if super::config::Config::from_location().lesson.is_some() => {
-                super::config::replace_url(&[("lesson", "")], false)
+                super::browser::replace_url(&[("lesson", "")], false)
             }
             _ => {}
         }
@@ -283,14 +270,6 @@ impl Guide {
             }
         })();
         self.save_error = res.err();
-    }
-}
-
-fn storage() -> Result<web_sys::Storage, String> {
-    match web_sys::window().map(|w| w.local_storage()) {
-        Some(Ok(Some(s))) => Ok(s),
-        Some(Err(e)) => Err(state::js_text(&e)),
-        _ => Err("localStorage is not available".into()),
     }
 }
 

@@ -69,6 +69,8 @@ pub enum Action {
     Select(usize),
     Notify(Notice),
     DismissNotice,
+    /// Replace the sandbox with this one (a share link opened while the app runs).
+    Open(Box<Lab>),
 }
 
 thread_local! {
@@ -370,6 +372,7 @@ impl Reducible for Lab {
                 lab.notice = Some(n);
                 return Rc::new(lab);
             }
+            Action::Open(lab) => return Rc::new(*lab),
             Action::DismissNotice => {
                 let mut lab = self.copy();
                 lab.notice = None;
@@ -381,25 +384,8 @@ impl Reducible for Lab {
     }
 }
 
-fn storage() -> Result<web_sys::Storage, String> {
-    let window = web_sys::window().ok_or("no window")?;
-    match window.local_storage() {
-        Ok(Some(s)) => Ok(s),
-        Ok(None) => Err("localStorage is not available in this browser".into()),
-        Err(e) => Err(format!("localStorage is blocked: {}", js_text(&e))),
-    }
-}
-
-/// A readable text for a thrown JS value.
-pub fn js_text(e: &wasm_bindgen::JsValue) -> String {
-    if let Some(s) = e.as_string() {
-        return s;
-    }
-    js_sys::Reflect::get(e, &"message".into())
-        .ok()
-        .and_then(|m| m.as_string())
-        .unwrap_or_else(|| format!("{e:?}"))
-}
+pub use super::browser::js_text;
+use super::browser::storage;
 
 /// A saved sandbox: the log and the redo stack.
 pub type Saved = (Vec<String>, Vec<String>);

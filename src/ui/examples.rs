@@ -1,7 +1,7 @@
-//! Short example scenarios that the playground's "Load an example…" menu offers and an embed can
-//! preload with `?lesson=<name>`; each becomes plain script lines (what `?script=` takes). The
-//! guided lessons (`lessons/*.rv`) live in [`super::guided`]; their slugs do not clash with
-//! these names.
+//! Short example scenarios (not lessons: no steps, no checks) that the playground's "Load an
+//! example…" menu offers and an embed can preload with `?lesson=<name>`; each becomes plain
+//! script lines (what `?script=` takes). The guided lessons (`lessons/*.rv`) live in
+//! [`super::guided`]; their slugs do not clash with these names.
 
 use super::i18n::{K, Lang};
 
@@ -22,7 +22,7 @@ pub fn lines_of(name: &str) -> Option<Vec<String>> {
     find(name).map(|l| lines(&l))
 }
 
-pub struct Lesson {
+pub struct Example {
     pub name: &'static str,
     pub title: K,
     pub script: &'static str,
@@ -30,21 +30,21 @@ pub struct Lesson {
 
 const CM: &str = r#"{"apiVersion":"v1","kind":"ConfigMap","metadata":{"name":"#;
 
-pub fn all() -> Vec<Lesson> {
+pub fn all() -> Vec<Example> {
     vec![
-        Lesson { name: "pagination", title: K::LessonPagination, script: PAGINATION },
-        Lesson { name: "compaction", title: K::LessonCompaction, script: COMPACTION },
-        Lesson { name: "watch", title: K::LessonWatch, script: WATCH },
-        Lesson { name: "conflict", title: K::LessonConflict, script: CONFLICT },
+        Example { name: "pagination", title: K::LessonPagination, script: PAGINATION },
+        Example { name: "compaction", title: K::LessonCompaction, script: COMPACTION },
+        Example { name: "watch", title: K::LessonWatch, script: WATCH },
+        Example { name: "conflict", title: K::LessonConflict, script: CONFLICT },
     ]
 }
 
-pub fn find(name: &str) -> Option<Lesson> {
+pub fn find(name: &str) -> Option<Example> {
     all().into_iter().find(|l| l.name == name)
 }
 
-/// The lesson's lines, with the ConfigMap shorthand expanded.
-pub fn lines(l: &Lesson) -> Vec<String> {
+/// The example's lines, with the ConfigMap shorthand expanded.
+pub fn lines(l: &Example) -> Vec<String> {
     super::lines::split_script(&l.script.replace("{CM}", CM))
 }
 

@@ -1,0 +1,166 @@
+//! The app component: reads how it was opened ([`Config`]), owns the sandbox through
+//! [`hooks::use_lab`], and lays out the panels. It holds no rule of its own: panels get state
+//! from context and send `Action`s up.
+
+use std::rc::Rc;
+
+use yew::prelude::*;
+
+use super::config::Config;
+use super::i18n::{K, Lang, Tr};
+use super::{
+    HoverHandle, LabHandle, SpecHandle, builder, console, guided, header, hooks, lines, response, scrubber,
+    sim, timeline, watches,
+};
+
+#[derive(Properties, PartialEq, Default)]
+pub struct AppProps {
+    /// How the app was opened; None = read the page's URL.
+    #[prop_or_default]
+    pub config: Option<Rc<Config>>,
+}
+
+/// What the lesson panel shows first: the guided lesson `?lesson=` names (resumed when it is the
+/// one in progress), else the lesson in progress of the restored sandbox, else nothing.
+fn initial_view(cfg: &Config) -> guided::View {
+    let has_seed = cfg.seed.borrow().is_some();
+    let share = cfg.fragment.as_deref().is_some_and(super::share::is_share_fragment);
+    let saved = if cfg.embed || share || has_seed { None } else { guided::saved_active() };
+    if let Some(file) = cfg.guided_lesson() {
+        let resume = saved.filter(|(f, _, _)| *f == file).map(|(_, step, starts)| (step, starts));
+        return guided::View::Waiting { file, resume };
+    }
+    if cfg.embed || cfg.script.is_some() {
+        return guided::View::Closed;
+    }
+    match saved {
+        Some((file, step, starts)) => guided::View::Waiting { file, resume: Some((step, starts)) },
+        None => guided::View::Closed,
+    }
+}
+
+#[derive(Properties, PartialEq)]
+struct PanesProps {
+    embed: bool,
+    reduce_motion: bool,
+    tick_ms: u32,
+}
+
+/// The request builder, simulation controls, console, response, watches and etcd view (an
+/// embed shows the console, the response and its watches).
+#[function_component(Panes)]
+fn panes(p: &PanesProps) -> Html {
+    let lab = use_context::<LabHandle>().expect("LabHandle context");
+    if p.embed {
+        let watching =
+            lab.visible().iter().any(|e| e.out.as_deref().is_some_and(|o| o.get("watch").is_some()));
+        return html! {
+            <main class="panes embed-panes">
+                <div class="col col-log"><console::Console /></div>
+                <div class="col col-view">
+                    <response::ResponseView />
+                    if watching { <watches::Watches /> }
+                </div>
+            </main>
+        };
+    }
+    html! {
+        <main class="panes">
+            <div class="col col-build">
+                <builder::RequestBuilder />
+                <sim::SimControls reduce_motion={p.reduce_motion} tick_ms={p.tick_ms} />
+            </div>
+            <div class="col col-log">
+                <console::Console />
+            </div>
+            <div class="col col-view">
+                <response::ResponseView />
+                <watches::Watches />
+                <sim::EtcdView />
+            </div>
+        </main>
+    }
+}
+
+#[function_component(App)]
+pub fn app(props: &AppProps) -> Html {
+    let cfg = use_memo((), {
+        let c = props.config.clone();
+        move |_| c.unwrap_or_else(|| Rc::new(Config::from_location()))
+    });
+    let cfg: Rc<Config> = (*cfg).clone();
+    let lang = use_state({
+        let l = cfg.lang;
+        move || l.unwrap_or_else(Lang::from_browser)
+    });
+    let lab = hooks::use_lab(&cfg, *lang);
+    let theme = use_state(|| cfg.theme);
+    let spec = use_state(lines::RequestSpec::default);
+    let hover = use_state(|| None::<usize>);
+    let sharing = use_state(|| false);
+    let app_ref = use_node_ref();
+    let tr = Tr(*lang);
+    let embed = cfg.embed;
+    let guide = use_reducer({
+        let cfg = cfg.clone();
+        move || guided::Guide::new(!cfg.embed, initial_view(&cfg))
+    });
+    let loader = guided::LoaderProp(cfg.loader.clone().unwrap_or_else(guided::fetch_loader));
+
+    // A lesson that is wanted (or shown in the list) is fetched, and the address bar says which
+    // guided lesson is open (so a reload or a copied link resumes it).
+    use_effect_with(guide.view.clone(), {
+        let guide = guide.clone();
+        let loader = loader.0.clone();
+        let cfg = cfg.clone();
+        move |view| guided::on_view(view, &guide, &loader, &cfg)
+    });
+    hooks::use_live_log(&lab);
+    hooks::use_share_links(&cfg, &lab, &guide);
+    hooks::use_undo_keys(&lab);
+    hooks::use_embed_height(&app_ref, embed && cfg.height.is_none());
+
+    let on_share = {
+        let sharing = sharing.clone();
+        Callback::from(move |_| sharing.set(!*sharing))
+    };
+
+    // What a screen reader hears after each step.
+    let announce = lab.shown().and_then(|i| {
+        let out = lab.entries[i].out.as_deref()?;
+        Some(tr.f(K::Announce, &[&(i + 1), &console::summary(tr, out)]))
+    });
+
+    let reduce_motion = cfg.reduced_motion();
+    let style = cfg.height.map(|h| format!("height:{h}px;overflow:auto"));
+    let lesson_open = guide.view != guided::View::Closed;
+
+    html! {
+        <ContextProvider<Lang> context={*lang}>
+        <ContextProvider<LabHandle> context={lab.clone()}>
+        <ContextProvider<SpecHandle> context={spec}>
+        <ContextProvider<HoverHandle> context={hover}>
+            <div class={classes!("app", embed.then_some("embed"), reduce_motion.then_some("reduce-motion"))} data-theme={theme.code()} lang={lang.tag()}
+                ref={app_ref} {style}>
+                <header::Header cfg={cfg.clone()} lang={lang.clone()} theme={theme.clone()} guide={guide.clone()} on_share={on_share.clone()} />
+                <header::NoticeBar guide={guide.clone()} />
+                if *sharing && !embed { <header::ShareBox on_close={on_share} /> }
+                <div class={classes!("work", lesson_open.then_some("with-lesson"))}>
+                    if lesson_open { <guided::LessonPanel guide={guide.clone()} loader={loader.clone()} {embed} /> }
+                    <div class="work-main">
+                        <scrubber::Scrubber />
+                        <timeline::Timeline />
+                        <Panes {embed} {reduce_motion} tick_ms={cfg.tick_ms.unwrap_or(1000)} />
+                    </div>
+                </div>
+                if !embed {
+                    <footer class="foot">{ tr.f(K::Footer, &[&crate::VERSION]) }</footer>
+                }
+                <div id="announce" class="visually-hidden" aria-live="polite" aria-atomic="true">{ announce.unwrap_or_default() }</div>
+            </div>
+        </ContextProvider<HoverHandle>>
+        </ContextProvider<SpecHandle>>
+        </ContextProvider<LabHandle>>
+        </ContextProvider<Lang>>
+    }
+}

@@ -1,0 +1,344 @@
+//! The page's top: the title, the toolbar (lessons, undo/redo, reset, export, import, share,
+//! examples), language and theme, the share box, and the notice bar. An embed gets a compact
+//! header instead (title, read-only badge, start over, open in the full playground).
+
+use std::rc::Rc;
+
+use yew::prelude::*;
+
+use super::browser;
+use super::config::{Config, Theme, percent_encode};
+use super::i18n::{self, K, Lang};
+use super::state::{Action, Lab, Notice};
+use super::{LabHandle, examples, guided, hooks, lines, safety};
+
+/// The file name of an exported script.
+pub const EXPORT_NAME: &str = "rvlab-script.txt";
+
+/// The log as a script file.
+pub fn script_text(log: &[String]) -> String {
+    let mut s = log.join("\n");
+    s.push('\n');
+    s
+}
+
+/// The share link of a sandbox: `<base>#v1=…`.
+pub fn share_url(lab: &Lab) -> String {
+    let frag = super::share::encode(&super::share::Shared { log: lab.log(), at: lab.at });
+    format!("{}#{frag}", browser::base_url())
+}
+
+/// An `<iframe>` snippet embedding this log (as `script=`) in a documentation page.
+pub fn embed_snippet(lab: &Lab) -> String {
+    let script = script_text(&lab.log());
+    format!(
+        "<iframe src=\"{}?embed=1&amp;script={}\" style=\"width:100%;border:0\" height=\"420\" title=\"rvlab\"></iframe>",
+        browser::base_url(),
+        percent_encode(&script)
+    )
+}
+
+/// Shows a notice for a failed action.
+pub fn fail(lab: &LabHandle, key: K, e: impl Into<String>) {
+    lab.dispatch(Action::Notify(Notice::error(key, vec![e.into()])));
+}
+
+/// Loads an imported script file (replacing the sandbox); errors become a notice.
+fn import_file(file: web_sys::File, lab: LabHandle, importing: UseStateHandle<bool>) {
+    importing.set(true);
+    browser::read_file_text(file, move |res| {
+        importing.set(false);
+        match res {
+            Ok(text) => {
+                if let Err(n) = safety::check_text(&text) {
+                    lab.dispatch(Action::Notify(n));
+                    return;
+                }
+                let ls = lines::split_script(&text);
+                if ls.is_empty() {
+                    lab.dispatch(Action::Notify(Notice::error(K::NoticeImportEmpty, vec![])));
+                } else {
+                    lab.dispatch(Action::Load(ls));
+                }
+            }
+            Err(why) => fail(&lab, K::NoticeImportFailed, why),
+        }
+    });
+}
+
+#[derive(Properties, PartialEq)]
+struct ToolbarProps {
+    on_share: Callback<()>,
+    on_lessons: Callback<()>,
+}
+
+#[function_component(Toolbar)]
+fn toolbar(p: &ToolbarProps) -> Html {
+    let tr = i18n::use_tr();
+    let lab = use_context::<LabHandle>().expect("LabHandle context");
+    let importing = use_state(|| false);
+    let file_ref = use_node_ref();
+    let act = |a: fn() -> Action| {
+        let lab = lab.clone();
+        Callback::from(move |_: MouseEvent| lab.dispatch(a()))
+    };
+    let on_export = {
+        let lab = lab.clone();
+        Callback::from(move |_: MouseEvent| {
+            if let Err(e) = browser::download(EXPORT_NAME, &script_text(&lab.log())) {
+                fail(&lab, K::NoticeExportFailed, e);
+            }
+        })
+    };
+    let on_import = {
+        let file_ref = file_ref.clone();
+        Callback::from(move |_: MouseEvent| {
+            if let Some(input) = file_ref.cast::<web_sys::HtmlInputElement>() {
+                input.click();
+            }
+        })
+    };
+    let on_file = {
+        let lab = lab.clone();
+        let importing = importing.clone();
+        Callback::from(move |e: Event| {
+            let input: web_sys::HtmlInputElement = e.target_unchecked_into();
+            let Some(file) = input.files().and_then(|f| f.get(0)) else { return };
+            input.set_value("");
+            import_file(file, lab.clone(), importing.clone());
+        })
+    };
+    let on_share = p.on_share.reform(|_: MouseEvent| ());
+    let on_lessons = p.on_lessons.reform(|_: MouseEvent| ());
+    let on_example = {
+        let lab = lab.clone();
+        Callback::from(move |e: Event| {
+            let sel = e.target_unchecked_into::<web_sys::HtmlSelectElement>();
+            if let Some(ls) = examples::lines_of(&sel.value()) {
+                lab.dispatch(Action::Load(ls));
+            }
+            sel.set_value("");
+        })
+    };
+    let n = lab.entries.len();
+    let redo = if lab.redo.is_empty() {
+        tr.t(K::Redo).to_string()
+    } else {
+        format!("{} ({})", tr.t(K::Redo), lab.redo.len())
+    };
+    let example_opts = examples::menu(tr.0)
+        .into_iter()
+        .map(|(name, title)| html! { <option value={name}>{ title }</option> });
+    html! {
+        <nav class="toolbar" aria-label={tr.t(K::ToolbarLabel)}>
+            <button id="lessons" type="button" class="primary-small" onclick={on_lessons} title={tr.t(K::LessonsTitle)}>{ tr.t(K::Lessons) }</button>
+            <button id="undo" type="button" disabled={n == 0} onclick={act(|| Action::Undo)}
+                title={tr.t(K::UndoTitle)}>{ tr.t(K::Undo) }</button>
+            <button id="redo" type="button" disabled={lab.redo.is_empty()} onclick={act(|| Action::Redo)}
+                title={tr.t(K::RedoTitle)}>{ redo }</button>
+            <button id="reset" type="button" disabled={n == 0} onclick={act(|| Action::Reset)}
+                title={tr.t(K::ResetTitle)}>{ tr.t(K::Reset) }</button>
+            <button id="export" type="button" disabled={n == 0} onclick={on_export}
+                title={tr.t(K::ExportTitle)}>{ tr.t(K::Export) }</button>
+            <button id="import" type="button" disabled={*importing} onclick={on_import}
+                title={tr.t(K::ImportTitle)}>{ if *importing { tr.t(K::Importing) } else { tr.t(K::Import) } }</button>
+            <button id="share" type="button" onclick={on_share} title={tr.t(K::ShareTitle)}>{ tr.t(K::Share) }</button>
+            <select id="lesson-pick" aria-label={tr.t(K::LessonLabel)} title={tr.t(K::LessonLabel)} onchange={on_example}>
+                <option value="" selected=true>{ tr.t(K::LessonPick) }</option>
+                { for example_opts }
+            </select>
+            <input id="import-file" ref={file_ref} type="file" accept=".txt,.rvlab,text/plain"
+                class="visually-hidden" tabindex="-1" aria-hidden="true" onchange={on_file} />
+        </nav>
+    }
+}
+
+#[derive(Properties, PartialEq)]
+pub struct ShareBoxProps {
+    pub on_close: Callback<()>,
+}
+
+/// The share link (and an embed snippet) of the sandbox as it is now.
+#[function_component(ShareBox)]
+pub fn share_box(p: &ShareBoxProps) -> Html {
+    let tr = i18n::use_tr();
+    let lab = use_context::<LabHandle>().expect("LabHandle context");
+    let url = share_url(&lab);
+    let snippet = embed_snippet(&lab);
+    let copy = |text: String| {
+        let lab = lab.clone();
+        Callback::from(move |_: MouseEvent| match browser::copy_text(&text) {
+            Ok(()) => lab.dispatch(Action::Notify(Notice::info(K::NoticeCopied, vec![]))),
+            Err(e) => fail(&lab, K::NoticeCopyFailed, e),
+        })
+    };
+    let select_all = Callback::from(|e: FocusEvent| {
+        if let Some(i) = e.target_dyn_into::<web_sys::HtmlInputElement>() {
+            i.select();
+        }
+    });
+    let long = url.len() > 8000;
+    html! {
+        <section id="share-box" class="share-box" aria-labelledby="share-h">
+            <div class="row-head">
+                <h2 id="share-h">{ tr.t(K::ShareHeading) }</h2>
+                <button id="share-close" type="button" class="small" onclick={p.on_close.reform(|_: MouseEvent| ())}>{ tr.t(K::Close) }</button>
+            </div>
+            <p class="small muted">{ tr.t(K::ShareHint) }</p>
+            <div class="pair">
+                <input id="share-url" type="text" readonly=true value={url.clone()} aria-label={tr.t(K::ShareUrlLabel)} onfocus={select_all.clone()} />
+                <button id="share-copy" type="button" class="small" onclick={copy(url.clone())}>{ tr.t(K::Copy) }</button>
+            </div>
+            if long { <p id="share-long" class="small warn">{ tr.f(K::ShareLong, &[&url.len()]) }</p> }
+            <p class="small muted">{ tr.t(K::EmbedCodeLabel) }</p>
+            <div class="pair">
+                <input id="embed-code" type="text" readonly=true value={snippet.clone()} aria-label={tr.t(K::EmbedCodeLabel)} onfocus={select_all} />
+                <button type="button" class="small" onclick={copy(snippet)}>{ tr.t(K::Copy) }</button>
+            </div>
+        </section>
+    }
+}
+
+#[derive(Properties, PartialEq)]
+pub struct HeaderProps {
+    pub cfg: Rc<Config>,
+    pub lang: UseStateHandle<Lang>,
+    pub theme: UseStateHandle<Theme>,
+    pub guide: guided::GuideHandle,
+    pub on_share: Callback<()>,
+}
+
+/// The playground's header (or an embed's compact one).
+#[function_component(Header)]
+pub fn header(p: &HeaderProps) -> Html {
+    let tr = i18n::use_tr();
+    let lab = use_context::<LabHandle>().expect("LabHandle context");
+    let cfg = &p.cfg;
+    if cfg.embed {
+        let full = share_url(&lab);
+        let reset = (!lab.readonly).then(|| {
+            let lab = lab.clone();
+            let cfg = cfg.clone();
+            let guide = p.guide.clone();
+            let onclick = Callback::from(move |_: MouseEvent| {
+                if let Some(file) = cfg.guided_lesson() {
+                    guide.dispatch(guided::GuideAction::Want(file));
+                } else {
+                    lab.dispatch(Action::Replace(hooks::embed_lines(&cfg).unwrap_or_default(), None));
+                }
+            });
+            html! { <button id="reset" type="button" class="small" {onclick}>{ tr.t(K::ResetEmbed) }</button> }
+        });
+        return html! {
+            <header class="top compact">
+                <a id="title" class="title" href={full.clone()} target="_blank" rel="noopener">{ "rvlab" }</a>
+                if lab.readonly { <span class="badge off">{ tr.t(K::ReadOnly) }</span> }
+                <span class="tagline">{ tr.t(K::Tagline) }</span>
+                { for reset }
+                <a id="open-full" class="small" href={full} target="_blank" rel="noopener">{ tr.t(K::OpenFull) }</a>
+            </header>
+        };
+    }
+    let on_lessons = {
+        let guide = p.guide.clone();
+        Callback::from(move |_| guide.dispatch(guided::GuideAction::OpenList))
+    };
+    let on_lang = {
+        let lang = p.lang.clone();
+        let cfg = cfg.clone();
+        Callback::from(move |e: Event| {
+            let v = e.target_unchecked_into::<web_sys::HtmlSelectElement>().value();
+            if let Some(l) = Lang::parse(&v) {
+                lang.set(l);
+                if cfg.from_location {
+                    browser::replace_url(&[("lang", l.code())], false);
+                }
+            }
+        })
+    };
+    let on_theme = {
+        let theme = p.theme.clone();
+        let cfg = cfg.clone();
+        Callback::from(move |e: Event| {
+            let v = e.target_unchecked_into::<web_sys::HtmlSelectElement>().value();
+            if let Some(t) = Theme::parse(&v) {
+                theme.set(t);
+                if cfg.from_location {
+                    browser::replace_url(&[("theme", t.code())], false);
+                }
+            }
+        })
+    };
+    let lang = *p.lang;
+    let theme = *p.theme;
+    let lang_opts = Lang::ALL
+        .iter()
+        .map(|l| html! { <option value={l.code()} selected={*l == lang}>{ l.name() }</option> });
+    let theme_opts = Theme::ALL.iter().map(|t| {
+        let label = match t {
+            Theme::Auto => tr.t(K::ThemeAuto),
+            Theme::Light => tr.t(K::ThemeLight),
+            Theme::Dark => tr.t(K::ThemeDark),
+        };
+        html! { <option value={t.code()} selected={*t == theme}>{ label }</option> }
+    });
+    html! {
+        <header class="top">
+            <h1 id="title">{ "rvlab" }</h1>
+            <span class="tagline">{ tr.t(K::Tagline) }</span>
+            <Toolbar on_share={p.on_share.clone()} {on_lessons} />
+            <div class="prefs">
+                <select id="lang" aria-label={tr.t(K::LangLabel)} title={tr.t(K::LangLabel)} onchange={on_lang}>{ for lang_opts }</select>
+                <select id="theme" aria-label={tr.t(K::ThemeLabel)} title={tr.t(K::ThemeLabel)} onchange={on_theme}>{ for theme_opts }</select>
+            </div>
+        </header>
+    }
+}
+
+#[derive(Properties, PartialEq)]
+pub struct NoticeBarProps {
+    pub guide: guided::GuideHandle,
+}
+
+/// The sandbox's notice (with "restore" when a share link replaced a saved sandbox) and the
+/// lesson progress warning.
+#[function_component(NoticeBar)]
+pub fn notice_bar(p: &NoticeBarProps) -> Html {
+    let tr = i18n::use_tr();
+    let lab = use_context::<LabHandle>().expect("LabHandle context");
+    let notice = lab.notice.clone().map(|n| {
+        let lab2 = lab.clone();
+        let dismiss = Callback::from(move |_: MouseEvent| lab2.dispatch(Action::DismissNotice));
+        let restore = n.restore.then(|| {
+            let lab = lab.clone();
+            let guide = p.guide.clone();
+            let onclick =
+                Callback::from(move |_: MouseEvent| match super::state::load_saved(super::state::BACKUP_KEY) {
+                    Ok(Some((log, _))) => {
+                        guide.dispatch(guided::GuideAction::Close);
+                        lab.dispatch(Action::Load(log));
+                        lab.dispatch(Action::Notify(Notice::info(K::NoticeRestored, vec![])));
+                    }
+                    Ok(None) => {}
+                    Err(e) => fail(&lab, K::NoticeImportFailed, e),
+                });
+            html! { <button id="restore-backup" type="button" class="small" {onclick}>{ tr.t(K::RestoreBackup) }</button> }
+        });
+        let args: Vec<&dyn std::fmt::Display> = n.args.iter().map(|a| a as &dyn std::fmt::Display).collect();
+        html! {
+            <div id="notice" class={classes!("notice", n.error.then_some("err"))} role={if n.error { "alert" } else { "status" }}>
+                <span>{ tr.f(n.key, &args) }</span>
+                { for restore }
+                <button type="button" class="small" aria-label={tr.t(K::Dismiss)} onclick={dismiss}>{ "×" }</button>
+            </div>
+        }
+    });
+    html! {
+        <>
+            { for notice }
+            if let Some(e) = p.guide.save_error.clone() {
+                <div id="progress-notice" class="notice err" role="alert"><span>{ tr.f(K::NoticeProgressNotSaved, &[&e]) }</span></div>
+            }
+        </>
+    }
+}

@@ -1,0 +1,223 @@
+//! The app's hooks: [`use_lab`] owns the one reducer (the sandbox: command log, outputs, redo
+//! stack) and what keeps it in step with the page — where it starts (seed, embed scenario, share
+//! link, localStorage), the panic hook's copy of the log, share links opened while the app runs
+//! (`hashchange`) and Ctrl+Z / Ctrl+Y anywhere on the document.
+
+use std::rc::Rc;
+
+use wasm_bindgen::JsCast;
+use yew::prelude::*;
+
+use super::browser::{self, Listener, On};
+use super::config::Config;
+use super::i18n::{K, Lang};
+use super::state::{self, Action, Lab, Notice};
+use super::{LabHandle, examples, guided, lines, safety, share};
+
+/// The lines an embed starts from (its `script=` or `lesson=`), or the unknown name.
+pub fn embed_lines(cfg: &Config) -> Result<Vec<String>, String> {
+    if let Some(s) = &cfg.script {
+        return Ok(lines::split_script(s));
+    }
+    match &cfg.lesson {
+        None => Ok(Vec::new()),
+        // The lesson panel fills the sandbox once the lesson is loaded.
+        Some(_) if cfg.guided_lesson().is_some() => Ok(Vec::new()),
+        Some(name) => examples::lines_of(name).ok_or_else(|| name.clone()),
+    }
+}
+
+/// The sandbox a share-link fragment (`v1=…`) opens, with a notice saying what happened; the
+/// sandbox it replaces is backed up first (the notice offers to restore it).
+pub fn open_share(fragment: &str) -> Lab {
+    let backed_up = state::backup_saved();
+    let mut lab = match share::decode(fragment) {
+        Ok(sh) if safety::check_each(&sh.log).is_err() => {
+            let mut lab = Lab::empty();
+            lab.notice = safety::check_each(&sh.log).err();
+            lab
+        }
+        Ok(sh) => {
+            let n = sh.log.len();
+            let mut lab = Lab::replay(sh.log, Vec::new());
+            if sh.at < n {
+                lab = lab.seek(sh.at);
+            }
+            lab.persist();
+            lab.notice = Some(Notice::info(K::NoticeShareOpened, vec![n.to_string()]));
+            lab
+        }
+        Err(e) => {
+            let mut lab = Lab::empty();
+            lab.notice = Some(match e {
+                share::ShareError::Version(v) => Notice::error(K::NoticeShareBadVersion, vec![v]),
+                share::ShareError::Encoding => Notice::error(K::NoticeShareBadEncoding, vec![]),
+                share::ShareError::Data(d) => Notice::error(K::NoticeShareBadData, vec![d]),
+            });
+            lab
+        }
+    };
+    if let Some(n) = lab.notice.as_mut() {
+        n.restore = backed_up;
+    }
+    lab
+}
+
+/// The sandbox the app starts with: a seeded session, an embed's scenario, a share link, or
+/// what localStorage holds.
+fn initial_lab(cfg: &Config) -> Lab {
+    if let Some((session, entries)) = cfg.seed.borrow_mut().take() {
+        let mut lab = Lab::from_session(session, entries);
+        lab.persist = false;
+        lab.readonly = cfg.readonly();
+        return lab;
+    }
+    if cfg.embed {
+        let (lines, notice) = match embed_lines(cfg) {
+            Ok(l) if safety::check_each(&l).is_err() => (Vec::new(), safety::check_each(&l).err()),
+            Ok(l) => (l, None),
+            Err(name) => (
+                Vec::new(),
+                Some(Notice::error(K::NoticeLessonUnknown, vec![name, examples::names().join(", ")])),
+            ),
+        };
+        let mut lab = Lab::replay(lines, Vec::new());
+        lab.persist = false;
+        lab.readonly = cfg.readonly();
+        lab.notice = notice;
+        return lab;
+    }
+    if let Some(fr) = cfg.fragment.as_deref().filter(|f| share::is_share_fragment(f)) {
+        return open_share(fr);
+    }
+    Lab::restore()
+}
+
+/// The sandbox: one reducer over the command log, started from `cfg`. The panic hook always
+/// knows the log as it is now, and a consumed share link leaves the address bar (so a reload
+/// does not replay it again).
+#[hook]
+pub fn use_lab(cfg: &Rc<Config>, lang: Lang) -> LabHandle {
+    let lab = use_reducer({
+        let cfg = cfg.clone();
+        move || initial_lab(&cfg)
+    });
+    use_effect_with((), {
+        let cfg = cfg.clone();
+        move |_| {
+            if cfg.from_location
+                && !cfg.embed
+                && cfg.fragment.as_deref().is_some_and(share::is_share_fragment)
+            {
+                browser::replace_url(&[], true);
+            }
+        }
+    });
+    use_effect_with(lang, {
+        let lab = lab.clone();
+        move |l| {
+            safety::install();
+            safety::set_lang(*l);
+            safety::remember(&lab.log(), &lab.redo, lab.persist);
+            browser::set_document_lang(l.tag());
+        }
+    });
+    lab
+}
+
+/// A share link opened in a tab that already runs the app only changes the fragment: on
+/// `hashchange` to a share fragment, the sandbox is replaced (the old one backed up, a notice
+/// says so), any open lesson closes, and the fragment leaves the address bar again.
+#[hook]
+pub fn use_share_links(cfg: &Rc<Config>, lab: &LabHandle, guide: &guided::GuideHandle) {
+    let on = cfg.from_location && !cfg.embed;
+    let lab = lab.clone();
+    let guide = guide.clone();
+    use_effect_with(on, move |on| {
+        let listener = on.then(|| {
+            Listener::new(On::Window, "hashchange", move |_| {
+                let fr = browser::fragment();
+                if !share::is_share_fragment(&fr) {
+                    return;
+                }
+                guide.dispatch(guided::GuideAction::Close);
+                lab.dispatch(Action::Open(Box::new(open_share(&fr))));
+                browser::replace_url(&[], true);
+            })
+        });
+        move || drop(listener)
+    });
+}
+
+/// Ctrl+Z / Ctrl+Y (and Ctrl+Shift+Z, ⌘ on macOS) undo and redo from anywhere on the document,
+/// except while typing in a field (where they edit the field) and in read-only embeds.
+#[hook]
+pub fn use_undo_keys(lab: &LabHandle) {
+    let lab = lab.clone();
+    use_effect_with((), move |_| {
+        let listener = (!lab.readonly).then(|| {
+            Listener::new(On::Document, "keydown", move |e| {
+                let Some(e) = e.dyn_ref::<web_sys::KeyboardEvent>() else { return };
+                if !(e.ctrl_key() || e.meta_key()) || e.alt_key() || e.default_prevented() {
+                    return;
+                }
+                let typing = e
+                    .target()
+                    .and_then(|t| t.dyn_into::<web_sys::Element>().ok())
+                    .is_some_and(|el| matches!(el.tag_name().as_str(), "INPUT" | "TEXTAREA" | "SELECT"));
+                if typing {
+                    return;
+                }
+                match e.key().to_lowercase().as_str() {
+                    "z" if e.shift_key() => lab.dispatch(Action::Redo),
+                    "z" => lab.dispatch(Action::Undo),
+                    "y" => lab.dispatch(Action::Redo),
+                    _ => return,
+                }
+                e.prevent_default();
+            })
+        });
+        move || drop(listener)
+    });
+}
+
+/// Opened from `rvlab serve`: follow the live log of what real clients do ([`super::live`]):
+/// the backlog replaces the sandbox, then each new line runs.
+#[hook]
+pub fn use_live_log(lab: &LabHandle) {
+    let lab = lab.clone();
+    use_effect_with((), move |_| {
+        let following = super::live::live_url().and_then(|url| {
+            super::live::follow(&url, move |ev| match ev {
+                super::live::LiveEvent::Backlog(lines) => lab.dispatch(Action::Replace(lines, None)),
+                super::live::LiveEvent::Line(line) => lab.dispatch(Action::Run(vec![line])),
+            })
+        });
+        move || drop(following)
+    });
+}
+
+/// Embeds tell the host page how tall they are, after every render and on resize (unless
+/// `?height=` fixed it).
+#[hook]
+pub fn use_embed_height(app_ref: &NodeRef, on: bool) {
+    {
+        let app_ref = app_ref.clone();
+        use_effect(move || {
+            if on && let Some(el) = app_ref.cast::<web_sys::Element>() {
+                browser::post_height(&el);
+            }
+        });
+    }
+    let app_ref = app_ref.clone();
+    use_effect_with(on, move |on| {
+        let listener = on.then(|| {
+            Listener::new(On::Window, "resize", move |_| {
+                if let Some(el) = app_ref.cast::<web_sys::Element>() {
+                    browser::post_height(&el);
+                }
+            })
+        });
+        move || drop(listener)
+    });
+}
