@@ -6,7 +6,8 @@ use yew::prelude::*;
 
 use super::i18n::{K, use_tr};
 use super::lines::{self, RequestSpec, Verb};
-use super::state::{Action, Lab};
+use super::messages::Messages;
+use super::state::{Action, Lab, Place};
 use super::{LabHandle, SpecHandle};
 
 fn input_value(e: &InputEvent) -> String {
@@ -30,6 +31,36 @@ fn refill(spec: &mut RequestSpec, lab: &Lab) {
         }
         _ => {}
     }
+}
+
+/// Clears the options `spec` holds that its verb cannot take, and says which: resourceVersion
+/// for writes; resourceVersionMatch for writes, for a get (GetOptions has none) and for a watch
+/// without sendInitialEvents (apimachinery `validateWatchOptions`); limit, continue and
+/// labelSelector outside list and watch (the fields the form shows for them); the watch-only
+/// options outside watch.
+pub fn clear_unfit(spec: &mut RequestSpec) -> Vec<&'static str> {
+    let v = spec.verb;
+    let mut gone = Vec::new();
+    let mut clear = |name: &'static str, field: &mut String, unfit: bool| {
+        if unfit && !field.trim().is_empty() {
+            field.clear();
+            gone.push(name);
+        }
+    };
+    let watch_match = v == Verb::Watch && !spec.send_initial_events.is_empty();
+    clear("resourceVersion", &mut spec.resource_version, !v.is_read());
+    clear("resourceVersionMatch", &mut spec.rv_match, !(v == Verb::List || watch_match));
+    let coll = v.is_collection_read();
+    clear("limit", &mut spec.limit, !coll);
+    clear("continue", &mut spec.continue_token, !coll);
+    clear("labelSelector", &mut spec.label_selector, !coll);
+    clear("sendInitialEvents", &mut spec.send_initial_events, v != Verb::Watch);
+    clear("timeoutSeconds", &mut spec.timeout_seconds, v != Verb::Watch);
+    if v != Verb::Watch && spec.allow_bookmarks {
+        spec.allow_bookmarks = false;
+        gone.push("allowWatchBookmarks");
+    }
+    gone
 }
 
 #[function_component(RequestBuilder)]
@@ -66,7 +97,20 @@ pub fn request_builder() -> Html {
         })
     };
 
-    let on_verb = select_field(|s, v| s.verb = Verb::parse(&v).unwrap_or(Verb::List), true);
+    // What the last verb change cleared, for the one-line hint.
+    let cleared = use_state(Vec::<&'static str>::new);
+    let on_verb = {
+        let spec = spec.clone();
+        let lab = lab.clone();
+        let cleared = cleared.clone();
+        Callback::from(move |e: Event| {
+            let mut s = (*spec).clone();
+            s.verb = Verb::parse(&select_value(&e)).unwrap_or(Verb::List);
+            cleared.set(clear_unfit(&mut s));
+            refill(&mut s, &lab);
+            spec.set(s);
+        })
+    };
     let on_resource = select_field(|s, v| s.resource = v, true);
     let on_ns = {
         let last_ns = last_ns.clone();
@@ -104,7 +148,13 @@ pub fn request_builder() -> Html {
             spec.set(s);
         })
     };
-    let on_initial = select_field(|s, v| s.send_initial_events = v, false);
+    let on_initial = select_field(
+        |s, v| {
+            s.send_initial_events = v;
+            clear_unfit(s);
+        },
+        false,
+    );
     let on_timeout = text_field(|s, v| s.timeout_seconds = v, false);
     let on_body = {
         let spec = spec.clone();
@@ -130,7 +180,7 @@ pub fn request_builder() -> Html {
         let line = line.clone();
         Callback::from(move |e: SubmitEvent| {
             e.prevent_default();
-            lab.dispatch(Action::Run(vec![line.clone()]));
+            lab.dispatch(Action::RunAt(Place::Builder, vec![line.clone()]));
         })
     };
     // Ctrl+Enter in the body editor sends.
@@ -140,7 +190,7 @@ pub fn request_builder() -> Html {
         Callback::from(move |e: KeyboardEvent| {
             if e.key() == "Enter" && (e.ctrl_key() || e.meta_key()) {
                 e.prevent_default();
-                lab.dispatch(Action::Run(vec![line.clone()]));
+                lab.dispatch(Action::RunAt(Place::Builder, vec![line.clone()]));
             }
         })
     };
@@ -170,6 +220,12 @@ pub fn request_builder() -> Html {
         html! {}
     };
 
+    // Which verbs take resourceVersionMatch (see clear_unfit), and why not.
+    let match_off = match v {
+        Verb::Get => Some(K::BuilderMatchGet),
+        Verb::Watch if spec.send_initial_events.is_empty() => Some(K::BuilderMatchWatch),
+        _ => None,
+    };
     let read_rows = if v.is_read() {
         let mut rv_opts = vec![
             html! { <option value="" selected={spec.resource_version.is_empty()}>{ tr.t(K::RvUnset) }</option> },
@@ -197,7 +253,8 @@ pub fn request_builder() -> Html {
                 </div>
             </div>
             <label class="field"><span>{ "resourceVersionMatch" }</span>
-                <select id="rb-match" onchange={on_match}>{ for matches }</select>
+                <select id="rb-match" onchange={on_match} disabled={match_off.is_some()}>{ for matches }</select>
+                if let Some(k) = match_off { <span id="rb-match-hint" class="hint">{ tr.t(k) }</span> }
             </label>
             </>
         }
@@ -293,6 +350,9 @@ pub fn request_builder() -> Html {
         <section class="request" aria-labelledby="rb-h">
             <h2 id="rb-h">{ tr.t(K::RequestHeading) }</h2>
             <form id="request-form" class="builder" onsubmit={on_submit}>
+                if !cleared.is_empty() {
+                    <p id="rb-cleared" class="hint wide warn" role="status">{ tr.f(K::BuilderCleared, &[&cleared.join(", "), &v.as_str()]) }</p>
+                }
                 <label class="field"><span>{ tr.t(K::Verb) }</span>
                     <select id="rb-verb" onchange={on_verb}>{ for verb_options }</select></label>
                 <label class="field"><span>{ tr.t(K::Resource) }</span>
@@ -321,6 +381,7 @@ pub fn request_builder() -> Html {
                     <button id="send" type="submit">{ tr.t(K::Send) }</button>
                 </div>
             </form>
+            <Messages at={Place::Builder} />
         </section>
     }
 }

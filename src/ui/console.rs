@@ -9,7 +9,8 @@ use yew::prelude::*;
 
 use super::i18n::{K, Tr, use_tr};
 use super::lines;
-use super::state::Action;
+use super::messages::Messages;
+use super::state::{Action, Place};
 use super::{HoverHandle, LabHandle};
 
 /// One line of text saying what an output is.
@@ -98,6 +99,14 @@ const EXAMPLES: [&str; 4] = [
     "etcd get /registry/ --prefix",
 ];
 
+/// The rows drawn of a long log, `first..end`: the newest, or those around the scrubber.
+fn row_window(lab: &super::state::Lab) -> (usize, usize) {
+    let total = lab.entries.len();
+    let end =
+        if lab.at + MAX_ROWS / 2 < total { (lab.at + MAX_ROWS / 2).max(MAX_ROWS.min(total)) } else { total };
+    (end.saturating_sub(MAX_ROWS), end)
+}
+
 #[function_component(Console)]
 pub fn console() -> Html {
     let tr = use_tr();
@@ -119,16 +128,34 @@ pub fn console() -> Html {
         });
     }
 
+    // The lines sent last: the input keeps its text until they have actually run (a refusal or
+    // the fork question leaves it there to fix or confirm).
+    let sent = use_mut_ref(|| None::<Vec<String>>);
+    {
+        let text = text.clone();
+        let hist = hist.clone();
+        let sent = sent.clone();
+        let log = lab.log();
+        use_effect_with(lab.stamp, move |_| {
+            let ran = sent.borrow().as_ref().is_some_and(|s| log.ends_with(s));
+            if ran {
+                *sent.borrow_mut() = None;
+                text.set(String::new());
+                hist.set(None);
+            }
+        });
+    }
     let run = {
         let lab = lab.clone();
         let text = text.clone();
-        let hist = hist.clone();
+        let sent = sent.clone();
         move |lines: Vec<String>| {
-            if !lines.is_empty() {
-                lab.dispatch(Action::Run(lines));
+            if lines.is_empty() {
+                text.set(String::new());
+                return;
             }
-            text.set(String::new());
-            hist.set(None);
+            *sent.borrow_mut() = Some(lines.clone());
+            lab.dispatch(Action::RunAt(Place::Console, lines));
         }
     };
     let on_submit = {
@@ -138,7 +165,7 @@ pub fn console() -> Html {
         Callback::from(move |e: SubmitEvent| {
             e.prevent_default();
             if let Err(n) = super::safety::check_text(&text) {
-                lab.dispatch(Action::Notify(n));
+                lab.dispatch(Action::Notify(n.at(Place::Console)));
                 return;
             }
             run(lines::split_script(&text));
@@ -160,7 +187,7 @@ pub fn console() -> Html {
             if pasted.contains('\n') || pasted.len() > super::safety::MAX_LINE_BYTES {
                 e.prevent_default();
                 if let Err(n) = super::safety::check_text(&pasted) {
-                    lab.dispatch(Action::Notify(n));
+                    lab.dispatch(Action::Notify(n.at(Place::Console)));
                     return;
                 }
                 // What was already typed counts as the first line.
@@ -208,12 +235,34 @@ pub fn console() -> Html {
     };
 
     let shown = lab.shown();
+    // One roving tab stop for the log: the selected row (else the newest) is in the Tab order,
+    // ↑/↓/Home/End move between rows.
+    let (first, end) = row_window(&lab);
+    let tab_row = shown.filter(|i| (first..end).contains(i)).or(end.checked_sub(1));
+    let on_log_key = Callback::from(|e: KeyboardEvent| {
+        let Some(row) = e
+            .target()
+            .and_then(|t| t.dyn_into::<web_sys::Element>().ok())
+            .and_then(|el| el.closest("li").ok().flatten())
+        else {
+            return;
+        };
+        let target = match e.key().as_str() {
+            "ArrowUp" => row.previous_element_sibling(),
+            "ArrowDown" => row.next_element_sibling(),
+            "Home" => row.parent_element().and_then(|l| l.first_element_child()),
+            "End" => row.parent_element().and_then(|l| l.last_element_child()),
+            _ => return,
+        };
+        e.prevent_default();
+        if let Some(b) = target
+            .and_then(|li| li.query_selector("button").ok().flatten())
+            .and_then(|b| b.dyn_into::<web_sys::HtmlElement>().ok())
+        {
+            let _ = b.focus();
+        }
+    });
     let hovered = hover.as_ref().and_then(|h| **h);
-    let total = lab.entries.len();
-    // Only a window of a long log is drawn: the newest rows, or those around the scrubber.
-    let end =
-        if lab.at + MAX_ROWS / 2 < total { (lab.at + MAX_ROWS / 2).max(MAX_ROWS.min(total)) } else { total };
-    let first = end.saturating_sub(MAX_ROWS);
     let rows = lab.entries[first..end].iter().enumerate().map(|(k, entry)| {
         let i = first + k;
         let n = i + 1;
@@ -238,6 +287,7 @@ pub fn console() -> Html {
             <li class={classes!(class, selected.then_some("selected"), future.then_some("future"), (hovered == Some(i)).then_some("hl"))}
                 data-line={n.to_string()} onmouseenter={enter} onmouseleave={leave}>
                 <button type="button" class="entry-btn" onclick={on_click} aria-pressed={selected.to_string()}
+                    tabindex={if tab_row == Some(i) { "0" } else { "-1" }}
                     title={future.then(|| tr.t(K::FutureStep))}
                     disabled={entry.out.is_none() && !future}>
                     <span class="ln">{ n }</span>
@@ -269,10 +319,10 @@ pub fn console() -> Html {
 
     html! {
         <section class="console" aria-labelledby="console-h">
-            <h2 id="console-h">{ tr.t(K::ConsoleHeading) }<span class="muted small">{ tr.f(K::LinesCount, &[&lab.entries.len()]) }</span></h2>
+            <h2 id="console-h">{ tr.t(K::ConsoleHeading) }<span class="muted small">{ tr.lines(lab.entries.len()) }</span></h2>
             if !lab.readonly { { empty } }
             { for hidden }
-            <ol id="log" class="log" ref={log_ref}>{ for rows }</ol>
+            <ol id="log" class="log" ref={log_ref} onkeydown={on_log_key}>{ for rows }</ol>
             if !lab.readonly {
                 <form id="console-form" class="console-form" onsubmit={on_submit}>
                     <span class="prompt mono" aria-hidden="true">{ "›" }</span>
@@ -282,6 +332,7 @@ pub fn console() -> Html {
                         value={(*text).clone()} oninput={on_input} onkeydown={on_key} onpaste={on_paste} />
                     <button id="console-run" type="submit">{ tr.t(K::Run) }</button>
                 </form>
+                <Messages at={Place::Console} />
             }
         </section>
     }

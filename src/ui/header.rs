@@ -9,7 +9,7 @@ use yew::prelude::*;
 use super::browser;
 use super::config::{Config, Theme, percent_encode};
 use super::i18n::{self, K, Lang};
-use super::state::{Action, Lab, Notice};
+use super::state::{Action, Lab, Notice, Place};
 use super::{LabHandle, examples, guided, hooks, lines, safety};
 
 /// The file name of an exported script.
@@ -306,7 +306,7 @@ pub struct NoticeBarProps {
 pub fn notice_bar(p: &NoticeBarProps) -> Html {
     let tr = i18n::use_tr();
     let lab = use_context::<LabHandle>().expect("LabHandle context");
-    let notice = lab.notice.clone().map(|n| {
+    let notice = lab.notice.clone().filter(|n| n.at == Place::Top).map(|n| {
         let lab2 = lab.clone();
         let dismiss = Callback::from(move |_: MouseEvent| lab2.dispatch(Action::DismissNotice));
         let restore = n.restore.then(|| {

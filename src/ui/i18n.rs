@@ -146,6 +146,7 @@ strings! {
     // ---- console
     ConsoleHeading => "Console", "控制台";
     LinesCount => " · {0} lines", " · 共 {0} 行";
+    LinesCountOne => " · {0} line", " · 共 {0} 行";
     LogEmpty => "Nothing has run yet. Every click in this playground becomes a line here; you can also type lines below or paste a whole script. Try one:", "还没有运行任何命令。在这里的每一次点击都会变成一行脚本；你也可以在下方输入命令，或粘贴一整段脚本。试试这些：";
     ConsoleInputLabel => "Script line (Enter runs, ↑/↓ history, paste a script to run it all)", "脚本行（回车运行，↑/↓ 翻看历史，粘贴脚本会逐行运行）";
     Run => "Run", "运行";
@@ -264,6 +265,10 @@ strings! {
     UpdateBtn => "Update", "更新";
     DeleteBtn => "Delete", "删除";
     CompactWindow => "below the cache window", "压缩到 watch cache 窗口之前";
+    CompactWindowTitle => "Compact etcd up to the oldest revision any watch cache can still start a watch from: older history goes, every cache window stays whole.", "把 etcd 压缩到所有 watch cache 仍能开始 watch 的最早 revision：更早的历史被删除，每个 cache 窗口保持完整。";
+    BuilderCleared => "Cleared {0}: a {1} request does not take it.", "已清除 {0}：{1} 请求不接受这个参数。";
+    BuilderMatchWatch => "A watch takes resourceVersionMatch only together with sendInitialEvents (and then only NotOlderThan).", "watch 只有在设置了 sendInitialEvents 时才接受 resourceVersionMatch（且只能是 NotOlderThan）。";
+    BuilderMatchGet => "A get of one object takes no resourceVersionMatch (GetOptions has none).", "获取单个对象（get）不接受 resourceVersionMatch（GetOptions 没有这个字段）。";
     CompactTo => "compact to", "压缩到";
     CompactRev => "revision to compact to", "要压缩到的 revision";
     CompactBtn => "Compact", "压缩";
@@ -502,6 +507,10 @@ impl Tr {
     }
     pub fn f(self, k: K, args: &[&dyn Display]) -> String {
         fill(k.get(self.0), args)
+    }
+    /// " · 1 line" / " · 3 lines" (the console's heading).
+    pub fn lines(self, n: usize) -> String {
+        self.f(if n == 1 { K::LinesCountOne } else { K::LinesCount }, &[&n])
     }
     /// "1 item" / "3 items".
     pub fn items(self, n: usize) -> String {

@@ -18,6 +18,7 @@ pub mod hooks;
 pub mod i18n;
 pub mod lines;
 pub mod live;
+pub mod messages;
 pub mod response;
 pub mod safety;
 pub mod scrubber;

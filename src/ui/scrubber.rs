@@ -6,7 +6,8 @@ use yew::prelude::*;
 
 use super::LabHandle;
 use super::i18n::{K, use_tr};
-use super::state::Action;
+use super::messages::ForkPrompt;
+use super::state::{Action, Place};
 
 #[function_component(Scrubber)]
 pub fn scrubber() -> Html {
@@ -28,26 +29,6 @@ pub fn scrubber() -> Html {
             }
         })
     };
-    let pending = lab.pending.as_ref().map(|lines| {
-        let yes = {
-            let lab = lab.clone();
-            Callback::from(move |_: MouseEvent| lab.dispatch(Action::ConfirmFork))
-        };
-        let no = {
-            let lab = lab.clone();
-            Callback::from(move |_: MouseEvent| lab.dispatch(Action::CancelFork))
-        };
-        html! {
-            <div id="fork" class="fork" role="alertdialog" aria-labelledby="fork-q">
-                <p id="fork-q">{ tr.f(K::ForkAsk, &[&(n - at), &at]) }</p>
-                <code class="mono small">{ lines.join("\n") }</code>
-                <div class="buttons">
-                    <button id="fork-confirm" type="button" onclick={yes}>{ tr.t(K::ForkYes) }</button>
-                    <button id="fork-cancel" type="button" class="small" onclick={no}>{ tr.t(K::ForkNo) }</button>
-                </div>
-            </div>
-        }
-    });
     html! {
         <section class={classes!("scrubber", lab.in_past().then_some("past"))} aria-labelledby="scrub-h">
             <div class="scrub-row">
@@ -63,7 +44,7 @@ pub fn scrubber() -> Html {
             if lab.in_past() && lab.pending.is_none() {
                 <p id="scrub-past" class="small warn">{ tr.f(K::ScrubPast, &[&at]) }</p>
             }
-            { for pending }
+            if lab.pending_at == Place::Top { <ForkPrompt /> }
         </section>
     }
 }

@@ -9,8 +9,9 @@ use yew::prelude::*;
 use super::LabHandle;
 use super::i18n::{K, use_tr};
 use super::lines;
+use super::messages::Messages;
 use super::response::kvs_table;
-use super::state::Action;
+use super::state::{Action, Place};
 
 fn input_value(e: &InputEvent) -> String {
     e.target_unchecked_into::<HtmlInputElement>().value()
@@ -38,7 +39,7 @@ fn setting(p: &SettingProps) -> Html {
     let cmd = format!("set {} {}", p.name, value.trim());
     let onclick = {
         let cmd = cmd.clone();
-        Callback::from(move |_: MouseEvent| lab.dispatch(Action::Run(vec![cmd.clone()])))
+        Callback::from(move |_: MouseEvent| lab.dispatch(Action::RunAt(Place::Sim, vec![cmd.clone()])))
     };
     let control = if p.choices.is_empty() {
         let value2 = value.clone();
@@ -62,6 +63,11 @@ fn setting(p: &SettingProps) -> Html {
     }
 }
 
+/// The default name prefix of new objects of `resource`: its singular (`pods` → `pod`).
+pub fn name_prefix(resource: &str) -> &str {
+    resource.strip_suffix('s').unwrap_or(resource)
+}
+
 /// Play's speeds: the select's value and how many simulated seconds pass per wall-clock tick
 /// (one tick a second); 0 = instant (no timer: the advance buttons apply at once).
 pub const SPEEDS: [(&str, u64); 4] = [("1", 1), ("10", 10), ("60", 60), ("instant", 0)];
@@ -81,19 +87,15 @@ pub struct SimProps {
     pub tick_ms: u32,
 }
 
-/// Runs `line` every `ms` milliseconds while mounted and `on`; the returned cleanup (effect
-/// teardown: pause, speed change, unmount) clears the interval. `pagehide` pauses too.
-fn play_timer(
-    on: bool,
-    ms: u32,
-    line: String,
-    lab: LabHandle,
-    playing: UseStateHandle<bool>,
-) -> impl FnOnce() {
+/// Adds `secs` simulated seconds every `ms` milliseconds while mounted and `on` (one log line per
+/// Play session, see [`Action::PlayTick`]); the returned cleanup (effect teardown: pause, speed
+/// change, unmount) clears the interval and ends the session. `pagehide` pauses too.
+fn play_timer(on: bool, ms: u32, secs: u64, lab: LabHandle, playing: UseStateHandle<bool>) -> impl FnOnce() {
     let w = web_sys::window();
+    let end = lab.clone();
     let timer = match (&w, on) {
         (Some(w), true) => {
-            let tick = Closure::<dyn Fn()>::new(move || lab.dispatch(Action::Run(vec![line.clone()])));
+            let tick = Closure::<dyn Fn()>::new(move || lab.dispatch(Action::PlayTick(secs)));
             let hide = Closure::<dyn Fn()>::new(move || playing.set(false));
             let id = w
                 .set_interval_with_callback_and_timeout_and_arguments_0(
@@ -113,6 +115,7 @@ fn play_timer(
             }
             let _ = w.remove_event_listener_with_callback("pagehide", hide.as_ref().unchecked_ref());
             drop(tick);
+            end.dispatch(Action::PlayEnd);
         }
     }
 }
@@ -131,7 +134,7 @@ pub fn sim_controls(props: &SimProps) -> Html {
     use_effect_with((running, secs, props.tick_ms), {
         let lab = lab.clone();
         let playing = playing.clone();
-        move |(on, secs, ms)| play_timer(*on, *ms, tick_line(*secs), lab, playing)
+        move |(on, secs, ms)| play_timer(*on, *ms, *secs, lab, playing)
     });
     let count = use_state(|| "3".to_string());
     let prefix = use_state(|| "pod".to_string());
@@ -147,7 +150,7 @@ pub fn sim_controls(props: &SimProps) -> Html {
 
     let run = |line: String| {
         let lab = lab.clone();
-        Callback::from(move |_: MouseEvent| lab.dispatch(Action::Run(vec![line.clone()])))
+        Callback::from(move |_: MouseEvent| lab.dispatch(Action::RunAt(Place::Sim, vec![line.clone()])))
     };
 
     let on_create = {
@@ -158,7 +161,7 @@ pub fn sim_controls(props: &SimProps) -> Html {
             let p = if prefix.trim().is_empty() { "obj" } else { prefix.trim() };
             let names = lines::next_names(&lab.log(), p, n);
             let ls = names.iter().map(|name| lines::create_line(&resource, "default", name)).collect();
-            lab.dispatch(Action::Run(ls));
+            lab.dispatch(Action::RunAt(Place::Sim, ls));
         })
     };
     // The objects that exist now (etcd's current state), for update / delete N.
@@ -175,7 +178,7 @@ pub fn sim_controls(props: &SimProps) -> Html {
                 .take(n)
                 .map(|name| lines::touch_line(&resource, "default", name, mark))
                 .collect();
-            lab.dispatch(Action::Run(ls));
+            lab.dispatch(Action::RunAt(Place::Sim, ls));
         })
     };
     let on_delete = {
@@ -186,7 +189,7 @@ pub fn sim_controls(props: &SimProps) -> Html {
             let n = count.trim().parse::<usize>().unwrap_or(0).min(200);
             let ls =
                 names.iter().take(n).map(|name| lines::delete_line(&resource, "default", name)).collect();
-            lab.dispatch(Action::Run(ls));
+            lab.dispatch(Action::RunAt(Place::Sim, ls));
         })
     };
     // Everything older than the watch caches' windows: the oldest RV any cache can still start a
@@ -202,7 +205,7 @@ pub fn sim_controls(props: &SimProps) -> Html {
         let line = window_line.clone();
         Callback::from(move |_: MouseEvent| {
             if let Some(l) = &line {
-                lab.dispatch(Action::Run(vec![l.clone()]));
+                lab.dispatch(Action::RunAt(Place::Sim, vec![l.clone()]));
             }
         })
     };
@@ -215,7 +218,7 @@ pub fn sim_controls(props: &SimProps) -> Html {
         let line = compact_line.clone();
         Callback::from(move |_: MouseEvent| {
             if let Some(l) = &line {
-                lab.dispatch(Action::Run(vec![l.clone()]));
+                lab.dispatch(Action::RunAt(Place::Sim, vec![l.clone()]));
             }
         })
     };
@@ -230,7 +233,7 @@ pub fn sim_controls(props: &SimProps) -> Html {
         let playing = playing.clone();
         Callback::from(move |_: MouseEvent| {
             if reduce {
-                lab.dispatch(Action::Run(vec![tick_line(secs)]));
+                lab.dispatch(Action::RunAt(Place::Sim, vec![tick_line(secs)]));
             } else {
                 playing.set(!*playing);
             }
@@ -266,6 +269,17 @@ pub fn sim_controls(props: &SimProps) -> Html {
     let res_opts = lines::RESOURCES
         .iter()
         .map(|r| html! { <option value={*r} selected={*resource == *r}>{ *r }</option> });
+    // The name prefix follows the resource (pod-1, configmap-1) unless it was typed over.
+    let on_resource = {
+        let (resource, prefix) = (resource.clone(), prefix.clone());
+        Callback::from(move |e: Event| {
+            let r = e.target_unchecked_into::<HtmlSelectElement>().value();
+            if prefix.trim() == name_prefix(&resource) {
+                prefix.set(name_prefix(&r).to_string());
+            }
+            resource.set(r);
+        })
+    };
     let inf_name = if informer.trim().is_empty() { "inf1".to_string() } else { informer.trim().to_string() };
     let inf_start = format!("informer start {inf_name} {} mode={}", *resource, *informer_mode);
     let inf_stop = format!("informer stop {inf_name}");
@@ -283,7 +297,7 @@ pub fn sim_controls(props: &SimProps) -> Html {
                 <span class="ctl-label">{ tr.t(K::CreateLabel) }</span>
                 <input id="sim-count" type="number" min="1" max="200" aria-label={tr.t(K::HowMany)} class="num"
                     value={(*count).clone()} oninput={{ let c = count.clone(); Callback::from(move |e: InputEvent| c.set(input_value(&e))) }} />
-                <select id="sim-resource" aria-label={tr.t(K::Resource)} onchange={{ let r = resource.clone(); Callback::from(move |e: Event| r.set(e.target_unchecked_into::<HtmlSelectElement>().value())) }}>{ for res_opts }</select>
+                <select id="sim-resource" aria-label={tr.t(K::Resource)} onchange={on_resource}>{ for res_opts }</select>
                 <input id="sim-prefix" type="text" aria-label={tr.t(K::NamePrefix)} class="short" spellcheck="false"
                     value={(*prefix).clone()} oninput={{ let p = prefix.clone(); Callback::from(move |e: InputEvent| p.set(input_value(&e))) }} />
                 <button id="sim-create" type="button" onclick={on_create}>{ tr.t(K::CreateBtn) }</button>
@@ -299,7 +313,7 @@ pub fn sim_controls(props: &SimProps) -> Html {
                 <button id="sim-compact" type="button" disabled={compact_line.is_none()} onclick={on_compact}
                     title={tr.t(K::CompactTitle)}>{ tr.t(K::CompactBtn) }</button>
                 <button id="sim-compact-window" type="button" class="small" disabled={window_line.is_none()}
-                    data-cmd={window_line.clone().unwrap_or_default()} onclick={on_compact_window}>{ tr.t(K::CompactWindow) }</button>
+                    data-cmd={window_line.clone().unwrap_or_default()} title={tr.t(K::CompactWindowTitle)} onclick={on_compact_window}>{ tr.t(K::CompactWindow) }</button>
             </div>
             <div class="ctl">
                 <span class="ctl-label">{ tr.t(K::AdvanceClock) }</span>
@@ -338,6 +352,7 @@ pub fn sim_controls(props: &SimProps) -> Html {
                 <Setting name="apiservers" initial="2" hint={K::HintCount} />
                 <Setting name="compaction-interval" initial="5m" hint={K::HintDuration} />
             </details>
+            <Messages at={Place::Sim} />
         </section>
     }
 }
@@ -351,7 +366,7 @@ pub fn etcd_view() -> Html {
     let line = "etcd get /registry/ --prefix";
     let onclick = {
         let lab = lab.clone();
-        Callback::from(move |_: MouseEvent| lab.dispatch(Action::Run(vec![line.to_string()])))
+        Callback::from(move |_: MouseEvent| lab.dispatch(Action::RunAt(Place::Sim, vec![line.to_string()])))
     };
     let last = lab
         .visible()

@@ -26,8 +26,20 @@ pub struct Entry {
     pub out: Option<Rc<Value>>,
 }
 
-/// A message above the panels: information or an error that must not be silent. The text is a
-/// translation key plus its arguments, so it follows the language switch.
+/// Where the learner acted, so that what answers them (a refusal, the "fork here?" question)
+/// shows next to it rather than at the top of the page.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum Place {
+    /// The page's notice bar (imports, share links, lessons, panels without a message slot).
+    #[default]
+    Top,
+    Console,
+    Builder,
+    Sim,
+}
+
+/// A message: information or an error that must not be silent. The text is a translation key
+/// plus its arguments, so it follows the language switch.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Notice {
     pub error: bool,
@@ -35,14 +47,21 @@ pub struct Notice {
     pub args: Vec<String>,
     /// Offer to restore the sandbox saved under [`BACKUP_KEY`].
     pub restore: bool,
+    /// Where it shows.
+    pub at: Place,
 }
 
 impl Notice {
     pub fn error(key: K, args: Vec<String>) -> Self {
-        Notice { error: true, key, args, restore: false }
+        Notice { error: true, key, args, restore: false, at: Place::Top }
     }
     pub fn info(key: K, args: Vec<String>) -> Self {
-        Notice { error: false, key, args, restore: false }
+        Notice { error: false, key, args, restore: false, at: Place::Top }
+    }
+    /// The same notice, shown at `place`.
+    pub fn at(mut self, place: Place) -> Self {
+        self.at = place;
+        self
     }
 }
 
@@ -50,6 +69,9 @@ pub enum Action {
     /// Append and run these lines (a click, a console line, a pasted script). While the scrubber
     /// is in the past this only asks for confirmation ([`Lab::pending`]).
     Run(Vec<String>),
+    /// [`Action::Run`] from a panel with its own message slot: a refusal or the fork question
+    /// shows there.
+    RunAt(Place, Vec<String>),
     /// Drop the steps after the scrubber and run the pending lines.
     ConfirmFork,
     CancelFork,
@@ -71,6 +93,13 @@ pub enum Action {
     DismissNotice,
     /// Replace the sandbox with this one (a share link opened while the app runs).
     Open(Box<Lab>),
+    /// One tick of Play: `secs` more simulated seconds. The first tick of a Play session appends
+    /// `advance <secs>s`; later ones grow that same line (`advance <total>s`), so two minutes of
+    /// Play are one line in the log, the undo history and share links. Moving the clock in one
+    /// step or in many leaves the sandbox in the same state (tests/play_advance.rs).
+    PlayTick(u64),
+    /// Play paused (or its timer stopped): the next tick starts a new line.
+    PlayEnd,
 }
 
 thread_local! {
@@ -93,14 +122,17 @@ pub struct Lab {
     /// The entry the response viewer shows; None = the latest output before the scrubber.
     pub selected: Option<usize>,
     pub notice: Option<Notice>,
-    /// Lines waiting for "fork here" while the scrubber is in the past.
+    /// Lines waiting for "fork here" while the scrubber is in the past, and where they came from.
     pub pending: Option<Vec<String>>,
+    pub pending_at: Place,
     /// Save to localStorage (off for embeds).
     pub persist: bool,
     /// No new lines may be run (embed mode=readonly).
     pub readonly: bool,
     /// Changes whenever the session does (memo key for the timeline).
     pub stamp: u64,
+    /// The entry the running Play session grows, and the seconds it holds.
+    pub playing: Option<(usize, u64)>,
     session: Rc<RefCell<Session>>,
 }
 
@@ -114,6 +146,7 @@ impl PartialEq for Lab {
             && self.selected == other.selected
             && self.notice == other.notice
             && self.pending == other.pending
+            && self.pending_at == other.pending_at
     }
 }
 
@@ -137,9 +170,11 @@ impl Lab {
             selected: None,
             notice: None,
             pending: None,
+            pending_at: Place::Top,
             persist: true,
             readonly: false,
             stamp: next_stamp(),
+            playing: None,
             session: Rc::new(RefCell::new(new_session())),
         }
     }
@@ -219,6 +254,20 @@ impl Lab {
         self.stamp = next_stamp();
     }
 
+    /// Moves the clock `secs` further and makes entry `i` (the last, Play's line holding
+    /// `total` seconds) say `advance <total + secs>s`, with the output that line gives.
+    fn grow_play(&mut self, i: usize, total: u64, secs: u64) {
+        let line = super::sim::tick_line(total + secs);
+        super::safety::running(std::slice::from_ref(&line));
+        let out = self.session.borrow_mut().run_line(i + 1, &super::sim::tick_line(secs)).map(Rc::new);
+        super::safety::running(&[]);
+        self.entries[i] = Entry { line, out };
+        self.playing = Some((i, total + secs));
+        self.redo = Vec::new();
+        self.selected = None;
+        self.stamp = next_stamp();
+    }
+
     /// A copy sharing the session (for changes that do not touch it).
     fn copy(&self) -> Lab {
         Lab {
@@ -228,9 +277,11 @@ impl Lab {
             selected: self.selected,
             notice: self.notice.clone(),
             pending: self.pending.clone(),
+            pending_at: self.pending_at,
             persist: self.persist,
             readonly: self.readonly,
             stamp: self.stamp,
+            playing: self.playing,
             session: self.session.clone(),
         }
     }
@@ -255,6 +306,7 @@ impl Lab {
         lab.at = n;
         lab.selected = None;
         lab.pending = None;
+        lab.playing = None;
         lab.stamp = next_stamp();
         lab
     }
@@ -282,18 +334,20 @@ impl Reducible for Lab {
 
     fn reduce(self: Rc<Self>, action: Action) -> Rc<Self> {
         let mut next = match action {
-            Action::Run(lines) => {
+            Action::Run(lines) => return self.reduce(Action::RunAt(Place::Top, lines)),
+            Action::RunAt(place, lines) => {
                 if lines.is_empty() || self.readonly {
                     return self;
                 }
                 if let Err(n) = super::safety::check_lines(&lines) {
                     let mut lab = self.copy();
-                    lab.notice = Some(n);
+                    lab.notice = Some(n.at(place));
                     return Rc::new(lab);
                 }
                 if self.in_past() {
                     let mut lab = self.copy();
                     lab.pending = Some(lines);
+                    lab.pending_at = place;
                     return Rc::new(lab);
                 }
                 let mut lab = self.copy();
@@ -373,6 +427,36 @@ impl Reducible for Lab {
                 return Rc::new(lab);
             }
             Action::Open(lab) => return Rc::new(*lab),
+            Action::PlayEnd => {
+                if self.playing.is_none() {
+                    return self;
+                }
+                let mut lab = self.copy();
+                lab.playing = None;
+                return Rc::new(lab);
+            }
+            Action::PlayTick(secs) => {
+                if self.readonly || self.in_past() || secs == 0 {
+                    return self;
+                }
+                let last = self.entries.len().checked_sub(1);
+                let limit = super::safety::MAX_ADVANCE.0 / 1000;
+                match self.playing {
+                    Some((i, total)) if Some(i) == last && total + secs <= limit => {
+                        let mut lab = self.copy();
+                        lab.grow_play(i, total, secs);
+                        lab
+                    }
+                    _ => {
+                        let mut lab = self.copy();
+                        lab.redo = Vec::new();
+                        lab.selected = None;
+                        lab.run_lines(vec![super::sim::tick_line(secs)]);
+                        lab.playing = Some((lab.entries.len() - 1, secs));
+                        lab
+                    }
+                }
+            }
             Action::DismissNotice => {
                 let mut lab = self.copy();
                 lab.notice = None;
