@@ -10,6 +10,8 @@ ROOT=$PWD
 TOOLS=$ROOT/.tools
 TRUNK_VERSION=0.21.14
 BINARYEN_VERSION=132.0.0
+# mdBook for the documentation site (site/): no watch/serve/search, so it builds in minutes.
+MDBOOK_VERSION=0.5.4
 export PATH="$TOOLS/bin:$TOOLS/npm/node_modules/.bin:$HOME/.cargo/bin:$PATH"
 
 START=$SECONDS
@@ -147,6 +149,11 @@ cmd_test() {
   [ "${PIPESTATUS[0]}" -eq 0 ] || status=1
   count_results "$logs/web.log"
 
+  say "documentation site (mdBook $MDBOOK_VERSION, embeds checked in headless Chromium)"
+  site_test 2>&1 | tee "$logs/site.log" >&2
+  [ "${PIPESTATUS[0]}" -eq 0 ] || status=1
+  count_plain "$logs/site.log"
+
   say "benchmark smoke run (every scenario at tiny sizes, native and in the browser)"
   if (cmd_bench --smoke) >&2; then PASSED=$((PASSED + 1)); else FAILED=$((FAILED + 1)); status=1; fi
 
@@ -156,6 +163,33 @@ cmd_test() {
 }
 
 PLAYWRIGHT_VERSION=1.65.1
+
+need_playwright() {
+  if [ "$("$TOOLS/npm/node_modules/playwright-core/cli.js" --version 2>/dev/null)" != "Version $PLAYWRIGHT_VERSION" ]; then
+    say "installing playwright-core $PLAYWRIGHT_VERSION into .tools/npm"
+    npm install --silent --no-audit --no-fund --save-exact --prefix "$TOOLS/npm" "playwright-core@$PLAYWRIGHT_VERSION" >&2 || return 1
+  fi
+}
+
+need_mdbook() {
+  if [ "$("$TOOLS/bin/mdbook" --version 2>/dev/null)" != "mdbook v$MDBOOK_VERSION" ]; then
+    say "installing mdbook $MDBOOK_VERSION into .tools (a few minutes once)"
+    cargo install mdbook --version "=$MDBOOK_VERSION" --locked --no-default-features --root "$TOOLS" >&2 || return 1
+  fi
+}
+
+# The documentation site: mdBook builds site/ into site/book, the playground's release build
+# (dist/) goes beside it as site/book/playground/, and site/check.mjs serves it under a sub-path
+# and checks every embed in headless Chromium. Prints the check's "N passed, N failed".
+site_test() {
+  need_mdbook || { echo "site: installing mdbook $MDBOOK_VERSION failed"; return 1; }
+  need_playwright || { echo "site: installing playwright-core failed"; return 1; }
+  [ -f dist/index.html ] || { echo "site: no playground build in dist/ (the release build failed)"; return 1; }
+  rm -rf site/book
+  "$TOOLS/bin/mdbook" build site >&2 || { echo "site: mdbook build failed"; return 1; }
+  cp -r dist site/book/playground || return 1
+  node site/check.mjs site/book
+}
 
 # ./dev.sh bench [--smoke]: every benchmark natively (rvlab-bench) and in headless Chromium
 # (tests/bench_web.rs), plus page metrics of the release build (scripts/bench/page.mjs), joined
@@ -197,9 +231,7 @@ cmd_bench() {
     || { tail -n 30 "$out/wasm.txt" >&2; status=1; }
   unset CARGO_PROFILE_RELEASE_OPT_LEVEL
   say "page metrics (trunk release build into target/bench/dist, playwright-core $PLAYWRIGHT_VERSION)"
-  if [ "$("$TOOLS/npm/node_modules/playwright-core/cli.js" --version 2>/dev/null)" != "Version $PLAYWRIGHT_VERSION" ]; then
-    npm install --silent --no-audit --no-fund --save-exact --prefix "$TOOLS/npm" "playwright-core@$PLAYWRIGHT_VERSION" >&2 || die "installing playwright-core failed"
-  fi
+  need_playwright || die "installing playwright-core failed"
   local dist="$CARGO_TARGET_DIR/dist"
   if trunk build --release --offline --dist "$dist" >&2; then
     node scripts/bench/page.mjs "$dist" > "$out/page.txt" || status=1

@@ -4,9 +4,10 @@
  *   <script src="https://example.org/rvlab/rv-playground.js"></script>
  *   <rv-playground script="POST /api/v1/namespaces/default/configmaps {…}&#10;GET …"
  *                  mode="readonly" theme="dark" lang="zh"></rv-playground>
- *   <rv-playground lesson="pagination" mode="interactive"></rv-playground>
+ *   <rv-playground lesson="paging" mode="interactive"></rv-playground>
  *
- * Attributes: script (the lines, newline-separated) or lesson (a lesson slug), mode
+ * Attributes: script (the lines, newline-separated) or lesson (a guided lesson's slug such as
+ * paging or continue-after-compaction, or an example's name such as pagination), mode
  * (readonly|interactive), theme (auto|light|dark), lang (en|zh), height (fixed, in px; without
  * it the frame fits its content), title (the frame's accessible name). Changing an attribute
  * reloads the frame with the new parameters.

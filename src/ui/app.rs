@@ -10,7 +10,7 @@ use super::config::Config;
 use super::i18n::{K, Lang, Tr};
 use super::{
     HoverHandle, LabHandle, SpecHandle, builder, console, guided, header, hooks, lines, response, scrubber,
-    sim, timeline, watches,
+    sim, timeline, watches, welcome,
 };
 
 #[derive(Properties, PartialEq, Default)]
@@ -148,6 +148,9 @@ pub fn app(props: &AppProps) -> Html {
                 <div class={classes!("work", lesson_open.then_some("with-lesson"))}>
                     if lesson_open { <guided::LessonPanel guide={guide.clone()} loader={loader.clone()} {embed} /> }
                     <div class="work-main">
+                        if !embed && !lesson_open && lab.entries.is_empty() && !lab.readonly {
+                            <welcome::Welcome guide={guide.clone()} />
+                        }
                         <scrubber::Scrubber />
                         <timeline::Timeline />
                         <Panes {embed} {reduce_motion} tick_ms={cfg.tick_ms.unwrap_or(1000)} />

@@ -146,6 +146,11 @@ strings! {
     // ---- console
     ConsoleHeading => "Console", "控制台";
     LinesCount => " · {0} lines", " · 共 {0} 行";
+    WelcomeHeading => "Start here", "从这里开始";
+    WelcomeLesson => "New to resourceVersion? The first guided lesson shows where it comes from, one checked step at a time.", "刚接触 resourceVersion？第一课会一步一步（每一步都由引擎检查）带你看它从哪里来。";
+    WelcomeLessonBtn => "Start lesson 1", "开始第 1 课";
+    WelcomeAllLessons => "All lessons", "全部课程";
+    WelcomeTry => "Or run one line and watch the answer appear:", "或者运行一行命令，看看返回了什么：";
     LinesCountOne => " · {0} line", " · 共 {0} 行";
     LogEmpty => "Nothing has run yet. Every click in this playground becomes a line here; you can also type lines below or paste a whole script. Try one:", "还没有运行任何命令。在这里的每一次点击都会变成一行脚本；你也可以在下方输入命令，或粘贴一整段脚本。试试这些：";
     ConsoleInputLabel => "Script line (Enter runs, ↑/↓ history, paste a script to run it all)", "脚本行（回车运行，↑/↓ 翻看历史，粘贴脚本会逐行运行）";
@@ -266,7 +271,7 @@ strings! {
     DeleteBtn => "Delete", "删除";
     CompactWindow => "below the cache window", "压缩到 watch cache 窗口之前";
     CompactWindowTitle => "Compact etcd up to the oldest revision any watch cache can still start a watch from: older history goes, every cache window stays whole.", "把 etcd 压缩到所有 watch cache 仍能开始 watch 的最早 revision：更早的历史被删除，每个 cache 窗口保持完整。";
-    BuilderCleared => "Cleared {0}: a {1} request does not take it.", "已清除 {0}：{1} 请求不接受这个参数。";
+    BuilderCleared => "Cleared {0}: not accepted by a {1} request.", "已清除 {0}：{1} 请求不接受这些参数。";
     BuilderMatchWatch => "A watch takes resourceVersionMatch only together with sendInitialEvents (and then only NotOlderThan).", "watch 只有在设置了 sendInitialEvents 时才接受 resourceVersionMatch（且只能是 NotOlderThan）。";
     BuilderMatchGet => "A get of one object takes no resourceVersionMatch (GetOptions has none).", "获取单个对象（get）不接受 resourceVersionMatch（GetOptions 没有这个字段）。";
     CompactTo => "compact to", "压缩到";

@@ -28,6 +28,7 @@ pub mod state;
 pub mod system;
 pub mod timeline;
 pub mod watches;
+pub mod welcome;
 pub mod why;
 
 use yew::prelude::*;
