@@ -3154,3 +3154,34 @@ async fn small_things_line_counts_favicon_tooltip_and_unbroken_frame_types() {
     s.close();
     clean_slate();
 }
+
+#[wasm_bindgen_test]
+async fn a_short_read_only_embed_is_compact_and_sized_to_its_content() {
+    clean_slate();
+    let script = "POST /api/v1/namespaces/default/configmaps {\"metadata\":{\"name\":\"a\"}}\nPOST /api/v1/namespaces/default/configmaps {\"metadata\":{\"name\":\"b\"}}\nGET /api/v1/namespaces/default/configmaps?watch=true&resourceVersion=2\nevents w1";
+    let q = format!("?embed=1&mode=readonly&lang=en&script={}", rvlab::ui::config::percent_encode(script));
+    // A tall frame: whatever the app measures is its own content, not the frame's height.
+    let s = Sized::open(800, 2000, Config::parse(&q, "")).await;
+    assert_eq!(s.lab.log().len(), 4);
+    let app = s.rect(".app");
+    assert!(app.height() < 800.0, "a 4-line read-only example is {}px tall at 800px", app.height());
+    // The picture, the steps and the selected response are all there, one under the other or
+    // side by side, with no column left empty beside another.
+    for sel in ["#timeline-svg", "#log", "#response .status"] {
+        assert!(s.rect(sel).bottom() <= app.bottom() + 0.5, "{sel} inside the app");
+    }
+    let (log, resp) = (s.rect("section.console"), s.rect("#response"));
+    if (log.top() - resp.top()).abs() < 1.0 {
+        // Side by side: neither column is mostly empty.
+        let (a, b) = (log.height(), resp.height());
+        assert!(a.min(b) / a.max(b) > 0.35, "columns {a}px and {b}px");
+    }
+    // The height posted to the host is the content's, and it does not grow with the frame.
+    let h1 = s.lab.el(".app").scroll_height();
+    s.frame.set_attribute("style", "width:800px;height:3000px;border:0;display:block").unwrap();
+    flush().await;
+    let h2 = s.lab.el(".app").scroll_height();
+    assert_eq!(h1, h2, "the app's height depends on its content only");
+    s.close();
+    clean_slate();
+}
