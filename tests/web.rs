@@ -1033,8 +1033,13 @@ async fn both_languages_render_every_view_without_missing_keys() {
 
 #[wasm_bindgen_test]
 async fn timeline_draws_keys_compaction_lists_tokens_and_watches_where_the_state_says() {
+    // An empty interactive embed shows the empty timeline (the playground's first visit shows
+    // "start here" in its place).
+    let empty = Lab::with_config(Config::parse("?embed=1&mode=interactive", "")).await;
+    assert!(empty.q("#tl-empty").is_some());
+    empty.unmount();
     let lab = Lab::fresh().await;
-    assert!(lab.q("#tl-empty").is_some());
+    assert!(lab.q("#welcome").is_some() && lab.q("#tl-empty").is_none());
     run_all(
         &lab,
         &[

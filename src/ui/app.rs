@@ -52,8 +52,10 @@ struct PanesProps {
 fn panes(p: &PanesProps) -> Html {
     let lab = use_context::<LabHandle>().expect("LabHandle context");
     if p.embed {
-        let watching =
-            lab.visible().iter().any(|e| e.out.as_deref().is_some_and(|o| o.get("watch").is_some()));
+        // A read-only embed's response already shows the frames it read; the watch cards (whose
+        // buttons it could not press) would only repeat them.
+        let watching = !lab.readonly
+            && lab.visible().iter().any(|e| e.out.as_deref().is_some_and(|o| o.get("watch").is_some()));
         return html! {
             <main class="panes embed-panes">
                 <div class="col col-log"><console::Console /></div>
@@ -134,13 +136,15 @@ pub fn app(props: &AppProps) -> Html {
     let reduce_motion = cfg.reduced_motion();
     let style = cfg.height.map(|h| format!("height:{h}px;overflow:auto"));
     let lesson_open = guide.view != guided::View::Closed;
+    let first_visit =
+        !embed && !lesson_open && lab.entries.is_empty() && lab.redo.is_empty() && !lab.readonly;
 
     html! {
         <ContextProvider<Lang> context={*lang}>
         <ContextProvider<LabHandle> context={lab.clone()}>
         <ContextProvider<SpecHandle> context={spec}>
         <ContextProvider<HoverHandle> context={hover}>
-            <div class={classes!("app", embed.then_some("embed"), reduce_motion.then_some("reduce-motion"))} data-theme={theme.code()} lang={lang.tag()}
+            <div class={classes!("app", embed.then_some("embed"), lab.readonly.then_some("readonly"), reduce_motion.then_some("reduce-motion"))} data-theme={theme.code()} lang={lang.tag()}
                 ref={app_ref} {style}>
                 <header::Header cfg={cfg.clone()} lang={lang.clone()} theme={theme.clone()} guide={guide.clone()} on_share={on_share.clone()} />
                 <header::NoticeBar guide={guide.clone()} />
@@ -148,11 +152,14 @@ pub fn app(props: &AppProps) -> Html {
                 <div class={classes!("work", lesson_open.then_some("with-lesson"))}>
                     if lesson_open { <guided::LessonPanel guide={guide.clone()} loader={loader.clone()} {embed} /> }
                     <div class="work-main">
-                        if !embed && !lesson_open && lab.entries.is_empty() && !lab.readonly {
+                        // An empty sandbox has no history and no picture yet: "start here"
+                        // takes their place until the first line runs.
+                        if first_visit {
                             <welcome::Welcome guide={guide.clone()} />
+                        } else {
+                            <scrubber::Scrubber />
+                            <timeline::Timeline />
                         }
-                        <scrubber::Scrubber />
-                        <timeline::Timeline />
                         <Panes {embed} {reduce_motion} tick_ms={cfg.tick_ms.unwrap_or(1000)} />
                     </div>
                 </div>

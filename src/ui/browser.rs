@@ -89,12 +89,6 @@ pub fn base_url() -> String {
     format!("{}{}", loc.origin().unwrap_or_default(), loc.pathname().unwrap_or_default())
 }
 
-/// The page's `location.hash` without the `#`.
-pub fn fragment() -> String {
-    let hash = web_sys::window().and_then(|w| w.location().hash().ok()).unwrap_or_default();
-    hash.trim_start_matches('#').to_string()
-}
-
 /// Rewrites the page URL (no reload, no history entry): the query parameters in `set` replaced
 /// (an empty value removes one), the others kept, the fragment dropped when `drop_hash`.
 pub fn replace_url(set: &[(&str, &str)], drop_hash: bool) {

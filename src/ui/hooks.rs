@@ -135,8 +135,15 @@ pub fn use_share_links(cfg: &Rc<Config>, lab: &LabHandle, guide: &guided::GuideH
     let guide = guide.clone();
     use_effect_with(on, move |on| {
         let listener = on.then(|| {
-            Listener::new(On::Window, "hashchange", move |_| {
-                let fr = browser::fragment();
+            Listener::new(On::Window, "hashchange", move |e| {
+                // The event's own new URL: another listener may already have cleaned the
+                // address bar.
+                let url = js_sys::Reflect::get(&e, &"newURL".into()).ok().and_then(|u| u.as_string());
+                let fr = url
+                    .as_deref()
+                    .and_then(|u| u.split_once('#'))
+                    .map(|(_, f)| f.to_string())
+                    .unwrap_or_default();
                 if !share::is_share_fragment(&fr) {
                     return;
                 }
@@ -158,7 +165,7 @@ pub fn use_undo_keys(lab: &LabHandle) {
         let listener = (!lab.readonly).then(|| {
             Listener::new(On::Document, "keydown", move |e| {
                 let Some(e) = e.dyn_ref::<web_sys::KeyboardEvent>() else { return };
-                if !(e.ctrl_key() || e.meta_key()) || e.alt_key() || e.default_prevented() {
+                if !(e.ctrl_key() || e.meta_key()) || e.alt_key() {
                     return;
                 }
                 let typing = e

@@ -1,6 +1,7 @@
-//! The first visit's "start here": an empty sandbox with no lesson open shows, at the top, the
-//! first guided lesson and three one-click lines to try. It goes away with the first line run,
-//! so that line's response takes its place on screen.
+//! The first visit's "start here": an empty sandbox (nothing to undo or redo either) with no
+//! lesson open shows, in place of the history and the timeline, the first guided lesson and
+//! three one-click lines to try. It goes away with the first line run, and the history, the
+//! picture and that line's response take its place.
 
 use yew::prelude::*;
 
