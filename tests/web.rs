@@ -3172,7 +3172,7 @@ async fn a_short_read_only_embed_is_compact_and_sized_to_its_content() {
     assert!(app.height() < 800.0, "a 4-line read-only example is {}px tall at 800px", app.height());
     // The picture, the steps and the selected response are all there, one under the other or
     // side by side, with no column left empty beside another.
-    for sel in ["#timeline-svg", "#log", "#response .status"] {
+    for sel in ["#timeline-svg", "#log", "#response-events"] {
         assert!(s.rect(sel).bottom() <= app.bottom() + 0.5, "{sel} inside the app");
     }
     let (log, resp) = (s.rect("section.console"), s.rect("#response"));
