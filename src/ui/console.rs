@@ -135,9 +135,13 @@ pub fn console() -> Html {
         let text = text.clone();
         let hist = hist.clone();
         let sent = sent.clone();
-        let log = lab.log();
+        let lab = lab.clone();
         use_effect_with(lab.stamp, move |_| {
-            let ran = sent.borrow().as_ref().is_some_and(|s| log.ends_with(s));
+            let ends_with = |s: &Vec<String>| {
+                let e = &lab.entries;
+                e.len() >= s.len() && e[e.len() - s.len()..].iter().zip(s).all(|(e, l)| e.line == *l)
+            };
+            let ran = sent.borrow().as_ref().is_some_and(ends_with);
             if ran {
                 *sent.borrow_mut() = None;
                 text.set(String::new());
@@ -148,14 +152,22 @@ pub fn console() -> Html {
     let run = {
         let lab = lab.clone();
         let text = text.clone();
+        let hist = hist.clone();
         let sent = sent.clone();
         move |lines: Vec<String>| {
-            if lines.is_empty() {
+            // Lines that will run now leave the input at once; a refusal keeps them there, and
+            // lines that wait for the fork question stay until they ran.
+            let runs_now = super::safety::check_lines(&lines).is_ok() && !lab.in_past() && !lab.readonly;
+            if lines.is_empty() || runs_now {
                 text.set(String::new());
-                return;
+                hist.set(None);
+                *sent.borrow_mut() = None;
+            } else {
+                *sent.borrow_mut() = Some(lines.clone());
             }
-            *sent.borrow_mut() = Some(lines.clone());
-            lab.dispatch(Action::RunAt(Place::Console, lines));
+            if !lines.is_empty() {
+                lab.dispatch(Action::RunAt(Place::Console, lines));
+            }
         }
     };
     let on_submit = {
