@@ -1434,11 +1434,16 @@ async fn a_share_link_round_trips_the_sandbox_and_the_scrubber() {
     let url = lab.el("#share-url").dyn_into::<HtmlInputElement>().unwrap().value();
     let (_, fragment) = url.split_once('#').expect("a fragment");
     let log = lab.log();
-    let before = lab.state_html();
     assert!(
         lab.el("#embed-code").dyn_into::<HtmlInputElement>().unwrap().value().contains("embed=1&amp;script=")
     );
     lab.unmount();
+    // The same sandbox as a reload mounts it (the picture measures its width when it is first
+    // drawn, and this one was first drawn over the empty sandbox's "start here").
+    let again = Lab::mount().await;
+    again.click("#scrub-back").await;
+    let before = again.state_html();
+    again.unmount();
 
     storage().set_item(STORAGE_KEY, r#"{"log":["advance 5m"],"redo":[]}"#).unwrap();
     let opened = Lab::with_config(Config::parse("", &format!("#{fragment}"))).await;
@@ -2666,7 +2671,12 @@ async fn the_pictures_fit_390_px_without_sideways_scrolling() {
 
 #[wasm_bindgen_test]
 async fn an_empty_sandbox_shows_one_sentence_and_no_unexplained_bars() {
-    let lab = Lab::sized(1280).await;
+    // The playground's first visit shows "start here" instead of an empty picture.
+    let first = Lab::sized(1280).await;
+    assert!(first.q("#welcome").is_some() && first.q("#timeline-svg").is_none());
+    first.unmount();
+    // An empty interactive embed draws the empty picture.
+    let lab = Lab::with_config(Config::parse("?embed=1&mode=interactive&lang=en", "")).await;
     assert!(lab.q("#tl-empty").is_some());
     assert!(lab.q("#system-view").is_none());
     assert!(lab.all("#timeline-svg rect.band, #timeline-svg [data-kind]").is_empty());
