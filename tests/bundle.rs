@@ -10,7 +10,13 @@ fn budget_from_readme() -> u64 {
         .lines()
         .find_map(|l| {
             let rest = l.split("Size budget:").nth(1)?;
-            let digits: String = rest.chars().filter(|c| c.is_ascii_digit()).collect();
+            // The first number after the colon; later numbers on the line are prose.
+            let digits: String = rest
+                .trim_start()
+                .chars()
+                .take_while(|c| c.is_ascii_digit() || *c == ',')
+                .filter(|c| *c != ',')
+                .collect();
             digits.parse().ok()
         })
         .expect("README.md has a line `Size budget: N bytes`")
