@@ -6,7 +6,9 @@
 use std::collections::BTreeSet;
 use std::process::Command;
 
-use rvlab::apiserver::decision::{EndReason, Ended, Outcome, Path, Rule, Semantics, Verb, Why};
+use rvlab::apiserver::decision::{
+    EndReason, Ended, EtcdOp, EtcdRefusal, EtcdWhy, Outcome, Path, Rule, Semantics, Verb, Why,
+};
 use rvlab::cluster::{Cluster, SettingName, SettingWhy};
 use rvlab::script::Session;
 use rvlab::script::why::{Lang, OutputWhy, render};
@@ -110,6 +112,8 @@ fn every_value_has_a_script_that_produces_it() {
     let mut paths = BTreeSet::new();
     let mut ended = BTreeSet::new();
     let mut settings = BTreeSet::new();
+    let mut etcd_ops = BTreeSet::new();
+    let mut refusals = BTreeSet::new();
     let files = why_scripts();
     assert!(files.len() >= 5, "{files:?}");
     for f in files {
@@ -131,6 +135,10 @@ fn every_value_has_a_script_that_produces_it() {
                 Ok(Some(OutputWhy::Setting(w))) => {
                     settings.insert(id(&w.setting));
                 }
+                Ok(Some(OutputWhy::Etcd(w))) => {
+                    etcd_ops.insert(id(&w.etcd));
+                    refusals.extend(w.refused.map(|r| id(&r)));
+                }
                 Ok(None) => {}
             }
         }
@@ -148,6 +156,8 @@ fn every_value_has_a_script_that_produces_it() {
     assert_eq!(missing(Path::ALL.iter().map(id).collect(), &paths, &[]), none);
     assert_eq!(missing(EndReason::ALL.iter().map(id).collect(), &ended, &[]), none);
     assert_eq!(missing(SettingName::ALL.iter().map(id).collect(), &settings, &[]), none);
+    assert_eq!(missing(EtcdOp::ALL.iter().map(id).collect(), &etcd_ops, &[]), none);
+    assert_eq!(missing(EtcdRefusal::ALL.iter().map(id).collect(), &refusals, &[]), none);
 }
 
 #[test]
@@ -187,6 +197,27 @@ fn every_value_has_both_translations() {
             let w = SettingWhy { setting, value: "on".into(), apiserver };
             if let Err(err) = check_rendering(&OutputWhy::Setting(w)) {
                 panic!("{err}");
+            }
+        }
+    }
+    for op in EtcdOp::ALL {
+        let refusals = std::iter::once(None).chain(EtcdRefusal::ALL.map(Some));
+        for refused in refusals {
+            for (at, count, compacted, apiservers) in [
+                (None, None, None, None),
+                (Some(3), Some(0), Some(2), Some(2)),
+                (Some(3), Some(2), None, None),
+            ] {
+                let mut w = EtcdWhy::new(op, 5);
+                w.at = at;
+                w.count = count;
+                w.more = count.map(|c| c > 0);
+                w.compacted = compacted;
+                w.apiservers = apiservers;
+                w.refused = refused;
+                if let Err(err) = check_rendering(&OutputWhy::Etcd(w)) {
+                    panic!("{err}");
+                }
             }
         }
     }
@@ -255,7 +286,18 @@ fn random_line(r: &mut Rng, watches: &mut u64) -> String {
         }
         10 if *watches > 0 => format!("events w{}", 1 + r.below(*watches)),
         10 => "advance 1s".to_string(),
-        11 => format!("compact {}", 1 + r.below(10)),
+        11 => match r.below(3) {
+            0 => format!("compact {}", 1 + r.below(10)),
+            1 => format!("etcd compact {}", 1 + r.below(10)),
+            _ => r
+                .pick(&[
+                    "etcd put /registry/configmaps/default/a x",
+                    "etcd get /registry/configmaps/default/ --prefix --limit=1",
+                    "etcd get /registry/configmaps/default/a --rev=3",
+                    "etcd del /registry/configmaps/default/b",
+                ])
+                .to_string(),
+        },
         12 => format!("advance {}s", 1 + r.below(20)),
         13 => r
             .pick(&[

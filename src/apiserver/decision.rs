@@ -465,3 +465,81 @@ mod tests {
         );
     }
 }
+
+/// An etcd operation a script line issued (`etcd put|get|del|compact`, or the apiserver-level
+/// `compact <rev>`). Upstream: etcd's `mvcc/kvstore.go` (`Range`, `Put`, `DeleteRange`,
+/// `Compact`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum EtcdOp {
+    /// `Put`: one new revision for the key.
+    Put,
+    /// `Range`: a read at a revision (0 = the current one); never creates a revision.
+    Range,
+    /// `DeleteRange`: one new revision for all the keys it deletes, none if nothing matched.
+    DeleteRange,
+    /// `Compact`: forgets every revision of each key older than its newest one at or below the
+    /// compaction revision.
+    Compact,
+}
+
+impl EtcdOp {
+    pub const ALL: [EtcdOp; 4] = [EtcdOp::Put, EtcdOp::Range, EtcdOp::DeleteRange, EtcdOp::Compact];
+}
+
+/// Why etcd refused an operation (`mvcc.ErrCompacted`, `mvcc.ErrFutureRev`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum EtcdRefusal {
+    /// The revision asked for is at or below the compact revision.
+    Compacted,
+    /// The revision asked for is above the current revision.
+    FutureRevision,
+}
+
+impl EtcdRefusal {
+    pub const ALL: [EtcdRefusal; 2] = [EtcdRefusal::Compacted, EtcdRefusal::FutureRevision];
+}
+
+/// The decision behind an etcd operation's output: which operation, etcd's revision after it,
+/// and the numbers it used.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct EtcdWhy {
+    pub etcd: EtcdOp,
+    /// etcd's current revision after the operation (the response header's revision).
+    pub revision: i64,
+    /// Range: the revision read (absent: the current one). Compact: the revision compacted to.
+    #[serde(skip_serializing_if = "Option::is_none", default)]
+    pub at: Option<i64>,
+    /// Range: the number of keys in the range. DeleteRange: the number of keys deleted.
+    #[serde(skip_serializing_if = "Option::is_none", default)]
+    pub count: Option<i64>,
+    /// Range: whether the limit cut the answer short.
+    #[serde(skip_serializing_if = "Option::is_none", default)]
+    pub more: Option<bool>,
+    /// The compact revision before the operation, when it matters (compact, refusals).
+    #[serde(skip_serializing_if = "Option::is_none", default)]
+    pub compacted: Option<i64>,
+    /// `compact <rev>`: how many apiservers were told, whose watch caches stop serving snapshots
+    /// older than the compaction revision.
+    #[serde(skip_serializing_if = "Option::is_none", default)]
+    pub apiservers: Option<usize>,
+    /// Why etcd refused the operation.
+    #[serde(skip_serializing_if = "Option::is_none", default)]
+    pub refused: Option<EtcdRefusal>,
+}
+
+impl EtcdWhy {
+    pub fn new(etcd: EtcdOp, revision: i64) -> Self {
+        EtcdWhy {
+            etcd,
+            revision,
+            at: None,
+            count: None,
+            more: None,
+            compacted: None,
+            apiservers: None,
+            refused: None,
+        }
+    }
+}

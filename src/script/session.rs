@@ -12,6 +12,7 @@ use super::view::{
     self, ApiserverView, CacheWindow, InformerView, ReadFrames, RevisionLane, View, WatchView,
 };
 use super::why::{self, Lang, OutputWhy};
+use crate::apiserver::decision::{EtcdOp, EtcdRefusal, EtcdWhy};
 use crate::client::informer::{Informer, InformerMode as ClientMode};
 use crate::cluster::{Cluster, Setting, SettingName, SettingWhy, WatchHandle};
 use crate::store::{DeleteRangeRequest, KeyValue, PutRequest, RangeRequest};
@@ -404,12 +405,22 @@ impl Session {
                 }
             },
             Command::Etcd(e) => self.etcd(e),
-            Command::Compact { revision } => match self.cluster.compact(revision) {
-                Ok(()) => {
-                    json!({"compacted": revision, "header": {"revision": self.cluster.etcd().current_revision()}})
-                }
-                Err(e) => json!({"error": e.to_string()}),
-            },
+            Command::Compact { revision } => {
+                let mut why = EtcdWhy::new(EtcdOp::Compact, self.cluster.etcd().current_revision());
+                why.at = Some(revision);
+                why.compacted = self.cluster.etcd().compact_revision();
+                let out = match self.cluster.compact(revision) {
+                    Ok(()) => {
+                        why.apiservers = Some(self.cluster.apiserver_count());
+                        json!({"compacted": revision, "header": {"revision": self.cluster.etcd().current_revision()}})
+                    }
+                    Err(e) => {
+                        why.refused = Some(Self::refusal(&e));
+                        json!({"error": e.to_string()})
+                    }
+                };
+                self.with_etcd_why(out, why)
+            }
             Command::Advance(d) if d > crate::cluster::MAX_ADVANCE => {
                 json!({"error": format!("advance is at most {} per line; repeat the line to go further", crate::cluster::MAX_ADVANCE_TEXT)})
             }
@@ -601,10 +612,28 @@ impl Session {
     }
 
     fn etcd(&mut self, cmd: EtcdCommand) -> Value {
-        self.cluster.with_etcd(|etcd| Self::etcd_op(etcd, cmd))
+        let (out, why) = self.cluster.with_etcd(|etcd| Self::etcd_op(etcd, cmd));
+        self.with_etcd_why(out, why)
     }
 
-    fn etcd_op(etcd: &mut crate::store::MvccStore, cmd: EtcdCommand) -> Value {
+    /// Adds an etcd operation's `"explain"` and `"why"` when explanations are on.
+    fn with_etcd_why(&self, mut out: Value, why: EtcdWhy) -> Value {
+        if self.explain {
+            let why = OutputWhy::Etcd(why);
+            out["explain"] = Value::String(why::render(&why, Lang::En));
+            out["why"] = why.to_json();
+        }
+        out
+    }
+
+    fn refusal(e: &crate::store::MvccError) -> EtcdRefusal {
+        match e {
+            crate::store::MvccError::Compacted => EtcdRefusal::Compacted,
+            crate::store::MvccError::FutureRev => EtcdRefusal::FutureRevision,
+        }
+    }
+
+    fn etcd_op(etcd: &mut crate::store::MvccStore, cmd: EtcdCommand) -> (Value, EtcdWhy) {
         match cmd {
             EtcdCommand::Put { key, value } => {
                 let r = etcd.put(PutRequest {
@@ -612,7 +641,10 @@ impl Session {
                     value: value.into_bytes(),
                     ..Default::default()
                 });
-                json!({"header": {"revision": r.header.revision}})
+                (
+                    json!({"header": {"revision": r.header.revision}}),
+                    EtcdWhy::new(EtcdOp::Put, r.header.revision),
+                )
             }
             EtcdCommand::Get { key, prefix, revision, limit } => {
                 let k = key.into_bytes();
@@ -624,24 +656,52 @@ impl Session {
                     limit: limit.unwrap_or(0),
                     ..Default::default()
                 };
+                let mut why = EtcdWhy::new(EtcdOp::Range, etcd.current_revision());
+                why.at = revision.filter(|r| *r > 0);
                 match etcd.range(&req) {
                     Ok(r) => {
                         let kvs: Vec<Value> = r.kvs.iter().map(kv_json).collect();
-                        json!({"header": {"revision": r.header.revision}, "kvs": kvs, "count": r.count, "more": r.more})
+                        why.revision = r.header.revision;
+                        why.count = Some(r.count);
+                        why.more = Some(r.more);
+                        (
+                            json!({"header": {"revision": r.header.revision}, "kvs": kvs, "count": r.count, "more": r.more}),
+                            why,
+                        )
                     }
-                    Err(e) => json!({"error": e.to_string()}),
+                    Err(e) => {
+                        why.refused = Some(Self::refusal(&e));
+                        why.compacted = etcd.compact_revision();
+                        (json!({"error": e.to_string()}), why)
+                    }
                 }
             }
             EtcdCommand::Del { key, prefix } => {
                 let k = key.into_bytes();
                 let range_end = if prefix { prefix_end(&k) } else { vec![] };
                 let r = etcd.delete_range(DeleteRangeRequest { key: k, range_end, prev_kv: false });
-                json!({"header": {"revision": r.header.revision}, "deleted": r.deleted})
+                let mut why = EtcdWhy::new(EtcdOp::DeleteRange, r.header.revision);
+                why.count = Some(r.deleted);
+                (json!({"header": {"revision": r.header.revision}, "deleted": r.deleted}), why)
             }
-            EtcdCommand::Compact { revision } => match etcd.compact(revision) {
-                Ok(h) => json!({"header": {"revision": h.revision}, "compacted": revision}),
-                Err(e) => json!({"error": e.to_string()}),
-            },
+            EtcdCommand::Compact { revision } => Self::compact_op(etcd, revision),
+        }
+    }
+
+    /// etcd's `Compact` with its decision (the apiservers are told by the caller, if at all).
+    fn compact_op(etcd: &mut crate::store::MvccStore, revision: i64) -> (Value, EtcdWhy) {
+        let mut why = EtcdWhy::new(EtcdOp::Compact, etcd.current_revision());
+        why.at = Some(revision);
+        why.compacted = etcd.compact_revision();
+        match etcd.compact(revision) {
+            Ok(h) => {
+                why.revision = h.revision;
+                (json!({"header": {"revision": h.revision}, "compacted": revision}), why)
+            }
+            Err(e) => {
+                why.refused = Some(Self::refusal(&e));
+                (json!({"error": e.to_string()}), why)
+            }
         }
     }
 }

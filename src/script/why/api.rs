@@ -4,7 +4,9 @@
 //! and its numbers only.
 
 use super::Lang;
-use crate::apiserver::decision::{EndReason, Ended, Outcome, Path, Rule, Semantics, Verb, Why};
+use crate::apiserver::decision::{
+    EndReason, Ended, EtcdOp, EtcdRefusal, EtcdWhy, Outcome, Path, Rule, Semantics, Verb, Why,
+};
 use crate::cluster::{SettingName, SettingWhy};
 
 /// A number the decision did not record renders as "?" (never a guess).
@@ -513,4 +515,105 @@ pub fn setting(w: &SettingWhy, lang: Lang) -> String {
         None => lang.pick("the whole cluster: ".into(), "整个集群：".into()),
     };
     format!("{scope}{}", lang.pick(en, zh))
+}
+
+/// The explanation of an etcd operation (`etcd put|get|del|compact`, `compact <rev>`).
+pub fn etcd(w: &EtcdWhy, lang: Lang) -> String {
+    let r = w.revision;
+    let at = n(w.at);
+    let floor = n(w.compacted);
+    if let Some(refused) = w.refused {
+        let op = match w.etcd {
+            EtcdOp::Compact => lang.pick("Compact".into(), "压缩".into()),
+            _ => lang.pick("Range".into(), "Range 读取".into()),
+        };
+        let (en, zh) = match (refused, w.etcd) {
+            (EtcdRefusal::Compacted, EtcdOp::Compact) => (
+                format!(
+                    "etcd refused the {op} to revision {at}: it is not above the compact revision {floor}"
+                ),
+                format!("etcd 拒绝了到修订版本 {at} 的{op}：它不高于已压缩到的修订版本 {floor}"),
+            ),
+            (EtcdRefusal::Compacted, _) => (
+                format!(
+                    "etcd refused the {op} at revision {at}: it is below the compact revision {floor}, whose older revisions are gone"
+                ),
+                format!(
+                    "etcd 拒绝了在修订版本 {at} 的{op}：它低于已压缩到的修订版本 {floor}，更早的修订版本已被删除"
+                ),
+            ),
+            (EtcdRefusal::FutureRevision, _) => (
+                format!("etcd refused the {op} at revision {at}: it is above the current revision {r}"),
+                format!("etcd 拒绝了在修订版本 {at} 的{op}：它高于当前修订版本 {r}"),
+            ),
+        };
+        return lang.pick(en, zh);
+    }
+    let (en, zh) = match w.etcd {
+        EtcdOp::Put => (
+            format!(
+                "etcd Put: the write got the next revision of the whole store, {r}; the key's mod_revision is now {r}"
+            ),
+            format!("etcd Put：这次写入得到整个存储的下一个修订版本 {r}；该 key 的 mod_revision 现在是 {r}"),
+        ),
+        EtcdOp::Range => {
+            let count = n(w.count);
+            let (en_at, zh_at) = match w.at {
+                Some(a) => {
+                    (format!("at revision {a} (current {r})"), format!("在修订版本 {a}（当前为 {r}）"))
+                }
+                None => (format!("at the current revision {r}"), format!("在当前修订版本 {r}")),
+            };
+            let (en_more, zh_more) = if w.more == Some(true) {
+                ("; the limit cut it short (more=true)", "；limit 截断了结果（more=true）")
+            } else {
+                ("", "")
+            };
+            (
+                format!(
+                    "etcd Range {en_at}: {count} key(s) in the range{en_more}; a read creates no revision"
+                ),
+                format!("etcd Range 读取{zh_at}：范围内有 {count} 个 key{zh_more}；读取不产生新修订版本"),
+            )
+        }
+        EtcdOp::DeleteRange => match w.count {
+            Some(0) => (
+                format!("etcd DeleteRange matched no key: nothing was written, the revision stays {r}"),
+                format!("etcd DeleteRange 没有匹配到任何 key：什么都没写，修订版本仍是 {r}"),
+            ),
+            c => (
+                format!("etcd DeleteRange deleted {} key(s) in one new revision, {r}", n(c)),
+                format!("etcd DeleteRange 在同一个新修订版本 {r} 中删除了 {} 个 key", n(c)),
+            ),
+        },
+        EtcdOp::Compact => {
+            let (en_from, zh_from) = match w.compacted {
+                Some(f) => (format!("previously {f}"), format!("此前为 {f}")),
+                None => ("its first compaction".to_string(), "首次压缩".to_string()),
+            };
+            let (en_c, zh_c) = (
+                format!(
+                    "etcd compacted to revision {at} ({en_from}): the revisions each key had superseded by {at} are gone, and a key deleted before {at} is gone entirely; reads and watches from below {at} now fail as compacted; the current revision stays {r}"
+                ),
+                format!(
+                    "etcd 压缩到修订版本 {at}（{zh_from}）：每个 key 在 {at} 之前已被取代的修订版本被删除，{at} 之前已删除的 key 完全消失；从 {at} 以下读取或 watch 会因已压缩而失败；当前修订版本仍是 {r}"
+                ),
+            );
+            match w.apiservers {
+                Some(k) => (
+                    format!(
+                        "{en_c}. The {k} apiserver(s) noted it: their watch caches no longer serve lists from snapshots older than {at}; their event windows are unchanged, so watches from older revisions they still hold start from the cache"
+                    ),
+                    format!(
+                        "{zh_c}。{k} 个 apiserver 记下了这次压缩：它们的 watch cache 不再用早于 {at} 的快照响应 list；事件窗口不变，所以从窗口内更早修订版本开始的 watch 仍由缓存提供"
+                    ),
+                ),
+                None => (
+                    format!("{en_c}. Direct to etcd: the apiservers' watch caches were not told"),
+                    format!("{zh_c}。直接作用于 etcd：apiserver 的 watch cache 并未得知"),
+                ),
+            }
+        }
+    };
+    lang.pick(en, zh)
 }

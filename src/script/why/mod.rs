@@ -15,7 +15,7 @@ pub mod informer;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-use crate::apiserver::decision::{Ended, Why};
+use crate::apiserver::decision::{Ended, EtcdWhy, Why};
 use crate::cluster::SettingWhy;
 
 /// The language of a rendering.
@@ -47,6 +47,8 @@ pub enum OutputWhy {
     Ended(Ended),
     /// A `set` line (`"setting"`).
     Setting(SettingWhy),
+    /// An etcd operation (`"etcd"`): `etcd put|get|del|compact` and `compact <rev>`.
+    Etcd(EtcdWhy),
 }
 
 impl OutputWhy {
@@ -66,6 +68,7 @@ pub fn render(why: &OutputWhy, lang: Lang) -> String {
         OutputWhy::Request(w) => api::request(w, lang),
         OutputWhy::Ended(e) => api::ended(e, lang),
         OutputWhy::Setting(s) => api::setting(s, lang),
+        OutputWhy::Etcd(e) => api::etcd(e, lang),
     }
 }
 
