@@ -208,9 +208,6 @@ strings! {
     WhyDroppedWatch => "The connection of this watch broke: the server ends the stream, no ERROR frame arrives, and frames not yet read are lost. client-go watches again from its last resourceVersion (after a back-off and a relist if the watch lasted under a second without an event).", "这个 watch 的连接断了：服务器结束这个流，不会有 ERROR 帧，尚未读取的帧也丢失了。client-go 会从它最后的 resourceVersion 重新 watch（如果这个 watch 不到一秒且没有任何事件，则先退避并重新 list）。";
     WhyEventsDropped => "Nothing arrives on a broken connection: for this client the stream is over.", "断开的连接上不会再收到任何东西：对这个客户端来说，这个流已经结束了。";
     WhyDropped => "The informer's connection broke; what it did about it shows in its next “informer show”.", "这个 informer 的连接断了；它如何应对，会显示在下一次 “informer show” 中。";
-    WhyCompact => "etcd discarded the history below revision {0} (the newest version of each key is kept). What etcd must serve at an older revision now gets 410; the watch caches keep their own window.", "etcd 丢弃了 revision {0} 之前的历史（每个键的最新版本会保留）。需要由 etcd 在更早 revision 上提供的请求现在会得到 410；watch cache 保留它们自己的窗口。";
-    WhyEtcdWrite => "Every etcd write takes the next global revision ({0}); the counter is shared by all keys, not kept per object.", "每次 etcd 写入都会占用下一个全局 revision（{0}）；这个计数器由所有键共享，而不是按对象单独计数。";
-    WhyEtcdGet => "A raw etcd read at revision {0}: create_revision, mod_revision and version are the fields the apiserver turns into resourceVersion.", "这是在 revision {0} 上直接读取 etcd：create_revision、mod_revision 和 version 就是 apiserver 用来生成 resourceVersion 的字段。";
     WhyAdvance => "Only the simulated clock moved: timeouts, bookmarks and periodic compaction happen when their time comes.", "只有模拟时钟向前走了：超时、bookmark 和周期性压缩会在各自的时间点发生。";
     WhyExpect => "An expectation about the previous line's output: it checks, it changes nothing.", "这是对上一行输出的断言：它只做检查，不改变任何东西。";
     WhySetting => "This line changes the simulation's settings; it has no API answer of its own.", "这一行修改模拟的设置；它本身没有 API 响应。";

@@ -54,16 +54,6 @@ pub fn explain(tr: Tr, line: &str, out: &Value) -> WhyText {
             framing.push(tr.t(if none { K::WhyEventsNone } else { K::WhyEventsRead }).to_string());
         }
         Ok(Command::DropInformer(_)) => framing.push(tr.t(K::WhyDropped).to_string()),
-        Ok(
-            Command::Compact { revision }
-            | Command::Etcd(crate::script::parse::EtcdCommand::Compact { revision }),
-        ) => {
-            framing.push(tr.f(K::WhyCompact, &[&revision]));
-        }
-        Ok(Command::Etcd(crate::script::parse::EtcdCommand::Get { .. })) => {
-            framing.push(tr.f(K::WhyEtcdGet, &[&rev(out)]));
-        }
-        Ok(Command::Etcd(_)) => framing.push(tr.f(K::WhyEtcdWrite, &[&rev(out)])),
         Ok(Command::Advance(_)) => framing.push(tr.t(K::WhyAdvance).to_string()),
         Ok(Command::Expect(_)) => framing.push(tr.t(K::WhyExpect).to_string()),
         Ok(Command::Set { .. } | Command::Apiserver(_) | Command::RestartApiserver(_)) => {
@@ -76,10 +66,6 @@ pub fn explain(tr: Tr, line: &str, out: &Value) -> WhyText {
         _ => {}
     }
     WhyText { framing, engine }
-}
-
-fn rev(out: &Value) -> String {
-    out.pointer("/header/revision").map(Value::to_string).unwrap_or_default()
 }
 
 /// The explanation of one watch frame: what the frame is, then the engine's decision behind it —
