@@ -51,4 +51,24 @@ impl Verb {
             Verb::Patch => "PATCH",
         }
     }
+
+    /// Whether the request carries an object (or patch) body.
+    pub fn has_body(self) -> bool {
+        matches!(self, Verb::Create | Verb::Update | Verb::Patch)
+    }
+
+    /// Whether the path names one object (`…/pods/<name>`).
+    pub fn names_object(self) -> bool {
+        matches!(self, Verb::Get | Verb::Update | Verb::Delete | Verb::Patch)
+    }
+
+    /// Whether the read options (resourceVersion, …) apply.
+    pub fn is_read(self) -> bool {
+        matches!(self, Verb::Get | Verb::List | Verb::Watch)
+    }
+
+    /// Whether the collection read options (limit, continue, selectors) apply.
+    pub fn is_collection_read(self) -> bool {
+        matches!(self, Verb::List | Verb::Watch)
+    }
 }

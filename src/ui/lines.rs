@@ -8,63 +8,8 @@ use crate::apiserver::continue_token::ContinueToken;
 use crate::apiserver::request::Query;
 use crate::script::parse::{Command, parse_line};
 
-/// The request builder's verbs.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Verb {
-    Get,
-    List,
-    Watch,
-    Create,
-    Update,
-    Delete,
-}
-
-impl Verb {
-    pub const ALL: [Verb; 6] = [Verb::Get, Verb::List, Verb::Watch, Verb::Create, Verb::Update, Verb::Delete];
-
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Verb::Get => "get",
-            Verb::List => "list",
-            Verb::Watch => "watch",
-            Verb::Create => "create",
-            Verb::Update => "update",
-            Verb::Delete => "delete",
-        }
-    }
-
-    pub fn parse(s: &str) -> Option<Verb> {
-        Verb::ALL.into_iter().find(|v| v.as_str() == s)
-    }
-
-    /// The HTTP method on the script line.
-    pub fn method(self) -> &'static str {
-        match self {
-            Verb::Get | Verb::List | Verb::Watch => "GET",
-            Verb::Create => "POST",
-            Verb::Update => "PUT",
-            Verb::Delete => "DELETE",
-        }
-    }
-
-    pub fn has_body(self) -> bool {
-        matches!(self, Verb::Create | Verb::Update)
-    }
-
-    /// Whether the path names one object (`…/pods/<name>`).
-    pub fn names_object(self) -> bool {
-        matches!(self, Verb::Get | Verb::Update | Verb::Delete)
-    }
-
-    /// Whether the read options (resourceVersion, …) apply.
-    pub fn is_read(self) -> bool {
-        matches!(self, Verb::Get | Verb::List | Verb::Watch)
-    }
-
-    pub fn is_collection_read(self) -> bool {
-        matches!(self, Verb::List | Verb::Watch)
-    }
-}
+/// The request builder's verbs: the apiserver's own (its `ALL` is what the builder offers).
+pub use crate::apiserver::verb::Verb;
 
 /// The resource types the builder offers.
 pub const RESOURCES: [&str; 2] = ["pods", "configmaps"];
@@ -219,7 +164,9 @@ pub fn kubectl_line(spec: &RequestSpec) -> String {
                 compact_body(&spec.body)
             )
         }
-        Verb::Delete => format!("kubectl delete --raw {}", shell_quote(&path)),
+        Verb::Delete | Verb::DeleteCollection => format!("kubectl delete --raw {}", shell_quote(&path)),
+        // kubectl has no raw PATCH; the builder does not offer it (Verb::ALL), script lines do.
+        Verb::Patch => format!("# kubectl has no --raw PATCH for {}", shell_quote(&path)),
     }
 }
 
