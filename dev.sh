@@ -280,8 +280,8 @@ HTML
     local name; name=$(basename "$f" .rv)
     shot "$name" 1280 1100 index.html "lang=en&$(script_q "$name")"
   done
-  shot lesson-08 1280 1000 index.html "lang=en&motion=reduce&lesson=08-two-410s"
-  shot embed-800 800 700 index.html "lang=en&embed=1&motion=reduce&lesson=compaction"
+  shot lesson-08 1280 1000 index.html "lang=en&motion=reduce&lesson=two-410s"
+  shot embed-800 800 700 index.html "lang=en&embed=1&motion=reduce&lesson=continue-after-compaction"
   shot two-apiservers-390 390 1400 index.html "lang=en&$(script_q two-apiservers)"
   shot slow-consumer-390 390 1400 index.html "lang=en&$(script_q slow-consumer)"
   shot two-apiservers-dark 1280 1100 index.html "lang=en&theme=dark&$(script_q two-apiservers)"
