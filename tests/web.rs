@@ -2254,9 +2254,10 @@ async fn rv_playground_elements_make_their_own_frames_and_fit_only_their_own_hei
     host.remove();
 }
 
-/// Waits (a bounded number of short sleeps) until `ok` holds for the log.
+/// Waits (a bounded number of short sleeps, up to ~10 s on a loaded machine) until `ok` holds
+/// for the log; the assertions after it say what was seen if it never did.
 async fn wait_log(lab: &Lab, ok: impl Fn(&[String]) -> bool) {
-    for _ in 0..200 {
+    for _ in 0..1000 {
         if ok(&lab.log()) {
             return;
         }
