@@ -163,7 +163,11 @@ pub fn make_uid(seed: u64, n: u64) -> String {
 /// 2026-01-01T00:00:00Z.
 pub fn timestamp(now: crate::clock::Instant) -> String {
     const EPOCH_2026: i64 = 1_767_225_600;
-    let secs = EPOCH_2026 + (now.0 / 1000) as i64;
+    rfc3339_utc(EPOCH_2026 + (now.0 / 1000) as i64)
+}
+
+/// RFC 3339 in UTC at seconds precision (as `metav1.Time` marshals) of Unix seconds.
+pub fn rfc3339_utc(secs: i64) -> String {
     let days = secs.div_euclid(86_400);
     let rem = secs.rem_euclid(86_400);
     let (y, m, d) = civil_from_days(days);

@@ -100,26 +100,7 @@ fn some_str(m: &mut Map<String, Value>, k: &str, v: &Option<String>) {
 }
 
 fn time(t: &meta::Time) -> Value {
-    // RFC 3339 in UTC, seconds precision, as metav1.Time marshals.
-    let secs = t.seconds.unwrap_or(0);
-    let days = secs.div_euclid(86_400);
-    let rem = secs.rem_euclid(86_400);
-    let (y, m, d) = civil_from_days(days);
-    json!(format!("{y:04}-{m:02}-{d:02}T{:02}:{:02}:{:02}Z", rem / 3600, rem % 3600 / 60, rem % 60))
-}
-
-/// Days since 1970-01-01 → (year, month, day) in the proleptic Gregorian calendar.
-fn civil_from_days(z: i64) -> (i64, i64, i64) {
-    let z = z + 719_468;
-    let era = z.div_euclid(146_097);
-    let doe = z.rem_euclid(146_097);
-    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
-    let y = yoe + era * 400;
-    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-    let mp = (5 * doy + 2) / 153;
-    let d = doy - (153 * mp + 2) / 5 + 1;
-    let m = if mp < 10 { mp + 3 } else { mp - 9 };
-    (if m <= 2 { y + 1 } else { y }, m, d)
+    Value::String(crate::apiserver::object::rfc3339_utc(t.seconds.unwrap_or(0)))
 }
 
 /// `ObjectMeta` in its JSON field order (`types.go`), omitting empty fields as `omitempty` does.
