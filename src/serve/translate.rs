@@ -32,6 +32,10 @@ pub fn to_line(
     content_type: Option<&str>,
     body: &[u8],
 ) -> Result<String, Status> {
+    // The target becomes one word of the line.
+    if target.chars().any(|c| c.is_whitespace() || c.is_control()) {
+        return Err(Status::bad_request("the request target contains whitespace or control characters"));
+    }
     let verb = match method {
         "GET" | "POST" | "PUT" | "DELETE" => method.to_string(),
         "PATCH" => {
@@ -45,20 +49,12 @@ pub fn to_line(
                 "application/apply-patch+yaml" => " type=apply",
                 _ => return Err(http::unsupported_patch_type()),
             };
-            if target.chars().any(|c| c.is_whitespace() || c.is_control()) {
-                return Err(Status::bad_request(
-                    "the request target contains whitespace or control characters",
-                ));
-            }
             let value: Value = serde_json::from_slice(body)
                 .map_err(|e| Status::bad_request(&format!("error decoding patch: {e}")))?;
             return Ok(format!("PATCH {target}{word} {value}"));
         }
         _ => return Err(Status::method_not_allowed()),
     };
-    if target.chars().any(|c| c.is_whitespace() || c.is_control()) {
-        return Err(Status::bad_request("the request target contains whitespace or control characters"));
-    }
     if body.is_empty() {
         return Ok(format!("{verb} {target}"));
     }
@@ -123,73 +119,57 @@ mod tests {
 
     #[test]
     fn requests_become_script_lines() {
-        assert_eq!(
-            to_line("GET", "/api/v1/namespaces/default/configmaps?limit=1", None, b"").unwrap(),
-            "GET /api/v1/namespaces/default/configmaps?limit=1"
-        );
-        assert_eq!(
-            to_line(
+        // (method, target, Content-Type, body) → the script line the session runs.
+        let ok: &[(&str, &str, Option<&str>, &[u8], &str)] = &[
+            (
+                "GET",
+                "/api/v1/namespaces/default/configmaps?limit=1",
+                None,
+                b"",
+                "GET /api/v1/namespaces/default/configmaps?limit=1",
+            ),
+            (
                 "POST",
                 "/api/v1/namespaces/default/configmaps",
                 Some("application/json; charset=utf-8"),
-                br#"{"metadata": {"name": "a"}}"#
-            )
-            .unwrap(),
-            r#"POST /api/v1/namespaces/default/configmaps {"metadata":{"name":"a"}}"#
-        );
-        assert_eq!(
-            to_line(
+                br#"{"metadata": {"name": "a"}}"#,
+                r#"POST /api/v1/namespaces/default/configmaps {"metadata":{"name":"a"}}"#,
+            ),
+            (
                 "PATCH",
                 "/api/v1/namespaces/default/configmaps/a",
                 Some("application/merge-patch+json"),
-                br#"{"data": {"k": "v"}}"#
-            )
-            .unwrap(),
-            r#"PATCH /api/v1/namespaces/default/configmaps/a {"data":{"k":"v"}}"#
-        );
-        assert_eq!(
-            to_line(
+                br#"{"data": {"k": "v"}}"#,
+                r#"PATCH /api/v1/namespaces/default/configmaps/a {"data":{"k":"v"}}"#,
+            ),
+            (
                 "PATCH",
                 "/api/v1/namespaces/default/configmaps/a?fieldManager=m",
                 Some("application/apply-patch+yaml"),
-                br#"{"metadata":{}}"#
-            )
-            .unwrap(),
-            r#"PATCH /api/v1/namespaces/default/configmaps/a?fieldManager=m type=apply {"metadata":{}}"#
-        );
-        assert_eq!(
-            to_line("PATCH", "/api/v1/namespaces/default/configmaps/a", Some("application/json"), b"{}")
-                .unwrap_err()
-                .code(),
-            415
-        );
-        assert_eq!(
-            to_line("OPTIONS", "/api/v1/namespaces/default/configmaps", None, b"").unwrap_err().code(),
-            405
-        );
-        assert_eq!(
-            to_line("POST", "/api/v1/namespaces/default/configmaps", Some("application/yaml"), b"a: b")
-                .unwrap_err()
-                .code(),
-            415
-        );
-        assert_eq!(
-            to_line("POST", "/api/v1/namespaces/default/configmaps", Some("application/json"), b"{nope")
-                .unwrap_err()
-                .code(),
-            400
-        );
-        assert_eq!(
-            to_line(
-                "POST",
-                "/api/v1/namespaces/default/configmaps",
-                Some("application/vnd.kubernetes.protobuf"),
-                b"{}"
-            )
-            .unwrap_err()
-            .code(),
-            400
-        );
+                br#"{"metadata":{}}"#,
+                r#"PATCH /api/v1/namespaces/default/configmaps/a?fieldManager=m type=apply {"metadata":{}}"#,
+            ),
+        ];
+        for (method, target, ct, body, line) in ok {
+            assert_eq!(to_line(method, target, *ct, body).as_deref(), Ok(*line), "{method} {target}");
+        }
+        // … or the Status a real server answers before the handler runs.
+        let cm = "/api/v1/namespaces/default/configmaps";
+        let refused: &[(&str, &str, Option<&str>, &[u8], u16)] = &[
+            ("PATCH", "/api/v1/namespaces/default/configmaps/a", Some("application/json"), b"{}", 415),
+            ("OPTIONS", cm, None, b"", 405),
+            ("POST", cm, Some("application/yaml"), b"a: b", 415),
+            ("POST", cm, Some("application/json"), b"{nope", 400),
+            ("POST", cm, Some("application/vnd.kubernetes.protobuf"), b"{}", 400),
+            ("GET", "/api/v1/namespaces/default/configmaps?a=b c", None, b"", 400),
+        ];
+        for (method, target, ct, body, code) in refused {
+            assert_eq!(
+                to_line(method, target, *ct, body).map_err(|s| s.code()),
+                Err(*code),
+                "{method} {target}"
+            );
+        }
         assert_eq!(resource_of("/api/v1/namespaces/x/pods/p").map(|r| r.kind), Some("Pod"));
         assert_eq!(resource_of("/api/v1/configmaps").map(|r| r.kind), Some("ConfigMap"));
         assert_eq!(resource_of("/apis/apps/v1/deployments"), None);
