@@ -79,15 +79,39 @@ impl Instant {
     }
 }
 
-/// The simulation clock. It only moves when the simulation advances it.
-#[derive(Debug, Clone, Default)]
+/// Unix seconds of simulated instant 0 unless a script says otherwise: 2026-01-01T00:00:00Z.
+pub const DEFAULT_EPOCH: i64 = 1_767_225_600;
+
+/// The simulation clock. It only moves when the simulation advances it. Its `epoch` (the Unix
+/// second at simulated instant 0) is what timestamps in objects are counted from: a fixed date,
+/// so scripts print the same output on every run, or the wall clock while `rvlab serve` runs
+/// (`set clock.epoch`).
+#[derive(Debug, Clone)]
 pub struct Clock {
     now: Instant,
+    epoch: i64,
+}
+
+impl Default for Clock {
+    fn default() -> Self {
+        Clock { now: Instant(0), epoch: DEFAULT_EPOCH }
+    }
 }
 
 impl Clock {
     pub fn new() -> Self {
         Self::default()
+    }
+    /// Unix seconds of simulated instant 0.
+    pub fn epoch(&self) -> i64 {
+        self.epoch
+    }
+    pub fn set_epoch(&mut self, unix_secs: i64) {
+        self.epoch = unix_secs;
+    }
+    /// Unix seconds (whole) of the current instant.
+    pub fn unix_secs(&self) -> i64 {
+        self.epoch.saturating_add((self.now.0 / 1000) as i64)
     }
     pub fn now(&self) -> Instant {
         self.now

@@ -47,6 +47,9 @@ pub enum Setting {
     CompactionInterval(Duration),
     /// `compactor on|off`.
     Compactor(bool),
+    /// `clock.epoch <RFC 3339>` (cluster-wide): the wall-clock time of simulated instant 0, which
+    /// object timestamps count from (`rvlab serve` sets it to the wall clock).
+    ClockEpoch(i64),
 }
 
 /// Which setting a `set` line changed (`"why":{"setting":…}` of its output).
@@ -70,13 +73,15 @@ pub enum SettingName {
     CompactionInterval,
     #[serde(rename = "compactor")]
     Compactor,
+    #[serde(rename = "clock.epoch")]
+    ClockEpoch,
     /// The session's own `explain on|off`.
     #[serde(rename = "explain")]
     Explain,
 }
 
 impl SettingName {
-    pub const ALL: [SettingName; 10] = [
+    pub const ALL: [SettingName; 11] = [
         SettingName::Apiservers,
         SettingName::Etcd,
         SettingName::Kubernetes,
@@ -86,6 +91,7 @@ impl SettingName {
         SettingName::CacheInitDelay,
         SettingName::CompactionInterval,
         SettingName::Compactor,
+        SettingName::ClockEpoch,
         SettingName::Explain,
     ];
 }
@@ -113,12 +119,16 @@ impl Setting {
             Setting::CacheInitDelay(_) => SettingName::CacheInitDelay,
             Setting::CompactionInterval(_) => SettingName::CompactionInterval,
             Setting::Compactor(_) => SettingName::Compactor,
+            Setting::ClockEpoch(_) => SettingName::ClockEpoch,
         }
     }
 
     /// Whether it applies to the whole cluster (else to the chosen apiserver).
     pub fn cluster_wide(&self) -> bool {
-        matches!(self, Setting::Apiservers(_) | Setting::Etcd(_) | Setting::Kubernetes(_))
+        matches!(
+            self,
+            Setting::Apiservers(_) | Setting::Etcd(_) | Setting::Kubernetes(_) | Setting::ClockEpoch(_)
+        )
     }
 
     /// Parses `set <name> <value>` (the session's own `explain` is not a cluster setting).
@@ -161,9 +171,14 @@ impl Setting {
                 Setting::CompactionInterval(d)
             }
             "compactor" => Setting::Compactor(on_off(value)?),
+            "clock.epoch" => {
+                Setting::ClockEpoch(crate::apiserver::object::parse_rfc3339_utc(value).ok_or_else(|| {
+                    format!("clock.epoch takes a UTC time such as 2026-01-01T00:00:00Z, not {value:?}")
+                })?)
+            }
             _ => {
                 return Err(format!(
-                    "unknown setting {name:?}; known: watch-cache on|off, cache.lag <duration>, cache.capacity <n>|auto, cache.init-delay <duration>, compaction-interval <duration>, compactor on|off, kubernetes <1.x>, etcd 3.4|3.5|3.6, apiservers <n>, explain on|off"
+                    "unknown setting {name:?}; known: watch-cache on|off, cache.lag <duration>, cache.capacity <n>|auto, cache.init-delay <duration>, compaction-interval <duration>, compactor on|off, clock.epoch <time>, kubernetes <1.x>, etcd 3.4|3.5|3.6, apiservers <n>, explain on|off"
                 ));
             }
         })
@@ -481,6 +496,10 @@ impl Cluster {
                 }
                 return Ok(format!("Kubernetes {} defaults", f.version()));
             }
+            Setting::ClockEpoch(secs) => {
+                self.clock.set_epoch(secs);
+                return Ok(format!("timestamps count from {}", crate::apiserver::object::rfc3339_utc(secs)));
+            }
             _ => {}
         }
         let s = self.apiservers.get_mut(index).ok_or_else(|| format!("no apiserver {}", index + 1))?;
@@ -515,7 +534,9 @@ impl Cluster {
                 format!("compactor {} on apiserver {}", if on { "on" } else { "off" }, index + 1)
             }
             // Cluster-wide settings returned above.
-            Setting::Apiservers(_) | Setting::Etcd(_) | Setting::Kubernetes(_) => String::new(),
+            Setting::Apiservers(_) | Setting::Etcd(_) | Setting::Kubernetes(_) | Setting::ClockEpoch(_) => {
+                String::new()
+            }
         };
         self.settle();
         Ok(out)

@@ -225,6 +225,12 @@ fn kubectl_creates_lists_pages_watches_deletes_and_meets_410() {
         list["items"].as_array().unwrap().iter().map(|i| i["metadata"]["name"].as_str().unwrap()).collect();
     assert_eq!(names, ["a", "b", "c"], "{err}");
     assert_eq!(list["items"][1]["data"]["k"], "w");
+    // While serving, timestamps are wall-clock times (the record starts with `set clock.epoch`).
+    assert!(s.recorded()[0].starts_with("set clock.epoch "), "{:?}", s.recorded()[0]);
+    let wall = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).unwrap().as_secs() as i64;
+    let created = list["items"][0]["metadata"]["creationTimestamp"].as_str().unwrap();
+    let created = rvlab::apiserver::object::parse_rfc3339_utc(created).unwrap();
+    assert!((wall - 120..=wall + 1).contains(&created), "creationTimestamp {created} vs wall clock {wall}");
     let rv_a = list["items"][0]["metadata"]["resourceVersion"].as_str().unwrap().to_string();
 
     // --chunk-size=1: kubectl follows the continue tokens itself (client-go pager).

@@ -159,11 +159,52 @@ pub fn make_uid(seed: u64, n: u64) -> String {
     )
 }
 
-/// RFC 3339 timestamp (seconds) of a simulated instant; the simulation starts at
-/// 2026-01-01T00:00:00Z.
-pub fn timestamp(now: crate::clock::Instant) -> String {
-    const EPOCH_2026: i64 = 1_767_225_600;
-    rfc3339_utc(EPOCH_2026 + (now.0 / 1000) as i64)
+/// RFC 3339 timestamp (seconds) of the clock's current instant, counted from its epoch
+/// (2026-01-01T00:00:00Z unless `set clock.epoch` moved it, as `rvlab serve` does).
+pub fn timestamp(clock: &crate::clock::Clock) -> String {
+    rfc3339_utc(clock.unix_secs())
+}
+
+/// Unix seconds of an RFC 3339 UTC time at seconds precision (`2026-01-01T00:00:00Z`), the
+/// inverse of [`rfc3339_utc`]; `None` for anything else.
+pub fn parse_rfc3339_utc(text: &str) -> Option<i64> {
+    let b = text.as_bytes();
+    if b.len() != 20
+        || b[4] != b'-'
+        || b[7] != b'-'
+        || b[10] != b'T'
+        || b[13] != b':'
+        || b[16] != b':'
+        || b[19] != b'Z'
+    {
+        return None;
+    }
+    let num = |r: std::ops::Range<usize>| -> Option<i64> {
+        let s = text.get(r)?;
+        s.bytes().all(|c| c.is_ascii_digit()).then(|| s.parse().ok()).flatten()
+    };
+    let (y, m, d) = (num(0..4)?, num(5..7)?, num(8..10)?);
+    let (hh, mm, ss) = (num(11..13)?, num(14..16)?, num(17..19)?);
+    if !(1..=12).contains(&m) || d < 1 || hh > 23 || mm > 59 || ss > 59 {
+        return None;
+    }
+    let days = days_from_civil(y, m as u32, d as u32);
+    // Reject 2026-02-31 and the like: the day must survive the round trip.
+    if civil_from_days(days) != (y, m as u32, d as u32) {
+        return None;
+    }
+    Some(days * 86_400 + hh * 3600 + mm * 60 + ss)
+}
+
+/// Howard Hinnant's (year, month, day) → days algorithm.
+fn days_from_civil(y: i64, m: u32, d: u32) -> i64 {
+    let y = if m <= 2 { y - 1 } else { y };
+    let era = y.div_euclid(400);
+    let yoe = y.rem_euclid(400);
+    let mp = i64::from((m + 9) % 12);
+    let doy = (153 * mp + 2) / 5 + i64::from(d) - 1;
+    let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
+    era * 146_097 + doe - 719_468
 }
 
 /// RFC 3339 in UTC at seconds precision (as `metav1.Time` marshals) of Unix seconds.
@@ -194,9 +235,34 @@ mod tests {
 
     #[test]
     fn timestamps_are_rfc3339() {
-        assert_eq!(timestamp(crate::clock::Instant(0)), "2026-01-01T00:00:00Z");
-        assert_eq!(timestamp(crate::clock::Instant(61_000)), "2026-01-01T00:01:01Z");
-        assert_eq!(timestamp(crate::clock::Instant(86_400_000 * 59)), "2026-03-01T00:00:00Z");
+        let mut clock = crate::clock::Clock::new();
+        assert_eq!(timestamp(&clock), "2026-01-01T00:00:00Z");
+        clock.advance(crate::clock::Duration(61_000));
+        assert_eq!(timestamp(&clock), "2026-01-01T00:01:01Z");
+        clock.advance(crate::clock::Duration(86_400_000 * 59 - 61_000));
+        assert_eq!(timestamp(&clock), "2026-03-01T00:00:00Z");
+        clock.set_epoch(1_700_000_000);
+        assert_eq!(timestamp(&clock), rfc3339_utc(1_700_000_000 + 86_400 * 59));
+    }
+
+    #[test]
+    fn rfc3339_parses_back() {
+        for secs in [0, 1_767_225_600, 1_700_000_000, 951_782_400, 4_102_444_799] {
+            assert_eq!(parse_rfc3339_utc(&rfc3339_utc(secs)), Some(secs));
+        }
+        for bad in [
+            "",
+            "2026-01-01",
+            "2026-01-01T00:00:00",
+            "2026-02-30T00:00:00Z",
+            "2026-13-01T00:00:00Z",
+            "2026-01-01T24:00:00Z",
+            "2026-01-01T00:00:00+01:00",
+            "+026-01-01T00:00:00Z",
+            "２026-01-01T00:00:00Z",
+        ] {
+            assert_eq!(parse_rfc3339_utc(bad), None, "{bad}");
+        }
     }
 
     #[test]

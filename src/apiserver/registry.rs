@@ -57,7 +57,7 @@ pub fn create(ctx: &mut WriteCtx<'_>, req: &ApiRequest) -> WriteResult {
     strategy.prepare_for_create(&mut obj);
     *ctx.uid_seq += 1;
     object::set_meta(&mut obj, "uid", Value::String(object::make_uid(ctx.seed, *ctx.uid_seq)));
-    object::set_meta(&mut obj, "creationTimestamp", Value::String(object::timestamp(ctx.clock.now())));
+    object::set_meta(&mut obj, "creationTimestamp", Value::String(object::timestamp(ctx.clock)));
     if let (true, Some(ns)) = (info.namespaced, req.namespace.as_deref()) {
         object::set_meta(&mut obj, "namespace", Value::String(ns.to_string()));
     }
@@ -205,7 +205,7 @@ pub fn patch(ctx: &mut WriteCtx<'_>, req: &ApiRequest) -> WriteResult {
             return (Err(e.to_status(info, name)), e.explain(why, ctx.etcd));
         }
     };
-    let now = object::timestamp(ctx.clock.now());
+    let now = object::timestamp(ctx.clock);
     let apply = patch::ApplyOptions {
         field_manager: p.field_manager.as_deref().unwrap_or(""),
         force: p.force,

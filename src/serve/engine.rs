@@ -44,6 +44,15 @@ impl WallClock {
     }
 }
 
+/// The line that makes object timestamps wall-clock times: `set clock.epoch <now>`, counted back
+/// to simulated instant 0 (the clock then follows the wall, so `creationTimestamp` is when the
+/// client's request arrived, to the second, at `--speed 1`).
+pub fn epoch_line(wall: std::time::SystemTime) -> String {
+    let secs = wall.duration_since(std::time::UNIX_EPOCH).map(|d| d.as_secs()).unwrap_or(0);
+    let secs = i64::try_from(secs).unwrap_or(crate::clock::DEFAULT_EPOCH);
+    format!("set clock.epoch {}", crate::apiserver::object::rfc3339_utc(secs))
+}
+
 /// The session plus what serving it needs: the clock, the record and the open streams.
 pub struct Engine {
     session: Session,
@@ -319,6 +328,19 @@ mod tests {
         assert!(e.log().is_empty(), "the network is not part of the recorded script");
         assert_eq!(e.run_operator_line("set cache.lag 1s")["set"], "cache.lag");
         assert_eq!(e.log().len(), 1);
+    }
+
+    #[test]
+    fn served_timestamps_are_wall_clock_times() {
+        let mut e = Engine::new(1.0, None);
+        let wall = std::time::UNIX_EPOCH + std::time::Duration::from_secs(1_800_000_000);
+        assert_eq!(epoch_line(wall), "set clock.epoch 2027-01-15T08:00:00Z");
+        assert_eq!(e.run_operator_line(&epoch_line(wall))["set"], "clock.epoch");
+        let out = e.run(r#"POST /api/v1/namespaces/default/configmaps {"metadata":{"name":"a"}}"#).output;
+        let created = out["body"]["metadata"]["creationTimestamp"].as_str().unwrap().to_string();
+        let secs = crate::apiserver::object::parse_rfc3339_utc(&created).unwrap();
+        assert!((1_800_000_000..1_800_000_005).contains(&secs), "{created}");
+        assert_eq!(e.log()[0].0, "set clock.epoch 2027-01-15T08:00:00Z", "recorded, so replays match");
     }
 
     #[test]

@@ -117,10 +117,13 @@ pub fn handle(
 mod tests {
     use super::*;
 
+    /// (method, target, Content-Type, body, and what it becomes).
+    type Case<'a, T> = (&'a str, &'a str, Option<&'a str>, &'a [u8], T);
+
     #[test]
     fn requests_become_script_lines() {
         // (method, target, Content-Type, body) → the script line the session runs.
-        let ok: &[(&str, &str, Option<&str>, &[u8], &str)] = &[
+        let ok: &[Case<&str>] = &[
             (
                 "GET",
                 "/api/v1/namespaces/default/configmaps?limit=1",
@@ -155,7 +158,7 @@ mod tests {
         }
         // … or the Status a real server answers before the handler runs.
         let cm = "/api/v1/namespaces/default/configmaps";
-        let refused: &[(&str, &str, Option<&str>, &[u8], u16)] = &[
+        let refused: &[Case<u16>] = &[
             ("PATCH", "/api/v1/namespaces/default/configmaps/a", Some("application/json"), b"{}", 415),
             ("OPTIONS", cm, None, b"", 405),
             ("POST", cm, Some("application/yaml"), b"a: b", 415),

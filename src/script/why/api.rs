@@ -503,6 +503,12 @@ pub fn setting(w: &SettingWhy, lang: Lang) -> String {
         SettingName::Compactor => {
             (format!("the apiserver's compactor is {v}"), format!("apiserver 的压缩器：{v}"))
         }
+        SettingName::ClockEpoch => (
+            format!(
+                "object timestamps (creationTimestamp, managedFields) count from {v} at simulated time 0"
+            ),
+            format!("对象时间戳（creationTimestamp、managedFields）以模拟时间 0 对应的 {v} 为起点"),
+        ),
         SettingName::Explain => (
             format!(
                 "explain {v}: outputs carry the engine's decision (\"why\") and its English rendering (\"explain\")"
