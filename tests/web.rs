@@ -5,7 +5,7 @@
 #![cfg(target_arch = "wasm32")]
 
 use rvlab::ui::lines::{self, RequestSpec, Verb};
-use rvlab::ui::state::STORAGE_KEY;
+use rvlab::ui::model::STORAGE_KEY;
 use serde_json::json;
 use wasm_bindgen::JsCast;
 use wasm_bindgen_test::*;
@@ -448,7 +448,7 @@ async fn import_replaces_the_sandbox_with_the_file_lines() {
 
 #[wasm_bindgen_test]
 fn export_text_is_the_log_one_line_each() {
-    assert_eq!(rvlab::ui::script_text(&["a".into(), "b".into()]), "a\nb\n");
+    assert_eq!(rvlab::ui::model::script_text(&["a".into(), "b".into()]), "a\nb\n");
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -1460,7 +1460,7 @@ async fn a_share_link_round_trips_the_sandbox_and_the_scrubber() {
     opened.click("#restore-backup").await;
     assert_eq!(opened.log(), vec!["advance 5m"]);
     opened.unmount();
-    storage().remove_item(rvlab::ui::state::BACKUP_KEY).unwrap();
+    storage().remove_item(rvlab::ui::model::BACKUP_KEY).unwrap();
 }
 
 #[wasm_bindgen_test]
@@ -1504,7 +1504,7 @@ async fn a_corrupt_or_hostile_share_fragment_gives_a_message_and_an_empty_sandbo
     assert_eq!(lab.log(), vec!["advance 5m"]);
     assert!(lab.q("#notice").is_none());
     lab.unmount();
-    storage().remove_item(rvlab::ui::state::BACKUP_KEY).unwrap();
+    storage().remove_item(rvlab::ui::model::BACKUP_KEY).unwrap();
     storage().remove_item(STORAGE_KEY).unwrap();
 }
 
@@ -1526,7 +1526,7 @@ async fn embed_mode_takes_its_parameters_posts_its_height_and_never_touches_the_
     let win = web_sys::window().unwrap();
     win.add_event_listener_with_callback("message", listener.as_ref().unchecked_ref()).unwrap();
 
-    let script = rvlab::ui::config::percent_encode(&format!(
+    let script = rvlab::ui::url::percent_encode(&format!(
         "{CM_A}\n{CM_B}\nGET /api/v1/namespaces/default/configmaps?limit=1\n"
     ));
     let ro = Lab::with_config(Config::parse(
@@ -1649,10 +1649,11 @@ fn built_in_lessons_run_cleanly() {
 // Guided lessons (the lesson files come from the engine's `sources()`, linked into the TEST wasm
 // only; the app fetches them from `lessons/` next to the page)
 
-use rvlab::ui::guided::{self, ACTIVE_KEY, FILES, PROGRESS_KEY};
+use rvlab::ui::config::{FILES, Loader, index_of, slug_of};
+use rvlab::ui::guided::{self, ACTIVE_KEY, PROGRESS_KEY};
 
 /// A loader that answers from the engine's embedded texts, asynchronously like fetch.
-fn inline_loader() -> guided::Loader {
+fn inline_loader() -> Loader {
     Rc::new(|file: &str, done: yew::Callback<Result<String, String>>| {
         let text = rvlab::lessons::sources()
             .iter()
@@ -1664,7 +1665,7 @@ fn inline_loader() -> guided::Loader {
 }
 
 fn clear_lessons() {
-    for k in [STORAGE_KEY, ACTIVE_KEY, PROGRESS_KEY, rvlab::ui::state::BACKUP_KEY] {
+    for k in [STORAGE_KEY, ACTIVE_KEY, PROGRESS_KEY, rvlab::ui::model::BACKUP_KEY] {
         storage().remove_item(k).unwrap();
     }
 }
@@ -1689,13 +1690,13 @@ impl Lab {
 fn every_lesson_file_has_a_slug_the_ui_finds() {
     for (file, text) in rvlab::lessons::sources() {
         let l = rvlab::lessons::parse(text).unwrap();
-        assert_eq!(guided::slug_of(file), l.slug, "{file}: the file name is NN-<slug>.rv");
-        assert_eq!(guided::index_of(&l.slug), FILES.iter().position(|f| f == file));
+        assert_eq!(slug_of(file), l.slug, "{file}: the file name is NN-<slug>.rv");
+        assert_eq!(index_of(&l.slug), FILES.iter().position(|f| f == file));
         assert!(l.missing_translations().is_empty(), "{file}: {:?}", l.missing_translations());
     }
     // Guided slugs and the built-in examples do not clash.
     for ex in rvlab::ui::examples::all() {
-        assert!(guided::index_of(ex.name).is_none(), "{} is both an example and a lesson", ex.name);
+        assert!(index_of(ex.name).is_none(), "{} is both an example and a lesson", ex.name);
     }
 }
 
@@ -1704,7 +1705,7 @@ async fn every_lesson_completes_through_the_dom_in_both_languages() {
     for (lang, passed) in [("en", "Goal reached."), ("zh", "目标已达成。")] {
         for (f, file) in FILES.iter().enumerate() {
             clear_lessons();
-            let slug = guided::slug_of(file);
+            let slug = slug_of(file);
             let cfg = Config::parse(&format!("?lang={lang}&lesson={slug}"), "").with_loader(inline_loader());
             let lab = Lab::with_config(cfg).await;
             lab.wait_for("#lesson-title").await;
@@ -1798,7 +1799,7 @@ async fn lesson_list_progress_failed_fetch_retry_leave_and_resume() {
     let fails = Rc::new(std::cell::Cell::new(1));
     let inner = inline_loader();
     let f2 = fails.clone();
-    let loader: guided::Loader = Rc::new(move |file: &str, done: yew::Callback<Result<String, String>>| {
+    let loader: Loader = Rc::new(move |file: &str, done: yew::Callback<Result<String, String>>| {
         if file == FILES[2] && f2.get() > 0 {
             f2.set(f2.get() - 1);
             yew::platform::spawn_local(async move { done.emit(Err("HTTP 503 Service Unavailable".into())) });
@@ -2092,7 +2093,7 @@ async fn oversized_input_is_refused_with_a_message_not_a_frozen_page() {
     assert!(opened.text("#notice").contains("more than 168h"));
     opened.unmount();
     storage().remove_item(STORAGE_KEY).unwrap();
-    storage().remove_item(rvlab::ui::state::BACKUP_KEY).unwrap();
+    storage().remove_item(rvlab::ui::model::BACKUP_KEY).unwrap();
 }
 
 #[wasm_bindgen_test]
@@ -3072,7 +3073,7 @@ async fn a_share_link_opened_in_a_running_tab_replaces_the_sandbox() {
     assert_eq!(lab.log(), vec!["advance 5m"]);
     loc.set_hash("").unwrap();
     lab.unmount();
-    storage().remove_item(rvlab::ui::state::BACKUP_KEY).unwrap();
+    storage().remove_item(rvlab::ui::model::BACKUP_KEY).unwrap();
     clean_slate();
 }
 
@@ -3175,7 +3176,7 @@ async fn small_things_line_counts_favicon_tooltip_and_unbroken_frame_types() {
 async fn a_short_read_only_embed_is_compact_and_sized_to_its_content() {
     clean_slate();
     let script = "POST /api/v1/namespaces/default/configmaps {\"metadata\":{\"name\":\"a\"}}\nPOST /api/v1/namespaces/default/configmaps {\"metadata\":{\"name\":\"b\"}}\nGET /api/v1/namespaces/default/configmaps?watch=true&resourceVersion=2\nevents w1";
-    let q = format!("?embed=1&mode=readonly&lang=en&script={}", rvlab::ui::config::percent_encode(script));
+    let q = format!("?embed=1&mode=readonly&lang=en&script={}", rvlab::ui::url::percent_encode(script));
     // A tall frame: whatever the app measures is its own content, not the frame's height.
     let s = Sized::open(800, 2000, Config::parse(&q, "")).await;
     assert_eq!(s.lab.log().len(), 4);

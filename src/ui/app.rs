@@ -8,9 +8,9 @@ use yew::prelude::*;
 
 use super::config::Config;
 use super::i18n::{K, Lang, Tr};
+use super::state::{HoverHandle, LabHandle, SpecHandle};
 use super::{
-    HoverHandle, LabHandle, SpecHandle, builder, console, guided, header, hooks, lines, response, scrubber,
-    sim, timeline, watches, welcome,
+    builder, console, guided, header, hooks, lines, pictures, response, scrubber, sim, watches, welcome,
 };
 
 #[derive(Properties, PartialEq, Default)]
@@ -158,7 +158,7 @@ pub fn app(props: &AppProps) -> Html {
                             <welcome::Welcome guide={guide.clone()} />
                         } else {
                             <scrubber::Scrubber />
-                            <timeline::Timeline />
+                            <pictures::Pictures />
                         }
                         <Panes {embed} {reduce_motion} tick_ms={cfg.tick_ms.unwrap_or(1000)} />
                     </div>

@@ -5,10 +5,12 @@
 //! Components never call `web_sys::window()` for these themselves; each need has one helper
 //! here, and each returns what went wrong as text (shown in a notice) instead of panicking.
 
+use serde_json::json;
 use wasm_bindgen::JsCast;
 use wasm_bindgen::closure::Closure;
 
-use super::config::{percent_encode, query_pairs};
+use super::model::{BACKUP_KEY, STORAGE_KEY, Saved, parse_saved};
+use super::url::{percent_encode, query_pairs};
 
 /// A readable text for a thrown JS value.
 pub fn js_text(e: &wasm_bindgen::JsValue) -> String {
@@ -185,4 +187,30 @@ impl Drop for Listener {
             let _ = t.remove_event_listener_with_callback(self.event, self.cb.as_ref().unchecked_ref());
         }
     }
+}
+
+// ---- the saved sandbox (format in `model`)
+
+/// Reads a saved sandbox from localStorage `key`; the error says what is wrong.
+pub fn load_saved(key: &str) -> Result<Option<Saved>, String> {
+    let storage = storage()?;
+    let text = storage.get_item(key).map_err(|e| js_text(&e))?;
+    let Some(text) = text else { return Ok(None) };
+    parse_saved(&text).map(Some)
+}
+
+/// Copies the saved sandbox to [`BACKUP_KEY`] (before a share link replaces it). Returns
+/// whether there was a non-empty sandbox to keep.
+pub fn backup_saved() -> bool {
+    let Ok(storage) = storage() else { return false };
+    let Ok(Some(text)) = storage.get_item(STORAGE_KEY) else { return false };
+    let has_lines = parse_saved(&text).is_ok_and(|(log, _)| !log.is_empty());
+    has_lines && storage.set_item(BACKUP_KEY, &text).is_ok()
+}
+
+/// Saves the sandbox under [`STORAGE_KEY`].
+pub fn save(log: &[String], redo: &[String]) -> Result<(), String> {
+    let storage = storage()?;
+    let text = json!({"log": log, "redo": redo}).to_string();
+    storage.set_item(STORAGE_KEY, &text).map_err(|e| js_text(&e))
 }

@@ -7,8 +7,7 @@ use yew::prelude::*;
 use super::i18n::{K, use_tr};
 use super::lines::{self, RequestSpec, Verb};
 use super::messages::Messages;
-use super::state::{Action, Lab, Place};
-use super::{LabHandle, SpecHandle};
+use super::state::{Action, Lab, LabHandle, Place, SpecHandle};
 
 fn input_value(e: &InputEvent) -> String {
     e.target_unchecked_into::<HtmlInputElement>().value()

@@ -1,11 +1,17 @@
 //! How the page was opened: `?lang=`, `?theme=`, embed mode (`?embed=1&lesson=…|script=…
 //! &mode=readonly|interactive&height=auto`) and a share link in the `#fragment`. Parsed from
-//! text so tests can mount the app with any URL without touching the page's location.
+//! text so tests can mount the app with any URL without touching the page's location. Also the
+//! lesson files' index and slugs (what `?lesson=` names) and how a lesson file is loaded
+//! ([`Loader`]), which `guided` uses.
 
 use std::cell::RefCell;
+use std::rc::Rc;
+
+use yew::Callback;
 
 use super::i18n::Lang;
-use super::state::Entry;
+use super::model::Entry;
+use super::url::query_pairs;
 use crate::script::Session;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
@@ -58,58 +64,40 @@ pub struct Config {
     /// A session that was already driven, with the lines it ran (tests, big histories).
     pub seed: RefCell<Option<(Session, Vec<Entry>)>>,
     /// How guided lessons are loaded; None = fetch `lessons/<file>` next to the page.
-    pub loader: Option<super::guided::Loader>,
+    pub loader: Option<Loader>,
 }
+
+// ---- the guided lessons a URL can name (`?lesson=<slug>`) and how their files are loaded
+
+/// The lesson files, in order: `lessons/<file>` next to the app (the engine's one list).
+pub use crate::lessons::NAMES as FILES;
+
+/// A file's slug: `01-where-rv-comes-from.rv` → `where-rv-comes-from`.
+pub fn slug_of(file: &str) -> &str {
+    let f = file.strip_suffix(".rv").unwrap_or(file);
+    match f.split_once('-') {
+        Some((n, rest)) if n.bytes().all(|b| b.is_ascii_digit()) => rest,
+        _ => f,
+    }
+}
+
+/// The index in [`FILES`] of the lesson with this slug.
+pub fn index_of(slug: &str) -> Option<usize> {
+    FILES.iter().position(|f| slug_of(f) == slug)
+}
+
+/// Every guided lesson's slug.
+pub fn slugs() -> Vec<String> {
+    FILES.iter().map(|f| slug_of(f).to_string()).collect()
+}
+
+/// Loads a lesson file's text by file name and calls back with it or with why not.
+pub type Loader = Rc<dyn Fn(&str, Callback<Result<String, String>>)>;
 
 impl PartialEq for Config {
     fn eq(&self, other: &Self) -> bool {
         std::ptr::eq(self, other)
     }
-}
-
-/// Decodes `%XX` escapes and `+` (a space, as in form-encoded queries). Invalid escapes stay as
-/// they are; invalid UTF-8 becomes U+FFFD.
-pub fn percent_decode(s: &str) -> String {
-    let b = s.as_bytes();
-    let mut out = Vec::with_capacity(b.len());
-    let mut i = 0;
-    while i < b.len() {
-        match b[i] {
-            b'+' => out.push(b' '),
-            b'%' if i + 2 < b.len() => {
-                let hex = |c: u8| (c as char).to_digit(16);
-                match (hex(b[i + 1]), hex(b[i + 2])) {
-                    (Some(h), Some(l)) => {
-                        out.push((h * 16 + l) as u8);
-                        i += 3;
-                        continue;
-                    }
-                    _ => out.push(b'%'),
-                }
-            }
-            c => out.push(c),
-        }
-        i += 1;
-    }
-    String::from_utf8_lossy(&out).into_owned()
-}
-
-/// Percent-encodes a query value (everything but unreserved characters).
-pub fn percent_encode(s: &str) -> String {
-    crate::ui::lines::query_escape(s)
-}
-
-/// `(key, value)` pairs of a query string (with or without the leading `?`), decoded.
-pub fn query_pairs(search: &str) -> Vec<(String, String)> {
-    search
-        .trim_start_matches('?')
-        .split('&')
-        .filter(|kv| !kv.is_empty())
-        .map(|kv| {
-            let (k, v) = kv.split_once('=').unwrap_or((kv, ""));
-            (percent_decode(k), percent_decode(v))
-        })
-        .collect()
 }
 
 impl Config {
@@ -164,7 +152,7 @@ impl Config {
 
     /// The index of the guided lesson `?lesson=` names, if it names one.
     pub fn guided_lesson(&self) -> Option<usize> {
-        self.lesson.as_deref().and_then(super::guided::index_of)
+        self.lesson.as_deref().and_then(index_of)
     }
 
     /// `?motion=reduce`, or the system's `prefers-reduced-motion: reduce`.
@@ -173,7 +161,7 @@ impl Config {
     }
 
     /// A config whose guided lessons come from `loader` (tests, host pages).
-    pub fn with_loader(mut self, loader: super::guided::Loader) -> Config {
+    pub fn with_loader(mut self, loader: Loader) -> Config {
         self.loader = Some(loader);
         self
     }

@@ -10,8 +10,7 @@ use yew::prelude::*;
 use super::i18n::{K, Tr, use_tr};
 use super::lines;
 use super::messages::Messages;
-use super::state::{Action, Place};
-use super::{HoverHandle, LabHandle};
+use super::state::{Action, HoverHandle, LabHandle, Place};
 
 /// One line of text saying what an output is.
 pub fn summary(tr: Tr, out: &Value) -> String {
@@ -80,14 +79,6 @@ pub fn summary(tr: Tr, out: &Value) -> String {
 
 /// The most characters of one line the console shows (the response viewer shows it whole).
 pub const MAX_SHOWN: usize = 2000;
-
-/// `s`, cut to `max` characters with "…".
-pub fn clip(s: &str, max: usize) -> String {
-    match s.char_indices().nth(max) {
-        Some((i, _)) => format!("{}…", &s[..i]),
-        None => s.to_string(),
-    }
-}
 
 /// The console shows at most this many rows (the rest of a long log is summarised).
 pub const MAX_ROWS: usize = 300;
@@ -303,7 +294,7 @@ pub fn console() -> Html {
                     title={future.then(|| tr.t(K::FutureStep))}
                     disabled={entry.out.is_none() && !future}>
                     <span class="ln">{ n }</span>
-                    <span class="cmd mono">{ clip(&entry.line, MAX_SHOWN) }</span>
+                    <span class="cmd mono">{ super::model::clip(&entry.line, MAX_SHOWN) }</span>
                     if !summ.is_empty() { <span class="sum">{ summ }</span> }
                 </button>
             </li>

@@ -1,7 +1,7 @@
 //! Short example scenarios (not lessons: no steps, no checks) that the playground's "Load an
 //! example…" menu offers and an embed can preload with `?lesson=<name>`; each becomes plain
 //! script lines (what `?script=` takes). The guided lessons (`lessons/*.rv`) live in
-//! [`super::guided`]; their slugs do not clash with these names.
+//! [`super::guided`] (slugs in [`super::config`]); their slugs do not clash with these names.
 
 use super::i18n::{K, Lang};
 
@@ -12,7 +12,7 @@ pub fn menu(lang: Lang) -> Vec<(String, String)> {
 
 /// Every name `?lesson=` knows: the guided lessons' slugs, then the examples.
 pub fn names() -> Vec<String> {
-    let mut v = super::guided::slugs();
+    let mut v = super::config::slugs();
     v.extend(all().into_iter().map(|l| l.name.to_string()));
     v
 }

@@ -21,14 +21,11 @@ use wasm_bindgen::JsCast;
 use wasm_bindgen::closure::Closure;
 use yew::prelude::*;
 
-use super::LabHandle;
-use super::browser::storage;
+use super::browser::{js_text, storage};
+use super::config::{FILES, Loader, slug_of};
 use super::i18n::{K, Tr, use_tr};
-use super::state::{self, Action, Notice};
+use super::state::{self, Action, LabHandle, Notice};
 use crate::lessons::{Lesson, check_step};
-
-/// The lesson files, in order: `lessons/<file>` next to the app (the engine's one list).
-pub use crate::lessons::NAMES as FILES;
 
 /// Where the files are fetched from, relative to the page.
 pub const DIR: &str = "lessons/";
@@ -37,28 +34,6 @@ pub const DIR: &str = "lessons/";
 pub const PROGRESS_KEY: &str = "rvlab.lessons.progress.v1";
 /// localStorage: the lesson in progress, `{"file":…,"step":n,"starts":[…]}`.
 pub const ACTIVE_KEY: &str = "rvlab.lessons.active.v1";
-
-/// A file's slug: `01-where-rv-comes-from.rv` → `where-rv-comes-from`.
-pub fn slug_of(file: &str) -> &str {
-    let f = file.strip_suffix(".rv").unwrap_or(file);
-    match f.split_once('-') {
-        Some((n, rest)) if n.bytes().all(|b| b.is_ascii_digit()) => rest,
-        _ => f,
-    }
-}
-
-/// The index in [`FILES`] of the lesson with this slug.
-pub fn index_of(slug: &str) -> Option<usize> {
-    FILES.iter().position(|f| slug_of(f) == slug)
-}
-
-/// Every guided lesson's slug.
-pub fn slugs() -> Vec<String> {
-    FILES.iter().map(|f| slug_of(f).to_string()).collect()
-}
-
-/// Loads a lesson file's text by file name and calls back with it or with why not.
-pub type Loader = Rc<dyn Fn(&str, Callback<Result<String, String>>)>;
 
 thread_local! {
     static FETCH: Loader = Rc::new(|file: &str, done: Callback<Result<String, String>>| fetch_text(&format!("{DIR}{file}"), done));
@@ -94,7 +69,7 @@ fn js_then(
     err: Callback<Result<String, String>>,
 ) {
     let ok = Closure::once_into_js(ok);
-    let fail = Closure::once_into_js(move |e: wasm_bindgen::JsValue| err.emit(Err(state::js_text(&e))));
+    let fail = Closure::once_into_js(move |e: wasm_bindgen::JsValue| err.emit(Err(js_text(&e))));
     let then =
         js_sys::Reflect::get(p, &"then".into()).ok().and_then(|f| f.dyn_into::<js_sys::Function>().ok());
     if let Some(then) = then {
@@ -127,7 +102,7 @@ pub fn fetch_text(url: &str, done: Callback<Result<String, String>>) {
                     let d3 = d2.clone();
                     js_then(&t, move |v| d3.emit(v.as_string().ok_or_else(|| "not text".to_string())), d2);
                 }
-                Err(e) => d2.emit(Err(state::js_text(&e))),
+                Err(e) => d2.emit(Err(js_text(&e))),
             }
         },
         done,
@@ -263,10 +238,10 @@ impl Guide {
         };
         let res = (|| -> Result<(), String> {
             let s = storage()?;
-            s.set_item(PROGRESS_KEY, &progress).map_err(|e| state::js_text(&e))?;
+            s.set_item(PROGRESS_KEY, &progress).map_err(|e| js_text(&e))?;
             match active {
-                Some(a) => s.set_item(ACTIVE_KEY, &a).map_err(|e| state::js_text(&e)),
-                None => s.remove_item(ACTIVE_KEY).map_err(|e| state::js_text(&e)),
+                Some(a) => s.set_item(ACTIVE_KEY, &a).map_err(|e| js_text(&e)),
+                None => s.remove_item(ACTIVE_KEY).map_err(|e| js_text(&e)),
             }
         })();
         self.save_error = res.err();
@@ -442,7 +417,7 @@ pub fn lesson_panel(p: &PanelProps) -> Html {
                     }),
                     None => {
                         let replay = lab.readonly;
-                        let backed_up = !embed && state::backup_saved();
+                        let backed_up = !embed && super::browser::backup_saved();
                         let notice = backed_up.then(|| {
                             let mut n =
                                 Notice::info(K::NoticeLessonStarted, vec![l.title.get(lang).to_string()]);

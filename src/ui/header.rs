@@ -7,20 +7,12 @@ use std::rc::Rc;
 use yew::prelude::*;
 
 use super::browser;
-use super::config::{Config, Theme, percent_encode};
+use super::config::{Config, Theme};
 use super::i18n::{self, K, Lang};
-use super::state::{Action, Lab, Notice, Place};
-use super::{LabHandle, examples, guided, hooks, lines, safety};
-
-/// The file name of an exported script.
-pub const EXPORT_NAME: &str = "rvlab-script.txt";
-
-/// The log as a script file.
-pub fn script_text(log: &[String]) -> String {
-    let mut s = log.join("\n");
-    s.push('\n');
-    s
-}
+use super::model::{EXPORT_NAME, script_text};
+use super::state::{Action, Lab, LabHandle, Notice, Place};
+use super::url::percent_encode;
+use super::{examples, guided, hooks, lines, safety};
 
 /// The share link of a sandbox: `<base>#v1=…`.
 pub fn share_url(lab: &Lab) -> String {
@@ -313,7 +305,7 @@ pub fn notice_bar(p: &NoticeBarProps) -> Html {
             let lab = lab.clone();
             let guide = p.guide.clone();
             let onclick =
-                Callback::from(move |_: MouseEvent| match super::state::load_saved(super::state::BACKUP_KEY) {
+                Callback::from(move |_: MouseEvent| match browser::load_saved(super::model::BACKUP_KEY) {
                     Ok(Some((log, _))) => {
                         guide.dispatch(guided::GuideAction::Close);
                         lab.dispatch(Action::Load(log));

@@ -11,8 +11,8 @@ use yew::prelude::*;
 use super::browser::{self, Listener, On};
 use super::config::Config;
 use super::i18n::{K, Lang};
-use super::state::{self, Action, Lab, Notice};
-use super::{LabHandle, examples, guided, lines, safety, share};
+use super::state::{Action, Lab, LabHandle, Notice};
+use super::{examples, guided, lines, safety, share};
 
 /// The lines an embed starts from (its `script=` or `lesson=`), or the unknown name.
 pub fn embed_lines(cfg: &Config) -> Result<Vec<String>, String> {
@@ -30,7 +30,7 @@ pub fn embed_lines(cfg: &Config) -> Result<Vec<String>, String> {
 /// The sandbox a share-link fragment (`v1=…`) opens, with a notice saying what happened; the
 /// sandbox it replaces is backed up first (the notice offers to restore it).
 pub fn open_share(fragment: &str) -> Lab {
-    let backed_up = state::backup_saved();
+    let backed_up = browser::backup_saved();
     let mut lab = match share::decode(fragment) {
         Ok(sh) if safety::check_each(&sh.log).is_err() => {
             let mut lab = Lab::empty();

@@ -71,6 +71,11 @@ pub fn query_escape(s: &str) -> String {
     out
 }
 
+/// The line one tick of Play appends at `secs` simulated seconds per tick.
+pub fn tick_line(secs: u64) -> String {
+    format!("advance {secs}s")
+}
+
 /// The path (with query) of a request, e.g. `/api/v1/namespaces/default/pods?limit=2`.
 pub fn request_path(spec: &RequestSpec) -> String {
     let resource = if spec.resource.trim().is_empty() { "pods" } else { spec.resource.trim() };

@@ -4,9 +4,8 @@
 
 use yew::prelude::*;
 
-use super::LabHandle;
 use super::i18n::{K, use_tr};
-use super::state::{Action, Place};
+use super::state::{Action, LabHandle, Place};
 
 #[derive(Properties, PartialEq)]
 pub struct MessagesProps {

@@ -3,8 +3,12 @@
 //! line appended to one log ([`state::Lab`], owned by [`hooks::use_lab`]); the engine is reached
 //! only through `rvlab::script::Session` and its JSON output objects.
 //!
-//! [`app`] lays out the panels (one component per file), [`browser`] is the glue to the page
-//! (storage, clipboard, address bar, document listeners), [`state`] the one reducer.
+//! The modules form layers, each using only those below it (as in Yew's `function_todomvc`):
+//! [`app`] lays out the panels; [`header`] and the panels (one component per file, [`pictures`]
+//! holding [`system`] over [`timeline`]) and [`hooks`]; [`state`], the one reducer (and the
+//! context handles); [`safety`], [`config`] and [`browser`] (the glue to the page: storage,
+//! clipboard, address bar, document listeners); at the bottom the pure [`model`] (entries,
+//! notices, the saved format), [`url`], [`lines`], [`i18n`] and [`share`].
 
 pub mod app;
 pub mod browser;
@@ -19,6 +23,8 @@ pub mod i18n;
 pub mod lines;
 pub mod live;
 pub mod messages;
+pub mod model;
+pub mod pictures;
 pub mod response;
 pub mod safety;
 pub mod scrubber;
@@ -27,23 +33,12 @@ pub mod sim;
 pub mod state;
 pub mod system;
 pub mod timeline;
+pub mod url;
 pub mod watches;
 pub mod welcome;
 pub mod why;
 
-use yew::prelude::*;
-
 pub use app::{App, AppProps};
-pub use header::{EXPORT_NAME, script_text};
-
-/// The handle every panel gets from context.
-pub type LabHandle = UseReducerHandle<state::Lab>;
-
-/// The request builder's form, shared so other panels can fill it (e.g. "use this token").
-pub type SpecHandle = UseStateHandle<lines::RequestSpec>;
-
-/// The log entry under the pointer (timeline marks and console rows highlight each other).
-pub type HoverHandle = UseStateHandle<Option<usize>>;
 
 /// Mounts the app on the page body.
 pub fn start() {

@@ -5,9 +5,9 @@
 use serde_json::Value;
 use yew::prelude::*;
 
-use super::LabHandle;
 use super::i18n::{K, Tr, use_tr};
 use super::lines;
+use super::state::{LabHandle, SpecHandle};
 use super::why;
 
 fn s<'a>(v: &'a Value, p: &str) -> &'a str {
@@ -23,7 +23,7 @@ struct UseTokenProps {
 #[function_component(UseToken)]
 fn use_token(p: &UseTokenProps) -> Html {
     let tr = use_tr();
-    let spec = use_context::<super::SpecHandle>().expect("SpecHandle context");
+    let spec = use_context::<SpecHandle>().expect("SpecHandle context");
     let token = p.token.clone();
     let onclick = Callback::from(move |_: MouseEvent| {
         let mut s = (*spec).clone();
@@ -321,7 +321,7 @@ pub fn response_view() -> Html {
             { head(tr) }
             <div id="response">
                 <p class="resp-line"><span class="ln">{ tr.f(K::LineN, &[&(i + 1)]) }</span>
-                    <code class="mono">{ super::console::clip(&entry.line, 4000) }</code>
+                    <code class="mono">{ super::model::clip(&entry.line, 4000) }</code>
                     if !latest { <span class="muted small">{ tr.t(K::NotLatest) }</span> }
                 </p>
                 { for parts }

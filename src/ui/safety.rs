@@ -10,7 +10,7 @@
 use std::cell::{Cell, RefCell};
 
 use super::i18n::{K, Lang};
-use super::state::Notice;
+use super::model::{EXPORT_NAME, Notice, script_text};
 use crate::clock::Duration;
 
 /// The most lines one action (a paste, an import, a lesson's "Show me") may run.
@@ -145,8 +145,8 @@ pub fn on_panic(message: &str) {
     let (log, redo, persist) = LAST.with(|l| l.try_borrow().map(|l| l.clone()).unwrap_or_default());
     let running = RUNNING.with(|r| r.try_borrow().map(|r| r.clone()).unwrap_or_default());
     let lang = LANG.with(|l| l.get());
-    let saved = if persist { super::state::save(&log, &redo).err() } else { None };
-    let mut script = super::script_text(&log);
+    let saved = if persist { super::browser::save(&log, &redo).err() } else { None };
+    let mut script = script_text(&log);
     if !running.is_empty() {
         script.push_str("# rvlab stopped while running:\n");
         for l in &running {
@@ -231,9 +231,9 @@ fn overlay(
     a.set_id("rvlab-crash-export");
     let _ = a.set_attribute(
         "href",
-        &format!("data:text/plain;charset=utf-8,{}", super::config::percent_encode(script)),
+        &format!("data:text/plain;charset=utf-8,{}", super::url::percent_encode(script)),
     );
-    let _ = a.set_attribute("download", super::EXPORT_NAME);
+    let _ = a.set_attribute("download", EXPORT_NAME);
     row.append_child(&a).ok()?;
     card.append_child(&row).ok()?;
     root.append_child(&card).ok()?;

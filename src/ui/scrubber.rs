@@ -4,10 +4,9 @@
 
 use yew::prelude::*;
 
-use super::LabHandle;
 use super::i18n::{K, use_tr};
 use super::messages::ForkPrompt;
-use super::state::{Action, Place};
+use super::state::{Action, LabHandle, Place};
 
 #[function_component(Scrubber)]
 pub fn scrubber() -> Html {

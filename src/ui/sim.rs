@@ -6,12 +6,11 @@ use wasm_bindgen::closure::Closure;
 use web_sys::{HtmlInputElement, HtmlSelectElement};
 use yew::prelude::*;
 
-use super::LabHandle;
 use super::i18n::{K, use_tr};
 use super::lines;
 use super::messages::Messages;
 use super::response::kvs_table;
-use super::state::{Action, Place};
+use super::state::{Action, LabHandle, Place};
 
 fn input_value(e: &InputEvent) -> String {
     e.target_unchecked_into::<HtmlInputElement>().value()
@@ -71,11 +70,6 @@ pub fn name_prefix(resource: &str) -> &str {
 /// Play's speeds: the select's value and how many simulated seconds pass per wall-clock tick
 /// (one tick a second); 0 = instant (no timer: the advance buttons apply at once).
 pub const SPEEDS: [(&str, u64); 4] = [("1", 1), ("10", 10), ("60", 60), ("instant", 0)];
-
-/// The line one tick of Play appends at `secs` simulated seconds per tick.
-pub fn tick_line(secs: u64) -> String {
-    format!("advance {secs}s")
-}
 
 #[derive(Properties, PartialEq)]
 pub struct SimProps {
@@ -233,7 +227,7 @@ pub fn sim_controls(props: &SimProps) -> Html {
         let playing = playing.clone();
         Callback::from(move |_: MouseEvent| {
             if reduce {
-                lab.dispatch(Action::RunAt(Place::Sim, vec![tick_line(secs)]));
+                lab.dispatch(Action::RunAt(Place::Sim, vec![lines::tick_line(secs)]));
             } else {
                 playing.set(!*playing);
             }
@@ -322,7 +316,7 @@ pub fn sim_controls(props: &SimProps) -> Html {
             <div class="ctl">
                 <span class="ctl-label">{ tr.t(K::LetTimePass) }</span>
                 <button id="sim-play" type="button" class={classes!("small", "sim-play", running.then_some("playing"))}
-                    aria-pressed={pressed} data-cmd={(secs > 0).then(|| tick_line(secs))} disabled={secs == 0}
+                    aria-pressed={pressed} data-cmd={(secs > 0).then(|| lines::tick_line(secs))} disabled={secs == 0}
                     title={play_title} onclick={on_play}>{ play_label }</button>
                 <select id="sim-speed" aria-label={tr.t(K::Speed)} title={tr.t(K::Speed)} onchange={on_speed}>{ for speed_opts }</select>
             </div>

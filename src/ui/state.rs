@@ -2,68 +2,28 @@
 //!
 //! The log (script lines) is the truth; the engine `Session` is rebuilt by replaying it. Undo
 //! replays a prefix and keeps the undone lines on a redo stack. Every change of the log is saved
-//! to localStorage under [`STORAGE_KEY`] and restored on load.
+//! to localStorage under [`STORAGE_KEY`] (format in [`super::model`]) and restored on load.
 
 use std::cell::RefCell;
 use std::rc::Rc;
 
-use serde_json::{Value, json};
+use serde_json::Value;
 use yew::prelude::*;
 
+use super::browser::{load_saved, save};
 use super::i18n::K;
+use super::model::STORAGE_KEY;
+pub use super::model::{Entry, Notice, Place};
 use crate::script::Session;
 
-/// The localStorage key of the saved sandbox: `{"log":[lines…],"redo":[lines…]}`.
-pub const STORAGE_KEY: &str = "rvlab.log.v1";
+/// The handle every panel gets from context.
+pub type LabHandle = UseReducerHandle<Lab>;
 
-/// Where the sandbox goes when a share link replaces it (same format).
-pub const BACKUP_KEY: &str = "rvlab.log.v1.backup";
+/// The request builder's form, shared so other panels can fill it (e.g. "use this token").
+pub type SpecHandle = UseStateHandle<super::lines::RequestSpec>;
 
-/// One script line and what the engine answered (None for blank lines and comments).
-#[derive(Clone, Debug, PartialEq)]
-pub struct Entry {
-    pub line: String,
-    pub out: Option<Rc<Value>>,
-}
-
-/// Where the learner acted, so that what answers them (a refusal, the "fork here?" question)
-/// shows next to it rather than at the top of the page.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
-pub enum Place {
-    /// The page's notice bar (imports, share links, lessons, panels without a message slot).
-    #[default]
-    Top,
-    Console,
-    Builder,
-    Sim,
-}
-
-/// A message: information or an error that must not be silent. The text is a translation key
-/// plus its arguments, so it follows the language switch.
-#[derive(Clone, Debug, PartialEq)]
-pub struct Notice {
-    pub error: bool,
-    pub key: K,
-    pub args: Vec<String>,
-    /// Offer to restore the sandbox saved under [`BACKUP_KEY`].
-    pub restore: bool,
-    /// Where it shows.
-    pub at: Place,
-}
-
-impl Notice {
-    pub fn error(key: K, args: Vec<String>) -> Self {
-        Notice { error: true, key, args, restore: false, at: Place::Top }
-    }
-    pub fn info(key: K, args: Vec<String>) -> Self {
-        Notice { error: false, key, args, restore: false, at: Place::Top }
-    }
-    /// The same notice, shown at `place`.
-    pub fn at(mut self, place: Place) -> Self {
-        self.at = place;
-        self
-    }
-}
+/// The log entry under the pointer (timeline marks and console rows highlight each other).
+pub type HoverHandle = UseStateHandle<Option<usize>>;
 
 pub enum Action {
     /// Append and run these lines (a click, a console line, a pasted script). While the scrubber
@@ -257,9 +217,9 @@ impl Lab {
     /// Moves the clock `secs` further and makes entry `i` (the last, Play's line holding
     /// `total` seconds) say `advance <total + secs>s`, with the output that line gives.
     fn grow_play(&mut self, i: usize, total: u64, secs: u64) {
-        let line = super::sim::tick_line(total + secs);
+        let line = super::lines::tick_line(total + secs);
         super::safety::running(std::slice::from_ref(&line));
-        let out = self.session.borrow_mut().run_line(i + 1, &super::sim::tick_line(secs)).map(Rc::new);
+        let out = self.session.borrow_mut().run_line(i + 1, &super::lines::tick_line(secs)).map(Rc::new);
         super::safety::running(&[]);
         self.entries[i] = Entry { line, out };
         self.playing = Some((i, total + secs));
@@ -451,7 +411,7 @@ impl Reducible for Lab {
                         let mut lab = self.copy();
                         lab.redo = Vec::new();
                         lab.selected = None;
-                        lab.run_lines(vec![super::sim::tick_line(secs)]);
+                        lab.run_lines(vec![super::lines::tick_line(secs)]);
                         lab.playing = Some((lab.entries.len() - 1, secs));
                         lab
                     }
@@ -466,54 +426,4 @@ impl Reducible for Lab {
         next.persist();
         Rc::new(next)
     }
-}
-
-pub use super::browser::js_text;
-use super::browser::storage;
-
-/// A saved sandbox: the log and the redo stack.
-pub type Saved = (Vec<String>, Vec<String>);
-
-/// Parses the saved form. Accepts `{"log":[…],"redo":[…]}` or a bare array of lines.
-pub fn parse_saved(text: &str) -> Result<Saved, String> {
-    let v: Value = serde_json::from_str(text).map_err(|e| format!("not JSON ({e})"))?;
-    let lines = |v: Option<&Value>, what: &str| -> Result<Vec<String>, String> {
-        match v {
-            None | Some(Value::Null) => Ok(Vec::new()),
-            Some(Value::Array(a)) => a
-                .iter()
-                .map(|l| l.as_str().map(String::from).ok_or_else(|| format!("{what} holds a non-string")))
-                .collect(),
-            Some(_) => Err(format!("{what} is not a list of lines")),
-        }
-    };
-    match &v {
-        Value::Array(_) => Ok((lines(Some(&v), "the log")?, Vec::new())),
-        Value::Object(o) => Ok((lines(o.get("log"), "\"log\"")?, lines(o.get("redo"), "\"redo\"")?)),
-        _ => Err("not a saved sandbox".into()),
-    }
-}
-
-/// Reads a saved sandbox from localStorage `key`; the error says what is wrong.
-pub fn load_saved(key: &str) -> Result<Option<Saved>, String> {
-    let storage = storage()?;
-    let text = storage.get_item(key).map_err(|e| js_text(&e))?;
-    let Some(text) = text else { return Ok(None) };
-    parse_saved(&text).map(Some)
-}
-
-/// Copies the saved sandbox to [`BACKUP_KEY`] (before a share link replaces it). Returns
-/// whether there was a non-empty sandbox to keep.
-pub fn backup_saved() -> bool {
-    let Ok(storage) = storage() else { return false };
-    let Ok(Some(text)) = storage.get_item(STORAGE_KEY) else { return false };
-    let has_lines = parse_saved(&text).is_ok_and(|(log, _)| !log.is_empty());
-    has_lines && storage.set_item(BACKUP_KEY, &text).is_ok()
-}
-
-/// Saves the sandbox under [`STORAGE_KEY`].
-pub fn save(log: &[String], redo: &[String]) -> Result<(), String> {
-    let storage = storage()?;
-    let text = json!({"log": log, "redo": redo}).to_string();
-    storage.set_item(STORAGE_KEY, &text).map_err(|e| js_text(&e))
 }

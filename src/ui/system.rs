@@ -13,7 +13,7 @@ use serde_json::Value;
 use yew::prelude::*;
 
 use super::i18n::{K, Tr, use_tr};
-use super::timeline::{Geom, Model, Window, f, gutter_label, label, text_width, x_of};
+use super::timeline::{Geom, Model, Window, duration_text, f, gutter_label, label, text_width, x_of};
 
 #[derive(Properties, PartialEq)]
 pub struct SystemProps {
@@ -24,18 +24,6 @@ pub struct SystemProps {
     pub selected: Option<usize>,
     #[prop_or_default]
     pub selected_out: Option<Rc<Value>>,
-}
-
-/// "4m48s", "5s", "1h2m".
-pub fn duration_text(ms: u64) -> String {
-    let s = ms / 1000;
-    let (h, m, sec) = (s / 3600, (s / 60) % 60, s % 60);
-    match (h, m, sec) {
-        (0, 0, s) => format!("{s}s"),
-        (0, m, 0) => format!("{m}m"),
-        (0, m, s) => format!("{m}m{s}s"),
-        (h, m, _) => format!("{h}h{m}m"),
-    }
 }
 
 /// Where the selected line's decision says it was served.

@@ -19,13 +19,11 @@ use std::collections::HashMap;
 
 use serde_json::Value;
 use wasm_bindgen::JsCast;
-use wasm_bindgen::closure::Closure;
 use yew::prelude::*;
 
 use super::i18n::{K, Tr, use_tr};
 use super::lines;
-use super::state::{Action, Entry};
-use super::{HoverHandle, LabHandle};
+use super::model::Entry;
 use crate::apiserver::decision::EndReason;
 use crate::script::Session;
 use crate::script::view::{FrameKind, View};
@@ -507,6 +505,18 @@ pub fn build(session: &Session, entries: &[Entry], window: Option<Window>) -> Mo
 }
 
 /// A tick step whose labels fit: at most one label per `min_px` pixels.
+/// "4m48s", "5s", "1h2m".
+pub fn duration_text(ms: u64) -> String {
+    let s = ms / 1000;
+    let (h, m, sec) = (s / 3600, (s / 60) % 60, s % 60);
+    match (h, m, sec) {
+        (0, 0, s) => format!("{s}s"),
+        (0, m, 0) => format!("{m}m"),
+        (0, m, s) => format!("{m}m{s}s"),
+        (h, m, _) => format!("{h}h{m}m"),
+    }
+}
+
 fn tick_step(span: i64, plot_px: f64, min_px: f64) -> i64 {
     let max_ticks = ((plot_px / min_px).floor() as i64).max(1);
     let mut step = 1;
@@ -1107,7 +1117,7 @@ fn table(tr: Tr, m: &Model) -> Html {
     let rounds = m.rounds.iter().map(|(n, r)| html! { <li>{ tr.f(K::TlRoundTitle, &[n, r]) }</li> });
     let v = &m.view;
     let lags = v.apiservers.iter().flat_map(|a| a.caches.iter()).filter(|c| c.rv < v.revision && c.in_flight > 0).map(|c| {
-        let dur = super::system::duration_text(c.lag_ms);
+        let dur = duration_text(c.lag_ms);
         html! { <li>{ tr.f(K::SvLagTitle, &[&c.apiserver, &c.resource, &(v.revision - c.rv), &c.in_flight, &dur]) }</li> }
     });
     let informers = v
@@ -1129,176 +1139,5 @@ fn table(tr: Tr, m: &Model) -> Html {
                 <ul class="small">{ for compact }{ for rounds }{ for marks }{ for watches }{ for caches }{ for lags }{ for informers }</ul>
             }
         </details>
-    }
-}
-
-fn input_i64(e: &Event) -> Option<i64> {
-    e.target_unchecked_into::<web_sys::HtmlInputElement>().value().trim().parse().ok()
-}
-
-/// Measures `node`'s width now and whenever it changes (a ResizeObserver: the window, a lesson
-/// panel opening, an embed's frame). A width that grows by less than a scrollbar is ignored, so a
-/// scrollbar that the picture's own height brings and takes away cannot make it oscillate.
-#[hook]
-pub fn use_width(node: NodeRef) -> f64 {
-    let width = use_state(|| 0.0_f64);
-    let current = use_mut_ref(|| 0.0_f64);
-    {
-        let width = width.clone();
-        use_effect_with((), move |_| {
-            let node2 = node.clone();
-            let measure = move || {
-                if let Some(el) = node2.cast::<web_sys::Element>() {
-                    let w = f64::from(el.client_width());
-                    let old = *current.borrow();
-                    if w > 0.0 && (old == 0.0 || w < old - 0.5 || w > old + 20.0) {
-                        *current.borrow_mut() = w;
-                        width.set(w);
-                    }
-                }
-            };
-            measure();
-            let el = node.cast::<web_sys::Element>();
-            let cb = Closure::<dyn Fn()>::new(measure);
-            let ro = web_sys::ResizeObserver::new(cb.as_ref().unchecked_ref()).ok();
-            if let (Some(ro), Some(el)) = (&ro, &el) {
-                ro.observe(el);
-            }
-            move || {
-                if let Some(ro) = ro {
-                    ro.disconnect();
-                }
-                drop(cb);
-            }
-        });
-    }
-    if *width > 0.0 { *width } else { 900.0 }
-}
-
-/// The timeline panel: window controls, the system view and the picture of the sandbox at the
-/// scrubber.
-#[function_component(Timeline)]
-pub fn timeline() -> Html {
-    let tr = use_tr();
-    let lab = use_context::<LabHandle>().expect("LabHandle context");
-    let hover = use_context::<HoverHandle>();
-    let window = use_state(|| None::<Window>);
-    let node = use_node_ref();
-    let width = use_width(node.clone());
-    let model = {
-        let lab = lab.clone();
-        use_memo((lab.stamp, lab.at, *window), move |(_, _, win)| build(&lab.session(), lab.visible(), *win))
-    };
-    let full = Window { lo: 1, hi: model.current };
-    let w = model.window;
-    let set = {
-        let window = window.clone();
-        move |lo: i64, hi: i64| {
-            let span = (hi - lo).max(0);
-            let (lo, hi) = if lo < 1 { (1, 1 + span) } else { (lo, hi) };
-            let hi = hi.min(full.hi);
-            let lo = lo.min(hi).max(1);
-            window.set(if lo <= 1 && hi >= full.hi { None } else { Some(Window { lo, hi }) });
-        }
-    };
-    let half = (w.span() / 2).max(1);
-    let btn = |id: &'static str, k: K, lo: i64, hi: i64, disabled: bool| {
-        let set = set.clone();
-        let onclick = Callback::from(move |_: MouseEvent| set(lo, hi));
-        html! { <button {id} type="button" class="small" {disabled} {onclick}>{ tr.t(k) }</button> }
-    };
-    let centre = (w.lo + w.hi) / 2;
-    let on_from = {
-        let set = set.clone();
-        Callback::from(move |e: Event| {
-            if let Some(v) = input_i64(&e) {
-                set(v, w.hi.max(v));
-            }
-        })
-    };
-    let on_to = {
-        let set = set.clone();
-        Callback::from(move |e: Event| {
-            if let Some(v) = input_i64(&e) {
-                set(w.lo.min(v), v);
-            }
-        })
-    };
-    let on_select = {
-        let lab = lab.clone();
-        Callback::from(move |i: usize| lab.dispatch(Action::Select(i)))
-    };
-    let on_hover = {
-        let hover = hover.clone();
-        Callback::from(move |h: Option<usize>| {
-            if let Some(hv) = &hover {
-                hv.set(h);
-            }
-        })
-    };
-    let dense = model.lanes.iter().any(|l| matches!(l.body, LaneBody::Buckets(_))) || model.more_keys > 0;
-    let selected = lab.shown();
-    let selected_out = selected.and_then(|i| lab.visible().get(i)).and_then(|e| e.out.clone());
-    let kinds_present = {
-        let m = &*model;
-        let mut k = Vec::new();
-        if m.compact.is_some() {
-            k.push((K::TlLegendCompacted, "compacted"));
-        }
-        if m.marks.iter().any(|mk| mk.kind == MarkKind::List) {
-            k.push((K::TlLegendList, "list"));
-        }
-        if m.marks.iter().any(|mk| matches!(mk.kind, MarkKind::Token { .. })) {
-            k.push((K::TlLegendToken, "token"));
-        }
-        if !m.caches.is_empty() {
-            k.push((K::TlLegendCache, "cache"));
-        }
-        if !m.watches.is_empty() {
-            k.push((K::TlLegendWatch, "watch"));
-        }
-        if m.watches.iter().any(|w| w.end.as_ref().is_some_and(|e| e.code.is_some())) {
-            k.push((K::TlLegendError, "end-error"));
-        }
-        if m.watches.iter().any(|w| w.end.as_ref().is_some_and(|e| e.code.is_none())) {
-            k.push((K::TlLegendClean, "end-clean"));
-        }
-        k
-    };
-    html! {
-        <section class="timeline-panel" aria-labelledby="tl-h" id="timeline">
-            <div class="row-head">
-                <h2 id="tl-h">{ tr.t(K::TimelineHeading) }</h2>
-                <span id="tl-showing" class="muted small">{ tr.f(K::TlShowing, &[&w.lo, &w.hi, &model.current]) }
-                    if dense { { format!(" · {}", tr.t(K::TlDense)) } }</span>
-            </div>
-            <div class="tl-controls">
-                <label class="small">{ tr.t(K::TlFrom) }
-                    <input id="tl-from" type="number" min="1" class="num" value={w.lo.to_string()} onchange={on_from} /></label>
-                <label class="small">{ tr.t(K::TlTo) }
-                    <input id="tl-to" type="number" min="1" class="num" value={w.hi.to_string()} onchange={on_to} /></label>
-                { btn("tl-earlier", K::TlEarlier, w.lo - half, w.hi - half, w.lo <= 1) }
-                { btn("tl-later", K::TlLater, w.lo + half, w.hi + half, w.hi >= full.hi) }
-                { btn("tl-zoom-in", K::TlZoomIn, centre - w.span() / 4, centre + w.span() / 4, w.span() <= 4) }
-                { btn("tl-zoom-out", K::TlZoomOut, centre - w.span(), centre + w.span(), window.is_none()) }
-                { btn("tl-all", K::TlAll, 1, full.hi, window.is_none()) }
-            </div>
-            <p class="small muted tl-desc">{ tr.t(K::TlDesc) }</p>
-            if model.is_empty() {
-                <p id="tl-empty" class="empty">{ tr.f(K::TlEmpty, &[&model.current]) }</p>
-            }
-            <div class="pictures" ref={node}>
-                if !model.is_empty() {
-                    <super::system::SystemView model={model.clone()} {width} selected={selected} selected_out={selected_out} />
-                }
-                <Picture model={model.clone()} {width} selected={selected} hovered={hover.as_ref().and_then(|h| **h)} {on_select} {on_hover} />
-            </div>
-            <ul class="tl-legend small muted" aria-hidden="true">
-                { for kinds_present.iter().map(|(k, class)| html! { <li><span class={classes!("sw", *class)}></span>{ tr.t(*k) }</li> }) }
-                if model.compact_key_writes > 0 {
-                    <li id="tl-compact-key">{ tr.f(K::TlCompactKey, &[&model.compact_key_writes]) }</li>
-                }
-            </ul>
-        </section>
     }
 }

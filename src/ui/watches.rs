@@ -3,11 +3,10 @@
 
 use yew::prelude::*;
 
-use super::LabHandle;
 use super::i18n::{K, use_tr};
 use super::lines;
 use super::response::{frame_row, frames_head};
-use super::state::Action;
+use super::state::{Action, LabHandle};
 
 #[function_component(Watches)]
 pub fn watches() -> Html {
@@ -42,7 +41,7 @@ pub fn watches() -> Html {
                     <strong class="mono">{ w.id.clone() }</strong>
                     <span class={classes!("badge", done.then_some("off"))}>{ state }</span>
                 </div>
-                <code class="mono small req">{ super::console::clip(&w.request, 500) }</code>
+                <code class="mono small req">{ super::model::clip(&w.request, 500) }</code>
                 <div class="buttons">
                     { cmd_button(tr.t(K::ReadEvents), format!("events {}", w.id), !w.cancelled) }
                     if w.paused { { cmd_button(tr.t(K::Resume), format!("resume {}", w.id), !done) } }

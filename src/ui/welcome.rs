@@ -5,9 +5,9 @@
 
 use yew::prelude::*;
 
+use super::guided;
 use super::i18n::{K, use_tr};
-use super::state::{Action, Place};
-use super::{LabHandle, guided};
+use super::state::{Action, LabHandle, Place};
 
 /// One-click first lines: a create, a paged list, a read from etcd itself.
 pub const TRY: [&str; 3] = [
