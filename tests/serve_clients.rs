@@ -586,3 +586,386 @@ fn discovery_negotiation_and_hostile_requests() {
     let (code, _, _) = s.http("GET", "/healthz", &[], b"");
     assert_eq!(code, 200);
 }
+
+/// A Pod with every kind of field a workload carries, as Go's `encoding/json` writes it (field
+/// order of `k8s.io/api/core/v1/types.go`, zero values as `omitempty` and pointers decide).
+const RICH_POD: &str = r#"{"kind":"Pod","apiVersion":"v1","metadata":{"name":"rich","creationTimestamp":null,"labels":{"app":"web"},"annotations":{"note":"x"},"finalizers":["example.com/f"]},"spec":{"volumes":[{"name":"conf","configMap":{"name":"web-conf","items":[{"key":"k","path":"p","mode":420}],"defaultMode":0,"optional":false}},{"name":"scratch","emptyDir":{"medium":"Memory","sizeLimit":"64Mi"}},{"name":"info","downwardAPI":{"items":[{"path":"labels","fieldRef":{"apiVersion":"v1","fieldPath":"metadata.labels"}}]}}],"initContainers":[{"name":"init","image":"busybox:1.36","command":["sh","-c","true"],"resources":{}}],"containers":[{"name":"web","image":"nginx:1.27","command":["nginx"],"args":["-g","daemon off;"],"workingDir":"/srv","ports":[{"name":"http","containerPort":8080,"protocol":"TCP"}],"envFrom":[{"configMapRef":{"name":"web-env","optional":false}}],"env":[{"name":"MODE","value":"prod"},{"name":"POD_IP","valueFrom":{"fieldRef":{"apiVersion":"v1","fieldPath":"status.podIP"}}},{"name":"MEM","valueFrom":{"resourceFieldRef":{"containerName":"web","resource":"limits.memory","divisor":"1Mi"}}}],"resources":{"limits":{"cpu":"500m","memory":"128Mi"},"requests":{"cpu":"250m","memory":"64Mi"}},"volumeMounts":[{"name":"conf","readOnly":true,"mountPath":"/etc/web","subPath":"p"},{"name":"scratch","mountPath":"/tmp"}],"livenessProbe":{"httpGet":{"path":"/healthz","port":8080,"scheme":"HTTP"},"initialDelaySeconds":5,"periodSeconds":10},"readinessProbe":{"tcpSocket":{"port":"http"},"failureThreshold":3},"startupProbe":{"exec":{"command":["cat","/tmp/ready"]},"terminationGracePeriodSeconds":0},"lifecycle":{"preStop":{"sleep":{"seconds":5}}},"terminationMessagePath":"/dev/termination-log","imagePullPolicy":"IfNotPresent","securityContext":{"capabilities":{"add":["NET_BIND_SERVICE"],"drop":["ALL"]},"privileged":false,"runAsUser":0,"runAsNonRoot":false,"readOnlyRootFilesystem":true,"allowPrivilegeEscalation":false,"seccompProfile":{"type":"RuntimeDefault"}},"stdin":true}],"restartPolicy":"Always","terminationGracePeriodSeconds":30,"dnsPolicy":"ClusterFirst","nodeSelector":{"disk":"ssd"},"serviceAccountName":"web","automountServiceAccountToken":false,"securityContext":{"runAsUser":1000,"runAsGroup":3000,"supplementalGroups":[4000],"fsGroup":2000,"sysctls":[{"name":"net.core.somaxconn","value":"1024"}]},"affinity":{"nodeAffinity":{"requiredDuringSchedulingIgnoredDuringExecution":{"nodeSelectorTerms":[{"matchExpressions":[{"key":"zone","operator":"In","values":["a","b"]}]}]}},"podAntiAffinity":{"preferredDuringSchedulingIgnoredDuringExecution":[{"weight":100,"podAffinityTerm":{"labelSelector":{"matchLabels":{"app":"web"}},"topologyKey":"kubernetes.io/hostname"}}]}},"tolerations":[{"key":"dedicated","operator":"Exists","effect":"NoSchedule"},{"key":"k","operator":"Equal","value":"v","effect":"NoExecute","tolerationSeconds":0}],"priority":0,"enableServiceLinks":false},"status":{"phase":"Running","conditions":[{"type":"Ready","status":"True","lastProbeTime":null,"lastTransitionTime":"2026-01-01T00:00:00Z"}],"hostIP":"10.0.0.1","podIP":"10.1.0.5","podIPs":[{"ip":"10.1.0.5"}],"startTime":"2026-01-01T00:00:00Z","containerStatuses":[{"name":"web","state":{"running":{"startedAt":"2026-01-01T00:00:01Z"}},"lastState":{},"ready":true,"restartCount":0,"image":"nginx:1.27","imageID":"docker.io/library/nginx@sha256:0","containerID":"containerd://abc","started":true}],"qosClass":"Burstable"}}"#;
+
+/// [`RICH_POD`] built with k8s-pb, encoding every Go value field as gogo-protobuf (kubectl)
+/// does: zero scalars included (they must not reach the JSON), unset pointers left out.
+fn rich_pod_protobuf() -> Vec<u8> {
+    use k8s_pb::api::core::v1 as core;
+    use k8s_pb::apimachinery::pkg::api::resource::Quantity;
+    use k8s_pb::apimachinery::pkg::apis::meta::v1 as meta;
+    use k8s_pb::apimachinery::pkg::runtime::{TypeMeta, Unknown};
+    use k8s_pb::apimachinery::pkg::util::intstr::IntOrString;
+    use prost::Message;
+    let s = |v: &str| Some(v.to_string());
+    let strs = |v: &[&str]| v.iter().map(|x| x.to_string()).collect::<Vec<_>>();
+    let map = |kv: &[(&str, &str)]| kv.iter().map(|(k, v)| (k.to_string(), v.to_string())).collect();
+    let q = |v: &str| Quantity { string: s(v) };
+    let qmap = |kv: &[(&str, &str)]| kv.iter().map(|(k, v)| (k.to_string(), q(v))).collect();
+    let time = |secs: i64| Some(meta::Time { seconds: Some(secs), nanos: Some(0) });
+    let t2026 = 1_767_225_600;
+    // What gogo writes for a container's value fields left at zero.
+    let container = |name: &str, image: &str| core::Container {
+        name: s(name),
+        image: s(image),
+        working_dir: s(""),
+        resources: Some(core::ResourceRequirements::default()),
+        termination_message_path: s(""),
+        termination_message_policy: s(""),
+        image_pull_policy: s(""),
+        stdin: Some(false),
+        stdin_once: Some(false),
+        tty: Some(false),
+        ..Default::default()
+    };
+    let probe = |handler: core::ProbeHandler| core::Probe {
+        handler: Some(handler),
+        initial_delay_seconds: Some(0),
+        timeout_seconds: Some(0),
+        period_seconds: Some(0),
+        success_threshold: Some(0),
+        failure_threshold: Some(0),
+        ..Default::default()
+    };
+    let mut web = container("web", "nginx:1.27");
+    web.command = strs(&["nginx"]);
+    web.args = strs(&["-g", "daemon off;"]);
+    web.working_dir = s("/srv");
+    web.ports = vec![core::ContainerPort {
+        name: s("http"),
+        host_port: Some(0),
+        container_port: Some(8080),
+        protocol: s("TCP"),
+        host_ip: s(""),
+    }];
+    web.env_from = vec![core::EnvFromSource {
+        prefix: s(""),
+        config_map_ref: Some(core::ConfigMapEnvSource {
+            local_object_reference: Some(core::LocalObjectReference { name: s("web-env") }),
+            optional: Some(false),
+        }),
+        secret_ref: None,
+    }];
+    web.env = vec![
+        core::EnvVar { name: s("MODE"), value: s("prod"), value_from: None },
+        core::EnvVar {
+            name: s("POD_IP"),
+            value: s(""),
+            value_from: Some(core::EnvVarSource {
+                field_ref: Some(core::ObjectFieldSelector {
+                    api_version: s("v1"),
+                    field_path: s("status.podIP"),
+                }),
+                ..Default::default()
+            }),
+        },
+        core::EnvVar {
+            name: s("MEM"),
+            value: s(""),
+            value_from: Some(core::EnvVarSource {
+                resource_field_ref: Some(core::ResourceFieldSelector {
+                    container_name: s("web"),
+                    resource: s("limits.memory"),
+                    divisor: Some(q("1Mi")),
+                }),
+                ..Default::default()
+            }),
+        },
+    ];
+    web.resources = Some(core::ResourceRequirements {
+        limits: qmap(&[("cpu", "500m"), ("memory", "128Mi")]),
+        requests: qmap(&[("cpu", "250m"), ("memory", "64Mi")]),
+        claims: vec![],
+    });
+    web.volume_mounts = vec![
+        core::VolumeMount {
+            name: s("conf"),
+            read_only: Some(true),
+            mount_path: s("/etc/web"),
+            sub_path: s("p"),
+            sub_path_expr: s(""),
+            ..Default::default()
+        },
+        core::VolumeMount {
+            name: s("scratch"),
+            read_only: Some(false),
+            mount_path: s("/tmp"),
+            sub_path: s(""),
+            sub_path_expr: s(""),
+            ..Default::default()
+        },
+    ];
+    let mut live = probe(core::ProbeHandler {
+        http_get: Some(core::HttpGetAction {
+            path: s("/healthz"),
+            port: Some(IntOrString { r#type: Some(0), int_val: Some(8080), str_val: s("") }),
+            host: s(""),
+            scheme: s("HTTP"),
+            http_headers: vec![],
+        }),
+        ..Default::default()
+    });
+    live.initial_delay_seconds = Some(5);
+    live.period_seconds = Some(10);
+    web.liveness_probe = Some(live);
+    let mut ready = probe(core::ProbeHandler {
+        tcp_socket: Some(core::TcpSocketAction {
+            port: Some(IntOrString { r#type: Some(1), int_val: Some(0), str_val: s("http") }),
+            host: s(""),
+        }),
+        ..Default::default()
+    });
+    ready.failure_threshold = Some(3);
+    web.readiness_probe = Some(ready);
+    let mut startup = probe(core::ProbeHandler {
+        exec: Some(core::ExecAction { command: strs(&["cat", "/tmp/ready"]) }),
+        ..Default::default()
+    });
+    startup.termination_grace_period_seconds = Some(0);
+    web.startup_probe = Some(startup);
+    web.lifecycle = Some(core::Lifecycle {
+        pre_stop: Some(core::LifecycleHandler {
+            sleep: Some(core::SleepAction { seconds: Some(5) }),
+            ..Default::default()
+        }),
+        ..Default::default()
+    });
+    web.termination_message_path = s("/dev/termination-log");
+    web.image_pull_policy = s("IfNotPresent");
+    web.security_context = Some(core::SecurityContext {
+        capabilities: Some(core::Capabilities { add: strs(&["NET_BIND_SERVICE"]), drop: strs(&["ALL"]) }),
+        privileged: Some(false),
+        run_as_user: Some(0),
+        run_as_non_root: Some(false),
+        read_only_root_filesystem: Some(true),
+        allow_privilege_escalation: Some(false),
+        seccomp_profile: Some(core::SeccompProfile { r#type: s("RuntimeDefault"), localhost_profile: None }),
+        ..Default::default()
+    });
+    web.stdin = Some(true);
+    let mut init = container("init", "busybox:1.36");
+    init.command = strs(&["sh", "-c", "true"]);
+
+    let volume =
+        |name: &str, src: core::VolumeSource| core::Volume { name: s(name), volume_source: Some(src) };
+    let spec = core::PodSpec {
+        volumes: vec![
+            volume(
+                "conf",
+                core::VolumeSource {
+                    config_map: Some(core::ConfigMapVolumeSource {
+                        local_object_reference: Some(core::LocalObjectReference { name: s("web-conf") }),
+                        items: vec![core::KeyToPath { key: s("k"), path: s("p"), mode: Some(0o644) }],
+                        default_mode: Some(0),
+                        optional: Some(false),
+                    }),
+                    ..Default::default()
+                },
+            ),
+            volume(
+                "scratch",
+                core::VolumeSource {
+                    empty_dir: Some(core::EmptyDirVolumeSource {
+                        medium: s("Memory"),
+                        size_limit: Some(q("64Mi")),
+                    }),
+                    ..Default::default()
+                },
+            ),
+            volume(
+                "info",
+                core::VolumeSource {
+                    downward_api: Some(core::DownwardAPIVolumeSource {
+                        items: vec![core::DownwardAPIVolumeFile {
+                            path: s("labels"),
+                            field_ref: Some(core::ObjectFieldSelector {
+                                api_version: s("v1"),
+                                field_path: s("metadata.labels"),
+                            }),
+                            ..Default::default()
+                        }],
+                        default_mode: None,
+                    }),
+                    ..Default::default()
+                },
+            ),
+        ],
+        init_containers: vec![init],
+        containers: vec![web],
+        restart_policy: s("Always"),
+        termination_grace_period_seconds: Some(30),
+        dns_policy: s("ClusterFirst"),
+        node_selector: map(&[("disk", "ssd")]),
+        service_account_name: s("web"),
+        service_account: s(""),
+        automount_service_account_token: Some(false),
+        node_name: s(""),
+        host_network: Some(false),
+        host_pid: Some(false),
+        host_ipc: Some(false),
+        security_context: Some(core::PodSecurityContext {
+            run_as_user: Some(1000),
+            run_as_group: Some(3000),
+            supplemental_groups: vec![4000],
+            fs_group: Some(2000),
+            sysctls: vec![core::Sysctl { name: s("net.core.somaxconn"), value: s("1024") }],
+            ..Default::default()
+        }),
+        hostname: s(""),
+        subdomain: s(""),
+        affinity: Some(core::Affinity {
+            node_affinity: Some(core::NodeAffinity {
+                required_during_scheduling_ignored_during_execution: Some(core::NodeSelector {
+                    node_selector_terms: vec![core::NodeSelectorTerm {
+                        match_expressions: vec![core::NodeSelectorRequirement {
+                            key: s("zone"),
+                            operator: s("In"),
+                            values: strs(&["a", "b"]),
+                        }],
+                        match_fields: vec![],
+                    }],
+                }),
+                preferred_during_scheduling_ignored_during_execution: vec![],
+            }),
+            pod_affinity: None,
+            pod_anti_affinity: Some(core::PodAntiAffinity {
+                required_during_scheduling_ignored_during_execution: vec![],
+                preferred_during_scheduling_ignored_during_execution: vec![core::WeightedPodAffinityTerm {
+                    weight: Some(100),
+                    pod_affinity_term: Some(core::PodAffinityTerm {
+                        label_selector: Some(meta::LabelSelector {
+                            match_labels: map(&[("app", "web")]),
+                            match_expressions: vec![],
+                        }),
+                        topology_key: s("kubernetes.io/hostname"),
+                        ..Default::default()
+                    }),
+                }],
+            }),
+        }),
+        scheduler_name: s(""),
+        tolerations: vec![
+            core::Toleration {
+                key: s("dedicated"),
+                operator: s("Exists"),
+                value: s(""),
+                effect: s("NoSchedule"),
+                toleration_seconds: None,
+            },
+            core::Toleration {
+                key: s("k"),
+                operator: s("Equal"),
+                value: s("v"),
+                effect: s("NoExecute"),
+                toleration_seconds: Some(0),
+            },
+        ],
+        priority_class_name: s(""),
+        priority: Some(0),
+        enable_service_links: Some(false),
+        ..Default::default()
+    };
+    let status = core::PodStatus {
+        phase: s("Running"),
+        conditions: vec![core::PodCondition {
+            r#type: s("Ready"),
+            status: s("True"),
+            last_probe_time: time(0),
+            last_transition_time: time(t2026),
+            reason: s(""),
+            message: s(""),
+            ..Default::default()
+        }],
+        message: s(""),
+        reason: s(""),
+        nominated_node_name: s(""),
+        host_ip: s("10.0.0.1"),
+        pod_ip: s("10.1.0.5"),
+        pod_ips: vec![core::PodIp { ip: s("10.1.0.5") }],
+        start_time: time(t2026),
+        container_statuses: vec![core::ContainerStatus {
+            name: s("web"),
+            state: Some(core::ContainerState {
+                running: Some(core::ContainerStateRunning { started_at: time(t2026 + 1) }),
+                ..Default::default()
+            }),
+            last_state: Some(core::ContainerState::default()),
+            ready: Some(true),
+            restart_count: Some(0),
+            image: s("nginx:1.27"),
+            image_id: s("docker.io/library/nginx@sha256:0"),
+            container_id: s("containerd://abc"),
+            started: Some(true),
+            ..Default::default()
+        }],
+        qos_class: s("Burstable"),
+        resize: s(""),
+        ..Default::default()
+    };
+    let pod = core::Pod {
+        metadata: Some(meta::ObjectMeta {
+            name: s("rich"),
+            generate_name: s(""),
+            namespace: s(""),
+            self_link: s(""),
+            uid: s(""),
+            resource_version: s(""),
+            generation: Some(0),
+            creation_timestamp: time(0),
+            labels: map(&[("app", "web")]),
+            annotations: map(&[("note", "x")]),
+            finalizers: strs(&["example.com/f"]),
+            ..Default::default()
+        }),
+        spec: Some(spec),
+        status: Some(status),
+    };
+    let envelope = Unknown {
+        type_meta: Some(TypeMeta { api_version: s("v1"), kind: s("Pod") }),
+        raw: Some(pod.encode_to_vec()),
+        content_encoding: s(""),
+        content_type: s(""),
+    };
+    let mut body = b"k8s\x00".to_vec();
+    body.extend(envelope.encode_to_vec());
+    body
+}
+
+#[test]
+fn a_protobuf_pod_is_stored_exactly_as_its_json() {
+    let s = Server::start("protobuf");
+    let pods = "/api/v1/namespaces/default/pods";
+    let get = |s: &Server| {
+        let (code, _, body) = s.http("GET", &format!("{pods}/rich"), &[], b"");
+        assert_eq!(code, 200);
+        let mut v = json_of(std::str::from_utf8(&body).unwrap());
+        // What the server sets itself differs between the two creates.
+        for f in ["uid", "resourceVersion", "creationTimestamp", "managedFields"] {
+            v["metadata"].as_object_mut().unwrap().remove(f);
+        }
+        v.to_string()
+    };
+    let (code, _, body) = s.http("POST", pods, &[("Content-Type", "application/json")], RICH_POD.as_bytes());
+    assert_eq!(code, 201, "{}", String::from_utf8_lossy(&body));
+    let from_json = get(&s);
+    assert_eq!(s.http("DELETE", &format!("{pods}/rich"), &[], b"").0, 200);
+    let (code, _, body) = s.http(
+        "POST",
+        pods,
+        &[("Content-Type", "application/vnd.kubernetes.protobuf")],
+        &rich_pod_protobuf(),
+    );
+    assert_eq!(code, 201, "{}", String::from_utf8_lossy(&body));
+    let from_protobuf = get(&s);
+    assert_eq!(from_protobuf, from_json);
+    // Byte for byte: the same keys in the same (Go) order, not only the same values.
+    let mut expected = json_of(RICH_POD);
+    expected["metadata"]["namespace"] = "default".into();
+    assert!(from_json.contains(r#""securityContext":{"capabilities""#));
+    assert_eq!(json_of(&from_json)["spec"], expected["spec"]);
+    assert_eq!(json_of(&from_json)["status"], expected["status"]);
+    s.check_replay();
+}

@@ -5,16 +5,14 @@
 //! Upstream: apimachinery `pkg/runtime/serializer/protobuf/protobuf.go` (`protoEncodingPrefix`,
 //! `Serializer.Decode`), `pkg/runtime/types_proto.go` (`Unknown`).
 //!
-//! ConfigMaps are converted field for field. For Pods the metadata is exact and the spec keeps
-//! what the playground's pods carry (containers' name, image, command, args; restartPolicy,
-//! nodeName); the engine does not model the rest of a pod.
+//! The object inside is decoded field for field by [`super::schema`] (every field of Pod,
+//! ConfigMap and DeleteOptions, as Go's `encoding/json` would write the decoded struct).
 
-use k8s_pb::api::core::v1 as core;
-use k8s_pb::apimachinery::pkg::apis::meta::v1 as meta;
 use k8s_pb::apimachinery::pkg::runtime::Unknown;
 use prost::Message;
 use serde_json::{Map, Value, json};
 
+use super::schema;
 use crate::apiserver::resource::ResourceInfo;
 
 /// `protoEncodingPrefix`.
@@ -38,6 +36,16 @@ pub enum ProtobufError {
 
 /// Decodes a protobuf request body for `info` into the JSON object a client would have sent.
 pub fn decode(info: &ResourceInfo, body: &[u8]) -> Result<Value, ProtobufError> {
+    decode_kind(info.kind, &[info.api_version().as_str()], body)
+}
+
+/// Decodes a `DeleteOptions` body (sent with DELETE; registered in every group version and in
+/// `meta.k8s.io/v1`).
+pub fn decode_delete_options(body: &[u8]) -> Result<Value, ProtobufError> {
+    decode_kind("DeleteOptions", &["v1", "meta.k8s.io/v1"], body)
+}
+
+fn decode_kind(expected: &str, api_versions: &[&str], body: &[u8]) -> Result<Value, ProtobufError> {
     let rest = body.strip_prefix(MAGIC).ok_or(ProtobufError::NoMagic)?;
     let unknown = Unknown::decode(rest).map_err(|e| ProtobufError::Envelope(e.to_string()))?;
     if let Some(enc) = unknown.content_encoding.as_deref().filter(|e| !e.is_empty()) {
@@ -48,147 +56,33 @@ pub fn decode(info: &ResourceInfo, body: &[u8]) -> Result<Value, ProtobufError> 
     let kind = tm.kind.unwrap_or_default();
     // The type may be omitted inside the envelope; then the URL decides, as the handler's
     // defaulting GVK does.
-    let kind_ok = (kind.is_empty() || kind == info.kind)
-        && (api_version.is_empty() || api_version == info.api_version());
+    let kind_ok = (kind.is_empty() || kind == expected)
+        && (api_version.is_empty() || api_versions.contains(&api_version.as_str()));
     if !kind_ok {
-        return Err(ProtobufError::WrongKind { expected: info.kind.to_string(), api_version, kind });
+        return Err(ProtobufError::WrongKind { expected: expected.to_string(), api_version, kind });
     }
-    let raw = unknown.raw.unwrap_or_default();
-    let obj_err =
-        |e: prost::DecodeError| ProtobufError::Object { kind: info.kind.to_string(), err: e.to_string() };
-    let mut out = Map::new();
-    out.insert("kind".into(), json!(info.kind));
-    out.insert("apiVersion".into(), json!(info.api_version()));
-    match info.kind {
-        "ConfigMap" => {
-            let cm = core::ConfigMap::decode(raw.as_slice()).map_err(obj_err)?;
-            out.insert("metadata".into(), object_meta(&cm.metadata.unwrap_or_default()));
-            if let Some(i) = cm.immutable {
-                out.insert("immutable".into(), json!(i));
-            }
-            if !cm.data.is_empty() {
-                out.insert("data".into(), json!(cm.data));
-            }
-            if !cm.binary_data.is_empty() {
-                use base64::Engine;
-                let b: Map<String, Value> = cm
-                    .binary_data
-                    .iter()
-                    .map(|(k, v)| (k.clone(), json!(base64::engine::general_purpose::STANDARD.encode(v))))
-                    .collect();
-                out.insert("binaryData".into(), Value::Object(b));
-            }
-        }
-        "Pod" => {
-            let pod = core::Pod::decode(raw.as_slice()).map_err(obj_err)?;
-            out.insert("metadata".into(), object_meta(&pod.metadata.unwrap_or_default()));
-            out.insert("spec".into(), pod_spec(&pod.spec.unwrap_or_default()));
-            // `Status` is a struct: `{}` when empty (a client does not set it).
-            out.insert("status".into(), json!({}));
-        }
-        other => {
-            return Err(ProtobufError::Object { kind: other.to_string(), err: "no protobuf decoder".into() });
-        }
-    }
-    Ok(Value::Object(out))
-}
-
-fn some_str(m: &mut Map<String, Value>, k: &str, v: &Option<String>) {
-    if let Some(s) = v.as_deref().filter(|s| !s.is_empty()) {
-        m.insert(k.into(), json!(s));
-    }
-}
-
-fn time(t: &meta::Time) -> Value {
-    Value::String(crate::apiserver::object::rfc3339_utc(t.seconds.unwrap_or(0)))
-}
-
-/// `ObjectMeta` in its JSON field order (`types.go`), omitting empty fields as `omitempty` does.
-fn object_meta(m: &meta::ObjectMeta) -> Value {
-    let mut o = Map::new();
-    some_str(&mut o, "name", &m.name);
-    some_str(&mut o, "generateName", &m.generate_name);
-    some_str(&mut o, "namespace", &m.namespace);
-    some_str(&mut o, "selfLink", &m.self_link);
-    some_str(&mut o, "uid", &m.uid);
-    some_str(&mut o, "resourceVersion", &m.resource_version);
-    if let Some(g) = m.generation.filter(|g| *g != 0) {
-        o.insert("generation".into(), json!(g));
-    }
-    // `CreationTimestamp` is a struct, not a pointer: Go always writes it, `null` when zero.
-    match m.creation_timestamp.as_ref().filter(|t| t.seconds.unwrap_or(0) != 0) {
-        Some(t) => o.insert("creationTimestamp".into(), time(t)),
-        None => o.insert("creationTimestamp".into(), Value::Null),
+    let Some(msg) = schema::message(expected) else {
+        return Err(ProtobufError::Object { kind: expected.to_string(), err: "no protobuf decoder".into() });
     };
-    if let Some(t) = &m.deletion_timestamp {
-        o.insert("deletionTimestamp".into(), time(t));
-    }
-    if let Some(s) = m.deletion_grace_period_seconds {
-        o.insert("deletionGracePeriodSeconds".into(), json!(s));
-    }
-    if !m.labels.is_empty() {
-        o.insert("labels".into(), json!(m.labels));
-    }
-    if !m.annotations.is_empty() {
-        o.insert("annotations".into(), json!(m.annotations));
-    }
-    if !m.owner_references.is_empty() {
-        let refs: Vec<Value> = m
-            .owner_references
-            .iter()
-            .map(|r| {
-                let mut x = Map::new();
-                some_str(&mut x, "apiVersion", &r.api_version);
-                some_str(&mut x, "kind", &r.kind);
-                some_str(&mut x, "name", &r.name);
-                some_str(&mut x, "uid", &r.uid);
-                if let Some(c) = r.controller {
-                    x.insert("controller".into(), json!(c));
-                }
-                if let Some(b) = r.block_owner_deletion {
-                    x.insert("blockOwnerDeletion".into(), json!(b));
-                }
-                Value::Object(x)
-            })
-            .collect();
-        o.insert("ownerReferences".into(), Value::Array(refs));
-    }
-    if !m.finalizers.is_empty() {
-        o.insert("finalizers".into(), json!(m.finalizers));
-    }
-    Value::Object(o)
-}
-
-fn pod_spec(s: &core::PodSpec) -> Value {
-    let mut o = Map::new();
-    let containers: Vec<Value> = s
-        .containers
-        .iter()
-        .map(|c| {
-            let mut x = Map::new();
-            some_str(&mut x, "name", &c.name);
-            some_str(&mut x, "image", &c.image);
-            if !c.command.is_empty() {
-                x.insert("command".into(), json!(c.command));
-            }
-            if !c.args.is_empty() {
-                x.insert("args".into(), json!(c.args));
-            }
-            // `Resources` is a struct: Go writes `{}` when it is empty.
-            x.insert("resources".into(), json!({}));
-            Value::Object(x)
-        })
-        .collect();
-    o.insert("containers".into(), Value::Array(containers));
-    some_str(&mut o, "restartPolicy", &s.restart_policy);
-    some_str(&mut o, "nodeName", &s.node_name);
-    Value::Object(o)
+    let raw = unknown.raw.unwrap_or_default();
+    let fields = schema::decode(msg, &raw)
+        .map_err(|e| ProtobufError::Object { kind: expected.to_string(), err: e.to_string() })?;
+    let mut out = Map::new();
+    out.insert("kind".into(), json!(if kind.is_empty() { expected } else { kind.as_str() }));
+    out.insert(
+        "apiVersion".into(),
+        json!(if api_version.is_empty() { api_versions[0] } else { api_version.as_str() }),
+    );
+    out.extend(fields);
+    Ok(Value::Object(out))
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::apiserver::resource::{CONFIGMAPS, PODS};
+    use k8s_pb::api::core::v1 as core;
+    use k8s_pb::apimachinery::pkg::apis::meta::v1 as meta;
     use k8s_pb::apimachinery::pkg::runtime::TypeMeta;
 
     fn envelope(kind: &str, raw: Vec<u8>) -> Vec<u8> {
@@ -225,27 +119,56 @@ mod tests {
     }
 
     #[test]
-    fn pod_metadata_and_containers() {
+    fn pod_zero_values_follow_go_json() {
+        // gogo-protobuf (kubectl) encodes every Go value field, zero or not; JSON omits a zero
+        // value with `omitempty` (stdin, workingDir, hostNetwork) but writes a zero pointer
+        // (privileged, runAsUser) and a required field (ready, restartCount).
         let pod = core::Pod {
             metadata: Some(meta::ObjectMeta {
                 name: Some("p".into()),
-                creation_timestamp: Some(meta::Time { seconds: Some(1_700_000_000), nanos: None }),
+                generate_name: Some(String::new()),
+                generation: Some(0),
+                creation_timestamp: Some(meta::Time { seconds: Some(1_700_000_000), nanos: Some(0) }),
                 ..Default::default()
             }),
             spec: Some(core::PodSpec {
                 containers: vec![core::Container {
                     name: Some("c".into()),
                     image: Some("nginx".into()),
+                    working_dir: Some(String::new()),
+                    stdin: Some(false),
+                    tty: Some(false),
+                    resources: Some(core::ResourceRequirements::default()),
+                    security_context: Some(core::SecurityContext {
+                        privileged: Some(false),
+                        run_as_user: Some(0),
+                        ..Default::default()
+                    }),
+                    ..Default::default()
+                }],
+                host_network: Some(false),
+                termination_grace_period_seconds: Some(0),
+                ..Default::default()
+            }),
+            status: Some(core::PodStatus {
+                phase: Some(String::new()),
+                container_statuses: vec![core::ContainerStatus {
+                    name: Some("c".into()),
+                    ready: Some(false),
+                    restart_count: Some(0),
+                    image: Some(String::new()),
+                    image_id: Some(String::new()),
+                    started: Some(false),
+                    container_id: Some(String::new()),
                     ..Default::default()
                 }],
                 ..Default::default()
             }),
-            status: None,
         };
         let v = decode(&PODS, &envelope("Pod", pod.encode_to_vec())).unwrap();
         assert_eq!(
             v.to_string(),
-            r#"{"kind":"Pod","apiVersion":"v1","metadata":{"name":"p","creationTimestamp":"2023-11-14T22:13:20Z"},"spec":{"containers":[{"name":"c","image":"nginx","resources":{}}]},"status":{}}"#
+            r#"{"kind":"Pod","apiVersion":"v1","metadata":{"name":"p","creationTimestamp":"2023-11-14T22:13:20Z"},"spec":{"containers":[{"name":"c","image":"nginx","resources":{},"securityContext":{"privileged":false,"runAsUser":0}}],"terminationGracePeriodSeconds":0},"status":{"containerStatuses":[{"name":"c","ready":false,"restartCount":0,"image":"","imageID":"","started":false}]}}"#
         );
     }
 

@@ -65,7 +65,12 @@ pub fn to_line(
         "application/vnd.kubernetes.protobuf" => {
             let path = target.split('?').next().unwrap_or("");
             let Some(info) = resource_of(path) else { return Err(http::unsupported_media_type()) };
-            protobuf::decode(info, body).map_err(|e| Status::bad_request(&e.to_string()))?
+            let decoded = if method == "DELETE" {
+                protobuf::decode_delete_options(body)
+            } else {
+                protobuf::decode(info, body)
+            };
+            decoded.map_err(|e| Status::bad_request(&e.to_string()))?
         }
         _ => return Err(http::unsupported_media_type()),
     };
