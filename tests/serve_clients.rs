@@ -969,3 +969,51 @@ fn a_protobuf_pod_is_stored_exactly_as_its_json() {
     assert_eq!(json_of(&from_json)["status"], expected["status"]);
     s.check_replay();
 }
+
+#[test]
+fn kubectl_create_replace_and_apply_a_rich_pod() {
+    let s = Server::start("kubectl-pod");
+    let mut pod = json_of(RICH_POD);
+    pod.as_object_mut().unwrap().remove("status");
+    let file = s.dir.join("pod.json");
+    std::fs::write(&file, pod.to_string()).unwrap();
+    let f = file.to_str().unwrap();
+    let (out, err) = s.kubectl(&["create", "-f", f]);
+    assert_eq!(out.trim(), "pod/rich created", "{err}");
+    let (out, _) = s.kubectl(&["get", "pod", "rich", "-o", "json"]);
+    assert_eq!(json_of(&out)["spec"], pod["spec"], "kubectl's protobuf Pod keeps every field");
+
+    // replace: PUT with the object kubectl read back, as protobuf.
+    let mut changed: Value = json_of(&out);
+    changed["spec"]["containers"][0]["image"] = "nginx:1.28".into();
+    std::fs::write(&file, changed.to_string()).unwrap();
+    let (out, err) = s.kubectl(&["replace", "-f", f]);
+    assert_eq!(out.trim(), "pod/rich replaced", "{err}");
+    let (out, _) = s.kubectl(&["get", "pod", "rich", "-o", "json"]);
+    assert_eq!(json_of(&out)["spec"], changed["spec"]);
+    assert!(
+        s.recorded().iter().any(|l| l.starts_with("PUT /api/v1/namespaces/default/pods/rich?")),
+        "{:#?}",
+        s.recorded()
+    );
+
+    // apply: a new object is created with the last-applied annotation, a change is a patch.
+    pod["metadata"]["name"] = "applied".into();
+    std::fs::write(&file, pod.to_string()).unwrap();
+    let (out, err) = s.kubectl(&["apply", "-f", f]);
+    assert_eq!(out.trim(), "pod/applied created", "{err}");
+    pod["spec"]["containers"][0]["env"][0]["value"] = "staging".into();
+    std::fs::write(&file, pod.to_string()).unwrap();
+    let (out, err) = s.kubectl(&["apply", "-f", f]);
+    assert_eq!(out.trim(), "pod/applied configured", "{err}");
+    let (out, _) = s.kubectl(&["get", "pod", "applied", "-o", "json"]);
+    let got = json_of(&out);
+    assert_eq!(got["spec"], pod["spec"]);
+    let last: Value = serde_json::from_str(
+        got["metadata"]["annotations"]["kubectl.kubernetes.io/last-applied-configuration"].as_str().unwrap(),
+    )
+    .unwrap();
+    assert_eq!(last["spec"], pod["spec"]);
+    assert!(s.recorded().iter().any(|l| l.starts_with("PATCH /api/v1/namespaces/default/pods/applied?")));
+    s.check_replay();
+}
