@@ -199,6 +199,26 @@ for _c in PY_CLASSES.values():
         PY_NAMES.setdefault(_j.replace("_", "").lower(), _j)
 
 
+def markers(doc):
+    """The OpenAPI extensions of a field's `+` markers, as kube-openapi writes them."""
+    ext = []
+    keys = []
+    for l in doc.split("\n"):
+        m = re.match(r"\+(patchMergeKey|patchStrategy|listType|listMapKey|mapType)=(\S+)", l.strip())
+        if not m:
+            continue
+        k, v = m.groups()
+        if k == "listMapKey":
+            keys.append(v)
+            continue
+        name = {"patchMergeKey": "x-kubernetes-patch-merge-key", "patchStrategy": "x-kubernetes-patch-strategy",
+                "listType": "x-kubernetes-list-type", "mapType": "x-kubernetes-map-type"}[k]
+        ext.append((name, v))
+    if keys:
+        ext.append(("x-kubernetes-list-map-keys", ",".join(keys)))
+    return sorted(ext)
+
+
 def py_model(pkg, name):
     if PACKAGES[pkg][2] is None:
         return None
@@ -288,7 +308,7 @@ def visit(full):
             flags.append("PTR")
         if inline:
             flags.append("INLINE")
-        out.append({"tag": tag, "json": json, "ty": ty, "card": card, "flags": flags, "doc": clean_doc(f["doc"])})
+        out.append({"tag": tag, "json": json, "ty": ty, "card": card, "flags": flags, "doc": clean_doc(f["doc"]), "ext": markers(f["doc"])})
         if isinstance(ty, tuple):
             visit(ty[1])
     messages[full] = {"name": go_name(pkg, name), "pkg": pkg, "doc": clean_doc(doc), "fields": out}
@@ -334,5 +354,6 @@ for full in order:
     print(f"pub static {ident(full)}: Msg = Msg {{ name: {rs(m['name'])}, definition: {rs(defn)}, doc: {rs(m['doc'])}, fields: &[")
     for f in m["fields"]:
         flags = " | ".join(f["flags"]) or "0"
-        print(f"    Field {{ tag: {f['tag']}, json: {rs(f['json'])}, ty: {ty_rs(f['ty'])}, card: Card::{f['card']}, flags: {flags}, doc: {rs(f['doc'])} }},")
+        ext = ", ".join(f"({rs(k)}, {rs(v)})" for k, v in f["ext"])
+        print(f"    Field {{ tag: {f['tag']}, json: {rs(f['json'])}, ty: {ty_rs(f['ty'])}, card: Card::{f['card']}, flags: {flags}, doc: {rs(f['doc'])}, ext: &[{ext}] }},")
     print("]};")

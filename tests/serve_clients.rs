@@ -1015,5 +1015,44 @@ fn kubectl_create_replace_and_apply_a_rich_pod() {
     .unwrap();
     assert_eq!(last["spec"], pod["spec"]);
     assert!(s.recorded().iter().any(|l| l.starts_with("PATCH /api/v1/namespaces/default/pods/applied?")));
+
+    // explain: kubectl 1.32 reads the schemas from /openapi/v3 (explain.go: v3 when the server
+    // has it); /openapi/v2 is the same document as Swagger 2.0, JSON only.
+    let (out, err) = s.kubectl(&["explain", "pods"]);
+    assert!(
+        out.starts_with("KIND:       Pod\nVERSION:    v1\n\nDESCRIPTION:\n    Pod is a collection of containers that can run on a host."),
+        "{out}{err}"
+    );
+    let fields: Vec<&str> = out
+        .lines()
+        .filter(|l| l.starts_with("  ") && !l.starts_with("    "))
+        .map(|l| l.split_whitespace().next().unwrap_or(""))
+        .collect();
+    assert_eq!(fields, ["apiVersion", "kind", "metadata", "spec", "status"], "{out}");
+    let (out, err) = s.kubectl(&["explain", "configmaps.data"]);
+    assert!(
+        out.starts_with("KIND:       ConfigMap\nVERSION:    v1\n\nFIELD: data <map[string]string>\n"),
+        "{out}{err}"
+    );
+    assert!(out.contains("Data contains the configuration data."), "{out}");
+    let (out, _) = s.kubectl(&["explain", "pods.spec.containers.securityContext.privileged"]);
+    assert!(out.contains("FIELD: privileged <boolean>"), "{out}");
+    let (code, head, body) = s.http("GET", "/openapi/v2", &[], b"");
+    assert_eq!(code, 200);
+    assert!(head.contains("content-type: application/json"), "{head}");
+    let v2 = json_of(std::str::from_utf8(&body).unwrap());
+    assert_eq!(v2["swagger"], "2.0");
+    assert_eq!(
+        v2["definitions"]["io.k8s.api.core.v1.ConfigMap"]["x-kubernetes-group-version-kind"],
+        serde_json::json!([{"group": "", "kind": "ConfigMap", "version": "v1"}])
+    );
+    // kube-openapi handler.go: a format it does not offer is a 406.
+    let (code, _, _) = s.http(
+        "GET",
+        "/openapi/v2",
+        &[("Accept", "application/com.github.proto-openapi.spec.v2@v1.0+protobuf")],
+        b"",
+    );
+    assert_eq!(code, 406);
     s.check_replay();
 }

@@ -10,6 +10,7 @@
 
 use serde_json::{Value, json};
 
+use super::schema::{self, OpenApi};
 use crate::apiserver::resource::{RESOURCES, ResourceInfo};
 
 /// The verbs the engine serves on every resource, as core/v1 lists them (sorted).
@@ -85,81 +86,153 @@ pub fn core_v1_resources() -> Value {
 }
 
 /// `GET /openapi/v3`: the index of per-group-version documents (`handler3.OpenAPIV3Discovery`).
-/// Only the core group is served.
-pub fn openapi_v3_index() -> Value {
-    json!({"paths": {"api/v1": {"serverRelativeURL": format!("/openapi/v3/api/v1?hash={OPENAPI_V1_HASH}")}}})
+/// Only the core group is served. The `hash` is the document's, so a client's cache (kubectl
+/// keeps one per server and hash) never holds an older document under it.
+pub fn openapi_v3_index(version: &str) -> Value {
+    let hash = content_hash(&openapi_v3_core(version));
+    json!({"paths": {"api/v1": {"serverRelativeURL": format!("/openapi/v3/api/v1?hash={hash}")}}})
 }
 
-/// The `hash` of the core/v1 document (fixed: the document never changes while serving).
-pub const OPENAPI_V1_HASH: &str = "5D2B0E1F0A7C6B3D";
-
-/// `GET /openapi/v3/api/v1`: the operations of the served core/v1 resources as OpenAPI 3 — each
-/// path with its verbs, the query parameters the handlers take and the
-/// `x-kubernetes-group-version-kind` extension. kubectl reads it to learn that the server
-/// validates fields itself (`fieldValidation` on PATCH: cli-runtime `query_param_verifier_v3.go`),
-/// so it sends `fieldValidation=Strict` instead of validating against schemas. Object schemas are
-/// not included (`components.schemas` is empty).
-pub fn openapi_v3_core(version: &str) -> Value {
-    let q = |name: &str, ty: &str| json!({"name": name, "in": "query", "schema": {"type": ty, "uniqueItems": true}});
-    let mut paths = serde_json::Map::new();
-    for r in RESOURCES.iter().filter(|r| r.group.is_empty() && r.version == "v1") {
-        let gvk = json!({"group": "", "version": "v1", "kind": r.kind});
-        let op = |action: &str, id: &str, params: Vec<Value>| {
-            json!({
-                "operationId": format!("{action}CoreV1Namespaced{}{id}", r.kind),
-                "parameters": params,
-                "responses": {"200": {"description": "OK"}},
-                "x-kubernetes-action": action,
-                "x-kubernetes-group-version-kind": gvk,
-            })
-        };
-        let write =
-            || vec![q("dryRun", "string"), q("fieldManager", "string"), q("fieldValidation", "string")];
-        let mut patch = write();
-        patch.push(q("force", "boolean"));
-        let list_params = || {
-            vec![
-                q("allowWatchBookmarks", "boolean"),
-                q("continue", "string"),
-                q("fieldSelector", "string"),
-                q("labelSelector", "string"),
-                q("limit", "integer"),
-                q("resourceVersion", "string"),
-                q("resourceVersionMatch", "string"),
-                q("sendInitialEvents", "boolean"),
-                q("timeoutSeconds", "integer"),
-                q("watch", "boolean"),
-            ]
-        };
-        paths.insert(
-            format!("/api/v1/namespaces/{{namespace}}/{}", r.resource),
-            json!({
-                "get": op("list", "", list_params()),
-                "post": op("post", "", write()),
-                "delete": op("deletecollection", "", list_params()),
-            }),
-        );
-        paths.insert(
-            format!("/api/v1/namespaces/{{namespace}}/{}/{{name}}", r.resource),
-            json!({
-                "get": op("get", "", vec![]),
-                "put": op("put", "", write()),
-                "patch": op("patch", "", patch),
-                "delete": op("delete", "", vec![q("dryRun", "string"), q("gracePeriodSeconds", "integer"), q("propagationPolicy", "string")]),
-            }),
-        );
+/// An upper-case hex digest of a document (FNV-1a 64; upstream uses SHA-512, any stable digest
+/// of the content serves the cache).
+fn content_hash(doc: &Value) -> String {
+    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+    for b in doc.to_string().bytes() {
+        h ^= u64::from(b);
+        h = h.wrapping_mul(0x0000_0100_0000_01b3);
     }
+    format!("{h:016X}")
+}
+
+/// One served operation: path, method, `x-kubernetes-action`, and its query parameters (name,
+/// type).
+struct Operation {
+    path: String,
+    method: &'static str,
+    action: &'static str,
+    kind: &'static str,
+    /// The definition its 200 answer carries.
+    answer: String,
+    params: Vec<(&'static str, &'static str)>,
+}
+
+/// Every operation on the served core/v1 resources, with the query parameters the handlers take
+/// (the same list for both OpenAPI versions).
+fn operations() -> Vec<Operation> {
+    let write = vec![("dryRun", "string"), ("fieldManager", "string"), ("fieldValidation", "string")];
+    let list = vec![
+        ("allowWatchBookmarks", "boolean"),
+        ("continue", "string"),
+        ("fieldSelector", "string"),
+        ("labelSelector", "string"),
+        ("limit", "integer"),
+        ("resourceVersion", "string"),
+        ("resourceVersionMatch", "string"),
+        ("sendInitialEvents", "boolean"),
+        ("timeoutSeconds", "integer"),
+        ("watch", "boolean"),
+    ];
+    let delete =
+        vec![("dryRun", "string"), ("gracePeriodSeconds", "integer"), ("propagationPolicy", "string")];
+    let mut ops = Vec::new();
+    for r in RESOURCES.iter().filter(|r| r.group.is_empty() && r.version == "v1") {
+        let def = |kind: &str| format!("io.k8s.api.core.v1.{kind}");
+        let coll = format!("/api/v1/namespaces/{{namespace}}/{}", r.resource);
+        let item = format!("{coll}/{{name}}");
+        let status = "io.k8s.apimachinery.pkg.apis.meta.v1.Status".to_string();
+        let mut patch = write.clone();
+        patch.push(("force", "boolean"));
+        let op =
+            |path: &String, method, action, answer: String, params: &Vec<(&'static str, &'static str)>| {
+                Operation { path: path.clone(), method, action, kind: r.kind, answer, params: params.clone() }
+            };
+        ops.push(op(&coll, "get", "list", def(&format!("{}List", r.kind)), &list));
+        ops.push(op(&coll, "post", "post", def(r.kind), &write));
+        ops.push(op(&coll, "delete", "deletecollection", status.clone(), &list));
+        ops.push(op(&item, "get", "get", def(r.kind), &vec![]));
+        ops.push(op(&item, "put", "put", def(r.kind), &write));
+        ops.push(op(&item, "patch", "patch", def(r.kind), &patch));
+        ops.push(op(&item, "delete", "delete", def(r.kind), &delete));
+    }
+    ops
+}
+
+fn operation_id(o: &Operation) -> String {
+    let suffix = if o.action == "deletecollection" { "Collection" } else { "" };
+    let verb = match o.action {
+        "post" => "create",
+        "put" => "replace",
+        "get" => "read",
+        "deletecollection" => "delete",
+        a => a,
+    };
+    format!("{verb}CoreV1{suffix}Namespaced{}", o.kind)
+}
+
+/// The `paths` of either document: each operation with its query parameters, 200 answer and
+/// `x-kubernetes-action` / `x-kubernetes-group-version-kind`.
+fn paths(api: OpenApi) -> Value {
+    let mut paths = serde_json::Map::new();
+    for o in operations() {
+        let params: Vec<Value> = o
+            .params
+            .iter()
+            .map(|(name, ty)| match api {
+                OpenApi::V2 => json!({"name": name, "in": "query", "type": ty, "uniqueItems": true}),
+                OpenApi::V3 => {
+                    json!({"name": name, "in": "query", "schema": {"type": ty, "uniqueItems": true}})
+                }
+            })
+            .collect();
+        let answer = match api {
+            OpenApi::V2 => {
+                json!({"description": "OK", "schema": {"$ref": format!("#/definitions/{}", o.answer)}})
+            }
+            OpenApi::V3 => {
+                json!({"description": "OK", "content": {"application/json": {"schema": {"$ref": format!("#/components/schemas/{}", o.answer)}}}})
+            }
+        };
+        let entry = paths.entry(o.path.clone()).or_insert_with(|| json!({}));
+        entry[o.method] = json!({
+            "operationId": operation_id(&o),
+            "parameters": params,
+            "responses": {"200": answer},
+            "x-kubernetes-action": o.action,
+            "x-kubernetes-group-version-kind": {"group": "", "version": "v1", "kind": o.kind},
+        });
+    }
+    Value::Object(paths)
+}
+
+/// `GET /openapi/v3/api/v1`: the served core/v1 operations and the schemas of every type they
+/// take and answer, as OpenAPI 3. kubectl reads it to learn that the server validates fields
+/// itself (`fieldValidation` on PATCH: cli-runtime `query_param_verifier_v3.go`), for
+/// `kubectl explain`, and for `kubectl apply`'s patch (the `x-kubernetes-patch-*` extensions).
+pub fn openapi_v3_core(version: &str) -> Value {
     json!({
         "openapi": "3.0.0",
         "info": {"title": "Kubernetes", "version": version},
-        "paths": paths,
-        "components": {"schemas": {}}
+        "paths": paths(OpenApi::V3),
+        "components": {"schemas": schema::definitions(OpenApi::V3)}
+    })
+}
+
+/// `GET /openapi/v2` (JSON): the same operations and definitions as Swagger 2.0.
+/// kube-openapi also offers it as protobuf (`application/com.github.proto-openapi.spec.v2@v1.0+protobuf`);
+/// rvlab does not, so a request that accepts only that is answered 406, as
+/// kube-openapi's `handler.go` answers any format it does not offer.
+pub fn openapi_v2(version: &str) -> Value {
+    json!({
+        "swagger": "2.0",
+        "info": {"title": "Kubernetes", "version": version},
+        "paths": paths(OpenApi::V2),
+        "definitions": schema::definitions(OpenApi::V2)
     })
 }
 
 /// `GET /`: the root path list (`routes.Index`).
 pub fn root_paths() -> Value {
-    json!({"paths": ["/api", "/api/v1", "/apis", "/healthz", "/livez", "/openapi/v3", "/readyz", "/rvlab/v1/live", "/rvlab/v1/script", "/version"]})
+    json!({"paths": ["/api", "/api/v1", "/apis", "/healthz", "/livez", "/openapi/v2", "/openapi/v3", "/readyz", "/rvlab/v1/live", "/rvlab/v1/script", "/version"]})
 }
 
 #[cfg(test)]
@@ -198,7 +271,41 @@ mod tests {
                     .any(|q| q["name"] == "fieldValidation" && q["in"] == "query")
             );
         }
-        let url = openapi_v3_index()["paths"]["api/v1"]["serverRelativeURL"].as_str().unwrap().to_string();
+        let url = openapi_v3_index("v1.36.0+rvlab")["paths"]["api/v1"]["serverRelativeURL"]
+            .as_str()
+            .unwrap()
+            .to_string();
         assert!(url.starts_with("/openapi/v3/api/v1?hash="));
+        assert_ne!(
+            url,
+            openapi_v3_index("v1.35.0+rvlab")["paths"]["api/v1"]["serverRelativeURL"].as_str().unwrap()
+        );
+    }
+
+    #[test]
+    fn both_documents_describe_the_same_operations_and_types() {
+        let (v2, v3) = (openapi_v2("v1.36.0+rvlab"), openapi_v3_core("v1.36.0+rvlab"));
+        let keys = |v: &Value| v.as_object().unwrap().keys().cloned().collect::<Vec<_>>();
+        assert_eq!(keys(&v2["paths"]), keys(&v3["paths"]));
+        assert_eq!(keys(&v2["definitions"]), keys(&v3["components"]["schemas"]));
+        let get = "/api/v1/namespaces/{namespace}/pods/{name}";
+        assert_eq!(v2["paths"][get]["get"]["operationId"], "readCoreV1NamespacedPod");
+        assert_eq!(
+            v2["paths"][get]["get"]["responses"]["200"]["schema"]["$ref"],
+            "#/definitions/io.k8s.api.core.v1.Pod"
+        );
+        assert_eq!(
+            v3["paths"][get]["get"]["responses"]["200"]["content"]["application/json"]["schema"]["$ref"],
+            "#/components/schemas/io.k8s.api.core.v1.Pod"
+        );
+        // A described reference: v2 puts the description beside $ref, v3 wraps it in allOf.
+        let spec2 = &v2["definitions"]["io.k8s.api.core.v1.Pod"]["properties"]["spec"];
+        let spec3 = &v3["components"]["schemas"]["io.k8s.api.core.v1.Pod"]["properties"]["spec"];
+        assert_eq!(spec2["$ref"], "#/definitions/io.k8s.api.core.v1.PodSpec");
+        assert_eq!(spec3["allOf"][0]["$ref"], "#/components/schemas/io.k8s.api.core.v1.PodSpec");
+        assert_eq!(spec2["description"], spec3["description"]);
+        let containers = &v2["definitions"]["io.k8s.api.core.v1.PodSpec"]["properties"]["containers"];
+        assert_eq!(containers["x-kubernetes-patch-merge-key"], "name");
+        assert_eq!(containers["x-kubernetes-list-map-keys"], json!(["name"]));
     }
 }

@@ -190,7 +190,18 @@ async fn route(s: &Shared, req: Request<Incoming>) -> Resp {
         "/api" if get => http::json(200, &discovery::api_versions(&s.addr.to_string()), &[]),
         "/apis" if get => http::json(200, &discovery::api_group_list(), &[]),
         "/api/v1" if get => http::json(200, &discovery::core_v1_resources(), &[]),
-        "/openapi/v3" if get => http::json(200, &discovery::openapi_v3_index(), &[]),
+        "/openapi/v2" if get => {
+            if !http::accepts_json(accept.as_deref()) {
+                // kube-openapi's handler: a format it does not offer is a bare 406.
+                return http::text(406, "text/plain; charset=utf-8", "");
+            }
+            let minor = s.engine.borrow().session().kubernetes_minor();
+            http::json(200, &discovery::openapi_v2(&format!("v1.{minor}.0+rvlab")), &[])
+        }
+        "/openapi/v3" if get => {
+            let minor = s.engine.borrow().session().kubernetes_minor();
+            http::json(200, &discovery::openapi_v3_index(&format!("v1.{minor}.0+rvlab")), &[])
+        }
         "/openapi/v3/api/v1" if get => {
             let minor = s.engine.borrow().session().kubernetes_minor();
             http::json(200, &discovery::openapi_v3_core(&format!("v1.{minor}.0+rvlab")), &[])

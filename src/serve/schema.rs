@@ -62,6 +62,9 @@ pub struct Field {
     pub flags: u8,
     /// The Go doc comment as an OpenAPI description.
     pub doc: &'static str,
+    /// OpenAPI extensions from the comment's markers (`x-kubernetes-patch-merge-key`, …;
+    /// `x-kubernetes-list-map-keys` comma-separated).
+    pub ext: &'static [(&'static str, &'static str)],
 }
 
 /// One message: its Go name, OpenAPI definition name, description and fields.
@@ -407,6 +410,13 @@ fn property(f: &Field, api: OpenApi) -> Value {
     if !f.doc.is_empty() {
         p["description"] = json!(f.doc);
     }
+    for (k, v) in f.ext {
+        p[*k] = if *k == "x-kubernetes-list-map-keys" {
+            json!(v.split(',').collect::<Vec<_>>())
+        } else {
+            json!(v)
+        };
+    }
     p
 }
 
@@ -424,6 +434,11 @@ fn collect_properties(m: &Msg, api: OpenApi, props: &mut Map<String, Value>, req
         }
     }
 }
+
+/// `TypeMeta.APIVersion`'s description (apimachinery `pkg/apis/meta/v1/types.go`).
+const API_VERSION_DOC: &str = "APIVersion defines the versioned schema of this representation of an object. Servers should convert recognized schemas to the latest internal value, and may reject unrecognized values. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#resources";
+/// `TypeMeta.Kind`'s description.
+const KIND_DOC: &str = "Kind is a string value representing the REST resource this object represents. Servers may infer this from the endpoint the client submits requests to. Cannot be updated. In CamelCase. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#types-kinds";
 
 /// The group-version-kinds a definition is served as (`x-kubernetes-group-version-kind`).
 fn gvk(m: &Msg) -> Option<Value> {
@@ -447,6 +462,13 @@ pub fn definitions(api: OpenApi) -> Map<String, Value> {
     for m in super::schema_table::ALL {
         let mut props = Map::new();
         let mut required = Vec::new();
+        let kinds = gvk(m);
+        if kinds.is_some() {
+            // `metav1.TypeMeta`, embedded inline in every kind (protobuf carries it in the
+            // envelope, so it is not a field of the message).
+            props.insert("apiVersion".into(), json!({"description": API_VERSION_DOC, "type": "string"}));
+            props.insert("kind".into(), json!({"description": KIND_DOC, "type": "string"}));
+        }
         collect_properties(m, api, &mut props, &mut required);
         let mut d = Map::new();
         if !m.doc.is_empty() {
@@ -458,7 +480,7 @@ pub fn definitions(api: OpenApi) -> Map<String, Value> {
             d.insert("required".into(), json!(required));
         }
         d.insert("properties".into(), Value::Object(props));
-        if let Some(g) = gvk(m) {
+        if let Some(g) = kinds {
             d.insert("x-kubernetes-group-version-kind".into(), g);
         }
         defs.insert(m.definition.to_string(), Value::Object(d));

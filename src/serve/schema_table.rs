@@ -157,6 +157,7 @@ pub static META_OWNER_REFERENCE: Msg = Msg {
             card: Card::One,
             flags: REQ,
             doc: "API version of the referent.",
+            ext: &[],
         },
         Field {
             tag: 1,
@@ -165,6 +166,7 @@ pub static META_OWNER_REFERENCE: Msg = Msg {
             card: Card::One,
             flags: REQ,
             doc: "Kind of the referent. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#types-kinds",
+            ext: &[],
         },
         Field {
             tag: 3,
@@ -173,6 +175,7 @@ pub static META_OWNER_REFERENCE: Msg = Msg {
             card: Card::One,
             flags: REQ,
             doc: "Name of the referent. More info: https://kubernetes.io/docs/concepts/overview/working-with-objects/names#names",
+            ext: &[],
         },
         Field {
             tag: 4,
@@ -181,6 +184,7 @@ pub static META_OWNER_REFERENCE: Msg = Msg {
             card: Card::One,
             flags: REQ,
             doc: "UID of the referent. More info: https://kubernetes.io/docs/concepts/overview/working-with-objects/names#uids",
+            ext: &[],
         },
         Field {
             tag: 6,
@@ -189,6 +193,7 @@ pub static META_OWNER_REFERENCE: Msg = Msg {
             card: Card::One,
             flags: PTR,
             doc: "If true, this reference points to the managing controller.",
+            ext: &[],
         },
         Field {
             tag: 7,
@@ -197,6 +202,7 @@ pub static META_OWNER_REFERENCE: Msg = Msg {
             card: Card::One,
             flags: PTR,
             doc: "If true, AND if the owner has the \"foregroundDeletion\" finalizer, then the owner cannot be deleted from the key-value store until this reference is removed. See https://kubernetes.io/docs/concepts/architecture/garbage-collection/#foreground-deletion for how the garbage collector interacts with this field and enforces the foreground deletion. Defaults to false. To set this field, a user needs \"delete\" permission of the owner, otherwise 422 (Unprocessable Entity) will be returned.",
+            ext: &[],
         },
     ],
 };
@@ -212,6 +218,7 @@ pub static META_MANAGED_FIELDS_ENTRY: Msg = Msg {
             card: Card::One,
             flags: 0,
             doc: "Manager is an identifier of the workflow managing these fields.",
+            ext: &[],
         },
         Field {
             tag: 2,
@@ -220,6 +227,7 @@ pub static META_MANAGED_FIELDS_ENTRY: Msg = Msg {
             card: Card::One,
             flags: 0,
             doc: "Operation is the type of operation which lead to this ManagedFieldsEntry being created. The only valid values for this field are 'Apply' and 'Update'.",
+            ext: &[],
         },
         Field {
             tag: 3,
@@ -228,6 +236,7 @@ pub static META_MANAGED_FIELDS_ENTRY: Msg = Msg {
             card: Card::One,
             flags: 0,
             doc: "APIVersion defines the version of this resource that this field set applies to. The format is \"group/version\" just like the top-level APIVersion field. It is necessary to track the version of a field set because it cannot be automatically converted.",
+            ext: &[],
         },
         Field {
             tag: 4,
@@ -236,6 +245,7 @@ pub static META_MANAGED_FIELDS_ENTRY: Msg = Msg {
             card: Card::One,
             flags: 0,
             doc: "Time is the timestamp of when the ManagedFields entry was added. The timestamp will also be updated if a field is added, the manager changes any of the owned fields value or removes a field. The timestamp does not update when a field is removed from the entry because another manager took it over.",
+            ext: &[],
         },
         Field {
             tag: 6,
@@ -244,6 +254,7 @@ pub static META_MANAGED_FIELDS_ENTRY: Msg = Msg {
             card: Card::One,
             flags: 0,
             doc: "FieldsType is the discriminator for the different fields format and version. There is currently only one possible value: \"FieldsV1\"",
+            ext: &[],
         },
         Field {
             tag: 7,
@@ -252,6 +263,7 @@ pub static META_MANAGED_FIELDS_ENTRY: Msg = Msg {
             card: Card::One,
             flags: 0,
             doc: "FieldsV1 holds the first JSON version format as described in the \"FieldsV1\" type.",
+            ext: &[],
         },
         Field {
             tag: 8,
@@ -260,6 +272,7 @@ pub static META_MANAGED_FIELDS_ENTRY: Msg = Msg {
             card: Card::One,
             flags: 0,
             doc: "Subresource is the name of the subresource used to update that object, or empty string if the object was updated through the main resource. The value of this field is used to distinguish between managers, even if they share the same name. For example, a status update will be distinct from a regular update using the same manager name. Note that the APIVersion field is not related to the Subresource field and it always corresponds to the version of the main resource.",
+            ext: &[],
         },
     ],
 };
@@ -275,6 +288,7 @@ pub static META_OBJECT_META: Msg = Msg {
             card: Card::One,
             flags: 0,
             doc: "Name must be unique within a namespace. Is required when creating resources, although some resources may allow a client to request the generation of an appropriate name automatically. Name is primarily intended for creation idempotence and configuration definition. Cannot be updated. More info: https://kubernetes.io/docs/concepts/overview/working-with-objects/names#names",
+            ext: &[],
         },
         Field {
             tag: 2,
@@ -283,6 +297,7 @@ pub static META_OBJECT_META: Msg = Msg {
             card: Card::One,
             flags: 0,
             doc: "GenerateName is an optional prefix, used by the server, to generate a unique name ONLY IF the Name field has not been provided. If this field is used, the name returned to the client will be different than the name passed. This value will also be combined with a unique suffix. The provided value has the same validation rules as the Name field, and may be truncated by the length of the suffix required to make the value unique on the server.\n\nIf this field is specified and the generated name exists, the server will return a 409.\n\nApplied only if Name is not specified. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#idempotency",
+            ext: &[],
         },
         Field {
             tag: 3,
@@ -291,6 +306,7 @@ pub static META_OBJECT_META: Msg = Msg {
             card: Card::One,
             flags: 0,
             doc: "Namespace defines the space within which each name must be unique. An empty namespace is equivalent to the \"default\" namespace, but \"default\" is the canonical representation. Not all objects are required to be scoped to a namespace - the value of this field for those objects will be empty.\n\nMust be a DNS_LABEL. Cannot be updated. More info: https://kubernetes.io/docs/concepts/overview/working-with-objects/namespaces",
+            ext: &[],
         },
         Field {
             tag: 4,
@@ -299,6 +315,7 @@ pub static META_OBJECT_META: Msg = Msg {
             card: Card::One,
             flags: 0,
             doc: "Deprecated: selfLink is a legacy read-only field that is no longer populated by the system.",
+            ext: &[],
         },
         Field {
             tag: 5,
@@ -307,6 +324,7 @@ pub static META_OBJECT_META: Msg = Msg {
             card: Card::One,
             flags: 0,
             doc: "UID is the unique in time and space value for this object. It is typically generated by the server on successful creation of a resource and is not allowed to change on PUT operations.\n\nPopulated by the system. Read-only. More info: https://kubernetes.io/docs/concepts/overview/working-with-objects/names#uids",
+            ext: &[],
         },
         Field {
             tag: 6,
@@ -315,6 +333,7 @@ pub static META_OBJECT_META: Msg = Msg {
             card: Card::One,
             flags: 0,
             doc: "An opaque value that represents the internal version of this object that can be used by clients to determine when objects have changed. May be used for optimistic concurrency, change detection, and the watch operation on a resource or set of resources. Clients must treat these values as opaque and passed unmodified back to the server. They may only be valid for a particular resource or set of resources.\n\nPopulated by the system. Read-only. Value must be treated as opaque by clients and . More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#concurrency-control-and-consistency",
+            ext: &[],
         },
         Field {
             tag: 7,
@@ -323,6 +342,7 @@ pub static META_OBJECT_META: Msg = Msg {
             card: Card::One,
             flags: 0,
             doc: "A sequence number representing a specific generation of the desired state. Populated by the system. Read-only.",
+            ext: &[],
         },
         Field {
             tag: 8,
@@ -331,6 +351,7 @@ pub static META_OBJECT_META: Msg = Msg {
             card: Card::One,
             flags: 0,
             doc: "CreationTimestamp is a timestamp representing the server time when this object was created. It is not guaranteed to be set in happens-before order across separate operations. Clients may not set this value. It is represented in RFC3339 form and is in UTC.\n\nPopulated by the system. Read-only. Null for lists. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#metadata",
+            ext: &[],
         },
         Field {
             tag: 9,
@@ -339,6 +360,7 @@ pub static META_OBJECT_META: Msg = Msg {
             card: Card::One,
             flags: 0,
             doc: "DeletionTimestamp is RFC 3339 date and time at which this resource will be deleted. This field is set by the server when a graceful deletion is requested by the user, and is not directly settable by a client. The resource is expected to be deleted (no longer visible from resource lists, and not reachable by name) after the time in this field, once the finalizers list is empty. As long as the finalizers list contains items, deletion is blocked. Once the deletionTimestamp is set, this value may not be unset or be set further into the future, although it may be shortened or the resource may be deleted prior to this time. For example, a user may request that a pod is deleted in 30 seconds. The Kubelet will react by sending a graceful termination signal to the containers in the pod. After that 30 seconds, the Kubelet will send a hard termination signal (SIGKILL) to the container and after cleanup, remove the pod from the API. In the presence of network partitions, this object may still exist after this timestamp, until an administrator or automated process can determine the resource is fully terminated. If not set, graceful deletion of the object has not been requested.\n\nPopulated by the system when a graceful deletion is requested. Read-only. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#metadata",
+            ext: &[],
         },
         Field {
             tag: 10,
@@ -347,6 +369,7 @@ pub static META_OBJECT_META: Msg = Msg {
             card: Card::One,
             flags: PTR,
             doc: "Number of seconds allowed for this object to gracefully terminate before it will be removed from the system. Only set when deletionTimestamp is also set. May only be shortened. Read-only.",
+            ext: &[],
         },
         Field {
             tag: 11,
@@ -355,6 +378,7 @@ pub static META_OBJECT_META: Msg = Msg {
             card: Card::Map,
             flags: 0,
             doc: "Map of string keys and values that can be used to organize and categorize (scope and select) objects. May match selectors of replication controllers and services. More info: https://kubernetes.io/docs/concepts/overview/working-with-objects/labels",
+            ext: &[],
         },
         Field {
             tag: 12,
@@ -363,6 +387,7 @@ pub static META_OBJECT_META: Msg = Msg {
             card: Card::Map,
             flags: 0,
             doc: "Annotations is an unstructured key value map stored with a resource that may be set by external tools to store and retrieve arbitrary metadata. They are not queryable and should be preserved when modifying objects. More info: https://kubernetes.io/docs/concepts/overview/working-with-objects/annotations",
+            ext: &[],
         },
         Field {
             tag: 13,
@@ -371,6 +396,12 @@ pub static META_OBJECT_META: Msg = Msg {
             card: Card::Rep,
             flags: 0,
             doc: "List of objects depended by this object. If ALL objects in the list have been deleted, this object will be garbage collected. If this object is managed by a controller, then an entry in this list will point to this controller, with the controller field set to true. There cannot be more than one managing controller.",
+            ext: &[
+                ("x-kubernetes-list-map-keys", "uid"),
+                ("x-kubernetes-list-type", "map"),
+                ("x-kubernetes-patch-merge-key", "uid"),
+                ("x-kubernetes-patch-strategy", "merge"),
+            ],
         },
         Field {
             tag: 14,
@@ -379,6 +410,7 @@ pub static META_OBJECT_META: Msg = Msg {
             card: Card::Rep,
             flags: 0,
             doc: "Must be empty before the object is deleted from the registry. Each entry is an identifier for the responsible component that will remove the entry from the list. If the deletionTimestamp of the object is non-nil, entries in this list can only be removed. Finalizers may be processed and removed in any order.  Order is NOT enforced because it introduces significant risk of stuck finalizers. finalizers is a shared field, any actor with permission can reorder it. If the finalizer list is processed in order, then this can lead to a situation in which the component responsible for the first finalizer in the list is waiting for a signal (field value, external system, or other) produced by a component responsible for a finalizer later in the list, resulting in a deadlock. Without enforced ordering finalizers are free to order amongst themselves and are not vulnerable to ordering changes in the list.",
+            ext: &[("x-kubernetes-list-type", "set"), ("x-kubernetes-patch-strategy", "merge")],
         },
         Field {
             tag: 17,
@@ -387,6 +419,7 @@ pub static META_OBJECT_META: Msg = Msg {
             card: Card::Rep,
             flags: 0,
             doc: "ManagedFields maps workflow-id and version to the set of fields that are managed by that workflow. This is mostly for internal housekeeping, and users typically shouldn't need to set or understand this field. A workflow can be the user's name, a controller's name, or the name of a specific apply path like \"ci-cd\". The set of fields is always in the version that the workflow used when modifying the object.",
+            ext: &[("x-kubernetes-list-type", "atomic")],
         },
     ],
 };
@@ -402,6 +435,7 @@ pub static HOST_PATH_VOLUME_SOURCE: Msg = Msg {
             card: Card::One,
             flags: REQ,
             doc: "path of the directory on the host. If the path is a symlink, it will follow the link to the real path. More info: https://kubernetes.io/docs/concepts/storage/volumes#hostpath",
+            ext: &[],
         },
         Field {
             tag: 2,
@@ -410,6 +444,7 @@ pub static HOST_PATH_VOLUME_SOURCE: Msg = Msg {
             card: Card::One,
             flags: PTR,
             doc: "type for HostPath Volume Defaults to \"\" More info: https://kubernetes.io/docs/concepts/storage/volumes#hostpath",
+            ext: &[],
         },
     ],
 };
@@ -425,6 +460,7 @@ pub static EMPTY_DIR_VOLUME_SOURCE: Msg = Msg {
             card: Card::One,
             flags: 0,
             doc: "medium represents what type of storage medium should back this directory. The default is \"\" which means to use the node's default medium. Must be an empty string (default) or Memory. More info: https://kubernetes.io/docs/concepts/storage/volumes#emptydir",
+            ext: &[],
         },
         Field {
             tag: 2,
@@ -433,6 +469,7 @@ pub static EMPTY_DIR_VOLUME_SOURCE: Msg = Msg {
             card: Card::One,
             flags: 0,
             doc: "sizeLimit is the total amount of local storage required for this EmptyDir volume. The size limit is also applicable for memory medium. The maximum usage on memory medium EmptyDir would be the minimum value between the SizeLimit specified here and the sum of memory limits of all containers in a pod. The default is nil which means that the limit is undefined. More info: https://kubernetes.io/docs/concepts/storage/volumes#emptydir",
+            ext: &[],
         },
     ],
 };
@@ -448,6 +485,7 @@ pub static GCE_PERSISTENT_DISK_VOLUME_SOURCE: Msg = Msg {
             card: Card::One,
             flags: REQ,
             doc: "pdName is unique name of the PD resource in GCE. Used to identify the disk in GCE. More info: https://kubernetes.io/docs/concepts/storage/volumes#gcepersistentdisk",
+            ext: &[],
         },
         Field {
             tag: 2,
@@ -456,6 +494,7 @@ pub static GCE_PERSISTENT_DISK_VOLUME_SOURCE: Msg = Msg {
             card: Card::One,
             flags: 0,
             doc: "fsType is filesystem type of the volume that you want to mount. Tip: Ensure that the filesystem type is supported by the host operating system. Examples: \"ext4\", \"xfs\", \"ntfs\". Implicitly inferred to be \"ext4\" if unspecified. More info: https://kubernetes.io/docs/concepts/storage/volumes#gcepersistentdisk",
+            ext: &[],
         },
         Field {
             tag: 3,
@@ -464,6 +503,7 @@ pub static GCE_PERSISTENT_DISK_VOLUME_SOURCE: Msg = Msg {
             card: Card::One,
             flags: 0,
             doc: "partition is the partition in the volume that you want to mount. If omitted, the default is to mount by volume name. Examples: For volume /dev/sda1, you specify the partition as \"1\". Similarly, the volume partition for /dev/sda is \"0\" (or you can leave the property empty). More info: https://kubernetes.io/docs/concepts/storage/volumes#gcepersistentdisk",
+            ext: &[],
         },
         Field {
             tag: 4,
@@ -472,6 +512,7 @@ pub static GCE_PERSISTENT_DISK_VOLUME_SOURCE: Msg = Msg {
             card: Card::One,
             flags: 0,
             doc: "readOnly here will force the ReadOnly setting in VolumeMounts. Defaults to false. More info: https://kubernetes.io/docs/concepts/storage/volumes#gcepersistentdisk",
+            ext: &[],
         },
     ],
 };
@@ -487,6 +528,7 @@ pub static AWS_ELASTIC_BLOCK_STORE_VOLUME_SOURCE: Msg = Msg {
             card: Card::One,
             flags: REQ,
             doc: "volumeID is unique ID of the persistent disk resource in AWS (Amazon EBS volume). More info: https://kubernetes.io/docs/concepts/storage/volumes#awselasticblockstore",
+            ext: &[],
         },
         Field {
             tag: 2,
@@ -495,6 +537,7 @@ pub static AWS_ELASTIC_BLOCK_STORE_VOLUME_SOURCE: Msg = Msg {
             card: Card::One,
             flags: 0,
             doc: "fsType is the filesystem type of the volume that you want to mount. Tip: Ensure that the filesystem type is supported by the host operating system. Examples: \"ext4\", \"xfs\", \"ntfs\". Implicitly inferred to be \"ext4\" if unspecified. More info: https://kubernetes.io/docs/concepts/storage/volumes#awselasticblockstore",
+            ext: &[],
         },
         Field {
             tag: 3,
@@ -503,6 +546,7 @@ pub static AWS_ELASTIC_BLOCK_STORE_VOLUME_SOURCE: Msg = Msg {
             card: Card::One,
             flags: 0,
             doc: "partition is the partition in the volume that you want to mount. If omitted, the default is to mount by volume name. Examples: For volume /dev/sda1, you specify the partition as \"1\". Similarly, the volume partition for /dev/sda is \"0\" (or you can leave the property empty).",
+            ext: &[],
         },
         Field {
             tag: 4,
@@ -511,6 +555,7 @@ pub static AWS_ELASTIC_BLOCK_STORE_VOLUME_SOURCE: Msg = Msg {
             card: Card::One,
             flags: 0,
             doc: "readOnly value true will force the readOnly setting in VolumeMounts. More info: https://kubernetes.io/docs/concepts/storage/volumes#awselasticblockstore",
+            ext: &[],
         },
     ],
 };
@@ -526,6 +571,7 @@ pub static GIT_REPO_VOLUME_SOURCE: Msg = Msg {
             card: Card::One,
             flags: REQ,
             doc: "repository is the URL",
+            ext: &[],
         },
         Field {
             tag: 2,
@@ -534,6 +580,7 @@ pub static GIT_REPO_VOLUME_SOURCE: Msg = Msg {
             card: Card::One,
             flags: 0,
             doc: "revision is the commit hash for the specified revision.",
+            ext: &[],
         },
         Field {
             tag: 3,
@@ -542,6 +589,7 @@ pub static GIT_REPO_VOLUME_SOURCE: Msg = Msg {
             card: Card::One,
             flags: 0,
             doc: "directory is the target directory name. Must not contain or start with '..'.  If '.' is supplied, the volume directory will be the git repository.  Otherwise, if specified, the volume will contain the git repository in the subdirectory with the given name.",
+            ext: &[],
         },
     ],
 };
@@ -557,6 +605,7 @@ pub static KEY_TO_PATH: Msg = Msg {
             card: Card::One,
             flags: REQ,
             doc: "key is the key to project.",
+            ext: &[],
         },
         Field {
             tag: 2,
@@ -565,6 +614,7 @@ pub static KEY_TO_PATH: Msg = Msg {
             card: Card::One,
             flags: REQ,
             doc: "path is the relative path of the file to map the key to. May not be an absolute path. May not contain the path element '..'. May not start with the string '..'.",
+            ext: &[],
         },
         Field {
             tag: 3,
@@ -573,6 +623,7 @@ pub static KEY_TO_PATH: Msg = Msg {
             card: Card::One,
             flags: PTR,
             doc: "mode is Optional: mode bits used to set permissions on this file. Must be an octal value between 0000 and 0777 or a decimal value between 0 and 511. YAML accepts both octal and decimal values, JSON requires decimal values for mode bits. If not specified, the volume defaultMode will be used. This might be in conflict with other options that affect the file mode, like fsGroup, and the result can be other mode bits set.",
+            ext: &[],
         },
     ],
 };
@@ -588,6 +639,7 @@ pub static SECRET_VOLUME_SOURCE: Msg = Msg {
             card: Card::One,
             flags: 0,
             doc: "secretName is the name of the secret in the pod's namespace to use. More info: https://kubernetes.io/docs/concepts/storage/volumes#secret",
+            ext: &[],
         },
         Field {
             tag: 2,
@@ -596,6 +648,7 @@ pub static SECRET_VOLUME_SOURCE: Msg = Msg {
             card: Card::Rep,
             flags: 0,
             doc: "items If unspecified, each key-value pair in the Data field of the referenced Secret will be projected into the volume as a file whose name is the key and content is the value. If specified, the listed keys will be projected into the specified paths, and unlisted keys will not be present. If a key is specified which is not present in the Secret, the volume setup will error unless it is marked optional. Paths must be relative and may not contain the '..' path or start with '..'.",
+            ext: &[("x-kubernetes-list-type", "atomic")],
         },
         Field {
             tag: 3,
@@ -604,6 +657,7 @@ pub static SECRET_VOLUME_SOURCE: Msg = Msg {
             card: Card::One,
             flags: PTR,
             doc: "defaultMode is Optional: mode bits used to set permissions on created files by default. Must be an octal value between 0000 and 0777 or a decimal value between 0 and 511. YAML accepts both octal and decimal values, JSON requires decimal values for mode bits. Defaults to 0644. Directories within the path are not affected by this setting. This might be in conflict with other options that affect the file mode, like fsGroup, and the result can be other mode bits set.",
+            ext: &[],
         },
         Field {
             tag: 4,
@@ -612,6 +666,7 @@ pub static SECRET_VOLUME_SOURCE: Msg = Msg {
             card: Card::One,
             flags: PTR,
             doc: "optional field specify whether the Secret or its keys must be defined",
+            ext: &[],
         },
     ],
 };
@@ -627,6 +682,7 @@ pub static NFS_VOLUME_SOURCE: Msg = Msg {
             card: Card::One,
             flags: REQ,
             doc: "server is the hostname or IP address of the NFS server. More info: https://kubernetes.io/docs/concepts/storage/volumes#nfs",
+            ext: &[],
         },
         Field {
             tag: 2,
@@ -635,6 +691,7 @@ pub static NFS_VOLUME_SOURCE: Msg = Msg {
             card: Card::One,
             flags: REQ,
             doc: "path that is exported by the NFS server. More info: https://kubernetes.io/docs/concepts/storage/volumes#nfs",
+            ext: &[],
         },
         Field {
             tag: 3,
@@ -643,6 +700,7 @@ pub static NFS_VOLUME_SOURCE: Msg = Msg {
             card: Card::One,
             flags: 0,
             doc: "readOnly here will force the NFS export to be mounted with read-only permissions. Defaults to false. More info: https://kubernetes.io/docs/concepts/storage/volumes#nfs",
+            ext: &[],
         },
     ],
 };
@@ -657,6 +715,7 @@ pub static LOCAL_OBJECT_REFERENCE: Msg = Msg {
         card: Card::One,
         flags: 0,
         doc: "Name of the referent. This field is effectively required, but due to backwards compatibility is allowed to be empty. Instances of this type with an empty value here are almost certainly wrong. More info: https://kubernetes.io/docs/concepts/overview/working-with-objects/names/#names",
+        ext: &[],
     }],
 };
 pub static ISCSI_VOLUME_SOURCE: Msg = Msg {
@@ -671,6 +730,7 @@ pub static ISCSI_VOLUME_SOURCE: Msg = Msg {
             card: Card::One,
             flags: REQ,
             doc: "targetPortal is iSCSI Target Portal. The Portal is either an IP or ip_addr:port if the port is other than default (typically TCP ports 860 and 3260).",
+            ext: &[],
         },
         Field {
             tag: 2,
@@ -679,6 +739,7 @@ pub static ISCSI_VOLUME_SOURCE: Msg = Msg {
             card: Card::One,
             flags: REQ,
             doc: "iqn is the target iSCSI Qualified Name.",
+            ext: &[],
         },
         Field {
             tag: 3,
@@ -687,6 +748,7 @@ pub static ISCSI_VOLUME_SOURCE: Msg = Msg {
             card: Card::One,
             flags: REQ,
             doc: "lun represents iSCSI Target Lun number.",
+            ext: &[],
         },
         Field {
             tag: 4,
@@ -695,6 +757,7 @@ pub static ISCSI_VOLUME_SOURCE: Msg = Msg {
             card: Card::One,
             flags: 0,
             doc: "iscsiInterface is the interface Name that uses an iSCSI transport. Defaults to 'default' (tcp).",
+            ext: &[],
         },
         Field {
             tag: 5,
@@ -703,6 +766,7 @@ pub static ISCSI_VOLUME_SOURCE: Msg = Msg {
             card: Card::One,
             flags: 0,
             doc: "fsType is the filesystem type of the volume that you want to mount. Tip: Ensure that the filesystem type is supported by the host operating system. Examples: \"ext4\", \"xfs\", \"ntfs\". Implicitly inferred to be \"ext4\" if unspecified. More info: https://kubernetes.io/docs/concepts/storage/volumes#iscsi",
+            ext: &[],
         },
         Field {
             tag: 6,
@@ -711,6 +775,7 @@ pub static ISCSI_VOLUME_SOURCE: Msg = Msg {
             card: Card::One,
             flags: 0,
             doc: "readOnly here will force the ReadOnly setting in VolumeMounts. Defaults to false.",
+            ext: &[],
         },
         Field {
             tag: 7,
@@ -719,6 +784,7 @@ pub static ISCSI_VOLUME_SOURCE: Msg = Msg {
             card: Card::Rep,
             flags: 0,
             doc: "portals is the iSCSI Target Portal List. The portal is either an IP or ip_addr:port if the port is other than default (typically TCP ports 860 and 3260).",
+            ext: &[("x-kubernetes-list-type", "atomic")],
         },
         Field {
             tag: 8,
@@ -727,6 +793,7 @@ pub static ISCSI_VOLUME_SOURCE: Msg = Msg {
             card: Card::One,
             flags: 0,
             doc: "chapAuthDiscovery defines whether support iSCSI Discovery CHAP authentication",
+            ext: &[],
         },
         Field {
             tag: 11,
@@ -735,6 +802,7 @@ pub static ISCSI_VOLUME_SOURCE: Msg = Msg {
             card: Card::One,
             flags: 0,
             doc: "chapAuthSession defines whether support iSCSI Session CHAP authentication",
+            ext: &[],
         },
         Field {
             tag: 10,
@@ -743,6 +811,7 @@ pub static ISCSI_VOLUME_SOURCE: Msg = Msg {
             card: Card::One,
             flags: 0,
             doc: "secretRef is the CHAP Secret for iSCSI target and initiator authentication",
+            ext: &[],
         },
         Field {
             tag: 12,
@@ -751,6 +820,7 @@ pub static ISCSI_VOLUME_SOURCE: Msg = Msg {
             card: Card::One,
             flags: PTR,
             doc: "initiatorName is the custom iSCSI Initiator Name. If initiatorName is specified with iscsiInterface simultaneously, new iSCSI interface <target portal>:<volume name> will be created for the connection.",
+            ext: &[],
         },
     ],
 };
@@ -766,6 +836,7 @@ pub static GLUSTERFS_VOLUME_SOURCE: Msg = Msg {
             card: Card::One,
             flags: REQ,
             doc: "endpoints is the endpoint name that details Glusterfs topology.",
+            ext: &[],
         },
         Field {
             tag: 2,
@@ -774,6 +845,7 @@ pub static GLUSTERFS_VOLUME_SOURCE: Msg = Msg {
             card: Card::One,
             flags: REQ,
             doc: "path is the Glusterfs volume path. More info: https://examples.k8s.io/volumes/glusterfs/README.md#create-a-pod",
+            ext: &[],
         },
         Field {
             tag: 3,
@@ -782,6 +854,7 @@ pub static GLUSTERFS_VOLUME_SOURCE: Msg = Msg {
             card: Card::One,
             flags: 0,
             doc: "readOnly here will force the Glusterfs volume to be mounted with read-only permissions. Defaults to false. More info: https://examples.k8s.io/volumes/glusterfs/README.md#create-a-pod",
+            ext: &[],
         },
     ],
 };
@@ -797,6 +870,7 @@ pub static PERSISTENT_VOLUME_CLAIM_VOLUME_SOURCE: Msg = Msg {
             card: Card::One,
             flags: REQ,
             doc: "claimName is the name of a PersistentVolumeClaim in the same namespace as the pod using this volume. More info: https://kubernetes.io/docs/concepts/storage/persistent-volumes#persistentvolumeclaims",
+            ext: &[],
         },
         Field {
             tag: 2,
@@ -805,6 +879,7 @@ pub static PERSISTENT_VOLUME_CLAIM_VOLUME_SOURCE: Msg = Msg {
             card: Card::One,
             flags: 0,
             doc: "readOnly Will force the ReadOnly setting in VolumeMounts. Default false.",
+            ext: &[],
         },
     ],
 };
@@ -820,6 +895,7 @@ pub static RBD_VOLUME_SOURCE: Msg = Msg {
             card: Card::Rep,
             flags: REQ,
             doc: "monitors is a collection of Ceph monitors. More info: https://examples.k8s.io/volumes/rbd/README.md#how-to-use-it",
+            ext: &[("x-kubernetes-list-type", "atomic")],
         },
         Field {
             tag: 2,
@@ -828,6 +904,7 @@ pub static RBD_VOLUME_SOURCE: Msg = Msg {
             card: Card::One,
             flags: REQ,
             doc: "image is the rados image name. More info: https://examples.k8s.io/volumes/rbd/README.md#how-to-use-it",
+            ext: &[],
         },
         Field {
             tag: 3,
@@ -836,6 +913,7 @@ pub static RBD_VOLUME_SOURCE: Msg = Msg {
             card: Card::One,
             flags: 0,
             doc: "fsType is the filesystem type of the volume that you want to mount. Tip: Ensure that the filesystem type is supported by the host operating system. Examples: \"ext4\", \"xfs\", \"ntfs\". Implicitly inferred to be \"ext4\" if unspecified. More info: https://kubernetes.io/docs/concepts/storage/volumes#rbd",
+            ext: &[],
         },
         Field {
             tag: 4,
@@ -844,6 +922,7 @@ pub static RBD_VOLUME_SOURCE: Msg = Msg {
             card: Card::One,
             flags: 0,
             doc: "pool is the rados pool name. Default is rbd. More info: https://examples.k8s.io/volumes/rbd/README.md#how-to-use-it",
+            ext: &[],
         },
         Field {
             tag: 5,
@@ -852,6 +931,7 @@ pub static RBD_VOLUME_SOURCE: Msg = Msg {
             card: Card::One,
             flags: 0,
             doc: "user is the rados user name. Default is admin. More info: https://examples.k8s.io/volumes/rbd/README.md#how-to-use-it",
+            ext: &[],
         },
         Field {
             tag: 6,
@@ -860,6 +940,7 @@ pub static RBD_VOLUME_SOURCE: Msg = Msg {
             card: Card::One,
             flags: 0,
             doc: "keyring is the path to key ring for RBDUser. Default is /etc/ceph/keyring. More info: https://examples.k8s.io/volumes/rbd/README.md#how-to-use-it",
+            ext: &[],
         },
         Field {
             tag: 7,
@@ -868,6 +949,7 @@ pub static RBD_VOLUME_SOURCE: Msg = Msg {
             card: Card::One,
             flags: 0,
             doc: "secretRef is name of the authentication secret for RBDUser. If provided overrides keyring. Default is nil. More info: https://examples.k8s.io/volumes/rbd/README.md#how-to-use-it",
+            ext: &[],
         },
         Field {
             tag: 8,
@@ -876,6 +958,7 @@ pub static RBD_VOLUME_SOURCE: Msg = Msg {
             card: Card::One,
             flags: 0,
             doc: "readOnly here will force the ReadOnly setting in VolumeMounts. Defaults to false. More info: https://examples.k8s.io/volumes/rbd/README.md#how-to-use-it",
+            ext: &[],
         },
     ],
 };
@@ -891,6 +974,7 @@ pub static FLEX_VOLUME_SOURCE: Msg = Msg {
             card: Card::One,
             flags: REQ,
             doc: "driver is the name of the driver to use for this volume.",
+            ext: &[],
         },
         Field {
             tag: 2,
@@ -899,6 +983,7 @@ pub static FLEX_VOLUME_SOURCE: Msg = Msg {
             card: Card::One,
             flags: 0,
             doc: "fsType is the filesystem type to mount. Must be a filesystem type supported by the host operating system. Ex. \"ext4\", \"xfs\", \"ntfs\". The default filesystem depends on FlexVolume script.",
+            ext: &[],
         },
         Field {
             tag: 3,
@@ -907,6 +992,7 @@ pub static FLEX_VOLUME_SOURCE: Msg = Msg {
             card: Card::One,
             flags: 0,
             doc: "secretRef is Optional: secretRef is reference to the secret object containing sensitive information to pass to the plugin scripts. This may be empty if no secret object is specified. If the secret object contains more than one secret, all secrets are passed to the plugin scripts.",
+            ext: &[],
         },
         Field {
             tag: 4,
@@ -915,6 +1001,7 @@ pub static FLEX_VOLUME_SOURCE: Msg = Msg {
             card: Card::One,
             flags: 0,
             doc: "readOnly is Optional: defaults to false (read/write). ReadOnly here will force the ReadOnly setting in VolumeMounts.",
+            ext: &[],
         },
         Field {
             tag: 5,
@@ -923,6 +1010,7 @@ pub static FLEX_VOLUME_SOURCE: Msg = Msg {
             card: Card::Map,
             flags: 0,
             doc: "options is Optional: this field holds extra command options if any.",
+            ext: &[],
         },
     ],
 };
@@ -938,6 +1026,7 @@ pub static CINDER_VOLUME_SOURCE: Msg = Msg {
             card: Card::One,
             flags: REQ,
             doc: "volumeID used to identify the volume in cinder. More info: https://examples.k8s.io/mysql-cinder-pd/README.md",
+            ext: &[],
         },
         Field {
             tag: 2,
@@ -946,6 +1035,7 @@ pub static CINDER_VOLUME_SOURCE: Msg = Msg {
             card: Card::One,
             flags: 0,
             doc: "fsType is the filesystem type to mount. Must be a filesystem type supported by the host operating system. Examples: \"ext4\", \"xfs\", \"ntfs\". Implicitly inferred to be \"ext4\" if unspecified. More info: https://examples.k8s.io/mysql-cinder-pd/README.md",
+            ext: &[],
         },
         Field {
             tag: 3,
@@ -954,6 +1044,7 @@ pub static CINDER_VOLUME_SOURCE: Msg = Msg {
             card: Card::One,
             flags: 0,
             doc: "readOnly defaults to false (read/write). ReadOnly here will force the ReadOnly setting in VolumeMounts. More info: https://examples.k8s.io/mysql-cinder-pd/README.md",
+            ext: &[],
         },
         Field {
             tag: 4,
@@ -962,6 +1053,7 @@ pub static CINDER_VOLUME_SOURCE: Msg = Msg {
             card: Card::One,
             flags: 0,
             doc: "secretRef is optional: points to a secret object containing parameters used to connect to OpenStack.",
+            ext: &[],
         },
     ],
 };
@@ -977,6 +1069,7 @@ pub static CEPH_FS_VOLUME_SOURCE: Msg = Msg {
             card: Card::Rep,
             flags: REQ,
             doc: "monitors is Required: Monitors is a collection of Ceph monitors More info: https://examples.k8s.io/volumes/cephfs/README.md#how-to-use-it",
+            ext: &[("x-kubernetes-list-type", "atomic")],
         },
         Field {
             tag: 2,
@@ -985,6 +1078,7 @@ pub static CEPH_FS_VOLUME_SOURCE: Msg = Msg {
             card: Card::One,
             flags: 0,
             doc: "path is Optional: Used as the mounted root, rather than the full Ceph tree, default is /",
+            ext: &[],
         },
         Field {
             tag: 3,
@@ -993,6 +1087,7 @@ pub static CEPH_FS_VOLUME_SOURCE: Msg = Msg {
             card: Card::One,
             flags: 0,
             doc: "user is optional: User is the rados user name, default is admin More info: https://examples.k8s.io/volumes/cephfs/README.md#how-to-use-it",
+            ext: &[],
         },
         Field {
             tag: 4,
@@ -1001,6 +1096,7 @@ pub static CEPH_FS_VOLUME_SOURCE: Msg = Msg {
             card: Card::One,
             flags: 0,
             doc: "secretFile is Optional: SecretFile is the path to key ring for User, default is /etc/ceph/user.secret More info: https://examples.k8s.io/volumes/cephfs/README.md#how-to-use-it",
+            ext: &[],
         },
         Field {
             tag: 5,
@@ -1009,6 +1105,7 @@ pub static CEPH_FS_VOLUME_SOURCE: Msg = Msg {
             card: Card::One,
             flags: 0,
             doc: "secretRef is Optional: SecretRef is reference to the authentication secret for User, default is empty. More info: https://examples.k8s.io/volumes/cephfs/README.md#how-to-use-it",
+            ext: &[],
         },
         Field {
             tag: 6,
@@ -1017,6 +1114,7 @@ pub static CEPH_FS_VOLUME_SOURCE: Msg = Msg {
             card: Card::One,
             flags: 0,
             doc: "readOnly is Optional: Defaults to false (read/write). ReadOnly here will force the ReadOnly setting in VolumeMounts. More info: https://examples.k8s.io/volumes/cephfs/README.md#how-to-use-it",
+            ext: &[],
         },
     ],
 };
@@ -1032,6 +1130,7 @@ pub static FLOCKER_VOLUME_SOURCE: Msg = Msg {
             card: Card::One,
             flags: 0,
             doc: "datasetName is Name of the dataset stored as metadata -> name on the dataset for Flocker should be considered as deprecated",
+            ext: &[],
         },
         Field {
             tag: 2,
@@ -1040,6 +1139,7 @@ pub static FLOCKER_VOLUME_SOURCE: Msg = Msg {
             card: Card::One,
             flags: 0,
             doc: "datasetUUID is the UUID of the dataset. This is unique identifier of a Flocker dataset",
+            ext: &[],
         },
     ],
 };
@@ -1055,6 +1155,7 @@ pub static OBJECT_FIELD_SELECTOR: Msg = Msg {
             card: Card::One,
             flags: 0,
             doc: "Version of the schema the FieldPath is written in terms of, defaults to \"v1\".",
+            ext: &[],
         },
         Field {
             tag: 2,
@@ -1063,6 +1164,7 @@ pub static OBJECT_FIELD_SELECTOR: Msg = Msg {
             card: Card::One,
             flags: REQ,
             doc: "Path of the field to select in the specified API version.",
+            ext: &[],
         },
     ],
 };
@@ -1078,6 +1180,7 @@ pub static RESOURCE_FIELD_SELECTOR: Msg = Msg {
             card: Card::One,
             flags: 0,
             doc: "Container name: required for volumes, optional for env vars",
+            ext: &[],
         },
         Field {
             tag: 2,
@@ -1086,6 +1189,7 @@ pub static RESOURCE_FIELD_SELECTOR: Msg = Msg {
             card: Card::One,
             flags: REQ,
             doc: "Required: resource to select",
+            ext: &[],
         },
         Field {
             tag: 3,
@@ -1094,6 +1198,7 @@ pub static RESOURCE_FIELD_SELECTOR: Msg = Msg {
             card: Card::One,
             flags: 0,
             doc: "Specifies the output format of the exposed resources, defaults to \"1\"",
+            ext: &[],
         },
     ],
 };
@@ -1109,6 +1214,7 @@ pub static DOWNWARD_A_P_I_VOLUME_FILE: Msg = Msg {
             card: Card::One,
             flags: REQ,
             doc: "Required: Path is  the relative path name of the file to be created. Must not be absolute or contain the '..' path. Must be utf-8 encoded. The first item of the relative path must not start with '..'",
+            ext: &[],
         },
         Field {
             tag: 2,
@@ -1117,6 +1223,7 @@ pub static DOWNWARD_A_P_I_VOLUME_FILE: Msg = Msg {
             card: Card::One,
             flags: 0,
             doc: "Required: Selects a field of the pod: only annotations, labels, name, namespace and uid are supported.",
+            ext: &[],
         },
         Field {
             tag: 3,
@@ -1125,6 +1232,7 @@ pub static DOWNWARD_A_P_I_VOLUME_FILE: Msg = Msg {
             card: Card::One,
             flags: 0,
             doc: "Selects a resource of the container: only resources limits and requests (limits.cpu, limits.memory, requests.cpu and requests.memory) are currently supported.",
+            ext: &[],
         },
         Field {
             tag: 4,
@@ -1133,6 +1241,7 @@ pub static DOWNWARD_A_P_I_VOLUME_FILE: Msg = Msg {
             card: Card::One,
             flags: PTR,
             doc: "Optional: mode bits used to set permissions on this file, must be an octal value between 0000 and 0777 or a decimal value between 0 and 511. YAML accepts both octal and decimal values, JSON requires decimal values for mode bits. If not specified, the volume defaultMode will be used. This might be in conflict with other options that affect the file mode, like fsGroup, and the result can be other mode bits set.",
+            ext: &[],
         },
     ],
 };
@@ -1148,6 +1257,7 @@ pub static DOWNWARD_A_P_I_VOLUME_SOURCE: Msg = Msg {
             card: Card::Rep,
             flags: 0,
             doc: "Items is a list of downward API volume file",
+            ext: &[("x-kubernetes-list-type", "atomic")],
         },
         Field {
             tag: 2,
@@ -1156,6 +1266,7 @@ pub static DOWNWARD_A_P_I_VOLUME_SOURCE: Msg = Msg {
             card: Card::One,
             flags: PTR,
             doc: "Optional: mode bits to use on created files by default. Must be a Optional: mode bits used to set permissions on created files by default. Must be an octal value between 0000 and 0777 or a decimal value between 0 and 511. YAML accepts both octal and decimal values, JSON requires decimal values for mode bits. Defaults to 0644. Directories within the path are not affected by this setting. This might be in conflict with other options that affect the file mode, like fsGroup, and the result can be other mode bits set.",
+            ext: &[],
         },
     ],
 };
@@ -1171,6 +1282,7 @@ pub static FC_VOLUME_SOURCE: Msg = Msg {
             card: Card::Rep,
             flags: 0,
             doc: "targetWWNs is Optional: FC target worldwide names (WWNs)",
+            ext: &[("x-kubernetes-list-type", "atomic")],
         },
         Field {
             tag: 2,
@@ -1179,6 +1291,7 @@ pub static FC_VOLUME_SOURCE: Msg = Msg {
             card: Card::One,
             flags: 0,
             doc: "lun is Optional: FC target lun number",
+            ext: &[],
         },
         Field {
             tag: 3,
@@ -1187,6 +1300,7 @@ pub static FC_VOLUME_SOURCE: Msg = Msg {
             card: Card::One,
             flags: 0,
             doc: "fsType is the filesystem type to mount. Must be a filesystem type supported by the host operating system. Ex. \"ext4\", \"xfs\", \"ntfs\". Implicitly inferred to be \"ext4\" if unspecified.",
+            ext: &[],
         },
         Field {
             tag: 4,
@@ -1195,6 +1309,7 @@ pub static FC_VOLUME_SOURCE: Msg = Msg {
             card: Card::One,
             flags: 0,
             doc: "readOnly is Optional: Defaults to false (read/write). ReadOnly here will force the ReadOnly setting in VolumeMounts.",
+            ext: &[],
         },
         Field {
             tag: 5,
@@ -1203,6 +1318,7 @@ pub static FC_VOLUME_SOURCE: Msg = Msg {
             card: Card::Rep,
             flags: 0,
             doc: "wwids Optional: FC volume world wide identifiers (wwids) Either wwids or combination of targetWWNs and lun must be set, but not both simultaneously.",
+            ext: &[("x-kubernetes-list-type", "atomic")],
         },
     ],
 };
@@ -1218,6 +1334,7 @@ pub static AZURE_FILE_VOLUME_SOURCE: Msg = Msg {
             card: Card::One,
             flags: REQ,
             doc: "secretName is the  name of secret that contains Azure Storage Account Name and Key",
+            ext: &[],
         },
         Field {
             tag: 2,
@@ -1226,6 +1343,7 @@ pub static AZURE_FILE_VOLUME_SOURCE: Msg = Msg {
             card: Card::One,
             flags: REQ,
             doc: "shareName is the azure share Name",
+            ext: &[],
         },
         Field {
             tag: 3,
@@ -1234,6 +1352,7 @@ pub static AZURE_FILE_VOLUME_SOURCE: Msg = Msg {
             card: Card::One,
             flags: 0,
             doc: "readOnly defaults to false (read/write). ReadOnly here will force the ReadOnly setting in VolumeMounts.",
+            ext: &[],
         },
     ],
 };
@@ -1249,6 +1368,7 @@ pub static CONFIG_MAP_VOLUME_SOURCE: Msg = Msg {
             card: Card::One,
             flags: INLINE,
             doc: "",
+            ext: &[],
         },
         Field {
             tag: 2,
@@ -1257,6 +1377,7 @@ pub static CONFIG_MAP_VOLUME_SOURCE: Msg = Msg {
             card: Card::Rep,
             flags: 0,
             doc: "items if unspecified, each key-value pair in the Data field of the referenced ConfigMap will be projected into the volume as a file whose name is the key and content is the value. If specified, the listed keys will be projected into the specified paths, and unlisted keys will not be present. If a key is specified which is not present in the ConfigMap, the volume setup will error unless it is marked optional. Paths must be relative and may not contain the '..' path or start with '..'.",
+            ext: &[("x-kubernetes-list-type", "atomic")],
         },
         Field {
             tag: 3,
@@ -1265,6 +1386,7 @@ pub static CONFIG_MAP_VOLUME_SOURCE: Msg = Msg {
             card: Card::One,
             flags: PTR,
             doc: "defaultMode is optional: mode bits used to set permissions on created files by default. Must be an octal value between 0000 and 0777 or a decimal value between 0 and 511. YAML accepts both octal and decimal values, JSON requires decimal values for mode bits. Defaults to 0644. Directories within the path are not affected by this setting. This might be in conflict with other options that affect the file mode, like fsGroup, and the result can be other mode bits set.",
+            ext: &[],
         },
         Field {
             tag: 4,
@@ -1273,6 +1395,7 @@ pub static CONFIG_MAP_VOLUME_SOURCE: Msg = Msg {
             card: Card::One,
             flags: PTR,
             doc: "optional specify whether the ConfigMap or its keys must be defined",
+            ext: &[],
         },
     ],
 };
@@ -1288,6 +1411,7 @@ pub static VSPHERE_VIRTUAL_DISK_VOLUME_SOURCE: Msg = Msg {
             card: Card::One,
             flags: REQ,
             doc: "volumePath is the path that identifies vSphere volume vmdk",
+            ext: &[],
         },
         Field {
             tag: 2,
@@ -1296,6 +1420,7 @@ pub static VSPHERE_VIRTUAL_DISK_VOLUME_SOURCE: Msg = Msg {
             card: Card::One,
             flags: 0,
             doc: "fsType is filesystem type to mount. Must be a filesystem type supported by the host operating system. Ex. \"ext4\", \"xfs\", \"ntfs\". Implicitly inferred to be \"ext4\" if unspecified.",
+            ext: &[],
         },
         Field {
             tag: 3,
@@ -1304,6 +1429,7 @@ pub static VSPHERE_VIRTUAL_DISK_VOLUME_SOURCE: Msg = Msg {
             card: Card::One,
             flags: 0,
             doc: "storagePolicyName is the storage Policy Based Management (SPBM) profile name.",
+            ext: &[],
         },
         Field {
             tag: 4,
@@ -1312,6 +1438,7 @@ pub static VSPHERE_VIRTUAL_DISK_VOLUME_SOURCE: Msg = Msg {
             card: Card::One,
             flags: 0,
             doc: "storagePolicyID is the storage Policy Based Management (SPBM) profile ID associated with the StoragePolicyName.",
+            ext: &[],
         },
     ],
 };
@@ -1327,6 +1454,7 @@ pub static QUOBYTE_VOLUME_SOURCE: Msg = Msg {
             card: Card::One,
             flags: REQ,
             doc: "registry represents a single or multiple Quobyte Registry services specified as a string as host:port pair (multiple entries are separated with commas) which acts as the central registry for volumes",
+            ext: &[],
         },
         Field {
             tag: 2,
@@ -1335,6 +1463,7 @@ pub static QUOBYTE_VOLUME_SOURCE: Msg = Msg {
             card: Card::One,
             flags: REQ,
             doc: "volume is a string that references an already created Quobyte volume by name.",
+            ext: &[],
         },
         Field {
             tag: 3,
@@ -1343,6 +1472,7 @@ pub static QUOBYTE_VOLUME_SOURCE: Msg = Msg {
             card: Card::One,
             flags: 0,
             doc: "readOnly here will force the Quobyte volume to be mounted with read-only permissions. Defaults to false.",
+            ext: &[],
         },
         Field {
             tag: 4,
@@ -1351,6 +1481,7 @@ pub static QUOBYTE_VOLUME_SOURCE: Msg = Msg {
             card: Card::One,
             flags: 0,
             doc: "user to map volume access to Defaults to serivceaccount user",
+            ext: &[],
         },
         Field {
             tag: 5,
@@ -1359,6 +1490,7 @@ pub static QUOBYTE_VOLUME_SOURCE: Msg = Msg {
             card: Card::One,
             flags: 0,
             doc: "group to map volume access to Default is no group",
+            ext: &[],
         },
         Field {
             tag: 6,
@@ -1367,6 +1499,7 @@ pub static QUOBYTE_VOLUME_SOURCE: Msg = Msg {
             card: Card::One,
             flags: 0,
             doc: "tenant owning the given Quobyte volume in the Backend Used with dynamically provisioned Quobyte volumes, value is set by the plugin",
+            ext: &[],
         },
     ],
 };
@@ -1382,6 +1515,7 @@ pub static AZURE_DISK_VOLUME_SOURCE: Msg = Msg {
             card: Card::One,
             flags: REQ,
             doc: "diskName is the Name of the data disk in the blob storage",
+            ext: &[],
         },
         Field {
             tag: 2,
@@ -1390,6 +1524,7 @@ pub static AZURE_DISK_VOLUME_SOURCE: Msg = Msg {
             card: Card::One,
             flags: REQ,
             doc: "diskURI is the URI of data disk in the blob storage",
+            ext: &[],
         },
         Field {
             tag: 3,
@@ -1398,6 +1533,7 @@ pub static AZURE_DISK_VOLUME_SOURCE: Msg = Msg {
             card: Card::One,
             flags: PTR,
             doc: "cachingMode is the Host Caching mode: None, Read Only, Read Write.",
+            ext: &[],
         },
         Field {
             tag: 4,
@@ -1406,6 +1542,7 @@ pub static AZURE_DISK_VOLUME_SOURCE: Msg = Msg {
             card: Card::One,
             flags: PTR,
             doc: "fsType is Filesystem type to mount. Must be a filesystem type supported by the host operating system. Ex. \"ext4\", \"xfs\", \"ntfs\". Implicitly inferred to be \"ext4\" if unspecified.",
+            ext: &[],
         },
         Field {
             tag: 5,
@@ -1414,6 +1551,7 @@ pub static AZURE_DISK_VOLUME_SOURCE: Msg = Msg {
             card: Card::One,
             flags: PTR,
             doc: "readOnly Defaults to false (read/write). ReadOnly here will force the ReadOnly setting in VolumeMounts.",
+            ext: &[],
         },
         Field {
             tag: 6,
@@ -1422,6 +1560,7 @@ pub static AZURE_DISK_VOLUME_SOURCE: Msg = Msg {
             card: Card::One,
             flags: PTR,
             doc: "kind expected values are Shared: multiple blob disks per storage account  Dedicated: single blob disk per storage account  Managed: azure managed data disk (only in managed availability set). defaults to shared",
+            ext: &[],
         },
     ],
 };
@@ -1437,6 +1576,7 @@ pub static PHOTON_PERSISTENT_DISK_VOLUME_SOURCE: Msg = Msg {
             card: Card::One,
             flags: REQ,
             doc: "pdID is the ID that identifies Photon Controller persistent disk",
+            ext: &[],
         },
         Field {
             tag: 2,
@@ -1445,6 +1585,7 @@ pub static PHOTON_PERSISTENT_DISK_VOLUME_SOURCE: Msg = Msg {
             card: Card::One,
             flags: 0,
             doc: "fsType is the filesystem type to mount. Must be a filesystem type supported by the host operating system. Ex. \"ext4\", \"xfs\", \"ntfs\". Implicitly inferred to be \"ext4\" if unspecified.",
+            ext: &[],
         },
     ],
 };
@@ -1460,6 +1601,7 @@ pub static SECRET_PROJECTION: Msg = Msg {
             card: Card::One,
             flags: INLINE,
             doc: "",
+            ext: &[],
         },
         Field {
             tag: 2,
@@ -1468,6 +1610,7 @@ pub static SECRET_PROJECTION: Msg = Msg {
             card: Card::Rep,
             flags: 0,
             doc: "items if unspecified, each key-value pair in the Data field of the referenced Secret will be projected into the volume as a file whose name is the key and content is the value. If specified, the listed keys will be projected into the specified paths, and unlisted keys will not be present. If a key is specified which is not present in the Secret, the volume setup will error unless it is marked optional. Paths must be relative and may not contain the '..' path or start with '..'.",
+            ext: &[("x-kubernetes-list-type", "atomic")],
         },
         Field {
             tag: 4,
@@ -1476,6 +1619,7 @@ pub static SECRET_PROJECTION: Msg = Msg {
             card: Card::One,
             flags: PTR,
             doc: "optional field specify whether the Secret or its key must be defined",
+            ext: &[],
         },
     ],
 };
@@ -1490,6 +1634,7 @@ pub static DOWNWARD_A_P_I_PROJECTION: Msg = Msg {
         card: Card::Rep,
         flags: 0,
         doc: "Items is a list of DownwardAPIVolume file",
+        ext: &[("x-kubernetes-list-type", "atomic")],
     }],
 };
 pub static CONFIG_MAP_PROJECTION: Msg = Msg {
@@ -1504,6 +1649,7 @@ pub static CONFIG_MAP_PROJECTION: Msg = Msg {
             card: Card::One,
             flags: INLINE,
             doc: "",
+            ext: &[],
         },
         Field {
             tag: 2,
@@ -1512,6 +1658,7 @@ pub static CONFIG_MAP_PROJECTION: Msg = Msg {
             card: Card::Rep,
             flags: 0,
             doc: "items if unspecified, each key-value pair in the Data field of the referenced ConfigMap will be projected into the volume as a file whose name is the key and content is the value. If specified, the listed keys will be projected into the specified paths, and unlisted keys will not be present. If a key is specified which is not present in the ConfigMap, the volume setup will error unless it is marked optional. Paths must be relative and may not contain the '..' path or start with '..'.",
+            ext: &[("x-kubernetes-list-type", "atomic")],
         },
         Field {
             tag: 4,
@@ -1520,6 +1667,7 @@ pub static CONFIG_MAP_PROJECTION: Msg = Msg {
             card: Card::One,
             flags: PTR,
             doc: "optional specify whether the ConfigMap or its keys must be defined",
+            ext: &[],
         },
     ],
 };
@@ -1535,6 +1683,7 @@ pub static SERVICE_ACCOUNT_TOKEN_PROJECTION: Msg = Msg {
             card: Card::One,
             flags: 0,
             doc: "audience is the intended audience of the token. A recipient of a token must identify itself with an identifier specified in the audience of the token, and otherwise should reject the token. The audience defaults to the identifier of the apiserver.",
+            ext: &[],
         },
         Field {
             tag: 2,
@@ -1543,6 +1692,7 @@ pub static SERVICE_ACCOUNT_TOKEN_PROJECTION: Msg = Msg {
             card: Card::One,
             flags: PTR,
             doc: "expirationSeconds is the requested duration of validity of the service account token. As the token approaches expiration, the kubelet volume plugin will proactively rotate the service account token. The kubelet will start trying to rotate the token if the token is older than 80 percent of its time to live or if the token is older than 24 hours.Defaults to 1 hour and must be at least 10 minutes.",
+            ext: &[],
         },
         Field {
             tag: 3,
@@ -1551,6 +1701,7 @@ pub static SERVICE_ACCOUNT_TOKEN_PROJECTION: Msg = Msg {
             card: Card::One,
             flags: REQ,
             doc: "path is the path relative to the mount point of the file to project the token into.",
+            ext: &[],
         },
     ],
 };
@@ -1566,6 +1717,7 @@ pub static META_LABEL_SELECTOR_REQUIREMENT: Msg = Msg {
             card: Card::One,
             flags: REQ,
             doc: "key is the label key that the selector applies to.",
+            ext: &[],
         },
         Field {
             tag: 2,
@@ -1574,6 +1726,7 @@ pub static META_LABEL_SELECTOR_REQUIREMENT: Msg = Msg {
             card: Card::One,
             flags: REQ,
             doc: "operator represents a key's relationship to a set of values. Valid operators are In, NotIn, Exists and DoesNotExist.",
+            ext: &[],
         },
         Field {
             tag: 3,
@@ -1582,6 +1735,7 @@ pub static META_LABEL_SELECTOR_REQUIREMENT: Msg = Msg {
             card: Card::Rep,
             flags: 0,
             doc: "values is an array of string values. If the operator is In or NotIn, the values array must be non-empty. If the operator is Exists or DoesNotExist, the values array must be empty. This array is replaced during a strategic merge patch.",
+            ext: &[("x-kubernetes-list-type", "atomic")],
         },
     ],
 };
@@ -1597,6 +1751,7 @@ pub static META_LABEL_SELECTOR: Msg = Msg {
             card: Card::Map,
             flags: 0,
             doc: "matchLabels is a map of {key,value} pairs. A single {key,value} in the matchLabels map is equivalent to an element of matchExpressions, whose key field is \"key\", the operator is \"In\", and the values array contains only \"value\". The requirements are ANDed.",
+            ext: &[],
         },
         Field {
             tag: 2,
@@ -1605,6 +1760,7 @@ pub static META_LABEL_SELECTOR: Msg = Msg {
             card: Card::Rep,
             flags: 0,
             doc: "matchExpressions is a list of label selector requirements. The requirements are ANDed.",
+            ext: &[("x-kubernetes-list-type", "atomic")],
         },
     ],
 };
@@ -1620,6 +1776,7 @@ pub static CLUSTER_TRUST_BUNDLE_PROJECTION: Msg = Msg {
             card: Card::One,
             flags: PTR,
             doc: "Select a single ClusterTrustBundle by object name.  Mutually-exclusive with signerName and labelSelector.",
+            ext: &[],
         },
         Field {
             tag: 2,
@@ -1628,6 +1785,7 @@ pub static CLUSTER_TRUST_BUNDLE_PROJECTION: Msg = Msg {
             card: Card::One,
             flags: PTR,
             doc: "Select all ClusterTrustBundles that match this signer name. Mutually-exclusive with name.  The contents of all selected ClusterTrustBundles will be unified and deduplicated.",
+            ext: &[],
         },
         Field {
             tag: 3,
@@ -1636,6 +1794,7 @@ pub static CLUSTER_TRUST_BUNDLE_PROJECTION: Msg = Msg {
             card: Card::One,
             flags: 0,
             doc: "Select all ClusterTrustBundles that match this label selector.  Only has effect if signerName is set.  Mutually-exclusive with name.  If unset, interpreted as \"match nothing\".  If set but empty, interpreted as \"match everything\".",
+            ext: &[],
         },
         Field {
             tag: 5,
@@ -1644,6 +1803,7 @@ pub static CLUSTER_TRUST_BUNDLE_PROJECTION: Msg = Msg {
             card: Card::One,
             flags: PTR,
             doc: "If true, don't block pod startup if the referenced ClusterTrustBundle(s) aren't available.  If using name, then the named ClusterTrustBundle is allowed not to exist.  If using signerName, then the combination of signerName and labelSelector is allowed to match zero ClusterTrustBundles.",
+            ext: &[],
         },
         Field {
             tag: 4,
@@ -1652,6 +1812,7 @@ pub static CLUSTER_TRUST_BUNDLE_PROJECTION: Msg = Msg {
             card: Card::One,
             flags: REQ,
             doc: "Relative path from the volume root to write the bundle.",
+            ext: &[],
         },
     ],
 };
@@ -1667,6 +1828,7 @@ pub static POD_CERTIFICATE_PROJECTION: Msg = Msg {
             card: Card::One,
             flags: REQ,
             doc: "Kubelet's generated CSRs will be addressed to this signer.",
+            ext: &[],
         },
         Field {
             tag: 2,
@@ -1675,6 +1837,7 @@ pub static POD_CERTIFICATE_PROJECTION: Msg = Msg {
             card: Card::One,
             flags: REQ,
             doc: "The type of keypair Kubelet will generate for the pod.\n\nValid values are \"RSA3072\", \"RSA4096\", \"ECDSAP256\", \"ECDSAP384\", \"ECDSAP521\", and \"ED25519\".",
+            ext: &[],
         },
         Field {
             tag: 3,
@@ -1683,6 +1846,7 @@ pub static POD_CERTIFICATE_PROJECTION: Msg = Msg {
             card: Card::One,
             flags: 0,
             doc: "maxExpirationSeconds is the maximum lifetime permitted for the certificate.\n\nKubelet copies this value verbatim into the PodCertificateRequests it generates for this projection.\n\nIf omitted, kube-apiserver will set it to 86400(24 hours). kube-apiserver will reject values shorter than 3600 (1 hour).  The maximum allowable value is 7862400 (91 days).\n\nThe signer implementation is then free to issue a certificate with any lifetime *shorter* than MaxExpirationSeconds, but no shorter than 3600 seconds (1 hour).  This constraint is enforced by kube-apiserver. `kubernetes.io` signers will never issue certificates with a lifetime longer than 24 hours.",
+            ext: &[],
         },
         Field {
             tag: 4,
@@ -1691,6 +1855,7 @@ pub static POD_CERTIFICATE_PROJECTION: Msg = Msg {
             card: Card::One,
             flags: 0,
             doc: "Write the credential bundle at this path in the projected volume.\n\nThe credential bundle is a single file that contains multiple PEM blocks. The first PEM block is a PRIVATE KEY block, containing a PKCS#8 private key.\n\nThe remaining blocks are CERTIFICATE blocks, containing the issued certificate chain from the signer (leaf and any intermediates).\n\nUsing credentialBundlePath lets your Pod's application code make a single atomic read that retrieves a consistent key and certificate chain.  If you project them to separate files, your application code will need to additionally check that the leaf certificate was issued to the key.",
+            ext: &[],
         },
         Field {
             tag: 5,
@@ -1699,6 +1864,7 @@ pub static POD_CERTIFICATE_PROJECTION: Msg = Msg {
             card: Card::One,
             flags: 0,
             doc: "Write the key at this path in the projected volume.\n\nMost applications should use credentialBundlePath.  When using keyPath and certificateChainPath, your application needs to check that the key and leaf certificate are consistent, because it is possible to read the files mid-rotation.",
+            ext: &[],
         },
         Field {
             tag: 6,
@@ -1707,6 +1873,7 @@ pub static POD_CERTIFICATE_PROJECTION: Msg = Msg {
             card: Card::One,
             flags: 0,
             doc: "Write the certificate chain at this path in the projected volume.\n\nMost applications should use credentialBundlePath.  When using keyPath and certificateChainPath, your application needs to check that the key and leaf certificate are consistent, because it is possible to read the files mid-rotation.",
+            ext: &[],
         },
         Field {
             tag: 7,
@@ -1715,6 +1882,7 @@ pub static POD_CERTIFICATE_PROJECTION: Msg = Msg {
             card: Card::Map,
             flags: 0,
             doc: "userAnnotations allow pod authors to pass additional information to the signer implementation.  Kubernetes does not restrict or validate this metadata in any way.\n\nThese values are copied verbatim into the `spec.unverifiedUserAnnotations` field of the PodCertificateRequest objects that Kubelet creates.\n\nEntries are subject to the same validation as object metadata annotations, with the addition that all keys must be domain-prefixed. No restrictions are placed on values, except an overall size limitation on the entire field.\n\nSigners should document the keys and values they support. Signers should deny requests that contain keys they do not recognize.",
+            ext: &[],
         },
     ],
 };
@@ -1730,6 +1898,7 @@ pub static VOLUME_PROJECTION: Msg = Msg {
             card: Card::One,
             flags: 0,
             doc: "secret information about the secret data to project",
+            ext: &[],
         },
         Field {
             tag: 2,
@@ -1738,6 +1907,7 @@ pub static VOLUME_PROJECTION: Msg = Msg {
             card: Card::One,
             flags: 0,
             doc: "downwardAPI information about the downwardAPI data to project",
+            ext: &[],
         },
         Field {
             tag: 3,
@@ -1746,6 +1916,7 @@ pub static VOLUME_PROJECTION: Msg = Msg {
             card: Card::One,
             flags: 0,
             doc: "configMap information about the configMap data to project",
+            ext: &[],
         },
         Field {
             tag: 4,
@@ -1754,6 +1925,7 @@ pub static VOLUME_PROJECTION: Msg = Msg {
             card: Card::One,
             flags: 0,
             doc: "serviceAccountToken is information about the serviceAccountToken data to project",
+            ext: &[],
         },
         Field {
             tag: 5,
@@ -1762,6 +1934,7 @@ pub static VOLUME_PROJECTION: Msg = Msg {
             card: Card::One,
             flags: 0,
             doc: "ClusterTrustBundle allows a pod to access the `.spec.trustBundle` field of ClusterTrustBundle objects in an auto-updating file.\n\nAlpha, gated by the ClusterTrustBundleProjection feature gate.\n\nClusterTrustBundle objects can either be selected by name, or by the combination of signer name and a label selector.\n\nKubelet performs aggressive normalization of the PEM contents written into the pod filesystem.  Esoteric PEM features such as inter-block comments and block headers are stripped.  Certificates are deduplicated. The ordering of certificates within the file is arbitrary, and Kubelet may change the order over time.",
+            ext: &[],
         },
         Field {
             tag: 6,
@@ -1770,6 +1943,7 @@ pub static VOLUME_PROJECTION: Msg = Msg {
             card: Card::One,
             flags: 0,
             doc: "Projects an auto-rotating credential bundle (private key and certificate chain) that the pod can use either as a TLS client or server.\n\nKubelet generates a private key and uses it to send a PodCertificateRequest to the named signer.  Once the signer approves the request and issues a certificate chain, Kubelet writes the key and certificate chain to the pod filesystem.  The pod does not start until certificates have been issued for each podCertificate projected volume source in its spec.\n\nKubelet will begin trying to rotate the certificate at the time indicated by the signer using the PodCertificateRequest.Status.BeginRefreshAt timestamp.\n\nKubelet can write a single file, indicated by the credentialBundlePath field, or separate files, indicated by the keyPath and certificateChainPath fields.\n\nThe credential bundle is a single file in PEM format.  The first PEM entry is the private key (in PKCS#8 format), and the remaining PEM entries are the certificate chain issued by the signer (typically, signers will return their certificate chain in leaf-to-root order).\n\nPrefer using the credential bundle format, since your application code can read it atomically.  If you use keyPath and certificateChainPath, your application must make two separate file reads. If these coincide with a certificate rotation, it is possible that the private key and leaf certificate you read may not correspond to each other.  Your application will need to check for this condition, and re-read until they are consistent.\n\nThe named signer controls chooses the format of the certificate it issues; consult the signer implementation's documentation to learn how to use the certificates it issues.",
+            ext: &[],
         },
     ],
 };
@@ -1785,6 +1959,7 @@ pub static PROJECTED_VOLUME_SOURCE: Msg = Msg {
             card: Card::Rep,
             flags: 0,
             doc: "sources is the list of volume projections. Each entry in this list handles one source.",
+            ext: &[("x-kubernetes-list-type", "atomic")],
         },
         Field {
             tag: 2,
@@ -1793,6 +1968,7 @@ pub static PROJECTED_VOLUME_SOURCE: Msg = Msg {
             card: Card::One,
             flags: PTR,
             doc: "defaultMode are the mode bits used to set permissions on created files by default. Must be an octal value between 0000 and 0777 or a decimal value between 0 and 511. YAML accepts both octal and decimal values, JSON requires decimal values for mode bits. Directories within the path are not affected by this setting. This might be in conflict with other options that affect the file mode, like fsGroup, and the result can be other mode bits set.",
+            ext: &[],
         },
     ],
 };
@@ -1808,6 +1984,7 @@ pub static PORTWORX_VOLUME_SOURCE: Msg = Msg {
             card: Card::One,
             flags: REQ,
             doc: "volumeID uniquely identifies a Portworx volume",
+            ext: &[],
         },
         Field {
             tag: 2,
@@ -1816,6 +1993,7 @@ pub static PORTWORX_VOLUME_SOURCE: Msg = Msg {
             card: Card::One,
             flags: 0,
             doc: "fSType represents the filesystem type to mount Must be a filesystem type supported by the host operating system. Ex. \"ext4\", \"xfs\". Implicitly inferred to be \"ext4\" if unspecified.",
+            ext: &[],
         },
         Field {
             tag: 3,
@@ -1824,6 +2002,7 @@ pub static PORTWORX_VOLUME_SOURCE: Msg = Msg {
             card: Card::One,
             flags: 0,
             doc: "readOnly defaults to false (read/write). ReadOnly here will force the ReadOnly setting in VolumeMounts.",
+            ext: &[],
         },
     ],
 };
@@ -1839,6 +2018,7 @@ pub static SCALE_IO_VOLUME_SOURCE: Msg = Msg {
             card: Card::One,
             flags: REQ,
             doc: "gateway is the host address of the ScaleIO API Gateway.",
+            ext: &[],
         },
         Field {
             tag: 2,
@@ -1847,6 +2027,7 @@ pub static SCALE_IO_VOLUME_SOURCE: Msg = Msg {
             card: Card::One,
             flags: REQ,
             doc: "system is the name of the storage system as configured in ScaleIO.",
+            ext: &[],
         },
         Field {
             tag: 3,
@@ -1855,6 +2036,7 @@ pub static SCALE_IO_VOLUME_SOURCE: Msg = Msg {
             card: Card::One,
             flags: REQ,
             doc: "secretRef references to the secret for ScaleIO user and other sensitive information. If this is not provided, Login operation will fail.",
+            ext: &[],
         },
         Field {
             tag: 4,
@@ -1863,6 +2045,7 @@ pub static SCALE_IO_VOLUME_SOURCE: Msg = Msg {
             card: Card::One,
             flags: 0,
             doc: "sslEnabled Flag enable/disable SSL communication with Gateway, default false",
+            ext: &[],
         },
         Field {
             tag: 5,
@@ -1871,6 +2054,7 @@ pub static SCALE_IO_VOLUME_SOURCE: Msg = Msg {
             card: Card::One,
             flags: 0,
             doc: "protectionDomain is the name of the ScaleIO Protection Domain for the configured storage.",
+            ext: &[],
         },
         Field {
             tag: 6,
@@ -1879,6 +2063,7 @@ pub static SCALE_IO_VOLUME_SOURCE: Msg = Msg {
             card: Card::One,
             flags: 0,
             doc: "storagePool is the ScaleIO Storage Pool associated with the protection domain.",
+            ext: &[],
         },
         Field {
             tag: 7,
@@ -1887,6 +2072,7 @@ pub static SCALE_IO_VOLUME_SOURCE: Msg = Msg {
             card: Card::One,
             flags: 0,
             doc: "storageMode indicates whether the storage for a volume should be ThickProvisioned or ThinProvisioned. Default is ThinProvisioned.",
+            ext: &[],
         },
         Field {
             tag: 8,
@@ -1895,6 +2081,7 @@ pub static SCALE_IO_VOLUME_SOURCE: Msg = Msg {
             card: Card::One,
             flags: 0,
             doc: "volumeName is the name of a volume already created in the ScaleIO system that is associated with this volume source.",
+            ext: &[],
         },
         Field {
             tag: 9,
@@ -1903,6 +2090,7 @@ pub static SCALE_IO_VOLUME_SOURCE: Msg = Msg {
             card: Card::One,
             flags: 0,
             doc: "fsType is the filesystem type to mount. Must be a filesystem type supported by the host operating system. Ex. \"ext4\", \"xfs\", \"ntfs\". Default is \"xfs\".",
+            ext: &[],
         },
         Field {
             tag: 10,
@@ -1911,6 +2099,7 @@ pub static SCALE_IO_VOLUME_SOURCE: Msg = Msg {
             card: Card::One,
             flags: 0,
             doc: "readOnly Defaults to false (read/write). ReadOnly here will force the ReadOnly setting in VolumeMounts.",
+            ext: &[],
         },
     ],
 };
@@ -1926,6 +2115,7 @@ pub static STORAGE_OS_VOLUME_SOURCE: Msg = Msg {
             card: Card::One,
             flags: 0,
             doc: "volumeName is the human-readable name of the StorageOS volume.  Volume names are only unique within a namespace.",
+            ext: &[],
         },
         Field {
             tag: 2,
@@ -1934,6 +2124,7 @@ pub static STORAGE_OS_VOLUME_SOURCE: Msg = Msg {
             card: Card::One,
             flags: 0,
             doc: "volumeNamespace specifies the scope of the volume within StorageOS.  If no namespace is specified then the Pod's namespace will be used.  This allows the Kubernetes name scoping to be mirrored within StorageOS for tighter integration. Set VolumeName to any name to override the default behaviour. Set to \"default\" if you are not using namespaces within StorageOS. Namespaces that do not pre-exist within StorageOS will be created.",
+            ext: &[],
         },
         Field {
             tag: 3,
@@ -1942,6 +2133,7 @@ pub static STORAGE_OS_VOLUME_SOURCE: Msg = Msg {
             card: Card::One,
             flags: 0,
             doc: "fsType is the filesystem type to mount. Must be a filesystem type supported by the host operating system. Ex. \"ext4\", \"xfs\", \"ntfs\". Implicitly inferred to be \"ext4\" if unspecified.",
+            ext: &[],
         },
         Field {
             tag: 4,
@@ -1950,6 +2142,7 @@ pub static STORAGE_OS_VOLUME_SOURCE: Msg = Msg {
             card: Card::One,
             flags: 0,
             doc: "readOnly defaults to false (read/write). ReadOnly here will force the ReadOnly setting in VolumeMounts.",
+            ext: &[],
         },
         Field {
             tag: 5,
@@ -1958,6 +2151,7 @@ pub static STORAGE_OS_VOLUME_SOURCE: Msg = Msg {
             card: Card::One,
             flags: 0,
             doc: "secretRef specifies the secret to use for obtaining the StorageOS API credentials.  If not specified, default values will be attempted.",
+            ext: &[],
         },
     ],
 };
@@ -1973,6 +2167,7 @@ pub static C_S_I_VOLUME_SOURCE: Msg = Msg {
             card: Card::One,
             flags: REQ,
             doc: "driver is the name of the CSI driver that handles this volume. Consult with your admin for the correct name as registered in the cluster.",
+            ext: &[],
         },
         Field {
             tag: 2,
@@ -1981,6 +2176,7 @@ pub static C_S_I_VOLUME_SOURCE: Msg = Msg {
             card: Card::One,
             flags: PTR,
             doc: "readOnly specifies a read-only configuration for the volume. Defaults to false (read/write).",
+            ext: &[],
         },
         Field {
             tag: 3,
@@ -1989,6 +2185,7 @@ pub static C_S_I_VOLUME_SOURCE: Msg = Msg {
             card: Card::One,
             flags: PTR,
             doc: "fsType to mount. Ex. \"ext4\", \"xfs\", \"ntfs\". If not provided, the empty value is passed to the associated CSI driver which will determine the default filesystem to apply.",
+            ext: &[],
         },
         Field {
             tag: 4,
@@ -1997,6 +2194,7 @@ pub static C_S_I_VOLUME_SOURCE: Msg = Msg {
             card: Card::Map,
             flags: 0,
             doc: "volumeAttributes stores driver-specific properties that are passed to the CSI driver. Consult your driver's documentation for supported values.",
+            ext: &[],
         },
         Field {
             tag: 5,
@@ -2005,6 +2203,7 @@ pub static C_S_I_VOLUME_SOURCE: Msg = Msg {
             card: Card::One,
             flags: 0,
             doc: "nodePublishSecretRef is a reference to the secret object containing sensitive information to pass to the CSI driver to complete the CSI NodePublishVolume and NodeUnpublishVolume calls. This field is optional, and  may be empty if no secret is required. If the secret object contains more than one secret, all secret references are passed.",
+            ext: &[],
         },
     ],
 };
@@ -2020,6 +2219,7 @@ pub static VOLUME_RESOURCE_REQUIREMENTS: Msg = Msg {
             card: Card::Map,
             flags: 0,
             doc: "Limits describes the maximum amount of compute resources allowed. More info: https://kubernetes.io/docs/concepts/configuration/manage-resources-containers/",
+            ext: &[],
         },
         Field {
             tag: 2,
@@ -2028,6 +2228,7 @@ pub static VOLUME_RESOURCE_REQUIREMENTS: Msg = Msg {
             card: Card::Map,
             flags: 0,
             doc: "Requests describes the minimum amount of compute resources required. If Requests is omitted for a container, it defaults to Limits if that is explicitly specified, otherwise to an implementation-defined value. Requests cannot exceed Limits. More info: https://kubernetes.io/docs/concepts/configuration/manage-resources-containers/",
+            ext: &[],
         },
     ],
 };
@@ -2043,6 +2244,7 @@ pub static TYPED_LOCAL_OBJECT_REFERENCE: Msg = Msg {
             card: Card::One,
             flags: PTR,
             doc: "APIGroup is the group for the resource being referenced. If APIGroup is not specified, the specified Kind must be in the core API group. For any other third-party types, APIGroup is required.",
+            ext: &[],
         },
         Field {
             tag: 2,
@@ -2051,6 +2253,7 @@ pub static TYPED_LOCAL_OBJECT_REFERENCE: Msg = Msg {
             card: Card::One,
             flags: REQ,
             doc: "Kind is the type of resource being referenced",
+            ext: &[],
         },
         Field {
             tag: 3,
@@ -2059,6 +2262,7 @@ pub static TYPED_LOCAL_OBJECT_REFERENCE: Msg = Msg {
             card: Card::One,
             flags: REQ,
             doc: "Name is the name of resource being referenced",
+            ext: &[],
         },
     ],
 };
@@ -2074,6 +2278,7 @@ pub static TYPED_OBJECT_REFERENCE: Msg = Msg {
             card: Card::One,
             flags: PTR,
             doc: "APIGroup is the group for the resource being referenced. If APIGroup is not specified, the specified Kind must be in the core API group. For any other third-party types, APIGroup is required.",
+            ext: &[],
         },
         Field {
             tag: 2,
@@ -2082,6 +2287,7 @@ pub static TYPED_OBJECT_REFERENCE: Msg = Msg {
             card: Card::One,
             flags: REQ,
             doc: "Kind is the type of resource being referenced",
+            ext: &[],
         },
         Field {
             tag: 3,
@@ -2090,6 +2296,7 @@ pub static TYPED_OBJECT_REFERENCE: Msg = Msg {
             card: Card::One,
             flags: REQ,
             doc: "Name is the name of resource being referenced",
+            ext: &[],
         },
         Field {
             tag: 4,
@@ -2098,6 +2305,7 @@ pub static TYPED_OBJECT_REFERENCE: Msg = Msg {
             card: Card::One,
             flags: PTR,
             doc: "Namespace is the namespace of resource being referenced Note that when a namespace is specified, a gateway.networking.k8s.io/ReferenceGrant object is required in the referent namespace to allow that namespace's owner to accept the reference. See the ReferenceGrant documentation for details. (Alpha) This field requires the CrossNamespaceVolumeDataSource feature gate to be enabled.",
+            ext: &[],
         },
     ],
 };
@@ -2113,6 +2321,7 @@ pub static PERSISTENT_VOLUME_CLAIM_SPEC: Msg = Msg {
             card: Card::Rep,
             flags: 0,
             doc: "accessModes contains the desired access modes the volume should have. More info: https://kubernetes.io/docs/concepts/storage/persistent-volumes#access-modes-1",
+            ext: &[("x-kubernetes-list-type", "atomic")],
         },
         Field {
             tag: 4,
@@ -2121,6 +2330,7 @@ pub static PERSISTENT_VOLUME_CLAIM_SPEC: Msg = Msg {
             card: Card::One,
             flags: 0,
             doc: "selector is a label query over volumes to consider for binding.",
+            ext: &[],
         },
         Field {
             tag: 2,
@@ -2129,6 +2339,7 @@ pub static PERSISTENT_VOLUME_CLAIM_SPEC: Msg = Msg {
             card: Card::One,
             flags: 0,
             doc: "resources represents the minimum resources the volume should have. Users are allowed to specify resource requirements that are lower than previous value but must still be higher than capacity recorded in the status field of the claim. More info: https://kubernetes.io/docs/concepts/storage/persistent-volumes#resources",
+            ext: &[],
         },
         Field {
             tag: 3,
@@ -2137,6 +2348,7 @@ pub static PERSISTENT_VOLUME_CLAIM_SPEC: Msg = Msg {
             card: Card::One,
             flags: 0,
             doc: "volumeName is the binding reference to the PersistentVolume backing this claim.",
+            ext: &[],
         },
         Field {
             tag: 5,
@@ -2145,6 +2357,7 @@ pub static PERSISTENT_VOLUME_CLAIM_SPEC: Msg = Msg {
             card: Card::One,
             flags: PTR,
             doc: "storageClassName is the name of the StorageClass required by the claim. More info: https://kubernetes.io/docs/concepts/storage/persistent-volumes#class-1",
+            ext: &[],
         },
         Field {
             tag: 6,
@@ -2153,6 +2366,7 @@ pub static PERSISTENT_VOLUME_CLAIM_SPEC: Msg = Msg {
             card: Card::One,
             flags: PTR,
             doc: "volumeMode defines what type of volume is required by the claim. Value of Filesystem is implied when not included in claim spec.",
+            ext: &[],
         },
         Field {
             tag: 7,
@@ -2161,6 +2375,7 @@ pub static PERSISTENT_VOLUME_CLAIM_SPEC: Msg = Msg {
             card: Card::One,
             flags: 0,
             doc: "dataSource field can be used to specify either: * An existing VolumeSnapshot object (snapshot.storage.k8s.io/VolumeSnapshot) * An existing PVC (PersistentVolumeClaim) If the provisioner or an external controller can support the specified data source, it will create a new volume based on the contents of the specified data source. When the AnyVolumeDataSource feature gate is enabled, dataSource contents will be copied to dataSourceRef, and dataSourceRef contents will be copied to dataSource when dataSourceRef.namespace is not specified. If the namespace is specified, then dataSourceRef will not be copied to dataSource.",
+            ext: &[],
         },
         Field {
             tag: 8,
@@ -2169,6 +2384,7 @@ pub static PERSISTENT_VOLUME_CLAIM_SPEC: Msg = Msg {
             card: Card::One,
             flags: 0,
             doc: "dataSourceRef specifies the object from which to populate the volume with data, if a non-empty volume is desired. This may be any object from a non-empty API group (non core object) or a PersistentVolumeClaim object. When this field is specified, volume binding will only succeed if the type of the specified object matches some installed volume populator or dynamic provisioner. This field will replace the functionality of the dataSource field and as such if both fields are non-empty, they must have the same value. For backwards compatibility, when namespace isn't specified in dataSourceRef, both fields (dataSource and dataSourceRef) will be set to the same value automatically if one of them is empty and the other is non-empty. When namespace is specified in dataSourceRef, dataSource isn't set to the same value and must be empty. There are three important differences between dataSource and dataSourceRef: * While dataSource only allows two specific types of objects, dataSourceRef allows any non-core object, as well as PersistentVolumeClaim objects. * While dataSource ignores disallowed values (dropping them), dataSourceRef preserves all values, and generates an error if a disallowed value is specified. * While dataSource only allows local objects, dataSourceRef allows objects in any namespaces. (Beta) Using this field requires the AnyVolumeDataSource feature gate to be enabled. (Alpha) Using the namespace field of dataSourceRef requires the CrossNamespaceVolumeDataSource feature gate to be enabled.",
+            ext: &[],
         },
         Field {
             tag: 9,
@@ -2177,6 +2393,7 @@ pub static PERSISTENT_VOLUME_CLAIM_SPEC: Msg = Msg {
             card: Card::One,
             flags: PTR,
             doc: "volumeAttributesClassName may be used to set the VolumeAttributesClass used by this claim. If specified, the CSI driver will create or update the volume with the attributes defined in the corresponding VolumeAttributesClass. This has a different purpose than storageClassName, it can be changed after the claim is created. An empty string or nil value indicates that no VolumeAttributesClass will be applied to the claim. If the claim enters an Infeasible error state, this field can be reset to its previous value (including nil) to cancel the modification. If the resource referred to by volumeAttributesClass does not exist, this PersistentVolumeClaim will be set to a Pending state, as reflected by the modifyVolumeStatus field, until such as a resource exists. More info: https://kubernetes.io/docs/concepts/storage/volume-attributes-classes/",
+            ext: &[],
         },
     ],
 };
@@ -2192,6 +2409,7 @@ pub static PERSISTENT_VOLUME_CLAIM_TEMPLATE: Msg = Msg {
             card: Card::One,
             flags: 0,
             doc: "May contain labels and annotations that will be copied into the PVC when creating it. No other fields are allowed and will be rejected during validation.",
+            ext: &[],
         },
         Field {
             tag: 2,
@@ -2200,6 +2418,7 @@ pub static PERSISTENT_VOLUME_CLAIM_TEMPLATE: Msg = Msg {
             card: Card::One,
             flags: REQ,
             doc: "The specification for the PersistentVolumeClaim. The entire content is copied unchanged into the PVC that gets created from this template. The same fields as in a PersistentVolumeClaim are also valid here.",
+            ext: &[],
         },
     ],
 };
@@ -2214,6 +2433,7 @@ pub static EPHEMERAL_VOLUME_SOURCE: Msg = Msg {
         card: Card::One,
         flags: 0,
         doc: "Will be used to create a stand-alone PVC to provision the volume. The pod in which this EphemeralVolumeSource is embedded will be the owner of the PVC, i.e. the PVC will be deleted together with the pod.  The name of the PVC will be `<pod name>-<volume name>` where `<volume name>` is the name from the `PodSpec.Volumes` array entry. Pod validation will reject the pod if the concatenated name is not valid for a PVC (for example, too long).\n\nAn existing PVC with that name that is not owned by the pod will *not* be used for the pod to avoid using an unrelated volume by mistake. Starting the pod is then blocked until the unrelated PVC is removed. If such a pre-created PVC is meant to be used by the pod, the PVC has to updated with an owner reference to the pod once the pod exists. Normally this should not be necessary, but it may be useful when manually reconstructing a broken cluster.\n\nThis field is read-only and no changes will be made by Kubernetes to the PVC after it has been created.\n\nRequired, must not be nil.",
+        ext: &[],
     }],
 };
 pub static IMAGE_VOLUME_SOURCE: Msg = Msg {
@@ -2228,6 +2448,7 @@ pub static IMAGE_VOLUME_SOURCE: Msg = Msg {
             card: Card::One,
             flags: 0,
             doc: "Required: Image or artifact reference to be used. Behaves in the same way as pod.spec.containers\\[*\\].image. Pull secrets will be assembled in the same way as for the container image by looking up node credentials, SA image pull secrets, and pod spec image pull secrets. More info: https://kubernetes.io/docs/concepts/containers/images This field is optional to allow higher level config management to default or override container images in workload controllers like Deployments and StatefulSets.",
+            ext: &[],
         },
         Field {
             tag: 2,
@@ -2236,6 +2457,7 @@ pub static IMAGE_VOLUME_SOURCE: Msg = Msg {
             card: Card::One,
             flags: 0,
             doc: "Policy for pulling OCI objects. Possible values are: Always: the kubelet always attempts to pull the reference. Container creation will fail If the pull fails. Never: the kubelet never pulls the reference and only uses a local image or artifact. Container creation will fail if the reference isn't present. IfNotPresent: the kubelet pulls if the reference isn't already present on disk. Container creation will fail if the reference isn't present and the pull fails. Defaults to Always if :latest tag is specified, or IfNotPresent otherwise.",
+            ext: &[],
         },
     ],
 };
@@ -2251,6 +2473,7 @@ pub static VOLUME_SOURCE: Msg = Msg {
             card: Card::One,
             flags: 0,
             doc: "hostPath represents a pre-existing file or directory on the host machine that is directly exposed to the container. This is generally used for system agents or other privileged things that are allowed to see the host machine. Most containers will NOT need this. More info: https://kubernetes.io/docs/concepts/storage/volumes#hostpath",
+            ext: &[],
         },
         Field {
             tag: 2,
@@ -2259,6 +2482,7 @@ pub static VOLUME_SOURCE: Msg = Msg {
             card: Card::One,
             flags: 0,
             doc: "emptyDir represents a temporary directory that shares a pod's lifetime. More info: https://kubernetes.io/docs/concepts/storage/volumes#emptydir",
+            ext: &[],
         },
         Field {
             tag: 3,
@@ -2267,6 +2491,7 @@ pub static VOLUME_SOURCE: Msg = Msg {
             card: Card::One,
             flags: 0,
             doc: "gcePersistentDisk represents a GCE Disk resource that is attached to a kubelet's host machine and then exposed to the pod. Deprecated: GCEPersistentDisk is deprecated. All operations for the in-tree gcePersistentDisk type are redirected to the pd.csi.storage.gke.io CSI driver. More info: https://kubernetes.io/docs/concepts/storage/volumes#gcepersistentdisk",
+            ext: &[],
         },
         Field {
             tag: 4,
@@ -2275,6 +2500,7 @@ pub static VOLUME_SOURCE: Msg = Msg {
             card: Card::One,
             flags: 0,
             doc: "awsElasticBlockStore represents an AWS Disk resource that is attached to a kubelet's host machine and then exposed to the pod. Deprecated: AWSElasticBlockStore is deprecated. All operations for the in-tree awsElasticBlockStore type are redirected to the ebs.csi.aws.com CSI driver. More info: https://kubernetes.io/docs/concepts/storage/volumes#awselasticblockstore",
+            ext: &[],
         },
         Field {
             tag: 5,
@@ -2283,6 +2509,7 @@ pub static VOLUME_SOURCE: Msg = Msg {
             card: Card::One,
             flags: 0,
             doc: "gitRepo represents a git repository at a particular revision. Deprecated: GitRepo is deprecated. To provision a container with a git repo, mount an EmptyDir into an InitContainer that clones the repo using git, then mount the EmptyDir into the Pod's container.",
+            ext: &[],
         },
         Field {
             tag: 6,
@@ -2291,6 +2518,7 @@ pub static VOLUME_SOURCE: Msg = Msg {
             card: Card::One,
             flags: 0,
             doc: "secret represents a secret that should populate this volume. More info: https://kubernetes.io/docs/concepts/storage/volumes#secret",
+            ext: &[],
         },
         Field {
             tag: 7,
@@ -2299,6 +2527,7 @@ pub static VOLUME_SOURCE: Msg = Msg {
             card: Card::One,
             flags: 0,
             doc: "nfs represents an NFS mount on the host that shares a pod's lifetime More info: https://kubernetes.io/docs/concepts/storage/volumes#nfs",
+            ext: &[],
         },
         Field {
             tag: 8,
@@ -2307,6 +2536,7 @@ pub static VOLUME_SOURCE: Msg = Msg {
             card: Card::One,
             flags: 0,
             doc: "iscsi represents an ISCSI Disk resource that is attached to a kubelet's host machine and then exposed to the pod. More info: https://kubernetes.io/docs/concepts/storage/volumes/#iscsi",
+            ext: &[],
         },
         Field {
             tag: 9,
@@ -2315,6 +2545,7 @@ pub static VOLUME_SOURCE: Msg = Msg {
             card: Card::One,
             flags: 0,
             doc: "glusterfs represents a Glusterfs mount on the host that shares a pod's lifetime. Deprecated: Glusterfs is deprecated and the in-tree glusterfs type is no longer supported.",
+            ext: &[],
         },
         Field {
             tag: 10,
@@ -2323,6 +2554,7 @@ pub static VOLUME_SOURCE: Msg = Msg {
             card: Card::One,
             flags: 0,
             doc: "persistentVolumeClaimVolumeSource represents a reference to a PersistentVolumeClaim in the same namespace. More info: https://kubernetes.io/docs/concepts/storage/persistent-volumes#persistentvolumeclaims",
+            ext: &[],
         },
         Field {
             tag: 11,
@@ -2331,6 +2563,7 @@ pub static VOLUME_SOURCE: Msg = Msg {
             card: Card::One,
             flags: 0,
             doc: "rbd represents a Rados Block Device mount on the host that shares a pod's lifetime. Deprecated: RBD is deprecated and the in-tree rbd type is no longer supported.",
+            ext: &[],
         },
         Field {
             tag: 12,
@@ -2339,6 +2572,7 @@ pub static VOLUME_SOURCE: Msg = Msg {
             card: Card::One,
             flags: 0,
             doc: "flexVolume represents a generic volume resource that is provisioned/attached using an exec based plugin. Deprecated: FlexVolume is deprecated. Consider using a CSIDriver instead.",
+            ext: &[],
         },
         Field {
             tag: 13,
@@ -2347,6 +2581,7 @@ pub static VOLUME_SOURCE: Msg = Msg {
             card: Card::One,
             flags: 0,
             doc: "cinder represents a cinder volume attached and mounted on kubelets host machine. Deprecated: Cinder is deprecated. All operations for the in-tree cinder type are redirected to the cinder.csi.openstack.org CSI driver. More info: https://examples.k8s.io/mysql-cinder-pd/README.md",
+            ext: &[],
         },
         Field {
             tag: 14,
@@ -2355,6 +2590,7 @@ pub static VOLUME_SOURCE: Msg = Msg {
             card: Card::One,
             flags: 0,
             doc: "cephFS represents a Ceph FS mount on the host that shares a pod's lifetime. Deprecated: CephFS is deprecated and the in-tree cephfs type is no longer supported.",
+            ext: &[],
         },
         Field {
             tag: 15,
@@ -2363,6 +2599,7 @@ pub static VOLUME_SOURCE: Msg = Msg {
             card: Card::One,
             flags: 0,
             doc: "flocker represents a Flocker volume attached to a kubelet's host machine. This depends on the Flocker control service being running. Deprecated: Flocker is deprecated and the in-tree flocker type is no longer supported.",
+            ext: &[],
         },
         Field {
             tag: 16,
@@ -2371,6 +2608,7 @@ pub static VOLUME_SOURCE: Msg = Msg {
             card: Card::One,
             flags: 0,
             doc: "downwardAPI represents downward API about the pod that should populate this volume",
+            ext: &[],
         },
         Field {
             tag: 17,
@@ -2379,6 +2617,7 @@ pub static VOLUME_SOURCE: Msg = Msg {
             card: Card::One,
             flags: 0,
             doc: "fc represents a Fibre Channel resource that is attached to a kubelet's host machine and then exposed to the pod.",
+            ext: &[],
         },
         Field {
             tag: 18,
@@ -2387,6 +2626,7 @@ pub static VOLUME_SOURCE: Msg = Msg {
             card: Card::One,
             flags: 0,
             doc: "azureFile represents an Azure File Service mount on the host and bind mount to the pod. Deprecated: AzureFile is deprecated. All operations for the in-tree azureFile type are redirected to the file.csi.azure.com CSI driver.",
+            ext: &[],
         },
         Field {
             tag: 19,
@@ -2395,6 +2635,7 @@ pub static VOLUME_SOURCE: Msg = Msg {
             card: Card::One,
             flags: 0,
             doc: "configMap represents a configMap that should populate this volume",
+            ext: &[],
         },
         Field {
             tag: 20,
@@ -2403,6 +2644,7 @@ pub static VOLUME_SOURCE: Msg = Msg {
             card: Card::One,
             flags: 0,
             doc: "vsphereVolume represents a vSphere volume attached and mounted on kubelets host machine. Deprecated: VsphereVolume is deprecated. All operations for the in-tree vsphereVolume type are redirected to the csi.vsphere.vmware.com CSI driver.",
+            ext: &[],
         },
         Field {
             tag: 21,
@@ -2411,6 +2653,7 @@ pub static VOLUME_SOURCE: Msg = Msg {
             card: Card::One,
             flags: 0,
             doc: "quobyte represents a Quobyte mount on the host that shares a pod's lifetime. Deprecated: Quobyte is deprecated and the in-tree quobyte type is no longer supported.",
+            ext: &[],
         },
         Field {
             tag: 22,
@@ -2419,6 +2662,7 @@ pub static VOLUME_SOURCE: Msg = Msg {
             card: Card::One,
             flags: 0,
             doc: "azureDisk represents an Azure Data Disk mount on the host and bind mount to the pod. Deprecated: AzureDisk is deprecated. All operations for the in-tree azureDisk type are redirected to the disk.csi.azure.com CSI driver.",
+            ext: &[],
         },
         Field {
             tag: 23,
@@ -2427,6 +2671,7 @@ pub static VOLUME_SOURCE: Msg = Msg {
             card: Card::One,
             flags: 0,
             doc: "photonPersistentDisk represents a PhotonController persistent disk attached and mounted on kubelets host machine. Deprecated: PhotonPersistentDisk is deprecated and the in-tree photonPersistentDisk type is no longer supported.",
+            ext: &[],
         },
         Field {
             tag: 26,
@@ -2435,6 +2680,7 @@ pub static VOLUME_SOURCE: Msg = Msg {
             card: Card::One,
             flags: 0,
             doc: "projected items for all in one resources secrets, configmaps, and downward API",
+            ext: &[],
         },
         Field {
             tag: 24,
@@ -2443,6 +2689,7 @@ pub static VOLUME_SOURCE: Msg = Msg {
             card: Card::One,
             flags: 0,
             doc: "portworxVolume represents a portworx volume attached and mounted on kubelets host machine. Deprecated: PortworxVolume is deprecated. All operations for the in-tree portworxVolume type are redirected to the pxd.portworx.com CSI driver when the CSIMigrationPortworx feature-gate is on.",
+            ext: &[],
         },
         Field {
             tag: 25,
@@ -2451,6 +2698,7 @@ pub static VOLUME_SOURCE: Msg = Msg {
             card: Card::One,
             flags: 0,
             doc: "scaleIO represents a ScaleIO persistent volume attached and mounted on Kubernetes nodes. Deprecated: ScaleIO is deprecated and the in-tree scaleIO type is no longer supported.",
+            ext: &[],
         },
         Field {
             tag: 27,
@@ -2459,6 +2707,7 @@ pub static VOLUME_SOURCE: Msg = Msg {
             card: Card::One,
             flags: 0,
             doc: "storageOS represents a StorageOS volume attached and mounted on Kubernetes nodes. Deprecated: StorageOS is deprecated and the in-tree storageos type is no longer supported.",
+            ext: &[],
         },
         Field {
             tag: 28,
@@ -2467,6 +2716,7 @@ pub static VOLUME_SOURCE: Msg = Msg {
             card: Card::One,
             flags: 0,
             doc: "csi (Container Storage Interface) represents ephemeral storage that is handled by certain external CSI drivers.",
+            ext: &[],
         },
         Field {
             tag: 29,
@@ -2475,6 +2725,7 @@ pub static VOLUME_SOURCE: Msg = Msg {
             card: Card::One,
             flags: 0,
             doc: "ephemeral represents a volume that is handled by a cluster storage driver. The volume's lifecycle is tied to the pod that defines it - it will be created before the pod starts, and deleted when the pod is removed.\n\nUse this if: a) the volume is only needed while the pod runs, b) features of normal volumes like restoring from snapshot or capacity tracking are needed, c) the storage driver is specified through a storage class, and d) the storage driver supports dynamic volume provisioning through a PersistentVolumeClaim (see EphemeralVolumeSource for more information on the connection between this volume type and PersistentVolumeClaim).\n\nUse PersistentVolumeClaim or one of the vendor-specific APIs for volumes that persist for longer than the lifecycle of an individual pod.\n\nUse CSI for light-weight local ephemeral volumes if the CSI driver is meant to be used that way - see the documentation of the driver for more information.\n\nA pod can use both types of ephemeral volumes and persistent volumes at the same time.",
+            ext: &[],
         },
         Field {
             tag: 30,
@@ -2483,6 +2734,7 @@ pub static VOLUME_SOURCE: Msg = Msg {
             card: Card::One,
             flags: 0,
             doc: "image represents an OCI object (a container image or artifact) pulled and mounted on the kubelet's host machine. The volume is resolved at pod startup depending on which PullPolicy value is provided:\n\n- Always: the kubelet always attempts to pull the reference. Container creation will fail If the pull fails. - Never: the kubelet never pulls the reference and only uses a local image or artifact. Container creation will fail if the reference isn't present. - IfNotPresent: the kubelet pulls if the reference isn't already present on disk. Container creation will fail if the reference isn't present and the pull fails.\n\nThe volume gets re-resolved if the pod gets deleted and recreated, which means that new remote content will become available on pod recreation. A failure to resolve or pull the image during pod startup will block containers from starting and may add significant latency. Failures will be retried using normal volume backoff and will be reported on the pod reason and message. The types of objects that may be mounted by this volume are defined by the container runtime implementation on a host machine and at minimum must include all valid types supported by the container image field. The OCI object gets mounted in a single directory (spec.containers\\[*\\].volumeMounts.mountPath) by merging the manifest layers in the same way as for container images. The volume will be mounted read-only (ro) and non-executable files (noexec). Sub path mounts for containers are not supported (spec.containers\\[*\\].volumeMounts.subpath) before 1.33. The field spec.securityContext.fsGroupChangePolicy has no effect on this volume type.",
+            ext: &[],
         },
     ],
 };
@@ -2498,6 +2750,7 @@ pub static VOLUME: Msg = Msg {
             card: Card::One,
             flags: REQ,
             doc: "name of the volume. Must be a DNS_LABEL and unique within the pod. More info: https://kubernetes.io/docs/concepts/overview/working-with-objects/names/#names",
+            ext: &[],
         },
         Field {
             tag: 2,
@@ -2506,6 +2759,7 @@ pub static VOLUME: Msg = Msg {
             card: Card::One,
             flags: INLINE,
             doc: "volumeSource represents the location and type of the mounted volume. If not specified, the Volume is implied to be an EmptyDir. This implied behavior is deprecated and will be removed in a future version.",
+            ext: &[],
         },
     ],
 };
@@ -2521,6 +2775,7 @@ pub static CONTAINER_PORT: Msg = Msg {
             card: Card::One,
             flags: 0,
             doc: "If specified, this must be an IANA_SVC_NAME and unique within the pod. Each named port in a pod must have a unique name. Name for the port that can be referred to by services.",
+            ext: &[],
         },
         Field {
             tag: 2,
@@ -2529,6 +2784,7 @@ pub static CONTAINER_PORT: Msg = Msg {
             card: Card::One,
             flags: 0,
             doc: "Number of port to expose on the host. If specified, this must be a valid port number, 0 < x < 65536. If HostNetwork is specified, this must match ContainerPort. Most containers do not need this.",
+            ext: &[],
         },
         Field {
             tag: 3,
@@ -2537,6 +2793,7 @@ pub static CONTAINER_PORT: Msg = Msg {
             card: Card::One,
             flags: REQ,
             doc: "Number of port to expose on the pod's IP address. This must be a valid port number, 0 < x < 65536.",
+            ext: &[],
         },
         Field {
             tag: 4,
@@ -2545,6 +2802,7 @@ pub static CONTAINER_PORT: Msg = Msg {
             card: Card::One,
             flags: 0,
             doc: "Protocol for port. Must be UDP, TCP, or SCTP. Defaults to \"TCP\".",
+            ext: &[],
         },
         Field {
             tag: 5,
@@ -2553,6 +2811,7 @@ pub static CONTAINER_PORT: Msg = Msg {
             card: Card::One,
             flags: 0,
             doc: "What host IP to bind the external port to.",
+            ext: &[],
         },
     ],
 };
@@ -2568,6 +2827,7 @@ pub static CONFIG_MAP_ENV_SOURCE: Msg = Msg {
             card: Card::One,
             flags: INLINE,
             doc: "The ConfigMap to select from.",
+            ext: &[],
         },
         Field {
             tag: 2,
@@ -2576,6 +2836,7 @@ pub static CONFIG_MAP_ENV_SOURCE: Msg = Msg {
             card: Card::One,
             flags: PTR,
             doc: "Specify whether the ConfigMap must be defined",
+            ext: &[],
         },
     ],
 };
@@ -2591,6 +2852,7 @@ pub static SECRET_ENV_SOURCE: Msg = Msg {
             card: Card::One,
             flags: INLINE,
             doc: "The Secret to select from.",
+            ext: &[],
         },
         Field {
             tag: 2,
@@ -2599,6 +2861,7 @@ pub static SECRET_ENV_SOURCE: Msg = Msg {
             card: Card::One,
             flags: PTR,
             doc: "Specify whether the Secret must be defined",
+            ext: &[],
         },
     ],
 };
@@ -2614,6 +2877,7 @@ pub static ENV_FROM_SOURCE: Msg = Msg {
             card: Card::One,
             flags: 0,
             doc: "Optional text to prepend to the name of each environment variable. May consist of any printable ASCII characters except '='.",
+            ext: &[],
         },
         Field {
             tag: 2,
@@ -2622,6 +2886,7 @@ pub static ENV_FROM_SOURCE: Msg = Msg {
             card: Card::One,
             flags: 0,
             doc: "The ConfigMap to select from",
+            ext: &[],
         },
         Field {
             tag: 3,
@@ -2630,6 +2895,7 @@ pub static ENV_FROM_SOURCE: Msg = Msg {
             card: Card::One,
             flags: 0,
             doc: "The Secret to select from",
+            ext: &[],
         },
     ],
 };
@@ -2645,8 +2911,17 @@ pub static CONFIG_MAP_KEY_SELECTOR: Msg = Msg {
             card: Card::One,
             flags: INLINE,
             doc: "The ConfigMap to select from.",
+            ext: &[],
         },
-        Field { tag: 2, json: "key", ty: Ty::Str, card: Card::One, flags: REQ, doc: "The key to select." },
+        Field {
+            tag: 2,
+            json: "key",
+            ty: Ty::Str,
+            card: Card::One,
+            flags: REQ,
+            doc: "The key to select.",
+            ext: &[],
+        },
         Field {
             tag: 3,
             json: "optional",
@@ -2654,6 +2929,7 @@ pub static CONFIG_MAP_KEY_SELECTOR: Msg = Msg {
             card: Card::One,
             flags: PTR,
             doc: "Specify whether the ConfigMap or its key must be defined",
+            ext: &[],
         },
     ],
 };
@@ -2669,6 +2945,7 @@ pub static SECRET_KEY_SELECTOR: Msg = Msg {
             card: Card::One,
             flags: INLINE,
             doc: "The name of the secret in the pod's namespace to select from.",
+            ext: &[],
         },
         Field {
             tag: 2,
@@ -2677,6 +2954,7 @@ pub static SECRET_KEY_SELECTOR: Msg = Msg {
             card: Card::One,
             flags: REQ,
             doc: "The key of the secret to select from.  Must be a valid secret key.",
+            ext: &[],
         },
         Field {
             tag: 3,
@@ -2685,6 +2963,7 @@ pub static SECRET_KEY_SELECTOR: Msg = Msg {
             card: Card::One,
             flags: PTR,
             doc: "Specify whether the Secret or its key must be defined",
+            ext: &[],
         },
     ],
 };
@@ -2700,6 +2979,7 @@ pub static FILE_KEY_SELECTOR: Msg = Msg {
             card: Card::One,
             flags: REQ,
             doc: "The name of the volume mount containing the env file.",
+            ext: &[],
         },
         Field {
             tag: 2,
@@ -2708,6 +2988,7 @@ pub static FILE_KEY_SELECTOR: Msg = Msg {
             card: Card::One,
             flags: REQ,
             doc: "The path within the volume from which to select the file. Must be relative and may not contain the '..' path or start with '..'.",
+            ext: &[],
         },
         Field {
             tag: 3,
@@ -2716,6 +2997,7 @@ pub static FILE_KEY_SELECTOR: Msg = Msg {
             card: Card::One,
             flags: REQ,
             doc: "The key within the env file. An invalid key will prevent the pod from starting. The keys defined within a source may consist of any printable ASCII characters except '='. During Alpha stage of the EnvFiles feature gate, the key size is limited to 128 characters.",
+            ext: &[],
         },
         Field {
             tag: 4,
@@ -2724,6 +3006,7 @@ pub static FILE_KEY_SELECTOR: Msg = Msg {
             card: Card::One,
             flags: PTR,
             doc: "Specify whether the file or its key must be defined. If the file or key does not exist, then the env var is not published. If optional is set to true and the specified key does not exist, the environment variable will not be set in the Pod's containers.\n\nIf optional is set to false and the specified key does not exist, an error will be returned during Pod creation.",
+            ext: &[],
         },
     ],
 };
@@ -2739,6 +3022,7 @@ pub static ENV_VAR_SOURCE: Msg = Msg {
             card: Card::One,
             flags: 0,
             doc: "Selects a field of the pod: supports metadata.name, metadata.namespace, `metadata.labels\\['<KEY>'\\]`, `metadata.annotations\\['<KEY>'\\]`, spec.nodeName, spec.serviceAccountName, status.hostIP, status.podIP, status.podIPs.",
+            ext: &[],
         },
         Field {
             tag: 2,
@@ -2747,6 +3031,7 @@ pub static ENV_VAR_SOURCE: Msg = Msg {
             card: Card::One,
             flags: 0,
             doc: "Selects a resource of the container: only resources limits and requests (limits.cpu, limits.memory, limits.ephemeral-storage, requests.cpu, requests.memory and requests.ephemeral-storage) are currently supported.",
+            ext: &[],
         },
         Field {
             tag: 3,
@@ -2755,6 +3040,7 @@ pub static ENV_VAR_SOURCE: Msg = Msg {
             card: Card::One,
             flags: 0,
             doc: "Selects a key of a ConfigMap.",
+            ext: &[],
         },
         Field {
             tag: 4,
@@ -2763,6 +3049,7 @@ pub static ENV_VAR_SOURCE: Msg = Msg {
             card: Card::One,
             flags: 0,
             doc: "Selects a key of a secret in the pod's namespace",
+            ext: &[],
         },
         Field {
             tag: 5,
@@ -2771,6 +3058,7 @@ pub static ENV_VAR_SOURCE: Msg = Msg {
             card: Card::One,
             flags: 0,
             doc: "FileKeyRef selects a key of the env file. Requires the EnvFiles feature gate to be enabled.",
+            ext: &[],
         },
     ],
 };
@@ -2786,6 +3074,7 @@ pub static ENV_VAR: Msg = Msg {
             card: Card::One,
             flags: REQ,
             doc: "Name of the environment variable. May consist of any printable ASCII characters except '='.",
+            ext: &[],
         },
         Field {
             tag: 2,
@@ -2794,6 +3083,7 @@ pub static ENV_VAR: Msg = Msg {
             card: Card::One,
             flags: 0,
             doc: "Variable references $(VAR_NAME) are expanded using the previously defined environment variables in the container and any service environment variables. If a variable cannot be resolved, the reference in the input string will be unchanged. Double $$ are reduced to a single $, which allows for escaping the $(VAR_NAME) syntax: i.e. \"$$(VAR_NAME)\" will produce the string literal \"$(VAR_NAME)\". Escaped references will never be expanded, regardless of whether the variable exists or not. Defaults to \"\".",
+            ext: &[],
         },
         Field {
             tag: 3,
@@ -2802,6 +3092,7 @@ pub static ENV_VAR: Msg = Msg {
             card: Card::One,
             flags: 0,
             doc: "Source for the environment variable's value. Cannot be used if value is not empty.",
+            ext: &[],
         },
     ],
 };
@@ -2817,6 +3108,7 @@ pub static RESOURCE_CLAIM: Msg = Msg {
             card: Card::One,
             flags: 0,
             doc: "Name must match the name of one entry in pod.spec.resourceClaims of the Pod where this field is used. It makes that resource available inside a container.",
+            ext: &[],
         },
         Field {
             tag: 2,
@@ -2825,6 +3117,7 @@ pub static RESOURCE_CLAIM: Msg = Msg {
             card: Card::One,
             flags: 0,
             doc: "Request is the name chosen for a request in the referenced claim. If empty, everything from the claim is made available, otherwise only the result of this request.",
+            ext: &[],
         },
     ],
 };
@@ -2840,6 +3133,7 @@ pub static RESOURCE_REQUIREMENTS: Msg = Msg {
             card: Card::Map,
             flags: 0,
             doc: "Limits describes the maximum amount of compute resources allowed. More info: https://kubernetes.io/docs/concepts/configuration/manage-resources-containers/",
+            ext: &[],
         },
         Field {
             tag: 2,
@@ -2848,6 +3142,7 @@ pub static RESOURCE_REQUIREMENTS: Msg = Msg {
             card: Card::Map,
             flags: 0,
             doc: "Requests describes the minimum amount of compute resources required. If Requests is omitted for a container, it defaults to Limits if that is explicitly specified, otherwise to an implementation-defined value. Requests cannot exceed Limits. More info: https://kubernetes.io/docs/concepts/configuration/manage-resources-containers/",
+            ext: &[],
         },
         Field {
             tag: 3,
@@ -2856,6 +3151,7 @@ pub static RESOURCE_REQUIREMENTS: Msg = Msg {
             card: Card::Rep,
             flags: 0,
             doc: "Claims lists the names of resources, defined in spec.resourceClaims, that are used by this container.\n\nThis field depends on the DynamicResourceAllocation feature gate.\n\nThis field is immutable. It can only be set for containers.",
+            ext: &[("x-kubernetes-list-map-keys", "name"), ("x-kubernetes-list-type", "map")],
         },
     ],
 };
@@ -2871,6 +3167,7 @@ pub static CONTAINER_RESIZE_POLICY: Msg = Msg {
             card: Card::One,
             flags: REQ,
             doc: "Name of the resource to which this resource resize policy applies. Supported values: cpu, memory.",
+            ext: &[],
         },
         Field {
             tag: 2,
@@ -2879,6 +3176,7 @@ pub static CONTAINER_RESIZE_POLICY: Msg = Msg {
             card: Card::One,
             flags: REQ,
             doc: "Restart policy to apply when specified resource is resized. If not specified, it defaults to NotRequired.",
+            ext: &[],
         },
     ],
 };
@@ -2894,6 +3192,7 @@ pub static CONTAINER_RESTART_RULE_ON_EXIT_CODES: Msg = Msg {
             card: Card::One,
             flags: REQ,
             doc: "Represents the relationship between the container exit code(s) and the specified values. Possible values are: - In: the requirement is satisfied if the container exit code is in the set of specified values. - NotIn: the requirement is satisfied if the container exit code is not in the set of specified values.",
+            ext: &[],
         },
         Field {
             tag: 2,
@@ -2902,6 +3201,7 @@ pub static CONTAINER_RESTART_RULE_ON_EXIT_CODES: Msg = Msg {
             card: Card::Rep,
             flags: 0,
             doc: "Specifies the set of values to check for container exit codes. At most 255 elements are allowed.",
+            ext: &[("x-kubernetes-list-type", "set")],
         },
     ],
 };
@@ -2917,6 +3217,7 @@ pub static CONTAINER_RESTART_RULE: Msg = Msg {
             card: Card::One,
             flags: REQ,
             doc: "Specifies the action taken on a container exit if the requirements are satisfied. The only possible value is \"Restart\" to restart the container.",
+            ext: &[],
         },
         Field {
             tag: 2,
@@ -2925,6 +3226,7 @@ pub static CONTAINER_RESTART_RULE: Msg = Msg {
             card: Card::One,
             flags: 0,
             doc: "Represents the exit codes to check on container exits.",
+            ext: &[],
         },
     ],
 };
@@ -2940,6 +3242,7 @@ pub static VOLUME_MOUNT: Msg = Msg {
             card: Card::One,
             flags: REQ,
             doc: "This must match the Name of a Volume.",
+            ext: &[],
         },
         Field {
             tag: 2,
@@ -2948,6 +3251,7 @@ pub static VOLUME_MOUNT: Msg = Msg {
             card: Card::One,
             flags: 0,
             doc: "Mounted read-only if true, read-write otherwise (false or unspecified). Defaults to false.",
+            ext: &[],
         },
         Field {
             tag: 7,
@@ -2956,6 +3260,7 @@ pub static VOLUME_MOUNT: Msg = Msg {
             card: Card::One,
             flags: PTR,
             doc: "RecursiveReadOnly specifies whether read-only mounts should be handled recursively.\n\nIf ReadOnly is false, this field has no meaning and must be unspecified.\n\nIf ReadOnly is true, and this field is set to Disabled, the mount is not made recursively read-only.  If this field is set to IfPossible, the mount is made recursively read-only, if it is supported by the container runtime.  If this field is set to Enabled, the mount is made recursively read-only if it is supported by the container runtime, otherwise the pod will not be started and an error will be generated to indicate the reason.\n\nIf this field is set to IfPossible or Enabled, MountPropagation must be set to None (or be unspecified, which defaults to None).\n\nIf this field is not specified, it is treated as an equivalent of Disabled.",
+            ext: &[],
         },
         Field {
             tag: 3,
@@ -2964,6 +3269,7 @@ pub static VOLUME_MOUNT: Msg = Msg {
             card: Card::One,
             flags: REQ,
             doc: "Path within the container at which the volume should be mounted.  Must not contain ':'.",
+            ext: &[],
         },
         Field {
             tag: 4,
@@ -2972,6 +3278,7 @@ pub static VOLUME_MOUNT: Msg = Msg {
             card: Card::One,
             flags: 0,
             doc: "Path within the volume from which the container's volume should be mounted. Defaults to \"\" (volume's root).",
+            ext: &[],
         },
         Field {
             tag: 5,
@@ -2980,6 +3287,7 @@ pub static VOLUME_MOUNT: Msg = Msg {
             card: Card::One,
             flags: PTR,
             doc: "mountPropagation determines how mounts are propagated from the host to container and the other way around. When not set, MountPropagationNone is used. This field is beta in 1.10. When RecursiveReadOnly is set to IfPossible or to Enabled, MountPropagation must be None or unspecified (which defaults to None).",
+            ext: &[],
         },
         Field {
             tag: 6,
@@ -2988,6 +3296,7 @@ pub static VOLUME_MOUNT: Msg = Msg {
             card: Card::One,
             flags: 0,
             doc: "Expanded path within the volume from which the container's volume should be mounted. Behaves similarly to SubPath but environment variable references $(VAR_NAME) are expanded using the container's environment. Defaults to \"\" (volume's root). SubPathExpr and SubPath are mutually exclusive.",
+            ext: &[],
         },
     ],
 };
@@ -3003,6 +3312,7 @@ pub static VOLUME_DEVICE: Msg = Msg {
             card: Card::One,
             flags: REQ,
             doc: "name must match the name of a persistentVolumeClaim in the pod",
+            ext: &[],
         },
         Field {
             tag: 2,
@@ -3011,6 +3321,7 @@ pub static VOLUME_DEVICE: Msg = Msg {
             card: Card::One,
             flags: REQ,
             doc: "devicePath is the path inside of the container that the device will be mapped to.",
+            ext: &[],
         },
     ],
 };
@@ -3025,6 +3336,7 @@ pub static EXEC_ACTION: Msg = Msg {
         card: Card::Rep,
         flags: 0,
         doc: "Command is the command line to execute inside the container, the working directory for the command  is root ('/') in the container's filesystem. The command is simply exec'd, it is not run inside a shell, so traditional shell instructions ('|', etc) won't work. To use a shell, you need to explicitly call out to that shell. Exit status of 0 is treated as live/healthy and non-zero is unhealthy.",
+        ext: &[("x-kubernetes-list-type", "atomic")],
     }],
 };
 pub static HTTP_HEADER: Msg = Msg {
@@ -3039,6 +3351,7 @@ pub static HTTP_HEADER: Msg = Msg {
             card: Card::One,
             flags: REQ,
             doc: "The header field name. This will be canonicalized upon output, so case-variant names will be understood as the same header.",
+            ext: &[],
         },
         Field {
             tag: 2,
@@ -3047,6 +3360,7 @@ pub static HTTP_HEADER: Msg = Msg {
             card: Card::One,
             flags: REQ,
             doc: "The header field value",
+            ext: &[],
         },
     ],
 };
@@ -3062,6 +3376,7 @@ pub static HTTP_GET_ACTION: Msg = Msg {
             card: Card::One,
             flags: 0,
             doc: "Path to access on the HTTP server.",
+            ext: &[],
         },
         Field {
             tag: 2,
@@ -3070,6 +3385,7 @@ pub static HTTP_GET_ACTION: Msg = Msg {
             card: Card::One,
             flags: REQ,
             doc: "Name or number of the port to access on the container. Number must be in the range 1 to 65535. Name must be an IANA_SVC_NAME.",
+            ext: &[],
         },
         Field {
             tag: 3,
@@ -3078,6 +3394,7 @@ pub static HTTP_GET_ACTION: Msg = Msg {
             card: Card::One,
             flags: 0,
             doc: "Host name to connect to, defaults to the pod IP. You probably want to set \"Host\" in httpHeaders instead.",
+            ext: &[],
         },
         Field {
             tag: 4,
@@ -3086,6 +3403,7 @@ pub static HTTP_GET_ACTION: Msg = Msg {
             card: Card::One,
             flags: 0,
             doc: "Scheme to use for connecting to the host. Defaults to HTTP.",
+            ext: &[],
         },
         Field {
             tag: 5,
@@ -3094,6 +3412,7 @@ pub static HTTP_GET_ACTION: Msg = Msg {
             card: Card::Rep,
             flags: 0,
             doc: "Custom headers to set in the request. HTTP allows repeated headers.",
+            ext: &[("x-kubernetes-list-type", "atomic")],
         },
     ],
 };
@@ -3109,6 +3428,7 @@ pub static TCP_SOCKET_ACTION: Msg = Msg {
             card: Card::One,
             flags: REQ,
             doc: "Number or name of the port to access on the container. Number must be in the range 1 to 65535. Name must be an IANA_SVC_NAME.",
+            ext: &[],
         },
         Field {
             tag: 2,
@@ -3117,6 +3437,7 @@ pub static TCP_SOCKET_ACTION: Msg = Msg {
             card: Card::One,
             flags: 0,
             doc: "Optional: Host name to connect to, defaults to the pod IP.",
+            ext: &[],
         },
     ],
 };
@@ -3132,6 +3453,7 @@ pub static GRPC_ACTION: Msg = Msg {
             card: Card::One,
             flags: REQ,
             doc: "Port number of the gRPC service. Number must be in the range 1 to 65535.",
+            ext: &[],
         },
         Field {
             tag: 2,
@@ -3140,6 +3462,7 @@ pub static GRPC_ACTION: Msg = Msg {
             card: Card::One,
             flags: PTR,
             doc: "Service is the name of the service to place in the gRPC HealthCheckRequest (see https://github.com/grpc/grpc/blob/master/doc/health-checking.md).\n\nIf this is not specified, the default behavior is defined by gRPC.",
+            ext: &[],
         },
     ],
 };
@@ -3155,6 +3478,7 @@ pub static PROBE_HANDLER: Msg = Msg {
             card: Card::One,
             flags: 0,
             doc: "Exec specifies a command to execute in the container.",
+            ext: &[],
         },
         Field {
             tag: 2,
@@ -3163,6 +3487,7 @@ pub static PROBE_HANDLER: Msg = Msg {
             card: Card::One,
             flags: 0,
             doc: "HTTPGet specifies an HTTP GET request to perform.",
+            ext: &[],
         },
         Field {
             tag: 3,
@@ -3171,6 +3496,7 @@ pub static PROBE_HANDLER: Msg = Msg {
             card: Card::One,
             flags: 0,
             doc: "TCPSocket specifies a connection to a TCP port.",
+            ext: &[],
         },
         Field {
             tag: 4,
@@ -3179,6 +3505,7 @@ pub static PROBE_HANDLER: Msg = Msg {
             card: Card::One,
             flags: 0,
             doc: "GRPC specifies a GRPC HealthCheckRequest.",
+            ext: &[],
         },
     ],
 };
@@ -3194,6 +3521,7 @@ pub static PROBE: Msg = Msg {
             card: Card::One,
             flags: INLINE,
             doc: "The action taken to determine the health of a container",
+            ext: &[],
         },
         Field {
             tag: 2,
@@ -3202,6 +3530,7 @@ pub static PROBE: Msg = Msg {
             card: Card::One,
             flags: 0,
             doc: "Number of seconds after the container has started before liveness probes are initiated. More info: https://kubernetes.io/docs/concepts/workloads/pods/pod-lifecycle#container-probes",
+            ext: &[],
         },
         Field {
             tag: 3,
@@ -3210,6 +3539,7 @@ pub static PROBE: Msg = Msg {
             card: Card::One,
             flags: 0,
             doc: "Number of seconds after which the probe times out. Defaults to 1 second. Minimum value is 1. More info: https://kubernetes.io/docs/concepts/workloads/pods/pod-lifecycle#container-probes",
+            ext: &[],
         },
         Field {
             tag: 4,
@@ -3218,6 +3548,7 @@ pub static PROBE: Msg = Msg {
             card: Card::One,
             flags: 0,
             doc: "How often (in seconds) to perform the probe. Default to 10 seconds. Minimum value is 1.",
+            ext: &[],
         },
         Field {
             tag: 5,
@@ -3226,6 +3557,7 @@ pub static PROBE: Msg = Msg {
             card: Card::One,
             flags: 0,
             doc: "Minimum consecutive successes for the probe to be considered successful after having failed. Defaults to 1. Must be 1 for liveness and startup. Minimum value is 1.",
+            ext: &[],
         },
         Field {
             tag: 6,
@@ -3234,6 +3566,7 @@ pub static PROBE: Msg = Msg {
             card: Card::One,
             flags: 0,
             doc: "Minimum consecutive failures for the probe to be considered failed after having succeeded. Defaults to 3. Minimum value is 1.",
+            ext: &[],
         },
         Field {
             tag: 7,
@@ -3242,6 +3575,7 @@ pub static PROBE: Msg = Msg {
             card: Card::One,
             flags: PTR,
             doc: "Optional duration in seconds the pod needs to terminate gracefully upon probe failure. The grace period is the duration in seconds after the processes running in the pod are sent a termination signal and the time when the processes are forcibly halted with a kill signal. Set this value longer than the expected cleanup time for your process. If this value is nil, the pod's terminationGracePeriodSeconds will be used. Otherwise, this value overrides the value provided by the pod spec. Value must be non-negative integer. The value zero indicates stop immediately via the kill signal (no opportunity to shut down). This is a beta field and requires enabling ProbeTerminationGracePeriod feature gate. Minimum value is 1. spec.terminationGracePeriodSeconds is used if unset.",
+            ext: &[],
         },
     ],
 };
@@ -3256,6 +3590,7 @@ pub static SLEEP_ACTION: Msg = Msg {
         card: Card::One,
         flags: REQ,
         doc: "Seconds is the number of seconds to sleep.",
+        ext: &[],
     }],
 };
 pub static LIFECYCLE_HANDLER: Msg = Msg {
@@ -3270,6 +3605,7 @@ pub static LIFECYCLE_HANDLER: Msg = Msg {
             card: Card::One,
             flags: 0,
             doc: "Exec specifies a command to execute in the container.",
+            ext: &[],
         },
         Field {
             tag: 2,
@@ -3278,6 +3614,7 @@ pub static LIFECYCLE_HANDLER: Msg = Msg {
             card: Card::One,
             flags: 0,
             doc: "HTTPGet specifies an HTTP GET request to perform.",
+            ext: &[],
         },
         Field {
             tag: 3,
@@ -3286,6 +3623,7 @@ pub static LIFECYCLE_HANDLER: Msg = Msg {
             card: Card::One,
             flags: 0,
             doc: "Deprecated. TCPSocket is NOT supported as a LifecycleHandler and kept for backward compatibility. There is no validation of this field and lifecycle hooks will fail at runtime when it is specified.",
+            ext: &[],
         },
         Field {
             tag: 4,
@@ -3294,6 +3632,7 @@ pub static LIFECYCLE_HANDLER: Msg = Msg {
             card: Card::One,
             flags: 0,
             doc: "Sleep represents a duration that the container should sleep.",
+            ext: &[],
         },
     ],
 };
@@ -3309,6 +3648,7 @@ pub static LIFECYCLE: Msg = Msg {
             card: Card::One,
             flags: 0,
             doc: "PostStart is called immediately after a container is created. If the handler fails, the container is terminated and restarted according to its restart policy. Other management of the container blocks until the hook completes. More info: https://kubernetes.io/docs/concepts/containers/container-lifecycle-hooks/#container-hooks",
+            ext: &[],
         },
         Field {
             tag: 2,
@@ -3317,6 +3657,7 @@ pub static LIFECYCLE: Msg = Msg {
             card: Card::One,
             flags: 0,
             doc: "PreStop is called immediately before a container is terminated due to an API request or management event such as liveness/startup probe failure, preemption, resource contention, etc. The handler is not called if the container crashes or exits. The Pod's termination grace period countdown begins before the PreStop hook is executed. Regardless of the outcome of the handler, the container will eventually terminate within the Pod's termination grace period (unless delayed by finalizers). Other management of the container blocks until the hook completes or until the termination grace period is reached. More info: https://kubernetes.io/docs/concepts/containers/container-lifecycle-hooks/#container-hooks",
+            ext: &[],
         },
         Field {
             tag: 3,
@@ -3325,6 +3666,7 @@ pub static LIFECYCLE: Msg = Msg {
             card: Card::One,
             flags: PTR,
             doc: "StopSignal defines which signal will be sent to a container when it is being stopped. If not specified, the default is defined by the container runtime in use. StopSignal can only be set for Pods with a non-empty .spec.os.name",
+            ext: &[],
         },
     ],
 };
@@ -3333,8 +3675,24 @@ pub static CAPABILITIES: Msg = Msg {
     definition: "io.k8s.api.core.v1.Capabilities",
     doc: "Adds and removes POSIX capabilities from running containers.",
     fields: &[
-        Field { tag: 1, json: "add", ty: Ty::Str, card: Card::Rep, flags: 0, doc: "Added capabilities" },
-        Field { tag: 2, json: "drop", ty: Ty::Str, card: Card::Rep, flags: 0, doc: "Removed capabilities" },
+        Field {
+            tag: 1,
+            json: "add",
+            ty: Ty::Str,
+            card: Card::Rep,
+            flags: 0,
+            doc: "Added capabilities",
+            ext: &[("x-kubernetes-list-type", "atomic")],
+        },
+        Field {
+            tag: 2,
+            json: "drop",
+            ty: Ty::Str,
+            card: Card::Rep,
+            flags: 0,
+            doc: "Removed capabilities",
+            ext: &[("x-kubernetes-list-type", "atomic")],
+        },
     ],
 };
 pub static SE_LINUX_OPTIONS: Msg = Msg {
@@ -3349,6 +3707,7 @@ pub static SE_LINUX_OPTIONS: Msg = Msg {
             card: Card::One,
             flags: 0,
             doc: "User is a SELinux user label that applies to the container.",
+            ext: &[],
         },
         Field {
             tag: 2,
@@ -3357,6 +3716,7 @@ pub static SE_LINUX_OPTIONS: Msg = Msg {
             card: Card::One,
             flags: 0,
             doc: "Role is a SELinux role label that applies to the container.",
+            ext: &[],
         },
         Field {
             tag: 3,
@@ -3365,6 +3725,7 @@ pub static SE_LINUX_OPTIONS: Msg = Msg {
             card: Card::One,
             flags: 0,
             doc: "Type is a SELinux type label that applies to the container.",
+            ext: &[],
         },
         Field {
             tag: 4,
@@ -3373,6 +3734,7 @@ pub static SE_LINUX_OPTIONS: Msg = Msg {
             card: Card::One,
             flags: 0,
             doc: "Level is SELinux level label that applies to the container.",
+            ext: &[],
         },
     ],
 };
@@ -3388,6 +3750,7 @@ pub static WINDOWS_SECURITY_CONTEXT_OPTIONS: Msg = Msg {
             card: Card::One,
             flags: PTR,
             doc: "GMSACredentialSpecName is the name of the GMSA credential spec to use.",
+            ext: &[],
         },
         Field {
             tag: 2,
@@ -3396,6 +3759,7 @@ pub static WINDOWS_SECURITY_CONTEXT_OPTIONS: Msg = Msg {
             card: Card::One,
             flags: PTR,
             doc: "GMSACredentialSpec is where the GMSA admission webhook (https://github.com/kubernetes-sigs/windows-gmsa) inlines the contents of the GMSA credential spec named by the GMSACredentialSpecName field.",
+            ext: &[],
         },
         Field {
             tag: 3,
@@ -3404,6 +3768,7 @@ pub static WINDOWS_SECURITY_CONTEXT_OPTIONS: Msg = Msg {
             card: Card::One,
             flags: PTR,
             doc: "The UserName in Windows to run the entrypoint of the container process. Defaults to the user specified in image metadata if unspecified. May also be set in PodSecurityContext. If set in both SecurityContext and PodSecurityContext, the value specified in SecurityContext takes precedence.",
+            ext: &[],
         },
         Field {
             tag: 4,
@@ -3412,6 +3777,7 @@ pub static WINDOWS_SECURITY_CONTEXT_OPTIONS: Msg = Msg {
             card: Card::One,
             flags: PTR,
             doc: "HostProcess determines if a container should be run as a 'Host Process' container. All of a Pod's containers must have the same effective HostProcess value (it is not allowed to have a mix of HostProcess containers and non-HostProcess containers). In addition, if HostProcess is true then HostNetwork must also be set to true.",
+            ext: &[],
         },
     ],
 };
@@ -3427,6 +3793,7 @@ pub static SECCOMP_PROFILE: Msg = Msg {
             card: Card::One,
             flags: REQ,
             doc: "type indicates which kind of seccomp profile will be applied. Valid options are:\n\nLocalhost - a profile defined in a file on the node should be used. RuntimeDefault - the container runtime default profile should be used. Unconfined - no profile should be applied.",
+            ext: &[],
         },
         Field {
             tag: 2,
@@ -3435,6 +3802,7 @@ pub static SECCOMP_PROFILE: Msg = Msg {
             card: Card::One,
             flags: PTR,
             doc: "localhostProfile indicates a profile defined in a file on the node should be used. The profile must be preconfigured on the node to work. Must be a descending path, relative to the kubelet's configured seccomp profile location. Must be set if type is \"Localhost\". Must NOT be set for any other type.",
+            ext: &[],
         },
     ],
 };
@@ -3450,6 +3818,7 @@ pub static APP_ARMOR_PROFILE: Msg = Msg {
             card: Card::One,
             flags: REQ,
             doc: "type indicates which kind of AppArmor profile will be applied. Valid options are: Localhost - a profile pre-loaded on the node. RuntimeDefault - the container runtime's default profile. Unconfined - no AppArmor enforcement.",
+            ext: &[],
         },
         Field {
             tag: 2,
@@ -3458,6 +3827,7 @@ pub static APP_ARMOR_PROFILE: Msg = Msg {
             card: Card::One,
             flags: PTR,
             doc: "localhostProfile indicates a profile loaded on the node that should be used. The profile must be preconfigured on the node to work. Must match the loaded name of the profile. Must be set if and only if type is \"Localhost\".",
+            ext: &[],
         },
     ],
 };
@@ -3473,6 +3843,7 @@ pub static SECURITY_CONTEXT: Msg = Msg {
             card: Card::One,
             flags: 0,
             doc: "The capabilities to add/drop when running containers. Defaults to the default set of capabilities granted by the container runtime. Note that this field cannot be set when spec.os.name is windows.",
+            ext: &[],
         },
         Field {
             tag: 2,
@@ -3481,6 +3852,7 @@ pub static SECURITY_CONTEXT: Msg = Msg {
             card: Card::One,
             flags: PTR,
             doc: "Run container in privileged mode. Processes in privileged containers are essentially equivalent to root on the host. Defaults to false. Note that this field cannot be set when spec.os.name is windows.",
+            ext: &[],
         },
         Field {
             tag: 3,
@@ -3489,6 +3861,7 @@ pub static SECURITY_CONTEXT: Msg = Msg {
             card: Card::One,
             flags: 0,
             doc: "The SELinux context to be applied to the container. If unspecified, the container runtime will allocate a random SELinux context for each container.  May also be set in PodSecurityContext.  If set in both SecurityContext and PodSecurityContext, the value specified in SecurityContext takes precedence. Note that this field cannot be set when spec.os.name is windows.",
+            ext: &[],
         },
         Field {
             tag: 10,
@@ -3497,6 +3870,7 @@ pub static SECURITY_CONTEXT: Msg = Msg {
             card: Card::One,
             flags: 0,
             doc: "The Windows specific settings applied to all containers. If unspecified, the options from the PodSecurityContext will be used. If set in both SecurityContext and PodSecurityContext, the value specified in SecurityContext takes precedence. Note that this field cannot be set when spec.os.name is linux.",
+            ext: &[],
         },
         Field {
             tag: 4,
@@ -3505,6 +3879,7 @@ pub static SECURITY_CONTEXT: Msg = Msg {
             card: Card::One,
             flags: PTR,
             doc: "The UID to run the entrypoint of the container process. Defaults to user specified in image metadata if unspecified. May also be set in PodSecurityContext.  If set in both SecurityContext and PodSecurityContext, the value specified in SecurityContext takes precedence. Note that this field cannot be set when spec.os.name is windows.",
+            ext: &[],
         },
         Field {
             tag: 8,
@@ -3513,6 +3888,7 @@ pub static SECURITY_CONTEXT: Msg = Msg {
             card: Card::One,
             flags: PTR,
             doc: "The GID to run the entrypoint of the container process. Uses runtime default if unset. May also be set in PodSecurityContext.  If set in both SecurityContext and PodSecurityContext, the value specified in SecurityContext takes precedence. Note that this field cannot be set when spec.os.name is windows.",
+            ext: &[],
         },
         Field {
             tag: 5,
@@ -3521,6 +3897,7 @@ pub static SECURITY_CONTEXT: Msg = Msg {
             card: Card::One,
             flags: PTR,
             doc: "Indicates that the container must run as a non-root user. If true, the Kubelet will validate the image at runtime to ensure that it does not run as UID 0 (root) and fail to start the container if it does. If unset or false, no such validation will be performed. May also be set in PodSecurityContext.  If set in both SecurityContext and PodSecurityContext, the value specified in SecurityContext takes precedence.",
+            ext: &[],
         },
         Field {
             tag: 6,
@@ -3529,6 +3906,7 @@ pub static SECURITY_CONTEXT: Msg = Msg {
             card: Card::One,
             flags: PTR,
             doc: "Whether this container has a read-only root filesystem. Default is false. Note that this field cannot be set when spec.os.name is windows.",
+            ext: &[],
         },
         Field {
             tag: 7,
@@ -3537,6 +3915,7 @@ pub static SECURITY_CONTEXT: Msg = Msg {
             card: Card::One,
             flags: PTR,
             doc: "AllowPrivilegeEscalation controls whether a process can gain more privileges than its parent process. This bool directly controls if the no_new_privs flag will be set on the container process. AllowPrivilegeEscalation is true always when the container is: 1) run as Privileged 2) has CAP_SYS_ADMIN Note that this field cannot be set when spec.os.name is windows.",
+            ext: &[],
         },
         Field {
             tag: 9,
@@ -3545,6 +3924,7 @@ pub static SECURITY_CONTEXT: Msg = Msg {
             card: Card::One,
             flags: PTR,
             doc: "procMount denotes the type of proc mount to use for the containers. The default value is Default which uses the container runtime defaults for readonly paths and masked paths. This requires the ProcMountType feature flag to be enabled. Note that this field cannot be set when spec.os.name is windows.",
+            ext: &[],
         },
         Field {
             tag: 11,
@@ -3553,6 +3933,7 @@ pub static SECURITY_CONTEXT: Msg = Msg {
             card: Card::One,
             flags: 0,
             doc: "The seccomp options to use by this container. If seccomp options are provided at both the pod & container level, the container options override the pod options. Note that this field cannot be set when spec.os.name is windows.",
+            ext: &[],
         },
         Field {
             tag: 12,
@@ -3561,6 +3942,7 @@ pub static SECURITY_CONTEXT: Msg = Msg {
             card: Card::One,
             flags: 0,
             doc: "appArmorProfile is the AppArmor options to use by this container. If set, this profile overrides the pod's appArmorProfile. Note that this field cannot be set when spec.os.name is windows.",
+            ext: &[],
         },
     ],
 };
@@ -3576,6 +3958,7 @@ pub static CONTAINER: Msg = Msg {
             card: Card::One,
             flags: REQ,
             doc: "Name of the container specified as a DNS_LABEL. Each container in a pod must have a unique name (DNS_LABEL). Cannot be updated.",
+            ext: &[],
         },
         Field {
             tag: 2,
@@ -3584,6 +3967,7 @@ pub static CONTAINER: Msg = Msg {
             card: Card::One,
             flags: 0,
             doc: "Container image name. More info: https://kubernetes.io/docs/concepts/containers/images This field is optional to allow higher level config management to default or override container images in workload controllers like Deployments and StatefulSets.",
+            ext: &[],
         },
         Field {
             tag: 3,
@@ -3592,6 +3976,7 @@ pub static CONTAINER: Msg = Msg {
             card: Card::Rep,
             flags: 0,
             doc: "Entrypoint array. Not executed within a shell. The container image's ENTRYPOINT is used if this is not provided. Variable references $(VAR_NAME) are expanded using the container's environment. If a variable cannot be resolved, the reference in the input string will be unchanged. Double $$ are reduced to a single $, which allows for escaping the $(VAR_NAME) syntax: i.e. \"$$(VAR_NAME)\" will produce the string literal \"$(VAR_NAME)\". Escaped references will never be expanded, regardless of whether the variable exists or not. Cannot be updated. More info: https://kubernetes.io/docs/tasks/inject-data-application/define-command-argument-container/#running-a-command-in-a-shell",
+            ext: &[("x-kubernetes-list-type", "atomic")],
         },
         Field {
             tag: 4,
@@ -3600,6 +3985,7 @@ pub static CONTAINER: Msg = Msg {
             card: Card::Rep,
             flags: 0,
             doc: "Arguments to the entrypoint. The container image's CMD is used if this is not provided. Variable references $(VAR_NAME) are expanded using the container's environment. If a variable cannot be resolved, the reference in the input string will be unchanged. Double $$ are reduced to a single $, which allows for escaping the $(VAR_NAME) syntax: i.e. \"$$(VAR_NAME)\" will produce the string literal \"$(VAR_NAME)\". Escaped references will never be expanded, regardless of whether the variable exists or not. Cannot be updated. More info: https://kubernetes.io/docs/tasks/inject-data-application/define-command-argument-container/#running-a-command-in-a-shell",
+            ext: &[("x-kubernetes-list-type", "atomic")],
         },
         Field {
             tag: 5,
@@ -3608,6 +3994,7 @@ pub static CONTAINER: Msg = Msg {
             card: Card::One,
             flags: 0,
             doc: "Container's working directory. If not specified, the container runtime's default will be used, which might be configured in the container image. Cannot be updated.",
+            ext: &[],
         },
         Field {
             tag: 6,
@@ -3616,6 +4003,12 @@ pub static CONTAINER: Msg = Msg {
             card: Card::Rep,
             flags: 0,
             doc: "List of ports to expose from the container. Not specifying a port here DOES NOT prevent that port from being exposed. Any port which is listening on the default \"0.0.0.0\" address inside a container will be accessible from the network. Modifying this array with strategic merge patch may corrupt the data. For more information See https://github.com/kubernetes/kubernetes/issues/108255. Cannot be updated.",
+            ext: &[
+                ("x-kubernetes-list-map-keys", "containerPort,protocol"),
+                ("x-kubernetes-list-type", "map"),
+                ("x-kubernetes-patch-merge-key", "containerPort"),
+                ("x-kubernetes-patch-strategy", "merge"),
+            ],
         },
         Field {
             tag: 19,
@@ -3624,6 +4017,7 @@ pub static CONTAINER: Msg = Msg {
             card: Card::Rep,
             flags: 0,
             doc: "List of sources to populate environment variables in the container. The keys defined within a source may consist of any printable ASCII characters except '='. When a key exists in multiple sources, the value associated with the last source will take precedence. Values defined by an Env with a duplicate key will take precedence. Cannot be updated.",
+            ext: &[("x-kubernetes-list-type", "atomic")],
         },
         Field {
             tag: 7,
@@ -3632,6 +4026,12 @@ pub static CONTAINER: Msg = Msg {
             card: Card::Rep,
             flags: 0,
             doc: "List of environment variables to set in the container. Cannot be updated.",
+            ext: &[
+                ("x-kubernetes-list-map-keys", "name"),
+                ("x-kubernetes-list-type", "map"),
+                ("x-kubernetes-patch-merge-key", "name"),
+                ("x-kubernetes-patch-strategy", "merge"),
+            ],
         },
         Field {
             tag: 8,
@@ -3640,6 +4040,7 @@ pub static CONTAINER: Msg = Msg {
             card: Card::One,
             flags: 0,
             doc: "Compute Resources required by this container. Cannot be updated. More info: https://kubernetes.io/docs/concepts/configuration/manage-resources-containers/",
+            ext: &[],
         },
         Field {
             tag: 23,
@@ -3648,6 +4049,7 @@ pub static CONTAINER: Msg = Msg {
             card: Card::Rep,
             flags: 0,
             doc: "Resources resize policy for the container. This field cannot be set on ephemeral containers.",
+            ext: &[("x-kubernetes-list-type", "atomic")],
         },
         Field {
             tag: 24,
@@ -3656,6 +4058,7 @@ pub static CONTAINER: Msg = Msg {
             card: Card::One,
             flags: PTR,
             doc: "RestartPolicy defines the restart behavior of individual containers in a pod. This overrides the pod-level restart policy. When this field is not specified, the restart behavior is defined by the Pod's restart policy and the container type. Additionally, setting the RestartPolicy as \"Always\" for the init container will have the following effect: this init container will be continually restarted on exit until all regular containers have terminated. Once all regular containers have completed, all init containers with restartPolicy \"Always\" will be shut down. This lifecycle differs from normal init containers and is often referred to as a \"sidecar\" container. Although this init container still starts in the init container sequence, it does not wait for the container to complete before proceeding to the next init container. Instead, the next init container starts immediately after this init container is started, or after any startupProbe has successfully completed.",
+            ext: &[],
         },
         Field {
             tag: 25,
@@ -3664,6 +4067,7 @@ pub static CONTAINER: Msg = Msg {
             card: Card::Rep,
             flags: 0,
             doc: "Represents a list of rules to be checked to determine if the container should be restarted on exit. The rules are evaluated in order. Once a rule matches a container exit condition, the remaining rules are ignored. If no rule matches the container exit condition, the Container-level restart policy determines the whether the container is restarted or not. Constraints on the rules: - At most 20 rules are allowed. - Rules can have the same action. - Identical rules are not forbidden in validations. When rules are specified, container MUST set RestartPolicy explicitly even it if matches the Pod's RestartPolicy.",
+            ext: &[("x-kubernetes-list-type", "atomic")],
         },
         Field {
             tag: 9,
@@ -3672,6 +4076,12 @@ pub static CONTAINER: Msg = Msg {
             card: Card::Rep,
             flags: 0,
             doc: "Pod volumes to mount into the container's filesystem. Cannot be updated.",
+            ext: &[
+                ("x-kubernetes-list-map-keys", "mountPath"),
+                ("x-kubernetes-list-type", "map"),
+                ("x-kubernetes-patch-merge-key", "mountPath"),
+                ("x-kubernetes-patch-strategy", "merge"),
+            ],
         },
         Field {
             tag: 21,
@@ -3680,6 +4090,12 @@ pub static CONTAINER: Msg = Msg {
             card: Card::Rep,
             flags: 0,
             doc: "volumeDevices is the list of block devices to be used by the container.",
+            ext: &[
+                ("x-kubernetes-list-map-keys", "devicePath"),
+                ("x-kubernetes-list-type", "map"),
+                ("x-kubernetes-patch-merge-key", "devicePath"),
+                ("x-kubernetes-patch-strategy", "merge"),
+            ],
         },
         Field {
             tag: 10,
@@ -3688,6 +4104,7 @@ pub static CONTAINER: Msg = Msg {
             card: Card::One,
             flags: 0,
             doc: "Periodic probe of container liveness. Container will be restarted if the probe fails. Cannot be updated. More info: https://kubernetes.io/docs/concepts/workloads/pods/pod-lifecycle#container-probes",
+            ext: &[],
         },
         Field {
             tag: 11,
@@ -3696,6 +4113,7 @@ pub static CONTAINER: Msg = Msg {
             card: Card::One,
             flags: 0,
             doc: "Periodic probe of container service readiness. Container will be removed from service endpoints if the probe fails. Cannot be updated. More info: https://kubernetes.io/docs/concepts/workloads/pods/pod-lifecycle#container-probes",
+            ext: &[],
         },
         Field {
             tag: 22,
@@ -3704,6 +4122,7 @@ pub static CONTAINER: Msg = Msg {
             card: Card::One,
             flags: 0,
             doc: "StartupProbe indicates that the Pod has successfully initialized. If specified, no other probes are executed until this completes successfully. If this probe fails, the Pod will be restarted, just as if the livenessProbe failed. This can be used to provide different probe parameters at the beginning of a Pod's lifecycle, when it might take a long time to load data or warm a cache, than during steady-state operation. This cannot be updated. More info: https://kubernetes.io/docs/concepts/workloads/pods/pod-lifecycle#container-probes",
+            ext: &[],
         },
         Field {
             tag: 12,
@@ -3712,6 +4131,7 @@ pub static CONTAINER: Msg = Msg {
             card: Card::One,
             flags: 0,
             doc: "Actions that the management system should take in response to container lifecycle events. Cannot be updated.",
+            ext: &[],
         },
         Field {
             tag: 13,
@@ -3720,6 +4140,7 @@ pub static CONTAINER: Msg = Msg {
             card: Card::One,
             flags: 0,
             doc: "Optional: Path at which the file to which the container's termination message will be written is mounted into the container's filesystem. Message written is intended to be brief final status, such as an assertion failure message. Will be truncated by the node if greater than 4096 bytes. The total message length across all containers will be limited to 12kb. Defaults to /dev/termination-log. Cannot be updated.",
+            ext: &[],
         },
         Field {
             tag: 20,
@@ -3728,6 +4149,7 @@ pub static CONTAINER: Msg = Msg {
             card: Card::One,
             flags: 0,
             doc: "Indicate how the termination message should be populated. File will use the contents of terminationMessagePath to populate the container status message on both success and failure. FallbackToLogsOnError will use the last chunk of container log output if the termination message file is empty and the container exited with an error. The log output is limited to 2048 bytes or 80 lines, whichever is smaller. Defaults to File. Cannot be updated.",
+            ext: &[],
         },
         Field {
             tag: 14,
@@ -3736,6 +4158,7 @@ pub static CONTAINER: Msg = Msg {
             card: Card::One,
             flags: 0,
             doc: "Image pull policy. One of Always, Never, IfNotPresent. Defaults to Always if :latest tag is specified, or IfNotPresent otherwise. Cannot be updated. More info: https://kubernetes.io/docs/concepts/containers/images#updating-images",
+            ext: &[],
         },
         Field {
             tag: 15,
@@ -3744,6 +4167,7 @@ pub static CONTAINER: Msg = Msg {
             card: Card::One,
             flags: 0,
             doc: "SecurityContext defines the security options the container should be run with. If set, the fields of SecurityContext override the equivalent fields of PodSecurityContext. More info: https://kubernetes.io/docs/tasks/configure-pod-container/security-context/",
+            ext: &[],
         },
         Field {
             tag: 16,
@@ -3752,6 +4176,7 @@ pub static CONTAINER: Msg = Msg {
             card: Card::One,
             flags: 0,
             doc: "Whether this container should allocate a buffer for stdin in the container runtime. If this is not set, reads from stdin in the container will always result in EOF. Default is false.",
+            ext: &[],
         },
         Field {
             tag: 17,
@@ -3760,6 +4185,7 @@ pub static CONTAINER: Msg = Msg {
             card: Card::One,
             flags: 0,
             doc: "Whether the container runtime should close the stdin channel after it has been opened by a single attach. When stdin is true the stdin stream will remain open across multiple attach sessions. If stdinOnce is set to true, stdin is opened on container start, is empty until the first client attaches to stdin, and then remains open and accepts data until the client disconnects, at which time stdin is closed and remains closed until the container is restarted. If this flag is false, a container processes that reads from stdin will never receive an EOF. Default is false",
+            ext: &[],
         },
         Field {
             tag: 18,
@@ -3768,6 +4194,7 @@ pub static CONTAINER: Msg = Msg {
             card: Card::One,
             flags: 0,
             doc: "Whether this container should allocate a TTY for itself, also requires 'stdin' to be true. Default is false.",
+            ext: &[],
         },
     ],
 };
@@ -3783,6 +4210,7 @@ pub static EPHEMERAL_CONTAINER_COMMON: Msg = Msg {
             card: Card::One,
             flags: 0,
             doc: "Name of the ephemeral container specified as a DNS_LABEL. This name must be unique among all containers, init containers and ephemeral containers.",
+            ext: &[],
         },
         Field {
             tag: 2,
@@ -3791,6 +4219,7 @@ pub static EPHEMERAL_CONTAINER_COMMON: Msg = Msg {
             card: Card::One,
             flags: 0,
             doc: "Container image name. More info: https://kubernetes.io/docs/concepts/containers/images",
+            ext: &[],
         },
         Field {
             tag: 3,
@@ -3799,6 +4228,7 @@ pub static EPHEMERAL_CONTAINER_COMMON: Msg = Msg {
             card: Card::Rep,
             flags: 0,
             doc: "Entrypoint array. Not executed within a shell. The image's ENTRYPOINT is used if this is not provided. Variable references $(VAR_NAME) are expanded using the container's environment. If a variable cannot be resolved, the reference in the input string will be unchanged. Double $$ are reduced to a single $, which allows for escaping the $(VAR_NAME) syntax: i.e. \"$$(VAR_NAME)\" will produce the string literal \"$(VAR_NAME)\". Escaped references will never be expanded, regardless of whether the variable exists or not. Cannot be updated. More info: https://kubernetes.io/docs/tasks/inject-data-application/define-command-argument-container/#running-a-command-in-a-shell",
+            ext: &[("x-kubernetes-list-type", "atomic")],
         },
         Field {
             tag: 4,
@@ -3807,6 +4237,7 @@ pub static EPHEMERAL_CONTAINER_COMMON: Msg = Msg {
             card: Card::Rep,
             flags: 0,
             doc: "Arguments to the entrypoint. The image's CMD is used if this is not provided. Variable references $(VAR_NAME) are expanded using the container's environment. If a variable cannot be resolved, the reference in the input string will be unchanged. Double $$ are reduced to a single $, which allows for escaping the $(VAR_NAME) syntax: i.e. \"$$(VAR_NAME)\" will produce the string literal \"$(VAR_NAME)\". Escaped references will never be expanded, regardless of whether the variable exists or not. Cannot be updated. More info: https://kubernetes.io/docs/tasks/inject-data-application/define-command-argument-container/#running-a-command-in-a-shell",
+            ext: &[("x-kubernetes-list-type", "atomic")],
         },
         Field {
             tag: 5,
@@ -3815,6 +4246,7 @@ pub static EPHEMERAL_CONTAINER_COMMON: Msg = Msg {
             card: Card::One,
             flags: 0,
             doc: "Container's working directory. If not specified, the container runtime's default will be used, which might be configured in the container image. Cannot be updated.",
+            ext: &[],
         },
         Field {
             tag: 6,
@@ -3823,6 +4255,12 @@ pub static EPHEMERAL_CONTAINER_COMMON: Msg = Msg {
             card: Card::Rep,
             flags: 0,
             doc: "Ports are not allowed for ephemeral containers.",
+            ext: &[
+                ("x-kubernetes-list-map-keys", "containerPort,protocol"),
+                ("x-kubernetes-list-type", "map"),
+                ("x-kubernetes-patch-merge-key", "containerPort"),
+                ("x-kubernetes-patch-strategy", "merge"),
+            ],
         },
         Field {
             tag: 19,
@@ -3831,6 +4269,7 @@ pub static EPHEMERAL_CONTAINER_COMMON: Msg = Msg {
             card: Card::Rep,
             flags: 0,
             doc: "List of sources to populate environment variables in the container. The keys defined within a source may consist of any printable ASCII characters except '='. When a key exists in multiple sources, the value associated with the last source will take precedence. Values defined by an Env with a duplicate key will take precedence. Cannot be updated.",
+            ext: &[("x-kubernetes-list-type", "atomic")],
         },
         Field {
             tag: 7,
@@ -3839,6 +4278,12 @@ pub static EPHEMERAL_CONTAINER_COMMON: Msg = Msg {
             card: Card::Rep,
             flags: 0,
             doc: "List of environment variables to set in the container. Cannot be updated.",
+            ext: &[
+                ("x-kubernetes-list-map-keys", "name"),
+                ("x-kubernetes-list-type", "map"),
+                ("x-kubernetes-patch-merge-key", "name"),
+                ("x-kubernetes-patch-strategy", "merge"),
+            ],
         },
         Field {
             tag: 8,
@@ -3847,6 +4292,7 @@ pub static EPHEMERAL_CONTAINER_COMMON: Msg = Msg {
             card: Card::One,
             flags: 0,
             doc: "Resources are not allowed for ephemeral containers. Ephemeral containers use spare resources already allocated to the pod.",
+            ext: &[],
         },
         Field {
             tag: 23,
@@ -3855,6 +4301,7 @@ pub static EPHEMERAL_CONTAINER_COMMON: Msg = Msg {
             card: Card::Rep,
             flags: 0,
             doc: "Resources resize policy for the container.",
+            ext: &[("x-kubernetes-list-type", "atomic")],
         },
         Field {
             tag: 24,
@@ -3863,6 +4310,7 @@ pub static EPHEMERAL_CONTAINER_COMMON: Msg = Msg {
             card: Card::One,
             flags: PTR,
             doc: "Restart policy for the container to manage the restart behavior of each container within a pod. You cannot set this field on ephemeral containers.",
+            ext: &[],
         },
         Field {
             tag: 25,
@@ -3871,6 +4319,7 @@ pub static EPHEMERAL_CONTAINER_COMMON: Msg = Msg {
             card: Card::Rep,
             flags: 0,
             doc: "Represents a list of rules to be checked to determine if the container should be restarted on exit. You cannot set this field on ephemeral containers.",
+            ext: &[("x-kubernetes-list-type", "atomic")],
         },
         Field {
             tag: 9,
@@ -3879,6 +4328,12 @@ pub static EPHEMERAL_CONTAINER_COMMON: Msg = Msg {
             card: Card::Rep,
             flags: 0,
             doc: "Pod volumes to mount into the container's filesystem. Subpath mounts are not allowed for ephemeral containers. Cannot be updated.",
+            ext: &[
+                ("x-kubernetes-list-map-keys", "mountPath"),
+                ("x-kubernetes-list-type", "map"),
+                ("x-kubernetes-patch-merge-key", "mountPath"),
+                ("x-kubernetes-patch-strategy", "merge"),
+            ],
         },
         Field {
             tag: 21,
@@ -3887,6 +4342,12 @@ pub static EPHEMERAL_CONTAINER_COMMON: Msg = Msg {
             card: Card::Rep,
             flags: 0,
             doc: "volumeDevices is the list of block devices to be used by the container.",
+            ext: &[
+                ("x-kubernetes-list-map-keys", "devicePath"),
+                ("x-kubernetes-list-type", "map"),
+                ("x-kubernetes-patch-merge-key", "devicePath"),
+                ("x-kubernetes-patch-strategy", "merge"),
+            ],
         },
         Field {
             tag: 10,
@@ -3895,6 +4356,7 @@ pub static EPHEMERAL_CONTAINER_COMMON: Msg = Msg {
             card: Card::One,
             flags: 0,
             doc: "Probes are not allowed for ephemeral containers.",
+            ext: &[],
         },
         Field {
             tag: 11,
@@ -3903,6 +4365,7 @@ pub static EPHEMERAL_CONTAINER_COMMON: Msg = Msg {
             card: Card::One,
             flags: 0,
             doc: "Probes are not allowed for ephemeral containers.",
+            ext: &[],
         },
         Field {
             tag: 22,
@@ -3911,6 +4374,7 @@ pub static EPHEMERAL_CONTAINER_COMMON: Msg = Msg {
             card: Card::One,
             flags: 0,
             doc: "Probes are not allowed for ephemeral containers.",
+            ext: &[],
         },
         Field {
             tag: 12,
@@ -3919,6 +4383,7 @@ pub static EPHEMERAL_CONTAINER_COMMON: Msg = Msg {
             card: Card::One,
             flags: 0,
             doc: "Lifecycle is not allowed for ephemeral containers.",
+            ext: &[],
         },
         Field {
             tag: 13,
@@ -3927,6 +4392,7 @@ pub static EPHEMERAL_CONTAINER_COMMON: Msg = Msg {
             card: Card::One,
             flags: 0,
             doc: "Optional: Path at which the file to which the container's termination message will be written is mounted into the container's filesystem. Message written is intended to be brief final status, such as an assertion failure message. Will be truncated by the node if greater than 4096 bytes. The total message length across all containers will be limited to 12kb. Defaults to /dev/termination-log. Cannot be updated.",
+            ext: &[],
         },
         Field {
             tag: 20,
@@ -3935,6 +4401,7 @@ pub static EPHEMERAL_CONTAINER_COMMON: Msg = Msg {
             card: Card::One,
             flags: 0,
             doc: "Indicate how the termination message should be populated. File will use the contents of terminationMessagePath to populate the container status message on both success and failure. FallbackToLogsOnError will use the last chunk of container log output if the termination message file is empty and the container exited with an error. The log output is limited to 2048 bytes or 80 lines, whichever is smaller. Defaults to File. Cannot be updated.",
+            ext: &[],
         },
         Field {
             tag: 14,
@@ -3943,6 +4410,7 @@ pub static EPHEMERAL_CONTAINER_COMMON: Msg = Msg {
             card: Card::One,
             flags: 0,
             doc: "Image pull policy. One of Always, Never, IfNotPresent. Defaults to Always if :latest tag is specified, or IfNotPresent otherwise. Cannot be updated. More info: https://kubernetes.io/docs/concepts/containers/images#updating-images",
+            ext: &[],
         },
         Field {
             tag: 15,
@@ -3951,6 +4419,7 @@ pub static EPHEMERAL_CONTAINER_COMMON: Msg = Msg {
             card: Card::One,
             flags: 0,
             doc: "Optional: SecurityContext defines the security options the ephemeral container should be run with. If set, the fields of SecurityContext override the equivalent fields of PodSecurityContext.",
+            ext: &[],
         },
         Field {
             tag: 16,
@@ -3959,6 +4428,7 @@ pub static EPHEMERAL_CONTAINER_COMMON: Msg = Msg {
             card: Card::One,
             flags: 0,
             doc: "Whether this container should allocate a buffer for stdin in the container runtime. If this is not set, reads from stdin in the container will always result in EOF. Default is false.",
+            ext: &[],
         },
         Field {
             tag: 17,
@@ -3967,6 +4437,7 @@ pub static EPHEMERAL_CONTAINER_COMMON: Msg = Msg {
             card: Card::One,
             flags: 0,
             doc: "Whether the container runtime should close the stdin channel after it has been opened by a single attach. When stdin is true the stdin stream will remain open across multiple attach sessions. If stdinOnce is set to true, stdin is opened on container start, is empty until the first client attaches to stdin, and then remains open and accepts data until the client disconnects, at which time stdin is closed and remains closed until the container is restarted. If this flag is false, a container processes that reads from stdin will never receive an EOF. Default is false",
+            ext: &[],
         },
         Field {
             tag: 18,
@@ -3975,6 +4446,7 @@ pub static EPHEMERAL_CONTAINER_COMMON: Msg = Msg {
             card: Card::One,
             flags: 0,
             doc: "Whether this container should allocate a TTY for itself, also requires 'stdin' to be true. Default is false.",
+            ext: &[],
         },
     ],
 };
@@ -3990,6 +4462,7 @@ pub static EPHEMERAL_CONTAINER: Msg = Msg {
             card: Card::One,
             flags: INLINE,
             doc: "Ephemeral containers have all of the fields of Container, plus additional fields specific to ephemeral containers. Fields in common with Container are in the following inlined struct so than an EphemeralContainer may easily be converted to a Container.",
+            ext: &[],
         },
         Field {
             tag: 2,
@@ -3998,6 +4471,7 @@ pub static EPHEMERAL_CONTAINER: Msg = Msg {
             card: Card::One,
             flags: 0,
             doc: "If set, the name of the container from PodSpec that this ephemeral container targets. The ephemeral container will be run in the namespaces (IPC, PID, etc) of this container. If not set then the ephemeral container uses the namespaces configured in the Pod spec.\n\nThe container runtime must implement support for this feature. If the runtime does not support namespace targeting then the result of setting this field is undefined.",
+            ext: &[],
         },
     ],
 };
@@ -4013,6 +4487,7 @@ pub static SYSCTL: Msg = Msg {
             card: Card::One,
             flags: REQ,
             doc: "Name of a property to set",
+            ext: &[],
         },
         Field {
             tag: 2,
@@ -4021,6 +4496,7 @@ pub static SYSCTL: Msg = Msg {
             card: Card::One,
             flags: REQ,
             doc: "Value of a property to set",
+            ext: &[],
         },
     ],
 };
@@ -4036,6 +4512,7 @@ pub static POD_SECURITY_CONTEXT: Msg = Msg {
             card: Card::One,
             flags: 0,
             doc: "The SELinux context to be applied to all containers. If unspecified, the container runtime will allocate a random SELinux context for each container.  May also be set in SecurityContext.  If set in both SecurityContext and PodSecurityContext, the value specified in SecurityContext takes precedence for that container. Note that this field cannot be set when spec.os.name is windows.",
+            ext: &[],
         },
         Field {
             tag: 8,
@@ -4044,6 +4521,7 @@ pub static POD_SECURITY_CONTEXT: Msg = Msg {
             card: Card::One,
             flags: 0,
             doc: "The Windows specific settings applied to all containers. If unspecified, the options within a container's SecurityContext will be used. If set in both SecurityContext and PodSecurityContext, the value specified in SecurityContext takes precedence. Note that this field cannot be set when spec.os.name is linux.",
+            ext: &[],
         },
         Field {
             tag: 2,
@@ -4052,6 +4530,7 @@ pub static POD_SECURITY_CONTEXT: Msg = Msg {
             card: Card::One,
             flags: PTR,
             doc: "The UID to run the entrypoint of the container process. Defaults to user specified in image metadata if unspecified. May also be set in SecurityContext.  If set in both SecurityContext and PodSecurityContext, the value specified in SecurityContext takes precedence for that container. Note that this field cannot be set when spec.os.name is windows.",
+            ext: &[],
         },
         Field {
             tag: 6,
@@ -4060,6 +4539,7 @@ pub static POD_SECURITY_CONTEXT: Msg = Msg {
             card: Card::One,
             flags: PTR,
             doc: "The GID to run the entrypoint of the container process. Uses runtime default if unset. May also be set in SecurityContext.  If set in both SecurityContext and PodSecurityContext, the value specified in SecurityContext takes precedence for that container. Note that this field cannot be set when spec.os.name is windows.",
+            ext: &[],
         },
         Field {
             tag: 3,
@@ -4068,6 +4548,7 @@ pub static POD_SECURITY_CONTEXT: Msg = Msg {
             card: Card::One,
             flags: PTR,
             doc: "Indicates that the container must run as a non-root user. If true, the Kubelet will validate the image at runtime to ensure that it does not run as UID 0 (root) and fail to start the container if it does. If unset or false, no such validation will be performed. May also be set in SecurityContext.  If set in both SecurityContext and PodSecurityContext, the value specified in SecurityContext takes precedence.",
+            ext: &[],
         },
         Field {
             tag: 4,
@@ -4076,6 +4557,7 @@ pub static POD_SECURITY_CONTEXT: Msg = Msg {
             card: Card::Rep,
             flags: 0,
             doc: "A list of groups applied to the first process run in each container, in addition to the container's primary GID and fsGroup (if specified).  If the SupplementalGroupsPolicy feature is enabled, the supplementalGroupsPolicy field determines whether these are in addition to or instead of any group memberships defined in the container image. If unspecified, no additional groups are added, though group memberships defined in the container image may still be used, depending on the supplementalGroupsPolicy field. Note that this field cannot be set when spec.os.name is windows.",
+            ext: &[("x-kubernetes-list-type", "atomic")],
         },
         Field {
             tag: 12,
@@ -4084,6 +4566,7 @@ pub static POD_SECURITY_CONTEXT: Msg = Msg {
             card: Card::One,
             flags: PTR,
             doc: "Defines how supplemental groups of the first container processes are calculated. Valid values are \"Merge\" and \"Strict\". If not specified, \"Merge\" is used. (Alpha) Using the field requires the SupplementalGroupsPolicy feature gate to be enabled and the container runtime must implement support for this feature. Note that this field cannot be set when spec.os.name is windows.",
+            ext: &[],
         },
         Field {
             tag: 5,
@@ -4092,6 +4575,7 @@ pub static POD_SECURITY_CONTEXT: Msg = Msg {
             card: Card::One,
             flags: PTR,
             doc: "A special supplemental group that applies to all containers in a pod. Some volume types allow the Kubelet to change the ownership of that volume to be owned by the pod:\n\n1. The owning GID will be the FSGroup 2. The setgid bit is set (new files created in the volume will be owned by FSGroup) 3. The permission bits are OR'd with rw-rw----\n\nIf unset, the Kubelet will not modify the ownership and permissions of any volume. Note that this field cannot be set when spec.os.name is windows.",
+            ext: &[],
         },
         Field {
             tag: 7,
@@ -4100,6 +4584,7 @@ pub static POD_SECURITY_CONTEXT: Msg = Msg {
             card: Card::Rep,
             flags: 0,
             doc: "Sysctls hold a list of namespaced sysctls used for the pod. Pods with unsupported sysctls (by the container runtime) might fail to launch. Note that this field cannot be set when spec.os.name is windows.",
+            ext: &[("x-kubernetes-list-type", "atomic")],
         },
         Field {
             tag: 9,
@@ -4108,6 +4593,7 @@ pub static POD_SECURITY_CONTEXT: Msg = Msg {
             card: Card::One,
             flags: PTR,
             doc: "fsGroupChangePolicy defines behavior of changing ownership and permission of the volume before being exposed inside Pod. This field will only apply to volume types which support fsGroup based ownership(and permissions). It will have no effect on ephemeral volume types such as: secret, configmaps and emptydir. Valid values are \"OnRootMismatch\" and \"Always\". If not specified, \"Always\" is used. Note that this field cannot be set when spec.os.name is windows.",
+            ext: &[],
         },
         Field {
             tag: 10,
@@ -4116,6 +4602,7 @@ pub static POD_SECURITY_CONTEXT: Msg = Msg {
             card: Card::One,
             flags: 0,
             doc: "The seccomp options to use by the containers in this pod. Note that this field cannot be set when spec.os.name is windows.",
+            ext: &[],
         },
         Field {
             tag: 11,
@@ -4124,6 +4611,7 @@ pub static POD_SECURITY_CONTEXT: Msg = Msg {
             card: Card::One,
             flags: 0,
             doc: "appArmorProfile is the AppArmor options to use by the containers in this pod. Note that this field cannot be set when spec.os.name is windows.",
+            ext: &[],
         },
         Field {
             tag: 13,
@@ -4132,6 +4620,7 @@ pub static POD_SECURITY_CONTEXT: Msg = Msg {
             card: Card::One,
             flags: PTR,
             doc: "seLinuxChangePolicy defines how the container's SELinux label is applied to all volumes used by the Pod. It has no effect on nodes that do not support SELinux or to volumes does not support SELinux. Valid values are \"MountOption\" and \"Recursive\".\n\n\"Recursive\" means relabeling of all files on all Pod volumes by the container runtime. This may be slow for large volumes, but allows mixing privileged and unprivileged Pods sharing the same volume on the same node.\n\n\"MountOption\" mounts all eligible Pod volumes with `-o context` mount option. This requires all Pods that share the same volume to use the same SELinux label. It is not possible to share the same volume among privileged and unprivileged Pods. Eligible volumes are in-tree FibreChannel and iSCSI volumes, and all CSI volumes whose CSI driver announces SELinux support by setting spec.seLinuxMount: true in their CSIDriver instance. Other volumes are always re-labelled recursively. \"MountOption\" value is allowed only when SELinuxMount feature gate is enabled.\n\nIf not specified and SELinuxMount feature gate is enabled, \"MountOption\" is used. If not specified and SELinuxMount feature gate is disabled, \"MountOption\" is used for ReadWriteOncePod volumes and \"Recursive\" for all other volumes.\n\nThis field affects only Pods that have SELinux label set, either in PodSecurityContext or in SecurityContext of all containers.\n\nAll Pods that use the same volume should use the same seLinuxChangePolicy, otherwise some pods can get stuck in ContainerCreating state. Note that this field cannot be set when spec.os.name is windows.",
+            ext: &[],
         },
     ],
 };
@@ -4147,6 +4636,7 @@ pub static NODE_SELECTOR_REQUIREMENT: Msg = Msg {
             card: Card::One,
             flags: REQ,
             doc: "The label key that the selector applies to.",
+            ext: &[],
         },
         Field {
             tag: 2,
@@ -4155,6 +4645,7 @@ pub static NODE_SELECTOR_REQUIREMENT: Msg = Msg {
             card: Card::One,
             flags: REQ,
             doc: "Represents a key's relationship to a set of values. Valid operators are In, NotIn, Exists, DoesNotExist. Gt, and Lt.",
+            ext: &[],
         },
         Field {
             tag: 3,
@@ -4163,6 +4654,7 @@ pub static NODE_SELECTOR_REQUIREMENT: Msg = Msg {
             card: Card::Rep,
             flags: 0,
             doc: "An array of string values. If the operator is In or NotIn, the values array must be non-empty. If the operator is Exists or DoesNotExist, the values array must be empty. If the operator is Gt or Lt, the values array must have a single element, which will be interpreted as an integer. This array is replaced during a strategic merge patch.",
+            ext: &[("x-kubernetes-list-type", "atomic")],
         },
     ],
 };
@@ -4178,6 +4670,7 @@ pub static NODE_SELECTOR_TERM: Msg = Msg {
             card: Card::Rep,
             flags: 0,
             doc: "A list of node selector requirements by node's labels.",
+            ext: &[("x-kubernetes-list-type", "atomic")],
         },
         Field {
             tag: 2,
@@ -4186,6 +4679,7 @@ pub static NODE_SELECTOR_TERM: Msg = Msg {
             card: Card::Rep,
             flags: 0,
             doc: "A list of node selector requirements by node's fields.",
+            ext: &[("x-kubernetes-list-type", "atomic")],
         },
     ],
 };
@@ -4200,6 +4694,7 @@ pub static NODE_SELECTOR: Msg = Msg {
         card: Card::Rep,
         flags: REQ,
         doc: "Required. A list of node selector terms. The terms are ORed.",
+        ext: &[("x-kubernetes-list-type", "atomic")],
     }],
 };
 pub static PREFERRED_SCHEDULING_TERM: Msg = Msg {
@@ -4214,6 +4709,7 @@ pub static PREFERRED_SCHEDULING_TERM: Msg = Msg {
             card: Card::One,
             flags: REQ,
             doc: "Weight associated with matching the corresponding nodeSelectorTerm, in the range 1-100.",
+            ext: &[],
         },
         Field {
             tag: 2,
@@ -4222,6 +4718,7 @@ pub static PREFERRED_SCHEDULING_TERM: Msg = Msg {
             card: Card::One,
             flags: REQ,
             doc: "A node selector term, associated with the corresponding weight.",
+            ext: &[],
         },
     ],
 };
@@ -4237,6 +4734,7 @@ pub static NODE_AFFINITY: Msg = Msg {
             card: Card::One,
             flags: 0,
             doc: "If the affinity requirements specified by this field are not met at scheduling time, the pod will not be scheduled onto the node. If the affinity requirements specified by this field cease to be met at some point during pod execution (e.g. due to an update), the system may or may not try to eventually evict the pod from its node.",
+            ext: &[],
         },
         Field {
             tag: 2,
@@ -4245,6 +4743,7 @@ pub static NODE_AFFINITY: Msg = Msg {
             card: Card::Rep,
             flags: 0,
             doc: "The scheduler will prefer to schedule pods to nodes that satisfy the affinity expressions specified by this field, but it may choose a node that violates one or more of the expressions. The node that is most preferred is the one with the greatest sum of weights, i.e. for each node that meets all of the scheduling requirements (resource request, requiredDuringScheduling affinity expressions, etc.), compute a sum by iterating through the elements of this field and adding \"weight\" to the sum if the node matches the corresponding matchExpressions; the node(s) with the highest sum are the most preferred.",
+            ext: &[("x-kubernetes-list-type", "atomic")],
         },
     ],
 };
@@ -4260,6 +4759,7 @@ pub static POD_AFFINITY_TERM: Msg = Msg {
             card: Card::One,
             flags: 0,
             doc: "A label query over a set of resources, in this case pods. If it's null, this PodAffinityTerm matches with no Pods.",
+            ext: &[],
         },
         Field {
             tag: 2,
@@ -4268,6 +4768,7 @@ pub static POD_AFFINITY_TERM: Msg = Msg {
             card: Card::Rep,
             flags: 0,
             doc: "namespaces specifies a static list of namespace names that the term applies to. The term is applied to the union of the namespaces listed in this field and the ones selected by namespaceSelector. null or empty namespaces list and null namespaceSelector means \"this pod's namespace\".",
+            ext: &[("x-kubernetes-list-type", "atomic")],
         },
         Field {
             tag: 3,
@@ -4276,6 +4777,7 @@ pub static POD_AFFINITY_TERM: Msg = Msg {
             card: Card::One,
             flags: REQ,
             doc: "This pod should be co-located (affinity) or not co-located (anti-affinity) with the pods matching the labelSelector in the specified namespaces, where co-located is defined as running on a node whose value of the label with key topologyKey matches that of any node on which any of the selected pods is running. Empty topologyKey is not allowed.",
+            ext: &[],
         },
         Field {
             tag: 4,
@@ -4284,6 +4786,7 @@ pub static POD_AFFINITY_TERM: Msg = Msg {
             card: Card::One,
             flags: 0,
             doc: "A label query over the set of namespaces that the term applies to. The term is applied to the union of the namespaces selected by this field and the ones listed in the namespaces field. null selector and null or empty namespaces list means \"this pod's namespace\". An empty selector ({}) matches all namespaces.",
+            ext: &[],
         },
         Field {
             tag: 5,
@@ -4292,6 +4795,7 @@ pub static POD_AFFINITY_TERM: Msg = Msg {
             card: Card::Rep,
             flags: 0,
             doc: "MatchLabelKeys is a set of pod label keys to select which pods will be taken into consideration. The keys are used to lookup values from the incoming pod labels, those key-value labels are merged with `labelSelector` as `key in (value)` to select the group of existing pods which pods will be taken into consideration for the incoming pod's pod (anti) affinity. Keys that don't exist in the incoming pod labels will be ignored. The default value is empty. The same key is forbidden to exist in both matchLabelKeys and labelSelector. Also, matchLabelKeys cannot be set when labelSelector isn't set.",
+            ext: &[("x-kubernetes-list-type", "atomic")],
         },
         Field {
             tag: 6,
@@ -4300,6 +4804,7 @@ pub static POD_AFFINITY_TERM: Msg = Msg {
             card: Card::Rep,
             flags: 0,
             doc: "MismatchLabelKeys is a set of pod label keys to select which pods will be taken into consideration. The keys are used to lookup values from the incoming pod labels, those key-value labels are merged with `labelSelector` as `key notin (value)` to select the group of existing pods which pods will be taken into consideration for the incoming pod's pod (anti) affinity. Keys that don't exist in the incoming pod labels will be ignored. The default value is empty. The same key is forbidden to exist in both mismatchLabelKeys and labelSelector. Also, mismatchLabelKeys cannot be set when labelSelector isn't set.",
+            ext: &[("x-kubernetes-list-type", "atomic")],
         },
     ],
 };
@@ -4315,6 +4820,7 @@ pub static WEIGHTED_POD_AFFINITY_TERM: Msg = Msg {
             card: Card::One,
             flags: REQ,
             doc: "weight associated with matching the corresponding podAffinityTerm, in the range 1-100.",
+            ext: &[],
         },
         Field {
             tag: 2,
@@ -4323,6 +4829,7 @@ pub static WEIGHTED_POD_AFFINITY_TERM: Msg = Msg {
             card: Card::One,
             flags: REQ,
             doc: "Required. A pod affinity term, associated with the corresponding weight.",
+            ext: &[],
         },
     ],
 };
@@ -4338,6 +4845,7 @@ pub static POD_AFFINITY: Msg = Msg {
             card: Card::Rep,
             flags: 0,
             doc: "If the affinity requirements specified by this field are not met at scheduling time, the pod will not be scheduled onto the node. If the affinity requirements specified by this field cease to be met at some point during pod execution (e.g. due to a pod label update), the system may or may not try to eventually evict the pod from its node. When there are multiple elements, the lists of nodes corresponding to each podAffinityTerm are intersected, i.e. all terms must be satisfied.",
+            ext: &[("x-kubernetes-list-type", "atomic")],
         },
         Field {
             tag: 2,
@@ -4346,6 +4854,7 @@ pub static POD_AFFINITY: Msg = Msg {
             card: Card::Rep,
             flags: 0,
             doc: "The scheduler will prefer to schedule pods to nodes that satisfy the affinity expressions specified by this field, but it may choose a node that violates one or more of the expressions. The node that is most preferred is the one with the greatest sum of weights, i.e. for each node that meets all of the scheduling requirements (resource request, requiredDuringScheduling affinity expressions, etc.), compute a sum by iterating through the elements of this field and adding \"weight\" to the sum if the node has pods which matches the corresponding podAffinityTerm; the node(s) with the highest sum are the most preferred.",
+            ext: &[("x-kubernetes-list-type", "atomic")],
         },
     ],
 };
@@ -4361,6 +4870,7 @@ pub static POD_ANTI_AFFINITY: Msg = Msg {
             card: Card::Rep,
             flags: 0,
             doc: "If the anti-affinity requirements specified by this field are not met at scheduling time, the pod will not be scheduled onto the node. If the anti-affinity requirements specified by this field cease to be met at some point during pod execution (e.g. due to a pod label update), the system may or may not try to eventually evict the pod from its node. When there are multiple elements, the lists of nodes corresponding to each podAffinityTerm are intersected, i.e. all terms must be satisfied.",
+            ext: &[("x-kubernetes-list-type", "atomic")],
         },
         Field {
             tag: 2,
@@ -4369,6 +4879,7 @@ pub static POD_ANTI_AFFINITY: Msg = Msg {
             card: Card::Rep,
             flags: 0,
             doc: "The scheduler will prefer to schedule pods to nodes that satisfy the anti-affinity expressions specified by this field, but it may choose a node that violates one or more of the expressions. The node that is most preferred is the one with the greatest sum of weights, i.e. for each node that meets all of the scheduling requirements (resource request, requiredDuringScheduling anti-affinity expressions, etc.), compute a sum by iterating through the elements of this field and subtracting \"weight\" from the sum if the node has pods which matches the corresponding podAffinityTerm; the node(s) with the highest sum are the most preferred.",
+            ext: &[("x-kubernetes-list-type", "atomic")],
         },
     ],
 };
@@ -4384,6 +4895,7 @@ pub static AFFINITY: Msg = Msg {
             card: Card::One,
             flags: 0,
             doc: "Describes node affinity scheduling rules for the pod.",
+            ext: &[],
         },
         Field {
             tag: 2,
@@ -4392,6 +4904,7 @@ pub static AFFINITY: Msg = Msg {
             card: Card::One,
             flags: 0,
             doc: "Describes pod affinity scheduling rules (e.g. co-locate this pod in the same node, zone, etc. as some other pod(s)).",
+            ext: &[],
         },
         Field {
             tag: 3,
@@ -4400,6 +4913,7 @@ pub static AFFINITY: Msg = Msg {
             card: Card::One,
             flags: 0,
             doc: "Describes pod anti-affinity scheduling rules (e.g. avoid putting this pod in the same node, zone, etc. as some other pod(s)).",
+            ext: &[],
         },
     ],
 };
@@ -4415,6 +4929,7 @@ pub static TOLERATION: Msg = Msg {
             card: Card::One,
             flags: 0,
             doc: "Key is the taint key that the toleration applies to. Empty means match all taint keys. If the key is empty, operator must be Exists; this combination means to match all values and all keys.",
+            ext: &[],
         },
         Field {
             tag: 2,
@@ -4423,6 +4938,7 @@ pub static TOLERATION: Msg = Msg {
             card: Card::One,
             flags: 0,
             doc: "Operator represents a key's relationship to the value. Valid operators are Exists, Equal, Lt, and Gt. Defaults to Equal. Exists is equivalent to wildcard for value, so that a pod can tolerate all taints of a particular category. Lt and Gt perform numeric comparisons (requires feature gate TaintTolerationComparisonOperators).",
+            ext: &[],
         },
         Field {
             tag: 3,
@@ -4431,6 +4947,7 @@ pub static TOLERATION: Msg = Msg {
             card: Card::One,
             flags: 0,
             doc: "Value is the taint value the toleration matches to. If the operator is Exists, the value should be empty, otherwise just a regular string.",
+            ext: &[],
         },
         Field {
             tag: 4,
@@ -4439,6 +4956,7 @@ pub static TOLERATION: Msg = Msg {
             card: Card::One,
             flags: 0,
             doc: "Effect indicates the taint effect to match. Empty means match all taint effects. When specified, allowed values are NoSchedule, PreferNoSchedule and NoExecute.",
+            ext: &[],
         },
         Field {
             tag: 5,
@@ -4447,6 +4965,7 @@ pub static TOLERATION: Msg = Msg {
             card: Card::One,
             flags: PTR,
             doc: "TolerationSeconds represents the period of time the toleration (which must be of effect NoExecute, otherwise this field is ignored) tolerates the taint. By default, it is not set, which means tolerate the taint forever (do not evict). Zero and negative values will be treated as 0 (evict immediately) by the system.",
+            ext: &[],
         },
     ],
 };
@@ -4462,6 +4981,7 @@ pub static HOST_ALIAS: Msg = Msg {
             card: Card::One,
             flags: REQ,
             doc: "IP address of the host file entry.",
+            ext: &[],
         },
         Field {
             tag: 2,
@@ -4470,6 +4990,7 @@ pub static HOST_ALIAS: Msg = Msg {
             card: Card::Rep,
             flags: 0,
             doc: "Hostnames for the above IP address.",
+            ext: &[("x-kubernetes-list-type", "atomic")],
         },
     ],
 };
@@ -4485,6 +5006,7 @@ pub static POD_DNS_CONFIG_OPTION: Msg = Msg {
             card: Card::One,
             flags: 0,
             doc: "Name is this DNS resolver option's name. Required.",
+            ext: &[],
         },
         Field {
             tag: 2,
@@ -4493,6 +5015,7 @@ pub static POD_DNS_CONFIG_OPTION: Msg = Msg {
             card: Card::One,
             flags: PTR,
             doc: "Value is this DNS resolver option's value.",
+            ext: &[],
         },
     ],
 };
@@ -4508,6 +5031,7 @@ pub static POD_DNS_CONFIG: Msg = Msg {
             card: Card::Rep,
             flags: 0,
             doc: "A list of DNS name server IP addresses. This will be appended to the base nameservers generated from DNSPolicy. Duplicated nameservers will be removed.",
+            ext: &[("x-kubernetes-list-type", "atomic")],
         },
         Field {
             tag: 2,
@@ -4516,6 +5040,7 @@ pub static POD_DNS_CONFIG: Msg = Msg {
             card: Card::Rep,
             flags: 0,
             doc: "A list of DNS search domains for host-name lookup. This will be appended to the base search paths generated from DNSPolicy. Duplicated search paths will be removed.",
+            ext: &[("x-kubernetes-list-type", "atomic")],
         },
         Field {
             tag: 3,
@@ -4524,6 +5049,7 @@ pub static POD_DNS_CONFIG: Msg = Msg {
             card: Card::Rep,
             flags: 0,
             doc: "A list of DNS resolver options. This will be merged with the base options generated from DNSPolicy. Duplicated entries will be removed. Resolution options given in Options will override those that appear in the base DNSPolicy.",
+            ext: &[("x-kubernetes-list-type", "atomic")],
         },
     ],
 };
@@ -4538,6 +5064,7 @@ pub static POD_READINESS_GATE: Msg = Msg {
         card: Card::One,
         flags: REQ,
         doc: "ConditionType refers to a condition in the pod's condition list with matching type.",
+        ext: &[],
     }],
 };
 pub static TOPOLOGY_SPREAD_CONSTRAINT: Msg = Msg {
@@ -4552,6 +5079,7 @@ pub static TOPOLOGY_SPREAD_CONSTRAINT: Msg = Msg {
             card: Card::One,
             flags: REQ,
             doc: "MaxSkew describes the degree to which pods may be unevenly distributed. When `whenUnsatisfiable=DoNotSchedule`, it is the maximum permitted difference between the number of matching pods in the target topology and the global minimum. The global minimum is the minimum number of matching pods in an eligible domain or zero if the number of eligible domains is less than MinDomains. For example, in a 3-zone cluster, MaxSkew is set to 1, and pods with the same labelSelector spread as 2/2/1: In this case, the global minimum is 1. | zone1 | zone2 | zone3 | |  P P  |  P P  |   P   | - if MaxSkew is 1, incoming pod can only be scheduled to zone3 to become 2/2/2; scheduling it onto zone1(zone2) would make the ActualSkew(3-1) on zone1(zone2) violate MaxSkew(1). - if MaxSkew is 2, incoming pod can be scheduled onto any zone. When `whenUnsatisfiable=ScheduleAnyway`, it is used to give higher precedence to topologies that satisfy it. It's a required field. Default value is 1 and 0 is not allowed.",
+            ext: &[],
         },
         Field {
             tag: 2,
@@ -4560,6 +5088,7 @@ pub static TOPOLOGY_SPREAD_CONSTRAINT: Msg = Msg {
             card: Card::One,
             flags: REQ,
             doc: "TopologyKey is the key of node labels. Nodes that have a label with this key and identical values are considered to be in the same topology. We consider each <key, value> as a \"bucket\", and try to put balanced number of pods into each bucket. We define a domain as a particular instance of a topology. Also, we define an eligible domain as a domain whose nodes meet the requirements of nodeAffinityPolicy and nodeTaintsPolicy. e.g. If TopologyKey is \"kubernetes.io/hostname\", each Node is a domain of that topology. And, if TopologyKey is \"topology.kubernetes.io/zone\", each zone is a domain of that topology. It's a required field.",
+            ext: &[],
         },
         Field {
             tag: 3,
@@ -4568,6 +5097,7 @@ pub static TOPOLOGY_SPREAD_CONSTRAINT: Msg = Msg {
             card: Card::One,
             flags: REQ,
             doc: "WhenUnsatisfiable indicates how to deal with a pod if it doesn't satisfy the spread constraint. - DoNotSchedule (default) tells the scheduler not to schedule it. - ScheduleAnyway tells the scheduler to schedule the pod in any location, but giving higher precedence to topologies that would help reduce the skew. A constraint is considered \"Unsatisfiable\" for an incoming pod if and only if every possible node assignment for that pod would violate \"MaxSkew\" on some topology. For example, in a 3-zone cluster, MaxSkew is set to 1, and pods with the same labelSelector spread as 3/1/1: | zone1 | zone2 | zone3 | | P P P |   P   |   P   | If WhenUnsatisfiable is set to DoNotSchedule, incoming pod can only be scheduled to zone2(zone3) to become 3/2/1(3/1/2) as ActualSkew(2-1) on zone2(zone3) satisfies MaxSkew(1). In other words, the cluster can still be imbalanced, but scheduler won't make it *more* imbalanced. It's a required field.",
+            ext: &[],
         },
         Field {
             tag: 4,
@@ -4576,6 +5106,7 @@ pub static TOPOLOGY_SPREAD_CONSTRAINT: Msg = Msg {
             card: Card::One,
             flags: 0,
             doc: "LabelSelector is used to find matching pods. Pods that match this label selector are counted to determine the number of pods in their corresponding topology domain.",
+            ext: &[],
         },
         Field {
             tag: 5,
@@ -4584,6 +5115,7 @@ pub static TOPOLOGY_SPREAD_CONSTRAINT: Msg = Msg {
             card: Card::One,
             flags: PTR,
             doc: "MinDomains indicates a minimum number of eligible domains. When the number of eligible domains with matching topology keys is less than minDomains, Pod Topology Spread treats \"global minimum\" as 0, and then the calculation of Skew is performed. And when the number of eligible domains with matching topology keys equals or greater than minDomains, this value has no effect on scheduling. As a result, when the number of eligible domains is less than minDomains, scheduler won't schedule more than maxSkew Pods to those domains. If value is nil, the constraint behaves as if MinDomains is equal to 1. Valid values are integers greater than 0. When value is not nil, WhenUnsatisfiable must be DoNotSchedule.\n\nFor example, in a 3-zone cluster, MaxSkew is set to 2, MinDomains is set to 5 and pods with the same labelSelector spread as 2/2/2: | zone1 | zone2 | zone3 | |  P P  |  P P  |  P P  | The number of domains is less than 5(MinDomains), so \"global minimum\" is treated as 0. In this situation, new pod with the same labelSelector cannot be scheduled, because computed skew will be 3(3 - 0) if new Pod is scheduled to any of the three zones, it will violate MaxSkew.",
+            ext: &[],
         },
         Field {
             tag: 6,
@@ -4592,6 +5124,7 @@ pub static TOPOLOGY_SPREAD_CONSTRAINT: Msg = Msg {
             card: Card::One,
             flags: PTR,
             doc: "NodeAffinityPolicy indicates how we will treat Pod's nodeAffinity/nodeSelector when calculating pod topology spread skew. Options are: - Honor: only nodes matching nodeAffinity/nodeSelector are included in the calculations. - Ignore: nodeAffinity/nodeSelector are ignored. All nodes are included in the calculations.\n\nIf this value is nil, the behavior is equivalent to the Honor policy.",
+            ext: &[],
         },
         Field {
             tag: 7,
@@ -4600,6 +5133,7 @@ pub static TOPOLOGY_SPREAD_CONSTRAINT: Msg = Msg {
             card: Card::One,
             flags: PTR,
             doc: "NodeTaintsPolicy indicates how we will treat node taints when calculating pod topology spread skew. Options are: - Honor: nodes without taints, along with tainted nodes for which the incoming pod has a toleration, are included. - Ignore: node taints are ignored. All nodes are included.\n\nIf this value is nil, the behavior is equivalent to the Ignore policy.",
+            ext: &[],
         },
         Field {
             tag: 8,
@@ -4608,6 +5142,7 @@ pub static TOPOLOGY_SPREAD_CONSTRAINT: Msg = Msg {
             card: Card::Rep,
             flags: 0,
             doc: "MatchLabelKeys is a set of pod label keys to select the pods over which spreading will be calculated. The keys are used to lookup values from the incoming pod labels, those key-value labels are ANDed with labelSelector to select the group of existing pods over which spreading will be calculated for the incoming pod. The same key is forbidden to exist in both MatchLabelKeys and LabelSelector. MatchLabelKeys cannot be set when LabelSelector isn't set. Keys that don't exist in the incoming pod labels will be ignored. A null or empty list means only match against labelSelector.\n\nThis is a beta field and requires the MatchLabelKeysInPodTopologySpread feature gate to be enabled (enabled by default).",
+            ext: &[("x-kubernetes-list-type", "atomic")],
         },
     ],
 };
@@ -4622,6 +5157,7 @@ pub static POD_OS: Msg = Msg {
         card: Card::One,
         flags: REQ,
         doc: "Name is the name of the operating system. The currently supported values are linux and windows. Additional value may be defined in future and can be one of: https://github.com/opencontainers/runtime-spec/blob/master/config.md#platform-specific-configuration Clients should expect to handle additional values and treat unrecognized values in this field as os: null",
+        ext: &[],
     }],
 };
 pub static POD_SCHEDULING_GATE: Msg = Msg {
@@ -4635,6 +5171,7 @@ pub static POD_SCHEDULING_GATE: Msg = Msg {
         card: Card::One,
         flags: REQ,
         doc: "Name of the scheduling gate. Each scheduling gate must have a unique name field.",
+        ext: &[],
     }],
 };
 pub static POD_RESOURCE_CLAIM: Msg = Msg {
@@ -4649,6 +5186,7 @@ pub static POD_RESOURCE_CLAIM: Msg = Msg {
             card: Card::One,
             flags: REQ,
             doc: "Name uniquely identifies this resource claim inside the pod. This must be a DNS_LABEL.",
+            ext: &[],
         },
         Field {
             tag: 3,
@@ -4657,6 +5195,7 @@ pub static POD_RESOURCE_CLAIM: Msg = Msg {
             card: Card::One,
             flags: PTR,
             doc: "ResourceClaimName is the name of a ResourceClaim object in the same namespace as this pod.\n\nExactly one of ResourceClaimName and ResourceClaimTemplateName must be set.",
+            ext: &[],
         },
         Field {
             tag: 4,
@@ -4665,6 +5204,7 @@ pub static POD_RESOURCE_CLAIM: Msg = Msg {
             card: Card::One,
             flags: PTR,
             doc: "ResourceClaimTemplateName is the name of a ResourceClaimTemplate object in the same namespace as this pod.\n\nThe template will be used to create a new ResourceClaim, which will be bound to this pod. When this pod is deleted, the ResourceClaim will also be deleted. The pod name and resource name, along with a generated component, will be used to form a unique name for the ResourceClaim, which will be recorded in pod.status.resourceClaimStatuses.\n\nThis field is immutable and no changes will be made to the corresponding ResourceClaim by the control plane after creating the ResourceClaim.\n\nExactly one of ResourceClaimName and ResourceClaimTemplateName must be set.",
+            ext: &[],
         },
     ],
 };
@@ -4680,6 +5220,7 @@ pub static WORKLOAD_REFERENCE: Msg = Msg {
             card: Card::One,
             flags: 0,
             doc: "Name defines the name of the Workload object this Pod belongs to. Workload must be in the same namespace as the Pod. If it doesn't match any existing Workload, the Pod will remain unschedulable until a Workload object is created and observed by the kube-scheduler. It must be a DNS subdomain.",
+            ext: &[],
         },
         Field {
             tag: 2,
@@ -4688,6 +5229,7 @@ pub static WORKLOAD_REFERENCE: Msg = Msg {
             card: Card::One,
             flags: 0,
             doc: "PodGroup is the name of the PodGroup within the Workload that this Pod belongs to. If it doesn't match any existing PodGroup within the Workload, the Pod will remain unschedulable until the Workload object is recreated and observed by the kube-scheduler. It must be a DNS label.",
+            ext: &[],
         },
         Field {
             tag: 3,
@@ -4696,6 +5238,7 @@ pub static WORKLOAD_REFERENCE: Msg = Msg {
             card: Card::One,
             flags: 0,
             doc: "PodGroupReplicaKey specifies the replica key of the PodGroup to which this Pod belongs. It is used to distinguish pods belonging to different replicas of the same pod group. The pod group policy is applied separately to each replica. When set, it must be a DNS label.",
+            ext: &[],
         },
     ],
 };
@@ -4711,6 +5254,12 @@ pub static POD_SPEC: Msg = Msg {
             card: Card::Rep,
             flags: 0,
             doc: "List of volumes that can be mounted by containers belonging to the pod. More info: https://kubernetes.io/docs/concepts/storage/volumes",
+            ext: &[
+                ("x-kubernetes-list-map-keys", "name"),
+                ("x-kubernetes-list-type", "map"),
+                ("x-kubernetes-patch-merge-key", "name"),
+                ("x-kubernetes-patch-strategy", "merge,retainKeys"),
+            ],
         },
         Field {
             tag: 20,
@@ -4719,6 +5268,12 @@ pub static POD_SPEC: Msg = Msg {
             card: Card::Rep,
             flags: 0,
             doc: "List of initialization containers belonging to the pod. Init containers are executed in order prior to containers being started. If any init container fails, the pod is considered to have failed and is handled according to its restartPolicy. The name for an init container or normal container must be unique among all containers. Init containers may not have Lifecycle actions, Readiness probes, Liveness probes, or Startup probes. The resourceRequirements of an init container are taken into account during scheduling by finding the highest request/limit for each resource type, and then using the max of that value or the sum of the normal containers. Limits are applied to init containers in a similar fashion. Init containers cannot currently be added or removed. Cannot be updated. More info: https://kubernetes.io/docs/concepts/workloads/pods/init-containers/",
+            ext: &[
+                ("x-kubernetes-list-map-keys", "name"),
+                ("x-kubernetes-list-type", "map"),
+                ("x-kubernetes-patch-merge-key", "name"),
+                ("x-kubernetes-patch-strategy", "merge"),
+            ],
         },
         Field {
             tag: 2,
@@ -4727,6 +5282,12 @@ pub static POD_SPEC: Msg = Msg {
             card: Card::Rep,
             flags: REQ,
             doc: "List of containers belonging to the pod. Containers cannot currently be added or removed. There must be at least one container in a Pod. Cannot be updated.",
+            ext: &[
+                ("x-kubernetes-list-map-keys", "name"),
+                ("x-kubernetes-list-type", "map"),
+                ("x-kubernetes-patch-merge-key", "name"),
+                ("x-kubernetes-patch-strategy", "merge"),
+            ],
         },
         Field {
             tag: 34,
@@ -4735,6 +5296,12 @@ pub static POD_SPEC: Msg = Msg {
             card: Card::Rep,
             flags: 0,
             doc: "List of ephemeral containers run in this pod. Ephemeral containers may be run in an existing pod to perform user-initiated actions such as debugging. This list cannot be specified when creating a pod, and it cannot be modified by updating the pod spec. In order to add an ephemeral container to an existing pod, use the pod's ephemeralcontainers subresource.",
+            ext: &[
+                ("x-kubernetes-list-map-keys", "name"),
+                ("x-kubernetes-list-type", "map"),
+                ("x-kubernetes-patch-merge-key", "name"),
+                ("x-kubernetes-patch-strategy", "merge"),
+            ],
         },
         Field {
             tag: 3,
@@ -4743,6 +5310,7 @@ pub static POD_SPEC: Msg = Msg {
             card: Card::One,
             flags: 0,
             doc: "Restart policy for all containers within the pod. One of Always, OnFailure, Never. In some contexts, only a subset of those values may be permitted. Default to Always. More info: https://kubernetes.io/docs/concepts/workloads/pods/pod-lifecycle/#restart-policy",
+            ext: &[],
         },
         Field {
             tag: 4,
@@ -4751,6 +5319,7 @@ pub static POD_SPEC: Msg = Msg {
             card: Card::One,
             flags: PTR,
             doc: "Optional duration in seconds the pod needs to terminate gracefully. May be decreased in delete request. Value must be non-negative integer. The value zero indicates stop immediately via the kill signal (no opportunity to shut down). If this value is nil, the default grace period will be used instead. The grace period is the duration in seconds after the processes running in the pod are sent a termination signal and the time when the processes are forcibly halted with a kill signal. Set this value longer than the expected cleanup time for your process. Defaults to 30 seconds.",
+            ext: &[],
         },
         Field {
             tag: 5,
@@ -4759,6 +5328,7 @@ pub static POD_SPEC: Msg = Msg {
             card: Card::One,
             flags: PTR,
             doc: "Optional duration in seconds the pod may be active on the node relative to StartTime before the system will actively try to mark it failed and kill associated containers. Value must be a positive integer.",
+            ext: &[],
         },
         Field {
             tag: 6,
@@ -4767,6 +5337,7 @@ pub static POD_SPEC: Msg = Msg {
             card: Card::One,
             flags: 0,
             doc: "Set DNS policy for the pod. Defaults to \"ClusterFirst\". Valid values are 'ClusterFirstWithHostNet', 'ClusterFirst', 'Default' or 'None'. DNS parameters given in DNSConfig will be merged with the policy selected with DNSPolicy. To have DNS options set along with hostNetwork, you have to specify DNS policy explicitly to 'ClusterFirstWithHostNet'.",
+            ext: &[],
         },
         Field {
             tag: 7,
@@ -4775,6 +5346,7 @@ pub static POD_SPEC: Msg = Msg {
             card: Card::Map,
             flags: 0,
             doc: "NodeSelector is a selector which must be true for the pod to fit on a node. Selector which must match a node's labels for the pod to be scheduled on that node. More info: https://kubernetes.io/docs/concepts/configuration/assign-pod-node/",
+            ext: &[("x-kubernetes-map-type", "atomic")],
         },
         Field {
             tag: 8,
@@ -4783,6 +5355,7 @@ pub static POD_SPEC: Msg = Msg {
             card: Card::One,
             flags: 0,
             doc: "ServiceAccountName is the name of the ServiceAccount to use to run this pod. More info: https://kubernetes.io/docs/tasks/configure-pod-container/configure-service-account/",
+            ext: &[],
         },
         Field {
             tag: 9,
@@ -4791,6 +5364,7 @@ pub static POD_SPEC: Msg = Msg {
             card: Card::One,
             flags: 0,
             doc: "DeprecatedServiceAccount is a deprecated alias for ServiceAccountName. Deprecated: Use serviceAccountName instead.",
+            ext: &[],
         },
         Field {
             tag: 21,
@@ -4799,6 +5373,7 @@ pub static POD_SPEC: Msg = Msg {
             card: Card::One,
             flags: PTR,
             doc: "AutomountServiceAccountToken indicates whether a service account token should be automatically mounted.",
+            ext: &[],
         },
         Field {
             tag: 10,
@@ -4807,6 +5382,7 @@ pub static POD_SPEC: Msg = Msg {
             card: Card::One,
             flags: 0,
             doc: "NodeName indicates in which node this pod is scheduled. If empty, this pod is a candidate for scheduling by the scheduler defined in schedulerName. Once this field is set, the kubelet for this node becomes responsible for the lifecycle of this pod. This field should not be used to express a desire for the pod to be scheduled on a specific node. https://kubernetes.io/docs/concepts/scheduling-eviction/assign-pod-node/#nodename",
+            ext: &[],
         },
         Field {
             tag: 11,
@@ -4815,6 +5391,7 @@ pub static POD_SPEC: Msg = Msg {
             card: Card::One,
             flags: 0,
             doc: "Host networking requested for this pod. Use the host's network namespace. When using HostNetwork you should specify ports so the scheduler is aware. When `hostNetwork` is true, specified `hostPort` fields in port definitions must match `containerPort`, and unspecified `hostPort` fields in port definitions are defaulted to match `containerPort`. Default to false.",
+            ext: &[],
         },
         Field {
             tag: 12,
@@ -4823,6 +5400,7 @@ pub static POD_SPEC: Msg = Msg {
             card: Card::One,
             flags: 0,
             doc: "Use the host's pid namespace. Optional: Default to false.",
+            ext: &[],
         },
         Field {
             tag: 13,
@@ -4831,6 +5409,7 @@ pub static POD_SPEC: Msg = Msg {
             card: Card::One,
             flags: 0,
             doc: "Use the host's ipc namespace. Optional: Default to false.",
+            ext: &[],
         },
         Field {
             tag: 27,
@@ -4839,6 +5418,7 @@ pub static POD_SPEC: Msg = Msg {
             card: Card::One,
             flags: PTR,
             doc: "Share a single process namespace between all of the containers in a pod. When this is set containers will be able to view and signal processes from other containers in the same pod, and the first process in each container will not be assigned PID 1. HostPID and ShareProcessNamespace cannot both be set. Optional: Default to false.",
+            ext: &[],
         },
         Field {
             tag: 14,
@@ -4847,6 +5427,7 @@ pub static POD_SPEC: Msg = Msg {
             card: Card::One,
             flags: 0,
             doc: "SecurityContext holds pod-level security attributes and common container settings. Optional: Defaults to empty.  See type description for default values of each field.",
+            ext: &[],
         },
         Field {
             tag: 15,
@@ -4855,6 +5436,12 @@ pub static POD_SPEC: Msg = Msg {
             card: Card::Rep,
             flags: 0,
             doc: "ImagePullSecrets is an optional list of references to secrets in the same namespace to use for pulling any of the images used by this PodSpec. If specified, these secrets will be passed to individual puller implementations for them to use. More info: https://kubernetes.io/docs/concepts/containers/images#specifying-imagepullsecrets-on-a-pod",
+            ext: &[
+                ("x-kubernetes-list-map-keys", "name"),
+                ("x-kubernetes-list-type", "map"),
+                ("x-kubernetes-patch-merge-key", "name"),
+                ("x-kubernetes-patch-strategy", "merge"),
+            ],
         },
         Field {
             tag: 16,
@@ -4863,6 +5450,7 @@ pub static POD_SPEC: Msg = Msg {
             card: Card::One,
             flags: 0,
             doc: "Specifies the hostname of the Pod If not specified, the pod's hostname will be set to a system-defined value.",
+            ext: &[],
         },
         Field {
             tag: 17,
@@ -4871,6 +5459,7 @@ pub static POD_SPEC: Msg = Msg {
             card: Card::One,
             flags: 0,
             doc: "If specified, the fully qualified Pod hostname will be \"<hostname>.<subdomain>.<pod namespace>.svc.<cluster domain>\". If not specified, the pod will not have a domainname at all.",
+            ext: &[],
         },
         Field {
             tag: 18,
@@ -4879,6 +5468,7 @@ pub static POD_SPEC: Msg = Msg {
             card: Card::One,
             flags: 0,
             doc: "If specified, the pod's scheduling constraints",
+            ext: &[],
         },
         Field {
             tag: 19,
@@ -4887,6 +5477,7 @@ pub static POD_SPEC: Msg = Msg {
             card: Card::One,
             flags: 0,
             doc: "If specified, the pod will be dispatched by specified scheduler. If not specified, the pod will be dispatched by default scheduler.",
+            ext: &[],
         },
         Field {
             tag: 22,
@@ -4895,6 +5486,7 @@ pub static POD_SPEC: Msg = Msg {
             card: Card::Rep,
             flags: 0,
             doc: "If specified, the pod's tolerations.",
+            ext: &[("x-kubernetes-list-type", "atomic")],
         },
         Field {
             tag: 23,
@@ -4903,6 +5495,12 @@ pub static POD_SPEC: Msg = Msg {
             card: Card::Rep,
             flags: 0,
             doc: "HostAliases is an optional list of hosts and IPs that will be injected into the pod's hosts file if specified.",
+            ext: &[
+                ("x-kubernetes-list-map-keys", "ip"),
+                ("x-kubernetes-list-type", "map"),
+                ("x-kubernetes-patch-merge-key", "ip"),
+                ("x-kubernetes-patch-strategy", "merge"),
+            ],
         },
         Field {
             tag: 24,
@@ -4911,6 +5509,7 @@ pub static POD_SPEC: Msg = Msg {
             card: Card::One,
             flags: 0,
             doc: "If specified, indicates the pod's priority. \"system-node-critical\" and \"system-cluster-critical\" are two special keywords which indicate the highest priorities with the former being the highest priority. Any other name must be defined by creating a PriorityClass object with that name. If not specified, the pod priority will be default or zero if there is no default.",
+            ext: &[],
         },
         Field {
             tag: 25,
@@ -4919,6 +5518,7 @@ pub static POD_SPEC: Msg = Msg {
             card: Card::One,
             flags: PTR,
             doc: "The priority value. Various system components use this field to find the priority of the pod. When Priority Admission Controller is enabled, it prevents users from setting this field. The admission controller populates this field from PriorityClassName. The higher the value, the higher the priority.",
+            ext: &[],
         },
         Field {
             tag: 26,
@@ -4927,6 +5527,7 @@ pub static POD_SPEC: Msg = Msg {
             card: Card::One,
             flags: 0,
             doc: "Specifies the DNS parameters of a pod. Parameters specified here will be merged to the generated DNS configuration based on DNSPolicy.",
+            ext: &[],
         },
         Field {
             tag: 28,
@@ -4935,6 +5536,7 @@ pub static POD_SPEC: Msg = Msg {
             card: Card::Rep,
             flags: 0,
             doc: "If specified, all readiness gates will be evaluated for pod readiness. A pod is ready when all its containers are ready AND all conditions specified in the readiness gates have status equal to \"True\" More info: https://git.k8s.io/enhancements/keps/sig-network/580-pod-readiness-gates",
+            ext: &[("x-kubernetes-list-type", "atomic")],
         },
         Field {
             tag: 29,
@@ -4943,6 +5545,7 @@ pub static POD_SPEC: Msg = Msg {
             card: Card::One,
             flags: PTR,
             doc: "RuntimeClassName refers to a RuntimeClass object in the node.k8s.io group, which should be used to run this pod.  If no RuntimeClass resource matches the named class, the pod will not be run. If unset or empty, the \"legacy\" RuntimeClass will be used, which is an implicit class with an empty definition that uses the default runtime handler. More info: https://git.k8s.io/enhancements/keps/sig-node/585-runtime-class",
+            ext: &[],
         },
         Field {
             tag: 30,
@@ -4951,6 +5554,7 @@ pub static POD_SPEC: Msg = Msg {
             card: Card::One,
             flags: PTR,
             doc: "EnableServiceLinks indicates whether information about services should be injected into pod's environment variables, matching the syntax of Docker links. Optional: Defaults to true.",
+            ext: &[],
         },
         Field {
             tag: 31,
@@ -4959,6 +5563,7 @@ pub static POD_SPEC: Msg = Msg {
             card: Card::One,
             flags: PTR,
             doc: "PreemptionPolicy is the Policy for preempting pods with lower priority. One of Never, PreemptLowerPriority. Defaults to PreemptLowerPriority if unset.",
+            ext: &[],
         },
         Field {
             tag: 32,
@@ -4967,6 +5572,7 @@ pub static POD_SPEC: Msg = Msg {
             card: Card::Map,
             flags: 0,
             doc: "Overhead represents the resource overhead associated with running a pod for a given RuntimeClass. This field will be autopopulated at admission time by the RuntimeClass admission controller. If the RuntimeClass admission controller is enabled, overhead must not be set in Pod create requests. The RuntimeClass admission controller will reject Pod create requests which have the overhead already set. If RuntimeClass is configured and selected in the PodSpec, Overhead will be set to the value defined in the corresponding RuntimeClass, otherwise it will remain unset and treated as zero. More info: https://git.k8s.io/enhancements/keps/sig-node/688-pod-overhead/README.md",
+            ext: &[],
         },
         Field {
             tag: 33,
@@ -4975,6 +5581,12 @@ pub static POD_SPEC: Msg = Msg {
             card: Card::Rep,
             flags: 0,
             doc: "TopologySpreadConstraints describes how a group of pods ought to spread across topology domains. Scheduler will schedule pods in a way which abides by the constraints. All topologySpreadConstraints are ANDed.",
+            ext: &[
+                ("x-kubernetes-list-map-keys", "topologyKey,whenUnsatisfiable"),
+                ("x-kubernetes-list-type", "map"),
+                ("x-kubernetes-patch-merge-key", "topologyKey"),
+                ("x-kubernetes-patch-strategy", "merge"),
+            ],
         },
         Field {
             tag: 35,
@@ -4983,6 +5595,7 @@ pub static POD_SPEC: Msg = Msg {
             card: Card::One,
             flags: PTR,
             doc: "If true the pod's hostname will be configured as the pod's FQDN, rather than the leaf name (the default). In Linux containers, this means setting the FQDN in the hostname field of the kernel (the nodename field of struct utsname). In Windows containers, this means setting the registry value of hostname for the registry key HKEY_LOCAL_MACHINE\\\\SYSTEM\\\\CurrentControlSet\\\\Services\\\\Tcpip\\\\Parameters to FQDN. If a pod does not have FQDN, this has no effect. Default to false.",
+            ext: &[],
         },
         Field {
             tag: 36,
@@ -4991,6 +5604,7 @@ pub static POD_SPEC: Msg = Msg {
             card: Card::One,
             flags: 0,
             doc: "Specifies the OS of the containers in the pod. Some pod and container fields are restricted if this is set.\n\nIf the OS field is set to linux, the following fields must be unset: -securityContext.windowsOptions\n\nIf the OS field is set to windows, following fields must be unset: - spec.hostPID - spec.hostIPC - spec.hostUsers - spec.resources - spec.securityContext.appArmorProfile - spec.securityContext.seLinuxOptions - spec.securityContext.seccompProfile - spec.securityContext.fsGroup - spec.securityContext.fsGroupChangePolicy - spec.securityContext.sysctls - spec.shareProcessNamespace - spec.securityContext.runAsUser - spec.securityContext.runAsGroup - spec.securityContext.supplementalGroups - spec.securityContext.supplementalGroupsPolicy - spec.containers\\[*\\].securityContext.appArmorProfile - spec.containers\\[*\\].securityContext.seLinuxOptions - spec.containers\\[*\\].securityContext.seccompProfile - spec.containers\\[*\\].securityContext.capabilities - spec.containers\\[*\\].securityContext.readOnlyRootFilesystem - spec.containers\\[*\\].securityContext.privileged - spec.containers\\[*\\].securityContext.allowPrivilegeEscalation - spec.containers\\[*\\].securityContext.procMount - spec.containers\\[*\\].securityContext.runAsUser - spec.containers\\[*\\].securityContext.runAsGroup",
+            ext: &[],
         },
         Field {
             tag: 37,
@@ -4999,6 +5613,7 @@ pub static POD_SPEC: Msg = Msg {
             card: Card::One,
             flags: PTR,
             doc: "Use the host's user namespace. Optional: Default to true. If set to true or not present, the pod will be run in the host user namespace, useful for when the pod needs a feature only available to the host user namespace, such as loading a kernel module with CAP_SYS_MODULE. When set to false, a new userns is created for the pod. Setting false is useful for mitigating container breakout vulnerabilities even allowing users to run their containers as root without actually having root privileges on the host. This field is alpha-level and is only honored by servers that enable the UserNamespacesSupport feature.",
+            ext: &[],
         },
         Field {
             tag: 38,
@@ -5007,6 +5622,12 @@ pub static POD_SPEC: Msg = Msg {
             card: Card::Rep,
             flags: 0,
             doc: "SchedulingGates is an opaque list of values that if specified will block scheduling the pod. If schedulingGates is not empty, the pod will stay in the SchedulingGated state and the scheduler will not attempt to schedule the pod.\n\nSchedulingGates can only be set at pod creation time, and be removed only afterwards.",
+            ext: &[
+                ("x-kubernetes-list-map-keys", "name"),
+                ("x-kubernetes-list-type", "map"),
+                ("x-kubernetes-patch-merge-key", "name"),
+                ("x-kubernetes-patch-strategy", "merge"),
+            ],
         },
         Field {
             tag: 39,
@@ -5015,6 +5636,12 @@ pub static POD_SPEC: Msg = Msg {
             card: Card::Rep,
             flags: 0,
             doc: "ResourceClaims defines which ResourceClaims must be allocated and reserved before the Pod is allowed to start. The resources will be made available to those containers which consume them by name.\n\nThis is a stable field but requires that the DynamicResourceAllocation feature gate is enabled.\n\nThis field is immutable.",
+            ext: &[
+                ("x-kubernetes-list-map-keys", "name"),
+                ("x-kubernetes-list-type", "map"),
+                ("x-kubernetes-patch-merge-key", "name"),
+                ("x-kubernetes-patch-strategy", "merge,retainKeys"),
+            ],
         },
         Field {
             tag: 40,
@@ -5023,6 +5650,7 @@ pub static POD_SPEC: Msg = Msg {
             card: Card::One,
             flags: 0,
             doc: "Resources is the total amount of CPU and Memory resources required by all containers in the pod. It supports specifying Requests and Limits for \"cpu\", \"memory\" and \"hugepages-\" resource names only. ResourceClaims are not supported.\n\nThis field enables fine-grained control over resource allocation for the entire pod, allowing resource sharing among containers in a pod.\n\nThis is an alpha field and requires enabling the PodLevelResources feature gate.",
+            ext: &[],
         },
         Field {
             tag: 41,
@@ -5031,6 +5659,7 @@ pub static POD_SPEC: Msg = Msg {
             card: Card::One,
             flags: 0,
             doc: "HostnameOverride specifies an explicit override for the pod's hostname as perceived by the pod. This field only specifies the pod's hostname and does not affect its DNS records. When this field is set to a non-empty string: - It takes precedence over the values set in `hostname` and `subdomain`. - The Pod's hostname will be set to this value. - `setHostnameAsFQDN` must be nil or set to false. - `hostNetwork` must be set to false.\n\nThis field must be a valid DNS subdomain as defined in RFC 1123 and contain at most 64 characters. Requires the HostnameOverride feature gate to be enabled.",
+            ext: &[],
         },
         Field {
             tag: 42,
@@ -5039,6 +5668,7 @@ pub static POD_SPEC: Msg = Msg {
             card: Card::One,
             flags: 0,
             doc: "WorkloadRef provides a reference to the Workload object that this Pod belongs to. This field is used by the scheduler to identify the PodGroup and apply the correct group scheduling policies. The Workload object referenced by this field may not exist at the time the Pod is created. This field is immutable, but a Workload object with the same name may be recreated with different policies. Doing this during pod scheduling may result in the placement not conforming to the expected policies.",
+            ext: &[],
         },
     ],
 };
@@ -5054,6 +5684,7 @@ pub static POD_CONDITION: Msg = Msg {
             card: Card::One,
             flags: REQ,
             doc: "Type is the type of the condition. More info: https://kubernetes.io/docs/concepts/workloads/pods/pod-lifecycle#pod-conditions",
+            ext: &[],
         },
         Field {
             tag: 7,
@@ -5062,6 +5693,7 @@ pub static POD_CONDITION: Msg = Msg {
             card: Card::One,
             flags: 0,
             doc: "If set, this represents the .metadata.generation that the pod condition was set based upon. The PodObservedGenerationTracking feature gate must be enabled to use this field.",
+            ext: &[],
         },
         Field {
             tag: 2,
@@ -5070,6 +5702,7 @@ pub static POD_CONDITION: Msg = Msg {
             card: Card::One,
             flags: REQ,
             doc: "Status is the status of the condition. Can be True, False, Unknown. More info: https://kubernetes.io/docs/concepts/workloads/pods/pod-lifecycle#pod-conditions",
+            ext: &[],
         },
         Field {
             tag: 3,
@@ -5078,6 +5711,7 @@ pub static POD_CONDITION: Msg = Msg {
             card: Card::One,
             flags: 0,
             doc: "Last time we probed the condition.",
+            ext: &[],
         },
         Field {
             tag: 4,
@@ -5086,6 +5720,7 @@ pub static POD_CONDITION: Msg = Msg {
             card: Card::One,
             flags: 0,
             doc: "Last time the condition transitioned from one status to another.",
+            ext: &[],
         },
         Field {
             tag: 5,
@@ -5094,6 +5729,7 @@ pub static POD_CONDITION: Msg = Msg {
             card: Card::One,
             flags: 0,
             doc: "Unique, one-word, CamelCase reason for the condition's last transition.",
+            ext: &[],
         },
         Field {
             tag: 6,
@@ -5102,6 +5738,7 @@ pub static POD_CONDITION: Msg = Msg {
             card: Card::One,
             flags: 0,
             doc: "Human-readable message indicating details about last transition.",
+            ext: &[],
         },
     ],
 };
@@ -5116,6 +5753,7 @@ pub static HOST_IP: Msg = Msg {
         card: Card::One,
         flags: REQ,
         doc: "IP is the IP address assigned to the host",
+        ext: &[],
     }],
 };
 pub static POD_IP: Msg = Msg {
@@ -5129,6 +5767,7 @@ pub static POD_IP: Msg = Msg {
         card: Card::One,
         flags: REQ,
         doc: "IP is the IP address assigned to the pod",
+        ext: &[],
     }],
 };
 pub static CONTAINER_STATE_WAITING: Msg = Msg {
@@ -5143,6 +5782,7 @@ pub static CONTAINER_STATE_WAITING: Msg = Msg {
             card: Card::One,
             flags: 0,
             doc: "(brief) reason the container is not yet running.",
+            ext: &[],
         },
         Field {
             tag: 2,
@@ -5151,6 +5791,7 @@ pub static CONTAINER_STATE_WAITING: Msg = Msg {
             card: Card::One,
             flags: 0,
             doc: "Message regarding why the container is not yet running.",
+            ext: &[],
         },
     ],
 };
@@ -5165,6 +5806,7 @@ pub static CONTAINER_STATE_RUNNING: Msg = Msg {
         card: Card::One,
         flags: 0,
         doc: "Time at which the container was last (re-)started",
+        ext: &[],
     }],
 };
 pub static CONTAINER_STATE_TERMINATED: Msg = Msg {
@@ -5179,6 +5821,7 @@ pub static CONTAINER_STATE_TERMINATED: Msg = Msg {
             card: Card::One,
             flags: REQ,
             doc: "Exit status from the last termination of the container",
+            ext: &[],
         },
         Field {
             tag: 2,
@@ -5187,6 +5830,7 @@ pub static CONTAINER_STATE_TERMINATED: Msg = Msg {
             card: Card::One,
             flags: 0,
             doc: "Signal from the last termination of the container",
+            ext: &[],
         },
         Field {
             tag: 3,
@@ -5195,6 +5839,7 @@ pub static CONTAINER_STATE_TERMINATED: Msg = Msg {
             card: Card::One,
             flags: 0,
             doc: "(brief) reason from the last termination of the container",
+            ext: &[],
         },
         Field {
             tag: 4,
@@ -5203,6 +5848,7 @@ pub static CONTAINER_STATE_TERMINATED: Msg = Msg {
             card: Card::One,
             flags: 0,
             doc: "Message regarding the last termination of the container",
+            ext: &[],
         },
         Field {
             tag: 5,
@@ -5211,6 +5857,7 @@ pub static CONTAINER_STATE_TERMINATED: Msg = Msg {
             card: Card::One,
             flags: 0,
             doc: "Time at which previous execution of the container started",
+            ext: &[],
         },
         Field {
             tag: 6,
@@ -5219,6 +5866,7 @@ pub static CONTAINER_STATE_TERMINATED: Msg = Msg {
             card: Card::One,
             flags: 0,
             doc: "Time at which the container last terminated",
+            ext: &[],
         },
         Field {
             tag: 7,
@@ -5227,6 +5875,7 @@ pub static CONTAINER_STATE_TERMINATED: Msg = Msg {
             card: Card::One,
             flags: 0,
             doc: "Container's ID in the format '<type>://<container_id>'",
+            ext: &[],
         },
     ],
 };
@@ -5242,6 +5891,7 @@ pub static CONTAINER_STATE: Msg = Msg {
             card: Card::One,
             flags: 0,
             doc: "Details about a waiting container",
+            ext: &[],
         },
         Field {
             tag: 2,
@@ -5250,6 +5900,7 @@ pub static CONTAINER_STATE: Msg = Msg {
             card: Card::One,
             flags: 0,
             doc: "Details about a running container",
+            ext: &[],
         },
         Field {
             tag: 3,
@@ -5258,6 +5909,7 @@ pub static CONTAINER_STATE: Msg = Msg {
             card: Card::One,
             flags: 0,
             doc: "Details about a terminated container",
+            ext: &[],
         },
     ],
 };
@@ -5273,6 +5925,7 @@ pub static VOLUME_MOUNT_STATUS: Msg = Msg {
             card: Card::One,
             flags: REQ,
             doc: "Name corresponds to the name of the original VolumeMount.",
+            ext: &[],
         },
         Field {
             tag: 2,
@@ -5281,6 +5934,7 @@ pub static VOLUME_MOUNT_STATUS: Msg = Msg {
             card: Card::One,
             flags: REQ,
             doc: "MountPath corresponds to the original VolumeMount.",
+            ext: &[],
         },
         Field {
             tag: 3,
@@ -5289,6 +5943,7 @@ pub static VOLUME_MOUNT_STATUS: Msg = Msg {
             card: Card::One,
             flags: 0,
             doc: "ReadOnly corresponds to the original VolumeMount.",
+            ext: &[],
         },
         Field {
             tag: 4,
@@ -5297,6 +5952,7 @@ pub static VOLUME_MOUNT_STATUS: Msg = Msg {
             card: Card::One,
             flags: PTR,
             doc: "RecursiveReadOnly must be set to Disabled, Enabled, or unspecified (for non-readonly mounts). An IfPossible value in the original VolumeMount must be translated to Disabled or Enabled, depending on the mount result.",
+            ext: &[],
         },
     ],
 };
@@ -5312,6 +5968,7 @@ pub static LINUX_CONTAINER_USER: Msg = Msg {
             card: Card::One,
             flags: REQ,
             doc: "UID is the primary uid initially attached to the first process in the container",
+            ext: &[],
         },
         Field {
             tag: 2,
@@ -5320,6 +5977,7 @@ pub static LINUX_CONTAINER_USER: Msg = Msg {
             card: Card::One,
             flags: REQ,
             doc: "GID is the primary gid initially attached to the first process in the container",
+            ext: &[],
         },
         Field {
             tag: 3,
@@ -5328,6 +5986,7 @@ pub static LINUX_CONTAINER_USER: Msg = Msg {
             card: Card::Rep,
             flags: 0,
             doc: "SupplementalGroups are the supplemental groups initially attached to the first process in the container",
+            ext: &[("x-kubernetes-list-type", "atomic")],
         },
     ],
 };
@@ -5342,6 +6001,7 @@ pub static CONTAINER_USER: Msg = Msg {
         card: Card::One,
         flags: 0,
         doc: "Linux holds user identity information initially attached to the first process of the containers in Linux. Note that the actual running identity can be changed if the process has enough privilege to do so.",
+        ext: &[],
     }],
 };
 pub static RESOURCE_HEALTH: Msg = Msg {
@@ -5356,6 +6016,7 @@ pub static RESOURCE_HEALTH: Msg = Msg {
             card: Card::One,
             flags: REQ,
             doc: "ResourceID is the unique identifier of the resource. See the ResourceID type for more information.",
+            ext: &[],
         },
         Field {
             tag: 2,
@@ -5364,6 +6025,7 @@ pub static RESOURCE_HEALTH: Msg = Msg {
             card: Card::One,
             flags: 0,
             doc: "Health of the resource. can be one of: - Healthy: operates as normal - Unhealthy: reported unhealthy. We consider this a temporary health issue since we do not have a mechanism today to distinguish temporary and permanent issues. - Unknown: The status cannot be determined. For example, Device Plugin got unregistered and hasn't been re-registered since.\n\nIn future we may want to introduce the PermanentlyUnhealthy Status.",
+            ext: &[],
         },
     ],
 };
@@ -5379,6 +6041,7 @@ pub static RESOURCE_STATUS: Msg = Msg {
             card: Card::One,
             flags: REQ,
             doc: "Name of the resource. Must be unique within the pod and in case of non-DRA resource, match one of the resources from the pod spec. For DRA resources, the value must be \"claim:<claim_name>/<request>\". When this status is reported about a container, the \"claim_name\" and \"request\" must match one of the claims of this container.",
+            ext: &[],
         },
         Field {
             tag: 2,
@@ -5387,6 +6050,7 @@ pub static RESOURCE_STATUS: Msg = Msg {
             card: Card::Rep,
             flags: 0,
             doc: "List of unique resources health. Each element in the list contains an unique resource ID and its health. At a minimum, for the lifetime of a Pod, resource ID must uniquely identify the resource allocated to the Pod on the Node. If other Pod on the same Node reports the status with the same resource ID, it must be the same resource they share. See ResourceID type definition for a specific format it has in various use cases.",
+            ext: &[("x-kubernetes-list-map-keys", "resourceID"), ("x-kubernetes-list-type", "map")],
         },
     ],
 };
@@ -5402,6 +6066,7 @@ pub static CONTAINER_STATUS: Msg = Msg {
             card: Card::One,
             flags: REQ,
             doc: "Name is a DNS_LABEL representing the unique name of the container. Each container in a pod must have a unique name across all container types. Cannot be updated.",
+            ext: &[],
         },
         Field {
             tag: 2,
@@ -5410,6 +6075,7 @@ pub static CONTAINER_STATUS: Msg = Msg {
             card: Card::One,
             flags: 0,
             doc: "State holds details about the container's current condition.",
+            ext: &[],
         },
         Field {
             tag: 3,
@@ -5418,6 +6084,7 @@ pub static CONTAINER_STATUS: Msg = Msg {
             card: Card::One,
             flags: 0,
             doc: "LastTerminationState holds the last termination state of the container to help debug container crashes and restarts. This field is not populated if the container is still running and RestartCount is 0.",
+            ext: &[],
         },
         Field {
             tag: 4,
@@ -5426,6 +6093,7 @@ pub static CONTAINER_STATUS: Msg = Msg {
             card: Card::One,
             flags: REQ,
             doc: "Ready specifies whether the container is currently passing its readiness check. The value will change as readiness probes keep executing. If no readiness probes are specified, this field defaults to true once the container is fully started (see Started field).\n\nThe value is typically used to determine whether a container is ready to accept traffic.",
+            ext: &[],
         },
         Field {
             tag: 5,
@@ -5434,6 +6102,7 @@ pub static CONTAINER_STATUS: Msg = Msg {
             card: Card::One,
             flags: REQ,
             doc: "RestartCount holds the number of times the container has been restarted. Kubelet makes an effort to always increment the value, but there are cases when the state may be lost due to node restarts and then the value may be reset to 0. The value is never negative.",
+            ext: &[],
         },
         Field {
             tag: 6,
@@ -5442,6 +6111,7 @@ pub static CONTAINER_STATUS: Msg = Msg {
             card: Card::One,
             flags: REQ,
             doc: "Image is the name of container image that the container is running. The container image may not match the image used in the PodSpec, as it may have been resolved by the runtime. More info: https://kubernetes.io/docs/concepts/containers/images.",
+            ext: &[],
         },
         Field {
             tag: 7,
@@ -5450,6 +6120,7 @@ pub static CONTAINER_STATUS: Msg = Msg {
             card: Card::One,
             flags: REQ,
             doc: "ImageID is the image ID of the container's image. The image ID may not match the image ID of the image used in the PodSpec, as it may have been resolved by the runtime.",
+            ext: &[],
         },
         Field {
             tag: 8,
@@ -5458,6 +6129,7 @@ pub static CONTAINER_STATUS: Msg = Msg {
             card: Card::One,
             flags: 0,
             doc: "ContainerID is the ID of the container in the format '<type>://<container_id>'. Where type is a container runtime identifier, returned from Version call of CRI API (for example \"containerd\").",
+            ext: &[],
         },
         Field {
             tag: 9,
@@ -5466,6 +6138,7 @@ pub static CONTAINER_STATUS: Msg = Msg {
             card: Card::One,
             flags: PTR,
             doc: "Started indicates whether the container has finished its postStart lifecycle hook and passed its startup probe. Initialized as false, becomes true after startupProbe is considered successful. Resets to false when the container is restarted, or if kubelet loses state temporarily. In both cases, startup probes will run again. Is always true when no startupProbe is defined and container is running and has passed the postStart lifecycle hook. The null value must be treated the same as false.",
+            ext: &[],
         },
         Field {
             tag: 10,
@@ -5474,6 +6147,7 @@ pub static CONTAINER_STATUS: Msg = Msg {
             card: Card::Map,
             flags: 0,
             doc: "AllocatedResources represents the compute resources allocated for this container by the node. Kubelet sets this value to Container.Resources.Requests upon successful pod admission and after successfully admitting desired pod resize.",
+            ext: &[],
         },
         Field {
             tag: 11,
@@ -5482,6 +6156,7 @@ pub static CONTAINER_STATUS: Msg = Msg {
             card: Card::One,
             flags: 0,
             doc: "Resources represents the compute resource requests and limits that have been successfully enacted on the running container after it has been started or has been successfully resized.",
+            ext: &[],
         },
         Field {
             tag: 12,
@@ -5490,6 +6165,12 @@ pub static CONTAINER_STATUS: Msg = Msg {
             card: Card::Rep,
             flags: 0,
             doc: "Status of volume mounts.",
+            ext: &[
+                ("x-kubernetes-list-map-keys", "mountPath"),
+                ("x-kubernetes-list-type", "map"),
+                ("x-kubernetes-patch-merge-key", "mountPath"),
+                ("x-kubernetes-patch-strategy", "merge"),
+            ],
         },
         Field {
             tag: 13,
@@ -5498,6 +6179,7 @@ pub static CONTAINER_STATUS: Msg = Msg {
             card: Card::One,
             flags: 0,
             doc: "User represents user identity information initially attached to the first process of the container",
+            ext: &[],
         },
         Field {
             tag: 14,
@@ -5506,6 +6188,12 @@ pub static CONTAINER_STATUS: Msg = Msg {
             card: Card::Rep,
             flags: 0,
             doc: "AllocatedResourcesStatus represents the status of various resources allocated for this Pod.",
+            ext: &[
+                ("x-kubernetes-list-map-keys", "name"),
+                ("x-kubernetes-list-type", "map"),
+                ("x-kubernetes-patch-merge-key", "name"),
+                ("x-kubernetes-patch-strategy", "merge"),
+            ],
         },
         Field {
             tag: 15,
@@ -5514,6 +6202,7 @@ pub static CONTAINER_STATUS: Msg = Msg {
             card: Card::One,
             flags: PTR,
             doc: "StopSignal reports the effective stop signal for this container",
+            ext: &[],
         },
     ],
 };
@@ -5529,6 +6218,7 @@ pub static POD_RESOURCE_CLAIM_STATUS: Msg = Msg {
             card: Card::One,
             flags: REQ,
             doc: "Name uniquely identifies this resource claim inside the pod. This must match the name of an entry in pod.spec.resourceClaims, which implies that the string must be a DNS_LABEL.",
+            ext: &[],
         },
         Field {
             tag: 2,
@@ -5537,6 +6227,7 @@ pub static POD_RESOURCE_CLAIM_STATUS: Msg = Msg {
             card: Card::One,
             flags: PTR,
             doc: "ResourceClaimName is the name of the ResourceClaim that was generated for the Pod in the namespace of the Pod. If this is unset, then generating a ResourceClaim was not necessary. The pod.spec.resourceClaims entry can be ignored in this case.",
+            ext: &[],
         },
     ],
 };
@@ -5552,6 +6243,7 @@ pub static CONTAINER_EXTENDED_RESOURCE_REQUEST: Msg = Msg {
             card: Card::One,
             flags: REQ,
             doc: "The name of the container requesting resources.",
+            ext: &[],
         },
         Field {
             tag: 2,
@@ -5560,6 +6252,7 @@ pub static CONTAINER_EXTENDED_RESOURCE_REQUEST: Msg = Msg {
             card: Card::One,
             flags: REQ,
             doc: "The name of the extended resource in that container which gets backed by DRA.",
+            ext: &[],
         },
         Field {
             tag: 3,
@@ -5568,6 +6261,7 @@ pub static CONTAINER_EXTENDED_RESOURCE_REQUEST: Msg = Msg {
             card: Card::One,
             flags: REQ,
             doc: "The name of the request in the special ResourceClaim which corresponds to the extended resource.",
+            ext: &[],
         },
     ],
 };
@@ -5583,6 +6277,7 @@ pub static POD_EXTENDED_RESOURCE_CLAIM_STATUS: Msg = Msg {
             card: Card::Rep,
             flags: REQ,
             doc: "RequestMappings identifies the mapping of <container, extended resource backed by DRA> to  device request in the generated ResourceClaim.",
+            ext: &[("x-kubernetes-list-type", "atomic")],
         },
         Field {
             tag: 2,
@@ -5591,6 +6286,7 @@ pub static POD_EXTENDED_RESOURCE_CLAIM_STATUS: Msg = Msg {
             card: Card::One,
             flags: REQ,
             doc: "ResourceClaimName is the name of the ResourceClaim that was generated for the Pod in the namespace of the Pod.",
+            ext: &[],
         },
     ],
 };
@@ -5606,6 +6302,7 @@ pub static POD_STATUS: Msg = Msg {
             card: Card::One,
             flags: 0,
             doc: "If set, this represents the .metadata.generation that the pod status was set based upon. The PodObservedGenerationTracking feature gate must be enabled to use this field.",
+            ext: &[],
         },
         Field {
             tag: 1,
@@ -5614,6 +6311,7 @@ pub static POD_STATUS: Msg = Msg {
             card: Card::One,
             flags: 0,
             doc: "The phase of a Pod is a simple, high-level summary of where the Pod is in its lifecycle. The conditions array, the reason and message fields, and the individual container status arrays contain more detail about the pod's status. There are five possible phase values:\n\nPending: The pod has been accepted by the Kubernetes system, but one or more of the container images has not been created. This includes time before being scheduled as well as time spent downloading images over the network, which could take a while. Running: The pod has been bound to a node, and all of the containers have been created. At least one container is still running, or is in the process of starting or restarting. Succeeded: All containers in the pod have terminated in success, and will not be restarted. Failed: All containers in the pod have terminated, and at least one container has terminated in failure. The container either exited with non-zero status or was terminated by the system. Unknown: For some reason the state of the pod could not be obtained, typically due to an error in communicating with the host of the pod.\n\nMore info: https://kubernetes.io/docs/concepts/workloads/pods/pod-lifecycle#pod-phase",
+            ext: &[],
         },
         Field {
             tag: 2,
@@ -5622,6 +6320,12 @@ pub static POD_STATUS: Msg = Msg {
             card: Card::Rep,
             flags: 0,
             doc: "Current service state of pod. More info: https://kubernetes.io/docs/concepts/workloads/pods/pod-lifecycle#pod-conditions",
+            ext: &[
+                ("x-kubernetes-list-map-keys", "type"),
+                ("x-kubernetes-list-type", "map"),
+                ("x-kubernetes-patch-merge-key", "type"),
+                ("x-kubernetes-patch-strategy", "merge"),
+            ],
         },
         Field {
             tag: 3,
@@ -5630,6 +6334,7 @@ pub static POD_STATUS: Msg = Msg {
             card: Card::One,
             flags: 0,
             doc: "A human readable message indicating details about why the pod is in this condition.",
+            ext: &[],
         },
         Field {
             tag: 4,
@@ -5638,6 +6343,7 @@ pub static POD_STATUS: Msg = Msg {
             card: Card::One,
             flags: 0,
             doc: "A brief CamelCase message indicating details about why the pod is in this state. e.g. 'Evicted'",
+            ext: &[],
         },
         Field {
             tag: 11,
@@ -5646,6 +6352,7 @@ pub static POD_STATUS: Msg = Msg {
             card: Card::One,
             flags: 0,
             doc: "nominatedNodeName is set only when this pod preempts other pods on the node, but it cannot be scheduled right away as preemption victims receive their graceful termination periods. This field does not guarantee that the pod will be scheduled on this node. Scheduler may decide to place the pod elsewhere if other nodes become available sooner. Scheduler may also decide to give the resources on this node to a higher priority pod that is created after preemption. As a result, this field may be different than PodSpec.nodeName when the pod is scheduled.",
+            ext: &[],
         },
         Field {
             tag: 5,
@@ -5654,6 +6361,7 @@ pub static POD_STATUS: Msg = Msg {
             card: Card::One,
             flags: 0,
             doc: "hostIP holds the IP address of the host to which the pod is assigned. Empty if the pod has not started yet. A pod can be assigned to a node that has a problem in kubelet which in turns mean that HostIP will not be updated even if there is a node is assigned to pod",
+            ext: &[],
         },
         Field {
             tag: 16,
@@ -5662,6 +6370,11 @@ pub static POD_STATUS: Msg = Msg {
             card: Card::Rep,
             flags: 0,
             doc: "hostIPs holds the IP addresses allocated to the host. If this field is specified, the first entry must match the hostIP field. This list is empty if the pod has not started yet. A pod can be assigned to a node that has a problem in kubelet which in turns means that HostIPs will not be updated even if there is a node is assigned to this pod.",
+            ext: &[
+                ("x-kubernetes-list-type", "atomic"),
+                ("x-kubernetes-patch-merge-key", "ip"),
+                ("x-kubernetes-patch-strategy", "merge"),
+            ],
         },
         Field {
             tag: 6,
@@ -5670,6 +6383,7 @@ pub static POD_STATUS: Msg = Msg {
             card: Card::One,
             flags: 0,
             doc: "podIP address allocated to the pod. Routable at least within the cluster. Empty if not yet allocated.",
+            ext: &[],
         },
         Field {
             tag: 12,
@@ -5678,6 +6392,12 @@ pub static POD_STATUS: Msg = Msg {
             card: Card::Rep,
             flags: 0,
             doc: "podIPs holds the IP addresses allocated to the pod. If this field is specified, the 0th entry must match the podIP field. Pods may be allocated at most 1 value for each of IPv4 and IPv6. This list is empty if no IPs have been allocated yet.",
+            ext: &[
+                ("x-kubernetes-list-map-keys", "ip"),
+                ("x-kubernetes-list-type", "map"),
+                ("x-kubernetes-patch-merge-key", "ip"),
+                ("x-kubernetes-patch-strategy", "merge"),
+            ],
         },
         Field {
             tag: 7,
@@ -5686,6 +6406,7 @@ pub static POD_STATUS: Msg = Msg {
             card: Card::One,
             flags: 0,
             doc: "RFC 3339 date and time at which the object was acknowledged by the Kubelet. This is before the Kubelet pulled the container image(s) for the pod.",
+            ext: &[],
         },
         Field {
             tag: 10,
@@ -5694,6 +6415,7 @@ pub static POD_STATUS: Msg = Msg {
             card: Card::Rep,
             flags: 0,
             doc: "Statuses of init containers in this pod. The most recent successful non-restartable init container will have ready = true, the most recently started container will have startTime set. Each init container in the pod should have at most one status in this list, and all statuses should be for containers in the pod. However this is not enforced. If a status for a non-existent container is present in the list, or the list has duplicate names, the behavior of various Kubernetes components is not defined and those statuses might be ignored. More info: https://kubernetes.io/docs/concepts/workloads/pods/pod-lifecycle/#pod-and-container-status",
+            ext: &[("x-kubernetes-list-type", "atomic")],
         },
         Field {
             tag: 8,
@@ -5702,6 +6424,7 @@ pub static POD_STATUS: Msg = Msg {
             card: Card::Rep,
             flags: 0,
             doc: "Statuses of containers in this pod. Each container in the pod should have at most one status in this list, and all statuses should be for containers in the pod. However this is not enforced. If a status for a non-existent container is present in the list, or the list has duplicate names, the behavior of various Kubernetes components is not defined and those statuses might be ignored. More info: https://kubernetes.io/docs/concepts/workloads/pods/pod-lifecycle#pod-and-container-status",
+            ext: &[("x-kubernetes-list-type", "atomic")],
         },
         Field {
             tag: 9,
@@ -5710,6 +6433,7 @@ pub static POD_STATUS: Msg = Msg {
             card: Card::One,
             flags: 0,
             doc: "The Quality of Service (QOS) classification assigned to the pod based on resource requirements See PodQOSClass type for available QOS classes More info: https://kubernetes.io/docs/concepts/workloads/pods/pod-qos/#quality-of-service-classes",
+            ext: &[],
         },
         Field {
             tag: 13,
@@ -5718,6 +6442,7 @@ pub static POD_STATUS: Msg = Msg {
             card: Card::Rep,
             flags: 0,
             doc: "Statuses for any ephemeral containers that have run in this pod. Each ephemeral container in the pod should have at most one status in this list, and all statuses should be for containers in the pod. However this is not enforced. If a status for a non-existent container is present in the list, or the list has duplicate names, the behavior of various Kubernetes components is not defined and those statuses might be ignored. More info: https://kubernetes.io/docs/concepts/workloads/pods/pod-lifecycle#pod-and-container-status",
+            ext: &[("x-kubernetes-list-type", "atomic")],
         },
         Field {
             tag: 14,
@@ -5726,6 +6451,7 @@ pub static POD_STATUS: Msg = Msg {
             card: Card::One,
             flags: 0,
             doc: "Status of resources resize desired for pod's containers. It is empty if no resources resize is pending. Any changes to container resources will automatically set this to \"Proposed\" Deprecated: Resize status is moved to two pod conditions PodResizePending and PodResizeInProgress. PodResizePending will track states where the spec has been resized, but the Kubelet has not yet allocated the resources. PodResizeInProgress will track in-progress resizes, and should be present whenever allocated resources != acknowledged resources.",
+            ext: &[],
         },
         Field {
             tag: 15,
@@ -5734,6 +6460,12 @@ pub static POD_STATUS: Msg = Msg {
             card: Card::Rep,
             flags: 0,
             doc: "Status of resource claims.",
+            ext: &[
+                ("x-kubernetes-list-map-keys", "name"),
+                ("x-kubernetes-list-type", "map"),
+                ("x-kubernetes-patch-merge-key", "name"),
+                ("x-kubernetes-patch-strategy", "merge,retainKeys"),
+            ],
         },
         Field {
             tag: 18,
@@ -5742,6 +6474,7 @@ pub static POD_STATUS: Msg = Msg {
             card: Card::One,
             flags: 0,
             doc: "Status of extended resource claim backed by DRA.",
+            ext: &[],
         },
         Field {
             tag: 19,
@@ -5750,6 +6483,7 @@ pub static POD_STATUS: Msg = Msg {
             card: Card::Map,
             flags: 0,
             doc: "AllocatedResources is the total requests allocated for this pod by the node. If pod-level requests are not set, this will be the total requests aggregated across containers in the pod.",
+            ext: &[],
         },
         Field {
             tag: 20,
@@ -5758,6 +6492,7 @@ pub static POD_STATUS: Msg = Msg {
             card: Card::One,
             flags: 0,
             doc: "Resources represents the compute resource requests and limits that have been applied at the pod level if pod-level requests or limits are set in PodSpec.Resources",
+            ext: &[],
         },
     ],
 };
@@ -5773,6 +6508,7 @@ pub static POD: Msg = Msg {
             card: Card::One,
             flags: 0,
             doc: "Standard object's metadata. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#metadata",
+            ext: &[],
         },
         Field {
             tag: 2,
@@ -5781,6 +6517,7 @@ pub static POD: Msg = Msg {
             card: Card::One,
             flags: 0,
             doc: "Specification of the desired behavior of the pod. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#spec-and-status",
+            ext: &[],
         },
         Field {
             tag: 3,
@@ -5789,6 +6526,7 @@ pub static POD: Msg = Msg {
             card: Card::One,
             flags: 0,
             doc: "Most recently observed status of the pod. This data may not be up to date. Populated by the system. Read-only. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#spec-and-status",
+            ext: &[],
         },
     ],
 };
@@ -5804,6 +6542,7 @@ pub static META_LIST_META: Msg = Msg {
             card: Card::One,
             flags: 0,
             doc: "Deprecated: selfLink is a legacy read-only field that is no longer populated by the system.",
+            ext: &[],
         },
         Field {
             tag: 2,
@@ -5812,6 +6551,7 @@ pub static META_LIST_META: Msg = Msg {
             card: Card::One,
             flags: 0,
             doc: "String that identifies the server's internal version of this object that can be used by clients to determine when objects have changed. Value must be treated as opaque by clients and passed unmodified back to the server. Populated by the system. Read-only. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#concurrency-control-and-consistency",
+            ext: &[],
         },
         Field {
             tag: 3,
@@ -5820,6 +6560,7 @@ pub static META_LIST_META: Msg = Msg {
             card: Card::One,
             flags: 0,
             doc: "continue may be set if the user set a limit on the number of items returned, and indicates that the server has more data available. The value is opaque and may be used to issue another request to the endpoint that served this list to retrieve the next set of available objects. Continuing a consistent list may not be possible if the server configuration has changed or more than a few minutes have passed. The resourceVersion field returned when using this continue value will be identical to the value in the first response, unless you have received this token from an error message.",
+            ext: &[],
         },
         Field {
             tag: 4,
@@ -5828,6 +6569,7 @@ pub static META_LIST_META: Msg = Msg {
             card: Card::One,
             flags: PTR,
             doc: "remainingItemCount is the number of subsequent items in the list which are not included in this list response. If the list request contained label or field selectors, then the number of remaining items is unknown and the field will be left unset and omitted during serialization. If the list is complete (either because it is not chunking or because this is the last chunk), then there are no more remaining items and this field will be left unset and omitted during serialization. Servers older than v1.15 do not set this field. The intended use of the remainingItemCount is *estimating* the size of a collection. Clients should not rely on the remainingItemCount to be set or to be exact.",
+            ext: &[],
         },
     ],
 };
@@ -5843,6 +6585,7 @@ pub static POD_LIST: Msg = Msg {
             card: Card::One,
             flags: 0,
             doc: "Standard list metadata. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#types-kinds",
+            ext: &[],
         },
         Field {
             tag: 2,
@@ -5851,6 +6594,7 @@ pub static POD_LIST: Msg = Msg {
             card: Card::Rep,
             flags: REQ,
             doc: "List of pods. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md",
+            ext: &[],
         },
     ],
 };
@@ -5866,6 +6610,7 @@ pub static CONFIG_MAP: Msg = Msg {
             card: Card::One,
             flags: 0,
             doc: "Standard object's metadata. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#metadata",
+            ext: &[],
         },
         Field {
             tag: 4,
@@ -5874,6 +6619,7 @@ pub static CONFIG_MAP: Msg = Msg {
             card: Card::One,
             flags: PTR,
             doc: "Immutable, if set to true, ensures that data stored in the ConfigMap cannot be updated (only object metadata can be modified). If not set to true, the field can be modified at any time. Defaulted to nil.",
+            ext: &[],
         },
         Field {
             tag: 2,
@@ -5882,6 +6628,7 @@ pub static CONFIG_MAP: Msg = Msg {
             card: Card::Map,
             flags: 0,
             doc: "Data contains the configuration data. Each key must consist of alphanumeric characters, '-', '_' or '.'. Values with non-UTF-8 byte sequences must use the BinaryData field. The keys stored in Data must not overlap with the keys in the BinaryData field, this is enforced during validation process.",
+            ext: &[],
         },
         Field {
             tag: 3,
@@ -5890,6 +6637,7 @@ pub static CONFIG_MAP: Msg = Msg {
             card: Card::Map,
             flags: 0,
             doc: "BinaryData contains the binary data. Each key must consist of alphanumeric characters, '-', '_' or '.'. BinaryData can contain byte sequences that are not in the UTF-8 range. The keys stored in BinaryData must not overlap with the ones in the Data field, this is enforced during validation process. Using this field will require 1.10+ apiserver and kubelet.",
+            ext: &[],
         },
     ],
 };
@@ -5905,6 +6653,7 @@ pub static CONFIG_MAP_LIST: Msg = Msg {
             card: Card::One,
             flags: 0,
             doc: "More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#metadata",
+            ext: &[],
         },
         Field {
             tag: 2,
@@ -5913,6 +6662,7 @@ pub static CONFIG_MAP_LIST: Msg = Msg {
             card: Card::Rep,
             flags: REQ,
             doc: "Items is the list of ConfigMaps.",
+            ext: &[],
         },
     ],
 };
@@ -5928,6 +6678,7 @@ pub static META_PRECONDITIONS: Msg = Msg {
             card: Card::One,
             flags: PTR,
             doc: "Specifies the target UID.",
+            ext: &[],
         },
         Field {
             tag: 2,
@@ -5936,6 +6687,7 @@ pub static META_PRECONDITIONS: Msg = Msg {
             card: Card::One,
             flags: PTR,
             doc: "Specifies the target ResourceVersion",
+            ext: &[],
         },
     ],
 };
@@ -5951,6 +6703,7 @@ pub static META_DELETE_OPTIONS: Msg = Msg {
             card: Card::One,
             flags: PTR,
             doc: "The duration in seconds before the object should be deleted. Value must be non-negative integer. The value zero indicates delete immediately. If this value is nil, the default grace period for the specified type will be used. Defaults to a per object value if not specified. zero means delete immediately.",
+            ext: &[],
         },
         Field {
             tag: 2,
@@ -5959,6 +6712,7 @@ pub static META_DELETE_OPTIONS: Msg = Msg {
             card: Card::One,
             flags: 0,
             doc: "Must be fulfilled before a deletion is carried out. If not possible, a 409 Conflict status will be returned.",
+            ext: &[],
         },
         Field {
             tag: 3,
@@ -5967,6 +6721,7 @@ pub static META_DELETE_OPTIONS: Msg = Msg {
             card: Card::One,
             flags: PTR,
             doc: "Deprecated: please use the PropagationPolicy, this field will be deprecated in 1.7. Should the dependent objects be orphaned. If true/false, the \"orphan\" finalizer will be added to/removed from the object's finalizers list. Either this field or PropagationPolicy may be set, but not both.",
+            ext: &[],
         },
         Field {
             tag: 4,
@@ -5975,6 +6730,7 @@ pub static META_DELETE_OPTIONS: Msg = Msg {
             card: Card::One,
             flags: PTR,
             doc: "Whether and how garbage collection will be performed. Either this field or OrphanDependents may be set, but not both. The default policy is decided by the existing finalizer set in the metadata.finalizers and the resource-specific default policy. Acceptable values are: 'Orphan' - orphan the dependents; 'Background' - allow the garbage collector to delete the dependents in the background; 'Foreground' - a cascading policy that deletes all dependents in the foreground.",
+            ext: &[],
         },
         Field {
             tag: 5,
@@ -5983,6 +6739,7 @@ pub static META_DELETE_OPTIONS: Msg = Msg {
             card: Card::Rep,
             flags: 0,
             doc: "When present, indicates that modifications should not be persisted. An invalid or unrecognized dryRun directive will result in an error response and no further processing of the request. Valid values are: - All: all dry run stages will be processed",
+            ext: &[("x-kubernetes-list-type", "atomic")],
         },
         Field {
             tag: 6,
@@ -5991,6 +6748,7 @@ pub static META_DELETE_OPTIONS: Msg = Msg {
             card: Card::One,
             flags: PTR,
             doc: "if set to true, it will trigger an unsafe deletion of the resource in case the normal deletion flow fails with a corrupt object error. A resource is considered corrupt if it can not be retrieved from the underlying storage successfully because of a) its data can not be transformed e.g. decryption failure, or b) it fails to decode into an object. NOTE: unsafe deletion ignores finalizer constraints, skips precondition checks, and removes the object from the storage. WARNING: This may potentially break the cluster if the workload associated with the resource being unsafe-deleted relies on normal deletion flow. Use only if you REALLY know what you are doing. The default value is false, and the user must opt in to enable it",
+            ext: &[],
         },
     ],
 };
@@ -6006,6 +6764,7 @@ pub static META_STATUS_CAUSE: Msg = Msg {
             card: Card::One,
             flags: 0,
             doc: "A machine-readable description of the cause of the error. If this value is empty there is no information available.",
+            ext: &[],
         },
         Field {
             tag: 2,
@@ -6014,6 +6773,7 @@ pub static META_STATUS_CAUSE: Msg = Msg {
             card: Card::One,
             flags: 0,
             doc: "A human-readable description of the cause of the error.  This field may be presented as-is to a reader.",
+            ext: &[],
         },
         Field {
             tag: 3,
@@ -6022,6 +6782,7 @@ pub static META_STATUS_CAUSE: Msg = Msg {
             card: Card::One,
             flags: 0,
             doc: "The field of the resource that has caused this error, as named by its JSON serialization. May include dot and postfix notation for nested attributes. Arrays are zero-indexed.  Fields may appear more than once in an array of causes due to fields having multiple errors. Optional.\n\nExamples: \"name\" - the field \"name\" on the current resource \"items\\[0\\].name\" - the field \"name\" on the first array entry in \"items\"",
+            ext: &[],
         },
     ],
 };
@@ -6037,6 +6798,7 @@ pub static META_STATUS_DETAILS: Msg = Msg {
             card: Card::One,
             flags: 0,
             doc: "The name attribute of the resource associated with the status StatusReason (when there is a single name which can be described).",
+            ext: &[],
         },
         Field {
             tag: 2,
@@ -6045,6 +6807,7 @@ pub static META_STATUS_DETAILS: Msg = Msg {
             card: Card::One,
             flags: 0,
             doc: "The group attribute of the resource associated with the status StatusReason.",
+            ext: &[],
         },
         Field {
             tag: 3,
@@ -6053,6 +6816,7 @@ pub static META_STATUS_DETAILS: Msg = Msg {
             card: Card::One,
             flags: 0,
             doc: "The kind attribute of the resource associated with the status StatusReason. On some operations may differ from the requested resource Kind. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#types-kinds",
+            ext: &[],
         },
         Field {
             tag: 6,
@@ -6061,6 +6825,7 @@ pub static META_STATUS_DETAILS: Msg = Msg {
             card: Card::One,
             flags: 0,
             doc: "UID of the resource. (when there is a single resource which can be described). More info: https://kubernetes.io/docs/concepts/overview/working-with-objects/names#uids",
+            ext: &[],
         },
         Field {
             tag: 4,
@@ -6069,6 +6834,7 @@ pub static META_STATUS_DETAILS: Msg = Msg {
             card: Card::Rep,
             flags: 0,
             doc: "The Causes array includes more details associated with the StatusReason failure. Not all StatusReasons may provide detailed causes.",
+            ext: &[("x-kubernetes-list-type", "atomic")],
         },
         Field {
             tag: 5,
@@ -6077,6 +6843,7 @@ pub static META_STATUS_DETAILS: Msg = Msg {
             card: Card::One,
             flags: 0,
             doc: "If specified, the time in seconds before the operation should be retried. Some errors may indicate the client must take an alternate action - for those errors this field may indicate how long to wait before taking the alternate action.",
+            ext: &[],
         },
     ],
 };
@@ -6092,6 +6859,7 @@ pub static META_STATUS: Msg = Msg {
             card: Card::One,
             flags: 0,
             doc: "Standard list metadata. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#types-kinds",
+            ext: &[],
         },
         Field {
             tag: 2,
@@ -6100,6 +6868,7 @@ pub static META_STATUS: Msg = Msg {
             card: Card::One,
             flags: 0,
             doc: "Status of the operation. One of: \"Success\" or \"Failure\". More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#spec-and-status",
+            ext: &[],
         },
         Field {
             tag: 3,
@@ -6108,6 +6877,7 @@ pub static META_STATUS: Msg = Msg {
             card: Card::One,
             flags: 0,
             doc: "A human-readable description of the status of this operation.",
+            ext: &[],
         },
         Field {
             tag: 4,
@@ -6116,6 +6886,7 @@ pub static META_STATUS: Msg = Msg {
             card: Card::One,
             flags: 0,
             doc: "A machine-readable description of why this operation is in the \"Failure\" status. If this value is empty there is no information available. A Reason clarifies an HTTP status code but does not override it.",
+            ext: &[],
         },
         Field {
             tag: 5,
@@ -6124,6 +6895,7 @@ pub static META_STATUS: Msg = Msg {
             card: Card::One,
             flags: 0,
             doc: "Extended data associated with the reason.  Each reason may define its own extended details. This field is optional and the data returned is not guaranteed to conform to any schema except that defined by the reason type.",
+            ext: &[],
         },
         Field {
             tag: 6,
@@ -6132,6 +6904,7 @@ pub static META_STATUS: Msg = Msg {
             card: Card::One,
             flags: 0,
             doc: "Suggested HTTP return code for this status, 0 if not set.",
+            ext: &[],
         },
     ],
 };
