@@ -452,7 +452,8 @@ fn kubectl_watch_held_by_the_network_meets_410() {
     let oldest = list_rv.parse::<u64>().unwrap() + 1;
     let message = format!("too old resource version: {list_rv} ({oldest})");
     assert_eq!(rows.len(), 4, "kubectl printed:\n{printed}\nstderr:\n{stderr}");
-    assert_eq!(rows[0], ["EVENT", "NAME", "AGE"]);
+    // The server prints (a Table per frame): printers.go printConfigMap's columns.
+    assert_eq!(rows[0], ["EVENT", "NAME", "DATA", "AGE"]);
     assert_eq!(rows[1][..2], ["ADDED", "a"]);
     assert_eq!(rows[2], ["EVENT", "STATUS", "REASON", "MESSAGE"]);
     let error_row = format!("ERROR Failure Expired {message}");
@@ -1015,6 +1016,45 @@ fn kubectl_create_replace_and_apply_a_rich_pod() {
     .unwrap();
     assert_eq!(last["spec"], pod["spec"]);
     assert!(s.recorded().iter().any(|l| l.starts_with("PATCH /api/v1/namespaces/default/pods/applied?")));
+
+    // Server-side printing: kubectl asks for a meta.k8s.io/v1 Table and prints its columns
+    // (printers.go printPod; the server prints wide, kubectl hides priority-1 columns).
+    let (out, err) = s.kubectl(&["get", "pods", "-v=8"]);
+    assert!(
+        err.contains("Accept: application/json;as=Table;v=v1;g=meta.k8s.io,application/json;as=Table;v=v1beta1;g=meta.k8s.io,application/json"),
+        "{err}"
+    );
+    assert!(err.contains(r#"\"kind\":\"Table\",\"apiVersion\":\"meta.k8s.io/v1\""#), "{err}");
+    let rows: Vec<Vec<&str>> = out.lines().map(|l| l.split_whitespace().collect()).collect();
+    assert_eq!(rows[0], ["NAME", "READY", "STATUS", "RESTARTS", "AGE"], "{out}");
+    for (row, name) in rows[1..].iter().zip(["applied", "rich"]) {
+        assert_eq!(row[..4], [name, "0/1", "Pending", "0"], "{out}");
+        assert!(row[4].ends_with('s') && row[4][..row[4].len() - 1].parse::<u32>().is_ok(), "{out}");
+    }
+    let (out, _) = s.kubectl(&["get", "pods", "-o", "wide"]);
+    let header: Vec<&str> = out.lines().next().unwrap_or("").split_whitespace().collect();
+    assert_eq!(
+        header,
+        [
+            "NAME",
+            "READY",
+            "STATUS",
+            "RESTARTS",
+            "AGE",
+            "IP",
+            "NODE",
+            "NOMINATED",
+            "NODE",
+            "READINESS",
+            "GATES"
+        ]
+    );
+    let (out, _) = s.kubectl(&["get", "pod", "rich", "-o", "wide", "--no-headers"]);
+    let cells: Vec<&str> = out.split_whitespace().collect();
+    assert_eq!(
+        [cells[0], cells[5], cells[6], cells[7], cells[8]],
+        ["rich", "<none>", "<none>", "<none>", "<none>"]
+    );
 
     // explain: kubectl 1.32 reads the schemas from /openapi/v3 (explain.go: v3 when the server
     // has it); /openapi/v2 is the same document as Swagger 2.0, JSON only.

@@ -52,9 +52,10 @@ impl Strategy for PodStrategy {
         errs
     }
 
-    /// A new pod starts `Pending` (`podStrategy.PrepareForCreate` resets status).
+    /// A new pod starts `Pending` (`podStrategy.PrepareForCreate` resets status). An empty
+    /// `status` counts as none: Go clients (kubectl) always send the struct, as `{}`.
     fn prepare_for_create(&self, obj: &mut Value) {
-        if obj.get("status").is_none()
+        if no_status(obj)
             && let Value::Object(m) = obj
         {
             m.insert("status".into(), json!({"phase": "Pending", "qosClass": "BestEffort"}));
@@ -63,7 +64,7 @@ impl Strategy for PodStrategy {
 
     /// An update through the main resource keeps the stored status (`podStrategy.PrepareForUpdate`).
     fn prepare_for_update(&self, obj: &mut Value, old: &Value) {
-        if obj.get("status").is_none()
+        if no_status(obj)
             && let (Value::Object(m), Some(st)) = (obj, old.get("status").cloned())
         {
             m.insert("status".into(), st);
@@ -87,4 +88,9 @@ pub fn for_resource(info: &ResourceInfo) -> &'static dyn Strategy {
         "pods" => &PodStrategy,
         _ => &DefaultStrategy,
     }
+}
+
+/// Whether an object carries no status: none, or the empty struct Go clients send.
+fn no_status(obj: &Value) -> bool {
+    obj.get("status").is_none_or(|s| s.as_object().is_some_and(serde_json::Map::is_empty))
 }

@@ -165,6 +165,12 @@ impl Session {
         self.cluster.now().0
     }
 
+    /// Unix seconds of the simulated now (the clock's epoch plus simulated time): what ages are
+    /// measured against.
+    pub fn unix_now_secs(&self) -> i64 {
+        self.cluster.clock().unix_secs()
+    }
+
     /// The Kubernetes minor release the sandbox models (`set kubernetes 1.N`), e.g. 36.
     pub fn kubernetes_minor(&self) -> u32 {
         self.cluster

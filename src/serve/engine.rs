@@ -14,6 +14,7 @@ use tokio::sync::mpsc;
 
 use super::network::{self, Network};
 use super::record::Recorder;
+use super::table::TableRequest;
 use crate::clock::Duration;
 use crate::script::Session;
 
@@ -62,8 +63,9 @@ pub struct Engine {
     /// Milliseconds the clock moved since the last recorded line, not yet written down.
     pending_advance_ms: u64,
     recorder: Option<Recorder>,
-    /// Open HTTP watches by the session's watch id (`w1`, …).
-    watches: BTreeMap<String, FrameSender>,
+    /// Open HTTP watches by the session's watch id (`w1`, …), and whether the client asked for
+    /// Tables.
+    watches: BTreeMap<String, (FrameSender, Option<TableRequest>)>,
     /// Live-view subscribers (server-sent events).
     live: Vec<mpsc::Sender<Bytes>>,
     /// Every recorded line and its output, for `GET /rvlab/v1/script`.
@@ -197,8 +199,8 @@ impl Engine {
     }
 
     /// Opens the HTTP side of watch `id`: frames are sent to `tx` until the watch ends.
-    pub fn attach_watch(&mut self, id: String, tx: FrameSender) {
-        self.watches.insert(id, tx);
+    pub fn attach_watch(&mut self, id: String, tx: FrameSender, table: Option<TableRequest>) {
+        self.watches.insert(id, (tx, table));
         self.pump_watches();
     }
 
@@ -222,7 +224,7 @@ impl Engine {
     pub fn pump_watches(&mut self) {
         let ids: Vec<String> = self.watches.keys().cloned().collect();
         for id in ids {
-            let Some(tx) = self.watches.get(&id).cloned() else { continue };
+            let Some((tx, table)) = self.watches.get(&id).cloned() else { continue };
             if tx.is_closed() {
                 // The client went away: the server stops the watch, as the handler does when
                 // the request context is cancelled.
@@ -244,8 +246,13 @@ impl Engine {
             out["line"] = json!(self.line_no);
             self.write_down(&line, &out);
             let mut full = false;
+            let now = self.session.unix_now_secs();
             for e in &events {
-                if tx.try_send(Bytes::from(format!("{}\n", wire_frame(e)))).is_err() {
+                let mut frame = wire_frame(e);
+                if let Some(req) = table {
+                    frame = super::table::watch_frame(&frame, req, now);
+                }
+                if tx.try_send(Bytes::from(format!("{frame}\n"))).is_err() {
                     full = true;
                     break;
                 }
@@ -304,7 +311,7 @@ mod tests {
         let out = e.run("GET /api/v1/namespaces/default/configmaps?watch=true").output;
         let id = out["watch"].as_str().unwrap().to_string();
         let (tx, mut rx) = mpsc::channel(WATCH_QUEUE);
-        e.attach_watch(id.clone(), tx);
+        e.attach_watch(id.clone(), tx, None);
         e.run(r#"POST /api/v1/namespaces/default/configmaps {"metadata":{"name":"a"}}"#);
         e.run("advance 5s");
         e.pump_watches();

@@ -4,7 +4,7 @@
 //! One concept per file: [`config`] (listen address, kubeconfig), [`discovery`] (`/version`,
 //! `/api`, `/apis`, `/api/v1`), [`translate`] (an HTTP request → a script line → the response),
 //! [`protobuf`] (kubectl's protobuf bodies), [`schema`] (the served types' field table: protobuf →
-//! JSON and the OpenAPI definitions), [`engine`] (the session, the wall clock, watch
+//! JSON and the OpenAPI definitions), [`table`] (server-side printing: `as=Table`), [`engine`] (the session, the wall clock, watch
 //! streaming), [`record`] (`--record`), [`network`] (delays in front of the apiserver), [`control`] (`/rvlab/v1/script`), [`live`] (the
 //! playground and its live feed), [`http`] (bodies, Status responses, negotiation).
 //!
@@ -24,6 +24,7 @@ pub mod protobuf;
 pub mod record;
 pub mod schema;
 pub mod schema_table;
+pub mod table;
 pub mod translate;
 
 use std::cell::RefCell;

@@ -12,6 +12,7 @@ use tokio::sync::mpsc;
 use super::engine::{Engine, WATCH_QUEUE};
 use super::http::{self, Resp};
 use super::protobuf;
+use super::table;
 use crate::apiserver::resource::{self, ResourceInfo};
 use crate::apiserver::status::Status;
 
@@ -86,9 +87,14 @@ pub fn handle(
     accept: Option<&str>,
     body: &[u8],
 ) -> Resp {
-    if !http::accepts_json(accept) {
-        return http::status(&http::not_acceptable());
-    }
+    let table = match table::negotiate(accept, method == "GET") {
+        table::Output::NotAcceptable => return http::status(&http::not_acceptable()),
+        table::Output::Json => None,
+        table::Output::Table(version) => match table::include_object(target) {
+            Ok(include) => Some(table::TableRequest { version, include }),
+            Err(s) => return http::status(&s),
+        },
+    };
     let line = match to_line(method, target, content_type, body) {
         Ok(l) => l,
         Err(s) => return http::status(&s),
@@ -107,12 +113,15 @@ pub fn handle(
         .unwrap_or_default();
     if let Some(id) = out.get("watch").and_then(Value::as_str) {
         let (tx, rx) = mpsc::channel::<Bytes>(WATCH_QUEUE);
-        engine.attach_watch(id.to_string(), tx);
+        engine.attach_watch(id.to_string(), tx, table);
         let mut r = http::stream("application/json", rx);
         *r.status_mut() = hyper::StatusCode::from_u16(code).unwrap_or(hyper::StatusCode::OK);
         return r;
     }
-    let body = out.get("body").cloned().unwrap_or(Value::Null);
+    let mut body = out.get("body").cloned().unwrap_or(Value::Null);
+    if let Some(req) = table.filter(|_| code == 200) {
+        body = table::to_table(&body, req, engine.session().unix_now_secs());
+    }
     let r = http::json(code, &body, &headers);
     engine.pump_watches();
     r
