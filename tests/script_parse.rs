@@ -1,10 +1,9 @@
 //! The script language's line parser: exact parses, exact error messages, canonical round trips.
 
+use rvlab::client::InformerMode;
 use rvlab::clock::Duration;
 use rvlab::script::expect::{Check, CmpOp, Entry, Expectation, Path, Segment, Subject};
-use rvlab::script::parse::{
-    Command, EtcdCommand, InformerCommand, InformerMode, Method, ParseError, parse_line,
-};
+use rvlab::script::parse::{Command, EtcdCommand, InformerCommand, Method, ParseError, parse_line};
 use serde_json::json;
 
 fn ok(line: &str) -> Command {

@@ -28,13 +28,36 @@ use super::reflector::{Reflector, ReflectorMode, ReflectorStore};
 use super::rest::{ResourcePath, Transport, obj_key, obj_name, obj_namespace, obj_rv};
 use super::trace::{Decision, ListMode, LogLine, Trace};
 
-/// How the informer's reflector gets its initial state.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+/// How the informer's reflector gets its initial state (a script's `mode=legacy|streaming`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum InformerMode {
-    /// LIST then WATCH (WatchListClient off).
+    /// LIST (paginated), then WATCH from the list's resourceVersion (WatchListClient off).
     Legacy,
     /// A watch with `sendInitialEvents=true` (WatchListClient on, default from client-go 1.35).
     Streaming,
+}
+
+impl InformerMode {
+    pub const ALL: [InformerMode; 2] = [InformerMode::Legacy, InformerMode::Streaming];
+
+    /// The word a script line uses.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            InformerMode::Legacy => "legacy",
+            InformerMode::Streaming => "streaming",
+        }
+    }
+
+    /// The mode a script word names.
+    pub fn parse(word: &str) -> Option<InformerMode> {
+        InformerMode::ALL.into_iter().find(|m| m.as_str() == word)
+    }
+}
+
+impl std::fmt::Display for InformerMode {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
 }
 
 /// One handler call.

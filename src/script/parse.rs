@@ -56,6 +56,7 @@ use super::expect::Expectation;
 pub use super::lex::ParseError;
 pub(crate) use super::lex::{Words, json_str, missing, q, quoted, word};
 use crate::apiserver::patch::PatchType;
+use crate::client::informer::InformerMode;
 use crate::clock::Duration;
 
 /// The HTTP verbs a script may use.
@@ -94,30 +95,6 @@ pub enum EtcdCommand {
     Get { key: String, prefix: bool, revision: Option<i64>, limit: Option<i64> },
     Del { key: String, prefix: bool },
     Compact { revision: i64 },
-}
-
-/// How an informer's reflector does its initial list.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum InformerMode {
-    /// LIST (paginated), then WATCH from the list's resourceVersion.
-    Legacy,
-    /// WATCH with `sendInitialEvents=true` (the WatchList feature).
-    Streaming,
-}
-
-impl InformerMode {
-    pub fn as_str(self) -> &'static str {
-        match self {
-            InformerMode::Legacy => "legacy",
-            InformerMode::Streaming => "streaming",
-        }
-    }
-}
-
-impl fmt::Display for InformerMode {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.as_str())
-    }
 }
 
 /// `informer start|stop|show ...`. `None` options mean "the engine's default".
@@ -504,16 +481,12 @@ fn parse_informer(w: &mut Words<'_>) -> Result<InformerCommand, ParseError> {
                         if mode.is_some() {
                             return Err(dup());
                         }
-                        mode = Some(match v {
-                            "legacy" => InformerMode::Legacy,
-                            "streaming" => InformerMode::Streaming,
-                            _ => {
-                                return Err(ParseError::new(format!(
-                                    "informer start: mode must be legacy or streaming, got {}",
-                                    q(v)
-                                )));
-                            }
-                        });
+                        mode = Some(InformerMode::parse(v).ok_or_else(|| {
+                            ParseError::new(format!(
+                                "informer start: mode must be legacy or streaming, got {}",
+                                q(v)
+                            ))
+                        })?);
                     }
                     "apiserver" | "apiservers" => {
                         if apiservers.is_some() {

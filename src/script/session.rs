@@ -7,13 +7,13 @@ use std::collections::BTreeMap;
 
 use serde_json::{Map, Value, json};
 
-use super::parse::{Command, EtcdCommand, InformerCommand, InformerMode, Method, parse_line};
+use super::parse::{Command, EtcdCommand, InformerCommand, Method, parse_line};
 use super::view::{
     self, ApiserverView, CacheWindow, InformerView, ReadFrames, RevisionLane, View, WatchView,
 };
 use super::why::{self, Lang, OutputWhy};
 use crate::apiserver::decision::{EtcdOp, EtcdRefusal, EtcdWhy};
-use crate::client::informer::{Informer, InformerMode as ClientMode};
+use crate::client::informer::{Informer, InformerMode};
 use crate::cluster::{Cluster, Setting, SettingName, SettingWhy, WatchHandle};
 use crate::store::{DeleteRangeRequest, KeyValue, PutRequest, RangeRequest};
 
@@ -581,12 +581,8 @@ impl Session {
                         None => list.iter().map(|n| n - 1).collect(),
                     },
                 };
-                let mode = match mode {
-                    Some(InformerMode::Streaming) => ClientMode::Streaming,
-                    Some(InformerMode::Legacy) => ClientMode::Legacy,
-                    // client-go ≥ 1.35 streams by default (WatchListClient), if the server can.
-                    None => ClientMode::Legacy,
-                };
+                // Without `mode=`: client-go ≤ 1.34's default, LIST then WATCH (docs/semantics.md).
+                let mode = mode.unwrap_or(InformerMode::Legacy);
                 let seed = 0x5eed ^ (self.informers.len() as u64 + 1).wrapping_mul(0x9E37_79B9);
                 let mut inf =
                     Informer::new(&name, &resource, namespace.as_deref(), mode, indexes, seed, resync);
