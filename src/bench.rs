@@ -8,6 +8,8 @@
 //! [`Config::reps`] runs unless the scenario says otherwise (the big lists and compaction run
 //! fewer times because building their input dominates).
 
+use crate::apiserver::etcd3::prefix_range_end;
+use crate::apiserver::resource::CONFIGMAPS;
 use crate::client::{Informer, InformerMode};
 use crate::cluster::{Cluster, WatchHandle};
 use crate::store::{MvccStore, PutRequest};
@@ -138,7 +140,12 @@ fn cm_name(i: usize) -> String {
 }
 
 fn cm_key(i: usize) -> Vec<u8> {
-    format!("/registry/configmaps/default/{}", cm_name(i)).into_bytes()
+    cm_key_text(i).into_bytes()
+}
+
+/// The etcd key of configmap `i` in `default` (the apiserver's key layout).
+fn cm_key_text(i: usize) -> String {
+    CONFIGMAPS.object_key(Some("default"), &cm_name(i))
 }
 
 /// Writes `n` configmaps straight into etcd (in chunks, so the caches keep up without holding
@@ -268,8 +275,8 @@ pub fn store_writes(cfg: &Config, p: &Probes, emit: &mut dyn FnMut(Row)) {
         let ids: Vec<_> = (0..cfg.write_watches)
             .map(|_| {
                 s.watch(crate::store::WatchCreateRequest {
-                    key: b"/registry/configmaps/".to_vec(),
-                    range_end: b"/registry/configmaps0".to_vec(),
+                    key: CONFIGMAPS.key_root().into_bytes(),
+                    range_end: prefix_range_end(CONFIGMAPS.key_root().as_bytes()),
                     prev_kv: true,
                     ..Default::default()
                 })
@@ -342,7 +349,7 @@ pub fn compaction(cfg: &Config, p: &Probes, emit: &mut dyn FnMut(Row)) {
         let mut s = MvccStore::new();
         for i in 0..revs {
             s.put(PutRequest {
-                key: format!("/registry/configmaps/default/k{:06}", i % keys).into_bytes(),
+                key: CONFIGMAPS.object_key(Some("default"), &format!("k{:06}", i % keys)).into_bytes(),
                 value: b"v".to_vec(),
                 ..Default::default()
             });
@@ -394,22 +401,14 @@ pub fn memory(cfg: &Config, p: &Probes, emit: &mut dyn FnMut(Row)) {
 pub fn console(cfg: &Config, p: &Probes, emit: &mut dyn FnMut(Row)) {
     let mut s = crate::script::Session::with_explain(true);
     for i in 0..cfg.console_objects {
-        let line = format!(
-            "etcd put /registry/configmaps/default/{} {}",
-            cm_name(i),
-            configmap_json(&cm_name(i), i)
-        );
+        let line = format!("etcd put {} {}", cm_key_text(i), configmap_json(&cm_name(i), i));
         s.run_line(i + 1, &line);
     }
     let mut put = Vec::new();
     let mut list = Vec::new();
     for r in 0..cfg.reps {
         let i = cfg.console_objects + r;
-        let line = format!(
-            "etcd put /registry/configmaps/default/{} {}",
-            cm_name(i),
-            configmap_json(&cm_name(i), i)
-        );
+        let line = format!("etcd put {} {}", cm_key_text(i), configmap_json(&cm_name(i), i));
         let t0 = (p.now)();
         s.run_line(i + 1, &line);
         put.push((p.now)() - t0);

@@ -56,6 +56,8 @@ fn lanes_keep_every_stored_revision_with_versions_and_tombstones() {
     let lanes: Vec<_> = s.revision_lanes().collect();
     assert_eq!(lanes.len(), 2);
     assert_eq!(lanes[0].key, "/registry/configmaps/default/a");
+    assert_eq!(lanes[0].resource.as_deref(), Some("configmaps"));
+    assert_eq!(lanes[0].short, "configmaps/default/a");
     let ch = |rev, create_rev, version, deleted| KeyChange { rev, create_rev, version, deleted };
     assert_eq!(
         lanes[0].changes,
@@ -65,6 +67,24 @@ fn lanes_keep_every_stored_revision_with_versions_and_tombstones() {
     assert_eq!(s.object_names("configmaps", "default"), ["a", "b"]);
     assert!(s.object_names("pods", "default").is_empty());
     assert!(s.object_names("nonsense", "default").is_empty());
+}
+
+#[test]
+fn lanes_name_their_resource_by_the_apiservers_key_layout_only() {
+    let s = run(&[
+        "etcd put /registry/pods/default/p x".into(),
+        "etcd put /registry/ x".into(),
+        "etcd put /other/configmaps/x x".into(),
+    ]);
+    let lanes: Vec<_> = s.revision_lanes().map(|l| (l.key, l.resource, l.short)).collect();
+    assert_eq!(
+        lanes,
+        [
+            ("/other/configmaps/x".into(), None, "/other/configmaps/x".into()),
+            ("/registry/".into(), None, "".into()),
+            ("/registry/pods/default/p".into(), Some("pods".into()), "pods/default/p".into()),
+        ]
+    );
 }
 
 #[test]

@@ -4,6 +4,12 @@
 //! use to turn a URL segment into a [`ResourceInfo`]. Both served types live in the core group
 //! (`""`, version `v1`) and are namespaced, like in a real cluster.
 
+/// Where every object is stored in etcd: kube-apiserver's `--etcd-prefix` default
+/// (`DefaultEtcdPathPrefix = "/registry"`) with the `/` the key functions add. The one place the
+/// key layout `/registry/<resource>/<namespace>/<name>` starts; keys are built by
+/// [`ResourceInfo::object_key`] and read back by [`split_key`].
+pub const KEY_PREFIX: &str = "/registry/";
+
 /// One served resource type, as kube-apiserver's `APIResource` describes it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub struct ResourceInfo {
@@ -48,7 +54,7 @@ impl ResourceInfo {
 
     /// The etcd key prefix of this resource (`/registry/pods/`), spec conventions.
     pub fn key_root(&self) -> String {
-        format!("/registry/{}/", self.resource)
+        format!("{KEY_PREFIX}{}/", self.resource)
     }
 
     /// The key prefix a request covers: one namespace of a namespaced type, else the whole type.
@@ -87,6 +93,14 @@ pub const CONFIGMAPS: ResourceInfo = ResourceInfo {
 
 /// Every served resource.
 pub const RESOURCES: &[ResourceInfo] = &[PODS, CONFIGMAPS];
+
+/// A stored key's resource segment and the rest below it: `/registry/pods/default/a` →
+/// `("pods", "default/a")`; None for a key outside [`KEY_PREFIX`] or without a resource.
+pub fn split_key(key: &str) -> Option<(&str, &str)> {
+    let below = key.strip_prefix(KEY_PREFIX)?;
+    let (resource, rest) = below.split_once('/').unwrap_or((below, ""));
+    (!resource.is_empty()).then_some((resource, rest))
+}
 
 /// The served resource with this plural name (exact, case-sensitive, as the real router).
 pub fn lookup(resource: &str) -> Option<&'static ResourceInfo> {

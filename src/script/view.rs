@@ -161,6 +161,11 @@ pub struct KeyChange {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct RevisionLane {
     pub key: String,
+    /// The resource the key stores (`configmaps`), by the apiserver's key layout; None for a key
+    /// outside it (the compactor's).
+    pub resource: Option<String>,
+    /// The key below the apiserver's prefix (`configmaps/default/a`), or the whole key outside it.
+    pub short: String,
     pub changes: Vec<KeyChange>,
 }
 
@@ -181,7 +186,11 @@ impl RevisionLane {
                 });
             }
         }
-        RevisionLane { key: String::from_utf8_lossy(ki.key()).into_owned(), changes }
+        let key = String::from_utf8_lossy(ki.key()).into_owned();
+        let split = crate::apiserver::resource::split_key(&key);
+        let resource = split.map(|(r, _)| r.to_string());
+        let short = key.strip_prefix(crate::apiserver::resource::KEY_PREFIX).unwrap_or(&key).to_string();
+        RevisionLane { key, resource, short, changes }
     }
 }
 

@@ -76,6 +76,11 @@ pub fn tick_line(secs: u64) -> String {
     format!("advance {secs}s")
 }
 
+/// The line that reads every key the apiserver stores (`etcd get /registry/ --prefix`).
+pub fn etcd_read_all() -> String {
+    format!("etcd get {} --prefix", crate::apiserver::resource::KEY_PREFIX)
+}
+
 /// The path (with query) of a request, e.g. `/api/v1/namespaces/default/pods?limit=2`.
 pub fn request_path(spec: &RequestSpec) -> String {
     let resource = if spec.resource.trim().is_empty() { "pods" } else { spec.resource.trim() };

@@ -351,16 +351,17 @@ pub fn sim_controls(props: &SimProps) -> Html {
     }
 }
 
-/// The etcd view: reads every key under /registry/ when asked (one `etcd get` line) and shows
+/// The etcd view: reads every key under the apiserver's prefix when asked (one `etcd get` line) and shows
 /// the newest such read — labelled with the line it came from, since later lines may change etcd.
 #[function_component(EtcdView)]
 pub fn etcd_view() -> Html {
     let tr = use_tr();
     let lab = use_context::<LabHandle>().expect("LabHandle context");
-    let line = "etcd get /registry/ --prefix";
+    let line = lines::etcd_read_all();
     let onclick = {
         let lab = lab.clone();
-        Callback::from(move |_: MouseEvent| lab.dispatch(Action::RunAt(Place::Sim, vec![line.to_string()])))
+        let line = line.clone();
+        Callback::from(move |_: MouseEvent| lab.dispatch(Action::RunAt(Place::Sim, vec![line.clone()])))
     };
     let last = lab
         .visible()

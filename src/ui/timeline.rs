@@ -181,6 +181,8 @@ pub enum LaneBody {
 #[derive(Clone, Debug, PartialEq)]
 pub struct Lane {
     pub key: String,
+    /// The label: the key below the apiserver's prefix (from the read model).
+    pub short: String,
     pub body: LaneBody,
     /// Changes inside the window.
     pub changes: usize,
@@ -409,10 +411,10 @@ pub fn build(session: &Session, entries: &[Entry], window: Option<Window>) -> Mo
             continue;
         }
         keys += 1;
-        if let Some(r) = lane.key.strip_prefix("/registry/").and_then(|k| k.split('/').next())
-            && !resources.iter().any(|x| x == r)
+        if let Some(r) = &lane.resource
+            && !resources.contains(r)
         {
-            resources.push(r.to_string());
+            resources.push(r.clone());
         }
         let revs = &lane.changes;
         // First revision whose version reaches into the window.
@@ -472,7 +474,7 @@ pub fn build(session: &Session, entries: &[Entry], window: Option<Window>) -> Mo
             }
             LaneBody::Segs { segs, tombs }
         };
-        lanes.push(Lane { key: lane.key, body, changes: changes.len(), recent });
+        lanes.push(Lane { key: lane.key, short: lane.short, body, changes: changes.len(), recent });
     }
     let watches = watch_rows(&view);
     for r in
@@ -1008,10 +1010,9 @@ pub fn picture(p: &PictureProps) -> Html {
             }
             LaneBody::Buckets(b) => buckets(tr, &lane.key, b, w, g, y),
         };
-        let short = lane.key.strip_prefix("/registry/").unwrap_or(&lane.key).to_string();
         parts.push(html! {
             <g class="lane" data-key={lane.key.clone()}>
-                <text class="row-label lane-label" x="6" y={f(y + LANE_H / 2.0 + 4.0)} data-label-for="row">{ fit(&short, g.x0 - 12.0, true) }<title>{ lane.key.clone() }</title></text>
+                <text class="row-label lane-label" x="6" y={f(y + LANE_H / 2.0 + 4.0)} data-label-for="row">{ fit(&lane.short, g.x0 - 12.0, true) }<title>{ lane.key.clone() }</title></text>
                 { body }
             </g>
         });
