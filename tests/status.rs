@@ -201,6 +201,11 @@ fn expired() {
     assert!(json(&s).starts_with(
         r#"{"kind":"Status","apiVersion":"v1","metadata":{"continue":"TOKEN"},"status":"Failure","#
     ));
+    // The watch cache's own 410 (storage/cacher/watch_cache.go getAllEventsSinceLocked).
+    assert_eq!(
+        json(&Status::too_old_resource_version(3, 5)),
+        r#"{"kind":"Status","apiVersion":"v1","metadata":{},"status":"Failure","message":"too old resource version: 3 (5)","reason":"Expired","code":410}"#
+    );
 }
 
 // §C.5
@@ -243,6 +248,33 @@ fn internal_and_non_api_errors() {
         r#"{"kind":"Status","apiVersion":"v1","metadata":{},"status":"Failure","message":"resourceVersion should not be set on objects to be created","code":500}"#
     );
     assert_eq!(s.reason(), "");
+}
+
+// Lists before 1.34 at a future exact revision: etcd's error unmapped (etcd3/store.go GetList
+// @ v1.33.0 maps only ErrCompacted), so ErrorToAPIStatus answers 500 with its text
+// (etcd api/v3rpc/rpctypes/error.go ErrGRPCFutureRev).
+#[test]
+fn future_revision_unmapped() {
+    let s = Status::future_revision_unmapped();
+    assert_eq!(
+        json(&s),
+        r#"{"kind":"Status","apiVersion":"v1","metadata":{},"status":"Failure","message":"etcdserver: mvcc: required revision is a future revision","code":500}"#
+    );
+    assert_eq!(s.reason(), "");
+}
+
+// §C.1 the list option 400s (storage/interfaces.go ValidateListOptions, etcd3/store.go GetList).
+#[test]
+fn list_option_bad_requests() {
+    assert_eq!(
+        json(&Status::continue_with_resource_version()),
+        r#"{"kind":"Status","apiVersion":"v1","metadata":{},"status":"Failure","message":"specifying resource version is not allowed when using continue","reason":"BadRequest","code":400}"#
+    );
+    let err = rvlab::apiserver::validation::parse_resource_version_error("abc").unwrap_err();
+    assert_eq!(
+        json(&Status::invalid_list_resource_version(&err)),
+        r#"{"kind":"Status","apiVersion":"v1","metadata":{},"status":"Failure","message":"invalid resource version: resourceVersion: Invalid value: \"abc\": strconv.ParseUint: parsing \"abc\": invalid syntax","reason":"BadRequest","code":400}"#
+    );
 }
 
 #[test]

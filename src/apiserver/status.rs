@@ -450,6 +450,19 @@ impl Status {
         Status::failure(400, "BadRequest", msg, None)
     }
 
+    /// §C.1 a list with a continue token and a resourceVersion other than `""`/`"0"`: 400
+    /// `specifying resource version is not allowed when using continue` (apiserver
+    /// `storage/interfaces.go` `ValidateListOptions`; `storage/etcd3/store.go` `GetList` before it).
+    pub fn continue_with_resource_version() -> Status {
+        Status::bad_request("specifying resource version is not allowed when using continue")
+    }
+
+    /// §C.1 a list whose resourceVersion does not parse: 400 `invalid resource version: <err>`,
+    /// `err` being the versioner's `storage.InvalidError` text (`storage/etcd3/store.go` `GetList`).
+    pub fn invalid_list_resource_version(err: &str) -> Status {
+        Status::bad_request(&format!("invalid resource version: {err}"))
+    }
+
     /// A create or update without a body: the decoder's 400 (`handlers/rest.go` `negotiation`).
     pub fn unknown_body_format() -> Status {
         Status::bad_request(
@@ -468,6 +481,13 @@ impl Status {
     pub const WATCH_TOO_OLD: &'static str = "The resourceVersion for the provided watch is too old.";
     /// §C.5 the message of a 410 that carries an inconsistent continue token.
     pub const INCONSISTENT_CONTINUE: &'static str = "The provided continue parameter is too old to display a consistent list result. You can start a new list without the continue parameter, or use the continue token in this response to retrieve the remainder of the results. Continuing with the provided token results in an inconsistent list - objects that were created, modified, or deleted between the time the first chunk was returned and now may show up in the list.";
+
+    /// §E the watch cache's 410 for a watch below the oldest event it can replay
+    /// (`storage/cacher/watch_cache.go` `getAllEventsSinceLocked`):
+    /// `too old resource version: <rv> (<oldest>)`.
+    pub fn too_old_resource_version(rv: i64, oldest: i64) -> Status {
+        Status::expired(&format!("too old resource version: {rv} ({oldest})"))
+    }
 
     /// §C.5 410 Expired with the inconsistent-continue message and `metadata.continue` = `inconsistent_token`.
     pub fn expired_continue(inconsistent_token: &str) -> Status {
@@ -535,6 +555,17 @@ impl Status {
     /// A plain Go error reaching `ErrorToAPIStatus`: 500, empty reason, message = the error text.
     pub fn non_api_error(msg: &str) -> Status {
         Status::failure(500, "", msg, None)
+    }
+
+    /// etcd's error for a read at a revision it has not reached, as the Go client returns it
+    /// (etcd `api/v3rpc/rpctypes/error.go` `ErrGRPCFutureRev`).
+    pub const ETCD_FUTURE_REVISION: &'static str = "etcdserver: mvcc: required revision is a future revision";
+
+    /// A list at a future exact revision before 1.34: `etcd3/store.go` `GetList` (v1.33.0) maps
+    /// only `ErrCompacted` for lists, so etcd's error reaches `ErrorToAPIStatus` as a plain error:
+    /// 500, empty reason, message [`Status::ETCD_FUTURE_REVISION`].
+    pub fn future_revision_unmapped() -> Status {
+        Status::non_api_error(Status::ETCD_FUTURE_REVISION)
     }
 
     /// §B `storage.ErrResourceVersionSetOnCreate` (a non-API error, so 500 with empty reason).

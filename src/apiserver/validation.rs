@@ -145,10 +145,7 @@ pub fn check_list_storage_options_ruled(opts: &ListOptions) -> Result<ListStorag
     let mut continue_token = None;
     if let Some(c) = opts.continue_token.as_deref().filter(|c| !c.is_empty()) {
         if !rv.is_empty() && rv != "0" {
-            return Err((
-                Rule::InvalidListOptions,
-                Status::bad_request("specifying resource version is not allowed when using continue"),
-            ));
+            return Err((Rule::InvalidListOptions, Status::continue_with_resource_version()));
         }
         continue_token =
             Some(ContinueToken::decode(c).map_err(|e| (Rule::MalformedContinueToken, Status::from(e)))?);
@@ -169,8 +166,7 @@ pub fn parse_resource_version_error(rv: &str) -> Result<u64, String> {
 
 /// §C.1 for lists: 400 BadRequest `invalid resource version: resourceVersion: Invalid value: "abc": strconv.ParseUint: parsing "abc": invalid syntax`.
 pub fn parse_resource_version(rv: &str) -> Result<u64, Status> {
-    parse_resource_version_error(rv)
-        .map_err(|e| Status::bad_request(&format!("invalid resource version: {e}")))
+    parse_resource_version_error(rv).map_err(|e| Status::invalid_list_resource_version(&e))
 }
 
 /// §C.1 for get/watch: the storage layer returns the raw `InvalidError`, which the apiserver

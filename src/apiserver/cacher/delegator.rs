@@ -386,9 +386,7 @@ impl<'a> CacheDelegator<'a> {
                 // `ErrorToAPIStatus` turns the plain error into a 500 with its text.
                 why.outcome = Some(Outcome::FutureRevisionUnmapped);
                 why.etcd_revision = Some(ResourceVersion(current).revision());
-                let status =
-                    Status::non_api_error("etcdserver: mvcc: required revision is a future revision");
-                (Err(ReadError::Api(Box::new(status))), why)
+                (Err(ReadError::Api(Box::new(Status::future_revision_unmapped()))), why)
             }
             Err(StorageError::Compacted) if args.continue_from.is_some() => {
                 why.outcome = Some(Outcome::ContinueCompacted);

@@ -241,7 +241,7 @@ impl WatchCache {
     pub fn events_since(&self, rv: i64) -> Result<Vec<&CacheEvent>, Status> {
         let oldest = self.oldest_startable_rv();
         if rv < oldest {
-            return Err(Status::expired(&format!("too old resource version: {rv} ({oldest})")));
+            return Err(Status::too_old_resource_version(rv, oldest));
         }
         let start = self.history.partition_point(|e| e.rv <= rv);
         Ok(self.history.range(start..).collect())
