@@ -247,15 +247,21 @@ impl Engine {
             self.write_down(&line, &out);
             let mut full = false;
             let now = self.session.unix_now_secs();
+            let mut table = table;
             for e in &events {
                 let mut frame = wire_frame(e);
-                if let Some(req) = table {
-                    frame = super::table::watch_frame(&frame, req, now);
+                if let Some(req) = &mut table {
+                    frame = super::table::watch_frame(&frame, *req, now);
+                    // The column definitions go with the first frame only.
+                    req.no_headers = true;
                 }
                 if tx.try_send(Bytes::from(format!("{frame}\n"))).is_err() {
                     full = true;
                     break;
                 }
+            }
+            if let Some(entry) = self.watches.get_mut(&id) {
+                entry.1 = table;
             }
             if closed || full {
                 self.watches.remove(&id);
@@ -322,6 +328,37 @@ mod tests {
         assert!(recorded.get("at").is_some(), "the record says when the frame was sent: {recorded}");
         let frame: Value = serde_json::from_slice(&rx.try_recv().unwrap()).unwrap();
         assert_eq!(frame, json!({"type": "ADDED", "object": recorded["object"]}));
+    }
+
+    #[test]
+    fn table_watches_send_the_column_definitions_once() {
+        use super::super::table::{IncludeObject, TableVersion};
+        let mut e = Engine::new(1.0, None);
+        let out = e.run("GET /api/v1/namespaces/default/configmaps?watch=true").output;
+        let id = out["watch"].as_str().unwrap().to_string();
+        let (tx, mut rx) = mpsc::channel(WATCH_QUEUE);
+        let req =
+            TableRequest { version: TableVersion::V1, include: IncludeObject::Metadata, no_headers: false };
+        e.attach_watch(id, tx, Some(req));
+        for name in ["a", "b", "c"] {
+            e.run(&format!(
+                r#"POST /api/v1/namespaces/default/configmaps {{"metadata":{{"name":"{name}"}}}}"#
+            ));
+            if name == "b" {
+                e.run("advance 5s");
+                e.pump_watches();
+            }
+        }
+        e.run("advance 5s");
+        e.pump_watches();
+        let frames: Vec<Value> =
+            std::iter::from_fn(|| rx.try_recv().ok()).map(|b| serde_json::from_slice(&b).unwrap()).collect();
+        let names: Vec<&str> =
+            frames.iter().map(|f| f["object"]["rows"][0]["cells"][0].as_str().unwrap()).collect();
+        assert_eq!(names, ["a", "b", "c"]);
+        assert!(frames[0]["object"]["columnDefinitions"].is_array());
+        assert_eq!(frames[1]["object"]["columnDefinitions"], Value::Null);
+        assert_eq!(frames[2]["object"]["columnDefinitions"], Value::Null);
     }
 
     #[test]

@@ -47,11 +47,13 @@ pub enum Output {
     NotAcceptable,
 }
 
-/// A Table request: its version and what rows carry.
+/// A Table request: its version, what rows carry, and whether the column definitions are left
+/// out (`TableOptions.NoHeaders`: a watch sends them with its first frame only).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct TableRequest {
     pub version: TableVersion,
     pub include: IncludeObject,
+    pub no_headers: bool,
 }
 
 /// Negotiates the answer's shape: the media ranges in order of preference (`q`, stable), the first
@@ -120,7 +122,12 @@ pub fn to_table(body: &Value, req: TableRequest, now: i64) -> Value {
         "Pod" | "ConfigMap" => (kind, vec![body]),
         _ => return body.clone(),
     };
-    let columns = if item_kind == "Pod" { pod_columns() } else { configmap_columns() };
+    // tablegenerator.go: no headers → `columnDefinitions` stays nil, which marshals as null.
+    let columns = match (req.no_headers, item_kind) {
+        (true, _) => Value::Null,
+        (false, "Pod") => Value::Array(pod_columns()),
+        (false, _) => Value::Array(configmap_columns()),
+    };
     let rows: Vec<Value> = items
         .iter()
         .map(|item| {
@@ -157,16 +164,12 @@ pub fn to_table(body: &Value, req: TableRequest, now: i64) -> Value {
     })
 }
 
-/// One watch frame with its object as a one-row Table (`ERROR` Status and `BOOKMARK` frames are
-/// passed through).
+/// One watch frame with its object as a one-row Table (watch.go `watchEmbeddedEncoder`: every
+/// frame's object goes through `doTransformObject`, bookmarks too; an `ERROR` Status passes
+/// through). The caller sets `no_headers` after the first frame.
 pub fn watch_frame(frame: &Value, req: TableRequest, now: i64) -> Value {
-    match frame.get("type").and_then(Value::as_str) {
-        Some("ADDED" | "MODIFIED" | "DELETED") => {
-            let object = frame.get("object").map(|o| to_table(o, req, now)).unwrap_or(Value::Null);
-            json!({"type": frame["type"], "object": object})
-        }
-        _ => frame.clone(),
-    }
+    let object = frame.get("object").map(|o| to_table(o, req, now)).unwrap_or(Value::Null);
+    json!({"type": frame.get("type").cloned().unwrap_or(Value::Null), "object": object})
 }
 
 fn row_object(item: &Value, kind: &str, req: TableRequest) -> Value {
@@ -525,7 +528,8 @@ mod tests {
 
     #[test]
     fn pod_rows_follow_print_pod() {
-        let req = TableRequest { version: TableVersion::V1, include: IncludeObject::Metadata };
+        let req =
+            TableRequest { version: TableVersion::V1, include: IncludeObject::Metadata, no_headers: false };
         let pod = json!({"kind": "Pod", "apiVersion": "v1",
             "metadata": {"name": "web", "resourceVersion": "7", "creationTimestamp": "2026-01-01T00:00:00Z"},
             "spec": {"containers": [{"name": "a"}, {"name": "b"}], "nodeName": "n1",
@@ -567,7 +571,11 @@ mod tests {
         let list = json!({"kind": "ConfigMapList", "apiVersion": "v1",
             "metadata": {"resourceVersion": "9", "continue": "tok", "remainingItemCount": 1},
             "items": [{"metadata": {"name": "a", "creationTimestamp": "2026-01-01T00:00:00Z"}, "data": {"k": "v"}, "binaryData": {"b": "AA=="}}]});
-        let req = TableRequest { version: TableVersion::V1beta1, include: IncludeObject::Object };
+        let req = TableRequest {
+            version: TableVersion::V1beta1,
+            include: IncludeObject::Object,
+            no_headers: false,
+        };
         let t = to_table(&list, req, 1_767_225_600 + 61);
         assert_eq!(t["apiVersion"], "meta.k8s.io/v1beta1");
         assert_eq!(
@@ -581,11 +589,12 @@ mod tests {
         assert_eq!(to_table(&empty, req, 0)["rows"], json!([]));
         let status = json!({"kind": "Status", "code": 404});
         assert_eq!(to_table(&status, req, 0), status);
-        let none = TableRequest { version: TableVersion::V1, include: IncludeObject::None };
+        let none = TableRequest { version: TableVersion::V1, include: IncludeObject::None, no_headers: true };
         let frame = json!({"type": "ADDED", "object": {"kind": "ConfigMap", "metadata": {"name": "a"}}});
         let f = watch_frame(&frame, none, 0);
         assert_eq!(f["object"]["kind"], "Table");
         assert_eq!(f["object"]["rows"][0]["object"], Value::Null);
+        assert_eq!(f["object"]["columnDefinitions"], Value::Null, "later frames carry no headers");
         let err = json!({"type": "ERROR", "object": {"kind": "Status", "code": 410}});
         assert_eq!(watch_frame(&err, none, 0), err);
     }

@@ -91,7 +91,7 @@ pub fn handle(
         table::Output::NotAcceptable => return http::status(&http::not_acceptable()),
         table::Output::Json => None,
         table::Output::Table(version) => match table::include_object(target) {
-            Ok(include) => Some(table::TableRequest { version, include }),
+            Ok(include) => Some(table::TableRequest { version, include, no_headers: false }),
             Err(s) => return http::status(&s),
         },
     };
