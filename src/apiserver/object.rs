@@ -92,8 +92,10 @@ pub fn set_meta(obj: &mut Value, field: &str, value: Value) {
     metadata_mut(obj).insert(field.to_string(), value);
 }
 
+/// Removes a metadata field, keeping the order of the others (`Map::remove` would move the last
+/// field into its place, so an object re-encoded after a round trip would differ in bytes).
 pub fn remove_meta(obj: &mut Value, field: &str) {
-    metadata_mut(obj).remove(field);
+    metadata_mut(obj).shift_remove(field);
 }
 
 /// Sets `metadata.resourceVersion` (the decimal etcd revision), as the versioner does on read.
@@ -106,14 +108,14 @@ pub fn set_resource_version(obj: &mut Value, rv: i64) {
 pub fn canonical(info: &ResourceInfo, obj: Value) -> Value {
     let Value::Object(mut map) = obj else { return obj };
     let mut out = Map::new();
-    map.remove("kind");
-    map.remove("apiVersion");
+    map.shift_remove("kind");
+    map.shift_remove("apiVersion");
     out.insert("kind".into(), Value::String(info.kind.into()));
     out.insert("apiVersion".into(), Value::String(info.api_version()));
-    if let Some(Value::Object(mut meta)) = map.remove("metadata") {
+    if let Some(Value::Object(mut meta)) = map.shift_remove("metadata") {
         let mut ordered = Map::new();
         for f in META_ORDER {
-            if let Some(v) = meta.remove(*f) {
+            if let Some(v) = meta.shift_remove(*f) {
                 ordered.insert((*f).to_string(), v);
             }
         }
