@@ -794,6 +794,10 @@ fn server_side_apply(
         .filter(|(m, op, _, _)| m == opts.field_manager && op == "Apply")
         .flat_map(|(_, _, s, _)| s.iter().cloned())
         .collect();
+    let previous_time = others
+        .iter()
+        .find(|(m, op, _, _)| m == opts.field_manager && op == "Apply")
+        .and_then(|(_, _, _, e)| e.get("time").cloned());
     others.retain(|(m, op, _, _)| !(m == opts.field_manager && op == "Apply"));
     let mut conflicts = Vec::new();
     for p in &applied {
@@ -834,7 +838,16 @@ fn server_side_apply(
             remove_at(&mut out, p);
         }
     }
-    // managedFields: the others as they were (emptied ones dropped), then this manager.
+    // The manager's time moves only when the apply changed the object
+    // (`managedFieldsUpdater.Apply`: structured-merge-diff returns no object for a no-op apply,
+    // and the time is set only when it returns one).
+    let time = if without_managed_fields(&out) == without_managed_fields(&live) {
+        previous_time
+    } else {
+        Some(Value::String(opts.now.to_string()))
+    };
+    // managedFields: the others as they were (emptied ones dropped) and this manager, in the
+    // order the field manager encodes them.
     let mut entries: Vec<Value> = Vec::new();
     for (_, _, set, mut e) in others {
         if set.is_empty() {
@@ -846,15 +859,18 @@ fn server_side_apply(
         entries.push(e);
     }
     if !applied.is_empty() {
-        entries.push(json!({
-            "manager": opts.field_manager,
-            "operation": "Apply",
-            "apiVersion": "v1",
-            "time": opts.now,
-            "fieldsType": "FieldsV1",
-            "fieldsV1": fields_v1(&applied),
-        }));
+        let mut e = Map::new();
+        e.insert("manager".into(), json!(opts.field_manager));
+        e.insert("operation".into(), json!("Apply"));
+        e.insert("apiVersion".into(), json!("v1"));
+        if let Some(t) = time {
+            e.insert("time".into(), t);
+        }
+        e.insert("fieldsType".into(), json!("FieldsV1"));
+        e.insert("fieldsV1".into(), fields_v1(&applied));
+        entries.push(Value::Object(e));
     }
+    sort_managed_fields(&mut entries);
     if let Some(Value::Object(m)) = out.get_mut("metadata") {
         if entries.is_empty() {
             m.shift_remove("managedFields");
@@ -863,6 +879,26 @@ fn server_side_apply(
         }
     }
     Ok(out)
+}
+
+/// The object without `metadata.managedFields` (to tell whether an apply changed anything).
+fn without_managed_fields(obj: &Value) -> Value {
+    let mut o = obj.clone();
+    if let Some(Value::Object(m)) = o.get_mut("metadata") {
+        m.shift_remove("managedFields");
+    }
+    o
+}
+
+/// `sortEncodedManagedFields` (apimachinery `managedfields/internal/managedfields.go`): by
+/// operation, then time (an entry without one first), then manager, then apiVersion. RFC 3339
+/// times in UTC sort as text.
+fn sort_managed_fields(entries: &mut [Value]) {
+    let key = |e: &Value| {
+        let s = |k: &str| e.get(k).and_then(Value::as_str).unwrap_or("").to_string();
+        (s("operation"), s("time"), s("manager"), s("apiVersion"))
+    };
+    entries.sort_by_key(key);
 }
 
 #[cfg(test)]

@@ -124,6 +124,19 @@ pub fn update(ctx: &mut WriteCtx<'_>, req: &ApiRequest) -> WriteResult {
             object::set_meta(&mut obj, f, v);
         }
     }
+    // `decodeLiveOrNew` (apimachinery `managedfields/internal/fieldmanager.go`): a body without
+    // managedFields keeps the stored ones, so a client that does not know them cannot drop them
+    // by accident; an explicit `[]` resets them.
+    match object::metadata(&obj).and_then(|m| m.get("managedFields")) {
+        Some(Value::Array(a)) if a.is_empty() => object::remove_meta(&mut obj, "managedFields"),
+        Some(v) if !v.is_null() => {}
+        _ => {
+            object::remove_meta(&mut obj, "managedFields");
+            if let Some(live) = object::metadata(&current).and_then(|m| m.get("managedFields")).cloned() {
+                object::set_meta(&mut obj, "managedFields", live);
+            }
+        }
+    }
     strategy.prepare_for_update(&mut obj, &current);
     let obj = object::canonical(info, obj);
     why.current_rv = stored_revision(&current);
