@@ -5,15 +5,14 @@ use rvlab::script::expect::{
 };
 use serde_json::{Value, json};
 
+mod support;
+
 fn exp(line: &str) -> Expectation {
-    line.parse::<Expectation>().unwrap_or_else(|e| panic!("{line:?}: {e}"))
+    support::parses(line)
 }
 
 fn parse_err(line: &str) -> String {
-    match line.parse::<Expectation>() {
-        Ok(e) => panic!("{line:?} should not parse, got {e:?}"),
-        Err(e) => e.to_string(),
-    }
+    support::parse_error::<Expectation>(line)
 }
 
 fn no_informers(_: &str) -> Option<Value> {
@@ -284,9 +283,7 @@ fn display_is_canonical() {
         ("expect a[\"\"] exists", "expect a[\"\"] exists"),
     ];
     for (input, canonical) in cases {
-        let e = exp(input);
-        assert_eq!(e.to_string(), canonical, "display of {input:?}");
-        assert_eq!(exp(canonical), e, "{canonical:?} reads back");
+        assert_eq!(support::round_trip::<Expectation>(input), canonical, "display of {input:?}");
     }
     assert_eq!(exp("expect code 410").assertion(), "code 410");
 }

@@ -6,28 +6,18 @@ use rvlab::script::expect::{Check, CmpOp, Entry, Expectation, Path, Segment, Sub
 use rvlab::script::parse::{Command, EtcdCommand, InformerCommand, Method, ParseError, parse_line};
 use serde_json::json;
 
+mod support;
+
 fn ok(line: &str) -> Command {
-    match parse_line(line) {
-        Ok(c) => c,
-        Err(e) => panic!("{line:?} should parse, got error: {e}"),
-    }
+    support::parses(line)
 }
 
 fn err(line: &str) -> String {
-    match parse_line(line) {
-        Ok(c) => panic!("{line:?} should not parse, got {c:?}"),
-        Err(e) => e.to_string(),
-    }
+    support::parse_error::<Command>(line)
 }
 
-/// parse → display → parse gives the same command, and display is a fixed point.
 fn round_trip(line: &str) -> String {
-    let c = ok(line);
-    let text = c.to_string();
-    let again = parse_line(&text).unwrap_or_else(|e| panic!("{text:?} (from {line:?}): {e}"));
-    assert_eq!(again, c, "round trip of {line:?} via {text:?}");
-    assert_eq!(again.to_string(), text);
-    text
+    support::round_trip::<Command>(line)
 }
 
 // --- API requests ------------------------------------------------------------------------------
