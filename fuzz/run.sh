@@ -1,25 +1,40 @@
 #!/usr/bin/env bash
-# Runs every fuzz target for SECONDS (default 180) each, one after the other.
+# Runs fuzz targets one after the other, each for SECONDS (default 180) or for exactly N inputs.
 #   ./fuzz/run.sh [SECONDS] [TARGET...]
+#   ./fuzz/run.sh --runs N [TARGET...]     # libFuzzer -runs=N: reproducible execution counts
 # Built with debug assertions (-a), so integer overflow panics too.
 # Needs the nightly toolchain and cargo-fuzz (installed into .tools/ if missing).
 # The committed seeds in fuzz/corpus/<target>/ are read, not written: new inputs go to
 # target/fuzz-corpus/<target>/, crashes to target/fuzz-artifacts/<target>/.
+# Each run appends one line to target/fuzz-log.tsv: date, target, executions, seconds, findings.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 root=$PWD
 export PATH="$root/.tools/bin:$PATH"
-secs=${1:-180}; shift || true
+limit=(-max_total_time=180)
+if [ "${1:-}" = "--runs" ]; then
+  [ -n "${2:-}" ] || { echo "usage: $0 --runs N [TARGET...]" >&2; exit 2; }
+  limit=(-runs="$2"); shift 2
+elif [ -n "${1:-}" ] && [[ "$1" =~ ^[0-9]+$ ]]; then
+  limit=(-max_total_time="$1"); shift
+fi
 targets=("$@")
-[ ${#targets[@]} -gt 0 ] || targets=(continue_token request parse_line script_text script_gen share_link)
+[ ${#targets[@]} -gt 0 ] || targets=(continue_token request parse_line share_link patch kubectl selectors
+  protobuf serve_request script_text script_gen)
 rustup toolchain list | grep -q '^nightly' || rustup toolchain install nightly --profile minimal
 command -v cargo-fuzz >/dev/null || cargo install cargo-fuzz --locked --root "$root/.tools"
 tgt=${CARGO_TARGET_DIR:-$root/target}
 for t in "${targets[@]}"; do
   mkdir -p "$tgt/fuzz-corpus/$t" "$tgt/fuzz-artifacts/$t"
-  echo "== $t (${secs}s)"
-  cargo +nightly fuzz run -a --fuzz-dir fuzz "$t" "$tgt/fuzz-corpus/$t" "fuzz/corpus/$t" -- \
-    -max_total_time="$secs" -timeout=10 -rss_limit_mb=2048 -max_len=4096 \
+  echo "== $t (${limit[*]})"
+  start=$(date +%s)
+  out=$(cargo +nightly fuzz run -a --fuzz-dir fuzz "$t" "$tgt/fuzz-corpus/$t" "fuzz/corpus/$t" -- \
+    "${limit[@]}" -timeout=10 -rss_limit_mb=2048 -max_len=4096 \
     -artifact_prefix="$tgt/fuzz-artifacts/$t/" -print_final_stats=1 2>&1 |
-    grep -E '^(#[0-9]+ +(INITED|DONE)|stat::number_of_executed_units|==[0-9]+==|thread .* panicked|SUMMARY|Test unit written|Done )' || true
+    grep -E '^(#[0-9]+ +(INITED|DONE)|stat::number_of_executed_units|==[0-9]+==|thread .* panicked|SUMMARY|Test unit written|Done )' || true)
+  echo "$out"
+  execs=$(echo "$out" | sed -n 's/^stat::number_of_executed_units: *//p' | tail -1)
+  findings=$(echo "$out" | grep -c 'Test unit written' || true)
+  printf '%s\t%s\t%s\t%s\t%s\n' "$(date -u +%FT%TZ)" "$t" "${execs:-?}" "$(( $(date +%s) - start ))" \
+    "$findings" >> "$tgt/fuzz-log.tsv"
 done

@@ -116,6 +116,31 @@ fn a_tiny_compaction_interval_is_refused() {
 }
 
 #[test]
+fn patch_corpus() {
+    corpus("patch", common::check_patch);
+}
+
+#[test]
+fn kubectl_corpus() {
+    corpus("kubectl", common::check_kubectl);
+}
+
+#[test]
+fn selectors_corpus() {
+    corpus("selectors", common::check_selectors);
+}
+
+#[test]
+fn protobuf_corpus() {
+    corpus("protobuf", common::check_protobuf);
+}
+
+#[test]
+fn serve_request_corpus() {
+    corpus("serve_request", common::check_serve_request);
+}
+
+#[test]
 fn share_link_corpus() {
     corpus("share_link", common::check_share_link);
 }

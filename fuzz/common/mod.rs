@@ -590,3 +590,197 @@ pub fn check_share_link(data: &[u8]) {
         assert!(out.len() <= 1 << 16, "unpack exceeded its limit");
     }
 }
+
+// ---------------------------------------------------------------------------------------------
+// Decoders added for the PATCH bodies, kubectl lines, selectors, protobuf bodies and the HTTP
+// requests `rvlab serve` turns into lines.
+
+use rvlab::apiserver::field_selector::{ParsedFieldSelector, SelectableFields};
+use rvlab::apiserver::patch::{ApplyOptions, PatchError, PatchType, Schema, apply_patch, merge_patch};
+use rvlab::apiserver::selector::LabelSelector;
+use rvlab::script::kubectl::{Answer, Plan};
+use rvlab::script::parse::{Command, Method};
+
+/// Splits fuzz text at its first newline: (first line, rest or "").
+fn split_first_line(text: &str) -> (&str, &str) {
+    text.split_once('\n').unwrap_or((text, ""))
+}
+
+/// (g) PATCH bodies: the first byte picks the patch type, the schema, the field manager and
+/// `force`; the first line is the current object (JSON, skipped unless an object — the server
+/// only patches stored objects), the rest is the patch (JSON). `apply_patch` never panics; an
+/// error becomes a 400/409/422 `Status`; a JSON merge patch is idempotent (RFC 7386: applying
+/// the same patch twice changes nothing more); a result that is not an object never comes out
+/// of a merge, strategic or apply patch of an object.
+pub fn check_patch(data: &[u8]) {
+    let Some((&sel, rest)) = data.split_first() else { return };
+    let text = String::from_utf8_lossy(rest);
+    let (cur, patch) = split_first_line(&text);
+    let Ok(cur) = serde_json::from_str::<Value>(cur) else { return };
+    if !cur.is_object() {
+        return;
+    }
+    let Ok(patch) = serde_json::from_str::<Value>(patch) else { return };
+    let ty =
+        [PatchType::Merge, PatchType::Json, PatchType::Strategic, PatchType::Apply][usize::from(sel & 3)];
+    let schema = if sel & 4 == 0 { Schema::ConfigMap } else { Schema::Pod };
+    let opts = ApplyOptions {
+        field_manager: if sel & 8 == 0 { "m1" } else { "m2" },
+        force: sel & 16 != 0,
+        now: "2026-12-01T00:00:00Z",
+    };
+    let current = (sel & 32 == 0 || ty != PatchType::Apply).then_some(&cur);
+    match apply_patch(ty, schema, current, &patch, Some(&opts)) {
+        Ok(out) => {
+            if ty == PatchType::Merge {
+                assert_eq!(merge_patch(&out, &patch), out, "merge patch is not idempotent: {patch}");
+            }
+            if ty != PatchType::Json {
+                assert!(out.is_object(), "{ty:?} patch {patch} of an object gave {out}");
+            }
+        }
+        Err(e) => {
+            let s = e.to_status();
+            let want = match e {
+                PatchError::BadRequest(_) => 400,
+                PatchError::ApplyConflict(_) => 409,
+                PatchError::JsonPatchApply => 422,
+            };
+            assert_eq!(s.code, want, "{e:?} → {s:?}");
+        }
+    }
+}
+
+/// (h) `kubectl …` lines: `kubectl ` + the input parses or fails with a message, never a panic;
+/// what parses has a canonical form that parses back to it; and every request the line turns
+/// into (driven with answers from the input: a page with a continue token, then a last page) is
+/// itself a valid script line for the same method, target and body.
+pub fn check_kubectl(data: &[u8]) {
+    let text = String::from_utf8_lossy(data);
+    let (args, answer) = split_first_line(&text);
+    let line = format!("kubectl {args}");
+    check_parse_line(line.as_bytes());
+    let Ok(Command::Kubectl(cmd)) = rvlab::script::parse::parse_line(&line) else { return };
+    let mut plan = Plan::new(cmd);
+    let pages = [
+        serde_json::json!({"metadata": {"continue": answer, "resourceVersion": answer}}),
+        serde_json::json!({"metadata": {"resourceVersion": "7"}}),
+    ];
+    let code = if answer.is_empty() { 404 } else { 200 };
+    let mut last: Option<usize> = None;
+    for step in 0..8 {
+        let req = plan.next(last.map(|i| Answer { code, body: &pages[i] }));
+        let Some(req) = req else { return };
+        let l = req.line();
+        match rvlab::script::parse::parse_line(&l) {
+            Ok(Command::Request { method, target, body }) => {
+                assert_eq!(method.as_str(), req.method, "{line:?} → {l:?}");
+                if let Method::Patch(t) = method {
+                    assert_eq!(Some(t), req.patch_type, "{line:?} → {l:?}");
+                }
+                assert_eq!(target, req.target, "{line:?} → {l:?}");
+                assert_eq!(body, req.body, "{line:?} → {l:?}");
+            }
+            other => panic!("{line:?} sends {l:?}, which is not a request line: {other:?}"),
+        }
+        last = Some(step.min(1));
+    }
+    panic!("{line:?} sent more than 8 requests for two pages");
+}
+
+/// (i) field and label selectors: parse or fail with a message; what parses prints as a
+/// selector that parses to the same requirements; conversion to each kind's fields and matching
+/// an object never panic.
+pub fn check_selectors(data: &[u8]) {
+    let text = String::from_utf8_lossy(data);
+    let (fields, labels) = split_first_line(&text);
+    if let Ok(p) = ParsedFieldSelector::parse(fields) {
+        let canon = p.to_string();
+        let again = ParsedFieldSelector::parse(&canon)
+            .unwrap_or_else(|e| panic!("field selector {fields:?} → {canon:?} does not parse: {e}"));
+        assert_eq!(again.to_string(), canon, "field selector {fields:?} → {canon:?} is not a fixed point");
+        let obj = serde_json::json!({"metadata": {"name": labels, "namespace": "default"},
+            "spec": {"nodeName": labels}, "status": {"phase": "Pending"}});
+        for f in [SelectableFields::ObjectMeta, SelectableFields::Pod] {
+            if let Ok(s) = p.convert(f) {
+                let _ = s.matches(&obj);
+            }
+        }
+    }
+    if let Ok(s) = LabelSelector::parse(labels) {
+        let canon = s.to_string();
+        let again = LabelSelector::parse(&canon)
+            .unwrap_or_else(|e| panic!("label selector {labels:?} → {canon:?} does not parse: {e}"));
+        assert_eq!(again.to_string(), canon, "label selector {labels:?} → {canon:?} is not a fixed point");
+        let l = serde_json::json!({"metadata": {"labels": {"app": fields, "x": "y"}}});
+        assert_eq!(
+            s.matches_object(&l),
+            again.matches_object(&l),
+            "{labels:?} and {canon:?} match differently"
+        );
+    }
+}
+
+/// (j) protobuf request bodies (`rvlab serve`): the first byte picks the resource; the rest,
+/// behind the `k8s\0` magic, is the envelope. Never a panic; what decodes is a JSON object of
+/// the URL's kind that makes a valid `POST` line.
+pub fn check_protobuf(data: &[u8]) {
+    use rvlab::apiserver::resource::{CONFIGMAPS, PODS};
+    use rvlab::serve::protobuf::{MAGIC, decode};
+    let Some((&sel, rest)) = data.split_first() else { return };
+    let info = if sel & 1 == 0 { &CONFIGMAPS } else { &PODS };
+    let body = if sel & 2 == 0 { [MAGIC, rest].concat() } else { rest.to_vec() };
+    if let Ok(v) = decode(info, &body) {
+        assert_eq!(v.get("kind").and_then(Value::as_str), Some(info.kind), "decoded {v}");
+        let line = format!("POST /api/v1/namespaces/default/{} {v}", info.resource);
+        match rvlab::script::parse::parse_line(&line) {
+            Ok(Command::Request { body: Some(b), .. }) => assert_eq!(b, v, "{line:?}"),
+            other => panic!("{line:?} is not a request line: {other:?}"),
+        }
+    }
+}
+
+/// (k) HTTP requests into `rvlab serve`, without a network: `METHOD target`, header lines,
+/// an empty line, the body. `translate::to_line` answers a `Status` (400/405/406/415) or a
+/// script line that parses to exactly the request the client sent: the same method (and patch
+/// type), the target untouched, the body as JSON.
+pub fn check_serve_request(data: &[u8]) {
+    use rvlab::serve::translate::to_line;
+    let (head, body) = match data.windows(2).position(|w| w == b"\n\n") {
+        Some(i) => (&data[..i], &data[i + 2..]),
+        None => (data, &[][..]),
+    };
+    let head = String::from_utf8_lossy(head);
+    let mut lines = head.lines();
+    let first = lines.next().unwrap_or("");
+    let (method, target) = first.split_once(' ').unwrap_or((first, "/"));
+    let mut content_type = None;
+    for h in lines {
+        if let Some((k, v)) = h.split_once(':')
+            && k.eq_ignore_ascii_case("content-type")
+        {
+            content_type = Some(v.trim());
+        }
+    }
+    match to_line(method, target, content_type, body) {
+        Ok(line) => match rvlab::script::parse::parse_line(&line) {
+            Ok(Command::Request { method: m, target: t, body: b }) => {
+                assert_eq!(m.as_str(), method, "{line:?}");
+                assert_eq!(t, target, "the target changed on the way: {line:?}");
+                if body.is_empty() {
+                    assert_eq!(b, None, "{line:?}");
+                } else if content_type.is_none_or(|c| !c.contains("protobuf")) {
+                    let sent: Value = serde_json::from_slice(body).expect("to_line accepted the JSON");
+                    assert_eq!(b.as_ref(), Some(&sent), "the body changed on the way: {line:?}");
+                }
+            }
+            Ok(other) => panic!("{line:?} is not a request: {other:?}"),
+            Err(e) if !target.starts_with('/') => {
+                // Not an API path: the engine answers 400 with the parse error.
+                let _ = e;
+            }
+            Err(e) => panic!("{first:?} became {line:?}, which does not parse: {e}"),
+        },
+        Err(s) => assert!(matches!(s.code, 400 | 405 | 406 | 415), "{first:?} → {s:?}"),
+    }
+}

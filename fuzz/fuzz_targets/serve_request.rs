@@ -1,0 +1,8 @@
+#![no_main]
+//! See fuzz/common/mod.rs: `check_serve_request`.
+use libfuzzer_sys::fuzz_target;
+
+#[path = "../common/mod.rs"]
+mod common;
+
+fuzz_target!(|data: &[u8]| common::check_serve_request(data));
