@@ -190,8 +190,11 @@ fn app_value(v: u8) -> String {
     ["x", "y"][usize::from(v) % 2].to_string()
 }
 
+/// What an answer says about an object: (RV, label app, data.k, data.a, appliers of data.a).
+type Seen = (Option<i64>, Option<String>, Option<String>, Option<String>, BTreeSet<String>);
+
 /// What the engine's answer body says about the object.
-fn observed(body: &Value) -> (Option<i64>, Option<String>, Option<String>, Option<String>, BTreeSet<String>) {
+fn observed(body: &Value) -> Seen {
     let s = |p: &str| body.pointer(p).and_then(Value::as_str).map(str::to_string);
     let appliers = body
         .pointer("/metadata/managedFields")
