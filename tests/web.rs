@@ -1173,7 +1173,7 @@ async fn scrubbing_back_and_forward_restores_the_exact_state_and_forking_asks() 
 
 /// The rendering of an expected typed decision (`why`) in `lang`: the one function the UI uses.
 fn rendered(expected: serde_json::Value, lang: why::Lang) -> String {
-    let w: why::OutputWhy = serde_json::from_value(expected).expect("a typed decision");
+    let w = why::OutputWhy::from_json(&expected).expect("a typed decision");
     why::render(&w, lang)
 }
 

@@ -9,12 +9,13 @@
 //! Each list keeps a cursor so `informer show` can print only what is new since the last show.
 
 use serde::{Deserialize, Serialize};
+use serde_json::{Map, Value};
 
 use crate::clock::Instant;
 
 /// An error as a decision names it: a server `Status` (code, reason, message as sent) or an error
 /// the client produced itself.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct ErrorInfo {
     /// HTTP code of the Status; 0 for a client-side error.
@@ -30,7 +31,7 @@ pub struct ErrorInfo {
 }
 
 /// Errors client-go raises without a server `Status`.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 #[serde(tag = "kind", rename_all = "kebab-case", rename_all_fields = "camelCase")]
 pub enum ClientError {
     /// `reflector.go`: a watch that closed within 1 s without any event ("very short watch").
@@ -44,7 +45,7 @@ pub enum ClientError {
 }
 
 /// Why `ListAndWatch` returned (what the back-off that follows is for).
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 #[serde(tag = "kind", rename_all = "kebab-case", rename_all_fields = "camelCase")]
 pub enum Cause {
     /// The list at `rv` failed.
@@ -71,7 +72,7 @@ pub enum ListMode {
 
 /// One decision a client took, with the numbers it used. Serialized as
 /// `{"decision":"<kebab-case id>", …fields in camelCase}`; every id is listed in the README.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 #[serde(tag = "decision", rename_all = "kebab-case", rename_all_fields = "camelCase")]
 pub enum Decision {
     /// The informer starts its reflector on `collection`.
@@ -179,13 +180,237 @@ pub struct LogLine {
 }
 
 /// A decision as an output's `why.log` carries it: `{"at":"1.6s","decision":…}` (read back by
-/// the UI to render it in its language).
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+/// the UI to render it in its language, with [`LogEntry::from_json`]).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct LogEntry {
     /// The simulated time, as `fmt_ms` writes it.
     pub at: String,
     #[serde(flatten)]
     pub decision: Decision,
+}
+
+// Reading decisions back from their JSON (the UI renders an output's `why.log` in its language).
+// Written by hand rather than derived: serde's derive for internally tagged enums buffers every
+// value and instantiates each variant's visitor for the buffer, which made these readers about a
+// tenth of the browser app's code. The field names and ids are those the derived `Serialize`
+// writes; `script::why::informer`'s tests read back a sample of every variant.
+
+/// The fields of one JSON object, read with the types and defaults of the derived `Serialize`
+/// side: a missing or mistyped required field is `None` (so the whole value is unreadable);
+/// `Option` fields may be absent or `null`.
+struct Fields<'a>(&'a Map<String, Value>);
+
+impl<'a> Fields<'a> {
+    fn of(v: &'a Value) -> Option<Self> {
+        v.as_object().map(Fields)
+    }
+
+    fn get(&self, key: &str) -> Option<&'a Value> {
+        self.0.get(key)
+    }
+
+    fn string(&self, key: &str) -> Option<String> {
+        self.get(key)?.as_str().map(str::to_string)
+    }
+
+    /// A string field that is left out when empty.
+    fn string_or_empty(&self, key: &str) -> Option<String> {
+        match self.get(key) {
+            None => Some(String::new()),
+            Some(v) => v.as_str().map(str::to_string),
+        }
+    }
+
+    fn uint<T: TryFrom<u64>>(&self, key: &str) -> Option<T> {
+        T::try_from(self.get(key)?.as_u64()?).ok()
+    }
+
+    fn int(&self, key: &str) -> Option<i64> {
+        self.get(key)?.as_i64()
+    }
+
+    fn bool(&self, key: &str) -> Option<bool> {
+        self.get(key)?.as_bool()
+    }
+
+    /// An `Option<u64>` field: absent or `null` is `Some(None)`.
+    fn opt_u64(&self, key: &str) -> Option<Option<u64>> {
+        match self.get(key) {
+            None | Some(Value::Null) => Some(None),
+            Some(v) => v.as_u64().map(Some),
+        }
+    }
+
+    fn error(&self) -> Option<ErrorInfo> {
+        ErrorInfo::from_json(self.get("error")?)
+    }
+
+    fn cause(&self) -> Option<Cause> {
+        Cause::from_json(self.get("cause")?)
+    }
+}
+
+impl ErrorInfo {
+    pub fn from_json(v: &Value) -> Option<ErrorInfo> {
+        let f = Fields::of(v)?;
+        let client = match f.get("client") {
+            None | Some(Value::Null) => None,
+            Some(c) => Some(ClientError::from_json(c)?),
+        };
+        Some(ErrorInfo {
+            code: f.uint("code")?,
+            reason: f.string_or_empty("reason")?,
+            message: f.string_or_empty("message")?,
+            client,
+        })
+    }
+}
+
+impl ClientError {
+    pub fn from_json(v: &Value) -> Option<ClientError> {
+        let f = Fields::of(v)?;
+        Some(match f.get("kind")?.as_str()? {
+            "very-short-watch" => ClientError::VeryShortWatch { after_ms: f.uint("afterMs")? },
+            "no-stream" => ClientError::NoStream { code: f.uint("code")? },
+            "not-a-list" => ClientError::NotAList,
+            "not-a-status" => ClientError::NotAStatus,
+            _ => return None,
+        })
+    }
+}
+
+impl Cause {
+    pub fn from_json(v: &Value) -> Option<Cause> {
+        let f = Fields::of(v)?;
+        Some(match f.get("kind")?.as_str()? {
+            "list-failed" => Cause::ListFailed { rv: f.string("rv")?, error: f.error()? },
+            "watch-refused" => Cause::WatchRefused { from: f.string("from")?, error: f.error()? },
+            "watch-list-failed" => Cause::WatchListFailed { rv: f.string("rv")?, error: f.error()? },
+            "watch-expired" => Cause::WatchExpired { error: f.error()? },
+            "watch-failed" => Cause::WatchFailed { error: f.error()? },
+            _ => return None,
+        })
+    }
+}
+
+impl Decision {
+    /// The decision `{"decision":"<id>", …}` as [`Serialize`] writes it; `None` when `v` is not
+    /// one (an unknown id, a missing or mistyped field).
+    pub fn from_json(v: &Value) -> Option<Decision> {
+        let f = Fields::of(v)?;
+        Some(match f.get("decision")?.as_str()? {
+            "start" => Decision::Start {
+                collection: f.string("collection")?,
+                mode: ListMode::deserialize(f.get("mode")?).ok()?,
+                apiservers: f
+                    .get("apiservers")?
+                    .as_array()?
+                    .iter()
+                    .map(|n| usize::try_from(n.as_u64()?).ok())
+                    .collect::<Option<_>>()?,
+            },
+            "list-any" => Decision::ListAny { rv: f.string("rv")?, limit: f.int("limit")? },
+            "list-consistent" => Decision::ListConsistent { rv: f.string("rv")?, limit: f.int("limit")? },
+            "list-at-last-sync" => Decision::ListAtLastSync {
+                rv: f.string("rv")?,
+                limit: f.int("limit")?,
+                paginated_before: f.bool("paginatedBefore")?,
+            },
+            "listed" => Decision::Listed {
+                rv: f.string("rv")?,
+                items: f.uint("items")?,
+                list_rv: f.string("listRv")?,
+                requests: f.uint("requests")?,
+            },
+            "relist-at-last-sync" => Decision::RelistAtLastSync {
+                cause: f.cause()?,
+                backoff_ms: f.uint("backoffMs")?,
+                rv: f.string("rv")?,
+            },
+            "relist-from-scratch" => {
+                Decision::RelistFromScratch { cause: f.cause()?, backoff_ms: f.opt_u64("backoffMs")? }
+            }
+            "relist-any" => Decision::RelistAny { cause: f.cause()?, backoff_ms: f.uint("backoffMs")? },
+            "watch-list-at-last-sync" => Decision::WatchListAtLastSync {
+                cause: f.cause()?,
+                backoff_ms: f.uint("backoffMs")?,
+                rv: f.string("rv")?,
+            },
+            "watch-list-from-scratch" => {
+                Decision::WatchListFromScratch { cause: f.cause()?, backoff_ms: f.opt_u64("backoffMs")? }
+            }
+            "watch" => {
+                Decision::Watch { from: f.string("from")?, timeout_seconds: f.uint("timeoutSeconds")? }
+            }
+            "watch-list" => {
+                Decision::WatchList { rv: f.string("rv")?, timeout_seconds: f.uint("timeoutSeconds")? }
+            }
+            "watch-refused-retry" => Decision::WatchRefusedRetry {
+                from: f.string("from")?,
+                error: f.error()?,
+                backoff_ms: f.uint("backoffMs")?,
+            },
+            "watch-throttled-retry" => Decision::WatchThrottledRetry {
+                from: f.string("from")?,
+                error: f.error()?,
+                backoff_ms: f.uint("backoffMs")?,
+            },
+            "watch-list-retry" => Decision::WatchListRetry {
+                rv: f.string("rv")?,
+                error: f.error()?,
+                backoff_ms: f.uint("backoffMs")?,
+            },
+            "watch-list-fallback" => Decision::WatchListFallback { rv: f.string("rv")?, error: f.error()? },
+            "watch-list-restart" => Decision::WatchListRestart,
+            "stream-gone" => Decision::StreamGone,
+            "error-frame" => Decision::ErrorFrame { error: f.error()? },
+            "event-ignored" => Decision::EventIgnored { kind: f.string("type")? },
+            "event" => Decision::Event {
+                kind: f.string("type")?,
+                name: f.string_or_empty("name")?,
+                rv: f.string("rv")?,
+            },
+            "initial-event" => Decision::InitialEvent {
+                kind: f.string("type")?,
+                name: f.string_or_empty("name")?,
+                rv: f.string("rv")?,
+                held: f.uint("held")?,
+            },
+            "initial-events-end" => {
+                Decision::InitialEventsEnd { rv: f.string("rv")?, items: f.uint("items")? }
+            }
+            "rewatch" => Decision::Rewatch { from: f.string("from")? },
+            "connection-lost" => Decision::ConnectionLost { from: f.uint("from")?, to: f.uint("to")? },
+            "resync" => Decision::Resync { period_ms: f.uint("periodMs")?, objects: f.uint("objects")? },
+            "too-many-steps" => Decision::TooManySteps { steps: f.uint("steps")? },
+            "stopped" => Decision::Stopped,
+            "pager-full-list" => {
+                Decision::PagerFullList { page: f.uint("page")?, error: f.error()?, rv: f.string("rv")? }
+            }
+            "page-last" => Decision::PageLast { page: f.uint("page")?, items: f.uint("items")? },
+            "page-continue" => Decision::PageContinue {
+                page: f.uint("page")?,
+                items: f.uint("items")?,
+                rv: f.string("rv")?,
+                limit: f.int("limit")?,
+            },
+            "retry-after" => Decision::RetryAfter {
+                code: f.uint("code")?,
+                reason: f.string("reason")?,
+                retry_after_seconds: f.int("retryAfterSeconds")?,
+                retry: f.uint("retry")?,
+                max_retries: f.uint("maxRetries")?,
+            },
+            _ => return None,
+        })
+    }
+}
+
+impl LogEntry {
+    /// `{"at":"1.6s","decision":…}` as an output's `why.log` carries it.
+    pub fn from_json(v: &Value) -> Option<LogEntry> {
+        Some(LogEntry { at: Fields::of(v)?.string("at")?, decision: Decision::from_json(v)? })
+    }
 }
 
 /// One HTTP request as sent on the wire, and the status code it got.
@@ -318,5 +543,41 @@ mod tests {
             .ok(),
             Some(json!({"decision":"event","type":"BOOKMARK","rv":"9"}))
         );
+    }
+
+    #[test]
+    fn decisions_read_back_only_when_well_formed() {
+        let ok =
+            json!({"decision":"relist-from-scratch","cause":{"kind":"watch-expired","error":{"code":410}}});
+        assert_eq!(
+            Decision::from_json(&ok),
+            Some(Decision::RelistFromScratch {
+                cause: Cause::WatchExpired {
+                    error: ErrorInfo {
+                        code: 410,
+                        reason: String::new(),
+                        message: String::new(),
+                        client: None
+                    },
+                },
+                backoff_ms: None,
+            })
+        );
+        let null_backoff = json!({"decision":"relist-from-scratch","backoffMs":null,
+            "cause":{"kind":"watch-expired","error":{"code":410}}});
+        assert_eq!(Decision::from_json(&null_backoff), Decision::from_json(&ok));
+        for bad in [
+            json!({"decision":"no-such-decision"}),
+            json!({"decision":"watch","from":"3"}),
+            json!({"decision":"watch","from":3,"timeoutSeconds":1}),
+            json!({"decision":"connection-lost","from":-1,"to":2}),
+            json!({"decision":"error-frame","error":{"code":70000}}),
+            json!({"decision":"error-frame","error":{"code":0,"client":{"kind":"other"}}}),
+            json!({"decision":"start","collection":"c","mode":"sideways","apiservers":[1]}),
+            json!(["watch", "3", 1]),
+        ] {
+            assert_eq!(Decision::from_json(&bad), None, "{bad}");
+        }
+        assert_eq!(LogEntry::from_json(&json!({"decision":"stopped"})), None, "no `at`");
     }
 }

@@ -73,11 +73,8 @@ pub fn explain(tr: Tr, line: &str, out: &Value) -> WhyText {
 /// watch (its semantics, where its stream starts, the order of its initial events).
 pub fn frame(tr: Tr, f: &lines::Frame) -> String {
     let lang = lang(tr);
-    let decision = |v: &Option<Value>| {
-        v.as_ref()
-            .and_then(|w| serde_json::from_value::<OutputWhy>(w.clone()).ok())
-            .map(|w| why::render(&w, lang))
-    };
+    let decision =
+        |v: &Option<Value>| v.as_ref().and_then(OutputWhy::from_json).map(|w| why::render(&w, lang));
     match f.kind.as_str() {
         "ERROR" => decision(&f.ended_why).unwrap_or_else(|| tr.f(K::WhyFrameErrorPlain, &[&f.detail])),
         kind => {

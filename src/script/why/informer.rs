@@ -362,7 +362,7 @@ pub fn log_json(l: &LogLine) -> Value {
 /// it has any well-formed ones.
 pub fn output_log(out: &Value) -> Option<Vec<LogEntry>> {
     let log = out.pointer("/why/log")?.as_array()?;
-    log.iter().map(|e| serde_json::from_value(e.clone()).ok()).collect()
+    log.iter().map(LogEntry::from_json).collect()
 }
 
 /// The client decisions of an output rendered in `lang`, one line each; `None` when the output
@@ -533,7 +533,8 @@ mod tests {
             let entry = LogLine { at: crate::clock::Instant(61_200), decision: d.clone() };
             let j = log_json(&entry);
             assert_eq!(j["at"], "61.2s");
-            let back: LogEntry = serde_json::from_value(j.clone()).unwrap_or_else(|e| panic!("{j}: {e}"));
+            let back = LogEntry::from_json(&j).unwrap_or_else(|| panic!("{j} does not read back"));
+            assert_eq!(back.at, "61.2s");
             assert_eq!(&back.decision, d, "{j}");
         }
     }

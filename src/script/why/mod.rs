@@ -38,7 +38,7 @@ impl Lang {
 }
 
 /// The `"why"` of one output: whichever decision produced it.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 #[serde(untagged)]
 pub enum OutputWhy {
     /// An API request's answer (`"rule"`).
@@ -54,7 +54,22 @@ pub enum OutputWhy {
 impl OutputWhy {
     /// The output's `"why"` value, if it has a well-formed one.
     pub fn from_output(out: &Value) -> Option<OutputWhy> {
-        serde_json::from_value(out.get("why")?.clone()).ok()
+        OutputWhy::from_json(out.get("why")?)
+    }
+
+    /// A `"why"` value read back: the first of the four decisions it is, tried in the order
+    /// above (what `#[serde(untagged)]` would do, without buffering the value once per variant).
+    pub fn from_json(v: &Value) -> Option<OutputWhy> {
+        if let Ok(w) = Why::deserialize(v) {
+            return Some(OutputWhy::Request(w));
+        }
+        if let Ok(e) = Ended::deserialize(v) {
+            return Some(OutputWhy::Ended(e));
+        }
+        if let Ok(s) = SettingWhy::deserialize(v) {
+            return Some(OutputWhy::Setting(s));
+        }
+        EtcdWhy::deserialize(v).ok().map(OutputWhy::Etcd)
     }
 
     pub fn to_json(&self) -> Value {
