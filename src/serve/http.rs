@@ -1,7 +1,7 @@
-//! HTTP plumbing: the response body (whole or streamed), JSON and `Status` responses, and
-//! content negotiation for what the engine can answer (JSON).
-//! Upstream: apimachinery `pkg/runtime/serializer` negotiation, apiserver
-//! `pkg/endpoints/handlers/negotiation/{negotiate,errors}.go`, `responsewriters/writers.go`.
+//! HTTP plumbing: the response body (whole or streamed), JSON and `Status` responses, media
+//! types and the negotiation errors (which `Accept` wins is [`super::table::negotiate`]).
+//! Upstream: apiserver `pkg/endpoints/handlers/negotiation/errors.go`,
+//! `responsewriters/writers.go`.
 
 use std::convert::Infallible;
 use std::pin::Pin;
@@ -147,39 +147,4 @@ pub fn too_large() -> Status {
 /// The media type of a `Content-Type` value, lower-cased, without parameters.
 pub fn media_type(v: &str) -> String {
     v.split(';').next().unwrap_or("").trim().to_ascii_lowercase()
-}
-
-/// Whether `Accept` allows a plain JSON answer: an absent header, or any range that is JSON or a
-/// wildcard and does not ask for another shape (`as=Table`, `as=PartialObjectMetadata…`).
-pub fn accepts_json(accept: Option<&str>) -> bool {
-    let Some(accept) = accept.filter(|a| !a.trim().is_empty()) else { return true };
-    accept.split(',').any(|range| {
-        let mut parts = range.split(';');
-        let ty = parts.next().unwrap_or("").trim().to_ascii_lowercase();
-        let shaped = parts.any(|p| p.trim().to_ascii_lowercase().starts_with("as="));
-        matches!(ty.as_str(), "application/json" | "application/*" | "*/*" | "*") && !shaped
-    })
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn json_is_acceptable_when_a_range_allows_it() {
-        assert!(accepts_json(None));
-        assert!(accepts_json(Some("application/json")));
-        assert!(accepts_json(Some("application/vnd.kubernetes.protobuf, */*")));
-        // kubectl get: Table first, plain JSON last.
-        assert!(accepts_json(Some(
-            "application/json;as=Table;v=v1;g=meta.k8s.io,application/json;as=Table;v=v1beta1;g=meta.k8s.io,application/json"
-        )));
-        // kubectl's aggregated discovery request falls back to plain JSON.
-        assert!(accepts_json(Some(
-            "application/json;g=apidiscovery.k8s.io;v=v2;as=APIGroupDiscoveryList,application/json"
-        )));
-        assert!(!accepts_json(Some("application/json;as=Table;v=v1;g=meta.k8s.io")));
-        assert!(!accepts_json(Some("application/vnd.kubernetes.protobuf")));
-        assert!(!accepts_json(Some("text/html")));
-    }
 }

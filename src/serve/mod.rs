@@ -2,11 +2,13 @@
 //! libraries and your own controllers can talk to it (host only).
 //!
 //! One concept per file: [`config`] (listen address, kubeconfig), [`discovery`] (`/version`,
-//! `/api`, `/apis`, `/api/v1`), [`translate`] (an HTTP request → a script line → the response),
-//! [`protobuf`] (kubectl's protobuf bodies), [`schema`] (the served types' field table: protobuf →
-//! JSON and the OpenAPI definitions), [`table`] (server-side printing: `as=Table`), [`engine`] (the session, the wall clock, watch
-//! streaming), [`record`] (`--record`), [`network`] (delays in front of the apiserver), [`control`] (`/rvlab/v1/script`), [`live`] (the
-//! playground and its live feed), [`http`] (bodies, Status responses, negotiation).
+//! `/api`, `/apis`, `/api/v1`, `/openapi/v2`, `/openapi/v3`), [`translate`] (an HTTP request → a
+//! script line → the response), [`protobuf`] (kubectl's protobuf bodies), [`schema`] (the served
+//! types' field table: protobuf → JSON and the OpenAPI definitions), [`table`] (`Accept`
+//! negotiation and server-side printing, `as=Table`), [`engine`] (the session, the wall clock,
+//! watch streaming), [`record`] (`--record`), [`network`] (delays in front of the apiserver),
+//! [`control`] (`/rvlab/v1/script`), [`live`] (the playground and its live feed), [`http`]
+//! (bodies, Status responses).
 //!
 //! hyper 1.x serves HTTP/1.1 on a current-thread tokio runtime: the engine is one
 //! single-threaded, deterministic [`Session`](crate::script::Session), so every request runs to
@@ -192,7 +194,7 @@ async fn route(s: &Shared, req: Request<Incoming>) -> Resp {
         "/apis" if get => http::json(200, &discovery::api_group_list(), &[]),
         "/api/v1" if get => http::json(200, &discovery::core_v1_resources(), &[]),
         "/openapi/v2" if get => {
-            if !http::accepts_json(accept.as_deref()) {
+            if table::negotiate(accept.as_deref(), false) != table::Output::Json {
                 // kube-openapi's handler: a format it does not offer is a bare 406.
                 return http::text(406, "text/plain; charset=utf-8", "");
             }

@@ -173,6 +173,41 @@ mod tests {
     }
 
     #[test]
+    fn delete_options_in_either_group_version() {
+        let opts = meta::DeleteOptions {
+            grace_period_seconds: Some(0),
+            preconditions: Some(meta::Preconditions { uid: None, resource_version: Some("7".into()) }),
+            orphan_dependents: None,
+            propagation_policy: Some("Foreground".into()),
+            dry_run: vec!["All".into()],
+            ignore_store_read_error_with_cluster_breaking_potential: None,
+        };
+        for api_version in ["v1", "meta.k8s.io/v1"] {
+            let u = Unknown {
+                type_meta: Some(TypeMeta {
+                    api_version: Some(api_version.into()),
+                    kind: Some("DeleteOptions".into()),
+                }),
+                raw: Some(opts.encode_to_vec()),
+                content_encoding: None,
+                content_type: None,
+            };
+            let mut body = MAGIC.to_vec();
+            body.extend(u.encode_to_vec());
+            assert_eq!(
+                decode_delete_options(&body).unwrap().to_string(),
+                format!(
+                    r#"{{"kind":"DeleteOptions","apiVersion":"{api_version}","gracePeriodSeconds":0,"preconditions":{{"resourceVersion":"7"}},"propagationPolicy":"Foreground","dryRun":["All"]}}"#
+                )
+            );
+        }
+        assert!(matches!(
+            decode_delete_options(&envelope("Pod", vec![])),
+            Err(ProtobufError::WrongKind { .. })
+        ));
+    }
+
+    #[test]
     fn hostile_bodies_are_errors_not_panics() {
         assert_eq!(decode(&CONFIGMAPS, b"{}"), Err(ProtobufError::NoMagic));
         assert!(matches!(decode(&CONFIGMAPS, b"k8s\x00\xff\xff\xff"), Err(ProtobufError::Envelope(_))));

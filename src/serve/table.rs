@@ -56,9 +56,10 @@ pub struct TableRequest {
     pub no_headers: bool,
 }
 
-/// Negotiates the answer's shape: the media ranges in order of preference (`q`, stable), the first
-/// the server can produce wins — plain JSON, or (for a GET) a Table in `meta.k8s.io` v1 or
-/// v1beta1. Other shapes (`as=PartialObjectMetadata`, a Table of another group) are skipped.
+/// Negotiates the answer's shape (the one rule for every served path): the media ranges in order
+/// of preference (`q`, stable), the first the server can produce wins — plain JSON, or (for a
+/// GET of the API) a Table in `meta.k8s.io` v1 or v1beta1. Other shapes
+/// (`as=PartialObjectMetadata`, `as=APIGroupDiscoveryList`, a Table of another group) are skipped.
 pub fn negotiate(accept: Option<&str>, get: bool) -> Output {
     let Some(accept) = accept.filter(|a| !a.trim().is_empty()) else { return Output::Json };
     let mut ranges: Vec<(f32, Option<Output>)> = accept
@@ -494,6 +495,20 @@ mod tests {
             Output::Json
         );
         assert_eq!(negotiate(Some("application/vnd.kubernetes.protobuf"), true), Output::NotAcceptable);
+        assert_eq!(negotiate(Some("application/vnd.kubernetes.protobuf, */*"), true), Output::Json);
+        assert_eq!(negotiate(Some("text/html"), false), Output::NotAcceptable);
+        // kubectl's aggregated discovery request falls back to plain JSON.
+        assert_eq!(
+            negotiate(
+                Some("application/json;g=apidiscovery.k8s.io;v=v2;as=APIGroupDiscoveryList,application/json"),
+                true
+            ),
+            Output::Json
+        );
+        assert_eq!(
+            negotiate(Some("application/json;as=Table;v=v1;g=meta.k8s.io"), false),
+            Output::NotAcceptable
+        );
         assert_eq!(include_object("/x?includeObject=Object").unwrap(), IncludeObject::Object);
         assert_eq!(include_object("/x?limit=1").unwrap(), IncludeObject::Metadata);
         assert_eq!(include_object("/x?includeObject=All").unwrap_err().code(), 400);
