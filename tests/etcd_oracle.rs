@@ -12,8 +12,6 @@
 //!
 //! Env: `RVLAB_ORACLE_SEQS` (default 200), `RVLAB_ORACLE_SEED`, `RVLAB_ETCD` (binary path).
 
-#![allow(clippy::result_large_err)]
-
 use std::io::{BufRead, BufReader, Read, Write};
 use std::net::{TcpListener, TcpStream};
 use std::path::PathBuf;

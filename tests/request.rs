@@ -1,7 +1,5 @@
 //! Request routing, query decoding, selectors, bodies and §C.1 validation.
 
-#![allow(clippy::result_large_err)]
-
 use rvlab::apiserver::body;
 use rvlab::apiserver::continue_token::ContinueToken;
 use rvlab::apiserver::request::{ListOptions, Query, RvMatch, Verb, parse_request};

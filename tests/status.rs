@@ -72,22 +72,6 @@ fn precondition_conflict() {
     );
 }
 
-// §B PUT without RV
-#[test]
-fn update_without_resource_version() {
-    let s = Status::update_requires_resource_version(&PODS, "a");
-    assert_eq!(s.code(), 422);
-    assert_eq!(s.reason(), "Invalid");
-    assert_eq!(
-        s.message(),
-        r#"pods "a" is invalid: metadata.resourceVersion: Invalid value: 0: must be specified for an update"#
-    );
-    assert_eq!(
-        json(&s),
-        r#"{"kind":"Status","apiVersion":"v1","metadata":{},"status":"Failure","message":"pods \"a\" is invalid: metadata.resourceVersion: Invalid value: 0: must be specified for an update","reason":"Invalid","details":{"name":"a","kind":"pods","causes":[{"reason":"FieldValueInvalid","message":"Invalid value: 0: must be specified for an update","field":"metadata.resourceVersion"}]},"code":422}"#
-    );
-}
-
 #[test]
 fn invalid_is_kind_qualified() {
     let errs = [FieldError::required("metadata.name", "name or generateName is required")];

@@ -424,16 +424,6 @@ impl Status {
         new_invalid(info.group, info.resource, &info.qualified(), name, errs)
     }
 
-    /// §B PUT without resourceVersion on a type that needs one: 422
-    /// `pods "a" is invalid: metadata.resourceVersion: Invalid value: 0: must be specified for an update`.
-    pub fn update_requires_resource_version(info: &ResourceInfo, name: &str) -> Status {
-        Status::invalid_resource(
-            info,
-            name,
-            &[FieldError::invalid("metadata.resourceVersion", 0u64, "must be specified for an update")],
-        )
-    }
-
     /// §C.1 422 `ListOptions.meta.k8s.io "" is invalid: <errs>`.
     pub fn invalid_list_options(errs: &[FieldError]) -> Status {
         new_invalid("meta.k8s.io", "ListOptions", "ListOptions.meta.k8s.io", "", errs)
