@@ -1378,8 +1378,9 @@ pager next"#);
 // Every frame of `events` carries the simulated time the server sent it (issue 16 §3): the
 // initial state when the watch starts, each change when the watch cache dispatches it (after
 // the cache's lag), a bookmark when the cacher's timer sends it. An etcd-served watch (watch
-// cache off) stamps its initial state; the changes it relays wait in etcd's queue until read,
-// so their send time is not known and they carry no "at".
+// cache off) relays each change when etcd sends it, i.e. when the write commits (etcd's
+// `watchableStore.notify` runs in the write's txn end); the frame is read later, but its "at"
+// is the send time, exactly as for a cache-served frame.
 #[test]
 fn frames_carry_the_time_they_were_sent() {
     let out = run(r#"POST /api/v1/namespaces/default/configmaps {"metadata":{"name":"a"}}
@@ -1391,16 +1392,49 @@ advance 5s
 events w1
 set watch-cache off
 GET /api/v1/namespaces/default/configmaps?watch=true
+advance 1500ms
 POST /api/v1/namespaces/default/configmaps {"metadata":{"name":"c"}}
+advance 3s
+etcd put /registry/configmaps/default/d {"apiVersion":"v1","kind":"ConfigMap","metadata":{"name":"d","namespace":"default"}}
+advance 10s
 events w2"#);
     let evs = &out[6]["events"];
     assert_eq!(evs[0]["type"], "ADDED");
     assert_eq!(evs[0]["at"], "0s", "the initial state is sent when the watch starts");
     assert_eq!(evs[1]["object"]["metadata"]["name"], "b");
     assert_eq!(evs[1]["at"], "63.2s", "dispatched when the lagging cache received it: 61.2 s + 2 s");
-    let evs = &out[10]["events"];
+    let evs = &out[14]["events"];
     assert_eq!(evs[0]["type"], "ADDED");
     assert_eq!(evs[0]["at"], "66.2s");
+    assert_eq!(evs.as_array().map(Vec::len), Some(4), "{evs}");
     assert_eq!(evs[2]["object"]["metadata"]["name"], "c");
-    assert!(evs[2].get("at").is_none(), "{}", evs[2]);
+    assert_eq!(evs[2]["at"], "67.7s", "relayed when etcd sent it (the write), not when read (80.7 s)");
+    assert_eq!(evs[3]["object"]["metadata"]["name"], "d");
+    assert_eq!(evs[3]["at"], "70.7s", "a write straight to etcd is relayed at its time too");
+}
+
+// An etcd-served watch from an old resourceVersion: etcd sends the catch-up as the watch starts
+// (`watchableStore.syncWatchers`), so the replayed frames carry the watch's start time; from a
+// compacted revision the 410 ERROR frame (etcd3 `watcher.go`) carries it too.
+#[test]
+fn etcd_relayed_catch_up_and_410_carry_the_watch_start_time() {
+    let out = run(r#"set watch-cache off
+POST /api/v1/namespaces/default/configmaps {"metadata":{"name":"a"}}
+POST /api/v1/namespaces/default/configmaps {"metadata":{"name":"b"}}
+advance 4s
+GET /api/v1/namespaces/default/configmaps?watch=true&resourceVersion=2
+advance 1s
+events w1
+compact 3
+advance 2s
+GET /api/v1/namespaces/default/configmaps?watch=true&resourceVersion=1
+events w2"#);
+    let evs = &out[6]["events"];
+    assert_eq!(evs.as_array().map(Vec::len), Some(1), "{evs}");
+    assert_eq!(evs[0]["object"]["metadata"]["name"], "b");
+    assert_eq!(evs[0]["at"], "4s");
+    let evs = &out[10]["events"];
+    assert_eq!(evs[0]["type"], "ERROR");
+    assert_eq!(evs[0]["object"]["code"], 410);
+    assert_eq!(evs[0]["at"], "7s");
 }

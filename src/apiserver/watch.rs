@@ -212,6 +212,13 @@ pub struct WatchStream {
     pub deadline: Option<crate::clock::Instant>,
     /// The client has stopped reading.
     pub paused: bool,
+    /// etcd-direct only: responses taken from etcd's queue so far.
+    taken: usize,
+    /// etcd-direct only: when etcd sent its responses, as `(n, at)`: the responses before the
+    /// `n`-th (counted from the watch's start) not covered by an earlier mark were sent at `at`.
+    /// Noted by [`WatchStream::note_sent`] while they still wait in etcd's queue, so taking them
+    /// stays lazy (what the 410 paths rely on) and each relayed frame still carries its time.
+    sent_marks: VecDeque<(usize, crate::clock::Instant)>,
 }
 
 impl WatchStream {
@@ -225,7 +232,28 @@ impl WatchStream {
             close_reason: None,
             deadline: None,
             paused: false,
+            taken: 0,
+            sent_marks: VecDeque::new(),
         }
+    }
+
+    /// Notes that what etcd has queued for this stream so far was sent by `now` (called whenever
+    /// the cluster settles after a write or a step of time, so `now` is when etcd sent it).
+    pub fn note_sent(&mut self, etcd: &MvccStore, now: crate::clock::Instant) {
+        let WatchSource::Etcd(id) = self.source else { return };
+        let sent = self.taken + etcd.queued_watch_responses(id);
+        let marked = self.sent_marks.back().map_or(self.taken, |m| m.0);
+        if sent > marked {
+            self.sent_marks.push_back((sent, now));
+        }
+    }
+
+    /// When the next response taken from etcd was sent, if noted.
+    fn next_sent_at(&mut self) -> Option<crate::clock::Instant> {
+        while self.sent_marks.front().is_some_and(|m| m.0 <= self.taken) {
+            self.sent_marks.pop_front();
+        }
+        self.sent_marks.front().map(|m| m.1)
     }
 
     /// Ends the stream with an ERROR frame carrying `status`.
@@ -251,25 +279,34 @@ impl WatchStream {
     }
 
     /// Moves what the source has produced into `pending`. etcd's responses wait in its queue
-    /// until taken here, so their send time is not known (they carry none).
+    /// until taken here; each frame carries the time etcd sent its response
+    /// ([`WatchStream::note_sent`]), as a cache-served frame carries the time the cache sent it.
     pub fn pump(&mut self, etcd: &mut MvccStore) {
         let WatchSource::Etcd(id) = self.source else { return };
         for resp in etcd.take_watch_responses(id) {
+            let at = self.next_sent_at();
+            self.taken += 1;
+            let stamp = |f: Frame| match at {
+                Some(t) => f.sent(t),
+                None => f,
+            };
             if resp.canceled {
                 let status = Status::expired(Status::WATCH_TOO_OLD);
                 let mut ended = Ended::new(EndReason::EtcdCompacted);
                 ended.path = Some(Path::Etcd);
-                self.fail(&status, ended, etcd);
+                self.pending.push_back(stamp(Frame::error(&status)));
+                self.close(ended, etcd);
                 return;
             }
             for ev in &resp.events {
                 match self.filter.transform(ev) {
-                    Ok(Some(f)) => self.pending.push_back(f),
+                    Ok(Some(f)) => self.pending.push_back(stamp(f)),
                     Ok(None) => {}
                     Err(msg) => {
                         let mut ended = Ended::new(EndReason::PrevKvMissing);
                         ended.path = Some(Path::Etcd);
-                        self.fail(&Status::internal_error(&msg), ended, etcd);
+                        self.pending.push_back(stamp(Frame::error(&Status::internal_error(&msg))));
+                        self.close(ended, etcd);
                         return;
                     }
                 }
@@ -349,6 +386,8 @@ impl WatchStream {
             progress_notify: false,
         });
         stream.source = WatchSource::Etcd(id);
+        // A catch-up (or a compacted start) is sent as the watch starts.
+        stream.note_sent(etcd, args.now);
         stream.pump(etcd);
         stream
     }

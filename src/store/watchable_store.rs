@@ -185,6 +185,10 @@ impl MvccStore {
             self.watchers.send(id, self.progress_response(id));
         }
     }
+    /// How many responses the watcher has been sent and not yet taken (looking does not take).
+    pub fn queued_watch_responses(&self, id: WatchId) -> usize {
+        self.watchers.queued(id)
+    }
     /// Drains what the watcher has been sent since the last call, in order.
     pub fn take_watch_responses(&mut self, id: WatchId) -> Vec<WatchResponse> {
         self.watchers.take(id)

@@ -125,6 +125,11 @@ impl WatcherGroup {
         self.queues.entry(id).or_default().push_back(resp);
     }
 
+    /// How many responses are queued for `id` and not yet taken.
+    pub(crate) fn queued(&self, id: WatchId) -> usize {
+        self.queues.get(&id).map_or(0, |q| q.len())
+    }
+
     pub(crate) fn take(&mut self, id: WatchId) -> Vec<WatchResponse> {
         if self.active.contains_key(&id) {
             // Keep the (empty) queue of an active watcher: its next send reuses the buffer.

@@ -98,12 +98,17 @@ impl ApiServer {
         }
     }
 
-    /// Moves what etcd sent into the caches' lag queues, applies what has arrived, and lets
-    /// etcd-direct watches pick up their events.
+    /// Moves what etcd sent into the caches' lag queues, applies what has arrived, and notes
+    /// when etcd sent what waits for the etcd-direct watches (they take it when read).
     pub fn sync(&mut self, etcd: &mut MvccStore, now: Instant) {
         for c in self.cachers.values_mut() {
             c.pull(etcd, now);
             c.apply_arrived(etcd, now);
+        }
+        for id in &self.open_etcd_streams {
+            if let Some(w) = self.watches.get_mut(id) {
+                w.note_sent(etcd, now);
+            }
         }
     }
 
