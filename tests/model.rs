@@ -15,7 +15,12 @@
 //! 3. answers do not go back in time: consistent reads show the latest state; not-older-than
 //!    reads show a state at or after their RV; per apiserver, cache-served list RVs and item
 //!    RVs never decrease (except across a restart of that apiserver); rv=0 gets may be stale;
-//! 4. the same script run again in a fresh session prints identical output.
+//! 4. the same script run again in a fresh session prints identical output;
+//! 5. the typed `why` of every read agrees with the model: the apiserver that answered, the verb,
+//!    the semantics the request asked for (MostRecent / Any / NotOlderThan / Exact / LegacyExact /
+//!    Continue / SendInitialEvents), etcd as the path where the model knows the cache cannot
+//!    serve, and the cause a watch ended (timeout, cancel, slow consumer, restart or cache off,
+//!    410 window or compaction) is one the model saw happen.
 //!
 //! Writes also check the model's revision arithmetic (§A.1, §B): a create/update/delete is
 //! exactly one new revision, a no-op update none, 404/409 exactly when the model says so.
@@ -222,6 +227,8 @@ struct Harness {
     /// per apiserver: highest cache-served list RV, and highest item RV per key
     list_floor: Vec<i64>,
     key_floor: Vec<BTreeMap<String, i64>>,
+    /// per apiserver: is its watch cache on?
+    cache_on: Vec<bool>,
 }
 
 type R = Result<(), String>;
@@ -238,13 +245,15 @@ mod stats {
     pub static WATCH_410: AtomicUsize = AtomicUsize::new(0);
     pub static CLEAN_CLOSE: AtomicUsize = AtomicUsize::new(0);
     pub static GETS: AtomicUsize = AtomicUsize::new(0);
+    pub static WHY: AtomicUsize = AtomicUsize::new(0);
+    pub static WHY_ENDED: AtomicUsize = AtomicUsize::new(0);
     pub fn add(c: &AtomicUsize, n: usize) {
         c.fetch_add(n, Relaxed);
     }
     pub fn print(name: &str) {
         let g = |c: &AtomicUsize| c.load(Relaxed);
         eprintln!(
-            "{name}: {} complete lists ({} pages), {} list 410s, {} list 429s, {} gets; {} watches checked ({} events), {} ended with 410, {} closed cleanly",
+            "{name}: {} complete lists ({} pages), {} list 410s, {} list 429s, {} gets; {} watches checked ({} events), {} ended with 410, {} closed cleanly; {} whys checked, {} watch ends",
             g(&LISTS_OK),
             g(&PAGES),
             g(&LIST_410),
@@ -253,7 +262,9 @@ mod stats {
             g(&WATCHES),
             g(&WATCH_EVENTS),
             g(&WATCH_410),
-            g(&CLEAN_CLOSE)
+            g(&CLEAN_CLOSE),
+            g(&WHY),
+            g(&WHY_ENDED)
         );
     }
 }
@@ -285,6 +296,7 @@ impl Harness {
             watches: Vec::new(),
             list_floor: vec![0; 3],
             key_floor: vec![BTreeMap::new(); 3],
+            cache_on: vec![true; 3],
         };
         h.run("set explain on");
         h.run(&format!("set apiservers {servers}"));
@@ -439,6 +451,7 @@ impl Harness {
             }
             Op::WatchCache(on) => {
                 self.run(&format!("set watch-cache {}", if on { "on" } else { "off" }));
+                self.cache_on[self.cur] = on;
                 self.disrupt(self.cur);
                 Ok(())
             }
@@ -488,6 +501,51 @@ impl Harness {
         }
     }
 
+    /// The typed `why` of a read agrees with the model: the apiserver that answered, the verb,
+    /// the `resourceVersion` semantics the request asked for (the docs' "Semantics for get and
+    /// list" / "for watch" tables, §C), and where it was served when the model knows: etcd with
+    /// the watch cache off and for a get without resourceVersion (`delegator.go`), the watch
+    /// cache for resourceVersion="0" unless a fallback outcome says otherwise.
+    fn check_why(&self, o: &Value, verb: &str, semantics: &[&str]) -> R {
+        let w = &o["why"];
+        let c = code(o);
+        let at = |what: &str| format!("{what} (answer {c}, why {w})");
+        if w.is_null() {
+            return Err(at(&format!("a {verb} answered without a why")));
+        }
+        if w["apiserver"].as_u64() != Some(self.cur as u64 + 1) {
+            return Err(at(&format!("the {verb} was sent to apiserver {}", self.cur + 1)));
+        }
+        if c == 429 {
+            return Ok(());
+        }
+        if w["verb"] != verb {
+            return Err(at(&format!("expected verb {verb:?}")));
+        }
+        match w["semantics"].as_str() {
+            Some(got) if semantics.contains(&got) => {}
+            got if c == 200 || got.is_some() => {
+                return Err(at(&format!("expected semantics {semantics:?}, got {got:?}")));
+            }
+            _ => {}
+        }
+        let path = w["path"].as_str();
+        let etcd_only = !self.cache_on[self.cur] || (verb == "get" && semantics == ["MostRecent"]);
+        if etcd_only && path.is_some_and(|p| p != "etcd") {
+            return Err(at("expected the path etcd"));
+        }
+        if !etcd_only
+            && semantics == ["Any"]
+            && c == 200
+            && w["outcome"].is_null()
+            && path != Some("watch-cache")
+        {
+            return Err(at("a resourceVersion=\"0\" read without a fallback must come from the watch cache"));
+        }
+        stats::add(&stats::WHY, 1);
+        Ok(())
+    }
+
     fn disrupt(&mut self, server: usize) {
         for w in &mut self.watches {
             if w.server == server {
@@ -519,6 +577,14 @@ impl Harness {
         let rev_before = self.m.rev;
         let first = if q.is_empty() { format!("GET {path}") } else { format!("GET {path}?{}", q.join("&")) };
         let mut o = self.run(&first);
+        let semantics = match n {
+            None => "MostRecent",
+            Some(0) => "Any",
+            Some(_) if exact && mtch == 1 => "Exact",
+            Some(_) if exact => "LegacyExact",
+            Some(_) => "NotOlderThan",
+        };
+        self.check_why(&o, "list", &[semantics])?;
         let mut items: Vec<(String, i64)> = Vec::new();
         let mut list_rv: Option<i64> = None;
         let mut pages = 0;
@@ -569,6 +635,7 @@ impl Harness {
                         q.push(format!("limit={l}"));
                     }
                     o = self.run(&format!("GET {path}?{}", q.join("&")));
+                    self.check_why(&o, "list", &["Continue", "ContinueLatest"])?;
                 }
                 Some(_) => return Err("more than 20 pages".into()),
                 None => break,
@@ -633,6 +700,12 @@ impl Harness {
         let n = self.rv_value(rv);
         let q = n.map(|n| format!("?resourceVersion={n}")).unwrap_or_default();
         let o = self.run(&format!("GET /api/v1/namespaces/{ns}/configmaps/{name}{q}"));
+        let semantics = match n {
+            None => "MostRecent",
+            Some(0) => "Any",
+            Some(_) => "NotOlderThan",
+        };
+        self.check_why(&o, "get", &[semantics])?;
         let got = match code(&o) {
             200 => Some(rv_of(&o["body"]).unwrap_or(-1)),
             404 => None,
@@ -689,6 +762,7 @@ impl Harness {
         // the server's deadline counts from the request's arrival, before any freshness wait
         let opened_ms = self.now_ms();
         let o = self.run(&format!("GET {path}?{}", q.join("&")));
+        self.check_why(&o, "watch", &[if initial { "SendInitialEvents" } else { "Exact" }])?;
         let Some(id) = o.get("watch").and_then(Value::as_str) else {
             return match code(&o) {
                 429 => Ok(()),
@@ -735,6 +809,37 @@ impl Harness {
                     "{id} closed cleanly without a timeout, pause, cancel or restart ({why})"
                 ));
             }
+            // The typed cause agrees with what the model knows happened to the stream.
+            let ended = o.pointer("/why/ended").and_then(Value::as_str).unwrap_or("(none)");
+            let last_msg =
+                wm.frames.last().and_then(|f| f.pointer("/object/message")).and_then(Value::as_str);
+            let mut causes: Vec<&str> = Vec::new();
+            if last_error {
+                causes.extend(if last_msg.is_some_and(|m| m.contains("PrevKv=nil")) {
+                    &["prev-kv-missing"][..]
+                } else {
+                    &["cache-window", "etcd-compacted"][..]
+                });
+            } else {
+                if wm.canceled {
+                    causes.push("cancelled");
+                }
+                if timed_out {
+                    causes.push("timeout");
+                }
+                if wm.ever_paused {
+                    causes.push("slow-consumer");
+                }
+                if wm.disrupted {
+                    causes.extend(["restart", "cache-off"]);
+                }
+            }
+            if !causes.contains(&ended) {
+                return Err(format!(
+                    "{id} ended with why.ended {ended:?}; the model allows {causes:?} ({why})"
+                ));
+            }
+            stats::add(&stats::WHY_ENDED, 1);
         }
         self.check_watch(w, false)
     }
