@@ -264,8 +264,8 @@ impl Cluster {
 
     /// What the timeline shows of every watch cache.
     pub fn cache_views(&self) -> Vec<CacheView> {
-        let now = self.clock.now();
-        self.apiservers.iter().flat_map(|s| s.cache_views(now)).collect()
+        let (now, head) = (self.clock.now(), self.etcd.current_revision());
+        self.apiservers.iter().flat_map(|s| s.cache_views(now, head)).collect()
     }
 
     /// Lets etcd's news reach the apiservers (without moving time).

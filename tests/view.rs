@@ -3,7 +3,7 @@
 
 use rvlab::apiserver::decision::EndReason;
 use rvlab::script::Session;
-use rvlab::script::view::{FrameKind, KeyChange};
+use rvlab::script::view::{FRESHNESS_WAIT_MS, FrameKind, FreshWait, KeyChange};
 
 fn cm(name: &str) -> String {
     format!(r#"POST /api/v1/namespaces/default/configmaps {{"metadata":{{"name":"{name}"}}}}"#)
@@ -207,4 +207,75 @@ fn informers_show_their_last_sync_and_their_watch() {
     let st = inf.watch.clone().expect("the informer watches");
     assert!(st.from_cache && !st.closed);
     assert_eq!(st.started_from, Some(2));
+}
+
+/// The timers a revision axis hides, as the read model gives them to the pictures: each event
+/// still on its way to a lagging cache (with its revision and arrival), the freshness wait a
+/// consistent read would have now — checked against what such a read then does — each watch's
+/// deadline (`timeoutSeconds`) and next bookmark, and the cache's readiness after a restart.
+#[test]
+fn timers_events_in_flight_the_freshness_wait_deadlines_and_bookmarks() {
+    let lagging = |lag: &str| {
+        vec![
+            "set apiservers 2".to_string(),
+            "apiserver 2".into(),
+            format!("set cache.lag {lag}"),
+            "apiserver 1".into(),
+            cm("a"), // 2
+            cm("b"), // 3
+        ]
+    };
+    let cache2 = |s: &Session| {
+        s.view().apiservers[1].caches.iter().find(|c| c.resource == "configmaps").cloned().expect("cache")
+    };
+    // 5 s of lag: both writes are on their way to apiserver 2, each arriving at 5 s; a consistent
+    // list now would wait the 3 s of waitUntilFreshAndBlock (cacher.go) in vain, then go to etcd
+    // (delegator.go's fallback for a consistent read whose cache wait timed out).
+    let lines = lagging("5s");
+    let s = run(&lines);
+    let c = cache2(&s);
+    assert_eq!(c.in_flight_revs, [(2, 5000), (3, 5000)]);
+    assert_eq!(c.fresh_at_ms, Some(5000));
+    assert_eq!(c.fresh_wait(s.now_ms()), Some(FreshWait::TimesOut));
+    assert_eq!(FRESHNESS_WAIT_MS, 3000);
+    let mut s = s;
+    s.run_line(lines.len() + 1, "set explain on");
+    s.run_line(lines.len() + 2, "apiserver 2");
+    let out = s.run_line(lines.len() + 3, "GET /api/v1/namespaces/default/configmaps").expect("an output");
+    assert_eq!(
+        (out["code"].as_u64(), out["why"]["path"].as_str(), out["why"]["outcome"].as_str()),
+        (Some(200), Some("etcd"), Some("consistent-read-timeout")),
+        "{out}"
+    );
+    assert_eq!(s.now_ms(), 3000, "the read gave up after the 3 s wait");
+    // 2 s of lag: the same read waits 2 s and is served by the cache at 3.
+    let lines = lagging("2s");
+    let mut s = run(&lines);
+    let c = cache2(&s);
+    assert_eq!(c.fresh_wait(s.now_ms()), Some(FreshWait::Waits(2000)));
+    s.run_line(lines.len() + 1, "set explain on");
+    s.run_line(lines.len() + 2, "apiserver 2");
+    let out = s.run_line(lines.len() + 3, "GET /api/v1/namespaces/default/configmaps").expect("an output");
+    assert_eq!((out["code"].as_u64(), out["why"]["path"].as_str()), (Some(200), Some("watch-cache")), "{out}");
+    assert_eq!(s.now_ms(), 2000);
+    assert_eq!(cache2(&s).fresh_wait(s.now_ms()), None, "fresh now: no wait");
+    assert!(cache2(&s).in_flight_revs.is_empty());
+
+    // A watch with timeoutSeconds=30 and bookmarks: its deadline is 30 s after it started, its
+    // first bookmark one bookmark period (a minute) later, pulled in to 2 s before the deadline
+    // (cache_watcher.go nextBookmarkTime).
+    let s = run(&[
+        cm("a"),
+        "advance 10s".into(),
+        "GET /api/v1/namespaces/default/configmaps?watch=true&resourceVersion=2&timeoutSeconds=30&allowWatchBookmarks=true"
+            .into(),
+    ]);
+    let st = s.view().watches[0].stream.clone().expect("w1 runs");
+    assert_eq!((st.deadline_ms, st.next_bookmark_ms), (Some(40_000), Some(38_000)));
+
+    // A restarted apiserver's cache is not ready for its initialisation delay.
+    let s = run(&[cm("a"), "restart apiserver 1".into()]);
+    let c = s.view().apiservers[0].caches.iter().find(|c| c.resource == "configmaps").cloned().expect("cache");
+    assert!(!c.ready);
+    assert_eq!(c.ready_at_ms, Some(1000));
 }

@@ -851,6 +851,12 @@ impl Lab {
         Lab { root, handle: Some(handle) }
     }
 
+    /// A fresh sandbox (nothing saved) opened at the default URL: the "Why?" tests' setup.
+    async fn empty() -> Lab {
+        storage().remove_item(STORAGE_KEY).unwrap();
+        Lab::with_config(Config::parse("", "")).await
+    }
+
     fn attr(&self, sel: &str, name: &str) -> String {
         self.el(sel).get_attribute(name).unwrap_or_else(|| panic!("{sel} has no {name}"))
     }
@@ -1207,8 +1213,7 @@ fn en() -> i18n::Tr {
 // rule (not NotOlderThan), and "Why?" says so in both languages.
 #[wasm_bindgen_test]
 async fn why_legacy_exact_list_in_both_languages() {
-    storage().remove_item(STORAGE_KEY).unwrap();
-    let lab = Lab::with_config(Config::parse("", "")).await;
+    let lab = Lab::empty().await;
     run_all(&lab, &[CM_A, CM_B, "GET /api/v1/namespaces/default/configmaps?resourceVersion=3&limit=1"]).await;
     let expected = json!({"apiserver": 1, "verb": "list", "path": "cache-snapshot", "semantics": "LegacyExact",
         "rule": "exact-from-cache-snapshot", "rv": 3, "snapshotRv": 3, "revision": 3});
@@ -1222,8 +1227,7 @@ async fn why_legacy_exact_list_in_both_languages() {
 // compaction — and both the output that read it and its ERROR frame say so.
 #[wasm_bindgen_test]
 async fn why_watch_cache_window_410_frame_in_both_languages() {
-    storage().remove_item(STORAGE_KEY).unwrap();
-    let lab = Lab::with_config(Config::parse("", "")).await;
+    let lab = Lab::empty().await;
     run_all(
         &lab,
         &[
@@ -1268,8 +1272,7 @@ async fn why_watch_cache_window_410_frame_in_both_languages() {
 // grow".
 #[wasm_bindgen_test]
 async fn why_initial_events_come_in_key_order_in_both_languages() {
-    storage().remove_item(STORAGE_KEY).unwrap();
-    let lab = Lab::with_config(Config::parse("", "")).await;
+    let lab = Lab::empty().await;
     run_all(
         &lab,
         &[CM_B, CM_A, "GET /api/v1/namespaces/default/configmaps?watch=true&resourceVersion=0", "events w1"],
@@ -1308,8 +1311,7 @@ async fn why_initial_events_come_in_key_order_in_both_languages() {
 // not "one consistent snapshot".
 #[wasm_bindgen_test]
 async fn why_rv_minus_one_continuation_in_both_languages() {
-    storage().remove_item(STORAGE_KEY).unwrap();
-    let lab = Lab::with_config(Config::parse("", "")).await;
+    let lab = Lab::empty().await;
     run_all(
         &lab,
         &[
@@ -1337,8 +1339,7 @@ async fn why_rv_minus_one_continuation_in_both_languages() {
 #[wasm_bindgen_test]
 async fn why_informer_line_in_both_languages() {
     use rvlab::client::trace::{Decision, ListMode};
-    storage().remove_item(STORAGE_KEY).unwrap();
-    let lab = Lab::with_config(Config::parse("", "")).await;
+    let lab = Lab::empty().await;
     run_all(&lab, &[CM_A, "informer start inf configmaps ns=default"]).await;
     lab.click("#log li[data-line='2'] button").await;
     let decisions = [
@@ -1370,8 +1371,7 @@ async fn why_informer_line_in_both_languages() {
 // they are in the UI's language.
 #[wasm_bindgen_test]
 async fn why_explains_outputs_without_a_decision_and_frames_in_both_languages() {
-    storage().remove_item(STORAGE_KEY).unwrap();
-    let lab = Lab::with_config(Config::parse("", "")).await;
+    let lab = Lab::empty().await;
     run_all(
         &lab,
         &[
@@ -2481,7 +2481,7 @@ fn assert_legible(lab: &Lab, what: &str) {
     }
     // Marks' drawn shapes (not their invisible pointer targets) never sit under a label.
     let shapes = lab.all(
-        "#timeline-svg g.mark > circle, #timeline-svg g.mark > path, #system-view g.mark > path, #system-view .head",
+        "#timeline-svg g.mark > circle, #timeline-svg g.mark > path, #system-view g.mark > path, #system-view .head, #system-view g.timer > circle.clock",
     );
     for s in &shapes {
         let r = rect_of(s);
@@ -2578,6 +2578,67 @@ async fn pictures_name_every_cache_window_and_show_lag_on_two_apiservers() {
     assert!(end.t < band.b && end.b > band.t, "the path ends in the band");
     assert!(end.b < etcd.t, "the path stops above etcd");
     lab.unmount();
+}
+
+/// The timers a revision axis hides are drawn where and when the engine says: each response on
+/// its way to the lagging apiserver 2 as a dot at the revision it carries, and countdown chips
+/// for its arrival, the freshness wait a consistent read would have now (3 s in vain: the cache
+/// is 5 s behind), a watch's deadline and its next bookmark, and the next compaction round.
+#[wasm_bindgen_test]
+async fn timers_are_drawn_where_and_when_the_engine_says() {
+    for width in [1280, 390] {
+        let lab = Lab::sized(width).await;
+        run_all(&lab, TWO_APISERVERS).await;
+        run_all(
+            &lab,
+            &["GET /api/v1/namespaces/default/configmaps?watch=true&resourceVersion=3&timeoutSeconds=30&allowWatchBookmarks=true"],
+        )
+        .await;
+        settle().await;
+        // Dots at revisions 2 and 3, due at 5 s, on apiserver 2's row.
+        let dots = lab.all("#system-view [data-kind='cache-window'][data-apiserver='2'] [data-kind='in-flight']");
+        let got: Vec<(String, String)> = dots
+            .iter()
+            .map(|d| (d.get_attribute("data-rv").unwrap(), d.get_attribute("data-due-ms").unwrap()))
+            .collect();
+        assert_eq!(got, [("2".into(), "5000".into()), ("3".into(), "5000".into())], "{width}");
+        let (lo, hi) = (lab.num("#system-view", "data-lo") as i64, lab.num("#system-view", "data-hi") as i64);
+        let g = timeline::Geom::for_width(lab.num("#timeline-svg", "data-width"));
+        for d in &dots {
+            let rv: f64 = d.get_attribute("data-rv").unwrap().parse().unwrap();
+            let cx = lab_num(d, "cx");
+            assert!(close(cx, timeline::x_of(rv + 0.5, Window { lo, hi }, g)), "{width}: dot at {cx}");
+        }
+        let chip = |kind: &str, owner: &str| {
+            lab.el(&format!("#system-view [data-kind='timer'][data-timer='{kind}'][data-owner='{owner}']"))
+        };
+        let due = |e: &Element| e.get_attribute("data-due-ms").unwrap();
+        // The visible text (a long chip wraps onto more lines, never cut).
+        let shown = |e: &Element| {
+            let lines = e.query_selector_all("text").unwrap();
+            (0..lines.length()).filter_map(|i| lines.item(i)?.text_content()).collect::<Vec<_>>().join(" ")
+        };
+        let arrival = chip("arrival", "apiserver 2 · configmaps");
+        assert_eq!(due(&arrival), "5000");
+        assert_eq!(shown(&arrival), "apiserver 2 · configmaps: rv 2 arrives in 5s");
+        let fresh = chip("fresh-wait", "apiserver 2 · configmaps");
+        assert_eq!(due(&fresh), "3000");
+        assert_eq!(shown(&fresh), "a consistent read on apiserver 2 · configmaps now waits 3s in vain, then goes to etcd");
+        assert!(lab.q("#system-view [data-timer='fresh-wait'][data-owner='apiserver 1 · configmaps']").is_none(), "apiserver 1 is fresh");
+        // w2 started at 0 s with timeoutSeconds=30: its deadline at 30 s, its bookmark 2 s before.
+        assert_eq!(due(&chip("deadline", "w2")), "30000");
+        assert_eq!(due(&chip("bookmark", "w2")), "28000");
+        assert_eq!(shown(&chip("deadline", "w2")), "w2 ends in 30s (timeoutSeconds)");
+        assert_eq!(due(&chip("compaction", "etcd")), "300000");
+        // The table lists every timer too.
+        assert_eq!(lab.all("#tl-table li[data-timer]").len(), lab.all("#system-view [data-kind='timer']").len());
+        assert_legible(&lab, &format!("timers at {width}"));
+        lab.unmount();
+    }
+}
+
+fn lab_num(el: &Element, name: &str) -> f64 {
+    el.get_attribute(name).and_then(|v| v.parse().ok()).unwrap_or_else(|| panic!("no numeric {name}"))
 }
 
 /// Each way a watch ends, drawn where it happened with its code (or none) and its owner.

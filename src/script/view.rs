@@ -77,10 +77,41 @@ pub struct CacheWindow {
     pub in_flight: usize,
     /// When the next of them arrives.
     pub next_arrival_ms: Option<u64>,
+    /// Each etcd response with events still on its way: the newest revision it carries and when
+    /// it arrives (ms), oldest first.
+    pub in_flight_revs: Vec<(i64, u64)>,
+    /// When a consistent read that came in now would see this cache reach etcd's head (None: it
+    /// is there already); see [`CacheWindow::fresh_wait`].
+    pub fresh_at_ms: Option<u64>,
     /// The compaction this apiserver knows about.
     pub known_compaction: i64,
     /// False while (re)initialising: reads get 429.
     pub ready: bool,
+    /// When a (re)initialising cache becomes ready (None while ready).
+    pub ready_at_ms: Option<u64>,
+}
+
+/// How long a read waits for the watch cache to be fresh enough (`waitUntilFreshAndBlock`,
+/// `storage/cacher/cacher.go`), in ms: after this it gets the 504.
+pub const FRESHNESS_WAIT_MS: u64 = crate::apiserver::cacher::FRESHNESS_TIMEOUT.0;
+
+/// What a consistent read arriving now would do about a cache behind etcd's head.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum FreshWait {
+    /// It waits this long (≤ [`FRESHNESS_WAIT_MS`]), then the cache serves it.
+    Waits(u64),
+    /// The cache would not get there within [`FRESHNESS_WAIT_MS`]: after the wait a consistent
+    /// list goes to etcd (`consistent-read-timeout`), a read at that RV gets the 504.
+    TimesOut,
+}
+
+impl CacheWindow {
+    /// The freshness wait a consistent read arriving at `now_ms` would have (None: no wait).
+    pub fn fresh_wait(&self, now_ms: u64) -> Option<FreshWait> {
+        let at = self.fresh_at_ms?;
+        let wait = at.saturating_sub(now_ms);
+        Some(if wait <= FRESHNESS_WAIT_MS { FreshWait::Waits(wait) } else { FreshWait::TimesOut })
+    }
 }
 
 /// One watch a script opened.
@@ -211,8 +242,11 @@ impl CacheWindow {
             lag_ms: v.lag_ms,
             in_flight: v.in_flight,
             next_arrival_ms: v.next_arrival.map(ms),
+            in_flight_revs: v.in_flight_revs.into_iter().map(|(r, t)| (r, t.0)).collect(),
+            fresh_at_ms: v.fresh_at.map(ms),
             known_compaction: v.known_compaction,
             ready: v.ready,
+            ready_at_ms: v.ready_at.map(ms),
         }
     }
 }

@@ -401,6 +401,14 @@ strings! {
     SvRv => "rv {0}", "rv {0}";
     SvHead => "head {0}", "最新 {0}";
     SvNextRound => "next compaction in {0}", "下次压缩在 {0} 后";
+    SvTimers => "timers", "计时器";
+    SvTimerArrive => "{0}: rv {1} arrives in {2}", "{0}：rv {1} 在 {2} 后到达";
+    SvTimerFresh => "a consistent read on {0} now waits {1}", "现在对 {0} 的一致性读取要等 {1}";
+    SvTimerFreshOut => "a consistent read on {0} now waits {1} in vain, then goes to etcd", "现在对 {0} 的一致性读取会白等 {1}，然后转到 etcd";
+    SvTimerReady => "{0} ready in {1} (429 until then)", "{0} 在 {1} 后就绪（在此之前返回 429）";
+    SvTimerDeadline => "{0} ends in {1} (timeoutSeconds)", "{0} 在 {1} 后结束（timeoutSeconds）";
+    SvTimerBookmark => "{0}: bookmark in {1}", "{0}：{1} 后发送 bookmark";
+    SvTimersMore => "+{0} more watch timers (see the table)", "另外 {0} 个 watch 计时器（见表格）";
     SvPathTitle => "the selected line was served by apiserver {0}: {1}", "所选命令行由 apiserver {0} 处理：{1}";
     SvPathCache => "watch cache", "watch cache";
     SvPathSnapshot => "cache snapshot", "cache 快照";

@@ -13,7 +13,7 @@ use serde_json::Value;
 use yew::prelude::*;
 
 use super::i18n::{K, Tr, use_tr};
-use super::timeline::{Geom, Model, Window, duration_text, f, gutter_label, label, text_width, x_of};
+use super::timeline::{Geom, Model, Window, duration_text, f, gutter_label, label, text_width, wrap, x_of};
 
 #[derive(Properties, PartialEq)]
 pub struct SystemProps {
@@ -112,7 +112,7 @@ pub fn system_view(p: &SystemProps) -> Html {
     // Clients.
     parts.push(tier_label(g, y, tr.t(K::SvClients)));
     y += 18.0;
-    let you_y = y + g.row_h() / 2.0;
+    let you_y = g.mid(y);
     parts.push(
         html! { <g class="row you">{ gutter_label(g, you_y, tr.t(K::SvYou), None, tr.t(K::SvYou)) }</g> },
     );
@@ -122,7 +122,7 @@ pub fn system_view(p: &SystemProps) -> Html {
     }
     y += g.row_h();
     for inf in &v.informers {
-        let cy = y + g.row_h() / 2.0;
+        let cy = g.mid(y);
         let sync = inf.last_sync_rv.parse::<i64>().ok();
         let flag = sync.filter(|r| *r >= w.lo && *r <= w.hi).map(|r| {
             let xf = x(r as f64 + 0.5);
@@ -160,7 +160,7 @@ pub fn system_view(p: &SystemProps) -> Html {
         let on_path =
             path.as_ref().is_some_and(|pth| pth.apiserver == a.number && pth.tier != PathTier::Etcd);
         if !a.watch_cache || m.caches.iter().all(|c| c.apiserver != a.number) {
-            let cy = y + g.row_h() / 2.0;
+            let cy = g.mid(y);
             let text = if a.watch_cache { tr.t(K::SvNoCacheYet) } else { tr.t(K::SvCacheOff) };
             let tw = text_width(text);
             parts.push(html! {
@@ -182,7 +182,7 @@ pub fn system_view(p: &SystemProps) -> Html {
             if !m.caches.iter().any(|b| b.apiserver == c.apiserver && b.resource == c.resource) {
                 continue;
             }
-            let cy = y + g.row_h() / 2.0;
+            let cy = g.mid(y);
             let lo = c.oldest_startable_rv.max(w.lo);
             let hi = c.rv.min(w.hi);
             let (x1, x2) = (x(lo as f64), x(hi as f64 + 0.5));
@@ -209,10 +209,11 @@ pub fn system_view(p: &SystemProps) -> Html {
                 let tw = text_width(&text);
                 let xa = x(c.rv as f64 + 0.5);
                 let lx = (head_x + 8.0 + tw <= g.x1).then_some(head_x + 8.0);
-                let dots = (0..c.in_flight.min(5)).map(|i| {
-                    let t = (i as f64 + 1.0) / (c.in_flight.min(5) as f64 + 1.0);
-                    let xd = xa + (head_x - xa) * t;
-                    html! { <circle class="in-flight" cx={f(xd)} cy={f(cy + 5.0)} r="2.5" /> }
+                // Each response still on its way, at the newest revision it carries.
+                let dots = c.in_flight_revs.iter().filter(|(r, _)| *r >= w.lo && *r <= w.hi).map(|(r, at)| {
+                    let xd = x(*r as f64 + 0.5);
+                    html! { <circle class="in-flight" data-kind="in-flight" data-rv={r.to_string()} data-due-ms={at.to_string()}
+                        cx={f(xd)} cy={f(cy + 5.0)} r="3" /> }
                 });
                 html! {
                     <g class="lag" data-kind="lag" data-rv={v.revision.to_string()} data-behind={behind.to_string()} data-in-flight={c.in_flight.to_string()}>
@@ -257,14 +258,14 @@ pub fn system_view(p: &SystemProps) -> Html {
             && path_points.len() == 1
         {
             let (px, _) = path_points[0];
-            path_points.push((px, y - g.row_h() / 2.0));
+            path_points.push((px, y - g.content_h() / 2.0));
         }
     }
 
     // etcd.
     parts.push(tier_label(g, y, "etcd"));
     y += 18.0;
-    let cy = y + g.row_h() / 2.0;
+    let cy = g.mid(y);
     let tape_x1 = x(w.lo as f64);
     let zone = v.compacted.filter(|c| *c > w.lo).map(|c| {
         let xe = x(c as f64);
@@ -272,24 +273,11 @@ pub fn system_view(p: &SystemProps) -> Html {
             <title>{ tr.f(K::TlCompacted, &[&c]) }</title></rect> }
     });
     let head_text = tr.f(K::SvHead, &[&v.revision]);
-    let next = v
-        .apiservers
-        .iter()
-        .filter_map(|a| a.next_compaction_ms)
-        .min()
-        .map(|t| tr.f(K::SvNextRound, &[&duration_text(t.saturating_sub(v.now_ms))]));
-    let right_text = match &next {
-        Some(n) => format!("{head_text} · {n}"),
-        None => head_text.clone(),
-    };
-    let rtw = text_width(&right_text);
     let htw = text_width(&head_text);
-    let etcd_label = if head_x + 8.0 + rtw <= g.x1 {
-        Some((head_x + 8.0, right_text))
-    } else if head_x - 8.0 - rtw >= g.x0 {
-        Some((head_x - 8.0 - rtw, right_text))
+    let etcd_label = if head_x + 8.0 + htw <= g.x1 {
+        Some((head_x + 8.0, head_text))
     } else if head_x - 8.0 - htw >= g.x0 {
-        Some((head_x - 8.0 - htw, head_text.clone()))
+        Some((head_x - 8.0 - htw, head_text))
     } else {
         None
     };
@@ -308,6 +296,16 @@ pub fn system_view(p: &SystemProps) -> Html {
         </g>
     });
     y += g.row_h();
+
+    // The timers a revision axis hides, as countdown chips.
+    let timers = timer_list(tr, v, MAX_WATCH_TIMERS);
+    if !timers.is_empty() {
+        parts.push(tier_label(g, y, tr.t(K::SvTimers)));
+        y += 18.0;
+        let (chips, h) = timer_chips(g, y, &timers);
+        parts.push(chips);
+        y += h;
+    }
 
     // The selected request's path.
     let path_html = path.as_ref().filter(|_| path_points.len() >= 2).map(|pth| {
@@ -366,4 +364,180 @@ fn tier_name(tr: Tr, t: PathTier) -> String {
         PathTier::CacheSnapshot => tr.t(K::SvPathSnapshot).to_string(),
         PathTier::Etcd => "etcd".to_string(),
     }
+}
+
+/// What a timer counts down to.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum TimerKind {
+    /// The next etcd response on its way to a lagging watch cache.
+    Arrival,
+    /// The freshness wait a consistent read arriving now would have.
+    FreshWait,
+    /// A (re)initialising watch cache becoming ready.
+    Ready,
+    /// A watch's `timeoutSeconds` deadline.
+    Deadline,
+    /// A watch's next BOOKMARK.
+    Bookmark,
+    /// The compactor's next round.
+    Compaction,
+}
+
+impl TimerKind {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            TimerKind::Arrival => "arrival",
+            TimerKind::FreshWait => "fresh-wait",
+            TimerKind::Ready => "ready",
+            TimerKind::Deadline => "deadline",
+            TimerKind::Bookmark => "bookmark",
+            TimerKind::Compaction => "compaction",
+        }
+    }
+}
+
+/// One countdown the system view draws, from the read model.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Timer {
+    pub kind: TimerKind,
+    /// Whose timer: `w2`, an informer's name, `apiserver 2 · configmaps`, `etcd`.
+    pub owner: String,
+    /// When it fires (simulated ms) and how long from now.
+    pub due_ms: u64,
+    pub in_ms: u64,
+    /// The whole period, when known (the arc shows the part left).
+    pub period_ms: Option<u64>,
+    pub text: String,
+}
+
+/// Watch timers shown one by one; the rest are counted in one chip.
+pub const MAX_WATCH_TIMERS: usize = 4;
+
+/// Every timer of the read model, in the UI language: caches (next arrival, the freshness wait,
+/// readiness), watches and informers (deadline, next bookmark; the soonest `max_watch_timers`,
+/// the others counted in one chip), and the compactor's next round.
+pub fn timer_list(tr: Tr, v: &crate::script::view::View, max_watch_timers: usize) -> Vec<Timer> {
+    use crate::script::view::{FRESHNESS_WAIT_MS, FreshWait};
+    let now = v.now_ms;
+    let mut out = Vec::new();
+    let t = |kind, owner: String, due: u64, period: Option<u64>, text: String| Timer {
+        kind,
+        owner,
+        due_ms: due,
+        in_ms: due.saturating_sub(now),
+        period_ms: period,
+        text,
+    };
+    for c in v.apiservers.iter().flat_map(|a| a.caches.iter()) {
+        let owner = format!("{} · {}", tr.f(K::TlApiserver, &[&c.apiserver]), c.resource);
+        if let Some(at) = c.ready_at_ms {
+            let text = tr.f(K::SvTimerReady, &[&owner, &duration_text(at.saturating_sub(now))]);
+            out.push(t(TimerKind::Ready, owner.clone(), at, None, text));
+        }
+        if let Some(&(rev, at)) = c.in_flight_revs.first() {
+            let text = tr.f(K::SvTimerArrive, &[&owner, &rev, &duration_text(at.saturating_sub(now))]);
+            out.push(t(TimerKind::Arrival, owner.clone(), at, Some(c.lag_ms), text));
+        }
+        match c.fresh_wait(now) {
+            Some(FreshWait::Waits(ms)) => {
+                let text = tr.f(K::SvTimerFresh, &[&owner, &duration_text(ms)]);
+                out.push(t(TimerKind::FreshWait, owner, now + ms, Some(FRESHNESS_WAIT_MS), text));
+            }
+            Some(FreshWait::TimesOut) => {
+                let text = tr.f(K::SvTimerFreshOut, &[&owner, &duration_text(FRESHNESS_WAIT_MS)]);
+                out.push(t(TimerKind::FreshWait, owner, now + FRESHNESS_WAIT_MS, Some(FRESHNESS_WAIT_MS), text));
+            }
+            None => {}
+        }
+    }
+    let streams = v
+        .watches
+        .iter()
+        .filter_map(|w| w.stream.as_ref().filter(|s| !s.closed).map(|s| (w.id.clone(), s)))
+        .chain(v.informers.iter().filter_map(|i| i.watch.as_ref().filter(|s| !s.closed).map(|s| (i.name.clone(), s))));
+    let mut watch_timers = Vec::new();
+    for (id, s) in streams {
+        if let Some(d) = s.deadline_ms {
+            let text = tr.f(K::SvTimerDeadline, &[&id, &duration_text(d.saturating_sub(now))]);
+            watch_timers.push(t(TimerKind::Deadline, id.clone(), d, None, text));
+        }
+        if let Some(b) = s.next_bookmark_ms {
+            let period = crate::apiserver::cacher::cache_watcher::BOOKMARK_FREQUENCY.0;
+            let text = tr.f(K::SvTimerBookmark, &[&id, &duration_text(b.saturating_sub(now))]);
+            watch_timers.push(t(TimerKind::Bookmark, id, b, Some(period), text));
+        }
+    }
+    watch_timers.sort_by_key(|t| t.due_ms);
+    let more = watch_timers.len().saturating_sub(max_watch_timers);
+    watch_timers.truncate(max_watch_timers);
+    out.extend(watch_timers);
+    if more > 0 {
+        out.push(Timer {
+            kind: TimerKind::Deadline,
+            owner: String::new(),
+            due_ms: 0,
+            in_ms: 0,
+            period_ms: None,
+            text: tr.f(K::SvTimersMore, &[&more]),
+        });
+    }
+    if let Some(next) = v.apiservers.iter().filter_map(|a| a.next_compaction_ms).min() {
+        let text = tr.f(K::SvNextRound, &[&duration_text(next.saturating_sub(now))]);
+        out.push(t(TimerKind::Compaction, "etcd".into(), next, None, text));
+    }
+    out
+}
+
+/// The timers as chips (a clock whose arc is the part of the period left, and the text),
+/// flowed left to right over as many lines as they need: none overlaps, none is cut off.
+fn timer_chips(g: Geom, top: f64, timers: &[Timer]) -> (Html, f64) {
+    const LINE: f64 = 22.0;
+    let (left, right) = (6.0, g.width - 6.0);
+    let (mut cx, mut line) = (left, 0.0);
+    let mut chips = Vec::new();
+    for tm in timers {
+        let counted = tm.owner.is_empty();
+        let icon = if counted { 0.0 } else { 18.0 };
+        // A chip wider than a line wraps its text onto more lines, never cut.
+        let lines = wrap(&tm.text, right - left - icon);
+        let wdt = icon + lines.iter().map(|l| text_width(l)).fold(0.0, f64::max);
+        if cx > left && (cx + wdt > right || lines.len() > 1) {
+            cx = left;
+            line += 1.0;
+        }
+        let cy = top + line * LINE + LINE / 2.0;
+        let arc = tm.period_ms.filter(|p| *p > 0).map(|p| {
+            let frac = (tm.in_ms as f64 / p as f64).clamp(0.0, 1.0);
+            let circ = 2.0 * std::f64::consts::PI * 6.0;
+            format!("{} {}", f(frac * circ), f(circ))
+        });
+        let texts = lines
+            .iter()
+            .enumerate()
+            .map(|(i, l)| label("timer-label", cx + icon, cy + 4.0 + i as f64 * LINE, l.clone(), "timer"));
+        chips.push(html! {
+            <g class={classes!("timer", counted.then_some("more"))} data-kind={(!counted).then_some("timer")} data-timer={(!counted).then(|| tm.kind.as_str())}
+                data-owner={(!counted).then(|| tm.owner.clone())} data-due-ms={(!counted).then(|| tm.due_ms.to_string())}
+                data-in-ms={(!counted).then(|| tm.in_ms.to_string())}>
+                <title>{ tm.text.clone() }</title>
+                if !counted {
+                    <circle class="clock" cx={f(cx + 7.0)} cy={f(cy)} r="6" />
+                    if let Some(a) = arc {
+                        <circle class="clock-arc" cx={f(cx + 7.0)} cy={f(cy)} r="6" stroke-dasharray={a}
+                            transform={format!("rotate(-90 {} {})", f(cx + 7.0), f(cy))} />
+                    }
+                    <path class="clock-hand" d={format!("M{} {}v-4M{} {}h3", f(cx + 7.0), f(cy), f(cx + 7.0), f(cy))} />
+                }
+                { for texts }
+            </g>
+        });
+        if lines.len() > 1 {
+            line += lines.len() as f64;
+            cx = left;
+        } else {
+            cx += wdt + 14.0;
+        }
+    }
+    let used = if cx > left { line + 1.0 } else { line };
+    (html! { <g class="row timers">{ for chips }</g> }, used.max(1.0) * LINE + 4.0)
 }

@@ -56,32 +56,65 @@ impl Window {
     }
 }
 
-/// The horizontal layout for a container `width` CSS pixels wide: the label gutter and the plot.
+/// The layout for a container `width` CSS pixels wide: the label gutter and the plot. Below
+/// [`STACKED_BELOW`] px (a phone) the picture is laid out vertically instead: each row's label
+/// sits on its own line above the row and the plot takes the whole width, so nothing is squeezed
+/// into a gutter and no text shrinks.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Geom {
     pub width: f64,
-    /// Left edge of the plot (row labels are left of it).
+    /// Left edge of the plot (row labels are left of it, or above it when stacked).
     pub x0: f64,
     /// Right edge of the plot.
     pub x1: f64,
 }
+
+/// Narrower than this, labels go above their rows.
+pub const STACKED_BELOW: f64 = 520.0;
+/// The line a stacked row's label takes above the row.
+pub const LABEL_LINE: f64 = 15.0;
 
 impl Geom {
     pub fn for_width(width: f64) -> Geom {
         let width = width.clamp(260.0, 4000.0).floor();
         let gutter = if width >= 760.0 {
             170.0
-        } else if width >= 520.0 {
+        } else if width >= STACKED_BELOW {
             120.0
         } else {
-            88.0
+            8.0
         };
         Geom { width, x0: gutter, x1: width - 14.0 }
     }
 
-    /// The height of a row with a gutter label: room for two lines when the gutter is narrow.
+    /// Row labels above their rows (phone width).
+    pub fn stacked(self) -> bool {
+        self.x0 < 100.0
+    }
+
+    /// The height of a row's drawing (its marks).
+    pub fn content_h(self) -> f64 {
+        if self.x0 >= 170.0 { ROW_H } else if self.stacked() { 26.0 } else { 32.0 }
+    }
+
+    /// The height of a row with a label: its drawing, plus the label's line when stacked.
     pub fn row_h(self) -> f64 {
-        if self.x0 >= 170.0 { ROW_H } else { 32.0 }
+        self.content_h() + self.label_line()
+    }
+
+    /// The label line above a stacked row (0 beside the plot).
+    pub fn label_line(self) -> f64 {
+        if self.stacked() { LABEL_LINE } else { 0.0 }
+    }
+
+    /// The vertical centre of the drawing of the row that starts at `y`.
+    pub fn mid(self, y: f64) -> f64 {
+        y + self.label_line() + self.content_h() / 2.0
+    }
+
+    /// The height of a key lane (its bar, and its label's line when stacked).
+    pub fn lane_h(self) -> f64 {
+        LANE_H + self.label_line()
     }
 }
 
@@ -155,6 +188,47 @@ pub fn fit(text: &str, max: f64, keep_end: bool) -> String {
         }
     }
     String::new()
+}
+
+/// `text` broken into lines of at most `max` pixels: at spaces, and between CJK characters
+/// (which need no space); a word wider than a line is cut with "…".
+pub fn wrap(text: &str, max: f64) -> Vec<String> {
+    // Tokens: (preceded by a space, text).
+    let mut tokens: Vec<(bool, String)> = Vec::new();
+    let mut space = false;
+    for c in text.chars() {
+        if c == ' ' {
+            space = true;
+            continue;
+        }
+        let wide = !c.is_ascii();
+        match tokens.last_mut() {
+            Some((_, t)) if !space && !wide && t.chars().last().is_some_and(|l| l.is_ascii()) => t.push(c),
+            _ => tokens.push((space, c.to_string())),
+        }
+        space = false;
+    }
+    let mut lines: Vec<String> = Vec::new();
+    let mut cur = String::new();
+    for (sp, t) in tokens {
+        let joined = if cur.is_empty() {
+            t.clone()
+        } else if sp {
+            format!("{cur} {t}")
+        } else {
+            format!("{cur}{t}")
+        };
+        if cur.is_empty() || text_width(&joined) <= max {
+            cur = joined;
+        } else {
+            lines.push(fit(&cur, max, false));
+            cur = t;
+        }
+    }
+    if !cur.is_empty() {
+        lines.push(fit(&cur, max, false));
+    }
+    lines
 }
 
 /// One version of a key: written at `start`, replaced (or deleted) at `end` (exclusive).
@@ -563,21 +637,30 @@ pub fn gutter_label_as(
     second: Option<&str>,
     title: &str,
 ) -> Html {
-    let max = g.x0 - 12.0;
     let one = match second {
         Some(s) => format!("{first} · {s}"),
         None => first.to_string(),
     };
+    let extra = (!class.is_empty()).then_some(class);
+    if g.stacked() {
+        // On its own line above the row's drawing, as wide as the picture.
+        let t = fit(&one, g.x1 - g.x0, second.is_none());
+        let y = y_mid - g.content_h() / 2.0 - 4.0;
+        return html! {
+            <text class={classes!("row-label", "above", extra)} x={f(g.x0)} y={f(y)} data-label-for="row">{ t }<title>{ title.to_string() }</title></text>
+        };
+    }
+    let max = g.x0 - 12.0;
     if second.is_none() || text_width(&one) <= max {
         let t = fit(&one, max, second.is_none());
         return html! {
-            <text class={classes!("row-label", (!class.is_empty()).then_some(class))} x="6" y={f(y_mid + 4.0)} data-label-for="row">{ t }<title>{ title.to_string() }</title></text>
+            <text class={classes!("row-label", extra)} x="6" y={f(y_mid + 4.0)} data-label-for="row">{ t }<title>{ title.to_string() }</title></text>
         };
     }
     let a = fit(first, max, false);
     let b = fit(second.unwrap_or_default(), max, false);
     html! {
-        <text class={classes!("row-label", "two", (!class.is_empty()).then_some(class))} x="6" y={f(y_mid - 3.0)} data-label-for="row">
+        <text class={classes!("row-label", "two", extra)} x="6" y={f(y_mid - 3.0)} data-label-for="row">
             <tspan x="6" y={f(y_mid - 3.0)}>{ a }</tspan>
             <tspan x="6" y={f(y_mid + 11.0)}>{ b }</tspan>
             <title>{ title.to_string() }</title>
@@ -686,7 +769,7 @@ pub fn picture(p: &PictureProps) -> Html {
     let widest = text_width(&w.hi.to_string()).max(text_width("8"));
     let step = tick_step(w.span(), g.x1 - g.x0, widest + 16.0);
     let first_tick = ((w.lo + step - 1) / step) * step;
-    let axis_y = AXIS_H;
+    let axis_y = AXIS_H + g.label_line();
     let ticks: Vec<Html> = (0..)
         .map(|i| first_tick + i * step)
         .take_while(|r| *r <= w.hi)
@@ -697,10 +780,14 @@ pub fn picture(p: &PictureProps) -> Html {
         })
         .collect();
     parts.push(html! { <g class="axis">
-        <text class="row-label" x="6" y={f(axis_y - 8.0)} data-label-for="row">{ tr.t(K::TlRevision) }</text>
+        if g.stacked() {
+            <text class="row-label above" x={f(g.x0)} y="11" data-label-for="row">{ tr.t(K::TlRevision) }</text>
+        } else {
+            <text class="row-label" x="6" y={f(axis_y - 8.0)} data-label-for="row">{ tr.t(K::TlRevision) }</text>
+        }
         { for ticks }
     </g> });
-    y += AXIS_H + 4.0;
+    y += axis_y + 4.0;
     let plot_top = y;
 
     // Reads: lists (◆) and continue-token chips, packed into at most three sub-rows.
@@ -724,7 +811,7 @@ pub fn picture(p: &PictureProps) -> Html {
             };
             let Some(sub) = pack(&mut placed, cx - half, cx + half) else { continue };
             used = used.max(sub + 1);
-            let cy = y + g.row_h() / 2.0 + sub as f64 * g.row_h();
+            let cy = g.mid(y) + sub as f64 * g.content_h();
             let (hl, onclick, onmouseenter, onmouseleave) = mark_attrs(mk.entry);
             let (kind, title, shape) = match (mk.kind, text) {
                 (MarkKind::Token { page, latest }, Some(t)) => (
@@ -767,9 +854,9 @@ pub fn picture(p: &PictureProps) -> Html {
                 </g>
             });
         }
-        let h = used as f64 * g.row_h();
+        let h = g.row_h() + (used - 1) as f64 * g.content_h();
         parts.push(html! { <g class="row reads">
-            { gutter_label(g, y + g.row_h() / 2.0, tr.t(K::TlReads), None, tr.t(K::TlReads)) }
+            { gutter_label(g, g.mid(y), tr.t(K::TlReads), None, tr.t(K::TlReads)) }
             { for shapes }
         </g> });
         y += h;
@@ -784,7 +871,7 @@ pub fn picture(p: &PictureProps) -> Html {
         MAX_WATCH_ROWS
     });
     for wr in &m.watches[..shown] {
-        let cy = y + g.row_h() / 2.0;
+        let cy = g.mid(y);
         let in_w = |r: i64| r >= w.lo && r <= w.hi;
         let from = wr.start.unwrap_or(w.lo - 1);
         let to = wr.end.as_ref().map(|e| e.rv).or(wr.cursor).unwrap_or(m.current);
@@ -876,7 +963,7 @@ pub fn picture(p: &PictureProps) -> Html {
         let text = tr.f(K::TlMoreWatches, &[&rest.len(), &errors, &clean]);
         parts.push(html! {
             <g class="row watch-row more" id="tl-more-watches">
-                <text class="row-label" x="6" y={f(y + g.row_h() / 2.0 + 4.0)} data-label-for="row">{ fit(&text, g.width - 12.0, false) }</text>
+                <text class="row-label" x="6" y={f(g.mid(y) + 4.0)} data-label-for="row">{ fit(&text, g.width - 12.0, false) }</text>
             </g>
         });
         y += g.row_h();
@@ -885,7 +972,7 @@ pub fn picture(p: &PictureProps) -> Html {
     for c in &m.caches {
         let lo = c.oldest.max(w.lo);
         let hi = c.rv.min(w.hi);
-        let cy = y + g.row_h() / 2.0;
+        let cy = g.mid(y);
         let name = tr.f(K::TlApiserver, &[&c.apiserver]);
         let title = tr.f(K::TlCacheAt, &[&c.apiserver, &c.resource, &c.oldest, &c.rv]);
         let band = (hi >= lo).then(|| {
@@ -927,7 +1014,7 @@ pub fn picture(p: &PictureProps) -> Html {
         let xe = clamp(x(c as f64));
         let label_c = tr.f(K::TlCompacted, &[&c]);
         zone_at = (c > w.lo).then_some((c, xe, label_c.clone()));
-        let cy = y + g.row_h() / 2.0;
+        let cy = g.mid(y);
         // Every ✂ first (marks are never covered), then the boundary's label, then each round's
         // label where it fits.
         let glyphs: Vec<(f64, f64)> = m
@@ -984,6 +1071,7 @@ pub fn picture(p: &PictureProps) -> Html {
 
     // Key lanes.
     for lane in &m.lanes {
+        let top = y + g.label_line();
         let body = match &lane.body {
             LaneBody::Segs { segs, tombs } => {
                 let bars = segs.iter().map(|s| {
@@ -994,7 +1082,7 @@ pub fn picture(p: &PictureProps) -> Html {
                     html! {
                         <rect class={classes!("seg", if s.version % 2 == 0 { "even" } else { "odd" }, s.open.then_some("open"))}
                             data-rev={s.start.to_string()} data-version={s.version.to_string()}
-                            x={f(x1)} y={f(y + 4.0)} width={f((x2 - x1).max(1.0))} height={f(LANE_H - 8.0)} rx="2">
+                            x={f(x1)} y={f(top + 4.0)} width={f((x2 - x1).max(1.0))} height={f(LANE_H - 8.0)} rx="2">
                             <title>{ title }</title>
                         </rect>
                     }
@@ -1002,31 +1090,31 @@ pub fn picture(p: &PictureProps) -> Html {
                 let crosses = tombs.iter().map(|t| {
                     let xt = x(*t as f64 + 0.5);
                     let r = 5.0;
-                    let cy = y + LANE_H / 2.0;
+                    let cy = top + LANE_H / 2.0;
                     let d = format!("M{} {}L{} {}M{} {}L{} {}", f(xt - r), f(cy - r), f(xt + r), f(cy + r), f(xt - r), f(cy + r), f(xt + r), f(cy - r));
                     html! { <path class="tomb" data-rev={t.to_string()} {d}><title>{ tr.f(K::TlTombstone, &[&lane.key, t]) }</title></path> }
                 });
                 html! { <>{ for bars }{ for crosses }</> }
             }
-            LaneBody::Buckets(b) => buckets(tr, &lane.key, b, w, g, y),
+            LaneBody::Buckets(b) => buckets(tr, &lane.key, b, w, g, top),
         };
         parts.push(html! {
             <g class="lane" data-key={lane.key.clone()}>
-                <text class="row-label lane-label" x="6" y={f(y + LANE_H / 2.0 + 4.0)} data-label-for="row">{ fit(&lane.short, g.x0 - 12.0, true) }<title>{ lane.key.clone() }</title></text>
+                { lane_label(g, y, &lane.short, &lane.key, true) }
                 { body }
             </g>
         });
-        y += LANE_H;
+        y += g.lane_h();
     }
     if m.more_keys > 0 {
         let l = tr.f(K::TlMoreKeys, &[&m.more_keys]);
         parts.push(html! {
             <g class="lane more" id="tl-more">
-                <text class="row-label lane-label" x="6" y={f(y + LANE_H / 2.0 + 4.0)} data-label-for="row">{ fit(&l, g.x0 - 12.0, false) }</text>
-                { buckets(tr, &l, &m.more, w, g, y) }
+                { lane_label(g, y, &l, &l, false) }
+                { buckets(tr, &l, &m.more, w, g, y + g.label_line()) }
             </g>
         });
-        y += LANE_H;
+        y += g.lane_h();
     }
 
     // The compacted zone over every plot row (it lets pointer events through to the marks).
@@ -1053,6 +1141,19 @@ pub fn picture(p: &PictureProps) -> Html {
             </svg>
             { table(tr, m) }
         </div>
+    }
+}
+
+/// A key lane's label: in the gutter, or on its own line above the lane when stacked; `keep_end`
+/// keeps a key's end (its name) when it must be cut.
+fn lane_label(g: Geom, y: f64, text: &str, title: &str, keep_end: bool) -> Html {
+    let (x, y, max) = if g.stacked() {
+        (g.x0, y + 11.0, g.x1 - g.x0)
+    } else {
+        (6.0, y + LANE_H / 2.0 + 4.0, g.x0 - 12.0)
+    };
+    html! {
+        <text class={classes!("row-label", "lane-label", g.stacked().then_some("above"))} x={f(x)} y={f(y)} data-label-for="row">{ fit(text, max, keep_end) }<title>{ title.to_string() }</title></text>
     }
 }
 
@@ -1125,6 +1226,9 @@ fn table(tr: Tr, m: &Model) -> Html {
         .informers
         .iter()
         .map(|i| html! { <li>{ tr.f(K::SvInformerTitle, &[&i.name, &i.state, &i.last_sync_rv]) }</li> });
+    let timers = super::system::timer_list(tr, v, usize::MAX)
+        .into_iter()
+        .map(|t| html! { <li data-timer={t.kind.as_str()}>{ t.text }</li> });
     let nothing = m.marks.is_empty() && m.caches.is_empty() && m.compact.is_none() && m.watches.is_empty();
     html! {
         <details id="tl-table" class="tl-table">
@@ -1137,7 +1241,7 @@ fn table(tr: Tr, m: &Model) -> Html {
             if nothing {
                 <p class="small muted">{ tr.t(K::TlNoMarks) }</p>
             } else {
-                <ul class="small">{ for compact }{ for rounds }{ for marks }{ for watches }{ for caches }{ for lags }{ for informers }</ul>
+                <ul class="small">{ for compact }{ for rounds }{ for marks }{ for watches }{ for caches }{ for lags }{ for informers }{ for timers }</ul>
             }
         </details>
     }

@@ -55,8 +55,16 @@ pub struct CacheView {
     /// etcd responses sent to this cache that have not arrived yet (the lag queue).
     pub in_flight: usize,
     pub next_arrival: Option<Instant>,
+    /// Each etcd response with events still on its way: the newest revision it carries and
+    /// when it arrives.
+    pub in_flight_revs: Vec<(i64, Instant)>,
+    /// When a read that starts waiting now for the cache to reach `fresh_target` would see it
+    /// there (`waitUntilFreshAndBlock`; it gives up after [`FRESHNESS_TIMEOUT`]).
+    pub fresh_at: Option<Instant>,
     /// The compaction this apiserver knows about.
     pub known_compaction: i64,
+    /// When a (re)initialising cache becomes ready (None while ready).
+    pub ready_at: Option<Instant>,
 }
 
 #[derive(Debug, Clone)]
@@ -140,7 +148,16 @@ impl Cacher {
         }
     }
 
-    pub fn view(&self, apiserver: usize, now: Instant) -> CacheView {
+    /// `fresh_target` is the revision a consistent read now would wait for (etcd's head).
+    pub fn view(&self, apiserver: usize, now: Instant, fresh_target: i64) -> CacheView {
+        let in_flight_revs = self
+            .incoming
+            .iter()
+            .filter_map(|(t, i)| match i {
+                Incoming::Events(evs) => evs.iter().map(|e| e.kv.mod_revision).max().map(|r| (r, *t)),
+                _ => None,
+            })
+            .collect();
         CacheView {
             apiserver,
             resource: self.info.resource,
@@ -153,7 +170,10 @@ impl Cacher {
             snapshots: self.cache.snapshot_revisions(self.known_compaction),
             in_flight: self.incoming.iter().filter(|(_, i)| matches!(i, Incoming::Events(_))).count(),
             next_arrival: self.next_arrival(),
+            in_flight_revs,
+            fresh_at: self.fresh_at(fresh_target, now),
             known_compaction: self.known_compaction,
+            ready_at: (!self.is_ready(now)).then_some(self.ready_at),
         }
     }
 
@@ -297,6 +317,33 @@ impl Cacher {
         }
     }
 
+    /// When the items already queued bring the cache to `target`, if they do.
+    fn queued_reach(&self, target: i64) -> Option<Instant> {
+        let mut rv = self.cache.resource_version();
+        for (t, item) in &self.incoming {
+            rv = match item {
+                Incoming::Events(evs) => evs.iter().map(|e| e.kv.mod_revision).max().unwrap_or(rv).max(rv),
+                Incoming::Progress(r) => (*r).max(rv),
+                Incoming::Canceled => rv,
+            };
+            if rv >= target {
+                return Some(*t);
+            }
+        }
+        None
+    }
+
+    /// When a read that starts [`Self::wait_until_fresh`] at `now` would find the cache at
+    /// `target` (etcd's head or below), without waiting: None if it is there already. The
+    /// queued responses may bring it; else the progress notification the wait requests does,
+    /// arriving behind everything queued. (Read only: the pictures' freshness-wait timer.)
+    pub fn fresh_at(&self, target: i64, now: Instant) -> Option<Instant> {
+        if self.cache.resource_version() >= target {
+            return None;
+        }
+        self.queued_reach(target).or_else(|| self.etcd_watch.map(|_| self.next_arrival_floor(now + self.lag)))
+    }
+
     /// `waitUntilFreshAndBlock`: lets simulated time pass (≤ 3 s) until the cache's RV reaches
     /// `target`. Returns whether it did.
     pub fn wait_until_fresh(&mut self, target: i64, etcd: &mut MvccStore, clock: &mut Clock) -> bool {
@@ -305,21 +352,7 @@ impl Cacher {
         }
         self.request_progress(etcd, clock.now());
         let deadline = clock.now() + FRESHNESS_TIMEOUT;
-        // When would the queued items bring the cache to `target`?
-        let mut rv = self.cache.resource_version();
-        let mut reach = None;
-        for (t, item) in &self.incoming {
-            rv = match item {
-                Incoming::Events(evs) => evs.iter().map(|e| e.kv.mod_revision).max().unwrap_or(rv).max(rv),
-                Incoming::Progress(r) => (*r).max(rv),
-                Incoming::Canceled => rv,
-            };
-            if rv >= target {
-                reach = Some(*t);
-                break;
-            }
-        }
-        match reach {
+        match self.queued_reach(target) {
             Some(t) if t <= deadline => {
                 clock.advance_to(t);
                 self.apply_arrived(etcd, clock.now());

@@ -87,8 +87,10 @@ impl ApiServer {
         self.compactor.set_interval(interval, now);
     }
 
-    pub fn cache_views(&self, now: Instant) -> Vec<CacheView> {
-        self.cachers.values().map(|c| c.view(self.index, now)).collect()
+    /// Each watch cache as a picture shows it; `head` is etcd's current revision (what a
+    /// consistent read would wait for).
+    pub fn cache_views(&self, now: Instant, head: i64) -> Vec<CacheView> {
+        self.cachers.values().map(|c| c.view(self.index, now, head)).collect()
     }
 
     /// The apiserver learns of a compaction (through its compactor or `compact`).
