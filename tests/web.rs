@@ -2377,6 +2377,11 @@ impl Lab {
     /// Mounts a fresh app inside a root `width` CSS pixels wide, with the page's style sheet
     /// (the test runner does not load it; `unmount` takes it away again).
     async fn sized(width: u32) -> Lab {
+        Lab::sized_as(width, "?lang=en").await
+    }
+
+    /// [`Lab::sized`] opened with the URL query `query` (a `script=`, an embed, a theme…).
+    async fn sized_as(width: u32, query: &str) -> Lab {
         let doc = document();
         if doc.get_element_by_id("rvlab-test-css").is_none() {
             let style = doc.create_element("style").unwrap();
@@ -2390,7 +2395,7 @@ impl Lab {
         let root = doc.create_element("div").expect("create root");
         root.set_attribute("style", &format!("width:{width}px")).unwrap();
         doc.body().expect("body").append_child(&root).expect("append root");
-        let props = rvlab::ui::AppProps { config: Some(Rc::new(Config::parse("?lang=en", ""))) };
+        let props = rvlab::ui::AppProps { config: Some(Rc::new(Config::parse(query, ""))) };
         let handle = yew::Renderer::<rvlab::ui::App>::with_root_and_props(root.clone(), props).render();
         flush().await;
         Lab { root, handle: Some(handle) }
@@ -2639,6 +2644,57 @@ async fn timers_are_drawn_where_and_when_the_engine_says() {
 
 fn lab_num(el: &Element, name: &str) -> f64 {
     el.get_attribute(name).and_then(|v| v.parse().ok()).unwrap_or_else(|| panic!("no numeric {name}"))
+}
+
+/// A script as a URL query value.
+fn query_value(text: &str) -> String {
+    js_sys::encode_uri_component(text).as_string().unwrap()
+}
+
+/// 50 watches on 3 apiservers (17, 17, 16), five of them cancelled: the timeline draws a few
+/// rows and one summary row per apiserver for the rest, the system view sums up each
+/// apiserver's watches; every count is the engine's, and no label meets another at 1280 or 390.
+#[wasm_bindgen_test]
+async fn fifty_watches_on_three_apiservers_fold_into_per_apiserver_summaries() {
+    let mut lines = vec!["set apiservers 3".to_string(), CM_A.to_string(), CM_B.to_string()];
+    for i in 0..50 {
+        lines.push(format!("apiserver {}", i % 3 + 1));
+        lines.push(format!("GET /api/v1/namespaces/default/configmaps?watch=true&resourceVersion={}", 1 + i % 3));
+        if i % 10 == 9 {
+            lines.push(format!("cancel w{}", i + 1));
+        }
+    }
+    lines.push(CM_C.to_string());
+    let script = lines.join("\n");
+    for width in [1280, 390] {
+        let lab = Lab::sized_as(width, &format!("?lang=en&embed=1&motion=reduce&script={}", query_value(&script))).await;
+        settle().await;
+        assert_eq!(lab.all("#timeline-svg .watch-row[data-watch]").len(), timeline::MAX_WATCH_ROWS - timeline::FOLD_ROWS);
+        let folded = lab.all("#timeline-svg [data-kind='watch-summary']");
+        let count = |e: &Element, a: &str| e.get_attribute(a).unwrap().parse::<usize>().unwrap();
+        assert_eq!(folded.iter().map(|e| count(e, "data-count")).sum::<usize>(), 50 - 5, "{width}");
+        let owners: Vec<String> = folded.iter().map(|e| e.get_attribute("data-apiserver").unwrap()).collect();
+        assert_eq!(owners, ["1", "2", "3"], "{width}");
+        // w10, w20, … w50 were cancelled: w10 (apiserver 1), w20 (2), w30 (3), w40 (1), w50 (2).
+        let per: Vec<(usize, usize, usize)> = lab
+            .all("#system-view [data-kind='watch-summary']")
+            .iter()
+            .map(|e| (count(e, "data-count"), count(e, "data-errors"), count(e, "data-clean")))
+            .collect();
+        assert_eq!(per, [(17, 0, 2), (17, 0, 2), (16, 0, 1)], "{width}");
+        let label = lab.el("#system-view [data-kind='watch-summary'][data-apiserver='1'] .row-label").text_content().unwrap();
+        assert!(label.starts_with("17 watches") && label.contains("0 ✕ · 2 ■"), "{label}");
+        // The cursor histogram: apiserver 3's 16 watches started after 3 and read nothing yet:
+        // one bar at 3 that counts them all.
+        let bars: Vec<(String, usize)> = lab
+            .all("#system-view [data-kind='watch-summary'][data-apiserver='3'] .cursor-bar")
+            .iter()
+            .map(|b| (b.get_attribute("data-rv").unwrap(), count(b, "data-count")))
+            .collect();
+        assert_eq!(bars, [("3".to_string(), 16)], "{width}");
+        assert_legible(&lab, &format!("50 watches at {width}"));
+        lab.unmount();
+    }
 }
 
 /// Each way a watch ends, drawn where it happened with its code (or none) and its owner.
@@ -3255,6 +3311,9 @@ async fn a_short_read_only_embed_is_compact_and_sized_to_its_content() {
         assert!(a.min(b) / a.max(b) > 0.35, "columns {a}px and {b}px");
     }
     // The height posted to the host is the content's, and it does not grow with the frame.
+    // The pictures are laid out for their container's width once its ResizeObserver reports
+    // it (asynchronously, after the first paint): measure after that.
+    settle().await;
     let h1 = s.lab.el(".app").scroll_height();
     s.frame.set_attribute("style", "width:800px;height:3000px;border:0;display:block").unwrap();
     flush().await;

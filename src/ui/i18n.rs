@@ -383,6 +383,9 @@ strings! {
     TlBuffer => "buffer {0}/{1}", "缓冲 {0}/{1}";
     TlWatchRow => "{0}: watch on apiserver {1}, {2}", "{0}：apiserver {1} 上对 {2} 的 watch";
     TlMoreWatches => "+{0} more watches: {1} ended with ERROR, {2} ended without (see the table)", "另外 {0} 个 watch：{1} 个以 ERROR 结束，{2} 个没有 ERROR 就结束了（见表格）";
+    TlMoreWatchesOn => "+{0} watches", "另外 {0} 个 watch";
+    TlFoldedEnds => "{0} ✕ · {1} ■", "{0} ✕ · {1} ■";
+    TlFoldedAt => "{0} folded watches have read up to RV {1}", "{0} 个折叠的 watch 已读到 RV {1}";
     TlLegendError => "ended by an ERROR frame", "因 ERROR 帧结束";
     TlLegendClean => "ended without ERROR", "没有 ERROR 就结束";
     TlCompactKey => "compact_rev_key is hidden: the compactor's bookkeeping, one write per round ({0} so far), each uses a revision", "已隐藏 compact_rev_key：这是压缩器的记账键，每轮写一次（目前 {0} 次），每次都占用一个 revision";
@@ -401,7 +404,8 @@ strings! {
     SvRv => "rv {0}", "rv {0}";
     SvHead => "head {0}", "最新 {0}";
     SvNextRound => "next compaction in {0}", "下次压缩在 {0} 后";
-    SvTimers => "timers", "计时器";
+    SvWatches => "{0} watches", "{0} 个 watch";
+    SvWatchesTitle => "apiserver {0}: {1} watches, {2} open, {3} ended by an ERROR frame, {4} ended without one", "apiserver {0}：{1} 个 watch，{2} 个仍在运行，{3} 个因 ERROR 帧结束，{4} 个没有 ERROR 就结束";
     SvTimerArrive => "{0}: rv {1} arrives in {2}", "{0}：rv {1} 在 {2} 后到达";
     SvTimerFresh => "a consistent read on {0} now waits {1}", "现在对 {0} 的一致性读取要等 {1}";
     SvTimerFreshOut => "a consistent read on {0} now waits {1} in vain, then goes to etcd", "现在对 {0} 的一致性读取会白等 {1}，然后转到 etcd";

@@ -28,7 +28,9 @@ pub fn use_width(node: NodeRef) -> f64 {
         use_effect_with((), move |_| {
             let node2 = node.clone();
             let measure = move || {
-                if let Some(el) = node2.cast::<web_sys::Element>() {
+                // Unchecked: an element of another document (an iframe the app was mounted
+                // in) fails the `instanceof Element` check of a checked cast.
+                if let Some(el) = node2.get().map(|n| n.unchecked_into::<web_sys::Element>()) {
                     let w = f64::from(el.client_width());
                     let old = *current.borrow();
                     if w > 0.0 && (old == 0.0 || w < old - 0.5 || w > old + 20.0) {
@@ -38,7 +40,7 @@ pub fn use_width(node: NodeRef) -> f64 {
                 }
             };
             measure();
-            let el = node.cast::<web_sys::Element>();
+            let el = node.get().map(|n| n.unchecked_into::<web_sys::Element>());
             let cb = Closure::<dyn Fn()>::new(measure);
             let ro = web_sys::ResizeObserver::new(cb.as_ref().unchecked_ref()).ok();
             if let (Some(ro), Some(el)) = (&ro, &el) {

@@ -86,13 +86,20 @@ fn hatch_defs() -> Html {
     }
 }
 
-fn tier_label(g: Geom, y: f64, text: &str) -> Html {
-    html! {
+/// A tier's heading line, with the countdowns of that tier flowed to its right (wrapping onto
+/// more lines only when they do not fit); returns the drawing and its height.
+fn tier_label(g: Geom, y: f64, text: &str, timers: &[&Timer]) -> (Html, f64) {
+    let start = 6.0 + text_width(text) + 18.0;
+    let (chips, lines) = timer_chips(g, start, y, timers);
+    let h = 18.0 + (lines - 1.0).max(0.0) * TIMER_LINE;
+    let html = html! {
         <g class="tier">
             <line class="tier-rule" x1="0" x2={f(g.width)} y1={f(y)} y2={f(y)} />
             <text class="tier-label" x="6" y={f(y + 13.0)} data-label-for="tier">{ text.to_string() }</text>
+            { chips }
         </g>
-    }
+    };
+    (html, h)
 }
 
 #[function_component(SystemView)]
@@ -110,8 +117,11 @@ pub fn system_view(p: &SystemProps) -> Html {
     let mut path_points: Vec<(f64, f64)> = Vec::new();
 
     // Clients.
-    parts.push(tier_label(g, y, tr.t(K::SvClients)));
-    y += 18.0;
+    let timers = timer_list(tr, v, MAX_WATCH_TIMERS);
+    let of_tier = |t: Tier| timers.iter().filter(|x| x.tier == t).collect::<Vec<_>>();
+    let (heading, h) = tier_label(g, y, tr.t(K::SvClients), &of_tier(Tier::Clients));
+    parts.push(heading);
+    y += h;
     let you_y = g.mid(y);
     parts.push(
         html! { <g class="row you">{ gutter_label(g, you_y, tr.t(K::SvYou), None, tr.t(K::SvYou)) }</g> },
@@ -154,8 +164,9 @@ pub fn system_view(p: &SystemProps) -> Html {
     }
 
     // Apiservers: a band per watch cache.
-    parts.push(tier_label(g, y, tr.t(K::SvApiservers)));
-    y += 18.0;
+    let (heading, h) = tier_label(g, y, tr.t(K::SvApiservers), &of_tier(Tier::Apiservers));
+    parts.push(heading);
+    y += h;
     for a in &v.apiservers {
         let on_path =
             path.as_ref().is_some_and(|pth| pth.apiserver == a.number && pth.tier != PathTier::Etcd);
@@ -254,6 +265,26 @@ pub fn system_view(p: &SystemProps) -> Html {
             });
             y += g.row_h();
         }
+        // When the timeline folds its watch rows: the watches on this apiserver, summed up: how many, how many ended (✕ with an ERROR,
+        // ■ without), and where their cursors stand.
+        let group: Vec<&super::timeline::WatchRow> = m.watches.iter().filter(|wr| wr.apiserver == a.number).collect();
+        if m.watches.len() > super::timeline::MAX_WATCH_ROWS && !group.is_empty() {
+            let (rh, cy) = g.two_line_row(y);
+            let errors = group.iter().filter(|w| w.end.as_ref().is_some_and(|e| e.code.is_some())).count();
+            let clean = group.iter().filter(|w| w.end.as_ref().is_some_and(|e| e.code.is_none())).count();
+            let first = tr.f(K::SvWatches, &[&group.len()]);
+            let second = tr.f(K::TlFoldedEnds, &[&errors, &clean]);
+            let title = tr.f(K::SvWatchesTitle, &[&a.number, &group.len(), &(group.len() - errors - clean), &errors, &clean]);
+            parts.push(html! {
+                <g class="row watches" data-kind="watch-summary" data-apiserver={a.number.to_string()} data-count={group.len().to_string()}
+                    data-errors={errors.to_string()} data-clean={clean.to_string()}>
+                    <title>{ title.clone() }</title>
+                    { gutter_label(g, cy, &first, Some(&second), &title) }
+                    { super::timeline::cursor_bars(tr, w, g, cy, &group) }
+                </g>
+            });
+            y += rh;
+        }
         if path.as_ref().is_some_and(|pth| pth.apiserver == a.number && pth.tier == PathTier::Etcd)
             && path_points.len() == 1
         {
@@ -263,8 +294,9 @@ pub fn system_view(p: &SystemProps) -> Html {
     }
 
     // etcd.
-    parts.push(tier_label(g, y, "etcd"));
-    y += 18.0;
+    let (heading, h) = tier_label(g, y, "etcd", &of_tier(Tier::Etcd));
+    parts.push(heading);
+    y += h;
     let cy = g.mid(y);
     let tape_x1 = x(w.lo as f64);
     let zone = v.compacted.filter(|c| *c > w.lo).map(|c| {
@@ -296,16 +328,6 @@ pub fn system_view(p: &SystemProps) -> Html {
         </g>
     });
     y += g.row_h();
-
-    // The timers a revision axis hides, as countdown chips.
-    let timers = timer_list(tr, v, MAX_WATCH_TIMERS);
-    if !timers.is_empty() {
-        parts.push(tier_label(g, y, tr.t(K::SvTimers)));
-        y += 18.0;
-        let (chips, h) = timer_chips(g, y, &timers);
-        parts.push(chips);
-        y += h;
-    }
 
     // The selected request's path.
     let path_html = path.as_ref().filter(|_| path_points.len() >= 2).map(|pth| {
@@ -396,10 +418,19 @@ impl TimerKind {
     }
 }
 
+/// The tier a timer belongs to (it is drawn on that tier's heading line).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Tier {
+    Clients,
+    Apiservers,
+    Etcd,
+}
+
 /// One countdown the system view draws, from the read model.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Timer {
     pub kind: TimerKind,
+    pub tier: Tier,
     /// Whose timer: `w2`, an informer's name, `apiserver 2 · configmaps`, `etcd`.
     pub owner: String,
     /// When it fires (simulated ms) and how long from now.
@@ -422,6 +453,11 @@ pub fn timer_list(tr: Tr, v: &crate::script::view::View, max_watch_timers: usize
     let mut out = Vec::new();
     let t = |kind, owner: String, due: u64, period: Option<u64>, text: String| Timer {
         kind,
+        tier: match kind {
+            TimerKind::Arrival | TimerKind::FreshWait | TimerKind::Ready => Tier::Apiservers,
+            TimerKind::Deadline | TimerKind::Bookmark => Tier::Clients,
+            TimerKind::Compaction => Tier::Etcd,
+        },
         owner,
         due_ms: due,
         in_ms: due.saturating_sub(now),
@@ -474,6 +510,7 @@ pub fn timer_list(tr: Tr, v: &crate::script::view::View, max_watch_timers: usize
     if more > 0 {
         out.push(Timer {
             kind: TimerKind::Deadline,
+            tier: Tier::Clients,
             owner: String::new(),
             due_ms: 0,
             in_ms: 0,
@@ -490,22 +527,28 @@ pub fn timer_list(tr: Tr, v: &crate::script::view::View, max_watch_timers: usize
 
 /// The timers as chips (a clock whose arc is the part of the period left, and the text),
 /// flowed left to right over as many lines as they need: none overlaps, none is cut off.
-fn timer_chips(g: Geom, top: f64, timers: &[Timer]) -> (Html, f64) {
-    const LINE: f64 = 22.0;
+/// The height of a line of timer chips.
+const TIMER_LINE: f64 = 20.0;
+
+/// Timer chips (a clock whose arc is the part of the period left, and the text) flowed from
+/// `start` to the right edge on the line at `top`, then on more lines from the left: none
+/// overlaps, none is cut off (a chip wider than a line wraps its text). Returns the drawing and
+/// the number of lines used.
+fn timer_chips(g: Geom, start: f64, top: f64, timers: &[&Timer]) -> (Html, f64) {
     let (left, right) = (6.0, g.width - 6.0);
-    let (mut cx, mut line) = (left, 0.0);
+    let (mut cx, mut line) = (start, 0.0);
     let mut chips = Vec::new();
     for tm in timers {
         let counted = tm.owner.is_empty();
         let icon = if counted { 0.0 } else { 18.0 };
-        // A chip wider than a line wraps its text onto more lines, never cut.
-        let lines = wrap(&tm.text, right - left - icon);
-        let wdt = icon + lines.iter().map(|l| text_width(l)).fold(0.0, f64::max);
-        if cx > left && (cx + wdt > right || lines.len() > 1) {
+        let one = text_width(&tm.text) + icon;
+        if cx + one > right && cx > left {
             cx = left;
             line += 1.0;
         }
-        let cy = top + line * LINE + LINE / 2.0;
+        let lines = wrap(&tm.text, right - cx - icon);
+        let wdt = icon + lines.iter().map(|l| text_width(l)).fold(0.0, f64::max);
+        let cy = top + line * TIMER_LINE + 9.0;
         let arc = tm.period_ms.filter(|p| *p > 0).map(|p| {
             let frac = (tm.in_ms as f64 / p as f64).clamp(0.0, 1.0);
             let circ = 2.0 * std::f64::consts::PI * 6.0;
@@ -514,7 +557,7 @@ fn timer_chips(g: Geom, top: f64, timers: &[Timer]) -> (Html, f64) {
         let texts = lines
             .iter()
             .enumerate()
-            .map(|(i, l)| label("timer-label", cx + icon, cy + 4.0 + i as f64 * LINE, l.clone(), "timer"));
+            .map(|(i, l)| label("timer-label", cx + icon, cy + 4.0 + i as f64 * TIMER_LINE, l.clone(), "timer"));
         chips.push(html! {
             <g class={classes!("timer", counted.then_some("more"))} data-kind={(!counted).then_some("timer")} data-timer={(!counted).then(|| tm.kind.as_str())}
                 data-owner={(!counted).then(|| tm.owner.clone())} data-due-ms={(!counted).then(|| tm.due_ms.to_string())}
@@ -538,6 +581,6 @@ fn timer_chips(g: Geom, top: f64, timers: &[Timer]) -> (Html, f64) {
             cx += wdt + 14.0;
         }
     }
-    let used = if cx > left { line + 1.0 } else { line };
-    (html! { <g class="row timers">{ for chips }</g> }, used.max(1.0) * LINE + 4.0)
+    let used = if cx > left || timers.is_empty() { line + 1.0 } else { line };
+    (html! { <g class="timers">{ for chips }</g> }, used)
 }

@@ -34,8 +34,10 @@ pub const LANE_H: f64 = 22.0;
 pub const ROW_H: f64 = 24.0;
 /// Lanes drawn one by one; the other keys share one aggregate lane.
 pub const MAX_LANES: usize = 14;
-/// Watch rows drawn one by one; the others fold into one row.
+/// Watch rows drawn in all; beyond it, `MAX_WATCH_ROWS - FOLD_ROWS` are drawn one by one and
+/// the others fold into one row per apiserver.
 pub const MAX_WATCH_ROWS: usize = 8;
+pub const FOLD_ROWS: usize = 3;
 /// Columns of an aggregated lane.
 pub const BUCKETS: usize = 180;
 /// A lane with more changes than this in the window is aggregated.
@@ -110,6 +112,11 @@ impl Geom {
     /// The vertical centre of the drawing of the row that starts at `y`.
     pub fn mid(self, y: f64) -> f64 {
         y + self.label_line() + self.content_h() / 2.0
+    }
+
+    /// A row whose gutter label takes two lines: its top-to-top height and its drawing's centre.
+    pub fn two_line_row(self, y: f64) -> (f64, f64) {
+        if self.stacked() { (self.row_h(), self.mid(y)) } else { (self.row_h().max(32.0), y + self.row_h().max(32.0) / 2.0) }
     }
 
     /// The height of a key lane (its bar, and its label's line when stacked).
@@ -864,9 +871,10 @@ pub fn picture(p: &PictureProps) -> Html {
 
     let mut zone_at: Option<(i64, f64, String)> = None;
 
-    // Watches: one row each (the rest folded into one row).
+    // Watches: one row each; beyond [`MAX_WATCH_ROWS`], the first few and one summary row per
+    // apiserver for the rest.
     let shown = m.watches.len().min(if m.watches.len() > MAX_WATCH_ROWS {
-        MAX_WATCH_ROWS - 1
+        MAX_WATCH_ROWS - FOLD_ROWS
     } else {
         MAX_WATCH_ROWS
     });
@@ -958,15 +966,32 @@ pub fn picture(p: &PictureProps) -> Html {
     }
     if m.watches.len() > shown {
         let rest = &m.watches[shown..];
-        let errors = rest.iter().filter(|w| w.end.as_ref().is_some_and(|e| e.code.is_some())).count();
-        let clean = rest.iter().filter(|w| w.end.as_ref().is_some_and(|e| e.code.is_none())).count();
-        let text = tr.f(K::TlMoreWatches, &[&rest.len(), &errors, &clean]);
-        parts.push(html! {
-            <g class="row watch-row more" id="tl-more-watches">
-                <text class="row-label" x="6" y={f(g.mid(y) + 4.0)} data-label-for="row">{ fit(&text, g.width - 12.0, false) }</text>
-            </g>
-        });
-        y += g.row_h();
+        let mut servers: Vec<usize> = rest.iter().map(|w| w.apiserver).collect();
+        servers.sort_unstable();
+        servers.dedup();
+        for n in servers {
+            let group: Vec<&WatchRow> = rest.iter().filter(|w| w.apiserver == n).collect();
+            let errors = group.iter().filter(|w| w.end.as_ref().is_some_and(|e| e.code.is_some())).count();
+            let clean = group.iter().filter(|w| w.end.as_ref().is_some_and(|e| e.code.is_none())).count();
+            let (rh, cy) = g.two_line_row(y);
+            let bars = cursor_bars(tr, w, g, cy, &group);
+            let first = tr.f(K::TlMoreWatchesOn, &[&group.len()]);
+            let second = tr.f(K::TlApiserver, &[&n]);
+            let title = tr.f(K::TlMoreWatches, &[&group.len(), &errors, &clean]);
+            let ends = (errors + clean > 0).then(|| tr.f(K::TlFoldedEnds, &[&errors, &clean]));
+            let second = match &ends {
+                Some(e) => format!("{second} · {e}"),
+                None => second,
+            };
+            parts.push(html! {
+                <g class="row watch-row more" data-kind="watch-summary" data-apiserver={n.to_string()} data-count={group.len().to_string()}
+                    data-errors={errors.to_string()} data-clean={clean.to_string()}>
+                    { gutter_label(g, cy, &first, Some(&second), &title) }
+                    { bars }
+                </g>
+            });
+            y += rh;
+        }
     }
     // Watch cache windows: one row each, named in the gutter, its numbers on or beside the band.
     for c in &m.caches {
@@ -1142,6 +1167,26 @@ pub fn picture(p: &PictureProps) -> Html {
             { table(tr, m) }
         </div>
     }
+}
+
+/// A cursor histogram for watches drawn together: one bar per revision they stand at (where
+/// they ended, else the newest RV read, else where they started), as tall as how many stand there.
+pub fn cursor_bars(tr: Tr, w: Window, g: Geom, cy: f64, group: &[&WatchRow]) -> Html {
+    let mut at: Vec<(i64, usize)> = Vec::new();
+    for c in group.iter().filter_map(|wr| wr.end.as_ref().map(|e| e.rv).or(wr.cursor).or(wr.start)).filter(|r| *r >= w.lo && *r <= w.hi) {
+        match at.iter_mut().find(|(r, _)| *r == c) {
+            Some((_, k)) => *k += 1,
+            None => at.push((c, 1)),
+        }
+    }
+    let most = at.iter().map(|(_, k)| *k).max().unwrap_or(1) as f64;
+    let bars = at.iter().map(|(r, k)| {
+        let xr = x_of(*r as f64 + 0.5, w, g);
+        let h = 4.0 + 12.0 * (*k as f64 / most);
+        html! { <rect class="cursor-bar" data-rv={r.to_string()} data-count={k.to_string()} x={f(xr - 2.0)} y={f(cy + 8.0 - h)} width="4" height={f(h)}>
+            <title>{ tr.f(K::TlFoldedAt, &[k, r]) }</title></rect> }
+    });
+    html! { <g class="cursors">{ for bars }</g> }
 }
 
 /// A key lane's label: in the gutter, or on its own line above the lane when stacked; `keep_end`
