@@ -256,7 +256,11 @@ fn timers_events_in_flight_the_freshness_wait_deadlines_and_bookmarks() {
     s.run_line(lines.len() + 1, "set explain on");
     s.run_line(lines.len() + 2, "apiserver 2");
     let out = s.run_line(lines.len() + 3, "GET /api/v1/namespaces/default/configmaps").expect("an output");
-    assert_eq!((out["code"].as_u64(), out["why"]["path"].as_str()), (Some(200), Some("watch-cache")), "{out}");
+    assert_eq!(
+        (out["code"].as_u64(), out["why"]["path"].as_str()),
+        (Some(200), Some("watch-cache")),
+        "{out}"
+    );
     assert_eq!(s.now_ms(), 2000);
     assert_eq!(cache2(&s).fresh_wait(s.now_ms()), None, "fresh now: no wait");
     assert!(cache2(&s).in_flight_revs.is_empty());
@@ -275,7 +279,8 @@ fn timers_events_in_flight_the_freshness_wait_deadlines_and_bookmarks() {
 
     // A restarted apiserver's cache is not ready for its initialisation delay.
     let s = run(&[cm("a"), "restart apiserver 1".into()]);
-    let c = s.view().apiservers[0].caches.iter().find(|c| c.resource == "configmaps").cloned().expect("cache");
+    let c =
+        s.view().apiservers[0].caches.iter().find(|c| c.resource == "configmaps").cloned().expect("cache");
     assert!(!c.ready);
     assert_eq!(c.ready_at_ms, Some(1000));
 }

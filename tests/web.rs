@@ -2601,7 +2601,8 @@ async fn timers_are_drawn_where_and_when_the_engine_says() {
         .await;
         settle().await;
         // Dots at revisions 2 and 3, due at 5 s, on apiserver 2's row.
-        let dots = lab.all("#system-view [data-kind='cache-window'][data-apiserver='2'] [data-kind='in-flight']");
+        let dots =
+            lab.all("#system-view [data-kind='cache-window'][data-apiserver='2'] [data-kind='in-flight']");
         let got: Vec<(String, String)> = dots
             .iter()
             .map(|d| (d.get_attribute("data-rv").unwrap(), d.get_attribute("data-due-ms").unwrap()))
@@ -2628,15 +2629,24 @@ async fn timers_are_drawn_where_and_when_the_engine_says() {
         assert_eq!(shown(&arrival), "apiserver 2 · configmaps: rv 2 arrives in 5s");
         let fresh = chip("fresh-wait", "apiserver 2 · configmaps");
         assert_eq!(due(&fresh), "3000");
-        assert_eq!(shown(&fresh), "a consistent read on apiserver 2 · configmaps now waits 3s in vain, then goes to etcd");
-        assert!(lab.q("#system-view [data-timer='fresh-wait'][data-owner='apiserver 1 · configmaps']").is_none(), "apiserver 1 is fresh");
+        assert_eq!(
+            shown(&fresh),
+            "a consistent read on apiserver 2 · configmaps now waits 3s in vain, then goes to etcd"
+        );
+        assert!(
+            lab.q("#system-view [data-timer='fresh-wait'][data-owner='apiserver 1 · configmaps']").is_none(),
+            "apiserver 1 is fresh"
+        );
         // w2 started at 0 s with timeoutSeconds=30: its deadline at 30 s, its bookmark 2 s before.
         assert_eq!(due(&chip("deadline", "w2")), "30000");
         assert_eq!(due(&chip("bookmark", "w2")), "28000");
         assert_eq!(shown(&chip("deadline", "w2")), "w2 ends in 30s (timeoutSeconds)");
         assert_eq!(due(&chip("compaction", "etcd")), "300000");
         // The table lists every timer too.
-        assert_eq!(lab.all("#tl-table li[data-timer]").len(), lab.all("#system-view [data-kind='timer']").len());
+        assert_eq!(
+            lab.all("#tl-table li[data-timer]").len(),
+            lab.all("#system-view [data-kind='timer']").len()
+        );
         assert_legible(&lab, &format!("timers at {width}"));
         lab.unmount();
     }
@@ -2659,7 +2669,10 @@ async fn fifty_watches_on_three_apiservers_fold_into_per_apiserver_summaries() {
     let mut lines = vec!["set apiservers 3".to_string(), CM_A.to_string(), CM_B.to_string()];
     for i in 0..50 {
         lines.push(format!("apiserver {}", i % 3 + 1));
-        lines.push(format!("GET /api/v1/namespaces/default/configmaps?watch=true&resourceVersion={}", 1 + i % 3));
+        lines.push(format!(
+            "GET /api/v1/namespaces/default/configmaps?watch=true&resourceVersion={}",
+            1 + i % 3
+        ));
         if i % 10 == 9 {
             lines.push(format!("cancel w{}", i + 1));
         }
@@ -2667,9 +2680,14 @@ async fn fifty_watches_on_three_apiservers_fold_into_per_apiserver_summaries() {
     lines.push(CM_C.to_string());
     let script = lines.join("\n");
     for width in [1280, 390] {
-        let lab = Lab::sized_as(width, &format!("?lang=en&embed=1&motion=reduce&script={}", query_value(&script))).await;
+        let lab =
+            Lab::sized_as(width, &format!("?lang=en&embed=1&motion=reduce&script={}", query_value(&script)))
+                .await;
         settle().await;
-        assert_eq!(lab.all("#timeline-svg .watch-row[data-watch]").len(), timeline::MAX_WATCH_ROWS - timeline::FOLD_ROWS);
+        assert_eq!(
+            lab.all("#timeline-svg .watch-row[data-watch]").len(),
+            timeline::MAX_WATCH_ROWS - timeline::FOLD_ROWS
+        );
         let folded = lab.all("#timeline-svg [data-kind='watch-summary']");
         let count = |e: &Element, a: &str| e.get_attribute(a).unwrap().parse::<usize>().unwrap();
         assert_eq!(folded.iter().map(|e| count(e, "data-count")).sum::<usize>(), 50 - 5, "{width}");
@@ -2682,7 +2700,10 @@ async fn fifty_watches_on_three_apiservers_fold_into_per_apiserver_summaries() {
             .map(|e| (count(e, "data-count"), count(e, "data-errors"), count(e, "data-clean")))
             .collect();
         assert_eq!(per, [(17, 0, 2), (17, 0, 2), (16, 0, 1)], "{width}");
-        let label = lab.el("#system-view [data-kind='watch-summary'][data-apiserver='1'] .row-label").text_content().unwrap();
+        let label = lab
+            .el("#system-view [data-kind='watch-summary'][data-apiserver='1'] .row-label")
+            .text_content()
+            .unwrap();
         assert!(label.starts_with("17 watches") && label.contains("0 ✕ · 2 ■"), "{label}");
         // The cursor histogram: apiserver 3's 16 watches started after 3 and read nothing yet:
         // one bar at 3 that counts them all.

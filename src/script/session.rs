@@ -103,7 +103,11 @@ impl Session {
             .map(|(i, s)| ApiserverView {
                 number: i + 1,
                 watch_cache: s.config.watch_cache,
-                caches: s.cache_views(c.now(), c.etcd().current_revision()).into_iter().map(CacheWindow::of).collect(),
+                caches: s
+                    .cache_views(c.now(), c.etcd().current_revision())
+                    .into_iter()
+                    .map(CacheWindow::of)
+                    .collect(),
                 next_compaction_ms: view::next_compaction_ms(s.compactor.next_due()),
             })
             .collect();

@@ -267,14 +267,18 @@ pub fn system_view(p: &SystemProps) -> Html {
         }
         // When the timeline folds its watch rows: the watches on this apiserver, summed up: how many, how many ended (✕ with an ERROR,
         // ■ without), and where their cursors stand.
-        let group: Vec<&super::timeline::WatchRow> = m.watches.iter().filter(|wr| wr.apiserver == a.number).collect();
+        let group: Vec<&super::timeline::WatchRow> =
+            m.watches.iter().filter(|wr| wr.apiserver == a.number).collect();
         if m.watches.len() > super::timeline::MAX_WATCH_ROWS && !group.is_empty() {
             let (rh, cy) = g.two_line_row(y);
             let errors = group.iter().filter(|w| w.end.as_ref().is_some_and(|e| e.code.is_some())).count();
             let clean = group.iter().filter(|w| w.end.as_ref().is_some_and(|e| e.code.is_none())).count();
             let first = tr.f(K::SvWatches, &[&group.len()]);
             let second = tr.f(K::TlFoldedEnds, &[&errors, &clean]);
-            let title = tr.f(K::SvWatchesTitle, &[&a.number, &group.len(), &(group.len() - errors - clean), &errors, &clean]);
+            let title = tr.f(
+                K::SvWatchesTitle,
+                &[&a.number, &group.len(), &(group.len() - errors - clean), &errors, &clean],
+            );
             parts.push(html! {
                 <g class="row watches" data-kind="watch-summary" data-apiserver={a.number.to_string()} data-count={group.len().to_string()}
                     data-errors={errors.to_string()} data-clean={clean.to_string()}>
@@ -481,7 +485,13 @@ pub fn timer_list(tr: Tr, v: &crate::script::view::View, max_watch_timers: usize
             }
             Some(FreshWait::TimesOut) => {
                 let text = tr.f(K::SvTimerFreshOut, &[&owner, &duration_text(FRESHNESS_WAIT_MS)]);
-                out.push(t(TimerKind::FreshWait, owner, now + FRESHNESS_WAIT_MS, Some(FRESHNESS_WAIT_MS), text));
+                out.push(t(
+                    TimerKind::FreshWait,
+                    owner,
+                    now + FRESHNESS_WAIT_MS,
+                    Some(FRESHNESS_WAIT_MS),
+                    text,
+                ));
             }
             None => {}
         }
@@ -490,7 +500,11 @@ pub fn timer_list(tr: Tr, v: &crate::script::view::View, max_watch_timers: usize
         .watches
         .iter()
         .filter_map(|w| w.stream.as_ref().filter(|s| !s.closed).map(|s| (w.id.clone(), s)))
-        .chain(v.informers.iter().filter_map(|i| i.watch.as_ref().filter(|s| !s.closed).map(|s| (i.name.clone(), s))));
+        .chain(
+            v.informers
+                .iter()
+                .filter_map(|i| i.watch.as_ref().filter(|s| !s.closed).map(|s| (i.name.clone(), s))),
+        );
     let mut watch_timers = Vec::new();
     for (id, s) in streams {
         if let Some(d) = s.deadline_ms {
@@ -554,10 +568,9 @@ fn timer_chips(g: Geom, start: f64, top: f64, timers: &[&Timer]) -> (Html, f64) 
             let circ = 2.0 * std::f64::consts::PI * 6.0;
             format!("{} {}", f(frac * circ), f(circ))
         });
-        let texts = lines
-            .iter()
-            .enumerate()
-            .map(|(i, l)| label("timer-label", cx + icon, cy + 4.0 + i as f64 * TIMER_LINE, l.clone(), "timer"));
+        let texts = lines.iter().enumerate().map(|(i, l)| {
+            label("timer-label", cx + icon, cy + 4.0 + i as f64 * TIMER_LINE, l.clone(), "timer")
+        });
         chips.push(html! {
             <g class={classes!("timer", counted.then_some("more"))} data-kind={(!counted).then_some("timer")} data-timer={(!counted).then(|| tm.kind.as_str())}
                 data-owner={(!counted).then(|| tm.owner.clone())} data-due-ms={(!counted).then(|| tm.due_ms.to_string())}

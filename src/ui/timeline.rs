@@ -96,7 +96,13 @@ impl Geom {
 
     /// The height of a row's drawing (its marks).
     pub fn content_h(self) -> f64 {
-        if self.x0 >= 170.0 { ROW_H } else if self.stacked() { 26.0 } else { 32.0 }
+        if self.x0 >= 170.0 {
+            ROW_H
+        } else if self.stacked() {
+            26.0
+        } else {
+            32.0
+        }
     }
 
     /// The height of a row with a label: its drawing, plus the label's line when stacked.
@@ -116,7 +122,11 @@ impl Geom {
 
     /// A row whose gutter label takes two lines: its top-to-top height and its drawing's centre.
     pub fn two_line_row(self, y: f64) -> (f64, f64) {
-        if self.stacked() { (self.row_h(), self.mid(y)) } else { (self.row_h().max(32.0), y + self.row_h().max(32.0) / 2.0) }
+        if self.stacked() {
+            (self.row_h(), self.mid(y))
+        } else {
+            (self.row_h().max(32.0), y + self.row_h().max(32.0) / 2.0)
+        }
     }
 
     /// The height of a key lane (its bar, and its label's line when stacked).
@@ -1173,7 +1183,11 @@ pub fn picture(p: &PictureProps) -> Html {
 /// they ended, else the newest RV read, else where they started), as tall as how many stand there.
 pub fn cursor_bars(tr: Tr, w: Window, g: Geom, cy: f64, group: &[&WatchRow]) -> Html {
     let mut at: Vec<(i64, usize)> = Vec::new();
-    for c in group.iter().filter_map(|wr| wr.end.as_ref().map(|e| e.rv).or(wr.cursor).or(wr.start)).filter(|r| *r >= w.lo && *r <= w.hi) {
+    for c in group
+        .iter()
+        .filter_map(|wr| wr.end.as_ref().map(|e| e.rv).or(wr.cursor).or(wr.start))
+        .filter(|r| *r >= w.lo && *r <= w.hi)
+    {
         match at.iter_mut().find(|(r, _)| *r == c) {
             Some((_, k)) => *k += 1,
             None => at.push((c, 1)),
@@ -1192,11 +1206,8 @@ pub fn cursor_bars(tr: Tr, w: Window, g: Geom, cy: f64, group: &[&WatchRow]) -> 
 /// A key lane's label: in the gutter, or on its own line above the lane when stacked; `keep_end`
 /// keeps a key's end (its name) when it must be cut.
 fn lane_label(g: Geom, y: f64, text: &str, title: &str, keep_end: bool) -> Html {
-    let (x, y, max) = if g.stacked() {
-        (g.x0, y + 11.0, g.x1 - g.x0)
-    } else {
-        (6.0, y + LANE_H / 2.0 + 4.0, g.x0 - 12.0)
-    };
+    let (x, y, max) =
+        if g.stacked() { (g.x0, y + 11.0, g.x1 - g.x0) } else { (6.0, y + LANE_H / 2.0 + 4.0, g.x0 - 12.0) };
     html! {
         <text class={classes!("row-label", "lane-label", g.stacked().then_some("above"))} x={f(x)} y={f(y)} data-label-for="row">{ fit(text, max, keep_end) }<title>{ title.to_string() }</title></text>
     }
