@@ -122,7 +122,8 @@ mod tests {
     fn pod_zero_values_follow_go_json() {
         // gogo-protobuf (kubectl) encodes every Go value field, zero or not; JSON omits a zero
         // value with `omitempty` (stdin, workingDir, hostNetwork) but writes a zero pointer
-        // (privileged, runAsUser) and a required field (ready, restartCount).
+        // (privileged, runAsUser) and a required field (ready, restartCount); struct values the
+        // wire left out (state, lastState) are written as Go's zero struct.
         let pod = core::Pod {
             metadata: Some(meta::ObjectMeta {
                 name: Some("p".into()),
@@ -168,7 +169,26 @@ mod tests {
         let v = decode(&PODS, &envelope("Pod", pod.encode_to_vec())).unwrap();
         assert_eq!(
             v.to_string(),
-            r#"{"kind":"Pod","apiVersion":"v1","metadata":{"name":"p","creationTimestamp":"2023-11-14T22:13:20Z"},"spec":{"containers":[{"name":"c","image":"nginx","resources":{},"securityContext":{"privileged":false,"runAsUser":0}}],"terminationGracePeriodSeconds":0},"status":{"containerStatuses":[{"name":"c","ready":false,"restartCount":0,"image":"","imageID":"","started":false}]}}"#
+            r#"{"kind":"Pod","apiVersion":"v1","metadata":{"name":"p","creationTimestamp":"2023-11-14T22:13:20Z"},"spec":{"containers":[{"name":"c","image":"nginx","resources":{},"securityContext":{"privileged":false,"runAsUser":0}}],"terminationGracePeriodSeconds":0},"status":{"containerStatuses":[{"name":"c","state":{},"lastState":{},"ready":false,"restartCount":0,"image":"","imageID":"","started":false}]}}"#
+        );
+    }
+
+    #[test]
+    fn a_sparse_encoder_gets_go_zero_values() {
+        // prost writes only what is set; Go decodes the rest as zero values and writes the
+        // struct values and required fields: what `json.Marshal` gives for this Pod.
+        let pod = core::Pod {
+            metadata: Some(meta::ObjectMeta { name: Some("p".into()), ..Default::default() }),
+            spec: Some(core::PodSpec {
+                containers: vec![core::Container { image: Some("nginx".into()), ..Default::default() }],
+                ..Default::default()
+            }),
+            status: None,
+        };
+        let v = decode(&PODS, &envelope("Pod", pod.encode_to_vec())).unwrap();
+        assert_eq!(
+            v.to_string(),
+            r#"{"kind":"Pod","apiVersion":"v1","metadata":{"name":"p","creationTimestamp":null},"spec":{"containers":[{"name":"","image":"nginx","resources":{}}]},"status":{}}"#
         );
     }
 

@@ -4,11 +4,13 @@
 //! ([`decode`]), and the OpenAPI definitions of `/openapi/v2` and `/openapi/v3` ([`definitions`]).
 //! One table, so what kubectl may send and what `kubectl explain` shows cannot disagree.
 //!
-//! Decoding follows Go: a message field is decoded into the Go struct (gogo-protobuf, as the
-//! apiserver's serializer does) and the struct is marshalled with `encoding/json`, so a field
-//! absent from the wire is absent from the JSON; a present scalar is written unless it is zero
-//! and its Go field is a value with `omitempty` (gogo encodes those even when zero); pointers
-//! ([`PTR`]) and required fields ([`REQ`]) are written even when zero; embedded structs
+//! Decoding follows Go: a message is decoded into the Go struct (gogo-protobuf, as the
+//! apiserver's serializer does) and the struct is marshalled with `encoding/json`. A field absent
+//! from the wire is its zero value: omitted, unless it is required ([`REQ`]: `""`, `0`, `false`,
+//! `null` for a list, map or pointer) or a struct value ([`VAL`]: the zero struct). A present
+//! scalar is written unless it is zero and its Go field is a value with `omitempty` (gogo
+//! encodes those even when zero); pointers ([`PTR`]) and required fields are written even when
+//! zero; embedded structs
 //! ([`INLINE`]) put their fields into the parent object; `metav1.Time` is RFC 3339 (`null` when
 //! zero), `resource.Quantity` its string, `intstr.IntOrString` a number or a string, `FieldsV1`
 //! its JSON, bytes base64.
@@ -23,6 +25,9 @@ pub const REQ: u8 = 1;
 pub const PTR: u8 = 2;
 /// The field is a Go struct embedded with `json:",inline"`.
 pub const INLINE: u8 = 4;
+/// The field is a Go struct value (not a pointer): absent from the wire it is the zero struct,
+/// which Go writes (`{}`; a zero `metav1.Time` as `null`).
+pub const VAL: u8 = 8;
 
 /// How many values a field holds.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -188,7 +193,18 @@ fn decode_into(msg: &Msg, bytes: &[u8], depth: usize, out: &mut Map<String, Valu
         }
     }
     for (f, raws) in msg.fields.iter().zip(&seen) {
-        let Some(last) = raws.last() else { continue };
+        let Some(last) = raws.last() else {
+            match f.ty {
+                // An absent embedded struct is a zero one: its own fields follow these rules.
+                Ty::Msg(sub) if f.flags & INLINE != 0 => decode_into(sub, &[], depth + 1, out)?,
+                _ => {
+                    if let Some(zero) = absent(f, depth)? {
+                        out.insert(f.json.to_string(), zero);
+                    }
+                }
+            }
+            continue;
+        };
         let name = || format!("{}.{}", msg.name, f.json);
         if f.flags & INLINE != 0 {
             if let (Ty::Msg(sub), Raw::Bytes(b)) = (f.ty, last) {
@@ -251,6 +267,24 @@ fn decode_into(msg: &Msg, bytes: &[u8], depth: usize, out: &mut Map<String, Valu
         }
     }
     Ok(())
+}
+
+/// What Go writes for a field the wire did not carry (its zero value), if anything.
+fn absent(f: &Field, depth: usize) -> Result<Option<Value>, WireError> {
+    if f.flags & VAL != 0 && f.card == Card::One {
+        return value(f, Raw::Bytes(&[]), depth).map(Some);
+    }
+    if f.flags & REQ == 0 {
+        return Ok(None);
+    }
+    Ok(Some(match (f.card, f.ty) {
+        (Card::Rep | Card::Map, _) | (Card::One, Ty::Msg(_) | Ty::Time) => Value::Null,
+        (Card::One, Ty::Str | Ty::Bytes) => json!(""),
+        (Card::One, Ty::Bool) => json!(false),
+        (Card::One, Ty::I32 | Ty::I64 | Ty::IntOrString) => json!(0),
+        (Card::One, Ty::Quantity) => json!("0"),
+        (Card::One, Ty::FieldsV1) => Value::Null,
+    }))
 }
 
 fn is_zero(ty: Ty, v: &Value) -> bool {
