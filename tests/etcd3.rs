@@ -47,6 +47,42 @@ fn create_returns_the_object_with_the_new_revision() {
     assert_eq!(keys, ["kind", "apiVersion", "metadata", "data"]);
 }
 
+// §B empty `omitempty` maps and slices are not stored or answered: the apiserver decodes the
+// body into the Go struct and encodes that (`ConfigMap.Data map[string]string
+// json:"data,omitempty"`, `ObjectMeta.Labels/Annotations/Finalizers ...,omitempty` in
+// k8s.io/api/core/v1/types.go and apimachinery pkg/apis/meta/v1/types.go @ v1.34.0; Go's
+// encoding/json omits an empty map or slice under omitempty), so `"data":{}` comes back as no
+// `data` at all, on create, on a read and on an update — which then writes the same bytes and is
+// a no-op. A struct stays even when empty (`emptyDir: {}`), and `containers` has no omitempty.
+#[test]
+fn empty_omitempty_maps_and_slices_are_omitted() {
+    let out = run(
+        r#"POST /api/v1/namespaces/default/configmaps {"metadata":{"name":"a","labels":{},"annotations":null,"finalizers":[]},"data":{},"binaryData":{}}
+GET /api/v1/namespaces/default/configmaps/a
+PUT /api/v1/namespaces/default/configmaps/a {"metadata":{"name":"a","labels":{}},"data":{}}
+POST /api/v1/namespaces/default/pods {"metadata":{"name":"p"},"spec":{"containers":[{"name":"c","image":"i","args":[],"env":[],"resources":{"limits":{}}}],"volumes":[{"name":"v","emptyDir":{}}],"nodeSelector":{}}}"#,
+    );
+    let meta = |o: &Value| {
+        let mut m = o["body"]["metadata"].clone();
+        for f in ["uid", "creationTimestamp"] {
+            m.as_object_mut().map(|m| m.remove(f));
+        }
+        m
+    };
+    for o in &out[..3] {
+        assert_eq!(o["body"].get("data"), None, "{o}");
+        assert_eq!(o["body"].get("binaryData"), None, "{o}");
+        assert_eq!(meta(o), json!({"name":"a","namespace":"default","resourceVersion":"2"}), "{o}");
+    }
+    assert_eq!(out[0]["code"], 201);
+    assert_eq!(out[2]["code"], 200);
+    assert_eq!(
+        out[3]["body"]["spec"],
+        json!({"containers":[{"name":"c","image":"i","resources":{}}],"volumes":[{"name":"v","emptyDir":{}}]})
+    );
+    assert_eq!(out[3]["body"]["metadata"]["resourceVersion"], "3");
+}
+
 // §B create of an existing key → 409 AlreadyExists; the revision does not move.
 #[test]
 fn create_existing_is_409_already_exists() {

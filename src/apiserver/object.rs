@@ -128,6 +128,58 @@ pub fn canonical(info: &ResourceInfo, obj: Value) -> Value {
     Value::Object(out)
 }
 
+/// The map-typed fields of the served types (`map[string]T`, every one `omitempty`):
+/// `ObjectMeta` labels/annotations, `ConfigMap` data/binaryData, `PodSpec` nodeSelector/overhead,
+/// `ResourceRequirements` limits/requests, `LabelSelector` matchLabels, CSI volumeAttributes,
+/// FlexVolume options, and the status and projection maps (`k8s.io/api/core/v1/types.go`,
+/// apimachinery `pkg/apis/meta/v1/types.go`).
+const OMITEMPTY_MAPS: &[&str] = &[
+    "labels",
+    "annotations",
+    "data",
+    "binaryData",
+    "nodeSelector",
+    "overhead",
+    "limits",
+    "requests",
+    "matchLabels",
+    "volumeAttributes",
+    "options",
+    "allocatedResources",
+    "userAnnotations",
+];
+
+/// The slice-typed fields written even when empty (no `omitempty` on their Go field):
+/// `PodSpec.containers`, `NodeSelector.nodeSelectorTerms`, the RBD and CephFS `monitors`,
+/// `ProjectedVolumeSource.sources`, `PodExtendedResourceClaimStatus.requestMappings`; every
+/// other slice of the served types is `omitempty`.
+const REQUIRED_SLICES: &[&str] =
+    &["containers", "nodeSelectorTerms", "monitors", "sources", "requestMappings"];
+
+/// What Go's `encoding/json` leaves out when the apiserver encodes an object it decoded from a
+/// body (so what it stores and answers): an `omitempty` map that is empty or `null`, and an
+/// `omitempty` slice that is empty. `{"data":{}}` and `{"metadata":{"labels":{}}}` come back
+/// without them; `"emptyDir":{}` (a struct) stays. `managedFields[].fieldsV1` is opaque.
+pub fn omit_empty(v: &mut Value) {
+    match v {
+        Value::Object(map) => {
+            map.retain(|k, v| match v {
+                Value::Array(a) => !a.is_empty() || REQUIRED_SLICES.contains(&k.as_str()),
+                Value::Object(m) if m.is_empty() => !OMITEMPTY_MAPS.contains(&k.as_str()),
+                Value::Null => !OMITEMPTY_MAPS.contains(&k.as_str()),
+                _ => true,
+            });
+            for (k, v) in map.iter_mut() {
+                if k != "fieldsV1" {
+                    omit_empty(v);
+                }
+            }
+        }
+        Value::Array(items) => items.iter_mut().for_each(omit_empty),
+        _ => {}
+    }
+}
+
 /// The bytes stored in etcd: the object with `resourceVersion` blanked (§B).
 pub fn encode_for_storage(obj: &Value) -> Vec<u8> {
     let mut copy = obj.clone();

@@ -61,7 +61,9 @@ pub fn create(ctx: &mut WriteCtx<'_>, req: &ApiRequest) -> WriteResult {
     if let (true, Some(ns)) = (info.namespaced, req.namespace.as_deref()) {
         object::set_meta(&mut obj, "namespace", Value::String(ns.to_string()));
     }
-    let obj = object::canonical(info, obj);
+    // Stored and answered as Go encodes the decoded struct: empty `omitempty` maps/slices go.
+    let mut obj = object::canonical(info, obj);
+    object::omit_empty(&mut obj);
     let key = info.object_key(req.namespace.as_deref(), &name);
     if req.dry_run {
         // `DryRunnableStorage.Create`: AlreadyExists if the key is there, else the object as
@@ -138,7 +140,8 @@ pub fn update(ctx: &mut WriteCtx<'_>, req: &ApiRequest) -> WriteResult {
         }
     }
     strategy.prepare_for_update(&mut obj, &current);
-    let obj = object::canonical(info, obj);
+    let mut obj = object::canonical(info, obj);
+    object::omit_empty(&mut obj);
     why.current_rv = stored_revision(&current);
     if req.dry_run {
         // `DryRunnableStorage.GuaranteedUpdate`: the same precondition against the stored
