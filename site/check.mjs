@@ -86,6 +86,7 @@ async function checkEmbed(page, frameEl, name, { fixed, maxHeight, rows, lesson 
   if (!frame) { check(false, `${name}: its frame loads`); return; }
   const app = await until(() => frame.$('.app.embed'));
   check(!!app, `${name}: the app renders in its frame`);
+  check(!(await frame.$('#rvlab-boot')), `${name}: the page's loading line is gone once the app runs`);
   if (!app) return;
   if (rows !== undefined) {
     const n = await until(async () => (await frame.$$('#log li')).length === rows && rows);

@@ -40,8 +40,14 @@ pub mod why;
 
 pub use app::{App, AppProps};
 
-/// Mounts the app on the page body.
+/// Mounts the app on the page body, replacing the page's loading line (`#rvlab-boot`, shown by
+/// `www/index.html` while the wasm loads).
 pub fn start() {
     safety::install();
+    if let Some(boot) =
+        web_sys::window().and_then(|w| w.document()).and_then(|d| d.get_element_by_id("rvlab-boot"))
+    {
+        boot.remove();
+    }
     yew::Renderer::<App>::new().render();
 }
