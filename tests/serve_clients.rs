@@ -1086,13 +1086,27 @@ fn kubectl_create_replace_and_apply_a_rich_pod() {
         v2["definitions"]["io.k8s.api.core.v1.ConfigMap"]["x-kubernetes-group-version-kind"],
         serde_json::json!([{"group": "", "kind": "ConfigMap", "version": "v1"}])
     );
-    // kube-openapi handler.go: a format it does not offer is a 406.
-    let (code, _, _) = s.http(
+    // The protobuf form client-go's OpenAPISchema() asks for (gnostic openapi.v2.Document), read
+    // by kubectl's v2 explain; a format kube-openapi's handler does not offer is a 406.
+    let (out, err) = s.kubectl(&["explain", "configmaps.data", "--output=plaintext-openapiv2"]);
+    assert!(
+        out.starts_with("KIND:     ConfigMap\nVERSION:  v1\n\nFIELD:    data <map[string]string>\n"),
+        "{out}{err}"
+    );
+    let (out, err) = s.kubectl(&["explain", "pods", "--output=plaintext-openapiv2"]);
+    assert!(out.contains("Pod is a collection of containers that can run on a host."), "{out}{err}");
+    let (code, head, _) = s.http(
         "GET",
         "/openapi/v2",
         &[("Accept", "application/com.github.proto-openapi.spec.v2@v1.0+protobuf")],
         b"",
     );
+    assert_eq!(code, 200);
+    assert!(
+        head.contains("content-type: application/com.github.proto-openapi.spec.v2.v1.0+protobuf"),
+        "{head}"
+    );
+    let (code, _, _) = s.http("GET", "/openapi/v2", &[("Accept", "text/html")], b"");
     assert_eq!(code, 406);
     s.check_replay();
 }

@@ -217,10 +217,8 @@ pub fn openapi_v3_core(version: &str) -> Value {
     })
 }
 
-/// `GET /openapi/v2` (JSON): the same operations and definitions as Swagger 2.0.
-/// kube-openapi also offers it as protobuf (`application/com.github.proto-openapi.spec.v2@v1.0+protobuf`);
-/// rvlab does not, so a request that accepts only that is answered 406, as
-/// kube-openapi's `handler.go` answers any format it does not offer.
+/// `GET /openapi/v2`: the same operations and definitions as Swagger 2.0 (JSON, or protobuf
+/// through [`super::openapi_pb`]).
 pub fn openapi_v2(version: &str) -> Value {
     json!({
         "swagger": "2.0",

@@ -2,7 +2,8 @@
 //! libraries and your own controllers can talk to it (host only).
 //!
 //! One concept per file: [`config`] (listen address, kubeconfig), [`discovery`] (`/version`,
-//! `/api`, `/apis`, `/api/v1`, `/openapi/v2`, `/openapi/v3`), [`translate`] (an HTTP request → a
+//! `/api`, `/apis`, `/api/v1`, `/openapi/v2`, `/openapi/v3`), [`openapi_pb`] (`/openapi/v2` as
+//! protobuf), [`translate`] (an HTTP request → a
 //! script line → the response), [`protobuf`] (kubectl's protobuf bodies), [`schema`] (the served
 //! types' field table: protobuf → JSON and the OpenAPI definitions), [`table`] (`Accept`
 //! negotiation and server-side printing, `as=Table`), [`engine`] (the session, the wall clock,
@@ -22,6 +23,7 @@ pub mod engine;
 pub mod http;
 pub mod live;
 pub mod network;
+pub mod openapi_pb;
 pub mod protobuf;
 pub mod record;
 pub mod schema;
@@ -194,12 +196,16 @@ async fn route(s: &Shared, req: Request<Incoming>) -> Resp {
         "/apis" if get => http::json(200, &discovery::api_group_list(), &[]),
         "/api/v1" if get => http::json(200, &discovery::core_v1_resources(), &[]),
         "/openapi/v2" if get => {
-            if table::negotiate(accept.as_deref(), false) != table::Output::Json {
-                // kube-openapi's handler: a format it does not offer is a bare 406.
-                return http::text(406, "text/plain; charset=utf-8", "");
-            }
             let minor = s.engine.borrow().session().kubernetes_minor();
-            http::json(200, &discovery::openapi_v2(&format!("v1.{minor}.0+rvlab")), &[])
+            let doc = discovery::openapi_v2(&format!("v1.{minor}.0+rvlab"));
+            match openapi_pb::negotiate(accept.as_deref()) {
+                openapi_pb::Format::Json => http::json(200, &doc, &[]),
+                openapi_pb::Format::Protobuf => {
+                    http::text(200, openapi_pb::PROTOBUF_CONTENT_TYPE, openapi_pb::encode(&doc))
+                }
+                // kube-openapi's handler: a format it does not offer is a bare 406.
+                openapi_pb::Format::NotAcceptable => http::text(406, "text/plain; charset=utf-8", ""),
+            }
         }
         "/openapi/v3" if get => {
             let minor = s.engine.borrow().session().kubernetes_minor();
