@@ -119,13 +119,24 @@ fn map_read_error(e: MvccError, requested: i64, current: i64) -> StorageError {
     }
 }
 
+/// The stored object with its resourceVersion (placed where the canonical form has it: every
+/// answer is made canonical before it leaves the apiserver).
 fn decode(kv: &KeyValue) -> Result<Value, StorageError> {
-    object::decode_from_storage(&kv.value, kv.mod_revision).ok_or_else(|| {
+    decode_placed(&kv.value, kv.mod_revision).ok_or_else(|| {
         StorageError::Internal(format!(
             "unable to decode an object stored at {}",
             String::from_utf8_lossy(&kv.key)
         ))
     })
+}
+
+fn decode_placed(bytes: &[u8], mod_revision: i64) -> Option<Value> {
+    let mut obj: Value = serde_json::from_slice(bytes).ok()?;
+    if !obj.is_object() {
+        return None;
+    }
+    object::place_resource_version(&mut obj, mod_revision);
+    Some(obj)
 }
 
 fn current_kv(etcd: &MvccStore, key: &str) -> Option<KeyValue> {
@@ -168,7 +179,7 @@ pub fn create(etcd: &mut MvccStore, key: &str, obj: &Value) -> Result<Value, Sto
         return Err(StorageError::KeyExists);
     }
     let mut out = obj.clone();
-    object::set_resource_version(&mut out, revision);
+    object::place_resource_version(&mut out, revision);
     Ok(out)
 }
 
@@ -205,7 +216,7 @@ pub fn update(
         return Err(StorageError::Conflict);
     }
     let bytes = object::encode_for_storage(new_obj);
-    if bytes == cur.value {
+    if bytes[..] == cur.value[..] {
         return Ok((decode(&cur)?, false));
     }
     let k = key.as_bytes().to_vec();
@@ -215,7 +226,7 @@ pub fn update(
         return Err(StorageError::Conflict);
     }
     let mut out = new_obj.clone();
-    object::set_resource_version(&mut out, revision);
+    object::place_resource_version(&mut out, revision);
     Ok((out, true))
 }
 

@@ -103,10 +103,70 @@ pub fn set_resource_version(obj: &mut Value, rv: i64) {
     set_meta(obj, "resourceVersion", Value::String(rv.to_string()));
 }
 
+/// Whether `map` already has the canonical shape (so [`canonical`] would return it unchanged):
+/// `kind` and `apiVersion` of `info` first, then `metadata` with its `ObjectMeta` fields in order
+/// before any other field.
+fn is_canonical(info: &ResourceInfo, map: &Map<String, Value>) -> bool {
+    let mut it = map.iter();
+    let api_version_ok = |v: &Value| {
+        let Some(s) = v.as_str() else { return false };
+        if info.group.is_empty() {
+            s == info.version
+        } else {
+            s.strip_prefix(info.group).and_then(|r| r.strip_prefix('/')).is_some_and(|r| r == info.version)
+        }
+    };
+    match (it.next(), it.next(), it.next()) {
+        (Some((k, kind)), Some((a, api)), Some((m, Value::Object(meta))))
+            if k == "kind"
+                && kind.as_str() == Some(info.kind)
+                && a == "apiVersion"
+                && api_version_ok(api)
+                && m == "metadata" =>
+        {
+            // The ObjectMeta fields present must come first, in META_ORDER.
+            let mut next = 0;
+            let mut in_order = true;
+            for key in meta.keys() {
+                match META_ORDER.iter().position(|f| f == key) {
+                    Some(i) if in_order && i >= next => next = i + 1,
+                    Some(_) => return false,
+                    None => in_order = false,
+                }
+            }
+            true
+        }
+        _ => false,
+    }
+}
+
+/// Sets `metadata.resourceVersion` where [`canonical`] puts it: a new field goes after the
+/// `ObjectMeta` fields that precede it (`name` … `uid`) when they lead, so an object that was
+/// canonical stays canonical; an existing one is replaced in place. Anything else is left to
+/// [`set_resource_version`] (and to [`canonical`], which places it).
+pub fn place_resource_version(obj: &mut Value, rv: i64) {
+    let rv_value = Value::String(rv.to_string());
+    if let Some(Value::Object(meta)) = obj.get_mut("metadata") {
+        if let Some(v) = meta.get_mut("resourceVersion") {
+            *v = rv_value;
+        } else {
+            let before = &META_ORDER[..5];
+            let at = meta.keys().take_while(|k| before.contains(&k.as_str())).count();
+            meta.shift_insert(at, "resourceVersion".to_string(), rv_value);
+        }
+        return;
+    }
+    set_resource_version(obj, rv);
+}
+
 /// Puts an object into the canonical shape Kubernetes serialises: `kind`, `apiVersion`,
-/// `metadata` (fields in `ObjectMeta` order), then the rest in the order given.
+/// `metadata` (fields in `ObjectMeta` order), then the rest in the order given. An object
+/// already in that shape (every object the apiserver wrote) is returned as it is.
 pub fn canonical(info: &ResourceInfo, obj: Value) -> Value {
     let Value::Object(mut map) = obj else { return obj };
+    if is_canonical(info, &map) {
+        return Value::Object(map);
+    }
     let mut out = Map::new();
     map.shift_remove("kind");
     map.shift_remove("apiVersion");
@@ -182,6 +242,10 @@ pub fn omit_empty(v: &mut Value) {
 
 /// The bytes stored in etcd: the object with `resourceVersion` blanked (§B).
 pub fn encode_for_storage(obj: &Value) -> Vec<u8> {
+    if metadata(obj).is_some_and(|m| !m.contains_key("resourceVersion")) {
+        // Nothing to blank: no copy.
+        return serde_json::to_vec(obj).unwrap_or_default();
+    }
     let mut copy = obj.clone();
     remove_meta(&mut copy, "resourceVersion");
     serde_json::to_vec(&copy).unwrap_or_default()
@@ -195,6 +259,36 @@ pub fn decode_from_storage(bytes: &[u8], mod_revision: i64) -> Option<Value> {
     }
     set_resource_version(&mut obj, mod_revision);
     Some(obj)
+}
+
+/// `canonical(info, decode_from_storage(bytes, mod_revision)?)`, without reordering an object the
+/// apiserver wrote: its stored form is canonical but for the blanked `resourceVersion`, which
+/// goes straight to its `ObjectMeta` position.
+pub fn decode_canonical(info: &ResourceInfo, bytes: &[u8], mod_revision: i64) -> Option<Value> {
+    let mut obj: Value = serde_json::from_slice(bytes).ok()?;
+    if !obj.is_object() {
+        return None;
+    }
+    place_resource_version(&mut obj, mod_revision);
+    Some(canonical(info, obj))
+}
+
+/// One stored version of an object as the watch cache keeps it (`storeElement`): the bytes
+/// etcd holds — shared with etcd's backend, never copied — and the revision that wrote it
+/// (the object's `resourceVersion`; for a deletion's last state, the delete's revision). The
+/// decoded object is made when a read needs it ([`Stored::decode`]), once per event for all
+/// watchers (the cacher's `cachingObject`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Stored {
+    pub bytes: crate::store::Bytes,
+    pub rv: i64,
+}
+
+impl Stored {
+    /// The object as the API serves it: canonical field order, `resourceVersion` set.
+    pub fn decode(&self, info: &ResourceInfo) -> Option<Value> {
+        decode_canonical(info, &self.bytes, self.rv)
+    }
 }
 
 /// A UUID-shaped uid derived deterministically from a counter (the simulation has no entropy).
@@ -317,6 +411,44 @@ mod tests {
         ] {
             assert_eq!(parse_rfc3339_utc(bad), None, "{bad}");
         }
+    }
+
+    /// Kubernetes serialises `kind`, `apiVersion`, `metadata` (ObjectMeta order), then the type's
+    /// own fields in declaration order (a Pod's `spec` before its `status`:
+    /// `k8s.io/api/core/v1/types.go`): the other fields keep their order, and an object already
+    /// canonical stays as it is, however often it is made canonical.
+    #[test]
+    fn canonical_keeps_the_other_fields_in_order_and_is_idempotent() {
+        let pods = &crate::apiserver::resource::PODS;
+        let obj = serde_json::json!({
+            "metadata": {"uid": "u", "x": 1, "name": "p"},
+            "spec": {},
+            "status": {},
+            "apiVersion": "v1",
+            "kind": "Pod"
+        });
+        let once = canonical(pods, obj);
+        let want = r#"{"kind":"Pod","apiVersion":"v1","metadata":{"name":"p","uid":"u","x":1},"spec":{},"status":{}}"#;
+        assert_eq!(once.to_string(), want);
+        assert_eq!(canonical(pods, once.clone()).to_string(), want);
+    }
+
+    /// Decoding straight into the canonical form gives what decoding and then reordering gives,
+    /// for stored bytes in canonical order, out of order, and with a stray resourceVersion.
+    #[test]
+    fn decode_canonical_equals_decode_then_canonical() {
+        let pods = &crate::apiserver::resource::PODS;
+        for bytes in [
+            r#"{"kind":"Pod","apiVersion":"v1","metadata":{"name":"p","namespace":"d","uid":"u","creationTimestamp":"t"},"spec":{},"status":{}}"#,
+            r#"{"spec":{},"metadata":{"labels":{"a":"b"},"name":"p"},"kind":"Pod"}"#,
+            r#"{"metadata":{"resourceVersion":"3","name":"p"}}"#,
+            r#"{"metadata":7}"#,
+            r#"{}"#,
+        ] {
+            let slow = decode_from_storage(bytes.as_bytes(), 9).map(|v| canonical(pods, v));
+            assert_eq!(decode_canonical(pods, bytes.as_bytes(), 9), slow, "{bytes}");
+        }
+        assert_eq!(decode_canonical(pods, b"[1]", 9), None);
     }
 
     #[test]

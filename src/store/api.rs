@@ -2,13 +2,20 @@
 //! `api/etcdserverpb`): key-values, events, requests and responses, and the few constants of
 //! the watch protocol. Plain data: no behaviour lives here.
 
+use std::sync::Arc;
+
 use super::revision::Revision;
 
-/// `mvccpb.KeyValue`.
+/// An immutable byte string shared by every holder (etcd's stored values): the backend keeps
+/// each version's value once, and ranges, watch events and the apiserver's watch caches hand
+/// out references to it instead of copies.
+pub type Bytes = Arc<[u8]>;
+
+/// `mvccpb.KeyValue`. `value` is shared with the backend (cloning a `KeyValue` does not copy it).
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
 pub struct KeyValue {
     pub key: Vec<u8>,
-    pub value: Vec<u8>,
+    pub value: Bytes,
     pub create_revision: i64,
     pub mod_revision: i64,
     pub version: i64,

@@ -11,7 +11,7 @@ use std::collections::HashSet;
 
 use super::MvccError;
 use super::api::{
-    Changes, Compare, CompareResult, CompareTarget, DeleteRangeRequest, DeleteRangeResponse, KeyValue,
+    Bytes, Changes, Compare, CompareResult, CompareTarget, DeleteRangeRequest, DeleteRangeResponse, KeyValue,
     PutRequest, PutResponse, RangeRequest, RangeResponse, RequestOp, ResponseOp, TxnRequest, TxnResponse,
     header,
 };
@@ -116,7 +116,7 @@ impl KvStore {
         let mut kvs = Vec::new();
         let to_kv = |rec: &BackendRecord| {
             if req.keys_only {
-                KeyValue { key: rec.kv.key.clone(), value: Vec::new(), ..rec.kv }
+                KeyValue { key: rec.kv.key.clone(), value: Bytes::default(), ..rec.kv }
             } else {
                 rec.kv.clone()
             }
@@ -197,7 +197,7 @@ impl KvStore {
             CompareTarget::Version(v) => kv.version.cmp(v),
             CompareTarget::CreateRevision(v) => kv.create_revision.cmp(v),
             CompareTarget::ModRevision(v) => kv.mod_revision.cmp(v),
-            CompareTarget::Value(v) => kv.value.as_slice().cmp(v.as_slice()),
+            CompareTarget::Value(v) => kv.value[..].cmp(v.as_slice()),
         };
         match c.result {
             CompareResult::Equal => ord.is_eq(),
@@ -217,7 +217,7 @@ impl KvStore {
         self.index.put(&req.key, rev);
         let kv = KeyValue {
             key: req.key,
-            value: req.value,
+            value: req.value.into(),
             create_revision,
             mod_revision: rev.main,
             version,

@@ -20,10 +20,10 @@ pub mod watchable_store;
 pub mod watcher_group;
 
 pub use api::{
-    Compare, CompareResult, CompareTarget, DeleteRangeRequest, DeleteRangeResponse, ERR_EMPTY_WATCHER_RANGE,
-    Event, EventType, KeyValue, PutRequest, PutResponse, RangeRequest, RangeResponse, RequestOp,
-    ResponseHeader, ResponseOp, TxnRequest, TxnResponse, WATCH_BATCH_MAX_REVS, WatchCreateRequest, WatchId,
-    WatchResponse, WatcherInfo,
+    Bytes, Compare, CompareResult, CompareTarget, DeleteRangeRequest, DeleteRangeResponse,
+    ERR_EMPTY_WATCHER_RANGE, Event, EventType, KeyValue, PutRequest, PutResponse, RangeRequest,
+    RangeResponse, RequestOp, ResponseHeader, ResponseOp, TxnRequest, TxnResponse, WATCH_BATCH_MAX_REVS,
+    WatchCreateRequest, WatchId, WatchResponse, WatcherInfo,
 };
 pub use key_index::{CompactionRule, Generation, IndexEntry, KeyIndex, KeyRange, TreeIndex};
 pub use kvstore::{BackendRecord, EtcdVersion, KvStore};
