@@ -270,7 +270,12 @@ impl SelectionPredicate {
 
     /// `Matches`: the object's labels and fields satisfy both selectors.
     pub fn matches(&self, obj: &Value) -> bool {
-        self.label.matches(&object::labels(obj)) && self.field.matches(obj)
+        let labels_ok = self.label.is_empty()
+            || match object::metadata(obj).and_then(|m| m.get("labels")).and_then(Value::as_object) {
+                Some(labels) => self.label.matches(labels),
+                None => self.label.matches(&serde_json::Map::new()),
+            };
+        labels_ok && (self.field.is_empty() || self.field.matches(obj))
     }
 }
 

@@ -2,6 +2,7 @@
 //! BOOKMARK / ERROR, selector transitions, and the etcd-direct source (§E.2, cache disabled).
 
 use std::collections::VecDeque;
+use std::sync::Arc;
 
 use serde_json::{Map, Value, json};
 
@@ -35,19 +36,21 @@ impl FrameType {
     }
 }
 
-/// One `{"type":…,"object":…}` frame of a watch response.
+/// One `{"type":…,"object":…}` frame of a watch response. The object is immutable and shared:
+/// one change decoded once reaches every watcher as the same object (the cacher's
+/// `cachingObject`), so a frame costs a reference, not a copy.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Frame {
     pub kind: FrameType,
-    pub object: Value,
+    pub object: Arc<Value>,
     /// The simulated time the server sent it (not part of the wire format).
     pub sent_at: Option<crate::clock::Instant>,
 }
 
 impl Frame {
     /// A frame of `kind` carrying `object`, not sent yet.
-    pub fn new(kind: FrameType, object: Value) -> Frame {
-        Frame { kind, object, sent_at: None }
+    pub fn new(kind: FrameType, object: impl Into<Arc<Value>>) -> Frame {
+        Frame { kind, object: object.into(), sent_at: None }
     }
 
     /// The frame as sent at `at`.
@@ -57,7 +60,10 @@ impl Frame {
     }
 
     pub fn to_json(&self) -> Value {
-        json!({"type": self.kind.as_str(), "object": self.object})
+        let mut m = Map::new();
+        m.insert("type".into(), Value::String(self.kind.as_str().into()));
+        m.insert("object".into(), Value::clone(&self.object));
+        Value::Object(m)
     }
 
     pub fn error(status: &Status) -> Frame {
@@ -135,10 +141,10 @@ impl WatchFilter {
 
     fn frame_for(&self, ev: &Event) -> Option<Frame> {
         let rev = ev.kv.mod_revision;
-        let prev = ev.prev_kv.as_ref().and_then(|p| object::decode_from_storage(&p.value, rev));
+        let prev = ev.prev_kv.as_ref().and_then(|p| object::decode_from_storage(&p.value, rev)).map(Arc::new);
         let cur = match ev.kind {
             EventType::Delete => None,
-            EventType::Put => Some(object::decode_from_storage(&ev.kv.value, rev)?),
+            EventType::Put => Some(Arc::new(object::decode_from_storage(&ev.kv.value, rev)?)),
         };
         let prev = if ev.kind == EventType::Put && ev.kv.version == 1 { None } else { prev };
         self.frame_for_change(cur, prev, rev)
@@ -148,19 +154,34 @@ impl WatchFilter {
     /// (etcd3 `watcher.go` `transform`, cacher `cache_watcher.go` `convertToWatchEvent`):
     /// `cur` is the object after the change (`None` for a delete), `prev` before it (`None` for a
     /// creation). Matching after and before → MODIFIED; only after → ADDED; only before →
-    /// DELETED carrying the previous state at the change's revision `rv`.
-    pub fn frame_for_change(&self, cur: Option<Value>, prev: Option<Value>, rv: i64) -> Option<Frame> {
+    /// DELETED carrying the previous state at the change's revision `rv` (the shared object
+    /// itself when it already carries `rv`).
+    pub fn frame_for_change(
+        &self,
+        cur: Option<Arc<Value>>,
+        prev: Option<Arc<Value>>,
+        rv: i64,
+    ) -> Option<Frame> {
         let cur_ok = cur.as_ref().is_some_and(|c| self.matches(c));
         let prev_ok = prev.as_ref().is_some_and(|p| self.matches(p));
         match (cur, prev) {
             (Some(cur), _) if cur_ok && prev_ok => Some(Frame::new(FrameType::Modified, cur)),
             (Some(cur), _) if cur_ok => Some(Frame::new(FrameType::Added, cur)),
             (_, Some(mut last)) if prev_ok => {
-                object::set_resource_version(&mut last, rv);
+                let rv_text = rv.to_string();
+                if object::resource_version(&last) != Some(rv_text.as_str()) {
+                    object::set_resource_version(Arc::make_mut(&mut last), rv);
+                }
                 Some(Frame::new(FrameType::Deleted, last))
             }
             _ => None,
         }
+    }
+
+    /// True when every object under the prefix passes (no name, no selector): whether a change
+    /// is delivered then does not depend on the objects.
+    pub fn selects_all(&self) -> bool {
+        self.name.is_none() && self.selector.is_empty()
     }
 
     /// Whether a key lies under this watch's prefix.

@@ -26,6 +26,7 @@
 //! The store the reflector writes to is a [`ReflectorStore`] — the informer's queue.
 
 use std::collections::BTreeMap;
+use std::sync::Arc;
 
 use serde_json::Value;
 
@@ -673,9 +674,9 @@ impl Reflector {
                 WatchKind::Plain => {
                     trace.note(now, Decision::Event { kind: kind_name, name, rv: rv.clone() });
                     match frame.kind {
-                        FrameType::Added => store.add(frame.object),
-                        FrameType::Modified => store.update(frame.object),
-                        FrameType::Deleted => store.delete(frame.object),
+                        FrameType::Added => store.add(Arc::unwrap_or_clone(frame.object)),
+                        FrameType::Modified => store.update(Arc::unwrap_or_clone(frame.object)),
+                        FrameType::Deleted => store.delete(Arc::unwrap_or_clone(frame.object)),
                         _ => {}
                     }
                     self.last_sync_rv = rv;
@@ -690,7 +691,7 @@ impl Reflector {
                             == Some("true");
                     match frame.kind {
                         FrameType::Added | FrameType::Modified => {
-                            temp.insert(obj_key(&frame.object), frame.object);
+                            temp.insert(obj_key(&frame.object), Arc::unwrap_or_clone(frame.object));
                         }
                         FrameType::Deleted => {
                             temp.remove(&obj_key(&frame.object));

@@ -9,19 +9,20 @@ pub mod delegator;
 pub mod watch_cache;
 
 use std::collections::{BTreeMap, VecDeque};
+use std::sync::Arc;
 
 use serde_json::Value;
 
 use self::cache_watcher::{CacheWatcher, channel_size};
 use self::delegator::ReadPath;
-use self::watch_cache::{CacheEvent, CacheEventType, WatchCache};
+use self::watch_cache::{CacheEvent, CacheEventType, Decoded, WatchCache};
 use super::continue_token::ContinueToken;
 use super::decision::{EndReason, Ended, Outcome, Path, Rule, Why};
 use super::etcd3::prefix_range_end;
 use super::etcd3::{ListPage, ReadAt};
 use super::features::Features;
 use super::field_selector::SelectionPredicate;
-use super::object;
+use super::object::{self, Stored};
 use super::resource::ResourceInfo;
 use super::status::Status;
 use super::watch::{Frame, FrameType, WatchFilter};
@@ -198,11 +199,12 @@ impl Cacher {
         let rev = etcd.current_revision();
         let mut items = Vec::new();
         if let Ok(r) = resp {
-            for kv in &r.kvs {
-                if let Some(obj) = object::decode_from_storage(&kv.value, kv.mod_revision) {
+            for kv in r.kvs {
+                // What does not decode as an object is not cached (the reflector drops it).
+                if object::decode_from_storage(&kv.value, kv.mod_revision).is_some() {
                     items.push((
                         String::from_utf8_lossy(&kv.key).into_owned(),
-                        object::canonical(self.info, obj),
+                        Stored { bytes: kv.value, rv: kv.mod_revision },
                     ));
                 }
             }
@@ -278,31 +280,41 @@ impl Cacher {
         }
     }
 
+    /// One etcd event into the cache: the cache keeps etcd's bytes (shared, not copied); the
+    /// object is decoded once and that one decoded object goes to every watcher.
     fn process_event(&mut self, ev: &crate::store::Event, time: Instant) {
-        let key = String::from_utf8_lossy(&ev.kv.key).into_owned();
+        let text = String::from_utf8_lossy(&ev.kv.key);
         let rv = ev.kv.mod_revision;
-        let prev = self.cache.get(&key).cloned();
-        let (kind, object) = match ev.kind {
+        // The cache's own key when it has one: the state and every event of the key share it.
+        let (key, prev) = match self.cache.get_key_value(&text) {
+            Some((k, v)) => (k.clone(), Some(v.clone())),
+            None => (Arc::from(text.as_ref()), None),
+        };
+        let (kind, object, decoded) = match ev.kind {
             EventType::Delete => {
-                let Some(mut last) = prev.clone() else {
+                let Some(last) = &prev else {
                     self.cache.advance_to(rv);
                     return;
                 };
-                object::set_resource_version(&mut last, rv);
-                (CacheEventType::Deleted, last)
+                // Its last state, at the delete's revision.
+                (CacheEventType::Deleted, Stored { bytes: last.bytes.clone(), rv }, None)
             }
             EventType::Put => {
-                let Some(obj) = object::decode_from_storage(&ev.kv.value, rv) else { return };
+                let Some(obj) = object::decode_canonical(self.info, &ev.kv.value, rv) else { return };
                 let kind = if prev.is_some() { CacheEventType::Modified } else { CacheEventType::Added };
-                (kind, object::canonical(self.info, obj))
+                (kind, Stored { bytes: ev.kv.value.clone(), rv }, Some(Arc::new(obj)))
             }
         };
         let cev = CacheEvent { kind, key, object, prev, rv, time };
+        let mut change = match decoded {
+            Some(obj) => Decoded::with_object(&cev, self.info, obj),
+            None => Decoded::new(&cev, self.info),
+        };
         for w in self.watchers.values_mut() {
             if w.closed || rv <= w.resource_version {
                 continue;
             }
-            if let Some(frame) = cev.frame_for(&w.filter) {
+            if let Some(frame) = change.frame_for(&w.filter) {
                 w.dispatch(frame.sent(time));
             }
         }
@@ -401,14 +413,14 @@ impl Cacher {
         }
     }
 
-    /// The current state under `prefix` (a namespace or the whole resource) as (key, object)
-    /// pairs in key order, from `start` on.
+    /// The current state under `prefix` (a namespace or the whole resource) as (key, stored
+    /// object) pairs in key order, from `start` on.
     pub fn state_from<'a>(
         &'a self,
         start: &str,
         prefix: &'a str,
-    ) -> impl Iterator<Item = (&'a String, &'a Value)> + 'a {
-        self.cache.store().range(start.to_string()..).take_while(move |(k, _)| k.starts_with(prefix))
+    ) -> impl Iterator<Item = (&'a Arc<str>, &'a Stored)> + 'a {
+        self.cache.state_from(start).take_while(move |(k, _)| k.starts_with(prefix))
     }
 }
 
@@ -481,7 +493,7 @@ impl Cacher {
         }
         why.path = Some(Path::WatchCache);
         why.cache_rv = Some(self.cache.resource_version());
-        Ok(self.cache.get(key).cloned())
+        Ok(self.cache.get(key).and_then(|s| s.decode(self.info)))
     }
 
     /// `GetList` along `path`: the current state (after waiting where the path says so) or a
@@ -530,6 +542,7 @@ impl Cacher {
                 why.snapshot_rv = Some(self.cache.snapshot_revision(at, known).unwrap_or(at));
                 let cache = &self.cache;
                 return Ok(CacheList::Page(page_from(
+                    self.info,
                     state,
                     args.prefix,
                     at,
@@ -543,6 +556,7 @@ impl Cacher {
         why.cache_rv = Some(self.cache.resource_version());
         let cache = &self.cache;
         Ok(CacheList::Page(page_from(
+            self.info,
             self.state_from(&start, args.prefix),
             args.prefix,
             cache.resource_version(),
@@ -615,9 +629,11 @@ impl Cacher {
             why.etcd_revision = wait_for;
             why.retry_after = Some(1);
         } else if with_state {
-            for (_, obj) in self.state_from(&filter.key_prefix, &filter.key_prefix) {
-                if filter.matches(obj) {
-                    initial.push(Frame::new(FrameType::Added, obj.clone()));
+            for (_, stored) in self.state_from(&filter.key_prefix, &filter.key_prefix) {
+                if let Some(obj) = stored.decode(self.info)
+                    && filter.matches(&obj)
+                {
+                    initial.push(Frame::new(FrameType::Added, obj));
                 }
             }
             start_rv = cache_rv;
@@ -660,7 +676,10 @@ impl Cacher {
                             error = Some((status, ended));
                         }
                         Ok(evs) => {
-                            initial.extend(evs.into_iter().filter_map(|ev| ev.frame_for(&filter)));
+                            let info = self.info;
+                            initial.extend(
+                                evs.into_iter().filter_map(|ev| Decoded::new(ev, info).frame_for(&filter)),
+                            );
                             why.rule = if n > cache_rv {
                                 Rule::WatchAheadOfCache
                             } else {
@@ -733,9 +752,11 @@ impl Cacher {
 
 pub use self::cache_watcher::CacheWatcherView;
 
-/// A page of a cache-served list: key order, selector, `limit` with a token at `rv` (§D).
+/// A page of a cache-served list: key order, selector, `limit` with a token at `rv` (§D). Each
+/// object is decoded from its stored bytes as the page takes it.
 fn page_from<'a>(
-    state: impl Iterator<Item = (&'a String, &'a Value)>,
+    info: &'static ResourceInfo,
+    state: impl Iterator<Item = (&'a Arc<str>, &'a Stored)>,
     prefix: &str,
     rv: i64,
     limit: i64,
@@ -748,10 +769,12 @@ fn page_from<'a>(
     let mut remaining = 0usize;
     let mut state = state.peekable();
     let limit = usize::try_from(limit).unwrap_or(0);
-    while let Some((k, obj)) = state.next() {
+    while let Some((k, stored)) = state.next() {
         last_key = Some(k.clone());
-        if selector.matches(obj) {
-            items.push(obj.clone());
+        if let Some(obj) = stored.decode(info)
+            && selector.matches(&obj)
+        {
+            items.push(obj);
         }
         if limit > 0 && items.len() >= limit && state.peek().is_some() {
             has_more = true;

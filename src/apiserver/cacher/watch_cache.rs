@@ -4,9 +4,12 @@
 //! revisions are derived from the ring (§C.2 C-snap).
 
 use std::collections::{BTreeMap, VecDeque};
+use std::sync::Arc;
 
 use serde_json::Value;
 
+use crate::apiserver::object::Stored;
+use crate::apiserver::resource::ResourceInfo;
 use crate::apiserver::status::Status;
 use crate::apiserver::watch::{Frame, WatchFilter};
 use crate::clock::{Duration, Instant};
@@ -26,39 +29,74 @@ pub enum CacheEventType {
 }
 
 /// One change as the cache stores it: the object after the change (for a deletion, its last
-/// state with RV = the delete's revision) and the object before it.
+/// state with RV = the delete's revision) and the object before it, both as etcd's bytes.
 #[derive(Debug, Clone, PartialEq)]
 pub struct CacheEvent {
     pub kind: CacheEventType,
-    pub key: String,
-    pub object: Value,
-    pub prev: Option<Value>,
+    /// Shared with the cache's state (one allocation per key however many events name it).
+    pub key: Arc<str>,
+    pub object: Stored,
+    pub prev: Option<Stored>,
     pub rv: i64,
     /// When the cache recorded it.
     pub time: Instant,
 }
 
-impl CacheEvent {
+/// One change's objects, decoded at most once however many watchers it is dispatched to (the
+/// cacher's `cachingObject`): every frame of the change shares them.
+pub struct Decoded<'a> {
+    ev: &'a CacheEvent,
+    info: &'static ResourceInfo,
+    object: Option<Option<Arc<Value>>>,
+    prev: Option<Option<Arc<Value>>>,
+}
+
+impl<'a> Decoded<'a> {
+    /// The change `ev`, nothing decoded yet.
+    pub fn new(ev: &'a CacheEvent, info: &'static ResourceInfo) -> Self {
+        Decoded { ev, info, object: None, prev: None }
+    }
+    /// `ev` with its object already decoded (as the cacher decodes it on arrival).
+    pub fn with_object(ev: &'a CacheEvent, info: &'static ResourceInfo, object: Arc<Value>) -> Self {
+        Decoded { ev, info, object: Some(Some(object)), prev: None }
+    }
+    fn object(&mut self) -> Option<Arc<Value>> {
+        let (ev, info) = (self.ev, self.info);
+        self.object.get_or_insert_with(|| ev.object.decode(info).map(Arc::new)).clone()
+    }
+    fn prev(&mut self) -> Option<Arc<Value>> {
+        let (ev, info) = (self.ev, self.info);
+        self.prev.get_or_insert_with(|| ev.prev.as_ref().and_then(|p| p.decode(info)).map(Arc::new)).clone()
+    }
+
     /// The frame this change becomes for a watch with `filter` (selector transitions included).
-    pub fn frame_for(&self, filter: &WatchFilter) -> Option<Frame> {
-        if !filter.covers_key(&self.key) {
+    pub fn frame_for(&mut self, filter: &WatchFilter) -> Option<Frame> {
+        let ev = self.ev;
+        if !filter.covers_key(&ev.key) {
             return None;
         }
-        match self.kind {
-            CacheEventType::Deleted => filter.frame_for_change(None, Some(self.object.clone()), self.rv),
-            CacheEventType::Added => filter.frame_for_change(Some(self.object.clone()), None, self.rv),
+        match ev.kind {
+            CacheEventType::Deleted => filter.frame_for_change(None, self.object(), ev.rv),
+            CacheEventType::Added => filter.frame_for_change(self.object(), None, ev.rv),
             CacheEventType::Modified => {
-                filter.frame_for_change(Some(self.object.clone()), self.prev.clone(), self.rv)
+                let cur = self.object();
+                // A watch that passes every object decides on presence alone: the state before
+                // is not decoded for it (any present object stands in for it).
+                let prev = if filter.selects_all() && ev.prev.is_some() { cur.clone() } else { self.prev() };
+                filter.frame_for_change(cur, prev, ev.rv)
             }
         }
     }
 }
 
+/// The cache's current state and history. Each key is one shared string (the state, the ranked
+/// key set and the ring's events hold the same one) and each object is etcd's bytes, shared
+/// with etcd's backend: an object in the cache costs a few pointers beyond what etcd holds.
 #[derive(Debug, Clone)]
 pub struct WatchCache {
-    store: BTreeMap<String, Value>,
+    store: BTreeMap<Arc<str>, Stored>,
     /// The keys of `store`, ranked: how many keys lie in a range without walking them.
-    keys: RankedSet<String>,
+    keys: RankedSet<Arc<str>>,
     history: VecDeque<CacheEvent>,
     capacity: usize,
     lower: usize,
@@ -100,11 +138,19 @@ impl WatchCache {
     pub fn history(&self) -> impl DoubleEndedIterator<Item = &CacheEvent> + '_ {
         self.history.iter()
     }
-    pub fn store(&self) -> &BTreeMap<String, Value> {
+    pub fn store(&self) -> &BTreeMap<Arc<str>, Stored> {
         &self.store
     }
-    pub fn get(&self, key: &str) -> Option<&Value> {
+    pub fn get(&self, key: &str) -> Option<&Stored> {
         self.store.get(key)
+    }
+    /// The cache's own copy of `key` with its object, if it holds the key.
+    pub fn get_key_value(&self, key: &str) -> Option<(&Arc<str>, &Stored)> {
+        self.store.get_key_value(key)
+    }
+    /// The current state from `start` on, in key order.
+    pub fn state_from<'a>(&'a self, start: &str) -> impl Iterator<Item = (&'a Arc<str>, &'a Stored)> + 'a {
+        self.store.range::<str, _>((std::ops::Bound::Included(start), std::ops::Bound::Unbounded))
     }
 
     /// How many keys of the current state lie in `[lo, hi)`.
@@ -118,7 +164,7 @@ impl WatchCache {
         self.snapshot_revision(n, known_compaction)?;
         let mut at_n: BTreeMap<&str, bool> = BTreeMap::new();
         for ev in self.history.iter().rev().take_while(|e| e.rv > n) {
-            at_n.insert(ev.key.as_str(), ev.kind != CacheEventType::Added && ev.prev.is_some());
+            at_n.insert(&ev.key, ev.kind != CacheEventType::Added && ev.prev.is_some());
         }
         let mut count = self.keys.count_between(lo, hi) as i64;
         for (k, present_then) in at_n.range(lo..hi) {
@@ -155,8 +201,8 @@ impl WatchCache {
     }
 
     /// A (re)list: the state at `rv` replaces everything and the history starts empty.
-    pub fn replace(&mut self, items: Vec<(String, Value)>, rv: i64) {
-        self.store = items.into_iter().collect();
+    pub fn replace(&mut self, items: Vec<(String, Stored)>, rv: i64) {
+        self.store = items.into_iter().map(|(k, v)| (Arc::from(k), v)).collect();
         self.keys = RankedSet::new();
         for k in self.store.keys() {
             self.keys.insert(k.clone());
@@ -213,7 +259,7 @@ impl WatchCache {
         match ev.kind {
             CacheEventType::Deleted => {
                 self.store.remove(&ev.key);
-                self.keys.remove(ev.key.as_str());
+                self.keys.remove(&*ev.key);
             }
             _ => {
                 if self.store.insert(ev.key.clone(), ev.object.clone()).is_none() {
@@ -281,10 +327,10 @@ impl WatchCache {
         known_compaction: i64,
         start: &str,
         prefix: &'a str,
-    ) -> Option<impl Iterator<Item = (&'a String, &'a Value)> + 'a> {
+    ) -> Option<impl Iterator<Item = (&'a Arc<str>, &'a Stored)> + 'a> {
         self.snapshot_revision(n, known_compaction)?;
         // key → its state at n (None = absent), from the oldest event after n on each key.
-        let mut overlay: BTreeMap<&'a String, Option<&'a Value>> = BTreeMap::new();
+        let mut overlay: BTreeMap<&'a Arc<str>, Option<&'a Stored>> = BTreeMap::new();
         for ev in self.history.iter().rev().take_while(|e| e.rv > n) {
             let before = match ev.kind {
                 CacheEventType::Added => None,
@@ -292,12 +338,11 @@ impl WatchCache {
             };
             overlay.insert(&ev.key, before);
         }
-        let start = start.to_string();
-        let undone: Vec<(&'a String, Option<&'a Value>)> =
-            overlay.iter().filter(|(k, _)| k.as_str() >= start.as_str()).map(|(k, v)| (*k, *v)).collect();
-        let touched: std::collections::BTreeSet<&'a String> = overlay.into_keys().collect();
+        let undone: Vec<(&'a Arc<str>, Option<&'a Stored>)> =
+            overlay.iter().filter(|(k, _)| k.as_ref() >= start).map(|(k, v)| (*k, *v)).collect();
+        let touched: std::collections::BTreeSet<&'a Arc<str>> = overlay.into_keys().collect();
         let current =
-            self.store.range(start..).filter(move |(k, _)| !touched.contains(k)).map(|(k, v)| (k, Some(v)));
+            self.state_from(start).filter(move |(k, _)| !touched.contains(k)).map(|(k, v)| (k, Some(v)));
         Some(
             MergeByKey { a: current.peekable(), b: undone.into_iter().peekable() }
                 .take_while(move |(k, _)| k.starts_with(prefix))
@@ -306,7 +351,7 @@ impl WatchCache {
     }
 
     /// The state at revision `n` (rebuilt by undoing newer events), if a snapshot exists.
-    pub fn snapshot_at(&self, n: i64, known_compaction: i64) -> Option<BTreeMap<String, Value>> {
+    pub fn snapshot_at(&self, n: i64, known_compaction: i64) -> Option<BTreeMap<Arc<str>, Stored>> {
         self.snapshot_revision(n, known_compaction)?;
         let mut state = self.store.clone();
         for ev in self.history.iter().rev().take_while(|e| e.rv > n) {
@@ -335,8 +380,8 @@ impl Default for WatchCache {
 /// Merges two key-ordered streams with disjoint keys.
 struct MergeByKey<'a, A, B>
 where
-    A: Iterator<Item = (&'a String, Option<&'a Value>)>,
-    B: Iterator<Item = (&'a String, Option<&'a Value>)>,
+    A: Iterator<Item = (&'a Arc<str>, Option<&'a Stored>)>,
+    B: Iterator<Item = (&'a Arc<str>, Option<&'a Stored>)>,
 {
     a: std::iter::Peekable<A>,
     b: std::iter::Peekable<B>,
@@ -344,10 +389,10 @@ where
 
 impl<'a, A, B> Iterator for MergeByKey<'a, A, B>
 where
-    A: Iterator<Item = (&'a String, Option<&'a Value>)>,
-    B: Iterator<Item = (&'a String, Option<&'a Value>)>,
+    A: Iterator<Item = (&'a Arc<str>, Option<&'a Stored>)>,
+    B: Iterator<Item = (&'a Arc<str>, Option<&'a Stored>)>,
 {
-    type Item = (&'a String, Option<&'a Value>);
+    type Item = (&'a Arc<str>, Option<&'a Stored>);
     fn next(&mut self) -> Option<Self::Item> {
         match (self.a.peek(), self.b.peek()) {
             (Some((ka, _)), Some((kb, _))) => {
@@ -368,11 +413,15 @@ mod tests {
     use super::*;
     use serde_json::json;
 
+    fn stored(v: Value, rv: i64) -> Stored {
+        Stored { bytes: serde_json::to_vec(&v).unwrap_or_default().into(), rv }
+    }
+
     fn ev(key: &str, rv: i64, t: u64) -> CacheEvent {
         CacheEvent {
             kind: CacheEventType::Added,
             key: key.into(),
-            object: json!({"metadata": {"name": key, "resourceVersion": rv.to_string()}}),
+            object: stored(json!({"metadata": {"name": key}}), rv),
             prev: None,
             rv,
             time: Instant(t),
@@ -409,7 +458,7 @@ mod tests {
     #[test]
     fn pinned_capacity_and_snapshots() {
         let mut c = WatchCache::new();
-        c.replace(vec![("a".into(), json!({"v": 1}))], 5);
+        c.replace(vec![("a".into(), stored(json!({"v": 1}), 5))], 5);
         c.set_capacity(Some(2));
         assert_eq!(c.snapshot_revision(5, 0), Some(5));
         c.process(ev("b", 6, 0));
@@ -419,13 +468,15 @@ mod tests {
         assert_eq!(c.snapshot_revision(5, 0), None);
         assert_eq!(c.snapshot_revision(7, 0), Some(7));
         let s = c.snapshot_at(7, 0).unwrap_or_default();
-        assert_eq!(s.keys().cloned().collect::<Vec<_>>(), ["a", "b", "c"]);
-        let lazy: Vec<String> =
-            c.snapshot_range(7, 0, "", "").map(|it| it.map(|(k, _)| k.clone()).collect()).unwrap_or_default();
+        assert_eq!(s.keys().map(|k| k.to_string()).collect::<Vec<_>>(), ["a", "b", "c"]);
+        let lazy: Vec<String> = c
+            .snapshot_range(7, 0, "", "")
+            .map(|it| it.map(|(k, _)| k.to_string()).collect())
+            .unwrap_or_default();
         assert_eq!(lazy, ["a", "b", "c"]);
         let from_b: Vec<String> = c
             .snapshot_range(7, 0, "b", "")
-            .map(|it| it.map(|(k, _)| k.clone()).collect())
+            .map(|it| it.map(|(k, _)| k.to_string()).collect())
             .unwrap_or_default();
         assert_eq!(from_b, ["b", "c"]);
         assert!(c.snapshot_range(6, 0, "", "").is_none());
