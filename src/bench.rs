@@ -212,20 +212,21 @@ pub fn run_all(cfg: &Config, p: &Probes, emit: &mut dyn FnMut(Row)) {
     lists(cfg, p, emit);
 }
 
+/// The body the write scenario sends for configmap `i` (created with `v0`, updated to `v1`).
+fn write_body(i: usize, value: &str) -> String {
+    format!(
+        r#"{{"metadata":{{"name":"{}","labels":{{"app":"bench"}}}},"data":{{"key":"{value}"}}}}"#,
+        cm_name(i)
+    )
+}
+
 /// Creates and updates per second through the object layer, cache on, `write_watches` open
 /// watches read every 100 writes.
 pub fn writes(cfg: &Config, p: &Probes, emit: &mut dyn FnMut(Row)) {
     let mut c = Cluster::new();
     let ws = open_watches(&mut c, cfg.write_watches);
     let n = cfg.writes;
-    let bodies: Vec<String> = (0..n)
-        .map(|i| {
-            format!(
-                r#"{{"metadata":{{"name":"{}","labels":{{"app":"bench"}}}},"data":{{"key":"v0"}}}}"#,
-                cm_name(i)
-            )
-        })
-        .collect();
+    let bodies: Vec<String> = (0..n).map(|i| write_body(i, "v0")).collect();
     let mut frames = 0;
     let t0 = (p.now)();
     for (i, b) in bodies.iter().enumerate() {
@@ -238,14 +239,7 @@ pub fn writes(cfg: &Config, p: &Probes, emit: &mut dyn FnMut(Row)) {
     let create_ms = (p.now)() - t0;
     assert_eq!(frames, n * ws.len(), "every create reaches every watch");
     let targets: Vec<String> = (0..n).map(|i| format!("{NS_PATH}/{}", cm_name(i))).collect();
-    let bodies: Vec<String> = (0..n)
-        .map(|i| {
-            format!(
-                r#"{{"metadata":{{"name":"{}","labels":{{"app":"bench"}}}},"data":{{"key":"v1"}}}}"#,
-                cm_name(i)
-            )
-        })
-        .collect();
+    let bodies: Vec<String> = (0..n).map(|i| write_body(i, "v1")).collect();
     let t0 = (p.now)();
     for i in 0..n {
         ok(&mut c, "PUT", &targets[i], Some(&bodies[i]), 200);
@@ -394,6 +388,34 @@ pub fn memory(cfg: &Config, p: &Probes, emit: &mut dyn FnMut(Row)) {
         ),
     ));
     drop(s);
+    cached_objects(cfg, p, emit);
+}
+
+/// Heap bytes per object of a cluster holding `memory_versions` configmaps (one version each),
+/// watch cache on: etcd's backend and index plus the cache's state and history, everything one
+/// more object costs.
+pub fn cached_objects(cfg: &Config, p: &Probes, emit: &mut dyn FnMut(Row)) {
+    let Some(heap) = p.heap else { return };
+    let n = cfg.memory_versions;
+    let value_len = configmap_json(&cm_name(0), 0).len();
+    let mut c = Cluster::new();
+    c.set(0, "compactor", "off").expect("compactor off");
+    let before = heap();
+    load_configmaps(&mut c, 0, n);
+    let after = heap();
+    let rev = c.etcd().current_revision();
+    let (body, _) = ok(&mut c, "GET", &format!("{NS_PATH}?resourceVersion={rev}&limit=1"), None, 200);
+    assert_eq!(
+        body["metadata"]["remainingItemCount"].as_i64(),
+        Some(n as i64 - 1),
+        "the cache holds them all"
+    );
+    emit(Row::new(
+        "mem.cache.per_object",
+        after.saturating_sub(before) as f64 / n as f64,
+        "B",
+        format!("{n} configmaps of ~{value_len} B in etcd and the watch cache (history ring included)"),
+    ));
 }
 
 /// The engine part of one console command with `console_objects` objects: a script line
