@@ -6,7 +6,8 @@
 //!   apiserver and is not recorded, see [`super::network`]); the answer is their output objects, one JSON object per line (JSON Lines).
 //! * `GET /rvlab/v1/script` — the recorded script so far (`text/plain`), what `--record` writes;
 //!   `GET /rvlab/v1/script?output=jsonl` — the output object of each of those lines, exactly what
-//!   `rvlab run` prints when it replays the script.
+//!   `rvlab run` prints when it replays the script (of the most recent lines only, once their
+//!   outputs outgrow `engine::OUTPUT_BUDGET`; each output says its line number).
 //!
 //! Upstream counterpart: none (this is the fault injector real clusters do not have).
 
@@ -38,13 +39,16 @@ pub fn run_script(engine: &mut Engine, body: &[u8]) -> Resp {
 
 pub fn script_text(engine: &Engine, outputs: bool) -> Resp {
     let mut s = String::new();
-    for (l, out) in engine.log() {
-        if outputs {
-            s.push_str(&out.to_string());
-        } else {
-            s.push_str(l);
+    if outputs {
+        for out in engine.outputs() {
+            s.push_str(out);
+            s.push('\n');
         }
-        s.push('\n');
+    } else {
+        for l in engine.lines() {
+            s.push_str(l);
+            s.push('\n');
+        }
     }
     let ty = if outputs { "application/jsonl; charset=utf-8" } else { "text/plain; charset=utf-8" };
     http::text(200, ty, s)

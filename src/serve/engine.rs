@@ -6,7 +6,7 @@
 //! recorded script, replayed with `rvlab run`, reproduces what the clients saw. Upstream
 //! counterpart: none (kube-apiserver has no such log); `rvlab run` is its reader.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, VecDeque};
 
 use bytes::Bytes;
 use serde_json::{Value, json};
@@ -21,9 +21,16 @@ use crate::script::Session;
 /// Frames for one open HTTP watch response (one JSON object per line).
 pub type FrameSender = mpsc::Sender<Bytes>;
 
-/// Capacity of each HTTP watch's frame queue. A client that does not read is cut off when it is
-/// full, as kube-apiserver's cache watchers are (the engine's own buffer limits come first).
-pub const WATCH_QUEUE: usize = 1024;
+/// Capacity of each HTTP watch's frame queue (what the connection holds besides the socket's
+/// send buffer). When a client stops draining it, the watch is paused and the watch cache's
+/// per-watcher buffer takes over: its slow-consumer rule ends the watch.
+pub const WATCH_QUEUE: usize = 64;
+
+/// How much output (JSON text) the server keeps for `GET /rvlab/v1/script?output=jsonl`: the
+/// outputs of the most recent lines. Watches under load produce megabytes a second of frames,
+/// so keeping every output would grow the server without bound; the lines themselves (the
+/// script) are all kept, and `--record` writes them to a file as they come.
+pub const OUTPUT_BUDGET: usize = 32 * 1024 * 1024;
 
 /// The wall clock as the simulation sees it: simulated time = base + elapsed × speed.
 #[derive(Debug)]
@@ -63,13 +70,15 @@ pub struct Engine {
     /// Milliseconds the clock moved since the last recorded line, not yet written down.
     pending_advance_ms: u64,
     recorder: Option<Recorder>,
-    /// Open HTTP watches by the session's watch id (`w1`, …), and whether the client asked for
-    /// Tables.
-    watches: BTreeMap<String, (FrameSender, Option<TableRequest>)>,
+    /// Open HTTP watches by the session's watch id (`w1`, …).
+    watches: BTreeMap<String, OpenWatch>,
     /// Live-view subscribers (server-sent events).
     live: Vec<mpsc::Sender<Bytes>>,
-    /// Every recorded line and its output, for `GET /rvlab/v1/script`.
-    log: Vec<(String, Value)>,
+    /// Every recorded line, for `GET /rvlab/v1/script` and the live view's backlog.
+    lines: Vec<String>,
+    /// The outputs (as JSON text) of the most recent lines, within [`OUTPUT_BUDGET`] bytes.
+    outputs: VecDeque<String>,
+    outputs_bytes: usize,
     /// The network in front of the apiserver (not part of the session, never recorded).
     network: Network,
 }
@@ -91,7 +100,9 @@ impl Engine {
             recorder,
             watches: BTreeMap::new(),
             live: Vec::new(),
-            log: Vec::new(),
+            lines: Vec::new(),
+            outputs: VecDeque::new(),
+            outputs_bytes: 0,
             network: Network::default(),
         }
     }
@@ -115,9 +126,15 @@ impl Engine {
         }
     }
 
-    /// The recorded script so far.
-    pub fn log(&self) -> &[(String, Value)] {
-        &self.log
+    /// The recorded script so far, one line each.
+    pub fn lines(&self) -> &[String] {
+        &self.lines
+    }
+
+    /// The outputs (JSON text) of the most recent recorded lines, oldest first: all of them
+    /// unless they outgrew [`OUTPUT_BUDGET`]. Each carries its line number (`"line"`).
+    pub fn outputs(&self) -> impl Iterator<Item = &str> {
+        self.outputs.iter().map(String::as_str)
     }
 
     pub fn session(&self) -> &Session {
@@ -150,14 +167,23 @@ impl Engine {
     }
 
     fn write_down(&mut self, line: &str, output: &Value) {
-        self.log.push((line.to_string(), output.clone()));
+        self.lines.push(line.to_string());
+        let text = output.to_string();
+        self.outputs_bytes += text.len();
+        self.outputs.push_back(text);
+        while self.outputs_bytes > OUTPUT_BUDGET {
+            let Some(old) = self.outputs.pop_front() else { break };
+            self.outputs_bytes -= old.len();
+        }
         if let Some(r) = &mut self.recorder {
             r.line(line);
         }
         if !self.live.is_empty() {
             let event = json!({"text": line, "output": output});
             let frame = Bytes::from(format!("data: {event}\n\n"));
-            self.live.retain(|tx| tx.try_send(frame.clone()).is_ok() || !tx.is_closed());
+            // A subscriber that fell a whole queue behind is dropped rather than sent a log with a
+            // hole in it; the page reconnects and gets the backlog.
+            self.live.retain(|tx| tx.try_send(frame.clone()).is_ok());
         }
     }
 
@@ -200,15 +226,16 @@ impl Engine {
 
     /// Opens the HTTP side of watch `id`: frames are sent to `tx` until the watch ends.
     pub fn attach_watch(&mut self, id: String, tx: FrameSender, table: Option<TableRequest>) {
-        self.watches.insert(id, (tx, table));
+        let w =
+            OpenWatch { tx, table, pending: VecDeque::new(), paused: false, was_full: false, ended: false };
+        self.watches.insert(id, w);
         self.pump_watches();
     }
 
     /// A new live-view subscriber gets the log so far as one `{"backlog":[lines…]}` event, then
     /// every new line as `{"text":…,"output":…}`.
     pub fn subscribe_live(&mut self, tx: mpsc::Sender<Bytes>) {
-        let lines: Vec<&str> = self.log.iter().map(|(l, _)| l.as_str()).collect();
-        let event = json!({"backlog": lines});
+        let event = json!({"backlog": self.lines});
         if tx.try_send(Bytes::from(format!("data: {event}\n\n"))).is_ok() {
             self.live.push(tx);
         }
@@ -220,61 +247,125 @@ impl Engine {
         self.pump_watches();
     }
 
-    /// Reads every open watch; a read that found frames (or the end) is recorded as `events wN`.
+    /// Moves every open watch's frames towards its client. A read that found frames (or the
+    /// end) is recorded as `events wN`. A watch is read only while its HTTP queue has room;
+    /// when the queue stays full from one pump to the next with nothing taken, the client has
+    /// stopped reading: the watch is paused (`pause wN`), so the watch cache's own per-watcher
+    /// buffer fills and the cacher's slow-consumer rule ends it, as kube-apiserver's does when
+    /// the handler cannot write; it is resumed (`resume wN`) once the client has read half of
+    /// its queue. No frame read from the session is dropped.
     pub fn pump_watches(&mut self) {
         let ids: Vec<String> = self.watches.keys().cloned().collect();
         for id in ids {
-            let Some((tx, table)) = self.watches.get(&id).cloned() else { continue };
-            if tx.is_closed() {
+            let Some(w) = self.watches.get_mut(&id) else { continue };
+            if w.tx.is_closed() {
                 // The client went away: the server stops the watch, as the handler does when
                 // the request context is cancelled.
+                let ended = w.ended;
                 self.watches.remove(&id);
-                self.flush_advance();
-                self.run_recorded(&format!("cancel {id}"));
-                continue;
-            }
-            let line = format!("events {id}");
-            let Some(out) = self.session.run_line(self.line_no + 1, &line) else { continue };
-            let events = out.get("events").and_then(Value::as_array).cloned().unwrap_or_default();
-            let closed = out.get("closed").and_then(Value::as_bool).unwrap_or(true);
-            if events.is_empty() && !closed {
-                continue;
-            }
-            self.flush_advance();
-            self.line_no += 1;
-            let mut out = out;
-            out["line"] = json!(self.line_no);
-            self.write_down(&line, &out);
-            let mut full = false;
-            let now = self.session.unix_now_secs();
-            let mut table = table;
-            for e in &events {
-                let mut frame = wire_frame(e);
-                if let Some(req) = &mut table {
-                    frame = super::table::watch_frame(&frame, *req, now);
-                    // The column definitions go with the first frame only.
-                    req.no_headers = true;
-                }
-                if tx.try_send(Bytes::from(format!("{frame}\n"))).is_err() {
-                    full = true;
-                    break;
-                }
-            }
-            if let Some(entry) = self.watches.get_mut(&id) {
-                entry.1 = table;
-            }
-            if closed || full {
-                self.watches.remove(&id);
-                if full && !closed {
+                if !ended {
+                    self.flush_advance();
                     self.run_recorded(&format!("cancel {id}"));
                 }
+                continue;
             }
+            let flushed = w.flush();
+            if w.ended {
+                if w.pending.is_empty() {
+                    // Dropping the sender ends the response once the queue is written.
+                    self.watches.remove(&id);
+                }
+                continue;
+            }
+            let full = w.tx.capacity() == 0;
+            // Full now and at the last pump, and the client took nothing since: it has stopped
+            // reading (a burst that a reading client works through is not a stall).
+            let stalled = full && flushed == 0 && w.was_full;
+            w.was_full = full;
+            let draining = w.pending.is_empty() && w.tx.capacity() * 2 >= WATCH_QUEUE;
+            let wait = full || !w.pending.is_empty();
+            if w.paused && draining {
+                w.paused = false;
+                self.flush_advance();
+                self.run_recorded(&format!("resume {id}"));
+            } else if !w.paused && stalled {
+                w.paused = true;
+                self.flush_advance();
+                self.run_recorded(&format!("pause {id}"));
+                continue;
+            } else if w.paused || wait {
+                continue;
+            }
+            self.read_watch(&id);
+        }
+    }
+
+    /// Runs `events id` and queues what it returned.
+    fn read_watch(&mut self, id: &str) {
+        let line = format!("events {id}");
+        let Some(out) = self.session.run_line(self.line_no + 1, &line) else { return };
+        let events = out.get("events").and_then(Value::as_array).cloned().unwrap_or_default();
+        let closed = out.get("closed").and_then(Value::as_bool).unwrap_or(true);
+        if events.is_empty() && !closed {
+            return;
+        }
+        self.flush_advance();
+        self.line_no += 1;
+        let mut out = out;
+        out["line"] = json!(self.line_no);
+        self.write_down(&line, &out);
+        let now = self.session.unix_now_secs();
+        let Some(w) = self.watches.get_mut(id) else { return };
+        for e in &events {
+            let mut frame = wire_frame(e);
+            if let Some(req) = &mut w.table {
+                frame = super::table::watch_frame(&frame, *req, now);
+                // The column definitions go with the first frame only.
+                req.no_headers = true;
+            }
+            w.pending.push_back(Bytes::from(format!("{frame}\n")));
+        }
+        w.ended = closed;
+        w.flush();
+        w.was_full = w.tx.capacity() == 0;
+        if w.ended && w.pending.is_empty() {
+            self.watches.remove(id);
         }
     }
 
     /// Whether any HTTP watch is open (the ticker runs faster then).
     pub fn has_watches(&self) -> bool {
         !self.watches.is_empty()
+    }
+}
+
+/// The HTTP side of one open watch.
+struct OpenWatch {
+    tx: FrameSender,
+    /// Whether the client asked for Tables (`as=Table`), and whether it has had the columns.
+    table: Option<TableRequest>,
+    /// Frames read from the session that the HTTP queue had no room for yet, in order.
+    pending: VecDeque<Bytes>,
+    /// Whether the server paused the watch because its client stopped draining.
+    paused: bool,
+    /// Whether the queue was full at the last pump.
+    was_full: bool,
+    /// The session's stream has ended: the response ends once `pending` is written.
+    ended: bool,
+}
+
+impl OpenWatch {
+    /// Moves pending frames into the HTTP queue while it has room; returns how many.
+    fn flush(&mut self) -> usize {
+        let mut n = 0;
+        while let Some(f) = self.pending.front() {
+            if self.tx.try_send(f.clone()).is_err() {
+                break;
+            }
+            self.pending.pop_front();
+            n += 1;
+        }
+        n
     }
 }
 
@@ -294,14 +385,14 @@ mod tests {
     fn clock_steps_merge_into_one_advance_and_parse_errors_are_not_recorded() {
         let mut e = Engine::new(1000.0, None);
         assert!(e.run("bogus line").output["error"].as_str().is_some_and(|m| m.contains("unknown command")));
-        assert!(e.log().is_empty(), "a line that does not parse is not part of the script");
+        assert!(e.lines().is_empty(), "a line that does not parse is not part of the script");
         for _ in 0..3 {
             std::thread::sleep(std::time::Duration::from_millis(5));
             e.tick();
         }
         let out = e.run("GET /api/v1/namespaces/default/configmaps").output;
         assert_eq!(out["code"], 200);
-        let lines: Vec<&str> = e.log().iter().map(|(l, _)| l.as_str()).collect();
+        let lines: Vec<&str> = e.lines().iter().map(String::as_str).collect();
         assert_eq!(lines.len(), 2, "{lines:?}");
         assert!(lines[0].starts_with("advance "), "{lines:?}");
         assert_eq!(lines[1], "GET /api/v1/namespaces/default/configmaps");
@@ -321,7 +412,8 @@ mod tests {
         e.run(r#"POST /api/v1/namespaces/default/configmaps {"metadata":{"name":"a"}}"#);
         e.run("advance 5s");
         e.pump_watches();
-        let (line, out) = e.log().last().unwrap();
+        let line = e.lines().last().unwrap();
+        let out: Value = serde_json::from_str(e.outputs().last().unwrap()).unwrap();
         assert_eq!(line, &format!("events {id}"));
         let recorded = &out["events"][0];
         assert_eq!(recorded["type"], "ADDED");
@@ -362,6 +454,37 @@ mod tests {
     }
 
     #[test]
+    fn a_watch_whose_client_does_not_drain_is_paused_and_loses_no_frame() {
+        let mut e = Engine::new(1.0, None);
+        let out = e.run("GET /api/v1/namespaces/default/configmaps?watch=true").output;
+        let id = out["watch"].as_str().unwrap().to_string();
+        let (tx, mut rx) = mpsc::channel(WATCH_QUEUE);
+        e.attach_watch(id.clone(), tx, None);
+        let n = WATCH_QUEUE + 20;
+        for i in 0..n {
+            e.run(&format!(r#"POST /api/v1/namespaces/default/configmaps {{"metadata":{{"name":"c{i}"}}}}"#));
+        }
+        e.pump_watches();
+        assert_eq!(e.lines().last().unwrap(), &format!("events {id}"));
+        // Still full at the next pump, nothing taken: the watch is paused, not read, not cut.
+        e.pump_watches();
+        assert_eq!(e.lines().last().unwrap(), &format!("pause {id}"));
+        let mut names = Vec::new();
+        let mut drain = |rx: &mut mpsc::Receiver<Bytes>| {
+            while let Ok(f) = rx.try_recv() {
+                let v: Value = serde_json::from_slice(&f).unwrap();
+                names.push(v["object"]["metadata"]["name"].as_str().unwrap().to_string());
+            }
+        };
+        drain(&mut rx);
+        e.pump_watches();
+        assert!(e.lines().contains(&format!("resume {id}")), "{:?}", e.lines());
+        drain(&mut rx);
+        let expected: Vec<String> = (0..n).map(|i| format!("c{i}")).collect();
+        assert_eq!(names, expected, "every frame, in order");
+    }
+
+    #[test]
     fn network_lines_change_the_network_and_are_not_recorded() {
         let mut e = Engine::new(1.0, None);
         let out = e.run_operator_line("network watch-delay 2s");
@@ -369,9 +492,9 @@ mod tests {
         assert_eq!(e.network().watch_delay, Duration(2000));
         assert!(e.run_operator_line("network bogus").get("error").is_some());
         assert_eq!(e.network().watch_delay, Duration(2000), "a bad line changes nothing");
-        assert!(e.log().is_empty(), "the network is not part of the recorded script");
+        assert!(e.lines().is_empty(), "the network is not part of the recorded script");
         assert_eq!(e.run_operator_line("set cache.lag 1s")["set"], "cache.lag");
-        assert_eq!(e.log().len(), 1);
+        assert_eq!(e.lines().len(), 1);
     }
 
     #[test]
@@ -384,7 +507,7 @@ mod tests {
         let created = out["body"]["metadata"]["creationTimestamp"].as_str().unwrap().to_string();
         let secs = crate::apiserver::object::parse_rfc3339_utc(&created).unwrap();
         assert!((1_800_000_000..1_800_000_005).contains(&secs), "{created}");
-        assert_eq!(e.log()[0].0, "set clock.epoch 2027-01-15T08:00:00Z", "recorded, so replays match");
+        assert_eq!(e.lines()[0], "set clock.epoch 2027-01-15T08:00:00Z", "recorded, so replays match");
     }
 
     #[test]
