@@ -1,7 +1,9 @@
-//! HTTP plumbing: the response body (whole or streamed), JSON and `Status` responses, media
-//! types and the negotiation errors (which `Accept` wins is [`super::table::negotiate`]).
-//! Upstream: apiserver `pkg/endpoints/handlers/negotiation/errors.go`,
-//! `responsewriters/writers.go`.
+//! HTTP plumbing: the connection's limits and what net/http answers a request it cannot read,
+//! the response body (whole or streamed), JSON and `Status` responses, media types and the
+//! negotiation errors (which `Accept` wins is [`super::table::negotiate`]).
+//! Upstream: Go `net/http/server.go` (`conn.serve`, `MaxHeaderBytes`), apiserver
+//! `pkg/server/secure_serving.go` (the limits kube-apiserver sets),
+//! `pkg/endpoints/handlers/negotiation/errors.go`, `responsewriters/writers.go`.
 
 use std::convert::Infallible;
 use std::pin::Pin;
@@ -20,6 +22,112 @@ pub const ACCEPTED_BODY_TYPES: &str = "application/json, application/vnd.kuberne
 
 /// `genericapiserver` `DefaultMaxRequestSizeBytes` (3 MiB) bounds a request body.
 pub const MAX_BODY_BYTES: usize = 3 * 1024 * 1024;
+
+/// `http.Server.MaxHeaderBytes` as kube-apiserver sets it: `1 << 20`
+/// (`staging/src/k8s.io/apiserver/pkg/server/secure_serving.go`, `SecureServingInfo.Serve`).
+pub const MAX_HEADER_BYTES: usize = 1 << 20;
+
+/// net/http reads a request head through a reader limited to `MaxHeaderBytes + 4096` ("bufio
+/// slop", `Server.initialReadLimitSize`); a head that does not end within it is answered 431.
+pub const HEADER_READ_LIMIT: usize = MAX_HEADER_BYTES + 4096;
+
+/// kube-apiserver's `ReadHeaderTimeout: 32 * time.Second` (secure_serving.go): a connection
+/// that has not sent a whole request head by then is closed without an answer.
+pub const READ_HEADER_TIMEOUT: std::time::Duration = std::time::Duration::from_secs(32);
+
+/// Header fields per request head. Go counts only bytes; hyper also needs a count: a head with
+/// more fields than this (each at least 4 bytes) is answered like an oversized one, 431.
+pub const MAX_HEADERS: usize = 1024;
+
+/// What net/http writes, before closing, when it cannot read a request (`conn.serve` in
+/// `net/http/server.go`): `"HTTP/1.1 " + publicErr + errorHeaders + publicErr`, where
+/// `errorHeaders` is `Content-Type: text/plain; charset=utf-8` and `Connection: close`.
+pub fn go_error_response(public_err: &str) -> Vec<u8> {
+    format!(
+        "HTTP/1.1 {public_err}\r\nContent-Type: text/plain; charset=utf-8\r\nConnection: close\r\n\r\n{public_err}"
+    )
+    .into_bytes()
+}
+
+/// net/http's answer to a request head over [`HEADER_READ_LIMIT`].
+pub const HEADER_TOO_LARGE: &str = "431 Request Header Fields Too Large";
+/// net/http's answer to a request line or header it cannot parse.
+pub const BAD_REQUEST: &str = "400 Bad Request";
+
+/// How far the first request head of a connection has come.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Head {
+    /// The head is complete and well formed: hand the connection to the HTTP server.
+    Complete,
+    /// More bytes are needed.
+    Partial,
+    /// The request line or a header field cannot be parsed: [`BAD_REQUEST`].
+    Bad,
+    /// The head does not end within [`HEADER_READ_LIMIT`] or has more than [`MAX_HEADERS`]
+    /// fields: [`HEADER_TOO_LARGE`].
+    TooLarge,
+}
+
+/// Reads a connection's first request head and judges it as net/http would. The request line
+/// is checked once it has ended and the whole head once its blank line has arrived, and only
+/// new bytes are searched, so a client sending a byte at a time costs two parses in all.
+#[derive(Debug, Default)]
+pub struct HeadReader {
+    buf: Vec<u8>,
+    /// Bytes already searched for the end of the request line / of the head.
+    scanned: usize,
+    line_checked: bool,
+}
+
+impl HeadReader {
+    /// Adds bytes read from the connection and says how far the head has come.
+    pub fn feed(&mut self, data: &[u8]) -> Head {
+        self.buf.extend_from_slice(data);
+        let limit = self.buf.len().min(HEADER_READ_LIMIT);
+        let from = self.scanned.saturating_sub(3);
+        self.scanned = limit;
+        if !self.line_checked {
+            let Some(i) = self.buf[from..limit].iter().position(|b| *b == b'\n') else {
+                return self.partial();
+            };
+            self.line_checked = true;
+            // The request line alone, as a head with no fields.
+            let line_end = from + i;
+            let line = &self.buf[..line_end];
+            let mut line = line.strip_suffix(b"\r").unwrap_or(line).to_vec();
+            line.extend_from_slice(b"\r\n\r\n");
+            if parse_head(&line).is_err() {
+                return Head::Bad;
+            }
+        }
+        let region = &self.buf[from..limit];
+        let ended = region.windows(2).any(|w| w == b"\n\n") || region.windows(4).any(|w| w == b"\r\n\r\n");
+        if !ended {
+            return self.partial();
+        }
+        match parse_head(&self.buf[..limit]) {
+            Ok(true) => Head::Complete,
+            Ok(false) => self.partial(),
+            Err(httparse::Error::TooManyHeaders) => Head::TooLarge,
+            Err(_) => Head::Bad,
+        }
+    }
+
+    fn partial(&self) -> Head {
+        if self.buf.len() >= HEADER_READ_LIMIT { Head::TooLarge } else { Head::Partial }
+    }
+
+    /// The bytes read so far (the head and whatever followed it), for the HTTP server.
+    pub fn into_bytes(self) -> Vec<u8> {
+        self.buf
+    }
+}
+
+/// Whether `bytes` hold a complete, well-formed request head (`Err`: it cannot be parsed).
+fn parse_head(bytes: &[u8]) -> Result<bool, httparse::Error> {
+    let mut headers = vec![httparse::EMPTY_HEADER; MAX_HEADERS];
+    httparse::Request::new(&mut headers).parse(bytes).map(|s| s.is_complete())
+}
 
 /// A response body: all at once, or frames as they come (watches, the live feed).
 pub enum ServeBody {
@@ -147,4 +255,46 @@ pub fn too_large() -> Status {
 /// The media type of a `Content-Type` value, lower-cased, without parameters.
 pub fn media_type(v: &str) -> String {
     v.split(';').next().unwrap_or("").trim().to_ascii_lowercase()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn request_heads_are_judged_as_net_http_judges_them() {
+        let judge = |bytes: &[u8]| HeadReader::default().feed(bytes);
+        assert_eq!(judge(b"GET /version HTTP/1.1\r\nHost: x\r\n\r\n"), Head::Complete);
+        assert_eq!(judge(b"GET /version HTTP/1.0\r\n\r\n"), Head::Complete);
+        assert_eq!(judge(b"GET /version HTTP/1.1\r\nHost: x\r\n"), Head::Partial);
+        assert_eq!(judge(b"GET /vers"), Head::Partial);
+        assert_eq!(judge(b"HELLO\r\n\r\n"), Head::Bad);
+        assert_eq!(judge(b"HELLO\r\n"), Head::Bad, "a bad request line is refused before the head ends");
+        assert_eq!(judge(b"GET /version HTTP/1.1\r\nno colon\r\n\r\n"), Head::Bad);
+        // Byte by byte: the same verdicts.
+        let mut r = HeadReader::default();
+        let head = b"GET /version HTTP/1.1\r\nHost: x\r\n\r\n";
+        for (i, b) in head.iter().enumerate() {
+            let v = r.feed(&[*b]);
+            assert_eq!(
+                v,
+                if i + 1 == head.len() { Head::Complete } else { Head::Partial },
+                "after {i} bytes"
+            );
+        }
+        assert_eq!(r.into_bytes(), head.to_vec());
+        // MaxHeaderBytes + 4096: a head that has not ended by then is too large.
+        let mut big = b"GET /version HTTP/1.1\r\nX-Big: ".to_vec();
+        big.resize(HEADER_READ_LIMIT - 4, b'a');
+        big.extend_from_slice(b"\r\n\r\n");
+        assert_eq!(judge(&big), Head::Complete);
+        big.insert(40, b'a');
+        assert_eq!(judge(&big), Head::TooLarge);
+        let many: String = (0..=MAX_HEADERS).map(|i| format!("X-{i}: v\r\n")).collect();
+        assert_eq!(judge(format!("GET / HTTP/1.1\r\n{many}\r\n").as_bytes()), Head::TooLarge);
+        assert_eq!(
+            go_error_response(BAD_REQUEST),
+            b"HTTP/1.1 400 Bad Request\r\nContent-Type: text/plain; charset=utf-8\r\nConnection: close\r\n\r\n400 Bad Request"
+        );
+    }
 }

@@ -9,7 +9,7 @@
 //! negotiation and server-side printing, `as=Table`), [`engine`] (the session, the wall clock,
 //! watch streaming), [`record`] (`--record`), [`network`] (delays in front of the apiserver),
 //! [`control`] (`/rvlab/v1/script`), [`live`] (the playground and its live feed), [`http`]
-//! (bodies, Status responses).
+//! (connection limits, Go's answers to unreadable requests, bodies, Status responses).
 //!
 //! hyper 1.x serves HTTP/1.1 on a current-thread tokio runtime: the engine is one
 //! single-threaded, deterministic [`Session`](crate::script::Session), so every request runs to
@@ -150,20 +150,76 @@ async fn serve(cfg: ServeConfig) -> Result<(), String> {
                 continue;
             }
         };
+        // Go's net package turns Nagle's algorithm off on every TCP connection; without that, a
+        // response written in two pieces waits for the client's delayed ACK (~40 ms).
+        let _ = stream.set_nodelay(true);
         let s = shared.clone();
         tokio::task::spawn_local(async move {
+            let Some(io) = first_head(stream).await else { return };
             let service = hyper::service::service_fn(move |req| {
                 let s = s.clone();
                 async move { Ok::<_, Infallible>(route(&s, req).await) }
             });
             let conn = hyper::server::conn::http1::Builder::new()
                 .timer(TokioTimer::new())
-                .header_read_timeout(Duration::from_secs(30))
-                .serve_connection(TokioIo::new(stream), service);
+                .header_read_timeout(http::READ_HEADER_TIMEOUT)
+                .max_buf_size(http::HEADER_READ_LIMIT)
+                .max_headers(http::MAX_HEADERS)
+                .serve_connection(TokioIo::new(io), service);
             // A client that sends garbage or goes away ends its connection, nothing else.
             let _ = conn.await;
         });
     }
+}
+
+/// A connection whose first request head has been read: those bytes first, then the socket.
+type Conn = tokio::io::Join<
+    tokio::io::Chain<std::io::Cursor<Vec<u8>>, tokio::net::tcp::OwnedReadHalf>,
+    tokio::net::tcp::OwnedWriteHalf,
+>;
+
+/// Reads a connection's first request head before hyper sees it, so that what net/http
+/// answers a head it cannot read is answered byte for byte: a malformed request line or
+/// header → `400 Bad Request`, a head over `MaxHeaderBytes` → `431 Request Header Fields Too
+/// Large` (plain text, `Connection: close`, then the connection is closed); a head not
+/// finished within `ReadHeaderTimeout`, or a client gone, → closed without an answer. Later
+/// requests on a kept-alive connection are read by hyper, which answers the same statuses
+/// with an empty body.
+async fn first_head(stream: tokio::net::TcpStream) -> Option<Conn> {
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    let (mut rd, mut wr) = stream.into_split();
+    let mut head = http::HeadReader::default();
+    let mut chunk = vec![0u8; 16 * 1024];
+    let verdict = tokio::time::timeout(http::READ_HEADER_TIMEOUT, async {
+        loop {
+            match rd.read(&mut chunk).await {
+                Ok(0) | Err(_) => return None,
+                Ok(n) => match head.feed(&chunk[..n]) {
+                    http::Head::Partial => continue,
+                    other => return Some(other),
+                },
+            }
+        }
+    })
+    .await;
+    let public_err = match verdict {
+        Ok(Some(http::Head::Complete)) => {
+            let prefix = std::io::Cursor::new(head.into_bytes());
+            return Some(tokio::io::join(prefix.chain(rd), wr));
+        }
+        Ok(Some(http::Head::TooLarge)) => http::HEADER_TOO_LARGE,
+        Ok(Some(_)) => http::BAD_REQUEST,
+        // Timed out, or the client went away: net/http closes without a reply.
+        Ok(None) | Err(_) => return None,
+    };
+    let _ = wr.write_all(&http::go_error_response(public_err)).await;
+    let _ = wr.shutdown().await;
+    if public_err == http::HEADER_TOO_LARGE {
+        // `closeWriteAndWait`: the client may still be sending its head; closing the socket
+        // with unread bytes would reset the connection before the answer is read.
+        tokio::time::sleep(std::time::Duration::from_millis(500)).await;
+    }
+    None
 }
 
 async fn read_body(req: Request<Incoming>) -> Result<bytes::Bytes, Resp> {
