@@ -61,8 +61,12 @@ pub fn to_line(
     }
     let ty = content_type.map(http::media_type).unwrap_or_default();
     let value: Value = match ty.as_str() {
-        "application/json" | "" => serde_json::from_slice(body)
-            .map_err(|e| Status::bad_request(&format!("couldn't get version/kind; json parse error: {e}")))?,
+        "application/json" | "" => match serde_json::from_slice(body) {
+            Ok(v) => v,
+            Err(e) => go_decoded(&verb, target, body).unwrap_or_else(|| {
+                Err(Status::bad_request(&format!("couldn't get version/kind; json parse error: {e}")))
+            })?,
+        },
         "application/vnd.kubernetes.protobuf" => {
             let path = target.split('?').next().unwrap_or("");
             let Some(info) = resource_of(path) else { return Err(http::unsupported_media_type()) };
@@ -76,6 +80,18 @@ pub fn to_line(
         _ => return Err(http::unsupported_media_type()),
     };
     Ok(format!("{verb} {target} {value}"))
+}
+
+/// A create or update body that is not strict JSON, decoded as the apiserver's JSON serializer
+/// decodes it (`apiserver::body`): Go's error Status for what Go cannot parse either (invalid
+/// JSON), or the value Go reads (invalid UTF-8 in a string becomes U+FFFD). `None` when the
+/// request is not a create or update of a served resource.
+fn go_decoded(verb: &str, target: &str, body: &[u8]) -> Option<Result<Value, Status>> {
+    if verb != "POST" && verb != "PUT" {
+        return None;
+    }
+    let info = resource_of(target.split('?').next().unwrap_or(""))?;
+    Some(crate::apiserver::body::decode_json_body(info, body))
 }
 
 /// Runs an API request through the engine and shapes the answer.
