@@ -292,10 +292,27 @@ HTML
   return "$status"
 }
 
+# ./dev.sh soak [SECONDS]: rvlab serve under load and faults (release build, loopback only):
+# 200 watches (10 deliberately slow), 20 writers, compaction every 3 s, watches dropped
+# mid-stream, half-open connections, for SECONDS (60) of wall time plus a short drain; every
+# watch is checked against what the writers wrote. Prints the report (one JSON object) and
+# exits non-zero when anything was lost or unexplained. `tests/soak.rs` runs a short version.
+cmd_soak() {
+  local seconds="${1:-60}"
+  need_rust
+  say "building rvlab and rvlab-soak (release)"
+  cargo build --offline --release --bin rvlab --bin rvlab-soak >&2 \
+    || { cargo fetch >&2 && cargo build --offline --release --bin rvlab --bin rvlab-soak >&2; } || die "build failed"
+  say "soak: ${seconds}s, 200 watches, 20 writers"
+  "$ROOT/target/release/rvlab-soak" --seconds "$seconds" --watches 200 --writers 20 --slow 10 \
+    --server "$ROOT/target/release/rvlab"
+}
+
 case "${1:-}" in
   serve) cmd_serve ;;
   test) cmd_test ;;
   bench) shift; cmd_bench "$@" ;;
   shots) cmd_shots ;;
-  *) echo "usage: ./dev.sh serve | test | bench [--smoke] | shots" >&2; exit 2 ;;
+  soak) shift; cmd_soak "$@" ;;
+  *) echo "usage: ./dev.sh serve | test | bench [--smoke] | shots | soak [SECONDS]" >&2; exit 2 ;;
 esac
