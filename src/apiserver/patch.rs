@@ -16,8 +16,10 @@
 //! that applied (operation `Apply`); creates, updates and the other patch types do not record
 //! `Update` managers, so an apply never conflicts with them. Strategic merge patch knows the
 //! merge keys of the fields rvlab serves (below) and the `$patch`, `$retainKeys`,
-//! `$deleteFromPrimitiveList` and `$setElementOrder` directives, the last one only to drop it
-//! (element order follows the patch's merge, not the directive).
+//! `$deleteFromPrimitiveList` and `$setElementOrder` directives, and orders merged lists as
+//! upstream does (patch items in the patch's or `$setElementOrder`'s order, the server's other
+//! items kept where they were relative to them). Not modelled: the 400 for a patch list whose
+//! order disagrees with its `$setElementOrder` list.
 
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -255,26 +257,6 @@ pub fn apply_patch(
     }
 }
 
-/// The patched JSON goes back through the Go types before it is stored: an `omitempty` map
-/// left empty (`data`, `binaryData`, `metadata.labels`, `metadata.annotations`) disappears.
-pub fn drop_empty_maps(obj: &mut Value) {
-    let empty = |v: Option<&Value>| v.and_then(Value::as_object).is_some_and(Map::is_empty);
-    if let Value::Object(m) = obj {
-        for k in ["data", "binaryData"] {
-            if empty(m.get(k)) {
-                m.shift_remove(k);
-            }
-        }
-        if let Some(Value::Object(meta)) = m.get_mut("metadata") {
-            for k in ["labels", "annotations"] {
-                if empty(meta.get(k)) {
-                    meta.shift_remove(k);
-                }
-            }
-        }
-    }
-}
-
 fn json_kind(v: &Value) -> &'static str {
     match v {
         Value::Null => "null",
@@ -459,8 +441,43 @@ fn strategic(schema: Schema, target: &Value, patch: &Value, path: &mut Vec<Strin
         let keep: BTreeSet<&str> = keep.iter().filter_map(Value::as_str).collect();
         out.retain(|k, _| keep.contains(k.as_str()));
     }
+    // `mergePatchIntoOriginal`: each `$setElementOrder/<f>` merges list `f` first and orders it.
+    let mut ordered: BTreeSet<&str> = BTreeSet::new();
+    for (k, order) in p {
+        let (Some(field), Value::Array(order)) = (k.strip_prefix(SET_ELEMENT_ORDER), order) else { continue };
+        let orig = out.get(field).and_then(Value::as_array).cloned();
+        let patch_list = p.get(field).and_then(Value::as_array);
+        path.push(field.to_string());
+        let refs: Vec<&str> = path.iter().map(String::as_str).collect();
+        let kind = list_kind(schema, &refs);
+        let merged = match (&orig, patch_list) {
+            (None, None) => {
+                path.pop();
+                continue;
+            }
+            (Some(o), None) => o.clone(),
+            (None, Some(pl)) => pl.clone(),
+            (Some(o), Some(pl)) => merge_list(schema, kind, o.clone(), pl, path),
+        };
+        path.pop();
+        let key = match kind {
+            ListKind::Keyed(key) => Some(key),
+            _ => None,
+        };
+        let (mine, server_only) = partition(merged, order, key);
+        let server_order = orig.unwrap_or_default();
+        out.insert(
+            field.to_string(),
+            Value::Array(normalize_order(mine, server_only, order, &server_order, key)),
+        );
+        ordered.insert(field);
+    }
     for (k, v) in p {
-        if k == "$patch" || k == "$retainKeys" || k.starts_with(SET_ELEMENT_ORDER) {
+        if k == "$patch"
+            || k == "$retainKeys"
+            || k.starts_with(SET_ELEMENT_ORDER)
+            || ordered.contains(k.as_str())
+        {
             continue;
         }
         if let Some(field) = k.strip_prefix(DELETE_FROM_PRIMITIVE_LIST) {
@@ -476,18 +493,9 @@ fn strategic(schema: Schema, target: &Value, patch: &Value, path: &mut Vec<Strin
         path.push(k.clone());
         let refs: Vec<&str> = path.iter().map(String::as_str).collect();
         let merged = match (v, list_kind(schema, &refs)) {
-            (Value::Array(items), ListKind::Keyed(key)) => {
+            (Value::Array(items), kind @ (ListKind::Keyed(_) | ListKind::Set)) => {
                 let cur = out.get(k).and_then(Value::as_array).cloned().unwrap_or_default();
-                Value::Array(merge_keyed(schema, cur, items, key, path))
-            }
-            (Value::Array(items), ListKind::Set) => {
-                let mut cur = out.get(k).and_then(Value::as_array).cloned().unwrap_or_default();
-                for x in items {
-                    if !cur.contains(x) {
-                        cur.push(x.clone());
-                    }
-                }
-                Value::Array(cur)
+                Value::Array(merge_list(schema, kind, cur, items, path))
             }
             (Value::Object(_), _) => strategic(schema, out.get(k).unwrap_or(&Value::Null), v, path),
             _ => v.clone(),
@@ -496,6 +504,98 @@ fn strategic(schema: Schema, target: &Value, patch: &Value, path: &mut Vec<Strin
         out.insert(k.clone(), merged);
     }
     Value::Object(out)
+}
+
+/// `mergeSlice` for a list with `patchStrategy:"merge"`: keyed lists merge element by element,
+/// scalar sets take the union; then the order is enforced ([`normalize_order`]): the items the
+/// patch names in the patch's order, the server's other items where they stood among them.
+fn merge_list(
+    schema: Schema,
+    kind: ListKind,
+    cur: Vec<Value>,
+    items: &[Value],
+    path: &mut Vec<String>,
+) -> Vec<Value> {
+    if cur.is_empty() && items.is_empty() {
+        return cur;
+    }
+    match kind {
+        ListKind::Keyed(key) => {
+            let delete = |i: &Value| i.get("$patch").and_then(Value::as_str) == Some("delete");
+            // `mergeSliceWithSpecialElements`: the deletions leave the original first.
+            let original: Vec<Value> = cur
+                .into_iter()
+                .filter(|c| {
+                    !items.iter().any(|i| delete(i) && i.get(key).is_some() && i.get(key) == c.get(key))
+                })
+                .collect();
+            let patch: Vec<Value> = items.iter().filter(|i| !delete(i)).cloned().collect();
+            let merged = merge_keyed(schema, original.clone(), &patch, key, path);
+            let (mine, server_only) = partition(merged, &patch, Some(key));
+            normalize_order(mine, server_only, &patch, &original, Some(key))
+        }
+        ListKind::Set => {
+            let mut merged = cur.clone();
+            for x in items {
+                if !merged.contains(x) {
+                    merged.push(x.clone());
+                }
+            }
+            let (mine, server_only) = partition(merged, items, None);
+            normalize_order(mine, server_only, items, &cur, None)
+        }
+        ListKind::Atomic => items.to_vec(),
+    }
+}
+
+/// Where `item` stands in `order`: by its merge key's value, or by value for scalars
+/// (`strategicpatch.index`).
+fn index_in(order: &[Value], item: &Value, key: Option<&str>) -> Option<usize> {
+    match key {
+        Some(k) => order.iter().position(|o| o.get(k) == item.get(k)),
+        None => order.iter().position(|o| o == item),
+    }
+}
+
+/// `partitionMapsByPresentInList` / `partitionPrimitivesByPresentInList`: the items `by` names,
+/// and the others, each in `merged`'s order.
+fn partition(merged: Vec<Value>, by: &[Value], key: Option<&str>) -> (Vec<Value>, Vec<Value>) {
+    merged.into_iter().partition(|v| index_in(by, v, key).is_some())
+}
+
+/// `normalizeElementOrder`: `mine` sorted by `my_order`, `server_only` by `server_order`
+/// (stable; an item missing from its order list stays where it is), then merged by
+/// `mergeSortedSlice`: a server-only item goes first only when both it and the next patch item
+/// stand in `server_order` and it stands before (apimachinery `pkg/util/strategicpatch/patch.go`).
+fn normalize_order(
+    mut mine: Vec<Value>,
+    mut server_only: Vec<Value>,
+    my_order: &[Value],
+    server_order: &[Value],
+    key: Option<&str>,
+) -> Vec<Value> {
+    let sort = |list: &mut Vec<Value>, order: &[Value]| {
+        list.sort_by(|a, b| match (index_in(order, a, key), index_in(order, b, key)) {
+            (Some(x), Some(y)) => x.cmp(&y),
+            _ => std::cmp::Ordering::Equal,
+        });
+    };
+    sort(&mut mine, my_order);
+    sort(&mut server_only, server_order);
+    let mut out = Vec::with_capacity(mine.len() + server_only.len());
+    let (mut left, mut right) = (server_only.into_iter().peekable(), mine.into_iter().peekable());
+    loop {
+        let take_left = match (left.peek(), right.peek()) {
+            (None, None) => break,
+            (Some(_), None) => true,
+            (None, Some(_)) => false,
+            (Some(l), Some(r)) => {
+                matches!((index_in(server_order, l, key), index_in(server_order, r, key)), (Some(li), Some(ri)) if li < ri)
+            }
+        };
+        out.extend(if take_left { left.next() } else { right.next() });
+    }
+    out
 }
 
 fn merge_keyed(
@@ -976,15 +1076,18 @@ mod tests {
             {"name": "c3", "image": "i3"}
         ], "tolerations": [{"key": "t2"}]}});
         let out = apply_patch(PatchType::Strategic, Schema::Pod, Some(&pod), &patch, None).unwrap();
+        // Without `$setElementOrder`, `mergeSlice` puts the patch's items first unless the server
+        // order places a server-only item before them (`mergeSortedSlice`): a new item is not in
+        // the server's order, so it goes before the server-only ones.
         assert_eq!(
             out["spec"]["containers"],
             json!([
-                {"name": "c1", "image": "j1", "env": [{"name": "X", "value": "1"}, {"name": "Y", "value": "2"}]},
+                {"name": "c1", "image": "j1", "env": [{"name": "Y", "value": "2"}, {"name": "X", "value": "1"}]},
                 {"name": "c3", "image": "i3"}
             ])
         );
         assert_eq!(out["spec"]["tolerations"], json!([{"key": "t2"}]), "no patchStrategy: replaced");
-        assert_eq!(out["metadata"]["finalizers"], json!(["a", "b"]));
+        assert_eq!(out["metadata"]["finalizers"], json!(["b", "a"]));
         let out = apply_patch(
             PatchType::Strategic,
             Schema::Pod,
@@ -1002,6 +1105,58 @@ mod tests {
             apply_patch(PatchType::Strategic, Schema::ConfigMap, Some(&c), &p, None).unwrap(),
             merge_patch(&c, &p)
         );
+    }
+
+    /// `$setElementOrder/<list>` and the order `mergeSlice` enforces (apimachinery
+    /// `pkg/util/strategicpatch/patch.go` `mergePatchIntoOriginal`, `mergeSlice`,
+    /// `normalizeElementOrder`, `mergeSortedSlice`; the scalar case is `patch_test.go`'s "merge
+    /// lists of scalars": current [1,2,4] + `{$setElementOrder: [1,2,3], list: [3]}` → [1,2,3,4]).
+    #[test]
+    fn strategic_merge_patch_orders_lists_as_upstream() {
+        let smp = |cur: &Value, p: Value| {
+            apply_patch(PatchType::Strategic, Schema::Pod, Some(cur), &p, None).unwrap()
+        };
+        let names = |v: &Value| -> Vec<String> {
+            v["spec"]["containers"].as_array().map_or(Vec::new(), |a| {
+                a.iter().map(|c| c["name"].as_str().unwrap_or("").to_string()).collect()
+            })
+        };
+        let pod = json!({"metadata": {"name": "p", "finalizers": ["1", "2", "4"]}, "spec": {"containers": [
+            {"name": "a", "image": "i"}, {"name": "b", "image": "i"}, {"name": "c", "image": "i"}
+        ]}});
+        // The scalar case of patch_test.go.
+        let out = smp(
+            &pod,
+            json!({"metadata": {"$setElementOrder/finalizers": ["1", "2", "3"], "finalizers": ["3"]}}),
+        );
+        assert_eq!(out["metadata"]["finalizers"], json!(["1", "2", "3", "4"]));
+        // The directive alone reorders; a server-only item keeps its place relative to the rest.
+        let out = smp(
+            &pod,
+            json!({"spec": {"$setElementOrder/containers": [{"name": "c"}, {"name": "a"}, {"name": "b"}],
+                            "containers": [{"name": "a", "image": "j"}]}}),
+        );
+        assert_eq!(names(&out), ["c", "a", "b"]);
+        assert_eq!(out["spec"]["containers"][1], json!({"name": "a", "image": "j"}));
+        let out = smp(
+            &pod,
+            json!({"spec": {"$setElementOrder/containers": [{"name": "c"}, {"name": "a"}],
+                            "containers": [{"name": "c", "image": "z"}]}}),
+        );
+        assert_eq!(names(&out), ["b", "c", "a"], "b stood before c on the server");
+        // A list the patch does not carry is only reordered; the directive never reaches the object.
+        let out = smp(
+            &pod,
+            json!({"spec": {"$setElementOrder/containers": [{"name": "b"}, {"name": "c"}, {"name": "a"}]}}),
+        );
+        assert_eq!(names(&out), ["b", "c", "a"]);
+        assert!(!out.to_string().contains("setElementOrder"), "{out}");
+        // Without the directive: patch items in the patch's order, server-only items by the server's.
+        let out = smp(
+            &pod,
+            json!({"spec": {"containers": [{"name": "c", "image": "x"}, {"name": "a", "image": "y"}]}}),
+        );
+        assert_eq!(names(&out), ["b", "c", "a"]);
     }
 
     #[test]

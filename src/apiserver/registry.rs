@@ -228,11 +228,10 @@ pub fn patch(ctx: &mut WriteCtx<'_>, req: &ApiRequest) -> WriteResult {
         now: &now,
     };
     let schema = patch::Schema::of_resource(info.resource);
-    let mut patched = match patch::apply_patch(p.ty, schema, current.as_ref(), &p.patch, Some(&apply)) {
+    let patched = match patch::apply_patch(p.ty, schema, current.as_ref(), &p.patch, Some(&apply)) {
         Ok(v) => v,
         Err(e) => return (Err(e.to_status()), Why::new(Rule::PatchRejected)),
     };
-    patch::drop_empty_maps(&mut patched);
     // `checkName`: the patched object must keep the URL's name and namespace.
     let patched_name = object::name(&patched);
     if !patched_name.is_empty() && patched_name != name {
