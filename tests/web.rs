@@ -2718,6 +2718,220 @@ async fn fifty_watches_on_three_apiservers_fold_into_per_apiserver_summaries() {
     }
 }
 
+/// `prop` of `el`'s computed style.
+fn computed(el: &Element, prop: &str) -> String {
+    let f = js_sys::Function::new_with_args("el, p", "return getComputedStyle(el).getPropertyValue(p);");
+    f.call2(&wasm_bindgen::JsValue::NULL, el, &prop.into()).unwrap().as_string().unwrap_or_default()
+}
+
+/// Lines of a script file (no comments, no blank lines).
+fn script_lines(text: &str) -> Vec<&str> {
+    text.lines().filter(|l| !l.trim().is_empty() && !l.starts_with('#')).collect()
+}
+
+/// WCAG 2.x contrast of every drawn text and mark in both pictures against what it is drawn
+/// on, computed from the browser's computed styles: `[[selector-ish, ratio, is_text], …]`.
+/// Colours are resolved by painting them on a 1 × 1 canvas over the panel's background (so
+/// translucent fills are composited as the page shows them). A mark counts by the more
+/// contrasting of its fill and its stroke (the part that identifies it, WCAG 1.4.11).
+fn contrasts(root: &Element) -> Vec<(String, f64, bool)> {
+    let f = js_sys::Function::new_with_args(
+        "root",
+        r#"
+const cv = document.createElement('canvas'); cv.width = cv.height = 1;
+const cx = cv.getContext('2d', { willReadFrequently: true });
+const paint = (...layers) => { cx.clearRect(0, 0, 1, 1); for (const l of layers) { cx.fillStyle = '#000'; cx.fillStyle = l; cx.fillRect(0, 0, 1, 1); } return cx.getImageData(0, 0, 1, 1).data; };
+const lum = d => { const f = c => { c /= 255; return c <= 0.03928 ? c / 12.92 : Math.pow((c + 0.055) / 1.055, 2.4); }; return 0.2126 * f(d[0]) + 0.7152 * f(d[1]) + 0.0722 * f(d[2]); };
+const ratio = (a, b) => { const x = lum(a), y = lum(b); return (Math.max(x, y) + 0.05) / (Math.min(x, y) + 0.05); };
+const solid = c => c && c !== 'none' && !c.startsWith('url');
+const panel = getComputedStyle(root.closest('section') || root).backgroundColor;
+const out = [];
+const name = el => (el.getAttribute('class') || el.tagName) + ' in ' + ((el.closest('[data-kind]') || el.parentElement).getAttribute('data-kind') || (el.parentElement.getAttribute('class') || ''));
+for (const t of root.querySelectorAll('svg.timeline text')) {
+  const st = getComputedStyle(t);
+  if (st.visibility === 'hidden' || st.display === 'none') continue;
+  const fg = st.fill;
+  let bgs = [paint(panel)];
+  const prev = t.previousElementSibling;
+  if (t.classList.contains('chip-text') && prev) bgs = [paint(panel, getComputedStyle(prev).fill)];
+  if (t.classList.contains('band-label')) { const band = t.parentElement.querySelector('rect.band'); if (band) bgs.push(paint(panel, getComputedStyle(band).fill)); }
+  for (const bg of bgs) out.push([name(t) + ' "' + t.textContent + '"', ratio(paint(panel, fg), bg), true]);
+}
+const marks = '.diamond, .chip, .band, .snapshot, .bar, .watch-start circle, .frame, .mark.watch path, .bookmark path, .end-x, .end-sq, .scissors, .head, .lag-line, .in-flight, .off-line, .flag, .flag-pole, .path-line, .path-end, .seg, .tomb, .clock, .clock-arc, .clock-hand, .cursor-bar, .sel-ring, .hatch-line, #tl-compact-line, .tape';
+for (const m of root.querySelectorAll(marks)) {
+  if (!m.closest('svg.timeline')) continue;
+  const st = getComputedStyle(m);
+  const bg = paint(panel);
+  let best = 0;
+  if (solid(st.fill)) best = Math.max(best, ratio(paint(panel, st.fill), bg));
+  if (solid(st.stroke) && parseFloat(st.strokeWidth) > 0) best = Math.max(best, ratio(paint(panel, st.stroke), bg));
+  out.push([name(m), best, false]);
+}
+return out;
+"#,
+    );
+    let arr: js_sys::Array = f.call1(&wasm_bindgen::JsValue::NULL, root).unwrap().unchecked_into();
+    arr.iter()
+        .map(|row| {
+            let row: js_sys::Array = row.unchecked_into();
+            (row.get(0).as_string().unwrap(), row.get(1).as_f64().unwrap(), row.get(2).as_bool().unwrap())
+        })
+        .collect()
+}
+
+/// Every text in the pictures reaches 4.5:1 and every mark 3:1 against its background, in the
+/// light and the dark theme, over scenarios drawing every kind of mark (lag and dots in flight,
+/// lists, tokens, a refused read, each kind of watch end, timers, the selected line's path and
+/// ring).
+#[wasm_bindgen_test]
+async fn every_text_and_mark_has_enough_contrast_in_both_themes() {
+    let scenarios: [(&str, Vec<&str>, usize); 3] = [
+        ("two apiservers", TWO_APISERVERS.to_vec(), 7),
+        ("endings", ENDINGS.to_vec(), 11),
+        ("paging", script_lines(include_str!("../scripts/shots/paging.rv")), 8),
+    ];
+    for theme in ["light", "dark"] {
+        let mut kinds = std::collections::BTreeSet::new();
+        for (what, lines, select) in &scenarios {
+            let lab = Lab::sized_as(1280, &format!("?lang=en&theme={theme}")).await;
+            run_all(&lab, lines).await;
+            lab.click(&format!("#log li[data-line='{select}'] button")).await;
+            settle().await;
+            let all = contrasts(&lab.el("#timeline"));
+            assert!(all.len() > 30, "{theme} {what}: only {} items", all.len());
+            for (name, ratio, text) in &all {
+                let need = if *text { 4.5 } else { 3.0 };
+                assert!(*ratio >= need, "{theme} {what}: {name} has contrast {ratio:.2} < {need}");
+                kinds.insert(
+                    name.split(" in ")
+                        .next()
+                        .unwrap_or_default()
+                        .split(' ')
+                        .next()
+                        .unwrap_or_default()
+                        .to_string(),
+                );
+            }
+            lab.unmount();
+        }
+        // The scenarios drew every kind of mark the check knows.
+        for k in [
+            "diamond",
+            "chip",
+            "band",
+            "bar",
+            "end-x",
+            "end-sq",
+            "head",
+            "in-flight",
+            "path-line",
+            "path-end",
+            "seg",
+            "clock",
+            "sel-ring",
+            "lbl",
+            "chip-text",
+            "row-label",
+        ] {
+            assert!(kinds.contains(k), "{theme}: no {k} was checked: {kinds:?}");
+        }
+    }
+}
+
+/// What the pictures tell apart is told apart without colour: an ERROR end (✕), a close without
+/// one (■) and a live watch (▶ on a solid bar; ended bars are dashed); a path to the watch cache
+/// (solid, ● at its end) and one to etcd (dashed, ■); the selected line (a dashed ring and a bold
+/// label) and the others (neither).
+#[wasm_bindgen_test]
+async fn distinctions_do_not_rely_on_colour() {
+    let lab = Lab::sized(1280).await;
+    run_all(&lab, ENDINGS).await;
+    run_all(&lab, &["GET /api/v1/namespaces/default/configmaps?watch=true&resourceVersion=8", "advance 1s"])
+        .await;
+    settle().await;
+    let end = |line: &str| lab.el(&format!("#timeline-svg [data-kind='watch-end'][data-line='{line}']"));
+    let shape = |e: &Element| {
+        let s = e.query_selector(".end-x, .end-sq").unwrap().expect("an end glyph");
+        (s.tag_name(), s.get_attribute("class").unwrap())
+    };
+    assert_eq!(shape(&end("11")), ("path".to_string(), "end-x".to_string()));
+    assert_eq!(shape(&end("19")), ("rect".to_string(), "end-sq".to_string()));
+    let live = lab.el("#timeline-svg .watch-row[data-watch='w5']");
+    assert!(live.query_selector("[data-kind='watch-end']").unwrap().is_none());
+    let dash = |el: &Element| computed(el, "stroke-dasharray");
+    assert_eq!(dash(&live.query_selector(".bar").unwrap().unwrap()), "none", "a live watch's bar is solid");
+    let ended_bar = lab.el("#timeline-svg .watch-row[data-watch='w1'] .bar");
+    assert_ne!(dash(&ended_bar), "none", "an ended watch's bar is dashed");
+    lab.unmount();
+
+    let lab = Lab::sized(1280).await;
+    run_all(&lab, &script_lines(include_str!("../scripts/shots/paging.rv"))).await;
+    let path = || {
+        let p = lab.el("#system-view [data-kind='request-path']");
+        let end = p.query_selector(".path-end").unwrap().unwrap().tag_name();
+        (p.get_attribute("data-path").unwrap(), dash(&p.query_selector(".path-line").unwrap().unwrap()), end)
+    };
+    lab.click("#log li[data-line='4'] button").await;
+    let cache = path();
+    lab.click("#log li[data-line='8'] button").await;
+    let etcd = path();
+    assert_eq!((cache.0.as_str(), cache.1.as_str(), cache.2.as_str()), ("watch-cache", "none", "circle"));
+    assert_eq!((etcd.0.as_str(), etcd.2.as_str()), ("etcd", "rect"));
+    assert_ne!(etcd.1, "none", "the path to etcd is dashed");
+    // Line 8 is selected: its mark wears a dashed ring and a bold label; line 4's does not.
+    let sel = lab.el("#timeline-svg [data-kind='request-error'][data-line='8']");
+    let ring = sel.query_selector(".sel-ring").unwrap().expect("a ring on the selected mark");
+    assert_ne!(dash(&ring), "none");
+    assert_eq!(computed(&sel.query_selector("text").unwrap().unwrap(), "font-weight"), "700");
+    let other = lab.el("#timeline-svg [data-kind='list-rv'][data-line='4']");
+    assert!(other.query_selector(".sel-ring").unwrap().is_none());
+    // The ring sits around the mark it marks.
+    let (r, m) = (rect_of(&ring), rect_of(&sel.query_selector(".end-x").unwrap().unwrap()));
+    assert!(r.l <= m.l && r.r >= m.r && r.t <= m.t && r.b >= m.b, "the ring encloses the ✕");
+    lab.unmount();
+}
+
+/// Stepping animates: a step moves the same elements to their new places through CSS
+/// transitions (etcd's head, a cache band), and with reduced motion nothing tweens.
+#[wasm_bindgen_test]
+async fn stepping_moves_the_same_marks_with_transitions_unless_motion_is_reduced() {
+    for (query, reduced) in [("?lang=en", false), ("?lang=en&motion=reduce", true)] {
+        let lab = Lab::sized_as(1280, query).await;
+        run_all(&lab, &[CM_A, CM_B, CM_C]).await;
+        settle().await;
+        let head = lab.el("#system-view .head");
+        let band = lab.el("#system-view [data-kind='cache-window'][data-apiserver='1'] rect.band");
+        let (d0, w0) = (head.get_attribute("d").unwrap(), band.get_attribute("width").unwrap());
+        lab.click("#scrub-back").await;
+        settle().await;
+        let (head2, band2) = (
+            lab.el("#system-view .head"),
+            lab.el("#system-view [data-kind='cache-window'][data-apiserver='1'] rect.band"),
+        );
+        assert!(
+            head2.is_same_node(Some(&head)) && band2.is_same_node(Some(&band)),
+            "{query}: the same elements move"
+        );
+        assert_ne!(head2.get_attribute("d").unwrap(), d0, "{query}: the head moved back");
+        assert_ne!(band2.get_attribute("width").unwrap(), w0, "{query}: the band shrank");
+        for (el, prop) in [(&head2, "d"), (&band2, "width")] {
+            let props = computed(el, "transition-property");
+            let dur = computed(el, "transition-duration");
+            if reduced {
+                assert!(dur.split(", ").all(|d| d == "0s"), "{query}: {props} {dur}");
+            } else {
+                let i = props
+                    .split(", ")
+                    .position(|p| p == prop)
+                    .unwrap_or_else(|| panic!("{prop} not in {props}"));
+                let d = dur.split(", ").nth(i).unwrap_or("0s");
+                assert_eq!(d, "0.4s", "{query}: {prop} tweens");
+            }
+        }
+        lab.unmount();
+    }
+}
+
 /// Each way a watch ends, drawn where it happened with its code (or none) and its owner.
 const ENDINGS: &[&str] = &[
     "set apiservers 2",

@@ -93,7 +93,7 @@ fn tier_label(g: Geom, y: f64, text: &str, timers: &[&Timer]) -> (Html, f64) {
     let (chips, lines) = timer_chips(g, start, y, timers);
     let h = 18.0 + (lines - 1.0).max(0.0) * TIMER_LINE;
     let html = html! {
-        <g class="tier">
+        <g class="tier" key={format!("tier-{text}")}>
             <line class="tier-rule" x1="0" x2={f(g.width)} y1={f(y)} y2={f(y)} />
             <text class="tier-label" x="6" y={f(y + 13.0)} data-label-for="tier">{ text.to_string() }</text>
             { chips }
@@ -124,7 +124,7 @@ pub fn system_view(p: &SystemProps) -> Html {
     y += h;
     let you_y = g.mid(y);
     parts.push(
-        html! { <g class="row you">{ gutter_label(g, you_y, tr.t(K::SvYou), None, tr.t(K::SvYou)) }</g> },
+        html! { <g class="row you" key="you">{ gutter_label(g, you_y, tr.t(K::SvYou), None, tr.t(K::SvYou)) }</g> },
     );
     if let Some(pth) = &path {
         let px = pth.rv.filter(|r| *r >= w.lo && *r <= w.hi).map_or(head_x, |r| x(r as f64 + 0.5));
@@ -155,7 +155,7 @@ pub fn system_view(p: &SystemProps) -> Html {
             }
         });
         parts.push(html! {
-            <g class="row informer" data-informer={inf.name.clone()} data-apiserver={inf.apiserver.to_string()}>
+            <g class="row informer" key={format!("inf-{}", inf.name)} data-informer={inf.name.clone()} data-apiserver={inf.apiserver.to_string()}>
                 { gutter_label(g, cy, &inf.name, Some(&tr.f(K::SvToApiserver, &[&inf.apiserver])), &tr.f(K::SvInformerRow, &[&inf.name, &inf.resource, &inf.apiserver])) }
                 { for flag }
             </g>
@@ -175,7 +175,7 @@ pub fn system_view(p: &SystemProps) -> Html {
             let text = if a.watch_cache { tr.t(K::SvNoCacheYet) } else { tr.t(K::SvCacheOff) };
             let tw = text_width(text);
             parts.push(html! {
-                <g class="row apiserver" data-apiserver={a.number.to_string()}>
+                <g class="row apiserver" key={format!("as-{}", a.number)} data-apiserver={a.number.to_string()}>
                     { gutter_label(g, cy, &tr.f(K::TlApiserver, &[&a.number]), None, &tr.f(K::TlApiserver, &[&a.number])) }
                     <line class="off-line" x1={f(g.x0)} x2={f(g.x1)} y1={f(cy)} y2={f(cy)} />
                     { for (g.x0 + 6.0 + tw <= g.x1).then(|| label("off-label", g.x0 + 6.0, cy - 4.0, text.to_string(), "cache-window")) }
@@ -230,7 +230,7 @@ pub fn system_view(p: &SystemProps) -> Html {
                     <g class="lag" data-kind="lag" data-rv={v.revision.to_string()} data-behind={behind.to_string()} data-in-flight={c.in_flight.to_string()}>
                         <title>{ tr.f(K::SvLagTitle, &[&c.apiserver, &c.resource, &behind, &c.in_flight, &duration_text(c.lag_ms)]) }</title>
                         <line class="lag-line" x1={f(xa)} x2={f(head_x)} y1={f(cy + 5.0)} y2={f(cy + 5.0)} />
-                        { for dots }
+                        <g class="dots">{ for dots }</g>
                         { for lx.map(|lx| label("lag-label", lx, cy + 4.0, text.clone(), "lag")) }
                     </g>
                 }
@@ -250,17 +250,17 @@ pub fn system_view(p: &SystemProps) -> Html {
                 path_points.push((px, cy));
             }
             parts.push(html! {
-                <g class="row cache" data-kind="cache-window" data-apiserver={c.apiserver.to_string()} data-resource={c.resource.to_string()}
+                <g class="row cache" key={format!("cache-{}-{}", c.apiserver, c.resource)} data-kind="cache-window" data-apiserver={c.apiserver.to_string()} data-resource={c.resource.to_string()}
                     data-rv={c.rv.to_string()} data-from={c.oldest_startable_rv.to_string()} data-ready={c.ready.to_string()}>
                     <title>{ tr.f(K::TlCacheAt, &[&c.apiserver, &c.resource, &c.oldest_startable_rv, &c.rv]) }</title>
                     { gutter_label(g, cy, &tr.f(K::TlApiserver, &[&c.apiserver]), Some(c.resource), &tr.f(K::TlCacheRow, &[&c.apiserver, &c.resource])) }
-                    if hi >= lo {
-                        <rect class={classes!("band", (!c.ready).then_some("unready"))} x={f(x1)} y={f(cy - 9.0)} width={f((x2 - x1).max(2.0))} height="18" rx="3" />
-                    }
-                    { for snaps }
-                    { for text_x.map(|tx| label("band-label", tx, cy + 4.0, text.clone(), "cache-window")) }
-                    { for head_label }
-                    { for lag }
+                    // Always the same element (an empty window is 0 wide), so a step tweens it.
+                    <rect class={classes!("band", (!c.ready).then_some("unready"))} x={f(x1)} y={f(cy - 9.0)}
+                        width={f(if hi >= lo { (x2 - x1).max(2.0) } else { 0.0 })} height="18" rx="3" />
+                    <g class="snaps">{ for snaps }</g>
+                    <g>{ for text_x.map(|tx| label("band-label", tx, cy + 4.0, text.clone(), "cache-window")) }</g>
+                    <g>{ for head_label }</g>
+                    <g>{ for lag }</g>
                 </g>
             });
             y += g.row_h();
@@ -280,7 +280,7 @@ pub fn system_view(p: &SystemProps) -> Html {
                 &[&a.number, &group.len(), &(group.len() - errors - clean), &errors, &clean],
             );
             parts.push(html! {
-                <g class="row watches" data-kind="watch-summary" data-apiserver={a.number.to_string()} data-count={group.len().to_string()}
+                <g class="row watches" key={format!("watches-{}", a.number)} data-kind="watch-summary" data-apiserver={a.number.to_string()} data-count={group.len().to_string()}
                     data-errors={errors.to_string()} data-clean={clean.to_string()}>
                     <title>{ title.clone() }</title>
                     { gutter_label(g, cy, &first, Some(&second), &title) }
@@ -323,10 +323,10 @@ pub fn system_view(p: &SystemProps) -> Html {
         path_points.push((px, cy));
     }
     parts.push(html! {
-        <g class="row etcd" data-rev={v.revision.to_string()}>
+        <g class="row etcd" key="etcd" data-rev={v.revision.to_string()}>
             { gutter_label(g, cy, "etcd", None, "etcd") }
             <rect class="tape" x={f(tape_x1)} y={f(cy - 9.0)} width={f((head_x - tape_x1).max(2.0))} height="18" rx="2" />
-            { for zone }
+            <g>{ for zone }</g>
             <path class="head" data-kind="head" data-rv={v.revision.to_string()} d={format!("M{} {}l-5 -7h10z", f(head_x), f(cy - 9.0))} />
             { for etcd_label.map(|(lx, t)| label("etcd-label", lx, cy + 4.0, t, "etcd")) }
         </g>
@@ -346,7 +346,12 @@ pub fn system_view(p: &SystemProps) -> Html {
                 data-line={p.selected.map(|s| (s + 1).to_string())} data-rv={pth.rv.map(|r| r.to_string())}>
                 <title>{ tr.f(K::SvPathTitle, &[&pth.apiserver, &tier_name(tr, pth.tier)]) }</title>
                 <path class="path-line" {d} />
-                <circle class="path-end" cx={f(ex)} cy={f(ey)} r="4" />
+                // Where it was decided, by shape too: ● the watch cache, ◆ a cache snapshot, ■ etcd.
+                { match pth.tier {
+                    PathTier::WatchCache => html! { <circle class="path-end" cx={f(ex)} cy={f(ey)} r="5" /> },
+                    PathTier::CacheSnapshot => html! { <path class="path-end" d={format!("M{} {}l6 6l-6 6l-6 -6z", f(ex), f(ey - 6.0))} /> },
+                    PathTier::Etcd => html! { <rect class="path-end" x={f(ex - 5.0)} y={f(ey - 5.0)} width="10" height="10" /> },
+                } }
             </g>
         }
     });
@@ -376,7 +381,7 @@ pub fn system_view(p: &SystemProps) -> Html {
                 width={f(g.width)} height={f(height)} viewBox={format!("0 0 {} {}", f(g.width), f(height))}
                 data-lo={w.lo.to_string()} data-hi={w.hi.to_string()} data-x0={f(g.x0)} data-x1={f(g.x1)}>
                 { hatch_defs() }
-                { for parts }
+                <g class="rows">{ for parts }</g>
                 { for path_html }
             </svg>
             { for strip }

@@ -685,6 +685,11 @@ pub fn gutter_label_as(
     }
 }
 
+/// The selected line's marking around a mark, beyond colour: a dashed ring (its label turns bold).
+fn sel_ring(x: f64, y: f64, w: f64, h: f64) -> Html {
+    html! { <g class="sel"><rect class="sel-ring" x={f(x)} y={f(y)} width={f(w)} height={f(h)} rx={f(h.min(w) / 2.0)} /></g> }
+}
+
 /// An invisible 24 × 24 px pointer target around (`x`, `y`).
 fn hit(x: f64, y: f64) -> Html {
     html! { <rect class="hit" x={f(x - 12.0)} y={f(y - 12.0)} width="24" height="24" /> }
@@ -796,7 +801,7 @@ pub fn picture(p: &PictureProps) -> Html {
             <text x={f(xr)} y={f(axis_y - 8.0)} data-label-for="axis">{ r }</text></g> }
         })
         .collect();
-    parts.push(html! { <g class="axis">
+    parts.push(html! { <g class="axis" key="axis">
         if g.stacked() {
             <text class="row-label above" x={f(g.x0)} y="11" data-label-for="row">{ tr.t(K::TlRevision) }</text>
         } else {
@@ -867,12 +872,13 @@ pub fn picture(p: &PictureProps) -> Html {
                     data-x={f(cx)} {onclick} {onmouseenter} {onmouseleave}>
                     <title>{ title }</title>
                     { hit(cx, cy) }
+                    { for hl.then(|| sel_ring(cx - half - 3.0, cy - 12.0, 2.0 * half + 6.0, 24.0)) }
                     { shape }
                 </g>
             });
         }
         let h = g.row_h() + (used - 1) as f64 * g.content_h();
-        parts.push(html! { <g class="row reads">
+        parts.push(html! { <g class="row reads" key="reads">
             { gutter_label(g, g.mid(y), tr.t(K::TlReads), None, tr.t(K::TlReads)) }
             { for shapes }
         </g> });
@@ -927,6 +933,7 @@ pub fn picture(p: &PictureProps) -> Html {
                     onclick={onclick.clone()} onmouseenter={onmouseenter.clone()} onmouseleave={onmouseleave.clone()}>
                     <title>{ tr.f(K::TlWatchAt, &[&wr.id, &r]) }</title>
                     { hit(xc, cy) }
+                    { for hl.then(|| sel_ring(xc - 9.0, cy - 9.0, 18.0, 18.0)) }
                     <path d={format!("M{} {}l8 5l-8 5z", f(xc - 3.0), f(cy - 5.0))} />
                 </g>
             }
@@ -948,6 +955,7 @@ pub fn picture(p: &PictureProps) -> Html {
                     onclick={eclick} onmouseenter={eenter} onmouseleave={eleave}>
                     <title>{ tr.f(K::TlWatchEnded, &[&wr.id, &text]) }</title>
                     { hit(xe, cy) }
+                    { for ehl.then(|| sel_ring(xe - 9.0, cy - 9.0, 18.0, 18.0)) }
                     { end_glyph(error, xe, cy) }
                     { for lx.map(|lx| label("end-label", lx, cy + 4.0, text.clone(), "watch-end")) }
                 </g>
@@ -961,15 +969,15 @@ pub fn picture(p: &PictureProps) -> Html {
             })
             .flatten();
         parts.push(html! {
-            <g class="row watch-row" data-watch={wr.id.clone()} data-apiserver={wr.apiserver.to_string()} data-resource={wr.resource.clone()}>
+            <g class="row watch-row" key={format!("watch-{}", wr.id)} data-watch={wr.id.clone()} data-apiserver={wr.apiserver.to_string()} data-resource={wr.resource.clone()}>
                 { gutter_label_as("watch-label", g, cy, &wr.id, Some(&tr.f(K::TlApiserver, &[&wr.apiserver])), &tr.f(K::TlWatchRow, &[&wr.id, &wr.apiserver, &wr.resource])) }
                 <line class={classes!("bar", wr.end.is_some().then_some("ended"))} x1={f(xa)} x2={f(xb.max(xa))} y1={f(cy)} y2={f(cy)} />
-                { for ticks }
-                { for start }
-                { for bookmarks }
-                { for cursor }
-                { for end }
-                { for buffer }
+                <g class="frames">{ for ticks }</g>
+                <g>{ for start }</g>
+                <g class="bookmarks">{ for bookmarks }</g>
+                <g>{ for cursor }</g>
+                <g>{ for end }</g>
+                <g>{ for buffer }</g>
             </g>
         });
         y += g.row_h();
@@ -994,7 +1002,7 @@ pub fn picture(p: &PictureProps) -> Html {
                 None => second,
             };
             parts.push(html! {
-                <g class="row watch-row more" data-kind="watch-summary" data-apiserver={n.to_string()} data-count={group.len().to_string()}
+                <g class="row watch-row more" key={format!("fold-{n}")} data-kind="watch-summary" data-apiserver={n.to_string()} data-count={group.len().to_string()}
                     data-errors={errors.to_string()} data-clean={clean.to_string()}>
                     { gutter_label(g, cy, &first, Some(&second), &title) }
                     { bars }
@@ -1034,7 +1042,7 @@ pub fn picture(p: &PictureProps) -> Html {
             </> }
         });
         parts.push(html! {
-            <g class="row cache" data-kind="cache-window" data-apiserver={c.apiserver.to_string()} data-resource={c.resource.clone()}
+            <g class="row cache" key={format!("cache-{}-{}", c.apiserver, c.resource)} data-kind="cache-window" data-apiserver={c.apiserver.to_string()} data-resource={c.resource.clone()}
                 data-rv={c.rv.to_string()} data-from={c.oldest.to_string()}>
                 <title>{ title }</title>
                 { gutter_label(g, cy, &name, Some(&c.resource), &tr.f(K::TlCacheRow, &[&c.apiserver, &c.resource])) }
@@ -1095,7 +1103,7 @@ pub fn picture(p: &PictureProps) -> Html {
                 <circle class="scissors" cx={f(xe - 5.0)} cy={f(cy)} r="2.5" />
             </g>
         });
-        parts.push(html! { <g class="row compacted">
+        parts.push(html! { <g class="row compacted" key="compaction">
             { gutter_label(g, cy, tr.t(K::TlCompaction), None, tr.t(K::TlCompaction)) }
             { for boundary_label }
             { for manual }
@@ -1134,7 +1142,7 @@ pub fn picture(p: &PictureProps) -> Html {
             LaneBody::Buckets(b) => buckets(tr, &lane.key, b, w, g, top),
         };
         parts.push(html! {
-            <g class="lane" data-key={lane.key.clone()}>
+            <g class="lane" key={format!("lane-{}", lane.key)} data-key={lane.key.clone()}>
                 { lane_label(g, y, &lane.short, &lane.key, true) }
                 { body }
             </g>
@@ -1144,7 +1152,7 @@ pub fn picture(p: &PictureProps) -> Html {
     if m.more_keys > 0 {
         let l = tr.f(K::TlMoreKeys, &[&m.more_keys]);
         parts.push(html! {
-            <g class="lane more" id="tl-more">
+            <g class="lane more" key="more-keys" id="tl-more">
                 { lane_label(g, y, &l, &l, false) }
                 { buckets(tr, &l, &m.more, w, g, y + g.label_line()) }
             </g>
@@ -1155,7 +1163,7 @@ pub fn picture(p: &PictureProps) -> Html {
     // The compacted zone over every plot row (it lets pointer events through to the marks).
     if let Some((c, xe, label_c)) = zone_at {
         parts.push(html! {
-            <g class="compacted">
+            <g class="compacted" key="zone">
                 <rect id="tl-compacted" class="zone" data-rev={c.to_string()} x={f(g.x0)} y={f(plot_top)} width={f(xe - g.x0)} height={f((y - plot_top).max(0.0))}>
                     <title>{ label_c }</title>
                 </rect>
@@ -1172,7 +1180,7 @@ pub fn picture(p: &PictureProps) -> Html {
                 width={f(g.width)} height={f(height)} viewBox={format!("0 0 {} {}", f(g.width), f(height))}
                 data-lo={w.lo.to_string()} data-hi={w.hi.to_string()} data-x0={f(g.x0)} data-x1={f(g.x1)} data-width={f(g.width)}
                 data-current={m.current.to_string()}>
-                { for parts }
+                <g class="rows">{ for parts }</g>
             </svg>
             { table(tr, m) }
         </div>
