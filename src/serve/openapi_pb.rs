@@ -23,29 +23,15 @@ pub enum Format {
 pub const PROTOBUF_CONTENT_TYPE: &str = "application/com.github.proto-openapi.spec.v2.v1.0+protobuf";
 
 pub fn negotiate(accept: Option<&str>) -> Format {
-    let accept = accept.map(str::trim).filter(|a| !a.is_empty()).unwrap_or("*/*");
-    let mut clauses: Vec<(f32, String, String)> = accept
-        .split(',')
-        .filter_map(|range| {
-            let mut parts = range.split(';').map(str::trim);
-            let (ty, sub) = parts.next()?.split_once('/').unwrap_or(("*", "*"));
-            let q = parts
-                .filter_map(|p| p.strip_prefix("q="))
-                .next()
-                .map_or(1.0, |v| v.trim().parse().unwrap_or(0.0));
-            (q > 0.0).then(|| (q, ty.trim().to_ascii_lowercase(), sub.trim().to_ascii_lowercase()))
-        })
-        .collect();
-    clauses.sort_by(|a, b| b.0.total_cmp(&a.0));
-    for (_, ty, sub) in clauses {
-        if ty != "application" && ty != "*" {
+    for r in super::table::media_ranges(accept) {
+        if r.ty != "application" && r.ty != "*" {
             continue;
         }
-        if sub == "json" || sub == "*" {
+        if r.subtype == "json" || r.subtype == "*" {
             return Format::Json;
         }
-        if sub == "com.github.proto-openapi.spec.v2@v1.0+protobuf"
-            || sub == "com.github.proto-openapi.spec.v2.v1.0+protobuf"
+        if r.subtype == "com.github.proto-openapi.spec.v2@v1.0+protobuf"
+            || r.subtype == "com.github.proto-openapi.spec.v2.v1.0+protobuf"
         {
             return Format::Protobuf;
         }

@@ -56,30 +56,60 @@ pub struct TableRequest {
     pub no_headers: bool,
 }
 
-/// Negotiates the answer's shape (the one rule for every served path): the media ranges in order
-/// of preference (`q`, stable), the first the server can produce wins — plain JSON, or (for a
-/// GET of the API) a Table in `meta.k8s.io` v1 or v1beta1. Other shapes
-/// (`as=PartialObjectMetadata`, `as=APIGroupDiscoveryList`, a Table of another group) are skipped.
-pub fn negotiate(accept: Option<&str>, get: bool) -> Output {
-    let Some(accept) = accept.filter(|a| !a.trim().is_empty()) else { return Output::Json };
-    let mut ranges: Vec<(f32, Option<Output>)> = accept
+/// One range of an `Accept` header: type, subtype (lower-cased) and its parameters.
+#[derive(Debug, Clone, PartialEq)]
+pub struct MediaRange {
+    pub ty: String,
+    pub subtype: String,
+    pub q: f32,
+    pub params: Vec<(String, String)>,
+}
+
+impl MediaRange {
+    fn param(&self, name: &str) -> Option<&str> {
+        self.params.iter().find(|(k, _)| k == name).map(|(_, v)| v.as_str())
+    }
+}
+
+/// The ranges of an `Accept` header in order of preference: by `q`, stable, without `q=0`
+/// (goautoneg `ParseAccept`, which both the apiserver and kube-openapi use). No header is `*/*`.
+pub fn media_ranges(accept: Option<&str>) -> Vec<MediaRange> {
+    let accept = accept.map(str::trim).filter(|a| !a.is_empty()).unwrap_or("*/*");
+    let mut ranges: Vec<MediaRange> = accept
         .split(',')
         .map(|range| {
             let mut parts = range.split(';').map(str::trim);
-            let ty = parts.next().unwrap_or("").to_ascii_lowercase();
-            let (mut q, mut as_, mut g, mut v) = (1.0f32, None, None, None);
+            let full = parts.next().unwrap_or("").to_ascii_lowercase();
+            let (ty, subtype) = full.split_once('/').unwrap_or((full.as_str(), "*"));
+            let mut r =
+                MediaRange { ty: ty.to_string(), subtype: subtype.to_string(), q: 1.0, params: Vec::new() };
             for p in parts {
-                let (k, val) = p.split_once('=').unwrap_or((p, ""));
-                match k.trim().to_ascii_lowercase().as_str() {
-                    "q" => q = val.trim().parse().unwrap_or(0.0),
-                    "as" => as_ = Some(val.trim().to_string()),
-                    "g" => g = Some(val.trim().to_string()),
-                    "v" => v = Some(val.trim().to_string()),
-                    _ => {}
+                let (k, v) = p.split_once('=').unwrap_or((p, ""));
+                let (k, v) = (k.trim().to_ascii_lowercase(), v.trim().to_string());
+                if k == "q" {
+                    r.q = v.parse().unwrap_or(0.0);
+                } else {
+                    r.params.push((k, v));
                 }
             }
-            let json_type = matches!(ty.as_str(), "application/json" | "application/*" | "*/*" | "*");
-            let out = match (json_type, as_.as_deref(), g.as_deref(), v.as_deref()) {
+            r
+        })
+        .filter(|r| r.q > 0.0)
+        .collect();
+    ranges.sort_by(|a, b| b.q.total_cmp(&a.q));
+    ranges
+}
+
+/// Negotiates the answer's shape for the API: the first range the server can produce wins —
+/// plain JSON, or (for a GET) a Table in `meta.k8s.io` v1 or v1beta1. Other shapes
+/// (`as=PartialObjectMetadata`, `as=APIGroupDiscoveryList`, a Table of another group) are skipped.
+pub fn negotiate(accept: Option<&str>, get: bool) -> Output {
+    media_ranges(accept)
+        .iter()
+        .find_map(|r| {
+            let json_type =
+                matches!((r.ty.as_str(), r.subtype.as_str()), ("application", "json" | "*") | ("*", "*"));
+            match (json_type, r.param("as"), r.param("g"), r.param("v")) {
                 (false, ..) => None,
                 (true, None, ..) => Some(Output::Json),
                 (true, Some("Table"), Some("meta.k8s.io"), Some("v1")) if get => {
@@ -89,13 +119,9 @@ pub fn negotiate(accept: Option<&str>, get: bool) -> Output {
                     Some(Output::Table(TableVersion::V1beta1))
                 }
                 _ => None,
-            };
-            (q, out)
+            }
         })
-        .filter(|(q, _)| *q > 0.0)
-        .collect();
-    ranges.sort_by(|a, b| b.0.total_cmp(&a.0));
-    ranges.into_iter().find_map(|(_, o)| o).unwrap_or(Output::NotAcceptable)
+        .unwrap_or(Output::NotAcceptable)
 }
 
 /// `includeObject` from the query (`TableOptions`), or the 400 `asTable` answers.
