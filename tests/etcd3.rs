@@ -126,6 +126,34 @@ fn stale_update_is_409_conflict() {
     );
 }
 
+// §B the body's resourceVersion on update (registry/generic/registry/store.go `tryUpdate` @
+// v1.34.0): a missing object is a 404 before it is read; then `APIObjectVersioner.
+// ObjectResourceVersion` parses it with strconv.ParseUint — its error is no API error, so
+// `ErrorToAPIStatus` answers 500 with Go's text and an empty reason; 0 is an unconditional
+// update (`AllowUnconditionalUpdate`, true for configmaps and pods).
+#[test]
+fn update_resource_version_is_parsed_as_the_registry_does() {
+    let out = run(&format!(
+        "{}\n{}\n{}\n{}\n{}",
+        cm("a"),
+        r#"PUT /api/v1/namespaces/default/configmaps/a {"metadata":{"name":"a","resourceVersion":"abc"}}"#,
+        r#"PUT /api/v1/namespaces/default/configmaps/a {"metadata":{"name":"a","resourceVersion":"-1"}}"#,
+        r#"PUT /api/v1/namespaces/default/configmaps/a {"metadata":{"name":"a","resourceVersion":"0"},"data":{"x":"1"}}"#,
+        r#"PUT /api/v1/namespaces/default/configmaps/b {"metadata":{"name":"b","resourceVersion":"abc"}}"#,
+    ));
+    assert_eq!(
+        out[1]["body"],
+        json!({"kind":"Status","apiVersion":"v1","metadata":{},"status":"Failure",
+               "message":"strconv.ParseUint: parsing \"abc\": invalid syntax","code":500})
+    );
+    assert_eq!(out[2]["code"], 500);
+    assert_eq!(out[2]["body"]["message"], "strconv.ParseUint: parsing \"-1\": invalid syntax");
+    assert_eq!(out[3]["code"], 200, "{}", out[3]);
+    assert_eq!(rv(&out[3]), "3");
+    assert_eq!(out[3]["body"]["data"], json!({"x":"1"}));
+    assert_eq!(out[4]["code"], 404);
+}
+
 // §B an update that encodes to the same bytes is a no-op: no revision, same RV.
 #[test]
 fn identical_update_is_a_no_op() {

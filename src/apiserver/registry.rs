@@ -7,7 +7,8 @@ use serde_json::Value;
 
 use super::decision::{Path, Rule, Why};
 use super::etcd3::{self, Preconditions, ReadAt, StorageError};
-use super::object;
+use super::go::strconv::go_parse_uint;
+use super::object::{self, ResourceVersion};
 use super::patch;
 use super::request::{ApiRequest, Verb};
 use super::status::Status;
@@ -97,17 +98,15 @@ pub fn update(ctx: &mut WriteCtx<'_>, req: &ApiRequest) -> WriteResult {
     // Decoded and checked by the request parser (`body::decode_update`).
     let mut obj = body.clone();
     let key = info.object_key(req.namespace.as_deref(), url_name);
-    let expected = match object::resource_version(&obj) {
-        None => None,
-        Some(rv) => match rv.parse::<i64>() {
-            Ok(n) => Some(n),
-            Err(_) => {
-                return (
-                    Err(Status::bad_request(&format!("invalid resourceVersion in the object: {rv:?}"))),
-                    Why::new(Rule::InvalidResourceVersion),
-                );
-            }
-        },
+    // The registry's `tryUpdate` (`registry/generic/registry/store.go`): a missing object is a
+    // 404 first; then the body's resourceVersion goes through `APIObjectVersioner.
+    // ObjectResourceVersion` (`strconv.ParseUint`), whose error is not an API error (500, empty
+    // reason, Go's text); 0 (or none) is an unconditional update, as both served strategies
+    // allow (`AllowUnconditionalUpdate`).
+    let parsed = object::resource_version(&obj).map(go_parse_uint);
+    let expected = match &parsed {
+        Some(Ok(n)) if *n > 0 => Some(ResourceVersion(*n).revision()),
+        _ => None,
     };
     let mut why =
         Why::new(if expected.is_some() { Rule::Update } else { Rule::UpdateUnconditional }).path(Path::Etcd);
@@ -116,6 +115,9 @@ pub fn update(ctx: &mut WriteCtx<'_>, req: &ApiRequest) -> WriteResult {
         Ok(c) => c,
         Err(e) => return (Err(e.to_status(info, url_name)), e.explain(why, ctx.etcd)),
     };
+    if let Some(Err(e)) = parsed {
+        return (Err(Status::non_api_error(&e.to_string())), Why::new(Rule::InvalidResourceVersion));
+    }
     let errs = strategy.validate(&obj);
     if !errs.is_empty() {
         return (Err(Status::invalid(info, url_name, &errs)), Why::new(Rule::ObjectInvalid));
