@@ -28,6 +28,7 @@ pub mod protobuf;
 pub mod record;
 pub mod schema;
 pub mod schema_table;
+pub mod schema_types;
 pub mod table;
 pub mod translate;
 
