@@ -49,7 +49,7 @@ mod soak {
     const KEYS_PER_WRITER: u64 = 4;
     /// The watch cache's history capacity for the run, so that its window moves within
     /// seconds and a watch resumed from far behind meets a 410.
-    const CACHE_CAPACITY: u64 = 2000;
+    const CACHE_CAPACITY: u64 = 500;
     /// How often etcd is compacted, and how far behind the newest write.
     const COMPACT_EVERY: Duration = Duration::from_secs(3);
     const COMPACT_BEHIND: i64 = 200;
@@ -173,6 +173,7 @@ mod soak {
         compactions: u64,
         dropped_mid_stream: u64,
         half_open: u64,
+        stale_watches: u64,
         slow_cutoffs: u64,
         expired: u64,
         writers_done: usize,
@@ -567,9 +568,10 @@ mod soak {
         }
     }
 
-    /// Faults: compaction through the control endpoint, watches dropped mid-stream, half-open
-    /// connections (a request head never finished, a watch whose client stops sending).
-    async fn faults(st: Shared, addr: SocketAddr, stop: Instant) {
+    /// Faults: compaction through the control endpoint, stale watches (from the run's first
+    /// resourceVersion), watches dropped mid-stream, half-open connections (a request head
+    /// never finished, a watch whose client stops sending).
+    async fn faults(st: Shared, addr: SocketAddr, stop: Instant, first_rv: i64) {
         let mut held: Vec<TcpStream> = Vec::new();
         let mut next_compact = Instant::now() + COMPACT_EVERY;
         let mut tick = 0u64;
@@ -591,6 +593,33 @@ mod soak {
                     } else if !v["error"].as_str().is_some_and(|e| e.contains("compacted")) {
                         // Only a revision at or below the last compaction may be refused.
                         fail(&st, format!("compact {target}: {out:?}"));
+                    }
+                }
+            }
+            // A stale watch: from the run's first resourceVersion, which leaves the watch cache's
+            // window once enough writes have happened; then the answer is a 410 whose message
+            // says so (anything else, while it is still in the window, is simply closed).
+            if tick.is_multiple_of(4)
+                && let Ok(mut s) = connect(addr, false).await
+            {
+                let path = format!("{NS_PATH}?watch=true&resourceVersion={first_rv}");
+                st.borrow_mut().requests += 1;
+                st.borrow_mut().stale_watches += 1;
+                if s.ready().await.is_ok()
+                    && let Ok(resp) = s.send_request(request("GET", &path, None)).await
+                {
+                    let mut body = resp.into_body();
+                    if let Ok(Some(Ok(f))) = tokio::time::timeout(Duration::from_secs(2), body.frame()).await
+                        && let Ok(data) = f.into_data()
+                        && let Ok(v) =
+                            serde_json::from_slice::<Value>(data.split(|b| *b == b'\n').next().unwrap_or(&[]))
+                        && v["type"] == "ERROR"
+                    {
+                        if explained_410(&v["object"], first_rv) {
+                            st.borrow_mut().expired += 1;
+                        } else {
+                            fail(&st, format!("stale watch from {first_rv}: unexplained error {v}"));
+                        }
                     }
                 }
             }
@@ -793,7 +822,7 @@ mod soak {
             let slow = slot < cfg.slow;
             tasks.push(tokio::task::spawn_local(watch_slot(st.clone(), addr, slot, slow, cfg.clone(), stop)));
         }
-        tasks.push(tokio::task::spawn_local(faults(st.clone(), addr, stop)));
+        tasks.push(tokio::task::spawn_local(faults(st.clone(), addr, stop, first_rv)));
         // Sample the server's memory while the run lasts.
         let sampler = {
             let st = st.clone();
@@ -833,7 +862,7 @@ mod soak {
             s.failures.push("no watch received anything".into());
         }
         let requests = s.requests;
-        let faults = s.compactions + s.dropped_mid_stream + s.half_open + s.slow_cutoffs;
+        let faults = s.compactions + s.dropped_mid_stream + s.half_open + s.stale_watches + s.slow_cutoffs;
         let report = json!({
             "date": date_utc(),
             "machine": machine(),
@@ -856,6 +885,7 @@ mod soak {
                 "compactions": s.compactions,
                 "droppedMidStream": s.dropped_mid_stream,
                 "halfOpen": s.half_open,
+                "staleWatches": s.stale_watches,
                 "slowConsumerCutOff": s.slow_cutoffs,
             },
             "expired410": s.expired,
