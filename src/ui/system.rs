@@ -117,7 +117,8 @@ pub fn system_view(p: &SystemProps) -> Html {
     let mut path_points: Vec<(f64, f64)> = Vec::new();
 
     // Clients.
-    let timers = timer_list(tr, v, MAX_WATCH_TIMERS);
+    let drawn: Vec<&str> = m.caches.iter().map(|c| c.resource.as_str()).collect();
+    let timers = timer_list(tr, v, &drawn, MAX_WATCH_TIMERS);
     let of_tier = |t: Tier| timers.iter().filter(|x| x.tier == t).collect::<Vec<_>>();
     let (heading, h) = tier_label(g, y, tr.t(K::SvClients), &of_tier(Tier::Clients));
     parts.push(heading);
@@ -454,9 +455,14 @@ pub struct Timer {
 pub const MAX_WATCH_TIMERS: usize = 4;
 
 /// Every timer of the read model, in the UI language: caches (next arrival, the freshness wait,
-/// readiness), watches and informers (deadline, next bookmark; the soonest `max_watch_timers`,
+/// readiness; only the caches of `resources`, the ones the pictures draw), watches and informers (deadline, next bookmark; the soonest `max_watch_timers`,
 /// the others counted in one chip), and the compactor's next round.
-pub fn timer_list(tr: Tr, v: &crate::script::view::View, max_watch_timers: usize) -> Vec<Timer> {
+pub fn timer_list(
+    tr: Tr,
+    v: &crate::script::view::View,
+    resources: &[&str],
+    max_watch_timers: usize,
+) -> Vec<Timer> {
     use crate::script::view::{FRESHNESS_WAIT_MS, FreshWait};
     let now = v.now_ms;
     let mut out = Vec::new();
@@ -473,7 +479,7 @@ pub fn timer_list(tr: Tr, v: &crate::script::view::View, max_watch_timers: usize
         period_ms: period,
         text,
     };
-    for c in v.apiservers.iter().flat_map(|a| a.caches.iter()) {
+    for c in v.apiservers.iter().flat_map(|a| a.caches.iter()).filter(|c| resources.contains(&c.resource)) {
         let owner = format!("{} · {}", tr.f(K::TlApiserver, &[&c.apiserver]), c.resource);
         if let Some(at) = c.ready_at_ms {
             let text = tr.f(K::SvTimerReady, &[&owner, &duration_text(at.saturating_sub(now))]);
@@ -484,7 +490,8 @@ pub fn timer_list(tr: Tr, v: &crate::script::view::View, max_watch_timers: usize
             out.push(t(TimerKind::Arrival, owner.clone(), at, Some(c.lag_ms), text));
         }
         match c.fresh_wait(now) {
-            Some(FreshWait::Waits(ms)) => {
+            // A wait of 0 (a progress notification answers at once) is no wait to show.
+            Some(FreshWait::Waits(ms)) if ms > 0 => {
                 let text = tr.f(K::SvTimerFresh, &[&owner, &duration_text(ms)]);
                 out.push(t(TimerKind::FreshWait, owner, now + ms, Some(FRESHNESS_WAIT_MS), text));
             }
@@ -498,7 +505,7 @@ pub fn timer_list(tr: Tr, v: &crate::script::view::View, max_watch_timers: usize
                     text,
                 ));
             }
-            None => {}
+            _ => {}
         }
     }
     let streams = v

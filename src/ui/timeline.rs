@@ -1290,7 +1290,8 @@ fn table(tr: Tr, m: &Model) -> Html {
         .informers
         .iter()
         .map(|i| html! { <li>{ tr.f(K::SvInformerTitle, &[&i.name, &i.state, &i.last_sync_rv]) }</li> });
-    let timers = super::system::timer_list(tr, v, usize::MAX)
+    let drawn: Vec<&str> = m.caches.iter().map(|c| c.resource.as_str()).collect();
+    let timers = super::system::timer_list(tr, v, &drawn, usize::MAX)
         .into_iter()
         .map(|t| html! { <li data-timer={t.kind.as_str()}>{ t.text }</li> });
     let nothing = m.marks.is_empty() && m.caches.is_empty() && m.compact.is_none() && m.watches.is_empty();
