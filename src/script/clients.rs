@@ -16,7 +16,7 @@ use crate::client::trace::Trace;
 use crate::cluster::Cluster;
 
 /// A pager the script stopped between pages (`pages=<n>`), until `pager next` continues it.
-#[derive(Debug, Default)]
+#[derive(Clone, Debug, Default)]
 pub struct OpenPager {
     run: Option<(PagerRun, String, Trace)>,
 }
