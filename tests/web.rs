@@ -60,6 +60,9 @@ impl Lab {
     }
 
     fn unmount(mut self) {
+        // The app saves what is pending when it unmounts, but Yew runs that only when its
+        // scheduler next runs, which may be after the next test cleared localStorage: save now.
+        rvlab::ui::state::flush_save();
         if let Some(h) = self.handle.take() {
             h.destroy();
         }
@@ -137,10 +140,27 @@ impl Lab {
         self.text("#request-line")
     }
 
-    fn saved(&self) -> serde_json::Value {
+    /// The saved sandbox, once the save that waits for the browser to be idle has run (at most
+    /// `SAVE_IDLE_TIMEOUT_MS` later).
+    async fn saved(&self) -> serde_json::Value {
+        idle_saved().await;
         let s = storage().get_item(STORAGE_KEY).unwrap().expect("saved sandbox");
         serde_json::from_str(&s).expect("saved sandbox is JSON")
     }
+}
+
+/// Waits (bounded) until the idle save has written the latest change, then lets Yew render
+/// what it reported.
+async fn idle_saved() {
+    let step = 20;
+    for _ in 0..(2 * rvlab::ui::state::SAVE_IDLE_TIMEOUT_MS / step) {
+        if !rvlab::ui::state::save_pending() {
+            break;
+        }
+        yew::platform::time::sleep(std::time::Duration::from_millis(step.into())).await;
+    }
+    assert!(!rvlab::ui::state::save_pending(), "the idle save never ran");
+    flush().await;
 }
 
 fn fire(el: &Element, kind: &str) {
@@ -318,12 +338,12 @@ async fn undo_redo_and_reset() {
     lab.console("advance 2s").await;
     lab.click("#undo").await;
     assert_eq!(lab.log(), vec!["advance 1s"]);
-    assert_eq!(lab.saved()["redo"], json!(["advance 2s"]));
+    assert_eq!(lab.saved().await["redo"], json!(["advance 2s"]));
     lab.click("#redo").await;
     assert_eq!(lab.log(), vec!["advance 1s", "advance 2s"]);
     lab.click("#reset").await;
     assert!(lab.log().is_empty());
-    assert_eq!(lab.saved()["log"], json!([]));
+    assert_eq!(lab.saved().await["log"], json!([]));
     // Reset is undoable: Redo brings the lines back in order.
     lab.click("#redo").await;
     assert_eq!(lab.log(), vec!["advance 1s"]);
@@ -365,7 +385,7 @@ async fn log_is_saved_and_restored_on_reload() {
     let lab = Lab::fresh().await;
     lab.console("advance 1s").await;
     lab.console("advance 10s").await;
-    assert_eq!(lab.saved()["log"], json!(["advance 1s", "advance 10s"]));
+    assert_eq!(lab.saved().await["log"], json!(["advance 1s", "advance 10s"]));
     lab.unmount();
     let again = Lab::mount().await;
     assert_eq!(again.log(), vec!["advance 1s", "advance 10s"]);
@@ -407,6 +427,7 @@ async fn a_full_storage_is_reported_not_silent() {
         m += 1;
     }
     lab.console(&format!("# {}", "z".repeat(4096))).await;
+    idle_saved().await;
     let notice = lab.text("#notice");
     for i in 0..n {
         storage().remove_item(&format!("rvlab.test.filler.{i}")).unwrap();
@@ -418,8 +439,9 @@ async fn a_full_storage_is_reported_not_silent() {
     assert!(lab.el("#notice").get_attribute("role").as_deref() == Some("alert"));
     // With room again, the next line is saved and the warning goes away.
     lab.console("advance 1s").await;
+    idle_saved().await;
     assert!(lab.q("#notice").is_none());
-    assert_eq!(lab.saved()["log"].as_array().unwrap().len(), 2);
+    assert_eq!(lab.saved().await["log"].as_array().unwrap().len(), 2);
     lab.unmount();
 }
 
@@ -1168,7 +1190,7 @@ async fn scrubbing_back_and_forward_restores_the_exact_state_and_forking_asks() 
     assert_eq!(lab.log().len(), n);
     assert_eq!(lab.log().last().unwrap(), "advance 1s");
     assert_eq!(lab.text("#scrub-pos"), format!("step {n} of {n}"));
-    assert_eq!(lab.saved()["log"].as_array().unwrap().len(), n);
+    assert_eq!(lab.saved().await["log"].as_array().unwrap().len(), n);
     // Clicking a later log line jumps there.
     lab.click("#scrub-first").await;
     lab.click("#log li[data-line='2'] button").await;
@@ -1456,7 +1478,7 @@ async fn a_share_link_round_trips_the_sandbox_and_the_scrubber() {
         opened.text("#notice")
     );
     // The previous sandbox is kept and can come back.
-    assert_eq!(opened.saved()["log"].as_array().unwrap().len(), 4);
+    assert_eq!(opened.saved().await["log"].as_array().unwrap().len(), 4);
     opened.click("#restore-backup").await;
     assert_eq!(opened.log(), vec!["advance 5m"]);
     opened.unmount();
@@ -1495,7 +1517,7 @@ async fn a_corrupt_or_hostile_share_fragment_gives_a_message_and_an_empty_sandbo
         );
         assert!(lab.text("#notice").contains("empty sandbox"));
         // The saved sandbox is untouched until something runs, and kept as a backup.
-        assert_eq!(lab.saved()["log"], json!(["advance 5m"]));
+        assert_eq!(lab.saved().await["log"], json!(["advance 5m"]));
         assert!(lab.q("#restore-backup").is_some());
         lab.unmount();
     }
@@ -1552,7 +1574,11 @@ async fn embed_mode_takes_its_parameters_posts_its_height_and_never_touches_the_
     assert_eq!(ro.log().len(), 3);
     it.click("#reset").await;
     assert_ne!(it.log().last().unwrap(), "advance 1s");
-    assert_eq!(it.saved()["log"], json!(["advance 5m"]), "embeds do not write the playground's sandbox");
+    assert_eq!(
+        it.saved().await["log"],
+        json!(["advance 5m"]),
+        "embeds do not write the playground's sandbox"
+    );
     let unknown = Lab::with_config(Config::parse("?embed=1&lesson=nope", "")).await;
     assert!(unknown.text("#notice").contains("nope") && unknown.text("#notice").contains("pagination"));
     for _ in 0..20 {
@@ -1909,7 +1935,7 @@ async fn lessons_open_in_embeds_interactive_or_as_a_read_only_replay() {
     assert_eq!(ro.text("#scrub-pos"), format!("step {} of {total}", guided::replay_end(&l, 1)));
     assert!(ro.text("#lesson-after").contains("mod_revision"), "{}", ro.text("#lesson-after"));
     // Embeds keep nothing: the playground's sandbox and progress are untouched.
-    assert_eq!(it.saved()["log"], json!(["advance 5m"]));
+    assert_eq!(it.saved().await["log"], json!(["advance 5m"]));
     assert!(storage().get_item(PROGRESS_KEY).unwrap().is_none());
     assert!(storage().get_item(ACTIVE_KEY).unwrap().is_none());
     it.unmount();
@@ -1941,7 +1967,7 @@ async fn the_panic_overlay_saves_the_log_and_offers_reload_and_export() {
     let reload = doc.get_element_by_id("rvlab-crash-reload").unwrap();
     assert_eq!(reload.get_attribute("onclick").as_deref(), Some("location.reload()"));
     // The restored log is the last good one (without the line that crashed).
-    assert_eq!(lab.saved()["log"], json!(["advance 1s", CM_A]));
+    assert_eq!(lab.saved().await["log"], json!(["advance 1s", CM_A]));
     let href = doc.get_element_by_id("rvlab-crash-export").unwrap().get_attribute("href").unwrap();
     let script =
         js_sys::decode_uri_component(href.strip_prefix("data:text/plain;charset=utf-8,").unwrap()).unwrap();
@@ -2145,6 +2171,7 @@ async fn disabled_or_failing_storage_is_reported() {
     }
     lab.click("#lesson-show").await;
     lab.click("#lesson-check").await;
+    idle_saved().await;
     let notice = lab.text("#notice");
     let progress =
         lab.q("#progress-notice").map(|e| e.text_content().unwrap_or_default()).unwrap_or_default();
@@ -3556,4 +3583,185 @@ async fn a_short_read_only_embed_is_compact_and_sized_to_its_content() {
     assert_eq!(h1, h2, "the app's height depends on its content only");
     s.close();
     clean_slate();
+}
+
+// ---------------------------------------------------------------------------------------------
+// Long histories: checkpoints, saving when idle, the log's rows
+
+fn seed_storage(lines: &[String]) {
+    storage().set_item(STORAGE_KEY, &json!({"log": lines, "redo": []}).to_string()).unwrap();
+}
+
+/// Moves the scrubber with its slider.
+async fn scrub_to(lab: &Lab, n: usize) {
+    let range = lab.el("#scrub-range");
+    range.dyn_ref::<HtmlInputElement>().unwrap().set_value(&n.to_string());
+    fire(&range, "input");
+    settle().await;
+}
+
+#[wasm_bindgen_test]
+async fn scrubbing_and_undo_in_a_long_history_match_a_sandbox_that_ran_only_that_prefix() {
+    // 150 lines: the scrubber and undo start from a checkpoint (one every 64 lines), not from
+    // line 1; a watch opened early and read late, lists with continue tokens in between.
+    let mut lines: Vec<String> = (0..150)
+        .map(|i| match i % 10 {
+            9 => "GET /api/v1/namespaces/default/configmaps?limit=3".to_string(),
+            _ => rvlab::bench::console_line(i),
+        })
+        .collect();
+    lines[2] = "GET /api/v1/namespaces/default/configmaps?watch=true&resourceVersion=0".into();
+    lines[100] = "events w1".into();
+    lines[130] = "compact 50".into();
+    seed_storage(&lines);
+    let long = Lab::mount().await;
+    settle().await;
+    assert_eq!(long.text("#scrub-pos"), "step 150 of 150");
+    scrub_to(&long, 101).await;
+    assert_eq!(long.text("#scrub-pos"), "step 101 of 150");
+    let at_101 = long.state_html();
+    scrub_to(&long, 70).await;
+    let at_70 = long.state_html();
+    long.click("#scrub-last").await;
+    long.click("#undo").await;
+    settle().await;
+    assert_eq!(long.log().len(), 149);
+    let undone = long.state_html();
+    long.unmount();
+    for (n, got) in [(101, at_101), (70, at_70), (149, undone)] {
+        seed_storage(&lines[..n]);
+        let short = Lab::mount().await;
+        settle().await;
+        let want = short.state_html();
+        short.unmount();
+        // Every panel but the log (which also lists the later lines) shows the same.
+        for (i, (a, b)) in got.split("\n----\n").zip(want.split("\n----\n")).take(5).enumerate() {
+            assert_eq!(a, b, "panel {i} after {n} of 150 lines");
+        }
+    }
+    storage().remove_item(STORAGE_KEY).unwrap();
+}
+
+fn window_event(target: &web_sys::EventTarget, kind: &str) {
+    let ev = web_sys::Event::new(kind).unwrap();
+    target.dispatch_event(&ev).unwrap();
+}
+
+fn saved_log() -> serde_json::Value {
+    let s = storage().get_item(STORAGE_KEY).unwrap().expect("saved sandbox");
+    serde_json::from_str::<serde_json::Value>(&s).expect("JSON")["log"].clone()
+}
+
+#[wasm_bindgen_test]
+async fn changes_are_saved_when_idle_and_at_once_when_the_page_is_left_or_hidden() {
+    use rvlab::ui::state::save_pending;
+    let lab = Lab::fresh().await;
+    let run = |line: &str| {
+        lab.el("#console-input").dyn_ref::<HtmlInputElement>().unwrap().set_value(line);
+        fire(&lab.el("#console-input"), "input");
+    };
+    // The reducer runs within the click; the save waits for the browser to be idle.
+    run("advance 1s");
+    flush().await;
+    lab.el("#console-run").dyn_ref::<HtmlElement>().unwrap().click();
+    assert!(save_pending(), "a command does not write localStorage itself");
+    assert!(storage().get_item(STORAGE_KEY).unwrap().is_none());
+    // Leaving the page writes it at once.
+    let window: web_sys::EventTarget = web_sys::window().unwrap().into();
+    window_event(&window, "pagehide");
+    assert!(!save_pending());
+    assert_eq!(saved_log(), json!(["advance 1s"]));
+    // So does the page being hidden (another tab, a closed laptop lid, a phone's app switcher).
+    run("advance 2s");
+    flush().await;
+    lab.el("#console-run").dyn_ref::<HtmlElement>().unwrap().click();
+    assert!(save_pending());
+    let doc = document();
+    let hidden = js_sys::Object::new();
+    js_sys::Reflect::set(&hidden, &"value".into(), &"hidden".into()).unwrap();
+    js_sys::Reflect::set(&hidden, &"configurable".into(), &true.into()).unwrap();
+    js_sys::Reflect::define_property(&doc, &"visibilityState".into(), &hidden).unwrap();
+    window_event(&doc, "visibilitychange");
+    js_sys::Reflect::delete_property(&doc, &"visibilityState".into()).unwrap();
+    assert!(!save_pending());
+    assert_eq!(saved_log(), json!(["advance 1s", "advance 2s"]));
+    // Otherwise the browser's next idle moment saves it.
+    lab.console("advance 3s").await;
+    assert_eq!(lab.saved().await["log"], json!(["advance 1s", "advance 2s", "advance 3s"]));
+    // Unmounting with a change pending saves it too.
+    run("advance 4s");
+    flush().await;
+    lab.el("#console-run").dyn_ref::<HtmlElement>().unwrap().click();
+    assert!(save_pending());
+    let mut lab = lab;
+    lab.handle.take().unwrap().destroy();
+    flush().await;
+    assert!(!save_pending());
+    assert_eq!(saved_log().as_array().unwrap().len(), 4);
+    lab.unmount();
+    storage().remove_item(STORAGE_KEY).unwrap();
+}
+
+#[wasm_bindgen_test]
+async fn a_long_log_shows_its_newest_row_and_its_rows_stay_findable_copyable_and_keyboard_reachable() {
+    let lines: Vec<String> = (1..=400).map(|i| format!("advance {i}ms")).collect();
+    seed_storage(&lines);
+    // With the app's style sheet (the log is a scrolling box); `unmount` takes it away again.
+    let doc = document();
+    if doc.get_element_by_id("rvlab-test-css").is_none() {
+        let style = doc.create_element("style").unwrap();
+        style.set_id("rvlab-test-css");
+        style.set_text_content(Some(include_str!("../www/style.css")));
+        doc.head().unwrap().append_child(&style).unwrap();
+        timeline::remeasure();
+    }
+    let lab = Lab::mount().await;
+    settle().await;
+    let rows = lab.all("#log li");
+    assert_eq!(rows.len(), rvlab::ui::console::MAX_ROWS, "the newest rows are drawn");
+    assert_eq!(rows[0].get_attribute("data-line").as_deref(), Some("101"));
+    // Rows off screen skip layout and paint ...
+    let cv = js_sys::eval(
+        "getComputedStyle(document.querySelector('#log li')).getPropertyValue('content-visibility')",
+    )
+    .unwrap();
+    assert_eq!(cv.as_string().as_deref(), Some("auto"));
+    // ... the newest is in view inside the log's box ...
+    let inside = |li: &Element| {
+        let (log, r) = (lab.el("#log").get_bounding_client_rect(), li.get_bounding_client_rect());
+        r.top() >= log.top() - 1.0 && r.bottom() <= log.bottom() + 1.0 && r.height() > 0.0
+    };
+    assert!(inside(&rows[299]), "the newest row is in view");
+    assert!(!inside(&rows[0]), "the oldest drawn row is scrolled away");
+    // ... find in page reaches a row far above ...
+    let found = js_sys::eval(
+        "(() => { getSelection().removeAllRanges(); const ok = window.find('advance 117ms', true, false, true); \
+         const n = getSelection().anchorNode; return ok && n ? n.parentElement.closest('li').dataset.line : 'not found'; })()",
+    )
+    .unwrap();
+    assert_eq!(found.as_string().as_deref(), Some("117"));
+    // ... copying the log copies every drawn row's text ...
+    let copied = js_sys::eval(
+        "(() => { const r = document.createRange(); r.selectNodeContents(document.getElementById('log')); \
+         const s = getSelection(); s.removeAllRanges(); s.addRange(r); const t = s.toString(); s.removeAllRanges(); return t; })()",
+    )
+    .unwrap()
+    .as_string()
+    .unwrap();
+    assert!(copied.contains("advance 101ms") && copied.contains("advance 400ms"), "{}", &copied[..200]);
+    // ... and Home moves the focus to the first drawn row and scrolls it into view.
+    let last: HtmlElement = rows[299].query_selector("button").unwrap().unwrap().dyn_into().unwrap();
+    last.focus().unwrap();
+    let init = web_sys::KeyboardEventInit::new();
+    init.set_key("Home");
+    init.set_bubbles(true);
+    let ev = web_sys::KeyboardEvent::new_with_keyboard_event_init_dict("keydown", &init).unwrap();
+    last.dispatch_event(&ev).unwrap();
+    settle().await;
+    let first = lab.all("#log li")[0].clone();
+    let focused = document().active_element().unwrap();
+    assert_eq!(focused.closest("li").unwrap().unwrap().get_attribute("data-line").as_deref(), Some("101"));
+    assert!(inside(&first), "the focused row was scrolled into view");
+    lab.unmount();
+    storage().remove_item(STORAGE_KEY).unwrap();
 }

@@ -5,11 +5,10 @@
 //! Components never call `web_sys::window()` for these themselves; each need has one helper
 //! here, and each returns what went wrong as text (shown in a notice) instead of panicking.
 
-use serde_json::json;
 use wasm_bindgen::JsCast;
 use wasm_bindgen::closure::Closure;
 
-use super::model::{BACKUP_KEY, STORAGE_KEY, Saved, parse_saved};
+use super::model::{BACKUP_KEY, STORAGE_KEY, Saved, parse_saved, saved_text};
 use super::url::{percent_encode, query_pairs};
 
 /// A readable text for a thrown JS value.
@@ -147,6 +146,32 @@ pub fn post_height(el: &web_sys::Element) {
     let _ = target.post_message(&msg, "*");
 }
 
+/// Calls `f` once when the browser is next idle (`requestIdleCallback`, at the latest after
+/// `timeout_ms`), or after a short `setTimeout` where there is no `requestIdleCallback`.
+/// Returns false (and never calls `f`) when neither could be scheduled.
+pub fn when_idle(timeout_ms: u32, f: impl FnOnce() + 'static) -> bool {
+    let Some(w) = web_sys::window() else { return false };
+    let cb = Closure::once_into_js(f);
+    let call = |name: &str, arg: wasm_bindgen::JsValue| {
+        js_sys::Reflect::get(&w, &name.into())
+            .ok()
+            .and_then(|f| f.dyn_into::<js_sys::Function>().ok())
+            .is_some_and(|f| f.call2(&w, &cb, &arg).is_ok())
+    };
+    let opts = js_sys::Object::new();
+    let _ = js_sys::Reflect::set(&opts, &"timeout".into(), &timeout_ms.into());
+    call("requestIdleCallback", opts.into()) || call("setTimeout", 50.into())
+}
+
+/// Whether the page is hidden (`document.visibilityState == "hidden"`).
+pub fn page_hidden() -> bool {
+    web_sys::window()
+        .and_then(|w| w.document())
+        .and_then(|d| js_sys::Reflect::get(&d, &"visibilityState".into()).ok())
+        .and_then(|v| v.as_string())
+        .is_some_and(|v| v == "hidden")
+}
+
 /// Where a [`Listener`] listens.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum On {
@@ -210,7 +235,12 @@ pub fn backup_saved() -> bool {
 
 /// Saves the sandbox under [`STORAGE_KEY`].
 pub fn save(log: &[String], redo: &[String]) -> Result<(), String> {
+    save_lines(log.iter().map(String::as_str), redo)
+}
+
+/// [`save`], from borrowed lines (no copy of the log first).
+pub fn save_lines<'a>(log: impl Iterator<Item = &'a str>, redo: &'a [String]) -> Result<(), String> {
     let storage = storage()?;
-    let text = json!({"log": log, "redo": redo}).to_string();
+    let text = saved_text(log, redo)?;
     storage.set_item(STORAGE_KEY, &text).map_err(|e| js_text(&e))
 }

@@ -10,7 +10,7 @@ use yew::prelude::*;
 use super::i18n::{K, Tr, use_tr};
 use super::lines;
 use super::messages::Messages;
-use super::state::{Action, HoverHandle, LabHandle, Place};
+use super::state::{Action, Entry, HoverHandle, LabHandle, Place};
 
 /// One line of text saying what an output is.
 pub fn summary(tr: Tr, out: &Value) -> String {
@@ -83,6 +83,12 @@ pub const MAX_SHOWN: usize = 2000;
 /// The console shows at most this many rows (the rest of a long log is summarised).
 pub const MAX_ROWS: usize = 300;
 
+/// From this many rows on, the log is "long": rows out of view skip layout and paint (CSS
+/// `content-visibility`), which would otherwise cost a frame per command at [`MAX_ROWS`] rows.
+/// Shorter logs are laid out whole, so their height is exact from the first frame (embeds
+/// size themselves to it).
+pub const LONG_LOG: usize = 50;
+
 const EXAMPLES: [&str; 4] = [
     r#"POST /api/v1/namespaces/default/configmaps {"apiVersion":"v1","kind":"ConfigMap","metadata":{"name":"a"}}"#,
     "GET /api/v1/namespaces/default/configmaps?limit=1",
@@ -96,6 +102,50 @@ fn row_window(lab: &super::state::Lab) -> (usize, usize) {
     let end =
         if lab.at + MAX_ROWS / 2 < total { (lab.at + MAX_ROWS / 2).max(MAX_ROWS.min(total)) } else { total };
     (end.saturating_sub(MAX_ROWS), end)
+}
+
+#[derive(Properties, PartialEq)]
+struct RowProps {
+    /// Index into the log.
+    i: usize,
+    entry: Entry,
+    selected: bool,
+    /// After the scrubber.
+    future: bool,
+    /// Highlighted from the timeline.
+    hovered: bool,
+    /// The log's one Tab stop.
+    tab: bool,
+    on_select: Callback<usize>,
+    on_hover: Callback<Option<usize>>,
+}
+
+/// One row of the log. A component of its own, so that a new line draws one new row: the
+/// others keep their props (the entry's output is shared, compared by pointer) and are skipped.
+#[function_component(LogRow)]
+fn log_row(p: &RowProps) -> Html {
+    let tr = use_tr();
+    let (i, n, entry, future) = (p.i, p.i + 1, &p.entry, p.future);
+    let (class, summ) = match &entry.out {
+        None => ("entry comment", String::new()),
+        Some(out) => (if lines::is_error(out) { "entry err" } else { "entry" }, summary(tr, out)),
+    };
+    let on_click = p.on_select.reform(move |_: MouseEvent| i);
+    let enter = p.on_hover.reform(move |_: MouseEvent| Some(i));
+    let leave = p.on_hover.reform(|_: MouseEvent| None);
+    html! {
+        <li class={classes!(class, p.selected.then_some("selected"), future.then_some("future"), p.hovered.then_some("hl"))}
+            data-line={n.to_string()} onmouseenter={enter} onmouseleave={leave}>
+            <button type="button" class="entry-btn" onclick={on_click} aria-pressed={p.selected.to_string()}
+                tabindex={if p.tab { "0" } else { "-1" }}
+                title={future.then(|| tr.t(K::FutureStep))}
+                disabled={entry.out.is_none() && !future}>
+                <span class="ln">{ n }</span>
+                <span class="cmd mono">{ super::model::clip(&entry.line, MAX_SHOWN) }</span>
+                if !summ.is_empty() { <span class="sum">{ summ }</span> }
+            </button>
+        </li>
+    }
 }
 
 #[function_component(Console)]
@@ -263,41 +313,37 @@ pub fn console() -> Html {
             .and_then(|b| b.dyn_into::<web_sys::HtmlElement>().ok())
         {
             let _ = b.focus();
+            // Rows out of view are drawn at an estimated height (content-visibility), so the
+            // focus scroll can land short: bring the row fully into view.
+            let opts = js_sys::Object::new();
+            let _ = js_sys::Reflect::set(&opts, &"block".into(), &"nearest".into());
+            if let Ok(f) = js_sys::Reflect::get(&b, &"scrollIntoView".into())
+                .and_then(|f| f.dyn_into::<js_sys::Function>())
+            {
+                let _ = f.call1(&b, &opts);
+            }
         }
     });
     let hovered = hover.as_ref().and_then(|h| **h);
+    // Stable callbacks, so that rows whose own props did not change are not drawn again.
+    let on_select = {
+        let d = lab.dispatcher();
+        use_callback((), move |i: usize, _| d.dispatch(Action::Select(i)))
+    };
+    let on_hover = {
+        let set = hover.as_ref().map(|h| h.setter());
+        use_callback(set.is_some(), move |i: Option<usize>, _| {
+            if let Some(set) = &set {
+                set.set(i)
+            }
+        })
+    };
     let rows = lab.entries[first..end].iter().enumerate().map(|(k, entry)| {
         let i = first + k;
-        let n = i + 1;
-        let future = i >= lab.at;
-        let (class, summ) = match &entry.out {
-            None => ("entry comment", String::new()),
-            Some(out) => (if lines::is_error(out) { "entry err" } else { "entry" }, summary(tr, out)),
-        };
-        let selected = shown == Some(i);
-        let on_click = {
-            let lab = lab.clone();
-            Callback::from(move |_: MouseEvent| lab.dispatch(Action::Select(i)))
-        };
-        let (enter, leave) = match &hover {
-            Some(h) => {
-                let (h1, h2) = (h.clone(), h.clone());
-                (Callback::from(move |_: MouseEvent| h1.set(Some(i))), Callback::from(move |_: MouseEvent| h2.set(None)))
-            }
-            None => (Callback::noop(), Callback::noop()),
-        };
         html! {
-            <li class={classes!(class, selected.then_some("selected"), future.then_some("future"), (hovered == Some(i)).then_some("hl"))}
-                data-line={n.to_string()} onmouseenter={enter} onmouseleave={leave}>
-                <button type="button" class="entry-btn" onclick={on_click} aria-pressed={selected.to_string()}
-                    tabindex={if tab_row == Some(i) { "0" } else { "-1" }}
-                    title={future.then(|| tr.t(K::FutureStep))}
-                    disabled={entry.out.is_none() && !future}>
-                    <span class="ln">{ n }</span>
-                    <span class="cmd mono">{ super::model::clip(&entry.line, MAX_SHOWN) }</span>
-                    if !summ.is_empty() { <span class="sum">{ summ }</span> }
-                </button>
-            </li>
+            <LogRow key={i} {i} entry={entry.clone()} selected={shown == Some(i)} future={i >= lab.at}
+                hovered={hovered == Some(i)} tab={tab_row == Some(i)}
+                on_select={on_select.clone()} on_hover={on_hover.clone()} />
         }
     });
     let hidden = (first > 0)
@@ -325,7 +371,7 @@ pub fn console() -> Html {
             <h2 id="console-h">{ tr.t(K::ConsoleHeading) }<span class="muted small">{ tr.lines(lab.entries.len()) }</span></h2>
             if !lab.readonly { { empty } }
             { for hidden }
-            <ol id="log" class="log" ref={log_ref} onkeydown={on_log_key}>{ for rows }</ol>
+            <ol id="log" class={classes!("log", (end - first > LONG_LOG).then_some("long"))} ref={log_ref} onkeydown={on_log_key}>{ for rows }</ol>
             if !lab.readonly {
                 <form id="console-form" class="console-form" onsubmit={on_submit}>
                     <span class="prompt mono" aria-hidden="true">{ "›" }</span>

@@ -417,6 +417,8 @@ pub fn lesson_panel(p: &PanelProps) -> Html {
                     }),
                     None => {
                         let replay = lab.readonly;
+                        // The backup holds the latest lines, also those still waiting for the idle save.
+                        super::state::flush_save();
                         let backed_up = !embed && super::browser::backup_saved();
                         let notice = backed_up.then(|| {
                             let mut n =

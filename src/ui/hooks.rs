@@ -11,7 +11,7 @@ use yew::prelude::*;
 use super::browser::{self, Listener, On};
 use super::config::Config;
 use super::i18n::{K, Lang};
-use super::state::{Action, Lab, LabHandle, Notice};
+use super::state::{self, Action, Lab, LabHandle, Notice};
 use super::{examples, guided, lines, safety, share};
 
 /// The lines an embed starts from (its `script=` or `lesson=`), or the unknown name.
@@ -30,6 +30,8 @@ pub fn embed_lines(cfg: &Config) -> Result<Vec<String>, String> {
 /// The sandbox a share-link fragment (`v1=…`) opens, with a notice saying what happened; the
 /// sandbox it replaces is backed up first (the notice offers to restore it).
 pub fn open_share(fragment: &str) -> Lab {
+    // The backup holds the latest lines, also those still waiting for the idle save.
+    state::flush_save();
     let backed_up = browser::backup_saved();
     let mut lab = match share::decode(fragment) {
         Ok(sh) if safety::check_each(&sh.log).is_err() => {
@@ -113,16 +115,37 @@ pub fn use_lab(cfg: &Rc<Config>, lang: Lang) -> LabHandle {
             }
         }
     });
-    use_effect_with(lang, {
-        let lab = lab.clone();
-        move |l| {
-            safety::install();
-            safety::set_lang(*l);
-            safety::remember(&lab.log(), &lab.redo, lab.persist);
-            browser::set_document_lang(l.tag());
+    use_effect_with(lang, move |l| {
+        safety::install();
+        safety::set_lang(*l);
+        browser::set_document_lang(l.tag());
+    });
+    use_autosave(&lab);
+    lab
+}
+
+/// Changes are saved when the browser is idle ([`state::flush_save`]); what is not saved yet is
+/// saved at once when the page is hidden (`visibilitychange`), left (`pagehide`) or the app
+/// unmounts, so leaving never loses a line. Until the first change, the sandbox the app
+/// started with is what the panic hook knows.
+#[hook]
+fn use_autosave(lab: &LabHandle) {
+    let lab = lab.clone();
+    use_effect_with((), move |_| {
+        state::track_mounted(&lab, Some(lab.dispatcher()));
+        let hidden = Listener::new(On::Document, "visibilitychange", |_| {
+            if browser::page_hidden() {
+                state::flush_save();
+            }
+        });
+        let left = Listener::new(On::Window, "pagehide", |_| {
+            state::flush_save();
+        });
+        move || {
+            drop((hidden, left));
+            state::flush_save();
         }
     });
-    lab
 }
 
 /// A share link opened in a tab that already runs the app only changes the fragment: on

@@ -21,6 +21,12 @@ pub struct Entry {
     pub out: Option<Rc<Value>>,
 }
 
+impl AsRef<str> for Entry {
+    fn as_ref(&self) -> &str {
+        &self.line
+    }
+}
+
 /// Where the learner acted, so that what answers them (a refusal, the "fork here?" question)
 /// shows next to it rather than at the top of the page.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
@@ -81,6 +87,16 @@ pub fn parse_saved(text: &str) -> Result<Saved, String> {
         Value::Object(o) => Ok((lines(o.get("log"), "\"log\"")?, lines(o.get("redo"), "\"redo\"")?)),
         _ => Err("not a saved sandbox".into()),
     }
+}
+
+/// The saved form, `{"log":[…],"redo":[…]}`, written straight from the lines.
+pub fn saved_text<'a>(log: impl Iterator<Item = &'a str>, redo: &'a [String]) -> Result<String, String> {
+    #[derive(serde::Serialize)]
+    struct SavedRef<'a> {
+        log: Vec<&'a str>,
+        redo: &'a [String],
+    }
+    serde_json::to_string(&SavedRef { log: log.collect(), redo }).map_err(|e| e.to_string())
 }
 
 /// The file name of an exported script.

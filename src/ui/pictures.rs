@@ -106,15 +106,16 @@ pub fn pictures() -> Html {
             }
         })
     };
+    // Stable callbacks: the picture is drawn again only when its model, size or highlight change.
     let on_select = {
-        let lab = lab.clone();
-        Callback::from(move |i: usize| lab.dispatch(Action::Select(i)))
+        let d = lab.dispatcher();
+        use_callback((), move |i: usize, _| d.dispatch(Action::Select(i)))
     };
     let on_hover = {
-        let hover = hover.clone();
-        Callback::from(move |h: Option<usize>| {
-            if let Some(hv) = &hover {
-                hv.set(h);
+        let set = hover.as_ref().map(|h| h.setter());
+        use_callback(set.is_some(), move |h: Option<usize>, _| {
+            if let Some(set) = &set {
+                set.set(h);
             }
         })
     };

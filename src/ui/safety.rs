@@ -2,9 +2,9 @@
 //! gives a clear message instead of a frozen tab), and the panic hook.
 //!
 //! Release builds use `panic = "abort"`: after a panic the wasm instance is dead and Yew can no
-//! longer render. The hook therefore makes sure the log is in localStorage (it is saved after
-//! every change; the hook writes the last known log again) and draws an overlay with plain DOM
-//! calls: what happened, "Reload and restore" and an "Export the log" link (a `data:` URL with
+//! longer render. The hook therefore makes sure the log is in localStorage (it is saved when the
+//! browser is idle after every change; the hook writes the last known log at once) and draws an
+//! overlay with plain DOM calls: what happened, "Reload and restore" and an "Export the log" link (a `data:` URL with
 //! the script, which needs no wasm to work).
 
 use std::cell::{Cell, RefCell};
@@ -82,22 +82,10 @@ pub fn check_text(text: &str) -> Result<(), Notice> {
 // ---- the panic hook
 
 thread_local! {
-    /// The log as of the last change (what "Reload and restore" brings back), and whether the
-    /// app saves it (off for embeds).
-    static LAST: RefCell<(Vec<String>, Vec<String>, bool)> = const { RefCell::new((Vec::new(), Vec::new(), false)) };
     /// The lines being run right now (the likely cause of a panic).
     static RUNNING: RefCell<Vec<String>> = const { RefCell::new(Vec::new()) };
     static LANG: Cell<Lang> = const { Cell::new(Lang::En) };
     static INSTALLED: Cell<bool> = const { Cell::new(false) };
-}
-
-/// Records the log after a change (called by the reducer).
-pub fn remember(log: &[String], redo: &[String], persist: bool) {
-    LAST.with(|l| {
-        if let Ok(mut l) = l.try_borrow_mut() {
-            *l = (log.to_vec(), redo.to_vec(), persist);
-        }
-    });
 }
 
 /// Records the lines about to run (empty when done).
@@ -142,7 +130,10 @@ pub fn installed() -> bool {
 
 /// What the hook does: save the log, draw the overlay. Never panics.
 pub fn on_panic(message: &str) {
-    let (log, redo, persist) = LAST.with(|l| l.try_borrow().map(|l| l.clone()).unwrap_or_default());
+    // The log as of the last change (what "Reload and restore" brings back), and whether the
+    // app saves it (off for embeds).
+    let (log, redo) = super::state::latest().unwrap_or_default();
+    let persist = super::state::latest_persists();
     let running = RUNNING.with(|r| r.try_borrow().map(|r| r.clone()).unwrap_or_default());
     let lang = LANG.with(|l| l.get());
     let saved = if persist { super::browser::save(&log, &redo).err() } else { None };

@@ -1,8 +1,10 @@
 //! The app's one piece of state: the command log and its outputs, in one `Reducible`.
 //!
 //! The log (script lines) is the truth; the engine `Session` is rebuilt by replaying it. Undo
-//! replays a prefix and keeps the undone lines on a redo stack. Every change of the log is saved
-//! to localStorage under [`STORAGE_KEY`] (format in [`super::model`]) and restored on load.
+//! and the scrubber rebuild a prefix from the nearest [`Checkpoints`] snapshot (not from the
+//! first line) and undone lines go onto a redo stack. Every change of the log is saved to
+//! localStorage under [`STORAGE_KEY`] when the browser is next idle, at once when the page is
+//! hidden, left or unmounted ([`flush_save`]), and restored on load (format in [`super::model`]).
 
 use std::cell::RefCell;
 use std::rc::Rc;
@@ -10,11 +12,12 @@ use std::rc::Rc;
 use serde_json::Value;
 use yew::prelude::*;
 
-use super::browser::{load_saved, save};
+use super::browser::{load_saved, save_lines};
 use super::i18n::K;
-use super::model::STORAGE_KEY;
 pub use super::model::{Entry, Notice, Place};
+use super::model::{STORAGE_KEY, Saved};
 use crate::script::Session;
+use crate::script::session::Checkpoints;
 
 /// The handle every panel gets from context.
 pub type LabHandle = UseReducerHandle<Lab>;
@@ -53,6 +56,8 @@ pub enum Action {
     DismissNotice,
     /// Replace the sandbox with this one (a share link opened while the app runs).
     Open(Box<Lab>),
+    /// How the idle save went ([`flush_save`]): an error shows a notice, success clears it.
+    Saved(Result<(), String>),
     /// One tick of Play: `secs` more simulated seconds. The first tick of a Play session appends
     /// `advance <secs>s`; later ones grow that same line (`advance <total>s`), so two minutes of
     /// Play are one line in the log, the undo history and share links. Moving the clock in one
@@ -94,6 +99,8 @@ pub struct Lab {
     /// The entry the running Play session grows, and the seconds it holds.
     pub playing: Option<(usize, u64)>,
     session: Rc<RefCell<Session>>,
+    /// Snapshots of the session along the log (valid for `entries`' lines).
+    checkpoints: Checkpoints,
 }
 
 impl PartialEq for Lab {
@@ -136,6 +143,7 @@ impl Lab {
             stamp: next_stamp(),
             playing: None,
             session: Rc::new(RefCell::new(new_session())),
+            checkpoints: Checkpoints::default(),
         }
     }
 
@@ -203,10 +211,15 @@ impl Lab {
         super::safety::running(&lines);
         {
             let mut session = self.session.borrow_mut();
+            // One snapshot per batch at most (a copy costs about what the lines cost to run).
+            let mark = self.checkpoints.mark_in(self.entries.len(), self.entries.len() + lines.len());
             for line in lines {
                 let n = self.entries.len() + 1;
                 let out = session.run_line(n, &line).map(Rc::new);
                 self.entries.push(Entry { line, out });
+                if Some(n) == mark {
+                    self.checkpoints.offer(n, &session);
+                }
             }
         }
         super::safety::running(&[]);
@@ -222,6 +235,7 @@ impl Lab {
         let out = self.session.borrow_mut().run_line(i + 1, &super::lines::tick_line(secs)).map(Rc::new);
         super::safety::running(&[]);
         self.entries[i] = Entry { line, out };
+        self.checkpoints.truncate(i);
         self.playing = Some((i, total + secs));
         self.redo = Vec::new();
         self.selected = None;
@@ -243,6 +257,7 @@ impl Lab {
             stamp: self.stamp,
             playing: self.playing,
             session: self.session.clone(),
+            checkpoints: self.checkpoints.clone(),
         }
     }
 
@@ -254,14 +269,12 @@ impl Lab {
         lab
     }
 
-    /// Rebuilds the session from the first `n` entries, keeping every entry's output.
+    /// Rebuilds the session after the first `n` entries (from the nearest checkpoint), keeping
+    /// every entry's output.
     pub fn seek(&self, n: usize) -> Lab {
         let n = n.min(self.entries.len());
-        let mut session = new_session();
-        for (i, e) in self.entries[..n].iter().enumerate() {
-            session.run_line(i + 1, &e.line);
-        }
         let mut lab = self.copy();
+        let session = lab.checkpoints.session_at(n, &self.entries, new_session);
         lab.session = Rc::new(RefCell::new(session));
         lab.at = n;
         lab.selected = None;
@@ -271,21 +284,38 @@ impl Lab {
         lab
     }
 
+    /// The same log and redo stack with only the first `n` entries (undo): the session after
+    /// them comes from the nearest checkpoint, the outputs are kept; the scrubber is at the end.
+    fn cut(&self, n: usize, redo: Vec<String>) -> Lab {
+        let mut lab = self.seek(n);
+        lab.entries.truncate(n);
+        lab.checkpoints.truncate(n);
+        lab.at = n;
+        lab.redo = redo;
+        lab.notice = None;
+        lab
+    }
+
+    /// Saves now (not on idle): for a sandbox that replaces the saved one before the app runs
+    /// (a share link).
     pub fn persist(&mut self) {
-        let log = self.log();
-        // What the panic hook saves and exports, also for embeds.
-        super::safety::remember(&log, &self.redo, self.persist);
         if !self.persist {
             return;
         }
-        match save(&log, &self.redo) {
+        self.saved(save_lab(self));
+    }
+
+    /// Shows how saving went: an error as a notice; success clears an earlier save warning.
+    fn saved(&mut self, result: Result<(), String>) {
+        match result {
             Err(msg) => self.notice = Some(Notice::error(K::NoticeSaveFailed, vec![msg])),
-            // Saving works again: the earlier warning is no longer true.
-            Ok(()) if self.notice.as_ref().is_some_and(|n| n.key == K::NoticeSaveFailed) => {
-                self.notice = None
-            }
+            Ok(()) if self.save_warning() => self.notice = None,
             Ok(()) => {}
         }
+    }
+
+    fn save_warning(&self) -> bool {
+        self.notice.as_ref().is_some_and(|n| n.key == K::NoticeSaveFailed)
     }
 }
 
@@ -293,7 +323,7 @@ impl Reducible for Lab {
     type Action = Action;
 
     fn reduce(self: Rc<Self>, action: Action) -> Rc<Self> {
-        let mut next = match action {
+        let next = match action {
             Action::Run(lines) => return self.reduce(Action::RunAt(Place::Top, lines)),
             Action::RunAt(place, lines) => {
                 if lines.is_empty() || self.readonly {
@@ -321,6 +351,7 @@ impl Reducible for Lab {
                 let Some(lines) = self.pending.clone() else { return self };
                 let mut lab = self.copy();
                 lab.entries.truncate(self.at);
+                lab.checkpoints.truncate(self.at);
                 lab.pending = None;
                 lab.redo = Vec::new();
                 lab.selected = None;
@@ -342,16 +373,19 @@ impl Reducible for Lab {
                 let Some(last) = self.entries.last() else { return self };
                 let mut redo = self.redo.clone();
                 redo.push(last.line.clone());
-                let mut log = self.log();
-                log.pop();
-                self.fresh_like(log, redo)
+                self.cut(self.entries.len() - 1, redo)
             }
             Action::Redo => {
                 let mut redo = self.redo.clone();
                 let Some(line) = redo.pop() else { return self };
-                let mut log = self.log();
-                log.push(line);
-                self.fresh_like(log, redo)
+                let mut lab = if self.in_past() { self.seek(self.entries.len()) } else { self.copy() };
+                lab.redo = redo;
+                lab.notice = None;
+                lab.selected = None;
+                lab.pending = None;
+                lab.playing = None;
+                lab.run_lines(vec![line]);
+                lab
             }
             Action::Reset => {
                 // Undoable: the lines go onto the redo stack, first line on top.
@@ -386,7 +420,21 @@ impl Reducible for Lab {
                 lab.notice = Some(n);
                 return Rc::new(lab);
             }
-            Action::Open(lab) => return Rc::new(*lab),
+            Action::Open(lab) => {
+                let lab = Rc::new(*lab);
+                track(&lab, false);
+                return lab;
+            }
+            Action::Saved(result) => {
+                if result.is_ok() && !self.save_warning() {
+                    return self;
+                }
+                let mut lab = self.copy();
+                lab.saved(result);
+                let lab = Rc::new(lab);
+                track(&lab, false);
+                return lab;
+            }
             Action::PlayEnd => {
                 if self.playing.is_none() {
                     return self;
@@ -423,7 +471,89 @@ impl Reducible for Lab {
                 return Rc::new(lab);
             }
         };
-        next.persist();
-        Rc::new(next)
+        let next = Rc::new(next);
+        track(&next, true);
+        next
     }
+}
+
+// ---- saving: when the browser is idle, and at once when the page goes away
+
+thread_local! {
+    /// The sandbox as it is now: what the idle save writes and the panic hook saves and exports.
+    static LATEST: RefCell<Option<Rc<Lab>>> = const { RefCell::new(None) };
+    /// LATEST has changes that are not saved yet.
+    static DIRTY: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+    /// An idle callback is pending.
+    static SCHEDULED: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+    /// Where a save's outcome goes (the mounted app's reducer).
+    static REPORT: RefCell<Option<UseReducerDispatcher<Lab>>> = const { RefCell::new(None) };
+}
+
+/// How long a save may wait for the browser to be idle, in milliseconds.
+pub const SAVE_IDLE_TIMEOUT_MS: u32 = 1000;
+
+/// The reducer's new state: remembered as the latest, and (when `changed` and the sandbox
+/// persists) saved once the browser is idle.
+fn track(lab: &Rc<Lab>, changed: bool) {
+    LATEST.with(|l| *l.borrow_mut() = Some(lab.clone()));
+    if !(changed && lab.persist) {
+        return;
+    }
+    DIRTY.with(|d| d.set(true));
+    if SCHEDULED.with(|s| s.replace(true)) {
+        return;
+    }
+    let scheduled = super::browser::when_idle(SAVE_IDLE_TIMEOUT_MS, || {
+        SCHEDULED.with(|s| s.set(false));
+        flush_save();
+    });
+    if !scheduled {
+        SCHEDULED.with(|s| s.set(false));
+        flush_save();
+    }
+}
+
+/// The sandbox a mounted app starts with is the latest (nothing to save yet), and save
+/// outcomes go to its reducer (`None` when it unmounts).
+pub fn track_mounted(lab: &Lab, report: Option<UseReducerDispatcher<Lab>>) {
+    track(&Rc::new(lab.copy()), false);
+    REPORT.with(|r| *r.borrow_mut() = report);
+}
+
+/// Saves the latest sandbox now if it has unsaved changes (on idle, `visibilitychange` to
+/// hidden, `pagehide`, unmount); the outcome goes to the app as [`Action::Saved`]. Returns
+/// whether it saved.
+pub fn flush_save() -> bool {
+    if !DIRTY.with(|d| d.replace(false)) {
+        return false;
+    }
+    let Some(lab) = LATEST.with(|l| l.borrow().clone()) else { return false };
+    let result = save_lab(&lab);
+    if result.is_err() || lab.save_warning() {
+        let report = REPORT.with(|r| r.borrow().clone());
+        if let Some(d) = report {
+            d.dispatch(Action::Saved(result));
+        }
+    }
+    true
+}
+
+/// Whether a change waits for the idle save.
+pub fn save_pending() -> bool {
+    DIRTY.with(|d| d.get())
+}
+
+/// The latest log, redo stack and whether it persists (for the panic hook).
+pub fn latest() -> Option<Saved> {
+    LATEST.with(|l| l.try_borrow().ok()?.as_ref().map(|lab| (lab.log(), lab.redo.clone())))
+}
+
+/// Whether the latest sandbox is saved to localStorage (not an embed).
+pub fn latest_persists() -> bool {
+    LATEST.with(|l| l.try_borrow().ok().and_then(|l| l.as_ref().map(|lab| lab.persist)).unwrap_or(false))
+}
+
+fn save_lab(lab: &Lab) -> Result<(), String> {
+    save_lines(lab.entries.iter().map(|e| e.line.as_str()), &lab.redo)
 }
