@@ -209,6 +209,7 @@ pub fn run_all(cfg: &Config, p: &Probes, emit: &mut dyn FnMut(Row)) {
     compaction(cfg, p, emit);
     memory(cfg, p, emit);
     console(cfg, p, emit);
+    history(cfg, p, emit);
     relist(cfg, p, emit);
     lists(cfg, p, emit);
 }
@@ -452,6 +453,94 @@ pub fn console(cfg: &Config, p: &Probes, emit: &mut dyn FnMut(Row)) {
         "ms",
         format!("`GET …?limit=500` line at {k} objects (engine only)"),
     ));
+}
+
+/// The console's `etcd put` line for object `i` (the lines the history scenarios and the
+/// browser's page metrics preload).
+pub fn console_line(i: usize) -> String {
+    format!("etcd put /registry/configmaps/default/{} {}", cm_name(i), configmap_json(&cm_name(i), i))
+}
+
+/// The engine part of the scrubber and of a reload, over a log of `console_objects` lines
+/// (each an `etcd put`): the whole log run into a fresh session as one batch, keeping at most
+/// one checkpoint (what a reload does), the same log typed line by line keeping
+/// [`crate::script::session::Checkpoints`] on their spacing (what the console does), then one
+/// step back from the end and a jump to the middle from those checkpoints, and the heap they
+/// hold.
+pub fn history(cfg: &Config, p: &Probes, emit: &mut dyn FnMut(Row)) {
+    use crate::script::Session;
+    use crate::script::session::Checkpoints;
+    let n = cfg.console_objects;
+    let lines: Vec<String> = (0..n).map(console_line).collect();
+    let fresh = || Session::with_explain(true);
+    let mut reload = Vec::new();
+    for _ in 0..cfg.reps.min(3) {
+        let t0 = (p.now)();
+        let mut cps = Checkpoints::default();
+        let s = cps.session_at(n, &lines, fresh);
+        reload.push((p.now)() - t0);
+        drop((s, cps));
+    }
+    let h0 = p.heap.map(|h| h());
+    let t0 = (p.now)();
+    let mut cps = Checkpoints::default();
+    let mut s = fresh();
+    for (i, l) in lines.iter().enumerate() {
+        s.run_line(i + 1, l);
+        cps.offer(i + 1, &s);
+    }
+    let typed = (p.now)() - t0;
+    drop(s);
+    let held = match (h0, p.heap) {
+        (Some(h0), Some(h)) => Some(h().saturating_sub(h0)),
+        _ => None,
+    };
+    let mut back = Vec::new();
+    let mut middle = Vec::new();
+    for k in 0..cfg.reps {
+        let t0 = (p.now)();
+        let s = cps.session_at(n.saturating_sub(1 + k), &lines, fresh);
+        back.push((p.now)() - t0);
+        drop(s);
+        let t0 = (p.now)();
+        let s = cps.session_at(n / 2 + k, &lines, fresh);
+        middle.push((p.now)() - t0);
+        drop(s);
+    }
+    let snaps = cps.positions().count();
+    let every = cps.every();
+    emit(Row::new(
+        "history.replay",
+        median(reload),
+        "ms",
+        format!("{n} console lines run into a fresh session, one checkpoint (the engine part of a reload)"),
+    ));
+    emit(Row::new(
+        "history.typed",
+        typed,
+        "ms",
+        format!("the same {n} lines one at a time, keeping checkpoints ({snaps} kept, every {every} lines)"),
+    ));
+    emit(Row::new(
+        "history.step_back",
+        median(back),
+        "ms",
+        format!("one scrubber step back at {n} lines (engine: copy of the nearest checkpoint + replay)"),
+    ));
+    emit(Row::new(
+        "history.jump_middle",
+        median(middle),
+        "ms",
+        format!("scrubber jump to line {} of {n}", n / 2),
+    ));
+    if let Some(held) = held {
+        emit(Row::new(
+            "history.checkpoint_heap",
+            held as f64 / 1_048_576.0,
+            "MiB",
+            format!("heap held by the {snaps} checkpoints of a {n}-line log"),
+        ));
+    }
 }
 
 /// An informer over `relist_objects` objects: its watch is ended after a compaction, the

@@ -115,3 +115,9 @@ fn bench_5_lists() {
     warm(bench::lists);
     bench::lists(&config(), &probes(), &mut emit);
 }
+
+#[wasm_bindgen_test]
+fn bench_6_history() {
+    warm(bench::history);
+    bench::history(&config(), &probes(), &mut emit);
+}

@@ -9,6 +9,8 @@
 //   page.interactive                   navigation start → #console-input present and the main thread idle
 //   page.console_cmd.<N>               a console command typed with N objects preloaded → its row in #log
 //                                      (DOM mutation), and → the next frame painted
+//   page.reload.<N>                    navigation → a saved N-line sandbox restored (its last line in #log)
+//   page.scrub_back.<N>                one click on the scrubber's ◀ at N lines → #scrub-pos says so
 // The dist directory is served by a tiny static server on a free port (127.0.0.1, port 0).
 import fs from 'node:fs';
 import path from 'node:path';
@@ -108,10 +110,20 @@ try {
     if (!sessionStorage.getItem('bench-seeded')) { localStorage.setItem('rvlab.log.v1', saved); sessionStorage.setItem('bench-seeded', '1'); }
   }, JSON.stringify({ log, redo: [] }));
   await page.addInitScript(probe);
+  // When the restored sandbox's last line is in the log.
+  await page.addInitScript(n => {
+    const mark = () => {
+      const last = document.querySelector('#log li:last-child');
+      if (window.__restored === undefined && last && last.dataset.line === String(n)) window.__restored = performance.now();
+    };
+    new MutationObserver(mark).observe(document, { childList: true, subtree: true });
+  }, OBJECTS);
   const t0 = Date.now();
   await page.goto(url, { waitUntil: 'load' });
   await page.waitForFunction(() => window.__bench && window.__bench.idle !== undefined, null, { timeout: 600000 });
   const loadMs = Date.now() - t0;
+  const restored = await page.evaluate(() => window.__restored);
+  emit(`page.reload.${OBJECTS}`, restored, 'ms', `navigation → a saved ${OBJECTS}-line sandbox restored (replayed) and its last line in #log (one load)`);
   const dom = [], paint = [];
   for (let i = 0; i < RUNS; i++) {
     const name = `bench-${i}`;
@@ -136,6 +148,28 @@ try {
     dom.push(r.dom); paint.push(r.paint);
     await page.waitForTimeout(50);
   }
+  // One step back with the scrubber, RUNS times in a row.
+  const back = [];
+  for (let i = 0; i < RUNS; i++) {
+    const r = await page.evaluate(() => new Promise(resolve => {
+      const pos = document.getElementById('scrub-pos');
+      const before = pos.textContent;
+      const obs = new MutationObserver(() => {
+        if (document.getElementById('scrub-pos').textContent !== before) {
+          obs.disconnect();
+          resolve(performance.now() - t0);
+        }
+      });
+      obs.observe(document.body, { childList: true, subtree: true, characterData: true });
+      const t0 = performance.now();
+      document.getElementById('scrub-back').click();
+      setTimeout(() => resolve(NaN), 60000);
+    }));
+    back.push(r);
+    await page.waitForTimeout(50);
+  }
+  const lines = OBJECTS + RUNS;
+  emit(`page.scrub_back.${lines}`, median(back), 'ms', `one scrubber step back at ${lines} lines → #scrub-pos updated, median of ${RUNS} (${back.map(x => x.toFixed(0)).join(' ')})`);
   emit(`page.console_cmd.${OBJECTS}`, median(dom), 'ms', `console \`etcd put\` → its row in #log with ${OBJECTS} objects preloaded, median of ${RUNS} (${dom.map(x => x.toFixed(1)).join(' ')}); page load with that sandbox took ${loadMs} ms`);
   emit(`page.console_cmd_paint.${OBJECTS}`, median(paint), 'ms', `… → the next frame`);
   await ctx.close();

@@ -31,13 +31,18 @@ const native = read(nativeF), wasm = read(wasmF), page = read(pageF);
 
 // Targets from the issue.
 const targets = [
-  [/^write\.(create|update|store_put)$/, v => v >= 1e6, '≥ 1,000,000/s'],
+  // Issue 19's targets.
+  [/^write\.create$/, v => v >= 250000, '≥ 250,000/s'],
   [/^list\..*\.ratio\.\d+$/, v => v <= 1.5, '≤ 1.5'],
-  [/^fanout\.per_event$/, v => v <= 1, '≤ 1 µs'],
+  [/^fanout\.per_event$/, v => v <= 0.5, '≤ 0.5 µs'],
+  [/^mem\..*per_object$/, v => v <= 1024, '≤ 1 KB'],
   [/^compact\.store$/, v => v <= 1000, '≤ 1000 ms'],
   [/^timeline\.model$/, v => v <= 100, '≤ 100 ms'],
   [/^page\.first_render$/, v => v <= 150, '≤ 150 ms'],
   [/^page\.console_cmd\.\d+$/, v => v <= 16, '≤ 16 ms'],
+  [/^page\.scrub_back\.\d+$/, v => v <= 50, '≤ 50 ms'],
+  [/^page\.reload\.\d+$/, v => v <= 500, '≤ 500 ms'],
+  [/^history\.step_back$/, v => v <= 50, '≤ 50 ms'],
 ];
 const target = id => targets.find(([re]) => re.test(id));
 
@@ -82,7 +87,7 @@ if (page.size) {
   }
   if (wb && jb) {
     const tot = wb.value + jb.value;
-    prow.push(['size.wasm+js.brotli', `${tot.toLocaleString('en-US')} B (${(tot / 1024).toFixed(1)} KiB)`, '≤ 150 KiB', tot <= 150 * 1024 ? 'yes' : 'NO', '']);
+    prow.push(['size.wasm+js.brotli', `${tot.toLocaleString('en-US')} B (${(tot / 1024).toFixed(1)} KiB)`, '≤ 200 KB now, ≤ 150 KB goal', `${tot <= 200 * 1024 ? 'yes' : 'NO'} / ${tot <= 150 * 1024 ? 'yes' : 'NO'}`, '']);
   }
   const pw = prow[0].map((_, c) => Math.max(...prow.map(r => String(r[c]).length)));
   const pl = r => '| ' + r.map((c, i) => String(c).padEnd(pw[i])).join(' | ') + ' |';

@@ -46,13 +46,14 @@ mod native {
             let _ = std::io::stdout().flush();
         };
         type Scenario = fn(&rvlab::bench::Config, &rvlab::bench::Probes, &mut dyn FnMut(rvlab::bench::Row));
-        let all: [(&str, Scenario); 8] = [
+        let all: [(&str, Scenario); 9] = [
             ("writes", rvlab::bench::writes),
             ("store_writes", rvlab::bench::store_writes),
             ("fanout", rvlab::bench::fanout),
             ("compaction", rvlab::bench::compaction),
             ("memory", rvlab::bench::memory),
             ("console", rvlab::bench::console),
+            ("history", rvlab::bench::history),
             ("relist", rvlab::bench::relist),
             ("lists", rvlab::bench::lists),
         ];
@@ -65,7 +66,7 @@ mod native {
                     Some(s) => v.push(*s),
                     None => {
                         eprintln!(
-                            "rvlab-bench: unknown scenario {a:?} (writes store_writes fanout compaction memory console relist lists)"
+                            "rvlab-bench: unknown scenario {a:?} (writes store_writes fanout compaction memory console history relist lists)"
                         );
                         std::process::exit(2);
                     }
