@@ -466,3 +466,31 @@ fn etcd_lines() {
     assert_eq!(out[6]["deleted"], 1);
     assert_eq!(out[7]["count"], 0);
 }
+
+// §E.2 etcd-relayed frames: the etcd3 watcher decodes each event into the Go struct and the
+// handler encodes it with `encoding/json`, so a frame's object has the same bytes as a GET of the
+// same revision: `resourceVersion` at its `ObjectMeta` place (after `uid`), not appended.
+// Upstream: apiserver `storage/etcd3/watcher.go` (`decodeObj`), apimachinery
+// `pkg/apis/meta/v1/types.go` (ObjectMeta field order).
+#[test]
+fn relayed_frames_serialise_objects_as_a_get_does() {
+    let out = run(&format!(
+        "{}\nGET /api/v1/namespaces/default/configmaps?watch=true&resourceVersion=1\n\
+         PUT /api/v1/namespaces/default/configmaps/a {{\"metadata\":{{\"name\":\"a\",\"labels\":{{\"x\":\"y\"}}}},\"data\":{{\"k\":\"w\"}}}}\n\
+         events w1\nGET /api/v1/namespaces/default/configmaps/a",
+        cm("a")
+    ));
+    let events = out[3]["events"].as_array().cloned().unwrap_or_default();
+    assert_eq!(events.len(), 2, "{:?}", out[3]);
+    assert_eq!(events[0]["type"], "ADDED");
+    assert_eq!(events[1]["type"], "MODIFIED");
+    let keys: Vec<&str> = events[1]["object"]["metadata"]
+        .as_object()
+        .map(|m| m.keys().map(|k| k.as_str()).collect())
+        .unwrap_or_default();
+    assert_eq!(keys, ["name", "namespace", "uid", "resourceVersion", "creationTimestamp", "labels"]);
+    assert_eq!(
+        serde_json::to_string(&events[1]["object"]).unwrap_or_default(),
+        serde_json::to_string(&out[4]["body"]).unwrap_or_default()
+    );
+}

@@ -123,7 +123,7 @@ impl WatchFilter {
     /// Turns one etcd event into the frame a client sees, if any (etcd3 watcher's `transform`).
     /// An event that is not a creation but lacks its previous value (compacted away) is the
     /// watcher's error `etcd event received with PrevKv=nil …` (§E.2).
-    pub fn transform(&self, ev: &Event) -> Result<Option<Frame>, String> {
+    pub fn transform(&self, info: &ResourceInfo, ev: &Event) -> Result<Option<Frame>, String> {
         if !self.matches_key(&ev.kv.key) {
             return Ok(None);
         }
@@ -136,15 +136,18 @@ impl WatchFilter {
                 if ev.kind == EventType::Put { "PUT" } else { "DELETE" }
             ));
         }
-        Ok(self.frame_for(ev))
+        Ok(self.frame_for(info, ev))
     }
 
-    fn frame_for(&self, ev: &Event) -> Option<Frame> {
+    /// The objects are decoded as every read decodes them ([`object::decode_canonical`]):
+    /// `resourceVersion` at its `ObjectMeta` place, as Go's encoder writes the struct.
+    fn frame_for(&self, info: &ResourceInfo, ev: &Event) -> Option<Frame> {
         let rev = ev.kv.mod_revision;
-        let prev = ev.prev_kv.as_ref().and_then(|p| object::decode_from_storage(&p.value, rev)).map(Arc::new);
+        let prev =
+            ev.prev_kv.as_ref().and_then(|p| object::decode_canonical(info, &p.value, rev)).map(Arc::new);
         let cur = match ev.kind {
             EventType::Delete => None,
-            EventType::Put => Some(Arc::new(object::decode_from_storage(&ev.kv.value, rev)?)),
+            EventType::Put => Some(Arc::new(object::decode_canonical(info, &ev.kv.value, rev)?)),
         };
         let prev = if ev.kind == EventType::Put && ev.kv.version == 1 { None } else { prev };
         self.frame_for_change(cur, prev, rev)
@@ -320,7 +323,7 @@ impl WatchStream {
                 return;
             }
             for ev in &resp.events {
-                match self.filter.transform(ev) {
+                match self.filter.transform(self.info, ev) {
                     Ok(Some(f)) => self.pending.push_back(stamp(f)),
                     Ok(None) => {}
                     Err(msg) => {
