@@ -34,7 +34,7 @@ for t in "${targets[@]}"; do
     grep -E '^(#[0-9]+ +(INITED|DONE)|stat::number_of_executed_units|==[0-9]+==|thread .* panicked|SUMMARY|Test unit written|Done )' || true)
   echo "$out"
   execs=$(echo "$out" | sed -n 's/^stat::number_of_executed_units: *//p' | tail -1)
-  findings=$(echo "$out" | grep -c 'Test unit written' || true)
+  findings=$(echo "$out" | grep -c 'ERROR: libFuzzer' || true)
   printf '%s\t%s\t%s\t%s\t%s\n' "$(date -u +%FT%TZ)" "$t" "${execs:-?}" "$(( $(date +%s) - start ))" \
     "$findings" >> "$tgt/fuzz-log.tsv"
 done
