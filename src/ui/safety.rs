@@ -10,7 +10,7 @@
 use std::cell::{Cell, RefCell};
 
 use super::i18n::{K, Lang};
-use super::model::{EXPORT_NAME, Notice, script_text};
+use super::model::{EXPORT_NAME, Notice, Saved, script_text};
 use crate::clock::Duration;
 
 /// The most lines one action (a paste, an import, a lesson's "Show me") may run.
@@ -123,6 +123,19 @@ pub fn install() {
     }));
 }
 
+/// Where the hook finds the latest sandbox and whether it persists. The reducer (`state`, a
+/// layer above this one) registers it, so this module never imports the reducer.
+pub type LatestFn = fn() -> (Option<Saved>, bool);
+
+thread_local! {
+    static LATEST_SOURCE: Cell<Option<LatestFn>> = const { Cell::new(None) };
+}
+
+/// Registers where [`on_panic`] reads the latest sandbox.
+pub fn set_latest_source(f: LatestFn) {
+    LATEST_SOURCE.with(|s| s.set(Some(f)));
+}
+
 /// Whether [`install`] ran.
 pub fn installed() -> bool {
     INSTALLED.with(|i| i.get())
@@ -132,8 +145,8 @@ pub fn installed() -> bool {
 pub fn on_panic(message: &str) {
     // The log as of the last change (what "Reload and restore" brings back), and whether the
     // app saves it (off for embeds).
-    let (log, redo) = super::state::latest().unwrap_or_default();
-    let persist = super::state::latest_persists();
+    let (latest, persist) = LATEST_SOURCE.with(Cell::get).map_or((None, false), |f| f());
+    let (log, redo) = latest.unwrap_or_default();
     let running = RUNNING.with(|r| r.try_borrow().map(|r| r.clone()).unwrap_or_default());
     let lang = LANG.with(|l| l.get());
     let saved = if persist { super::browser::save(&log, &redo).err() } else { None };

@@ -497,6 +497,7 @@ pub const SAVE_IDLE_TIMEOUT_MS: u32 = 1000;
 /// persists) saved once the browser is idle.
 fn track(lab: &Rc<Lab>, changed: bool) {
     LATEST.with(|l| *l.borrow_mut() = Some(lab.clone()));
+    super::safety::set_latest_source(|| (latest(), latest_persists()));
     if !(changed && lab.persist) {
         return;
     }
