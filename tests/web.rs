@@ -20,6 +20,22 @@ async fn settle() {
     flush().await;
 }
 
+/// An element's scroll height once layout has settled: the same in two reads 100 ms apart
+/// (a ResizeObserver reports after the first paint, and a slow machine may need more than one
+/// round). Gives up after 3 s and returns the last value, which the caller's assert then judges.
+async fn settled_height(el: &web_sys::Element) -> i32 {
+    let mut last = el.scroll_height();
+    for _ in 0..30 {
+        settle().await;
+        let now = el.scroll_height();
+        if now == last {
+            return now;
+        }
+        last = now;
+    }
+    last
+}
+
 /// Lets Yew's scheduler run its pending renders.
 async fn flush() {
     for _ in 0..2 {
@@ -3575,11 +3591,9 @@ async fn a_short_read_only_embed_is_compact_and_sized_to_its_content() {
     // The height posted to the host is the content's, and it does not grow with the frame.
     // The pictures are laid out for their container's width once its ResizeObserver reports
     // it (asynchronously, after the first paint): measure after that.
-    settle().await;
-    let h1 = s.lab.el(".app").scroll_height();
+    let h1 = settled_height(&s.lab.el(".app")).await;
     s.frame.set_attribute("style", "width:800px;height:3000px;border:0;display:block").unwrap();
-    flush().await;
-    let h2 = s.lab.el(".app").scroll_height();
+    let h2 = settled_height(&s.lab.el(".app")).await;
     assert_eq!(h1, h2, "the app's height depends on its content only");
     s.close();
     clean_slate();
