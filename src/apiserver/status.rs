@@ -418,12 +418,6 @@ impl Status {
         new_invalid(info.group, info.kind, &info.qualified_kind(), name, errs)
     }
 
-    /// `NewInvalid` with the *resource* in the kind slot, as the generic registry does for
-    /// update preconditions: 422 `pods "a" is invalid: ...`, details.kind `pods`.
-    pub fn invalid_resource(info: &ResourceInfo, name: &str, errs: &[FieldError]) -> Status {
-        new_invalid(info.group, info.resource, &info.qualified(), name, errs)
-    }
-
     /// §C.1 422 `ListOptions.meta.k8s.io "" is invalid: <errs>`.
     pub fn invalid_list_options(errs: &[FieldError]) -> Status {
         new_invalid("meta.k8s.io", "ListOptions", "ListOptions.meta.k8s.io", "", errs)
