@@ -9,7 +9,7 @@
 use std::io::{BufRead, BufReader, Read, Write};
 use std::net::TcpStream;
 use std::path::{Path, PathBuf};
-use std::process::{Child, Command, Stdio};
+use std::process::{Command, Stdio};
 use std::sync::mpsc;
 use std::time::{Duration, Instant};
 
@@ -17,42 +17,15 @@ use serde_json::Value;
 
 const RVLAB: &str = env!("CARGO_BIN_EXE_rvlab");
 
-struct Server {
-    child: Child,
-    addr: String,
-    dir: PathBuf,
-}
+#[path = "support/serve.rs"]
+mod serve;
 
-impl Drop for Server {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-        let _ = std::fs::remove_dir_all(&self.dir);
-    }
-}
+/// The server under test (its methods below).
+type Server = serve::Process;
 
 impl Server {
     fn start(name: &str) -> Server {
-        let dir = std::env::temp_dir().join(format!("rvlab-serve-{name}-{}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&dir);
-        std::fs::create_dir_all(&dir).unwrap();
-        let mut child = Command::new(RVLAB)
-            .args(["serve", "--listen", "127.0.0.1:0", "--kubeconfig"])
-            .arg(dir.join("kubeconfig"))
-            .arg("--record")
-            .arg(dir.join("record.rv"))
-            .args(["--dist", "/nonexistent"])
-            .stdout(Stdio::piped())
-            .stderr(Stdio::inherit())
-            .spawn()
-            .expect("start rvlab serve");
-        let mut first = String::new();
-        BufReader::new(child.stdout.take().unwrap()).read_line(&mut first).unwrap();
-        let v: Value = serde_json::from_str(&first).unwrap_or_else(|e| panic!("first line {first:?}: {e}"));
-        let url = v["listening"].as_str().unwrap().to_string();
-        let addr = url.trim_start_matches("http://").to_string();
-        assert!(addr.starts_with("127.0.0.1:"), "{addr}");
-        Server { child, addr, dir }
+        serve::start(&format!("serve-{name}"), &["--record", "DIR/record.rv"])
     }
 
     fn url(&self) -> String {

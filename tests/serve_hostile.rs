@@ -7,14 +7,11 @@
 
 use std::io::{BufRead, BufReader, Read, Write};
 use std::net::{Shutdown, TcpStream};
-use std::path::PathBuf;
-use std::process::{Child, Command, Stdio};
 use std::sync::mpsc;
 use std::time::{Duration, Instant};
 
 use serde_json::{Value, json};
 
-const RVLAB: &str = env!("CARGO_BIN_EXE_rvlab");
 const CM: &str = "/api/v1/namespaces/default/configmaps";
 
 /// What net/http writes when it cannot read a request head (`conn.serve` in
@@ -26,20 +23,14 @@ fn go_error(public_err: &str) -> Vec<u8> {
     .into_bytes()
 }
 
+#[path = "support/serve.rs"]
+mod serve;
+
 struct Server {
-    child: Child,
+    process: serve::Process,
     addr: String,
-    dir: PathBuf,
     witness: Witness,
     seq: u32,
-}
-
-impl Drop for Server {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-        let _ = std::fs::remove_dir_all(&self.dir);
-    }
 }
 
 /// A watch on its own connection, read by a thread: the names of the objects it receives.
@@ -49,22 +40,10 @@ struct Witness {
 
 impl Server {
     fn start(name: &str) -> Server {
-        let dir = std::env::temp_dir().join(format!("rvlab-hostile-{name}-{}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&dir);
-        std::fs::create_dir_all(&dir).unwrap();
-        let mut child = Command::new(RVLAB)
-            .args(["serve", "--listen", "127.0.0.1:0", "--dist", "/nonexistent", "--kubeconfig"])
-            .arg(dir.join("kubeconfig"))
-            .stdout(Stdio::piped())
-            .stderr(Stdio::inherit())
-            .spawn()
-            .expect("start rvlab serve");
-        let mut first = String::new();
-        BufReader::new(child.stdout.take().unwrap()).read_line(&mut first).unwrap();
-        let v: Value = serde_json::from_str(&first).unwrap();
-        let addr = v["listening"].as_str().unwrap().trim_start_matches("http://").to_string();
+        let process = serve::start(&format!("hostile-{name}"), &[]);
+        let addr = process.addr.clone();
         let witness = Witness::open(&addr);
-        let mut s = Server { child, addr, dir, witness, seq: 0 };
+        let mut s = Server { process, addr, witness, seq: 0 };
         s.witness_receives();
         s
     }
@@ -89,7 +68,7 @@ impl Server {
                 Err(e) => panic!("the witness watch did not receive {name}: {e}"),
             }
         }
-        assert!(self.child.try_wait().unwrap().is_none(), "the server exited");
+        assert!(self.process.child.try_wait().unwrap().is_none(), "the server exited");
     }
 
     fn control(&self, script: &str) -> Vec<Value> {
