@@ -381,6 +381,15 @@ fn wire_frame(event: &Value) -> Value {
 mod tests {
     use super::*;
 
+    /// Opens a configmap watch and attaches a client queue to it: its id and the queue.
+    fn watched(e: &mut Engine, table: Option<TableRequest>) -> (String, mpsc::Receiver<Bytes>) {
+        let out = e.run("GET /api/v1/namespaces/default/configmaps?watch=true").output;
+        let id = out["watch"].as_str().unwrap().to_string();
+        let (tx, rx) = mpsc::channel(WATCH_QUEUE);
+        e.attach_watch(id.clone(), tx, table);
+        (id, rx)
+    }
+
     #[test]
     fn clock_steps_merge_into_one_advance_and_parse_errors_are_not_recorded() {
         let mut e = Engine::new(1000.0, None);
@@ -405,10 +414,7 @@ mod tests {
     #[test]
     fn clients_get_watch_events_as_the_apiserver_sends_them() {
         let mut e = Engine::new(1.0, None);
-        let out = e.run("GET /api/v1/namespaces/default/configmaps?watch=true").output;
-        let id = out["watch"].as_str().unwrap().to_string();
-        let (tx, mut rx) = mpsc::channel(WATCH_QUEUE);
-        e.attach_watch(id.clone(), tx, None);
+        let (id, mut rx) = watched(&mut e, None);
         e.run(r#"POST /api/v1/namespaces/default/configmaps {"metadata":{"name":"a"}}"#);
         e.run("advance 5s");
         e.pump_watches();
@@ -426,12 +432,9 @@ mod tests {
     fn table_watches_send_the_column_definitions_once() {
         use super::super::table::{IncludeObject, TableVersion};
         let mut e = Engine::new(1.0, None);
-        let out = e.run("GET /api/v1/namespaces/default/configmaps?watch=true").output;
-        let id = out["watch"].as_str().unwrap().to_string();
-        let (tx, mut rx) = mpsc::channel(WATCH_QUEUE);
         let req =
             TableRequest { version: TableVersion::V1, include: IncludeObject::Metadata, no_headers: false };
-        e.attach_watch(id, tx, Some(req));
+        let (_, mut rx) = watched(&mut e, Some(req));
         for name in ["a", "b", "c"] {
             e.run(&format!(
                 r#"POST /api/v1/namespaces/default/configmaps {{"metadata":{{"name":"{name}"}}}}"#
@@ -456,10 +459,7 @@ mod tests {
     #[test]
     fn a_watch_whose_client_does_not_drain_is_paused_and_loses_no_frame() {
         let mut e = Engine::new(1.0, None);
-        let out = e.run("GET /api/v1/namespaces/default/configmaps?watch=true").output;
-        let id = out["watch"].as_str().unwrap().to_string();
-        let (tx, mut rx) = mpsc::channel(WATCH_QUEUE);
-        e.attach_watch(id.clone(), tx, None);
+        let (id, mut rx) = watched(&mut e, None);
         let n = WATCH_QUEUE + 20;
         for i in 0..n {
             e.run(&format!(r#"POST /api/v1/namespaces/default/configmaps {{"metadata":{{"name":"c{i}"}}}}"#));
