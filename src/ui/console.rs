@@ -89,11 +89,12 @@ pub const MAX_ROWS: usize = 300;
 /// size themselves to it).
 pub const LONG_LOG: usize = 50;
 
+/// The welcome panel's first lines (a create, a paged list, a read of etcd) and a watch.
 const EXAMPLES: [&str; 4] = [
-    r#"POST /api/v1/namespaces/default/configmaps {"apiVersion":"v1","kind":"ConfigMap","metadata":{"name":"a"}}"#,
-    "GET /api/v1/namespaces/default/configmaps?limit=1",
+    super::welcome::TRY[0],
+    super::welcome::TRY[1],
     "GET /api/v1/namespaces/default/pods?watch=true&resourceVersion=0",
-    "etcd get /registry/ --prefix",
+    super::welcome::TRY[2],
 ];
 
 /// The rows drawn of a long log, `first..end`: the newest, or those around the scrubber.
