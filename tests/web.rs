@@ -1072,6 +1072,12 @@ async fn both_languages_render_every_view_without_missing_keys() {
             "Chinese text in the English page: {t:?}"
         );
     }
+    // The theme switch too, and it is what the page draws with.
+    for theme in ["dark", "light", "auto"] {
+        lab.select("#theme", theme).await;
+        assert_eq!(lab.attr(".app", "data-theme"), theme);
+        assert_eq!(lab.log(), log);
+    }
     lab.unmount();
 }
 

@@ -235,32 +235,8 @@ pub fn header(p: &HeaderProps) -> Html {
         let guide = p.guide.clone();
         Callback::from(move |_| guide.dispatch(guided::GuideAction::OpenList))
     };
-    let on_lang = {
-        let lang = p.lang.clone();
-        let cfg = cfg.clone();
-        Callback::from(move |e: Event| {
-            let v = e.target_unchecked_into::<web_sys::HtmlSelectElement>().value();
-            if let Some(l) = Lang::parse(&v) {
-                lang.set(l);
-                if cfg.from_location {
-                    browser::replace_url(&[("lang", l.code())], false);
-                }
-            }
-        })
-    };
-    let on_theme = {
-        let theme = p.theme.clone();
-        let cfg = cfg.clone();
-        Callback::from(move |e: Event| {
-            let v = e.target_unchecked_into::<web_sys::HtmlSelectElement>().value();
-            if let Some(t) = Theme::parse(&v) {
-                theme.set(t);
-                if cfg.from_location {
-                    browser::replace_url(&[("theme", t.code())], false);
-                }
-            }
-        })
-    };
+    let on_lang = pref_select(p.lang.clone(), Lang::parse, Lang::code, "lang", cfg.from_location);
+    let on_theme = pref_select(p.theme.clone(), Theme::parse, Theme::code, "theme", cfg.from_location);
     let lang = *p.lang;
     let theme = *p.theme;
     let lang_opts = Lang::ALL
@@ -333,4 +309,24 @@ pub fn notice_bar(p: &NoticeBarProps) -> Html {
             }
         </>
     }
+}
+
+/// A preference `<select>` (language, theme): the chosen value is parsed, set, and written to
+/// the address bar under `key` when the page's settings come from it.
+fn pref_select<T: Copy + 'static>(
+    state: UseStateHandle<T>,
+    parse: fn(&str) -> Option<T>,
+    code: fn(T) -> &'static str,
+    key: &'static str,
+    from_location: bool,
+) -> Callback<Event> {
+    Callback::from(move |e: Event| {
+        let v = e.target_unchecked_into::<web_sys::HtmlSelectElement>().value();
+        if let Some(x) = parse(&v) {
+            state.set(x);
+            if from_location {
+                browser::replace_url(&[(key, code(x))], false);
+            }
+        }
+    })
 }
