@@ -214,10 +214,14 @@ pub fn system_view(p: &SystemProps) -> Html {
             } else {
                 None
             };
-            let snaps = c.snapshots.iter().filter(|r| **r >= w.lo && **r <= w.hi).map(|r| {
+            // At most one snapshot tick per pixel (the newest there): a cache holds one snapshot
+            // per revision, and thousands of ticks on one row would all be redrawn every step.
+            let mut last_px = i64::MIN;
+            let snaps = c.snapshots.iter().rev().filter(|r| **r >= w.lo && **r <= w.hi).filter_map(|r| {
                 let xs = x(*r as f64 + 0.5);
-                html! { <line class="snapshot" data-kind="snapshot" data-rv={r.to_string()} x1={f(xs)} x2={f(xs)} y1={f(cy - 8.0)} y2={f(cy - 3.0)} /> }
-            });
+                let px = xs.floor() as i64;
+                (std::mem::replace(&mut last_px, px) != px).then(|| html! { <line class="snapshot" key={*r} data-kind="snapshot" data-rv={r.to_string()} x1={f(xs)} x2={f(xs)} y1={f(cy - 8.0)} y2={f(cy - 3.0)} /> })
+            }).collect::<Vec<_>>().into_iter().rev();
             let lag = (c.rv < v.revision && (c.in_flight > 0 || c.lag_ms > 0)).then(|| {
                 let behind = v.revision - c.rv;
                 let text = tr.f(K::SvLag, &[&behind, &duration_text(c.lag_ms)]);
