@@ -1618,6 +1618,35 @@ async fn embed_mode_takes_its_parameters_posts_its_height_and_never_touches_the_
     storage().remove_item(STORAGE_KEY).unwrap();
 }
 
+/// A watch cache keeps a snapshot per revision; the system view draws at most one tick per
+/// pixel of its row (the newest there), so thousands of snapshots are not thousands of elements.
+#[wasm_bindgen_test]
+async fn thousands_of_cache_snapshots_are_one_tick_per_pixel() {
+    let mut session = rvlab::ui::state::new_session();
+    let mut entries = Vec::new();
+    for i in 0..3000usize {
+        let line = format!(
+            r#"etcd put /registry/configmaps/default/cm-{i} {{"kind":"ConfigMap","apiVersion":"v1","metadata":{{"name":"cm-{i}","namespace":"default"}}}}"#
+        );
+        let out = session.run_line(i + 1, &line).map(Rc::new);
+        entries.push(rvlab::ui::state::Entry { line, out });
+    }
+    let view = session.view();
+    let snapshots: Vec<i64> =
+        view.apiservers.iter().flat_map(|a| &a.caches).flat_map(|c| c.snapshots.clone()).collect();
+    assert!(snapshots.len() > 2000, "{} snapshots held", snapshots.len());
+    let lab = Lab::with_config(Config::parse("?lang=en", "").with_session(session, entries)).await;
+    settle().await;
+    let ticks = lab.all(".pictures line.snapshot");
+    let width = lab.el(".pictures").get_bounding_client_rect().width();
+    assert!(ticks.len() > 100 && ticks.len() as f64 <= width, "{} ticks in {width} px", ticks.len());
+    let xs: Vec<f64> = ticks.iter().map(|t| t.get_bounding_client_rect().x().floor()).collect();
+    assert!(xs.windows(2).all(|p| p[0] < p[1]), "one tick per pixel, in revision order");
+    let rvs: Vec<i64> = ticks.iter().filter_map(|t| t.get_attribute("data-rv")?.parse().ok()).collect();
+    assert_eq!(rvs.last(), snapshots.iter().max(), "the newest snapshot is drawn");
+    lab.unmount();
+}
+
 #[wasm_bindgen_test]
 async fn a_100000_revision_history_renders_without_freezing() {
     let t0 = js_sys::Date::now();

@@ -214,13 +214,14 @@ pub fn system_view(p: &SystemProps) -> Html {
             } else {
                 None
             };
-            // At most one snapshot tick per pixel (the newest there): a cache holds one snapshot
-            // per revision, and thousands of ticks on one row would all be redrawn every step.
+            // At most one snapshot tick per pixel (the newest there), drawn at that pixel and
+            // keyed by it: a cache holds one snapshot per revision, and thousands of ticks on one
+            // row would otherwise all be redrawn at every step as the scale moves.
             let mut last_px = i64::MIN;
             let snaps = c.snapshots.iter().rev().filter(|r| **r >= w.lo && **r <= w.hi).filter_map(|r| {
-                let xs = x(*r as f64 + 0.5);
-                let px = xs.floor() as i64;
-                (std::mem::replace(&mut last_px, px) != px).then(|| html! { <line class="snapshot" key={*r} data-kind="snapshot" data-rv={r.to_string()} x1={f(xs)} x2={f(xs)} y1={f(cy - 8.0)} y2={f(cy - 3.0)} /> })
+                let px = x(*r as f64 + 0.5).floor() as i64;
+                let xs = px as f64 + 0.5;
+                (std::mem::replace(&mut last_px, px) != px).then(|| html! { <line class="snapshot" key={px} data-kind="snapshot" data-rv={r.to_string()} x1={f(xs)} x2={f(xs)} y1={f(cy - 8.0)} y2={f(cy - 3.0)} /> })
             }).collect::<Vec<_>>().into_iter().rev();
             let lag = (c.rv < v.revision && (c.in_flight > 0 || c.lag_ms > 0)).then(|| {
                 let behind = v.revision - c.rv;
