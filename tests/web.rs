@@ -657,6 +657,59 @@ fn watches_are_followed_through_the_log() {
     assert!(ws[0].closed && ws[0].paused && !ws[0].cancelled);
 }
 
+/// The sandbox keeps what its outputs show (revisions, continue tokens, watches) folded as lines
+/// run, with marks every 1,024 entries; after every kind of change it must equal the fold of the
+/// entries up to the scrubber.
+#[wasm_bindgen_test]
+fn the_sandbox_keeps_what_its_outputs_show_in_step_with_the_scrubber() {
+    use rvlab::ui::state::{Action, Lab as Sandbox};
+    use yew::functional::Reducible;
+    let line = |i: usize| match i % 300 {
+        7 => "GET /api/v1/namespaces/default/configmaps?watch=true&resourceVersion=0".to_string(),
+        11 | 150 => "events w1".to_string(),
+        40 => "pause w1".to_string(),
+        90 => "GET /api/v1/namespaces/default/configmaps?limit=1".to_string(),
+        200 => "# a comment".to_string(),
+        _ => format!(
+            r#"POST /api/v1/namespaces/default/configmaps {{"metadata":{{"name":"c{i}"}},"data":{{"k":"v"}}}}"#
+        ),
+    };
+    let check = |lab: &Sandbox, what: &str| {
+        let vis = &lab.entries[..lab.at];
+        let want = lines::Seen::of(vis.iter().map(|e| (e.line.as_str(), e.out.as_deref())));
+        assert_eq!(lab.seen(), &want, "{what}: at {} of {}", lab.at, lab.entries.len());
+    };
+    let mut start = Sandbox::replay((0..2000).map(line).collect(), Vec::new());
+    start.persist = false;
+    let lab = Rc::new(start);
+    check(&lab, "replayed");
+    assert!(lab.seen().revisions().count() > 1000 && lab.seen().tokens().count() > 0);
+    assert!(!lab.seen().watches.is_empty() && !lab.seen().watches[0].frames.is_empty());
+    let lab = lab.reduce(Action::Run((2000..2100).map(line).collect()));
+    check(&lab, "ran");
+    let mut lab = lab;
+    for n in [1500, 1025, 1024, 1023, 3, 4, 2048, 2100, 0, 2100] {
+        lab = lab.reduce(Action::Seek(n));
+        assert_eq!(lab.at, n);
+        check(&lab, "seek");
+    }
+    let lab = lab.reduce(Action::Undo);
+    check(&lab, "undo");
+    let lab = lab.reduce(Action::Redo);
+    check(&lab, "redo");
+    let lab = lab.reduce(Action::Seek(1030)).reduce(Action::Run(vec![line(7)])).reduce(Action::ConfirmFork);
+    assert_eq!(lab.entries.len(), 1031);
+    check(&lab, "fork");
+    let lab = lab.reduce(Action::Seek(1024)).reduce(Action::Run(vec![line(91)])).reduce(Action::ConfirmFork);
+    assert_eq!(lab.entries.len(), 1025);
+    check(&lab, "fork at a mark");
+    let lab = lab.reduce(Action::PlayTick(2)).reduce(Action::PlayTick(3));
+    assert_eq!(lab.entries.last().map(|e| e.line.as_str()), Some("advance 5s"));
+    check(&lab, "play");
+    let lab = lab.reduce(Action::Seek(1025));
+    check(&lab, "seek after play");
+}
+
 #[wasm_bindgen_test]
 fn request_lines_for_every_verb() {
     let mut s = RequestSpec {

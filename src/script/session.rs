@@ -95,6 +95,11 @@ impl Session {
         Session { explain, ..Session::default() }
     }
 
+    /// Whether request outputs carry `"explain"` and `"why"` (`set explain on|off`).
+    pub fn explains(&self) -> bool {
+        self.explain
+    }
+
     /// The read model: everything a picture of the sandbox shows, at this moment.
     pub fn view(&self) -> View {
         let c = &self.cluster;

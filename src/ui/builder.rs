@@ -195,8 +195,8 @@ pub fn request_builder() -> Html {
     };
 
     let v = spec.verb;
-    let rvs = lines::revisions_seen(lab.outputs());
-    let tokens = lines::tokens_seen(lab.outputs());
+    let rvs: Vec<u64> = lab.seen().revisions().take(60).collect();
+    let tokens: Vec<String> = lab.seen().tokens().take(40).map(str::to_string).collect();
     let all_ns = spec.namespace.is_empty();
     let body_invalid = v.has_body() && serde_json::from_str::<serde_json::Value>(&spec.body).is_err();
 
@@ -232,7 +232,7 @@ pub fn request_builder() -> Html {
         rv_opts.push(
             html! { <option value="0" selected={spec.resource_version == "0"}>{ tr.t(K::RvAny) }</option> },
         );
-        for r in rvs.iter().take(60) {
+        for r in &rvs {
             let s = r.to_string();
             let sel = spec.resource_version == s;
             rv_opts.push(html! { <option value={s.clone()} selected={sel}>{ s }</option> });
@@ -265,7 +265,7 @@ pub fn request_builder() -> Html {
         let mut tok_opts = vec![
             html! { <option value="" selected={spec.continue_token.is_empty()}>{ if tokens.is_empty() { tr.t(K::NoTokens) } else { tr.t(K::PickToken) } }</option> },
         ];
-        for t in tokens.iter().take(40) {
+        for t in &tokens {
             let sel = spec.continue_token == *t;
             tok_opts.push(
                 html! { <option value={t.clone()} selected={sel}>{ lines::describe_token(t) }</option> },

@@ -256,7 +256,7 @@ pub fn console() -> Html {
         let text = text.clone();
         let hist = hist.clone();
         Callback::from(move |e: KeyboardEvent| {
-            let log = lab.log();
+            let log = &lab.entries;
             if log.is_empty() {
                 return;
             }
@@ -268,14 +268,14 @@ pub fn console() -> Html {
                         Some(i) => i.saturating_sub(1),
                     };
                     hist.set(Some(i));
-                    text.set(log[i].clone());
+                    text.set(log[i].line.clone());
                 }
                 "ArrowDown" => {
                     e.prevent_default();
                     match *hist {
                         Some(i) if i + 1 < log.len() => {
                             hist.set(Some(i + 1));
-                            text.set(log[i + 1].clone());
+                            text.set(log[i + 1].line.clone());
                         }
                         _ => {
                             hist.set(None);

@@ -326,42 +326,16 @@ fn object_rvs(out: &mut std::collections::BTreeSet<u64>, obj: &Value) {
 
 /// Every revision / resourceVersion that appears in the outputs, newest first.
 pub fn revisions_seen<'a>(outputs: impl IntoIterator<Item = &'a Value>) -> Vec<u64> {
-    let mut rvs = std::collections::BTreeSet::new();
-    for out in outputs {
-        if let Some(body) = out.get("body") {
-            object_rvs(&mut rvs, body);
-        }
-        if let Some(events) = out.get("events").and_then(Value::as_array) {
-            for ev in events {
-                if let Some(o) = ev.get("object") {
-                    object_rvs(&mut rvs, o);
-                }
-            }
-        }
-        push_rv(&mut rvs, out.pointer("/header/revision"));
-        if let Some(kvs) = out.get("kvs").and_then(Value::as_array) {
-            for kv in kvs {
-                push_rv(&mut rvs, kv.get("mod_revision"));
-                push_rv(&mut rvs, kv.get("create_revision"));
-            }
-        }
-    }
-    rvs.into_iter().rev().collect()
+    let mut seen = Seen::default();
+    outputs.into_iter().for_each(|out| seen.push_output(out));
+    seen.revisions().collect()
 }
 
 /// Every continue token in the outputs (`body.metadata.continue`), newest first, no repeats.
 pub fn tokens_seen<'a>(outputs: impl IntoIterator<Item = &'a Value>) -> Vec<String> {
-    let mut toks: Vec<String> = Vec::new();
-    for out in outputs {
-        if let Some(t) = out.pointer("/body/metadata/continue").and_then(Value::as_str)
-            && !t.is_empty()
-        {
-            toks.retain(|x| x != t);
-            toks.push(t.to_string());
-        }
-    }
-    toks.reverse();
-    toks
+    let mut seen = Seen::default();
+    outputs.into_iter().for_each(|out| seen.push_output(out));
+    seen.tokens().map(str::to_string).collect()
 }
 
 /// The newest object named `name` (of `kind`, and in `namespace` when given) in the outputs:
@@ -492,9 +466,40 @@ enum WatchCmd {
 /// Every watch opened in the log, in order, with its frames and state. `entries` are
 /// (script line, output) pairs.
 pub fn watches<'a>(entries: impl IntoIterator<Item = (&'a str, Option<&'a Value>)>) -> Vec<WatchInfo> {
-    let mut ws: Vec<WatchInfo> = Vec::new();
-    for (i, (line, out)) in entries.into_iter().enumerate() {
-        let Some(out) = out else { continue };
+    Seen::of(entries).watches
+}
+
+/// What the panels read from a log's outputs (the revisions and continue tokens seen, the
+/// watches and their frames), folded one entry at a time: a sandbox keeps it up to date as
+/// lines run, instead of reading the whole log again at every render.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Seen {
+    /// How many entries were folded.
+    pub len: usize,
+    rvs: std::collections::BTreeSet<u64>,
+    /// Continue tokens, oldest first, no repeats.
+    tokens: Vec<String>,
+    /// Every watch opened, in order (see [`watches`]).
+    pub watches: Vec<WatchInfo>,
+}
+
+impl Seen {
+    /// The fold of these (script line, output) entries.
+    pub fn of<'a>(entries: impl IntoIterator<Item = (&'a str, Option<&'a Value>)>) -> Seen {
+        let mut seen = Seen::default();
+        for (line, out) in entries {
+            seen.push(line, out);
+        }
+        seen
+    }
+
+    /// Folds the next entry: its script line and output (None for blank lines and comments).
+    pub fn push(&mut self, line: &str, out: Option<&Value>) {
+        let i = self.len;
+        self.len += 1;
+        let Some(out) = out else { return };
+        self.push_output(out);
+        let ws = &mut self.watches;
         if let Some(id) = out.get("watch").and_then(Value::as_str) {
             ws.retain(|w| w.id != id);
             ws.push(WatchInfo {
@@ -507,25 +512,25 @@ pub fn watches<'a>(entries: impl IntoIterator<Item = (&'a str, Option<&'a Value>
                 closed: false,
                 why: out.get("why").cloned(),
             });
-            continue;
+            return;
         }
         let (id, cmd) = match parse_line(line) {
             Ok(Command::Events { watch }) => (watch, WatchCmd::Events),
             Ok(Command::Pause(id)) => (id, WatchCmd::Pause),
             Ok(Command::Resume(id)) => (id, WatchCmd::Resume),
             Ok(Command::Cancel(id)) => (id, WatchCmd::Cancel),
-            _ => continue,
+            _ => return,
         };
-        let Some(w) = ws.iter_mut().rev().find(|w| w.id == id) else { continue };
+        let Some(w) = ws.iter_mut().rev().find(|w| w.id == id) else { return };
         if out.get("events").is_some() {
             w.frames.extend(frames_of(out, w.why.as_ref()));
             if out.get("closed").and_then(Value::as_bool) == Some(true) {
                 w.closed = true;
             }
-            continue;
+            return;
         }
         if out.get("error").is_some() {
-            continue;
+            return;
         }
         match cmd {
             WatchCmd::Pause => w.paused = true,
@@ -534,7 +539,44 @@ pub fn watches<'a>(entries: impl IntoIterator<Item = (&'a str, Option<&'a Value>
             WatchCmd::Events => {}
         }
     }
-    ws
+
+    /// The revisions and continue token of one output.
+    fn push_output(&mut self, out: &Value) {
+        let rvs = &mut self.rvs;
+        if let Some(body) = out.get("body") {
+            object_rvs(rvs, body);
+        }
+        if let Some(events) = out.get("events").and_then(Value::as_array) {
+            for ev in events {
+                if let Some(o) = ev.get("object") {
+                    object_rvs(rvs, o);
+                }
+            }
+        }
+        push_rv(rvs, out.pointer("/header/revision"));
+        if let Some(kvs) = out.get("kvs").and_then(Value::as_array) {
+            for kv in kvs {
+                push_rv(rvs, kv.get("mod_revision"));
+                push_rv(rvs, kv.get("create_revision"));
+            }
+        }
+        if let Some(t) = out.pointer("/body/metadata/continue").and_then(Value::as_str)
+            && !t.is_empty()
+        {
+            self.tokens.retain(|x| x != t);
+            self.tokens.push(t.to_string());
+        }
+    }
+
+    /// Every revision / resourceVersion seen, newest first.
+    pub fn revisions(&self) -> impl Iterator<Item = u64> + '_ {
+        self.rvs.iter().rev().copied()
+    }
+
+    /// Every continue token seen, newest first, no repeats.
+    pub fn tokens(&self) -> impl Iterator<Item = &str> + '_ {
+        self.tokens.iter().rev().map(String::as_str)
+    }
 }
 
 /// Splits pasted or imported text into script lines (blank lines dropped, CRLF tolerated).
@@ -561,23 +603,6 @@ pub fn next_names(log: &[String], prefix: &str, count: usize) -> Vec<String> {
         }
     }
     (1..=count).map(|i| format!("{prefix}-{}", n + i)).collect()
-}
-
-/// Whether the session's explain option is on after these lines: the last `set explain X`
-/// that did not fail decides (the UI's session starts with it on, see `state::new_session`).
-pub fn explain_on<'a>(entries: impl IntoIterator<Item = (&'a str, Option<&'a Value>)>) -> bool {
-    let mut on = true;
-    for (line, out) in entries {
-        if out.is_none_or(|o| o.get("error").is_some()) {
-            continue;
-        }
-        if let Ok(Command::Set { name, value }) = parse_line(line)
-            && name == "explain"
-        {
-            on = matches!(value.as_str(), "on" | "true");
-        }
-    }
-    on
 }
 
 /// The query parameter `key` of a request line, decoded as the apiserver decodes it (Go's

@@ -115,12 +115,12 @@ pub fn kvs_table(tr: Tr, id: &'static str, kvs: &[Value]) -> Html {
     }
 }
 
-/// The "explain" switch: emits `set explain on|off`; its state is read back from the log.
+/// The "explain" switch: emits `set explain on|off`; its state is the session's at the scrubber.
 #[function_component(ExplainToggle)]
 fn explain_toggle() -> Html {
     let tr = use_tr();
     let lab = use_context::<LabHandle>().expect("LabHandle context");
-    let on = lines::explain_on(lab.entries.iter().map(|e| (e.line.as_str(), e.out.as_deref())));
+    let on = lab.session().explains();
     let onchange = {
         let lab = lab.clone();
         Callback::from(move |e: Event| {

@@ -138,9 +138,8 @@ pub fn sim_controls(props: &SimProps) -> Html {
     let informer = use_state(|| "inf1".to_string());
     let informer_mode = use_state(|| "legacy".to_string());
 
-    let rvs = lines::revisions_seen(lab.outputs());
+    let rvs: Vec<u64> = lab.seen().revisions().take(60).collect();
     let latest = rvs.first().copied();
-    let rvs: Vec<u64> = rvs.into_iter().take(60).collect();
 
     let run = |line: String| {
         let lab = lab.clone();

@@ -14,6 +14,7 @@ use yew::prelude::*;
 
 use super::browser::{load_saved, save_lines};
 use super::i18n::K;
+use super::lines::Seen;
 pub use super::model::{Entry, Notice, Place};
 use super::model::{STORAGE_KEY, Saved};
 use crate::script::Session;
@@ -101,19 +102,28 @@ pub struct Lab {
     session: Rc<RefCell<Session>>,
     /// Snapshots of the session along the log (valid for `entries`' lines).
     checkpoints: Checkpoints,
+    /// What the panels read from the outputs up to the scrubber, folded as lines run.
+    seen: Rc<Seen>,
+    /// [`Seen`] after every [`SEEN_EVERY`] entries (the k-th after `(k + 1) * SEEN_EVERY`), so
+    /// that `seen` for any prefix folds at most `SEEN_EVERY - 1` entries.
+    seen_marks: Rc<Vec<Rc<Seen>>>,
 }
+
+/// The spacing of [`Lab`]'s `seen` marks, in entries.
+const SEEN_EVERY: usize = 1024;
 
 impl PartialEq for Lab {
     fn eq(&self, other: &Self) -> bool {
-        Rc::ptr_eq(&self.session, &other.session)
-            && self.stamp == other.stamp
-            && self.at == other.at
-            && self.entries == other.entries
-            && self.redo == other.redo
-            && self.selected == other.selected
-            && self.notice == other.notice
-            && self.pending == other.pending
-            && self.pending_at == other.pending_at
+        std::ptr::eq(self, other)
+            || Rc::ptr_eq(&self.session, &other.session)
+                && self.stamp == other.stamp
+                && self.at == other.at
+                && self.entries == other.entries
+                && self.redo == other.redo
+                && self.selected == other.selected
+                && self.notice == other.notice
+                && self.pending == other.pending
+                && self.pending_at == other.pending_at
     }
 }
 
@@ -144,6 +154,8 @@ impl Lab {
             playing: None,
             session: Rc::new(RefCell::new(new_session())),
             checkpoints: Checkpoints::default(),
+            seen: Rc::default(),
+            seen_marks: Rc::default(),
         }
     }
 
@@ -159,9 +171,12 @@ impl Lab {
     /// the lines it ran and their outputs.
     pub fn from_session(session: Session, entries: Vec<Entry>) -> Self {
         let mut lab = Lab::empty();
-        lab.at = entries.len();
-        lab.entries = entries;
         lab.session = Rc::new(RefCell::new(session));
+        for e in entries {
+            lab.entries.push(e);
+            lab.fold_last();
+        }
+        lab.at = lab.entries.len();
         lab
     }
 
@@ -201,6 +216,53 @@ impl Lab {
         self.visible().iter().filter_map(|e| e.out.as_deref())
     }
 
+    /// What the outputs up to the scrubber show: revisions, continue tokens, watches.
+    pub fn seen(&self) -> &Seen {
+        &self.seen
+    }
+
+    /// [`Seen`] for the first `n` entries: from the nearest mark, folding the entries after it.
+    fn seen_at(&self, n: usize) -> Rc<Seen> {
+        let n = n.min(self.entries.len());
+        if self.seen.len == n {
+            return self.seen.clone();
+        }
+        let k = (n / SEEN_EVERY).min(self.seen_marks.len());
+        let mark = k.checked_sub(1).and_then(|i| self.seen_marks.get(i)).filter(|m| m.len <= n);
+        let mut seen = match mark {
+            // A step forward: from the current prefix when it is nearer.
+            _ if self.seen.len < n && mark.is_none_or(|m| m.len <= self.seen.len) => Seen::clone(&self.seen),
+            Some(m) => Seen::clone(m),
+            None => Seen::default(),
+        };
+        for e in &self.entries[seen.len..n] {
+            seen.push(&e.line, e.out.as_deref());
+        }
+        Rc::new(seen)
+    }
+
+    /// Folds the last entry into `seen` (which holds the ones before it), keeping a mark on
+    /// the spacing.
+    fn fold_last(&mut self) {
+        let Some(e) = self.entries.last() else { return };
+        if self.seen.len + 1 != self.entries.len() {
+            self.seen = self.seen_at(self.entries.len() - 1);
+        }
+        let seen = Rc::make_mut(&mut self.seen);
+        seen.push(&e.line, e.out.as_deref());
+        if seen.len.is_multiple_of(SEEN_EVERY) && self.seen_marks.len() < seen.len / SEEN_EVERY {
+            let mark = self.seen.clone();
+            Rc::make_mut(&mut self.seen_marks).push(mark);
+        }
+    }
+
+    /// The log now has only its first `n` entries: forgets the marks after them.
+    fn truncate_seen(&mut self, n: usize) {
+        if self.seen_marks.len() > n / SEEN_EVERY {
+            Rc::make_mut(&mut self.seen_marks).truncate(n / SEEN_EVERY);
+        }
+    }
+
     /// The index of the entry the response viewer shows.
     pub fn shown(&self) -> Option<usize> {
         let vis = self.visible();
@@ -210,13 +272,15 @@ impl Lab {
     fn run_lines(&mut self, lines: Vec<String>) {
         super::safety::running(&lines);
         {
-            let mut session = self.session.borrow_mut();
+            let session = self.session.clone();
+            let mut session = session.borrow_mut();
             // One snapshot per batch at most (a copy costs about what the lines cost to run).
             let mark = self.checkpoints.mark_in(self.entries.len(), self.entries.len() + lines.len());
             for line in lines {
                 let n = self.entries.len() + 1;
                 let out = session.run_line(n, &line).map(Rc::new);
                 self.entries.push(Entry { line, out });
+                self.fold_last();
                 if Some(n) == mark {
                     self.checkpoints.offer(n, &session);
                 }
@@ -236,6 +300,9 @@ impl Lab {
         super::safety::running(&[]);
         self.entries[i] = Entry { line, out };
         self.checkpoints.truncate(i);
+        self.truncate_seen(i);
+        self.seen = self.seen_at(i);
+        self.fold_last();
         self.playing = Some((i, total + secs));
         self.redo = Vec::new();
         self.selected = None;
@@ -258,6 +325,8 @@ impl Lab {
             playing: self.playing,
             session: self.session.clone(),
             checkpoints: self.checkpoints.clone(),
+            seen: self.seen.clone(),
+            seen_marks: self.seen_marks.clone(),
         }
     }
 
@@ -276,6 +345,7 @@ impl Lab {
         let mut lab = self.copy();
         let session = lab.checkpoints.session_at(n, &self.entries, new_session);
         lab.session = Rc::new(RefCell::new(session));
+        lab.seen = self.seen_at(n);
         lab.at = n;
         lab.selected = None;
         lab.pending = None;
@@ -290,6 +360,7 @@ impl Lab {
         let mut lab = self.seek(n);
         lab.entries.truncate(n);
         lab.checkpoints.truncate(n);
+        lab.truncate_seen(n);
         lab.at = n;
         lab.redo = redo;
         lab.notice = None;
@@ -352,6 +423,7 @@ impl Reducible for Lab {
                 let mut lab = self.copy();
                 lab.entries.truncate(self.at);
                 lab.checkpoints.truncate(self.at);
+                lab.truncate_seen(self.at);
                 lab.pending = None;
                 lab.redo = Vec::new();
                 lab.selected = None;

@@ -4,7 +4,6 @@
 use yew::prelude::*;
 
 use super::i18n::{K, use_tr};
-use super::lines;
 use super::response::{frame_row, frames_head};
 use super::state::{Action, LabHandle};
 
@@ -12,7 +11,7 @@ use super::state::{Action, LabHandle};
 pub fn watches() -> Html {
     let tr = use_tr();
     let lab = use_context::<LabHandle>().expect("LabHandle context");
-    let ws = lines::watches(lab.visible().iter().map(|e| (e.line.as_str(), e.out.as_deref())));
+    let ws = &lab.seen().watches;
     let can_run = !lab.readonly;
 
     let cmd_button = |label: &'static str, cmd: String, enabled: bool| {
