@@ -488,7 +488,10 @@ fn relayed_frames_serialise_objects_as_a_get_does() {
         .as_object()
         .map(|m| m.keys().map(|k| k.as_str()).collect())
         .unwrap_or_default();
-    assert_eq!(keys, ["name", "namespace", "uid", "resourceVersion", "creationTimestamp", "labels"]);
+    assert_eq!(
+        keys,
+        ["name", "namespace", "uid", "resourceVersion", "creationTimestamp", "labels", "managedFields"]
+    );
     assert_eq!(
         serde_json::to_string(&events[1]["object"]).unwrap_or_default(),
         serde_json::to_string(&out[4]["body"]).unwrap_or_default()

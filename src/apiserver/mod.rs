@@ -8,6 +8,7 @@ pub mod decision;
 pub mod etcd3;
 pub mod features;
 pub mod field_selector;
+pub mod fieldmanager;
 pub mod go;
 pub mod object;
 pub mod patch;

@@ -21,10 +21,11 @@
 //! items kept where they were relative to them). Not modelled: the 400 for a patch list whose
 //! order disagrees with its `$setElementOrder` list.
 
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::BTreeSet;
 
-use serde_json::{Map, Value, json};
+use serde_json::{Map, Value};
 
+use super::fieldmanager as fm;
 use super::status::{FieldError, Status, StatusCause, StatusDetails};
 
 /// The patch types of the `Content-Type` header (`types.PatchType`).
@@ -109,7 +110,7 @@ impl Schema {
 
 /// How a list at a path merges.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum ListKind {
+pub(crate) enum ListKind {
     /// Replaced as a whole (no `patchStrategy`).
     Atomic,
     /// Merged by a key field of its elements.
@@ -119,7 +120,7 @@ enum ListKind {
 }
 
 /// The list kind at `path` (field names from the root, list positions skipped).
-fn list_kind(schema: Schema, path: &[&str]) -> ListKind {
+pub(crate) fn list_kind(schema: Schema, path: &[&str]) -> ListKind {
     match path {
         ["metadata", "finalizers"] => return ListKind::Set,
         ["metadata", "ownerReferences"] => return ListKind::Keyed("uid"),
@@ -159,7 +160,9 @@ pub enum PatchError {
     /// 422 from `NewGenericServerResponse(422, …)`: the JSON patch failed to apply; the real
     /// message is lost and the client sees the generic one.
     JsonPatchApply,
-    /// 409 from server-side apply: `(manager, field path)` pairs.
+    /// 409 from server-side apply: `(manager as printed, field path)` pairs, grouped by
+    /// manager in the order of their identifiers (`printManager`: `"alice"`, or
+    /// `"kubectl-edit" using v1` for an updater).
     ApplyConflict(Vec<(String, String)>),
 }
 
@@ -182,7 +185,7 @@ impl PatchError {
                         .iter()
                         .map(|(m, p)| StatusCause {
                             reason: "FieldManagerConflict".into(),
-                            message: format!("conflict with {m:?}"),
+                            message: format!("conflict with {m}"),
                             field: p.clone(),
                         })
                         .collect(),
@@ -193,19 +196,22 @@ impl PatchError {
     }
 }
 
-/// `getConflictMessage` of the field manager: one conflict inline, several grouped by manager
-/// (managers sorted).
+/// `getConflictMessage` (apimachinery `managedfields/internal/conflict.go`): one conflict
+/// inline, several grouped by manager.
 fn conflict_message(c: &[(String, String)]) -> String {
     if let [(m, p)] = c {
-        return format!("Apply failed with 1 conflict: conflict with {m:?}: {p}");
+        return format!("Apply failed with 1 conflict: conflict with {m}: {p}");
     }
-    let mut by: BTreeMap<&str, Vec<&str>> = BTreeMap::new();
+    let mut by: Vec<(&str, Vec<&str>)> = Vec::new();
     for (m, p) in c {
-        by.entry(m).or_default().push(p);
+        match by.iter_mut().find(|(x, _)| x == m) {
+            Some((_, ps)) => ps.push(p),
+            None => by.push((m, vec![p])),
+        }
     }
     let mut lines = Vec::new();
     for (m, ps) in by {
-        lines.push(format!("conflicts with {m:?}:"));
+        lines.push(format!("conflicts with {m}:"));
         for p in ps {
             lines.push(format!("- {p}"));
         }
@@ -628,246 +634,13 @@ fn merge_keyed(
 // Server-side apply
 // ------------------------------------------------------------------------------------------
 
-/// Fields a manager never owns (the field manager's `stripMeta`).
-const STRIPPED: &[&[&str]] = &[
-    &["apiVersion"],
-    &["kind"],
-    &["metadata", "name"],
-    &["metadata", "namespace"],
-    &["metadata", "creationTimestamp"],
-    &["metadata", "selfLink"],
-    &["metadata", "uid"],
-    &["metadata", "generation"],
-    &["metadata", "managedFields"],
-    &["metadata", "resourceVersion"],
-];
-
-/// One path element of a managed field.
-#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
-enum Pe {
-    Field(String),
-    /// A keyed list element: `k:{"name":"c"}`.
-    Key(String, String),
-    /// A set element: `v:"x"`.
-    Val(String),
-}
-
-type FieldPath = Vec<Pe>;
-
-/// The leaf fields (and keyed list elements) a config sets.
-fn field_set(schema: Schema, v: &Value) -> BTreeSet<FieldPath> {
-    let mut out = BTreeSet::new();
-    let mut names = Vec::new();
-    walk(schema, v, &mut Vec::new(), &mut names, &mut out);
-    out.retain(|p| !is_stripped(p));
-    out
-}
-
-fn is_stripped(p: &FieldPath) -> bool {
-    STRIPPED
-        .iter()
-        .any(|s| s.len() == p.len() && s.iter().zip(p).all(|(a, b)| matches!(b, Pe::Field(f) if f == a)))
-}
-
-fn walk(
-    schema: Schema,
-    v: &Value,
-    path: &mut FieldPath,
-    names: &mut Vec<String>,
-    out: &mut BTreeSet<FieldPath>,
-) {
-    match v {
-        Value::Object(m) if !m.is_empty() => {
-            for (k, c) in m {
-                path.push(Pe::Field(k.clone()));
-                names.push(k.clone());
-                walk(schema, c, path, names, out);
-                names.pop();
-                path.pop();
-            }
-        }
-        Value::Array(items) => {
-            let refs: Vec<&str> = names.iter().map(String::as_str).collect();
-            match list_kind(schema, &refs) {
-                ListKind::Keyed(key) => {
-                    for it in items {
-                        let id = it.get(key).map(Value::to_string).unwrap_or_default();
-                        path.push(Pe::Key(key.to_string(), id));
-                        out.insert(path.clone());
-                        walk(schema, it, path, names, out);
-                        path.pop();
-                    }
-                }
-                ListKind::Set => {
-                    for it in items {
-                        path.push(Pe::Val(it.to_string()));
-                        out.insert(path.clone());
-                        path.pop();
-                    }
-                }
-                ListKind::Atomic => {
-                    out.insert(path.clone());
-                }
-            }
-        }
-        _ => {
-            out.insert(path.clone());
-        }
-    }
-}
-
-/// `fieldpath.Path.String()`: `.data.a`, `.spec.containers[name="c"].image`, `.metadata.finalizers[="x"]`.
-fn path_string(p: &FieldPath) -> String {
-    let mut s = String::new();
-    for e in p {
-        match e {
-            Pe::Field(f) => {
-                s.push('.');
-                s.push_str(f);
-            }
-            Pe::Key(k, v) => s.push_str(&format!("[{k}={v}]")),
-            Pe::Val(v) => s.push_str(&format!("[={v}]")),
-        }
-    }
-    s
-}
-
-/// The value at a managed path, if present.
-fn value_at<'a>(v: &'a Value, p: &[Pe]) -> Option<&'a Value> {
-    let mut cur = v;
-    for e in p {
-        cur = match e {
-            Pe::Field(f) => cur.get(f)?,
-            Pe::Key(k, id) => {
-                cur.as_array()?.iter().find(|it| it.get(k).map(Value::to_string).as_ref() == Some(id))?
-            }
-            Pe::Val(x) => cur.as_array()?.iter().find(|it| &it.to_string() == x)?,
-        };
-    }
-    Some(cur)
-}
-
-/// Removes the value at a managed path (and a keyed element or set value from its list).
-fn remove_at(v: &mut Value, p: &[Pe]) {
-    let Some((last, parent)) = p.split_last() else {
-        return;
-    };
-    let mut cur = v;
-    for e in parent {
-        let next = match e {
-            Pe::Field(f) => cur.get_mut(f),
-            Pe::Key(k, id) => cur
-                .as_array_mut()
-                .and_then(|a| a.iter_mut().find(|it| it.get(k).map(Value::to_string).as_ref() == Some(id))),
-            Pe::Val(_) => None,
-        };
-        let Some(n) = next else {
-            return;
-        };
-        cur = n;
-    }
-    match last {
-        Pe::Field(f) => {
-            if let Some(m) = cur.as_object_mut() {
-                m.shift_remove(f);
-            }
-        }
-        Pe::Key(k, id) => {
-            if let Some(a) = cur.as_array_mut() {
-                a.retain(|it| it.get(k).map(Value::to_string).as_ref() != Some(id));
-            }
-        }
-        Pe::Val(x) => {
-            if let Some(a) = cur.as_array_mut() {
-                a.retain(|it| &it.to_string() != x);
-            }
-        }
-    }
-}
-
-/// `fieldsV1` of a set: `{"f:data":{"f:a":{}}}`; keyed elements carry `".":{}`.
-fn fields_v1(set: &BTreeSet<FieldPath>) -> Value {
-    fn insert(m: &mut Map<String, Value>, p: &[Pe]) {
-        let Some((first, rest)) = p.split_first() else {
-            return;
-        };
-        let k = match first {
-            Pe::Field(f) => format!("f:{f}"),
-            Pe::Key(k, id) => format!("k:{{\"{k}\":{id}}}"),
-            Pe::Val(x) => format!("v:{x}"),
-        };
-        let keyed_leaf = rest.is_empty() && matches!(first, Pe::Key(..));
-        if let Value::Object(child) = m.entry(k).or_insert_with(|| json!({})) {
-            if keyed_leaf {
-                child.entry(".").or_insert_with(|| json!({}));
-            }
-            insert(child, rest);
-        }
-    }
-    let mut root = Map::new();
-    for p in set {
-        insert(&mut root, p);
-    }
-    Value::Object(root)
-}
-
-/// Reads a `fieldsV1` back into paths (for the managers already on the object).
-fn parse_fields_v1(v: &Value, prefix: &mut FieldPath, out: &mut BTreeSet<FieldPath>) {
-    let Value::Object(m) = v else {
-        return;
-    };
-    if m.is_empty() || m.contains_key(".") {
-        if !prefix.is_empty() {
-            out.insert(prefix.clone());
-        }
-        if m.is_empty() {
-            return;
-        }
-    }
-    for (k, c) in m {
-        let pe = if let Some(f) = k.strip_prefix("f:") {
-            Pe::Field(f.to_string())
-        } else if let Some(kv) = k.strip_prefix("k:") {
-            let Ok(Value::Object(o)) = serde_json::from_str::<Value>(kv) else {
-                continue;
-            };
-            let Some((key, id)) = o.into_iter().next() else {
-                continue;
-            };
-            Pe::Key(key, id.to_string())
-        } else if let Some(x) = k.strip_prefix("v:") {
-            Pe::Val(x.to_string())
-        } else {
-            continue;
-        };
-        prefix.push(pe);
-        parse_fields_v1(c, prefix, out);
-        prefix.pop();
-    }
-}
-
-/// The managers recorded on an object: `(manager, operation, set)` in order.
-fn managers(obj: &Value) -> Vec<(String, String, BTreeSet<FieldPath>, Value)> {
-    let Some(Value::Array(entries)) = obj.get("metadata").and_then(|m| m.get("managedFields")) else {
-        return Vec::new();
-    };
-    entries
-        .iter()
-        .map(|e| {
-            let mut set = BTreeSet::new();
-            if let Some(f) = e.get("fieldsV1") {
-                parse_fields_v1(f, &mut Vec::new(), &mut set);
-            }
-            let s = |k: &str| e.get(k).and_then(Value::as_str).unwrap_or("").to_string();
-            (s("manager"), s("operation"), set, e.clone())
-        })
-        .collect()
-}
-
-/// Server-side apply (`FieldManager.Apply`): the applied config's fields must have the same
-/// value as the live object wherever another manager owns them, unless `force` moves them;
-/// fields this manager applied before and no longer applies are removed if nobody else owns
-/// them; the manager's `managedFields` entry is replaced.
+/// Server-side apply (`FieldManager.Apply`, structured-merge-diff `Updater.Apply`): the
+/// applied config is merged into the live object; fields this manager applied before and no
+/// longer applies are removed unless another manager owns them; then every other manager
+/// (appliers and updaters alike) whose field the result adds or changes is a conflict — a 409
+/// unless `force` moves the field to this manager; fields the result removes leave every set.
+/// An object without managedFields first records its fields as `before-first-apply`
+/// (`skipNonAppliedManager.Apply`). The manager's time moves only when the object changed.
 fn server_side_apply(
     schema: Schema,
     current: Option<&Value>,
@@ -886,123 +659,81 @@ fn server_side_apply(
             "Incorrect version specified in apply patch. Specified patch version: {version}, expected: v1"
         )));
     }
-    let live = current.cloned().unwrap_or_else(|| json!({}));
-    let applied = field_set(schema, config);
-    let mut others = managers(&live);
-    let previous: BTreeSet<FieldPath> = others
-        .iter()
-        .filter(|(m, op, _, _)| m == opts.field_manager && op == "Apply")
-        .flat_map(|(_, _, s, _)| s.iter().cloned())
-        .collect();
-    let previous_time = others
-        .iter()
-        .find(|(m, op, _, _)| m == opts.field_manager && op == "Apply")
-        .and_then(|(_, _, _, e)| e.get("time").cloned());
-    others.retain(|(m, op, _, _)| !(m == opts.field_manager && op == "Apply"));
-    let mut conflicts = Vec::new();
-    for p in &applied {
-        if matches!(p.last(), Some(Pe::Key(..))) {
-            continue;
-        }
-        let new = value_at(config, p);
-        if value_at(&live, p) == new {
-            continue;
-        }
-        for (m, _, set, _) in &others {
-            if set.contains(p) {
-                conflicts.push((m.clone(), path_string(p)));
+    if config.get("metadata").and_then(|m| m.get("managedFields")).is_some_and(|v| !v.is_null()) {
+        return Err(PatchError::BadRequest("metadata.managedFields must be nil".into()));
+    }
+    let live = current.cloned().unwrap_or_else(|| fm::empty_object(schema));
+    let live_clean = fm::without_managed_fields(&live);
+    let mut managed = fm::Managed::of(&live);
+    if managed.is_empty() {
+        managed = fm::update_managers(
+            schema,
+            &fm::empty_object(schema),
+            &live_clean,
+            managed,
+            fm::BEFORE_FIRST_APPLY,
+            opts.now,
+        );
+    }
+    let mut applied = fm::to_field_set(schema, config);
+    if schema == Schema::Pod {
+        applied.retain(|p| !matches!(p.first(), Some(fm::Pe::Field(f)) if f == "status"));
+    }
+    let me = fm::Entry {
+        manager: opts.field_manager.to_string(),
+        operation: fm::Operation::Apply,
+        api_version: "v1".into(),
+        time: None,
+        subresource: String::new(),
+        set: applied.clone(),
+    };
+    let my_id = me.identifier();
+    let previous = managed.0.iter().find(|e| e.identifier() == my_id).cloned();
+    let mut others: Vec<fm::Entry> = managed.0.into_iter().filter(|e| e.identifier() != my_id).collect();
+    // Merge the config into the live object, then prune what this manager let go of.
+    let mut out = strategic(schema, &live_clean, config, &mut Vec::new());
+    if let Some(prev) = &previous {
+        let owned: BTreeSet<&fm::FieldPath> =
+            others.iter().flat_map(|e| e.set.iter()).chain(applied.iter()).collect();
+        for p in prev.set.difference(&applied) {
+            if !owned.iter().any(|o| o.starts_with(p)) {
+                fm::remove_at(&mut out, p);
             }
         }
     }
+    // `Updater.update(live, merged, …, force)`.
+    let cmp = fm::compare(schema, &live_clean, &out);
+    let mut conflicts: Vec<(String, String, String)> = Vec::new();
+    for e in &others {
+        for p in e.set.iter().filter(|p| cmp.modified.contains(*p) || cmp.added.contains(*p)) {
+            if schema == Schema::Pod && matches!(p.first(), Some(fm::Pe::Field(f)) if f == "status") {
+                continue;
+            }
+            conflicts.push((e.identifier(), e.printed(), fm::path_string(p)));
+        }
+    }
     if !conflicts.is_empty() && !opts.force {
-        return Err(PatchError::ApplyConflict(conflicts));
+        conflicts.sort();
+        return Err(PatchError::ApplyConflict(conflicts.into_iter().map(|(_, m, p)| (m, p)).collect()));
     }
-    if opts.force {
-        for (_, _, set, _) in &mut others {
-            set.retain(|p| {
-                matches!(p.last(), Some(Pe::Key(..)))
-                    || !applied.contains(p)
-                    || value_at(&live, p) == value_at(config, p)
-            });
-        }
+    for e in &mut others {
+        e.set.retain(|p| !cmp.modified.contains(p) && !cmp.added.contains(p) && !cmp.removed.contains(p));
     }
-    // Merge the config into the live object, then drop what this manager let go of.
-    let mut cfg = config.clone();
-    if let Some(Value::Object(m)) = cfg.get_mut("metadata") {
-        m.shift_remove("managedFields");
-    }
-    let mut out = strategic(schema, &live, &cfg, &mut Vec::new());
-    let owned_by_others: BTreeSet<&FieldPath> = others.iter().flat_map(|(_, _, s, _)| s.iter()).collect();
-    for p in previous.difference(&applied) {
-        if !owned_by_others.contains(p) {
-            remove_at(&mut out, p);
-        }
-    }
-    // The manager's time moves only when the apply changed the object
-    // (`managedFieldsUpdater.Apply`: structured-merge-diff returns no object for a no-op apply,
-    // and the time is set only when it returns one).
-    let time = if without_managed_fields(&out) == without_managed_fields(&live) {
-        previous_time
-    } else {
-        Some(Value::String(opts.now.to_string()))
-    };
-    // managedFields: the others as they were (emptied ones dropped) and this manager, in the
-    // order the field manager encodes them.
-    let mut entries: Vec<Value> = Vec::new();
-    for (_, _, set, mut e) in others {
-        if set.is_empty() {
-            continue;
-        }
-        if let Value::Object(m) = &mut e {
-            m.insert("fieldsV1".into(), fields_v1(&set));
-        }
-        entries.push(e);
-    }
+    others.retain(|e| !e.set.is_empty());
+    let changed = out != live_clean;
+    let time = if changed { Some(opts.now.to_string()) } else { previous.and_then(|p| p.time) };
+    let mut managed = fm::Managed(others);
     if !applied.is_empty() {
-        let mut e = Map::new();
-        e.insert("manager".into(), json!(opts.field_manager));
-        e.insert("operation".into(), json!("Apply"));
-        e.insert("apiVersion".into(), json!("v1"));
-        if let Some(t) = time {
-            e.insert("time".into(), t);
-        }
-        e.insert("fieldsType".into(), json!("FieldsV1"));
-        e.insert("fieldsV1".into(), fields_v1(&applied));
-        entries.push(Value::Object(e));
+        managed.0.push(fm::Entry { time, ..me });
     }
-    sort_managed_fields(&mut entries);
-    if let Some(Value::Object(m)) = out.get_mut("metadata") {
-        if entries.is_empty() {
-            m.shift_remove("managedFields");
-        } else {
-            m.insert("managedFields".into(), Value::Array(entries));
-        }
-    }
+    managed.encode_into(&mut out);
     Ok(out)
-}
-
-/// The object without `metadata.managedFields` (to tell whether an apply changed anything).
-fn without_managed_fields(obj: &Value) -> Value {
-    let mut o = obj.clone();
-    if let Some(Value::Object(m)) = o.get_mut("metadata") {
-        m.shift_remove("managedFields");
-    }
-    o
-}
-
-/// `sortEncodedManagedFields` (apimachinery `managedfields/internal/managedfields.go`): by
-/// operation, then time (an entry without one first), then manager, then apiVersion. RFC 3339
-/// times in UTC sort as text.
-fn sort_managed_fields(entries: &mut [Value]) {
-    let key = |e: &Value| {
-        let s = |k: &str| e.get(k).and_then(Value::as_str).unwrap_or("").to_string();
-        (s("operation"), s("time"), s("manager"), s("apiVersion"))
-    };
-    entries.sort_by_key(key);
 }
 
 #[cfg(test)]
 mod tests {
+    use serde_json::json;
+
     use super::*;
 
     fn cm(data: Value) -> Value {
@@ -1286,7 +1017,8 @@ mod tests {
     fn apply_paths_print_like_structured_merge_diff() {
         let pod =
             json!({"spec": {"containers": [{"name": "c", "image": "i"}]}, "metadata": {"finalizers": ["f"]}});
-        let set: Vec<String> = field_set(Schema::Pod, &pod).iter().map(path_string).collect();
+        let set: Vec<String> =
+            fm::to_field_set(Schema::Pod, &pod).iter().map(|p| fm::path_string(p)).collect();
         assert_eq!(
             set,
             vec![
@@ -1296,14 +1028,12 @@ mod tests {
                 ".spec.containers[name=\"c\"].name"
             ]
         );
-        let v1 = fields_v1(&field_set(Schema::Pod, &pod));
+        let v1 = fm::fields_v1(&fm::to_field_set(Schema::Pod, &pod));
         assert_eq!(
             v1,
             json!({"f:metadata": {"f:finalizers": {"v:\"f\"": {}}},
                    "f:spec": {"f:containers": {"k:{\"name\":\"c\"}": {".": {}, "f:image": {}, "f:name": {}}}}})
         );
-        let mut back = BTreeSet::new();
-        parse_fields_v1(&v1, &mut Vec::new(), &mut back);
-        assert_eq!(back, field_set(Schema::Pod, &pod));
+        assert_eq!(fm::parse_fields_v1(&v1), Some(fm::to_field_set(Schema::Pod, &pod)));
     }
 }

@@ -7,6 +7,7 @@ use serde_json::Value;
 
 use super::decision::{Path, Rule, Why};
 use super::etcd3::{self, Preconditions, ReadAt, StorageError};
+use super::fieldmanager;
 use super::go::strconv::go_parse_uint;
 use super::object::{self, ResourceVersion};
 use super::patch;
@@ -37,8 +38,22 @@ fn body_of(req: &ApiRequest) -> Result<&Value, WriteResult> {
     req.body.as_ref().ok_or_else(|| (Err(Status::unknown_body_format()), Why::new(Rule::BodyRejected)))
 }
 
-/// `POST`: `Txn If(mod_revision(key)==0) Then Put`.
+/// The manager a non-apply write is recorded under: `fieldManager`, else the prefix of the
+/// script's User-Agent (handlers `create.go` `managerOrUserAgent`).
+fn manager_of(field_manager: Option<&str>) -> String {
+    fieldmanager::manager_or_user_agent(field_manager, fieldmanager::SCRIPT_USER_AGENT)
+}
+
+/// `POST`: the field manager records the creator (`create.go`: `UpdateNoErrors` against a new
+/// empty object), then `Txn If(mod_revision(key)==0) Then Put`.
 pub fn create(ctx: &mut WriteCtx<'_>, req: &ApiRequest) -> WriteResult {
+    let manager = manager_of(req.field_manager.as_deref());
+    create_object(ctx, req, Some(&manager))
+}
+
+/// A create; `manager`: the non-apply writer to record (`None` when the caller — apply —
+/// has set managedFields already).
+fn create_object(ctx: &mut WriteCtx<'_>, req: &ApiRequest, manager: Option<&str>) -> WriteResult {
     let info = req.resource;
     let strategy = strategy::for_resource(info);
     let body = match body_of(req) {
@@ -54,6 +69,10 @@ pub fn create(ctx: &mut WriteCtx<'_>, req: &ApiRequest) -> WriteResult {
     let errs = strategy.validate(&obj);
     if !errs.is_empty() {
         return (Err(Status::invalid(info, &name, &errs)), Why::new(Rule::ObjectInvalid));
+    }
+    if let Some(m) = manager {
+        let schema = patch::Schema::of_resource(info.resource);
+        fieldmanager::update(schema, None, &mut obj, m, &object::timestamp(ctx.clock));
     }
     strategy.prepare_for_create(&mut obj);
     *ctx.uid_seq += 1;
@@ -85,9 +104,16 @@ pub fn create(ctx: &mut WriteCtx<'_>, req: &ApiRequest) -> WriteResult {
     }
 }
 
-/// `PUT`: `Txn If(mod_revision==rv) Then Put` (unconditional without a resourceVersion); an
-/// object that encodes to the stored bytes is a no-op.
+/// `PUT`: the field manager records the writer against the stored object (`update.go`'s
+/// transformer), then `Txn If(mod_revision==rv) Then Put` (unconditional without a
+/// resourceVersion); an object that encodes to the stored bytes is a no-op.
 pub fn update(ctx: &mut WriteCtx<'_>, req: &ApiRequest) -> WriteResult {
+    let manager = manager_of(req.field_manager.as_deref());
+    update_object(ctx, req, Some(&manager))
+}
+
+/// An update; `manager` as for [`create_object`].
+fn update_object(ctx: &mut WriteCtx<'_>, req: &ApiRequest, manager: Option<&str>) -> WriteResult {
     let info = req.resource;
     let strategy = strategy::for_resource(info);
     let url_name = req.name.as_deref().unwrap_or("");
@@ -128,18 +154,11 @@ pub fn update(ctx: &mut WriteCtx<'_>, req: &ApiRequest) -> WriteResult {
             object::set_meta(&mut obj, f, v);
         }
     }
-    // `decodeLiveOrNew` (apimachinery `managedfields/internal/fieldmanager.go`): a body without
-    // managedFields keeps the stored ones, so a client that does not know them cannot drop them
-    // by accident; an explicit `[]` resets them.
-    match object::metadata(&obj).and_then(|m| m.get("managedFields")) {
-        Some(Value::Array(a)) if a.is_empty() => object::remove_meta(&mut obj, "managedFields"),
-        Some(v) if !v.is_null() => {}
-        _ => {
-            object::remove_meta(&mut obj, "managedFields");
-            if let Some(live) = object::metadata(&current).and_then(|m| m.get("managedFields")).cloned() {
-                object::set_meta(&mut obj, "managedFields", live);
-            }
-        }
+    // The field manager (`FieldManager.UpdateNoErrors`): the body's managedFields, or the
+    // stored ones when it has none (`[]` resets them), updated with what this write changed.
+    if let Some(m) = manager {
+        let schema = patch::Schema::of_resource(info.resource);
+        fieldmanager::update(schema, Some(&current), &mut obj, m, &object::timestamp(ctx.clock));
     }
     strategy.prepare_for_update(&mut obj, &current);
     let mut obj = object::canonical(info, obj);
@@ -230,10 +249,17 @@ pub fn patch(ctx: &mut WriteCtx<'_>, req: &ApiRequest) -> WriteResult {
         now: &now,
     };
     let schema = patch::Schema::of_resource(info.resource);
-    let patched = match patch::apply_patch(p.ty, schema, current.as_ref(), &p.patch, Some(&apply)) {
+    let mut patched = match patch::apply_patch(p.ty, schema, current.as_ref(), &p.patch, Some(&apply)) {
         Ok(v) => v,
         Err(e) => return (Err(e.to_status()), Why::new(Rule::PatchRejected)),
     };
+    // A JSON, merge or strategic patch records its writer as an update does
+    // (`jsonPatcher`/`smpPatcher.applyPatchToCurrentObject`: `UpdateNoErrors`); apply has
+    // recorded its manager already.
+    if p.ty != patch::PatchType::Apply {
+        let manager = manager_of(p.field_manager.as_deref());
+        fieldmanager::update(schema, current.as_ref(), &mut patched, &manager, &now);
+    }
     // `checkName`: the patched object must keep the URL's name and namespace.
     let patched_name = object::name(&patched);
     if !patched_name.is_empty() && patched_name != name {
@@ -259,5 +285,5 @@ pub fn patch(ctx: &mut WriteCtx<'_>, req: &ApiRequest) -> WriteResult {
         patch: None,
         ..req.clone()
     };
-    if current.is_none() { create(ctx, &write) } else { update(ctx, &write) }
+    if current.is_none() { create_object(ctx, &write, None) } else { update_object(ctx, &write, None) }
 }

@@ -87,6 +87,9 @@ pub struct ApiRequest {
     pub patch: Option<PatchRequest>,
     /// `dryRun=All` on a write: answer as if written, write nothing.
     pub dry_run: bool,
+    /// The `fieldManager` query parameter of a create or update (a PATCH carries its own in
+    /// [`PatchRequest`]); without it the field manager records the User-Agent's prefix.
+    pub field_manager: Option<String>,
 }
 
 /// A PATCH's type, body and `PatchOptions`.
@@ -331,6 +334,7 @@ pub fn parse_request_ruled(
         delete_options: DeleteOptions::default(),
         patch: None,
         dry_run: false,
+        field_manager: None,
     };
     match (route, method) {
         (Route::Collection(info, ns), "GET") => {
@@ -345,7 +349,12 @@ pub fn parse_request_ruled(
         (Route::Collection(info, Some(ns)), "POST") => {
             let obj = body::decode_create(info, &ns, body_text.unwrap_or("")).map_err(in_body)?;
             let dry_run = dry_run(&q, "CreateOptions").map_err(url)?;
-            Ok(ApiRequest { body: Some(obj), dry_run, ..req(Verb::Create, info, Some(ns), None) })
+            Ok(ApiRequest {
+                body: Some(obj),
+                dry_run,
+                field_manager: q.string("fieldManager"),
+                ..req(Verb::Create, info, Some(ns), None)
+            })
         }
         // deletecollection is served on a namespace's collection only (the all-namespaces path
         // of a namespaced resource has list and watch).
@@ -400,7 +409,12 @@ pub fn parse_request_ruled(
         (Route::Item(info, ns, name), "PUT") => {
             let obj = body::decode_update(info, &ns, &name, body_text.unwrap_or("")).map_err(in_body)?;
             let dry_run = dry_run(&q, "UpdateOptions").map_err(url)?;
-            Ok(ApiRequest { body: Some(obj), dry_run, ..req(Verb::Update, info, Some(ns), Some(name)) })
+            Ok(ApiRequest {
+                body: Some(obj),
+                dry_run,
+                field_manager: q.string("fieldManager"),
+                ..req(Verb::Update, info, Some(ns), Some(name))
+            })
         }
         (Route::Item(info, ns, name), "DELETE") => {
             let delete_options = delete_options(&q, body_text)?;

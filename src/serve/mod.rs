@@ -242,6 +242,7 @@ async fn route(s: &Shared, req: Request<Incoming>) -> Resp {
     };
     let accept = header(hyper::header::ACCEPT);
     let content_type = header(hyper::header::CONTENT_TYPE);
+    let user_agent = header(hyper::header::USER_AGENT);
     let trimmed = path.trim_end_matches('/');
     let get = method == Method::GET;
     match trimmed {
@@ -294,6 +295,12 @@ async fn route(s: &Shared, req: Request<Incoming>) -> Resp {
                 Ok(b) => b,
                 Err(r) => return r,
             };
+            let target = translate::with_user_agent_manager(
+                &m,
+                &target,
+                content_type.as_deref(),
+                user_agent.as_deref(),
+            );
             translate::handle(
                 &mut s.engine.borrow_mut(),
                 &m,

@@ -94,6 +94,39 @@ fn go_decoded(verb: &str, target: &str, body: &[u8]) -> Option<Result<Value, Sta
     Some(crate::apiserver::body::decode_json_body(info, body))
 }
 
+/// The target a write is run with: a create, update or non-apply patch without a
+/// `fieldManager` gets one from the client's User-Agent, so the field manager records the
+/// manager a real apiserver would (`managerOrUserAgent`: the User-Agent before its first `/`,
+/// `prefixFromUserAgent`). The record keeps it, so a replay records the same manager. Apply
+/// needs its own `fieldManager` (a 422 without), so it is left alone.
+pub fn with_user_agent_manager(
+    method: &str,
+    target: &str,
+    content_type: Option<&str>,
+    user_agent: Option<&str>,
+) -> String {
+    let apply = content_type.map(http::media_type).is_some_and(|t| t == "application/apply-patch+yaml");
+    if !matches!(method, "POST" | "PUT" | "PATCH") || apply {
+        return target.to_string();
+    }
+    let (path, query) = target.split_once('?').unwrap_or((target, ""));
+    let given = crate::apiserver::request::Query::parse(query).string("fieldManager");
+    let manager = crate::apiserver::fieldmanager::prefix_from_user_agent(user_agent.unwrap_or(""));
+    if given.is_some_and(|m| !m.is_empty()) || manager.is_empty() {
+        return target.to_string();
+    }
+    let mut encoded = String::new();
+    for b in manager.bytes() {
+        if b.is_ascii_alphanumeric() || matches!(b, b'-' | b'_' | b'.' | b'~') {
+            encoded.push(char::from(b));
+        } else {
+            encoded.push_str(&format!("%{b:02X}"));
+        }
+    }
+    let sep = if query.is_empty() { "" } else { "&" };
+    format!("{path}?{query}{sep}fieldManager={encoded}")
+}
+
 /// Runs an API request through the engine and shapes the answer.
 pub fn handle(
     engine: &mut Engine,
@@ -146,6 +179,28 @@ pub fn handle(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A write without `fieldManager` is recorded under the User-Agent's prefix
+    /// (apiserver `endpoints/handlers/create.go` `managerOrUserAgent` @ v1.34.0).
+    #[test]
+    fn writes_carry_the_user_agent_as_field_manager() {
+        let ua = Some("OpenAPI-Generator/31.0.0/python");
+        let cm = "/api/v1/namespaces/default/configmaps";
+        assert_eq!(
+            with_user_agent_manager("POST", cm, None, ua),
+            format!("{cm}?fieldManager=OpenAPI-Generator")
+        );
+        assert_eq!(
+            with_user_agent_manager("PUT", &format!("{cm}/a?dryRun=All"), None, Some("my app/1")),
+            format!("{cm}/a?dryRun=All&fieldManager=my%20app")
+        );
+        let given = format!("{cm}?fieldManager=kubectl-create");
+        assert_eq!(with_user_agent_manager("POST", &given, None, Some("kubectl/v1.34.0")), given);
+        let apply = Some("application/apply-patch+yaml");
+        assert_eq!(with_user_agent_manager("PATCH", &format!("{cm}/a"), apply, ua), format!("{cm}/a"));
+        assert_eq!(with_user_agent_manager("GET", cm, None, ua), cm);
+        assert_eq!(with_user_agent_manager("POST", cm, None, None), cm, "no User-Agent: no manager");
+    }
 
     /// (method, target, Content-Type, body, and what it becomes).
     type Case<'a, T> = (&'a str, &'a str, Option<&'a str>, &'a [u8], T);
