@@ -646,6 +646,7 @@ pub fn check_patch(data: &[u8]) {
                 PatchError::BadRequest(_) => 400,
                 PatchError::ApplyConflict(_) => 409,
                 PatchError::JsonPatchApply => 422,
+                PatchError::NonApi(_) => 500,
             };
             assert_eq!(s.code, want, "{e:?} → {s:?}");
         }

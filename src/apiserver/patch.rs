@@ -160,6 +160,8 @@ pub enum PatchError {
     /// 422 from `NewGenericServerResponse(422, …)`: the JSON patch failed to apply; the real
     /// message is lost and the client sees the generic one.
     JsonPatchApply,
+    /// 500 with an empty reason: an error the handler does not map (`ErrorToAPIStatus`).
+    NonApi(String),
     /// 409 from server-side apply: `(manager as printed, field path)` pairs, grouped by
     /// manager in the order of their identifiers (`printManager`: `"alice"`, or
     /// `"kubectl-edit" using v1` for an updater).
@@ -170,6 +172,7 @@ impl PatchError {
     pub fn to_status(&self) -> Status {
         match self {
             PatchError::BadRequest(m) => Status::bad_request(m),
+            PatchError::NonApi(m) => Status::non_api_error(m),
             PatchError::JsonPatchApply => Status::failure(
                 422,
                 "Invalid",
@@ -254,7 +257,7 @@ pub fn apply_patch(
                     json_kind(patch)
                 )));
             };
-            Ok(strategic(schema, cur, patch, &mut Vec::new()))
+            strategic(schema, cur, patch, &mut Vec::new())
         }
         PatchType::Apply => {
             let opts = apply.ok_or_else(|| PatchError::BadRequest("apply needs a field manager".into()))?;
@@ -426,17 +429,22 @@ const SET_ELEMENT_ORDER: &str = "$setElementOrder/";
 /// replace` replaces, `$patch: delete` empties; `$retainKeys` keeps only the listed keys),
 /// keyed lists merge element by element (`$patch: delete` in an element removes it), scalar
 /// sets take the union (`$deleteFromPrimitiveList/<f>` removes values), other lists replace.
-fn strategic(schema: Schema, target: &Value, patch: &Value, path: &mut Vec<String>) -> Value {
+fn strategic(
+    schema: Schema,
+    target: &Value,
+    patch: &Value,
+    path: &mut Vec<String>,
+) -> Result<Value, PatchError> {
     let Value::Object(p) = patch else {
-        return patch.clone();
+        return Ok(patch.clone());
     };
     match p.get("$patch").and_then(Value::as_str) {
         Some("replace") => {
             let mut m = p.clone();
             m.shift_remove("$patch");
-            return Value::Object(m);
+            return Ok(Value::Object(m));
         }
-        Some("delete") => return Value::Object(Map::new()),
+        Some("delete") => return Ok(Value::Object(Map::new())),
         _ => {}
     }
     let mut out = match target {
@@ -456,6 +464,16 @@ fn strategic(schema: Schema, target: &Value, patch: &Value, path: &mut Vec<Strin
         path.push(field.to_string());
         let refs: Vec<&str> = path.iter().map(String::as_str).collect();
         let kind = list_kind(schema, &refs);
+        let key = match kind {
+            ListKind::Keyed(key) => Some(key),
+            _ => None,
+        };
+        if let Some(pl) = patch_list
+            && let Err(e) = validate_set_element_order(pl, order, key)
+        {
+            path.pop();
+            return Err(e);
+        }
         let merged = match (&orig, patch_list) {
             (None, None) => {
                 path.pop();
@@ -463,13 +481,15 @@ fn strategic(schema: Schema, target: &Value, patch: &Value, path: &mut Vec<Strin
             }
             (Some(o), None) => o.clone(),
             (None, Some(pl)) => pl.clone(),
-            (Some(o), Some(pl)) => merge_list(schema, kind, o.clone(), pl, path),
+            (Some(o), Some(pl)) => match merge_list(schema, kind, o.clone(), pl, path) {
+                Ok(m) => m,
+                Err(e) => {
+                    path.pop();
+                    return Err(e);
+                }
+            },
         };
         path.pop();
-        let key = match kind {
-            ListKind::Keyed(key) => Some(key),
-            _ => None,
-        };
         let (mine, server_only) = partition(merged, order, key);
         let server_order = orig.unwrap_or_default();
         out.insert(
@@ -501,15 +521,110 @@ fn strategic(schema: Schema, target: &Value, patch: &Value, path: &mut Vec<Strin
         let merged = match (v, list_kind(schema, &refs)) {
             (Value::Array(items), kind @ (ListKind::Keyed(_) | ListKind::Set)) => {
                 let cur = out.get(k).and_then(Value::as_array).cloned().unwrap_or_default();
-                Value::Array(merge_list(schema, kind, cur, items, path))
+                merge_list(schema, kind, cur, items, path).map(Value::Array)
             }
             (Value::Object(_), _) => strategic(schema, out.get(k).unwrap_or(&Value::Null), v, path),
-            _ => v.clone(),
+            _ => Ok(v.clone()),
         };
         path.pop();
-        out.insert(k.clone(), merged);
+        out.insert(k.clone(), merged?);
     }
-    Value::Object(out)
+    Ok(Value::Object(out))
+}
+
+/// Go's `%v` of a decoded JSON value (`fmt`): strings bare, maps as `map[k:v …]` with sorted
+/// keys, lists as `[a b]`, `null` as `<nil>`; integers as the patch decoder keeps them
+/// (`UnmarshalCaseSensitivePreserveInts`), other numbers in `%g`'s shortest form.
+pub(crate) fn go_fmt_v(v: &Value) -> String {
+    match v {
+        Value::Null => "<nil>".into(),
+        Value::Bool(b) => b.to_string(),
+        Value::Number(n) => {
+            if n.is_i64() || n.is_u64() {
+                n.to_string()
+            } else {
+                go_fmt_float(n.as_f64().unwrap_or(0.0))
+            }
+        }
+        Value::String(s) => s.clone(),
+        Value::Array(a) => format!("[{}]", a.iter().map(go_fmt_v).collect::<Vec<_>>().join(" ")),
+        Value::Object(m) => {
+            let mut keys: Vec<&String> = m.keys().collect();
+            keys.sort();
+            let parts: Vec<String> =
+                keys.iter().map(|k| format!("{k}:{}", go_fmt_v(&m[k.as_str()]))).collect();
+            format!("map[{}]", parts.join(" "))
+        }
+    }
+}
+
+/// `strconv.FormatFloat(f, 'g', -1, 64)` as `%v` prints it: the shortest digits, in exponent
+/// form (`1e+06`, `1.5e-07`) when the exponent is below -4 or at least 21.
+fn go_fmt_float(f: f64) -> String {
+    if f == 0.0 {
+        return "0".into();
+    }
+    // Rust's `{:e}` gives the shortest round-trip digits: `1.5e-7`.
+    let e = format!("{f:e}");
+    let (mantissa, exp) = e.split_once('e').unwrap_or((&e, "0"));
+    let exp: i32 = exp.parse().unwrap_or(0);
+    if !(-4..21).contains(&exp) {
+        let sign = if exp < 0 { '-' } else { '+' };
+        return format!("{mantissa}e{sign}{:02}", exp.abs());
+    }
+    let s = format!("{f}");
+    s.strip_suffix(".0").map(str::to_string).unwrap_or(s)
+}
+
+/// `validatePatchWithSetOrderList` (apimachinery `pkg/util/strategicpatch/patch.go`): the
+/// patch list's items (deletions and other `$patch` items left out) must appear in the
+/// `$setElementOrder` list in the same relative order, else the merge fails with a plain error
+/// — which `interpretStrategicMergePatchError` passes on unmapped, so the handler answers 500.
+fn validate_set_element_order(
+    patch_list: &[Value],
+    order: &[Value],
+    key: Option<&str>,
+) -> Result<(), PatchError> {
+    if order.is_empty() || patch_list.is_empty() {
+        return Ok(());
+    }
+    let no_merge_key = |m: &Value, k: &str| {
+        PatchError::NonApi(format!("map: {} does not contain declared merge key: {k}", go_fmt_v(m)))
+    };
+    let non_delete: Vec<&Value> = match key {
+        Some(_) => {
+            patch_list.iter().filter(|i| i.get("$patch").and_then(Value::as_str) != Some("delete")).collect()
+        }
+        None => patch_list.iter().collect(),
+    };
+    let (mut pi, mut si) = (0, 0);
+    while pi < non_delete.len() && si < order.len() {
+        let item = non_delete[pi];
+        if item.get("$patch").is_some() {
+            pi += 1;
+            continue;
+        }
+        let equal = match key {
+            None => item == &order[si],
+            Some(k) => {
+                let l = item.get(k).ok_or_else(|| no_merge_key(item, k))?;
+                let r = order[si].get(k).ok_or_else(|| no_merge_key(&order[si], k))?;
+                l == r
+            }
+        };
+        if equal {
+            pi += 1;
+        }
+        si += 1;
+    }
+    if pi < non_delete.len() && si >= order.len() {
+        return Err(PatchError::NonApi(format!(
+            "The order in patch list:\n{}\n doesn't match $setElementOrder list:\n{}\n",
+            go_fmt_v(&Value::Array(patch_list.to_vec())),
+            go_fmt_v(&Value::Array(order.to_vec()))
+        )));
+    }
+    Ok(())
 }
 
 /// `mergeSlice` for a list with `patchStrategy:"merge"`: keyed lists merge element by element,
@@ -521,9 +636,9 @@ fn merge_list(
     cur: Vec<Value>,
     items: &[Value],
     path: &mut Vec<String>,
-) -> Vec<Value> {
+) -> Result<Vec<Value>, PatchError> {
     if cur.is_empty() && items.is_empty() {
-        return cur;
+        return Ok(cur);
     }
     match kind {
         ListKind::Keyed(key) => {
@@ -536,9 +651,9 @@ fn merge_list(
                 })
                 .collect();
             let patch: Vec<Value> = items.iter().filter(|i| !delete(i)).cloned().collect();
-            let merged = merge_keyed(schema, original.clone(), &patch, key, path);
+            let merged = merge_keyed(schema, original.clone(), &patch, key, path)?;
             let (mine, server_only) = partition(merged, &patch, Some(key));
-            normalize_order(mine, server_only, &patch, &original, Some(key))
+            Ok(normalize_order(mine, server_only, &patch, &original, Some(key)))
         }
         ListKind::Set => {
             let mut merged = cur.clone();
@@ -548,9 +663,9 @@ fn merge_list(
                 }
             }
             let (mine, server_only) = partition(merged, items, None);
-            normalize_order(mine, server_only, items, &cur, None)
+            Ok(normalize_order(mine, server_only, items, &cur, None))
         }
-        ListKind::Atomic => items.to_vec(),
+        ListKind::Atomic => Ok(items.to_vec()),
     }
 }
 
@@ -610,7 +725,7 @@ fn merge_keyed(
     items: &[Value],
     key: &str,
     path: &mut Vec<String>,
-) -> Vec<Value> {
+) -> Result<Vec<Value>, PatchError> {
     for item in items {
         let id = item.get(key).cloned();
         let pos = id.as_ref().and_then(|id| cur.iter().position(|c| c.get(key) == Some(id)));
@@ -621,13 +736,13 @@ fn merge_keyed(
             }
             (None, true) => {}
             (Some(i), false) => {
-                let merged = strategic(schema, &cur[i], item, path);
+                let merged = strategic(schema, &cur[i], item, path)?;
                 cur[i] = merged;
             }
-            (None, false) => cur.push(strategic(schema, &Value::Null, item, path)),
+            (None, false) => cur.push(strategic(schema, &Value::Null, item, path)?),
         }
     }
-    cur
+    Ok(cur)
 }
 
 // ------------------------------------------------------------------------------------------
@@ -691,7 +806,7 @@ fn server_side_apply(
     let previous = managed.0.iter().find(|e| e.identifier() == my_id).cloned();
     let mut others: Vec<fm::Entry> = managed.0.into_iter().filter(|e| e.identifier() != my_id).collect();
     // Merge the config into the live object, then prune what this manager let go of.
-    let mut out = strategic(schema, &live_clean, config, &mut Vec::new());
+    let mut out = strategic(schema, &live_clean, config, &mut Vec::new())?;
     if let Some(prev) = &previous {
         let owned: BTreeSet<&fm::FieldPath> =
             others.iter().flat_map(|e| e.set.iter()).chain(applied.iter()).collect();
