@@ -112,6 +112,9 @@ pub enum Rule {
     Update,
     /// Update without a resourceVersion in the body: unconditional.
     UpdateUnconditional,
+    /// Update whose body says `resourceVersion: "0"`: `tryUpdate` treats 0 as no precondition,
+    /// so the update is unconditional too.
+    UpdateZeroResourceVersion,
     /// Update whose object encodes to the stored bytes: nothing written.
     UpdateNoOp,
     /// Delete: `Txn If(mod_revision==current) Then Delete`.
@@ -368,7 +371,7 @@ impl Semantics {
 
 impl Rule {
     /// Every value, for tests and documentation checks.
-    pub const ALL: [Rule; 31] = [
+    pub const ALL: [Rule; 32] = [
         Rule::RequestRejected,
         Rule::InvalidListOptions,
         Rule::MalformedContinueToken,
@@ -393,6 +396,7 @@ impl Rule {
         Rule::Create,
         Rule::Update,
         Rule::UpdateUnconditional,
+        Rule::UpdateZeroResourceVersion,
         Rule::UpdateNoOp,
         Rule::Delete,
         Rule::DeleteReturnsObject,

@@ -134,8 +134,12 @@ fn update_object(ctx: &mut WriteCtx<'_>, req: &ApiRequest, manager: Option<&str>
         Some(Ok(n)) if *n > 0 => Some(ResourceVersion(*n).revision()),
         _ => None,
     };
-    let mut why =
-        Why::new(if expected.is_some() { Rule::Update } else { Rule::UpdateUnconditional }).path(Path::Etcd);
+    let rule = match (&parsed, expected) {
+        (_, Some(_)) => Rule::Update,
+        (Some(Ok(0)), None) => Rule::UpdateZeroResourceVersion,
+        _ => Rule::UpdateUnconditional,
+    };
+    let mut why = Why::new(rule).path(Path::Etcd);
     why.rv = expected;
     let current = match etcd3::get(ctx.etcd, &key, ReadAt::Latest) {
         Ok(c) => c,

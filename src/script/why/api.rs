@@ -294,6 +294,16 @@ fn rule_clause(w: &Why, lang: Lang) -> String {
                 format!("请求体中没有 resourceVersion → 无条件更新 → 新修订版本 {rev}"),
             ),
         },
+        Rule::UpdateZeroResourceVersion => match w.outcome {
+            Some(_) => lang.pick(
+                "resourceVersion \"0\" in the body counts as none → unconditional update".into(),
+                "请求体中的 resourceVersion \"0\" 视同未设置 → 无条件更新".into(),
+            ),
+            None => lang.pick(
+                format!("resourceVersion \"0\" in the body counts as none → unconditional update → new revision {rev}"),
+                format!("请求体中的 resourceVersion \"0\" 视同未设置 → 无条件更新 → 新修订版本 {rev}"),
+            ),
+        },
         Rule::UpdateNoOp => lang.pick(
             format!("the new object encodes to the same bytes as the stored one → no-op: nothing written, resourceVersion stays {}", n(w.current_rv)),
             format!("新对象编码后与已存储的字节完全相同 → 空操作：什么都不写，resourceVersion 仍是 {}", n(w.current_rv)),
