@@ -12,14 +12,13 @@
 //! [`apply_patch`], then writes the result through its ordinary update path (which checks
 //! `metadata.resourceVersion` as a precondition and skips the write when nothing changed).
 //!
-//! Simplified, and said so in the README: server-side apply tracks ownership only for managers
-//! that applied (operation `Apply`); creates, updates and the other patch types do not record
-//! `Update` managers, so an apply never conflicts with them. Strategic merge patch knows the
-//! merge keys of the fields rvlab serves (below) and the `$patch`, `$retainKeys`,
-//! `$deleteFromPrimitiveList` and `$setElementOrder` directives, and orders merged lists as
-//! upstream does (patch items in the patch's or `$setElementOrder`'s order, the server's other
-//! items kept where they were relative to them). Not modelled: the 400 for a patch list whose
-//! order disagrees with its `$setElementOrder` list.
+//! Server-side apply keeps `metadata.managedFields` with [`super::fieldmanager`] (which also
+//! records the `Update` managers of the other writes) and conflicts with appliers and updaters
+//! alike. Strategic merge patch knows the merge keys of the fields rvlab serves (below) and the
+//! `$patch`, `$retainKeys`, `$deleteFromPrimitiveList` and `$setElementOrder` directives, orders
+//! merged lists as upstream does (patch items in the patch's or `$setElementOrder`'s order, the
+//! server's other items kept where they were relative to them), and refuses a patch list that
+//! contradicts its `$setElementOrder` list as `validatePatchWithSetOrderList` does (a 500).
 
 use std::collections::BTreeSet;
 
