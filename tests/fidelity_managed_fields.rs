@@ -187,3 +187,21 @@ fn a_pod_create_records_keyed_containers_and_no_status() {
                "f:spec": {"f:containers": {"k:{\"name\":\"c\"}": {".": {}, "f:image": {}, "f:name": {}}}}})
     );
 }
+
+/// An apply that creates the object records only the applier: the create inside the patch
+/// handler (`applyPatcher.createNewObject`) has no `Update` manager of its own, and the
+/// object compared against is the type's empty object.
+#[test]
+fn an_apply_that_creates_records_only_the_applier() {
+    let out = run("PATCH /api/v1/namespaces/default/pods/p?fieldManager=m type=apply \
+         {\"apiVersion\":\"v1\",\"kind\":\"Pod\",\"metadata\":{\"name\":\"p\"},\"spec\":{\"containers\":[{\"name\":\"c\",\"image\":\"i\"}]}}");
+    assert_eq!(out[0]["code"], 201);
+    assert_eq!(
+        managed(&out[0]),
+        json!([{"manager": "m", "operation": "Apply", "apiVersion": "v1", "time": "2026-01-01T00:00:00Z",
+                "fieldsType": "FieldsV1",
+                "fieldsV1": {"f:spec": {"f:containers": {"k:{\"name\":\"c\"}": {".": {}, "f:image": {}, "f:name": {}}}}}}])
+    );
+    assert_eq!(out[0]["body"]["status"], json!({"phase": "Pending", "qosClass": "BestEffort"}));
+    assert_eq!(out[0]["body"]["metadata"].get("creationTimestamp"), Some(&json!("2026-01-01T00:00:00Z")));
+}

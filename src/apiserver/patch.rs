@@ -776,8 +776,11 @@ fn server_side_apply(
     if config.get("metadata").and_then(|m| m.get("managedFields")).is_some_and(|v| !v.is_null()) {
         return Err(PatchError::BadRequest("metadata.managedFields must be nil".into()));
     }
+    // A missing object is created from the type's empty object (`createNewObject`): compared
+    // as that, merged into as nothing.
     let live = current.cloned().unwrap_or_else(|| fm::empty_object(schema));
     let live_clean = fm::without_managed_fields(&live);
+    let base = if current.is_some() { live_clean.clone() } else { Value::Object(Map::new()) };
     let mut managed = fm::Managed::of(&live);
     if managed.is_empty() {
         managed = fm::update_managers(
@@ -805,7 +808,7 @@ fn server_side_apply(
     let previous = managed.0.iter().find(|e| e.identifier() == my_id).cloned();
     let mut others: Vec<fm::Entry> = managed.0.into_iter().filter(|e| e.identifier() != my_id).collect();
     // Merge the config into the live object, then prune what this manager let go of.
-    let mut out = strategic(schema, &live_clean, config, &mut Vec::new())?;
+    let mut out = strategic(schema, &base, config, &mut Vec::new())?;
     if let Some(prev) = &previous {
         let owned: BTreeSet<&fm::FieldPath> =
             others.iter().flat_map(|e| e.set.iter()).chain(applied.iter()).collect();
@@ -834,7 +837,7 @@ fn server_side_apply(
         e.set.retain(|p| !cmp.modified.contains(p) && !cmp.added.contains(p) && !cmp.removed.contains(p));
     }
     others.retain(|e| !e.set.is_empty());
-    let changed = out != live_clean;
+    let changed = out != base;
     let time = if changed { Some(opts.now.to_string()) } else { previous.and_then(|p| p.time) };
     let mut managed = fm::Managed(others);
     if !applied.is_empty() {
