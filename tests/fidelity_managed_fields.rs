@@ -205,3 +205,16 @@ fn an_apply_that_creates_records_only_the_applier() {
     assert_eq!(out[0]["body"]["status"], json!({"phase": "Pending", "qosClass": "BestEffort"}));
     assert_eq!(out[0]["body"]["metadata"].get("creationTimestamp"), Some(&json!("2026-01-01T00:00:00Z")));
 }
+
+/// A create that sets no field but the stripped ones (a ConfigMap with only a name) records no
+/// entry, so the object starts untracked and later updates record nothing either
+/// (`skipNonAppliedManager.Update`: no managers and a live object with a uid).
+#[test]
+fn a_create_without_fields_leaves_the_object_untracked() {
+    let out = run(&format!(
+        "POST {CM} {{\"metadata\":{{\"name\":\"a\"}}}}\nPATCH {CM}/a?fieldManager=m {{\"data\":{{\"x\":\"1\"}}}}"
+    ));
+    assert_eq!(out[0]["body"]["metadata"].get("managedFields"), None);
+    assert_eq!(out[1]["body"]["data"], json!({"x": "1"}));
+    assert_eq!(out[1]["body"]["metadata"].get("managedFields"), None);
+}

@@ -74,3 +74,46 @@ fn a_patch_list_against_its_set_element_order_is_a_500() {
     // Nothing was written by the refused patches: the pod's revision moved once (line 4).
     assert_eq!(out[5]["body"]["metadata"]["resourceVersion"], out[4]["body"]["metadata"]["resourceVersion"]);
 }
+
+/// `ValidatePatchOptions` / `ValidateCreateOptions` / `ValidateUpdateOptions`
+/// (apimachinery `pkg/apis/meta/v1/validation/validation.go` @ v1.34.0), run by the handlers
+/// before the body is read: `PatchOptions.Force` is a pointer, so `force=false` on a non-apply
+/// patch is refused too; every error is listed in one 422 (the patch's own, then the
+/// manager's characters, then dryRun); an unprintable `fieldManager` character is
+/// `invalid character U+0007 (at position 1)` (`%#U`, byte position).
+#[test]
+fn write_options_are_validated_together_before_the_body() {
+    let out = Session::new().run_script(
+        "POST /api/v1/namespaces/default/configmaps {\"metadata\":{\"name\":\"a\"},\"data\":{\"k\":\"v\"}}\n\
+         PATCH /api/v1/namespaces/default/configmaps/a?force=false {\"data\":{\"x\":\"1\"}}\n\
+         PATCH /api/v1/namespaces/default/configmaps/a?force=true&fieldManager=a%07b&dryRun=x {\"data\":{\"x\":\"1\"}}\n\
+         POST /api/v1/namespaces/default/configmaps?fieldManager=a%07b {\"metadata\":{\"name\":\"b\"},\"kind\":\"Pod\"}\n\
+         PUT /api/v1/namespaces/default/configmaps/a?fieldManager=%0A {\"metadata\":{\"name\":\"a\"}}\n\
+         PATCH /api/v1/namespaces/default/configmaps/a?fieldManager=ok%20name {\"data\":{\"x\":\"1\"}}",
+    );
+    let msg = |o: &Value| o["body"]["message"].as_str().unwrap_or("").to_string();
+    assert_eq!(out[1]["code"], 422);
+    assert_eq!(
+        msg(&out[1]),
+        "PatchOptions.meta.k8s.io \"\" is invalid: force: Forbidden: may not be specified for non-apply patch"
+    );
+    assert_eq!(
+        msg(&out[2]),
+        "PatchOptions.meta.k8s.io \"\" is invalid: [force: Forbidden: may not be specified for non-apply patch, \
+         fieldManager: Invalid value: \"a\\ab\": invalid character U+0007 (at position 1), \
+         dryRun: Unsupported value: []string{\"x\"}: supported values: \"All\"]"
+    );
+    assert_eq!(out[3]["code"], 422, "the options before the body's kind: {}", out[3]);
+    assert_eq!(
+        msg(&out[3]),
+        "CreateOptions.meta.k8s.io \"\" is invalid: fieldManager: Invalid value: \"a\\ab\": invalid character U+0007 (at position 1)"
+    );
+    assert_eq!(
+        msg(&out[4]),
+        "UpdateOptions.meta.k8s.io \"\" is invalid: fieldManager: Invalid value: \"\\n\": invalid character U+000A (at position 0)"
+    );
+    assert_eq!(out[5]["code"], 200);
+    // Same time as the creator's entry: sorted by manager name.
+    assert_eq!(out[5]["body"]["metadata"]["managedFields"][0]["manager"], "ok name");
+    assert_eq!(out[5]["body"]["metadata"]["managedFields"][1]["manager"], "rvlab");
+}

@@ -76,7 +76,7 @@ pub fn prefix_from_user_agent(ua: &str) -> String {
 /// Go's `unicode.IsPrint` for the characters a header can carry: letters, marks, numbers,
 /// punctuation, symbols and the ASCII space (approximated with Rust's classes: control and
 /// other whitespace characters are not printable).
-fn is_go_print(c: char) -> bool {
+pub(crate) fn is_go_print(c: char) -> bool {
     c == ' '
         || !(c.is_control() || c.is_whitespace() || ('\u{200B}'..='\u{200F}').contains(&c) || c == '\u{FEFF}')
 }

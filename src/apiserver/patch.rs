@@ -73,21 +73,20 @@ impl PatchType {
     }
 }
 
-/// `validation.ValidatePatchOptions`: apply needs a `fieldManager`, `force` only goes with
-/// apply. A non-empty answer is 422 `PatchOptions.meta.k8s.io "" is invalid: …`.
-pub fn validate_patch_options(ty: PatchType, field_manager: Option<&str>, force: bool) -> Option<Status> {
+/// The patch-specific part of `validation.ValidatePatchOptions`: apply needs a `fieldManager`,
+/// `force` (given at all) only goes with apply. Any error makes the request a 422
+/// `PatchOptions.meta.k8s.io "" is invalid: …` (with the manager and dryRun checks,
+/// [`super::request`]).
+pub fn patch_option_errors(ty: PatchType, field_manager: Option<&str>, force_given: bool) -> Vec<FieldError> {
     let mut errs = Vec::new();
     if ty == PatchType::Apply {
         if field_manager.is_none_or(str::is_empty) {
             errs.push(FieldError::required("fieldManager", "is required for apply patch"));
         }
-    } else if force {
+    } else if force_given {
         errs.push(FieldError::forbidden("force", "may not be specified for non-apply patch"));
     }
-    if errs.is_empty() {
-        return None;
-    }
-    Some(Status::invalid_options("PatchOptions", &errs))
+    errs
 }
 
 /// The field schema strategic merge patch and apply need: which lists merge, and by which key
@@ -1009,7 +1008,8 @@ mod tests {
 
     #[test]
     fn patch_options_are_validated() {
-        let s = validate_patch_options(PatchType::Apply, None, false).unwrap().to_json();
+        let s = Status::invalid_options("PatchOptions", &patch_option_errors(PatchType::Apply, None, false))
+            .to_json();
         assert_eq!(s["code"], 422);
         assert_eq!(
             s["message"],
@@ -1017,12 +1017,13 @@ mod tests {
         );
         assert_eq!(s["details"]["group"], "meta.k8s.io");
         assert_eq!(s["details"]["kind"], "PatchOptions");
-        let s = validate_patch_options(PatchType::Merge, None, true).unwrap().to_json();
+        let s = Status::invalid_options("PatchOptions", &patch_option_errors(PatchType::Merge, None, true))
+            .to_json();
         assert_eq!(
             s["message"],
             "PatchOptions.meta.k8s.io \"\" is invalid: force: Forbidden: may not be specified for non-apply patch"
         );
-        assert!(validate_patch_options(PatchType::Apply, Some("m"), true).is_none());
+        assert!(patch_option_errors(PatchType::Apply, Some("m"), true).is_empty());
     }
 
     /// Server-side apply: managers, conflicts (the field manager's `NewConflictError` and

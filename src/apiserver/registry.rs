@@ -234,9 +234,6 @@ pub fn patch(ctx: &mut WriteCtx<'_>, req: &ApiRequest) -> WriteResult {
     let Some(p) = &req.patch else {
         return (Err(Status::unknown_body_format()), Why::new(Rule::BodyRejected));
     };
-    if let Some(status) = patch::validate_patch_options(p.ty, p.field_manager.as_deref(), p.force) {
-        return (Err(status), Why::new(Rule::PatchRejected));
-    }
     let key = info.object_key(req.namespace.as_deref(), name);
     let current = match etcd3::get(ctx.etcd, &key, ReadAt::Latest) {
         Ok(c) => Some(object::canonical(info, c)),

@@ -106,20 +106,42 @@ pub struct PatchRequest {
 const PATCH_TYPES: [PatchType; 4] =
     [PatchType::Json, PatchType::Merge, PatchType::Strategic, PatchType::Apply];
 
-/// A write's `dryRun` query: absent, or exactly `All` (`ValidateDryRun`: 422 otherwise, on the
-/// verb's options kind, e.g. `CreateOptions`).
-fn dry_run(q: &Query, options_kind: &str) -> Result<bool, Status> {
+/// `ValidateDryRun`: a write's `dryRun` query is absent, or exactly `All`.
+fn dry_run_errors(q: &Query) -> (bool, Vec<FieldError>) {
     let values: Vec<String> = q.0.iter().filter(|(k, _)| k == "dryRun").map(|(_, v)| v.clone()).collect();
     if values.is_empty() {
-        return Ok(false);
+        return (false, Vec::new());
     }
     if values.iter().all(|v| v == "All") {
-        return Ok(true);
+        return (true, Vec::new());
     }
-    Err(Status::invalid_options(
-        options_kind,
-        &[FieldError::not_supported("dryRun", BadValue::StrList(values), &["All"])],
-    ))
+    (false, vec![FieldError::not_supported("dryRun", BadValue::StrList(values), &["All"])])
+}
+
+/// `ValidateFieldManager`'s character check: every character printable, else
+/// `Invalid value: "…": invalid character U+0007 (at position 1)` (byte position). The 128-byte
+/// length limit is not checked here.
+fn field_manager_errors(q: &Query) -> Vec<FieldError> {
+    let Some(m) = q.string("fieldManager") else { return Vec::new() };
+    m.char_indices()
+        .filter(|(_, c)| !super::fieldmanager::is_go_print(*c))
+        .map(|(i, c)| {
+            FieldError::invalid(
+                "fieldManager",
+                m.as_str(),
+                format!("invalid character U+{:04X} (at position {i})", u32::from(c)),
+            )
+        })
+        .collect()
+}
+
+/// `ValidateCreateOptions` / `ValidateUpdateOptions` / the dryRun part of
+/// `ValidateDeleteOptions`: the `dryRun` flag, or 422 on the verb's options kind (e.g.
+/// `CreateOptions`) listing every error.
+fn write_options(q: &Query, options_kind: &str, mut errs: Vec<FieldError>) -> Result<bool, Status> {
+    let (dry_run, dry_errs) = dry_run_errors(q);
+    errs.extend(dry_errs);
+    if errs.is_empty() { Ok(dry_run) } else { Err(Status::invalid_options(options_kind, &errs)) }
 }
 
 /// A DELETE's options: the body (`DeleteOptions` JSON) or, without one, the query.
@@ -347,8 +369,9 @@ pub fn parse_request_ruled(
             Ok(ApiRequest { options, ..req(Verb::Watch, info, ns, name) })
         }
         (Route::Collection(info, Some(ns)), "POST") => {
+            // The options are validated before the body is decoded (handlers `create.go`).
+            let dry_run = write_options(&q, "CreateOptions", field_manager_errors(&q)).map_err(url)?;
             let obj = body::decode_create(info, &ns, body_text.unwrap_or("")).map_err(in_body)?;
-            let dry_run = dry_run(&q, "CreateOptions").map_err(url)?;
             Ok(ApiRequest {
                 body: Some(obj),
                 dry_run,
@@ -361,7 +384,7 @@ pub fn parse_request_ruled(
         (Route::Collection(info, Some(ns)), "DELETE") => {
             let options = decode_list_options(&q).map_err(url)?;
             let delete_options = delete_options(&q, body_text)?;
-            let dry_run = dry_run(&q, "DeleteOptions").map_err(url)?;
+            let dry_run = write_options(&q, "DeleteOptions", Vec::new()).map_err(url)?;
             Ok(ApiRequest {
                 options,
                 delete_options,
@@ -385,6 +408,16 @@ pub fn parse_request_ruled(
                     None,
                 )));
             };
+            // `ValidatePatchOptions` (handlers `patch.go`, before the patch is read): `force`
+            // with a non-apply patch (given at all: `PatchOptions.Force` is a pointer), apply
+            // without `fieldManager`, the manager's characters, `dryRun`.
+            let field_manager = q.string("fieldManager");
+            let force_given = q.first("force").is_some();
+            let patch_errs = super::patch::patch_option_errors(ty, field_manager.as_deref(), force_given);
+            let rule = if patch_errs.is_empty() { Rule::RequestRejected } else { Rule::PatchRejected };
+            let mut errs = patch_errs;
+            errs.extend(field_manager_errors(&q));
+            let dry_run = write_options(&q, "PatchOptions", errs).map_err(|s| (rule, s))?;
             let text = body_text.unwrap_or("");
             let patch: serde_json::Value = serde_json::from_str(text).map_err(|e| {
                 in_body(Status::bad_request(&if ty == PatchType::Merge {
@@ -393,13 +426,7 @@ pub fn parse_request_ruled(
                     format!("error decoding patch: {e}")
                 }))
             })?;
-            let dry_run = dry_run(&q, "PatchOptions").map_err(url)?;
-            let patch = PatchRequest {
-                ty,
-                patch,
-                field_manager: q.string("fieldManager"),
-                force: q.bool("force").unwrap_or(false),
-            };
+            let patch = PatchRequest { ty, patch, field_manager, force: q.bool("force").unwrap_or(false) };
             Ok(ApiRequest { patch: Some(patch), dry_run, ..req(Verb::Patch, info, Some(ns), Some(name)) })
         }
         (Route::Item(info, ns, name), "GET") => {
@@ -407,8 +434,8 @@ pub fn parse_request_ruled(
             Ok(ApiRequest { options, ..req(Verb::Get, info, Some(ns), Some(name)) })
         }
         (Route::Item(info, ns, name), "PUT") => {
+            let dry_run = write_options(&q, "UpdateOptions", field_manager_errors(&q)).map_err(url)?;
             let obj = body::decode_update(info, &ns, &name, body_text.unwrap_or("")).map_err(in_body)?;
-            let dry_run = dry_run(&q, "UpdateOptions").map_err(url)?;
             Ok(ApiRequest {
                 body: Some(obj),
                 dry_run,
@@ -418,7 +445,7 @@ pub fn parse_request_ruled(
         }
         (Route::Item(info, ns, name), "DELETE") => {
             let delete_options = delete_options(&q, body_text)?;
-            let dry_run = dry_run(&q, "DeleteOptions").map_err(url)?;
+            let dry_run = write_options(&q, "DeleteOptions", Vec::new()).map_err(url)?;
             Ok(ApiRequest { delete_options, dry_run, ..req(Verb::Delete, info, Some(ns), Some(name)) })
         }
         // Everything else has a route but not this method.
