@@ -258,6 +258,11 @@ impl Cluster {
         self.apiservers.get(index)
     }
 
+    /// The compaction interval of every apiserver whose compactor is on.
+    pub fn compaction_intervals(&self) -> impl Iterator<Item = Duration> + '_ {
+        self.apiservers.iter().filter_map(|s| s.compactor.interval)
+    }
+
     pub fn compactions(&self) -> &[(Instant, i64)] {
         &self.compactions
     }

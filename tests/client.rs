@@ -1198,6 +1198,65 @@ informer show inf"#);
     assert_eq!(strs(&show["log"])[4], "resync period 30s elapsed → re-deliver every cached object");
 }
 
+// A resync period below 1 s is raised to client-go's `minimumResyncPeriod` (1 s), which
+// client-go only logs as a warning (staging/src/k8s.io/client-go/tools/cache/shared_informer.go
+// @ v0.34.0: `const minimumResyncPeriod = 1 * time.Second`, `AddEventHandlerWithResyncPeriod`).
+#[test]
+fn a_resync_period_below_one_second_is_raised_to_it() {
+    let out = run(r#"POST /api/v1/namespaces/default/configmaps {"metadata":{"name":"a"}}
+informer start inf configmaps ns=default resync=500ms
+advance 3s
+informer show inf"#);
+    let why = &out[3]["why"]["log"];
+    assert_eq!(
+        why[1],
+        json!({"at": "0s", "decision": "resync-raised", "requestedMs": 500, "periodMs": 1000})
+    );
+    assert_eq!(
+        strs(&out[3]["log"])[1],
+        "resync period 500ms is below client-go's minimum → resync every 1s instead"
+    );
+    // The watch phase starts at 0 s: a resync every second after it, not every 500 ms.
+    let resyncs: Vec<&Value> =
+        why.as_array().into_iter().flatten().filter(|l| l["decision"] == "resync").collect();
+    let at: Vec<&Value> = resyncs.iter().map(|l| &l["at"]).collect();
+    assert_eq!(at, [&json!("1s"), &json!("2s"), &json!("3s")], "{why}");
+    assert!(resyncs.iter().all(|l| l["periodMs"] == 1000));
+}
+
+// What one `advance` may simulate (src/script/budget.rs): at most 10,000 compaction rounds and
+// resyncs, refused before anything runs, with the longest advance that would run.
+#[test]
+fn an_advance_with_too_many_timer_rounds_is_refused_before_it_runs() {
+    let out = run(r#"POST /api/v1/namespaces/default/configmaps {"metadata":{"name":"a"}}
+informer start inf configmaps ns=default resync=1s
+advance 168h
+advance 9966s
+advance 9965s
+informer stop inf
+set compaction-interval 10s
+advance 168h
+advance 2h
+set compaction-interval 5m
+set apiservers 3
+advance 168h"#);
+    assert_eq!(
+        out[2]["error"],
+        "advance 604800s would run 2017 compaction round(s) and 604801 informer resync(s); one advance runs at most 10000 of them (more would freeze the page): advance at most 9965s per line here, or lengthen compaction-interval / resync="
+    );
+    assert!(
+        out[3]["error"]
+            .as_str()
+            .is_some_and(|e| e.starts_with("advance 9966s would run 34 compaction round(s) and 9967"))
+    );
+    assert_eq!(out[4]["now"], "9965s", "nothing ran before: time starts from 0");
+    // A stopped informer does not resync; 10 s compaction: 60,481 rounds in 168h, 721 in 2h.
+    assert!(out[7]["error"].as_str().is_some_and(|e| e.contains("60481 compaction round(s) and 0 informer")));
+    assert_eq!(out[8]["now"], format!("{}s", 9965 + 2 * 3600));
+    // The defaults (a compactor every 5 minutes on each of 3 apiservers) allow the longest advance.
+    assert_eq!(out[11]["now"], format!("{}s", 9965 + 2 * 3600 + 168 * 3600));
+}
+
 // `pager list`: client-go's ListPager on its own (tools/pager/pager.go @ v0.34.0): `limit` on
 // every page, `continue` and no resourceVersion after the first, the list RV of the first page.
 #[test]

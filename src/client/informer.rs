@@ -28,6 +28,10 @@ use super::reflector::{Reflector, ReflectorMode, ReflectorStore};
 use super::rest::{ResourcePath, Transport, obj_key, obj_name, obj_namespace, obj_rv};
 use super::trace::{Decision, ListMode, LogLine, Trace};
 
+/// client-go's `minimumResyncPeriod` (`tools/cache/shared_informer.go`): a shorter resync period
+/// is raised to it, with a warning.
+pub const MIN_RESYNC_PERIOD: Duration = Duration::from_secs(1);
+
 /// How the informer's reflector gets its initial state (a script's `mode=legacy|streaming`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum InformerMode {
@@ -213,6 +217,8 @@ pub struct Informer {
     trace: Trace,
     shown_notifications: usize,
     started: bool,
+    /// A `resync=` below [`MIN_RESYNC_PERIOD`] as asked for (it runs at the minimum).
+    resync_raised_from: Option<Duration>,
 }
 
 impl Informer {
@@ -235,6 +241,10 @@ impl Informer {
             InformerMode::Legacy => ReflectorMode::Legacy,
             InformerMode::Streaming => ReflectorMode::Streaming,
         };
+        // `AddEventHandlerWithResyncPeriod`: 0 means no resync; anything else is at least 1 s.
+        let resync = resync.filter(|d| d.as_millis() > 0);
+        let resync_raised_from = resync.filter(|d| *d < MIN_RESYNC_PERIOD);
+        let resync = resync.map(|d| d.max(MIN_RESYNC_PERIOD));
         Informer {
             name: name.to_string(),
             resource: resource.to_string(),
@@ -245,6 +255,7 @@ impl Informer {
             trace: Trace::new(),
             shown_notifications: 0,
             started: false,
+            resync_raised_from,
         }
     }
 
@@ -275,8 +286,20 @@ impl Informer {
             let apiservers = self.reflector.apiservers().iter().map(|a| a + 1).collect();
             self.trace
                 .note(cluster.now(), Decision::Start { collection: path.collection(), mode, apiservers });
+            if let Some(requested) = self.resync_raised_from {
+                let raised = Decision::ResyncRaised {
+                    requested_ms: requested.as_millis(),
+                    period_ms: MIN_RESYNC_PERIOD.as_millis(),
+                };
+                self.trace.note(cluster.now(), raised);
+            }
         }
         self.reflector.poll(cluster, &mut self.processor, &mut self.trace);
+    }
+
+    /// How often it resyncs by itself, while it runs (and resyncs at all).
+    pub fn resync_period(&self) -> Option<Duration> {
+        self.reflector.resync_period()
     }
 
     /// When it next wants to act by itself (end of a back-off, a `Retry-After`, resync), if ever.

@@ -252,6 +252,11 @@ impl Reflector {
         matches!(self.state, State::Stopped)
     }
 
+    /// The resync period, while the reflector runs and resyncs at all.
+    pub fn resync_period(&self) -> Option<Duration> {
+        self.resync_period.filter(|_| !self.is_stopped())
+    }
+
     /// What the reflector is doing, in a few words.
     pub fn describe_state(&self) -> String {
         match &self.state {

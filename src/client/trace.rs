@@ -156,6 +156,9 @@ pub enum Decision {
     ConnectionLost { from: usize, to: usize },
     /// The resync period elapsed: every cached object is re-delivered as an update.
     Resync { period_ms: u64, objects: usize },
+    /// The requested resync period is below client-go's `minimumResyncPeriod` (1 s) and was
+    /// raised to it.
+    ResyncRaised { requested_ms: u64, period_ms: u64 },
     /// Safety valve: too many steps at one instant.
     TooManySteps { steps: usize },
     /// The informer was stopped.
@@ -382,6 +385,10 @@ impl Decision {
             "rewatch" => Decision::Rewatch { from: f.string("from")? },
             "connection-lost" => Decision::ConnectionLost { from: f.uint("from")?, to: f.uint("to")? },
             "resync" => Decision::Resync { period_ms: f.uint("periodMs")?, objects: f.uint("objects")? },
+            "resync-raised" => Decision::ResyncRaised {
+                requested_ms: f.uint("requestedMs")?,
+                period_ms: f.uint("periodMs")?,
+            },
             "too-many-steps" => Decision::TooManySteps { steps: f.uint("steps")? },
             "stopped" => Decision::Stopped,
             "pager-full-list" => {

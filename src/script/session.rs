@@ -440,6 +440,9 @@ impl Session {
                 json!({"error": format!("advance is at most {} per line; repeat the line to go further", crate::cluster::MAX_ADVANCE_TEXT)})
             }
             Command::Advance(d) => {
+                if let Err(e) = self.timers().check(d) {
+                    return json!({"error": e.to_string()});
+                }
                 self.advance(d);
                 json!({"now": crate::clock::Duration(self.cluster.clock().now().0).to_string()})
             }
@@ -546,6 +549,16 @@ impl Session {
             // `expect` lines are checked in `run_line`, against the previous output.
             Command::Expect(_) => json!({"error": "expect is evaluated by the session, not executed"}),
         }
+    }
+
+    /// The periodic timers running now (what an `advance` costs).
+    fn timers(&self) -> super::budget::Timers {
+        super::budget::Timers::of(&self.cluster, self.informers.values())
+    }
+
+    /// The longest `advance` one line may take now ([`super::budget`]).
+    pub fn max_advance(&self) -> crate::clock::Duration {
+        self.timers().max_advance()
     }
 
     /// Lets time pass in steps, so informers react at the moment things happen (a watch that

@@ -196,8 +196,8 @@ impl Engine {
             self.rebase_if_ahead();
             return;
         }
-        // At most 168h per line (the script's limit); the wall clock never gets that far ahead.
-        let step = (target - now).min(crate::cluster::MAX_ADVANCE.0);
+        // At most what one line may advance (168h, less with short timers: `script::budget`).
+        let step = (target - now).min(self.session.max_advance().0);
         let line = format!("advance {}", Duration(step));
         let _ = self.session.run_line(self.line_no + 1, &line);
         self.pending_advance_ms += step;
@@ -212,9 +212,11 @@ impl Engine {
     }
 
     fn flush_advance(&mut self) {
-        // One line per at most 168h, the script's limit for one `advance`.
+        // One line per at most what one `advance` may take (the timers have not changed since
+        // the clock moved: settings change only through recorded lines).
+        let max = self.session.max_advance().0.max(1);
         while self.pending_advance_ms > 0 {
-            let step = self.pending_advance_ms.min(crate::cluster::MAX_ADVANCE.0);
+            let step = self.pending_advance_ms.min(max);
             self.pending_advance_ms -= step;
             let line = format!("advance {}", Duration(step));
             self.line_no += 1;

@@ -19,8 +19,9 @@ pub const MAX_LINES: usize = 5_000;
 pub const MAX_BYTES: usize = 512 * 1024;
 /// The longest single line.
 pub const MAX_LINE_BYTES: usize = 64 * 1024;
-/// The largest `advance` of one line. The engine steps its 1 s timers; with watches and
-/// informers running, 1000h takes ~4 s natively and several times that in the browser.
+/// The largest `advance` of one line. The engine jumps from one due timer to the next; an
+/// advance that would run more compaction rounds and resyncs than one line may is refused by the
+/// engine itself (`script::budget`).
 pub const MAX_ADVANCE: Duration = crate::cluster::MAX_ADVANCE;
 /// How `MAX_ADVANCE` is written in messages.
 pub const MAX_ADVANCE_TEXT: &str = crate::cluster::MAX_ADVANCE_TEXT;

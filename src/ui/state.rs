@@ -520,7 +520,8 @@ impl Reducible for Lab {
                     return self;
                 }
                 let last = self.entries.len().checked_sub(1);
-                let limit = super::safety::MAX_ADVANCE.0 / 1000;
+                // A played line stays one the engine runs on replay (`script::budget`).
+                let limit = self.session.borrow().max_advance().0 / 1000;
                 match self.playing {
                     Some((i, total)) if Some(i) == last && total + secs <= limit => {
                         let mut lab = self.copy();

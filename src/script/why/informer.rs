@@ -319,6 +319,16 @@ pub fn render(d: &Decision, lang: Lang) -> String {
         (Decision::Resync { period_ms, objects }, Zh) => {
             format!("resync 周期 {} 到了 → 把缓存中的 {objects} 个对象全部重新投递一遍", fmt_ms(*period_ms))
         }
+        (Decision::ResyncRaised { requested_ms, period_ms }, En) => format!(
+            "resync period {} is below client-go's minimum → resync every {} instead",
+            fmt_ms(*requested_ms),
+            fmt_ms(*period_ms)
+        ),
+        (Decision::ResyncRaised { requested_ms, period_ms }, Zh) => format!(
+            "resync 周期 {} 低于 client-go 的最小值 → 改为每 {} resync 一次",
+            fmt_ms(*requested_ms),
+            fmt_ms(*period_ms)
+        ),
         (Decision::TooManySteps { .. }, En) => {
             "too many steps at one instant; pausing until the next poll".to_string()
         }
@@ -431,6 +441,7 @@ mod tests {
             Decision::Rewatch { .. } => "rewatch",
             Decision::ConnectionLost { .. } => "connection-lost",
             Decision::Resync { .. } => "resync",
+            Decision::ResyncRaised { .. } => "resync-raised",
             Decision::TooManySteps { .. } => "too-many-steps",
             Decision::Stopped => "stopped",
             Decision::PagerFullList { .. } => "pager-full-list",
@@ -440,7 +451,7 @@ mod tests {
         }
     }
 
-    const VARIANTS: usize = 32;
+    const VARIANTS: usize = 33;
 
     fn samples() -> Vec<Decision> {
         let e = status(410, "Expired", "too old resource version: 3 (4)");
@@ -492,6 +503,7 @@ mod tests {
             Decision::Rewatch { from: "9".into() },
             Decision::ConnectionLost { from: 1, to: 2 },
             Decision::Resync { period_ms: 30_000, objects: 2 },
+            Decision::ResyncRaised { requested_ms: 500, period_ms: 1000 },
             Decision::TooManySteps { steps: 256 },
             Decision::Stopped,
             Decision::PagerFullList { page: 2, error: e, rv: "".into() },

@@ -1,0 +1,141 @@
+//! What one `advance` line may simulate. Time jumps from one due timer to the next, so idle
+//! stretches cost nothing; what does cost is work the user asked for on a timer: a compaction
+//! round (a revision written and a compaction, per apiserver, every `compaction-interval`) and an
+//! informer resync (every cached object re-delivered, every `resync=` period). A week at
+//! `resync=1s` is 604,800 resyncs: seconds of work, which would freeze the browser tab. So an
+//! `advance` is refused, before anything runs, when it would take more than
+//! [`MAX_TIMER_ROUNDS`] such rounds, and the answer says how far one line may go instead.
+//! No upstream counterpart (a real cluster just takes the time).
+
+use std::fmt;
+
+use crate::client::informer::Informer;
+use crate::clock::Duration;
+use crate::cluster::{Cluster, MAX_ADVANCE};
+
+/// The most timer rounds (compaction rounds plus informer resyncs) one `advance` may run.
+pub const MAX_TIMER_ROUNDS: u64 = 10_000;
+/// An `advance` this short always runs, however many timers there are.
+pub const ALWAYS_ALLOWED: Duration = Duration::from_secs(1);
+
+/// The periodic timers running now.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Timers {
+    /// Each apiserver's compaction interval (compactors that are on).
+    pub compactions: Vec<Duration>,
+    /// Each running informer's resync period.
+    pub resyncs: Vec<Duration>,
+}
+
+/// An `advance` refused because of the work it would take.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct TooMuchWork {
+    pub requested: Duration,
+    /// Compaction rounds and resyncs it would run (at most).
+    pub compactions: u64,
+    pub resyncs: u64,
+    /// The longest `advance` allowed with these timers.
+    pub max: Duration,
+}
+
+impl fmt::Display for TooMuchWork {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "advance {} would run {} compaction round(s) and {} informer resync(s); one advance runs at most {MAX_TIMER_ROUNDS} of them (more would freeze the page): advance at most {} per line here, or lengthen compaction-interval / resync=",
+            self.requested, self.compactions, self.resyncs, self.max
+        )
+    }
+}
+
+impl Timers {
+    pub fn of<'a>(cluster: &Cluster, informers: impl Iterator<Item = &'a Informer>) -> Timers {
+        Timers {
+            compactions: cluster.compaction_intervals().collect(),
+            resyncs: informers.filter_map(Informer::resync_period).collect(),
+        }
+    }
+
+    /// At most how many times `periods` fire within `d` (one more each than whole periods fit:
+    /// a timer may be due at once).
+    fn rounds(periods: &[Duration], d: Duration) -> u64 {
+        periods.iter().map(|p| d.0 / p.0.max(1) + 1).fold(0, u64::saturating_add)
+    }
+
+    /// The longest `advance` that stays within [`MAX_TIMER_ROUNDS`] (whole seconds, at least
+    /// [`ALWAYS_ALLOWED`], at most [`MAX_ADVANCE`]).
+    pub fn max_advance(&self) -> Duration {
+        let fits = |secs: u64| {
+            let d = Duration::from_secs(secs);
+            Self::rounds(&self.compactions, d).saturating_add(Self::rounds(&self.resyncs, d))
+                <= MAX_TIMER_ROUNDS
+        };
+        let (mut lo, mut hi) = (ALWAYS_ALLOWED.0 / 1000, MAX_ADVANCE.0 / 1000);
+        if fits(hi) {
+            return MAX_ADVANCE;
+        }
+        // `fits` is monotone: the largest second count that fits, by bisection.
+        while lo + 1 < hi {
+            let mid = lo + (hi - lo) / 2;
+            if fits(mid) { lo = mid } else { hi = mid }
+        }
+        Duration::from_secs(lo)
+    }
+
+    /// `Ok` when an `advance` of `d` may run.
+    pub fn check(&self, d: Duration) -> Result<(), TooMuchWork> {
+        let max = self.max_advance();
+        if d <= max {
+            return Ok(());
+        }
+        Err(TooMuchWork {
+            requested: d,
+            compactions: Self::rounds(&self.compactions, d),
+            resyncs: Self::rounds(&self.resyncs, d),
+            max,
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn timers(compactions: &[u64], resyncs: &[u64]) -> Timers {
+        Timers {
+            compactions: compactions.iter().map(|s| Duration::from_secs(*s)).collect(),
+            resyncs: resyncs.iter().map(|s| Duration::from_secs(*s)).collect(),
+        }
+    }
+
+    #[test]
+    fn defaults_allow_the_longest_advance() {
+        // Three apiservers compacting every 5 minutes: 3 × 2017 rounds in 168h.
+        assert_eq!(timers(&[300, 300, 300], &[]).max_advance(), MAX_ADVANCE);
+        assert_eq!(timers(&[], &[]).max_advance(), MAX_ADVANCE);
+    }
+
+    #[test]
+    fn a_one_second_resync_allows_about_ten_thousand_seconds() {
+        let t = timers(&[300], &[1]);
+        let max = t.max_advance();
+        // 9,965 s: at most 9,966 resyncs + 34 compaction rounds = 10,000; one second more is 10,001.
+        assert_eq!(max, Duration::from_secs(9_965));
+        assert!(t.check(Duration::from_secs(9_966)).is_err());
+        assert!(t.check(max).is_ok());
+        let e = t.check(Duration::from_secs(168 * 3600)).unwrap_err();
+        assert_eq!((e.resyncs, e.compactions), (604_801, 2_017));
+        assert_eq!(
+            e.to_string(),
+            "advance 604800s would run 2017 compaction round(s) and 604801 informer resync(s); one advance runs at most 10000 of them (more would freeze the page): advance at most 9965s per line here, or lengthen compaction-interval / resync="
+        );
+    }
+
+    #[test]
+    fn one_second_always_runs() {
+        let many = timers(&[], &vec![1; 20_000]);
+        assert_eq!(many.max_advance(), ALWAYS_ALLOWED);
+        assert!(many.check(ALWAYS_ALLOWED).is_ok());
+        assert!(many.check(Duration::from_secs(2)).is_err());
+    }
+}
