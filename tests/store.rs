@@ -617,7 +617,7 @@ fn watch_delete_event_shape_and_prev_kv() {
     assert_eq!(kv(r[0].events[0].prev_kv.as_ref().unwrap()), t("/a", "1", 2, 2, 1));
     let d = &r[1].events[0];
     assert_eq!(d.kind, EventType::Delete);
-    assert_eq!(d.kv, KeyValue { key: k("/a"), mod_revision: 4, ..Default::default() });
+    assert_eq!(d.kv, KeyValue { key: k("/a").into(), mod_revision: 4, ..Default::default() });
     assert_eq!(kv(d.prev_kv.as_ref().unwrap()), t("/a", "2", 2, 3, 2));
     let r = s.take_watch_responses(without);
     assert!(r.iter().flat_map(|r| &r.events).all(|e| e.prev_kv.is_none()));

@@ -350,7 +350,7 @@ pub fn list(etcd: &MvccStore, req: &ListRequest<'_>) -> Result<ListPage, Storage
                 has_more = true;
                 break;
             }
-            last_key = kv.key.clone();
+            last_key = kv.key.to_vec();
             let obj = decode(kv)?;
             if req.selector.matches(&obj) {
                 items.push(obj);

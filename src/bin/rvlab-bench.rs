@@ -31,13 +31,17 @@ mod native {
             "full".to_string()
         };
         let Some(mut cfg) = rvlab::bench::Config::named(&cfg_name) else { unreachable!() };
-        // `--sizes=10000,100000` overrides the list sizes.
-        args.retain(|a| match a.strip_prefix("--sizes=") {
-            Some(v) => {
+        // `--sizes=10000,100000` overrides the list sizes, `--reps=N` the repetitions.
+        args.retain(|a| {
+            if let Some(v) = a.strip_prefix("--sizes=") {
                 cfg.list_sizes = v.split(',').filter_map(|x| x.parse().ok()).collect();
                 false
+            } else if let Some(v) = a.strip_prefix("--reps=") {
+                cfg.reps = v.parse().unwrap_or(cfg.reps).max(1);
+                false
+            } else {
+                true
             }
-            None => true,
         });
         let probes = rvlab::bench::Probes { now, heap: Some(heap), rss: Some(rss) };
         let mut emit = |r: rvlab::bench::Row| {

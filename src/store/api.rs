@@ -11,10 +11,11 @@ use super::revision::Revision;
 /// out references to it instead of copies.
 pub type Bytes = Arc<[u8]>;
 
-/// `mvccpb.KeyValue`. `value` is shared with the backend (cloning a `KeyValue` does not copy it).
+/// `mvccpb.KeyValue`. `key` and `value` are shared with the index and the backend (cloning a
+/// `KeyValue` copies neither).
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
 pub struct KeyValue {
-    pub key: Vec<u8>,
+    pub key: Bytes,
     pub value: Bytes,
     pub create_revision: i64,
     pub mod_revision: i64,

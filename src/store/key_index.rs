@@ -108,6 +108,8 @@ impl KeyIndex {
         let g = &mut self.generations[last];
         if g.revs.is_empty() {
             g.created = rev;
+            // Most keys are written once: room for one revision, not the default four.
+            g.revs.reserve_exact(1);
         }
         g.revs.push_back(rev);
         g.ver += 1;
@@ -264,29 +266,36 @@ impl TreeIndex {
     pub fn get(&self, key: &[u8], at_rev: i64) -> Option<IndexEntry> {
         self.tree.get(key).and_then(|ki| ki.get(at_rev))
     }
-    pub(crate) fn put(&mut self, key: &[u8], rev: Revision) {
+    /// Records a put of `key` at `rev`; returns the index's copy of the key, which the backend
+    /// record shares (one allocation per key, however many versions it has).
+    pub(crate) fn put(&mut self, key: &[u8], rev: Revision) -> Arc<[u8]> {
         match self.tree.get_mut(key) {
             Some(ki) => {
                 if !ki.is_live() {
                     self.live.insert(ki.key.clone());
                 }
                 ki.put(rev);
+                ki.key.clone()
             }
             None => {
                 let k: Arc<[u8]> = key.into();
                 let mut ki = KeyIndex::with_key(k.clone());
                 ki.put(rev);
                 self.live.insert(k.clone());
-                self.tree.insert(k, ki);
+                self.tree.insert(k.clone(), ki);
+                k
             }
         }
     }
-    pub(crate) fn tombstone(&mut self, key: &[u8], rev: Revision) -> bool {
-        let done = self.tree.get_mut(key).is_some_and(|ki| ki.tombstone(rev));
-        if done {
-            self.live.remove(key);
+    /// Records a delete of `key` at `rev`; returns the index's copy of the key, or `None` (and
+    /// changes nothing) when the key does not currently exist.
+    pub(crate) fn tombstone(&mut self, key: &[u8], rev: Revision) -> Option<Arc<[u8]>> {
+        let ki = self.tree.get_mut(key)?;
+        if !ki.tombstone(rev) {
+            return None;
         }
-        done
+        self.live.remove(key);
+        Some(ki.key.clone())
     }
     /// How many keys in `range` currently exist (without walking the range).
     pub fn live_count(&self, range: &KeyRange) -> usize {

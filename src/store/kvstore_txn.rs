@@ -214,9 +214,9 @@ impl KvStore {
             Some(e) => (e.created.main, e.version.saturating_add(1)),
             None => (rev.main, 1),
         };
-        self.index.put(&req.key, rev);
+        let key = self.index.put(&req.key, rev);
         let kv = KeyValue {
-            key: req.key,
+            key,
             value: req.value.into(),
             create_revision,
             mod_revision: rev.main,
@@ -240,8 +240,8 @@ impl KvStore {
         };
         for (key, _) in &found {
             let rev = tx.next_rev();
-            if self.index.tombstone(key, rev) {
-                let kv = KeyValue { key: key.clone(), ..KeyValue::default() };
+            if let Some(key) = self.index.tombstone(key, rev) {
+                let kv = KeyValue { key, ..KeyValue::default() };
                 self.backend.insert(rev, BackendRecord { kv, tombstone: true });
                 tx.changes.push(rev);
             }

@@ -42,7 +42,7 @@ impl<K: Ord> RankedSet<K> {
     /// Adds `key`; false if it was there already.
     pub fn insert(&mut self, key: K) -> bool {
         if self.blocks.is_empty() {
-            self.blocks.push(Vec::with_capacity(BLOCK));
+            self.blocks.push(Vec::new());
         }
         let bi = self.block_of(&key);
         let b = &mut self.blocks[bi];
@@ -53,6 +53,9 @@ impl<K: Ord> RankedSet<K> {
         self.len += 1;
         if b.len() > 2 * BLOCK {
             let tail = b.split_off(BLOCK);
+            // The full block had grown to 4 × BLOCK slots; keep what its half needs (appending
+            // in order would otherwise leave every block three-quarters empty).
+            b.shrink_to_fit();
             self.blocks.insert(bi + 1, tail);
         }
         true

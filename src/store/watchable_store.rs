@@ -235,7 +235,7 @@ impl MvccStore {
             let Some(rec) = self.kv.backend.get(r) else {
                 continue;
             };
-            let key = rec.kv.key.as_slice();
+            let key: &[u8] = &rec.kv.key;
             ids.clear();
             self.watchers.matching_into(key, rev, &mut ids);
             if ids.is_empty() {
