@@ -167,18 +167,18 @@ fn guarded(
 }
 
 /// Creates `obj` at `key` if nothing is there; returns the stored object with its RV.
-pub fn create(etcd: &mut MvccStore, key: &str, obj: &Value) -> Result<Value, StorageError> {
+pub fn create(etcd: &mut MvccStore, key: &str, obj: Value) -> Result<Value, StorageError> {
     let k = key.as_bytes().to_vec();
     let put = RequestOp::Put(PutRequest {
         key: k.clone(),
-        value: object::encode_for_storage(obj),
+        value: object::encode_for_storage(&obj),
         ..Default::default()
     });
     let (ok, revision, _) = guarded(etcd, &k, 0, put)?;
     if !ok {
         return Err(StorageError::KeyExists);
     }
-    let mut out = obj.clone();
+    let mut out = obj;
     object::place_resource_version(&mut out, revision);
     Ok(out)
 }
@@ -206,7 +206,7 @@ pub fn get(etcd: &MvccStore, key: &str, at: ReadAt) -> Result<Value, StorageErro
 pub fn update(
     etcd: &mut MvccStore,
     key: &str,
-    new_obj: &Value,
+    new_obj: Value,
     expected_rv: Option<i64>,
 ) -> Result<(Value, bool), StorageError> {
     let Some(cur) = current_kv(etcd, key) else { return Err(StorageError::NotFound) };
@@ -215,7 +215,7 @@ pub fn update(
     {
         return Err(StorageError::Conflict);
     }
-    let bytes = object::encode_for_storage(new_obj);
+    let bytes = object::encode_for_storage(&new_obj);
     if bytes[..] == cur.value[..] {
         return Ok((decode(&cur)?, false));
     }
@@ -225,7 +225,7 @@ pub fn update(
     if !ok {
         return Err(StorageError::Conflict);
     }
-    let mut out = new_obj.clone();
+    let mut out = new_obj;
     object::place_resource_version(&mut out, revision);
     Ok((out, true))
 }

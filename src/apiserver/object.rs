@@ -242,13 +242,44 @@ pub fn omit_empty(v: &mut Value) {
 
 /// The bytes stored in etcd: the object with `resourceVersion` blanked (§B).
 pub fn encode_for_storage(obj: &Value) -> Vec<u8> {
-    if metadata(obj).is_some_and(|m| !m.contains_key("resourceVersion")) {
+    match (obj, metadata(obj)) {
         // Nothing to blank: no copy.
-        return serde_json::to_vec(obj).unwrap_or_default();
+        (_, Some(m)) if !m.contains_key("resourceVersion") => serde_json::to_vec(obj).unwrap_or_default(),
+        // Written without the field, in one pass: the same bytes as a copy with it removed.
+        (Value::Object(map), Some(_)) => serde_json::to_vec(&WithoutResourceVersion(map)).unwrap_or_default(),
+        _ => {
+            let mut copy = obj.clone();
+            remove_meta(&mut copy, "resourceVersion");
+            serde_json::to_vec(&copy).unwrap_or_default()
+        }
     }
-    let mut copy = obj.clone();
-    remove_meta(&mut copy, "resourceVersion");
-    serde_json::to_vec(&copy).unwrap_or_default()
+}
+
+/// An object whose `metadata` is serialised without its `resourceVersion`.
+struct WithoutResourceVersion<'a>(&'a Map<String, Value>);
+
+impl serde::Serialize for WithoutResourceVersion<'_> {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeMap;
+        struct Meta<'a>(&'a Map<String, Value>);
+        impl serde::Serialize for Meta<'_> {
+            fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+                let mut m = s.serialize_map(None)?;
+                for (k, v) in self.0.iter().filter(|(k, _)| *k != "resourceVersion") {
+                    m.serialize_entry(k, v)?;
+                }
+                m.end()
+            }
+        }
+        let mut m = s.serialize_map(Some(self.0.len()))?;
+        for (k, v) in self.0 {
+            match v {
+                Value::Object(meta) if k == "metadata" => m.serialize_entry(k, &Meta(meta))?,
+                _ => m.serialize_entry(k, v)?,
+            }
+        }
+        m.end()
+    }
 }
 
 /// Decodes a stored value and fills `metadata.resourceVersion` from the etcd `mod_revision`.
@@ -380,6 +411,35 @@ fn civil_from_days(z: i64) -> (i64, u32, u32) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// §B: the stored bytes are the object with `resourceVersion` removed, field order kept,
+    /// whatever the object looks like (written in one pass or from a copy).
+    #[test]
+    fn stored_bytes_are_the_object_without_its_resource_version() {
+        let copy_and_remove = |v: &Value| {
+            let mut c = v.clone();
+            remove_meta(&mut c, "resourceVersion");
+            serde_json::to_vec(&c).unwrap_or_default()
+        };
+        for text in [
+            r#"{"kind":"ConfigMap","apiVersion":"v1","metadata":{"name":"a","namespace":"default","resourceVersion":"7","uid":"u","labels":{"resourceVersion":"x"}},"data":{"k":"v \u003c \"q\""}}"#,
+            r#"{"metadata":{"resourceVersion":"7"}}"#,
+            r#"{"metadata":{"name":"a"},"resourceVersion":"1"}"#,
+            r#"{"kind":"Pod","metadata":"not an object"}"#,
+            r#"{"kind":"Pod"}"#,
+            r#"[1,2]"#,
+        ] {
+            let v: Value = serde_json::from_str(text).unwrap_or_default();
+            assert_eq!(
+                String::from_utf8_lossy(&encode_for_storage(&v)),
+                String::from_utf8_lossy(&copy_and_remove(&v)),
+                "{text}"
+            );
+        }
+        let v: Value = serde_json::from_str(r#"{"metadata":{"name":"a","resourceVersion":"7","uid":"u"}}"#)
+            .unwrap_or_default();
+        assert_eq!(encode_for_storage(&v), br#"{"metadata":{"name":"a","uid":"u"}}"#);
+    }
 
     #[test]
     fn timestamps_are_rfc3339() {

@@ -95,7 +95,7 @@ fn create_object(ctx: &mut WriteCtx<'_>, req: &ApiRequest, manager: Option<&str>
         };
     }
     let mut why = Why::new(Rule::Create).path(Path::Etcd);
-    match etcd3::create(ctx.etcd, &key, &obj) {
+    match etcd3::create(ctx.etcd, &key, obj) {
         Ok(stored) => {
             why.revision = stored_revision(&stored);
             (Ok((201, object::canonical(info, stored))), why)
@@ -177,7 +177,7 @@ fn update_object(ctx: &mut WriteCtx<'_>, req: &ApiRequest, manager: Option<&str>
         }
         return (Ok((200, obj)), why);
     }
-    match etcd3::update(ctx.etcd, &key, &obj, expected) {
+    match etcd3::update(ctx.etcd, &key, obj, expected) {
         Ok((stored, written)) => {
             if !written {
                 why.rule = Rule::UpdateNoOp;
