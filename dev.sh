@@ -191,16 +191,28 @@ site_test() {
   node site/check.mjs site/book
 }
 
-# ./dev.sh bench [--smoke]: every benchmark natively (rvlab-bench) and in headless Chromium
-# (tests/bench_web.rs), plus page metrics of the release build (scripts/bench/page.mjs), joined
-# into one table by scripts/bench/table.mjs. --smoke (or RVLAB_BENCH=smoke) runs every scenario
-# at tiny sizes in debug builds, without page metrics: a compile-and-run check for CI.
+# ./dev.sh bench [--smoke] [--markdown]: every benchmark natively (rvlab-bench) and in headless
+# Chromium (tests/bench_web.rs), plus page metrics of the release build (scripts/bench/page.mjs),
+# joined by scripts/bench/table.mjs into issue 19's table (native, wasm, their ratio, the page
+# figure, target, met?), then every scenario and the page metrics. --markdown prints the tables
+# ready for README.md (they are also written to target/bench/table.md).
+# --smoke (or RVLAB_BENCH=smoke) runs every scenario at tiny sizes in debug builds, without page
+# metrics: a compile-and-run check for CI. RVLAB_BENCH_SCALE=0.01 runs the whole timed pipeline
+# with every size scaled (a quick end-to-end check of the full command; its numbers mean little).
 # Timed benches build with opt-level 3 (the shipped wasm uses "z") in target/bench, so they never
 # disturb the normal build; page metrics use the shipped release profile.
 cmd_bench() {
-  local smoke=0
-  [ "${1:-}" = "--smoke" ] && smoke=1
+  local smoke=0 markdown=""
+  for a in "$@"; do
+    case "$a" in
+      --smoke) smoke=1 ;;
+      --markdown) markdown=--markdown ;;
+      *) die "bench takes --smoke and --markdown, not $a" ;;
+    esac
+  done
   [ "${RVLAB_BENCH:-}" = "smoke" ] && smoke=1
+  local scale="${RVLAB_BENCH_SCALE:-1}"
+  [[ "$scale" =~ ^[0-9]*\.?[0-9]+$ ]] || die "RVLAB_BENCH_SCALE must be a number, not $scale"
   need_web_tools
   apt_install chromium chromium-driver
   local out; out=$(mktemp -d)
@@ -216,31 +228,41 @@ cmd_bench() {
     cargo run --offline --quiet --bin rvlab-bench -- smoke > "$out/native.txt" || status=1
     say "browser benchmarks (smoke, headless Chromium)"
     RVLAB_BENCH=smoke cargo test --offline --target wasm32-unknown-unknown --test bench_web -- --nocapture > "$out/wasm.txt" 2>&1 || { cat "$out/wasm.txt" >&2; status=1; }
-    echo "rvlab benchmarks, SMOKE sizes (debug builds; the numbers only show that every scenario runs)"
-    node scripts/bench/table.mjs "$out/native.txt" "$out/wasm.txt"
+    node scripts/bench/table.mjs $markdown \
+      --title="rvlab benchmarks, SMOKE sizes (debug builds; the numbers only show that every scenario runs)" \
+      "$out/native.txt" "$out/wasm.txt" || status=1
     [ "$status" -eq 0 ] && echo "bench smoke: ok" || echo "bench smoke: FAILED"
     return "$status"
   fi
+  local scaled="" objects=10000 runs=7
+  if [ "$scale" != "1" ]; then
+    scaled="--scale=$scale"
+    objects=$(awk -v f="$scale" 'BEGIN { n = int(10000 * f + 0.5); print (n < 100 ? 100 : n) }')
+    runs=3
+  fi
   export CARGO_PROFILE_RELEASE_OPT_LEVEL=3
-  say "native benchmarks (release, opt-level 3; takes several minutes: 1M-object lists)"
+  say "native benchmarks (release, opt-level 3; takes several minutes: 1M-object lists) $scaled"
   cargo build --offline --release --bin rvlab-bench >&2 || die "building rvlab-bench failed"
-  "$CARGO_TARGET_DIR/release/rvlab-bench" full > "$out/native.txt" || status=1
-  say "browser benchmarks (release, opt-level 3, headless Chromium)"
-  RVLAB_BENCH=web WASM_BINDGEN_TEST_TIMEOUT="${WASM_BINDGEN_TEST_TIMEOUT_BENCH:-1800}" \
+  "$CARGO_TARGET_DIR/release/rvlab-bench" full $scaled > "$out/native.txt" || status=1
+  say "browser benchmarks (release, opt-level 3, headless Chromium) $scaled"
+  RVLAB_BENCH=web RVLAB_BENCH_SCALE="$scale" WASM_BINDGEN_TEST_TIMEOUT="${WASM_BINDGEN_TEST_TIMEOUT_BENCH:-3600}" \
     cargo test --offline --release --target wasm32-unknown-unknown --test bench_web -- --nocapture > "$out/wasm.txt" 2>&1 \
     || { tail -n 30 "$out/wasm.txt" >&2; status=1; }
   unset CARGO_PROFILE_RELEASE_OPT_LEVEL
-  say "page metrics (trunk release build into target/bench/dist, playwright-core $PLAYWRIGHT_VERSION)"
+  say "page metrics (trunk release build into target/bench/dist, playwright-core $PLAYWRIGHT_VERSION, $objects objects, $runs runs)"
   need_playwright || die "installing playwright-core failed"
   local dist="$CARGO_TARGET_DIR/dist"
   if trunk build --release --offline --dist "$dist" >&2; then
-    node scripts/bench/page.mjs "$dist" > "$out/page.txt" || status=1
+    node scripts/bench/page.mjs "$dist" --objects="$objects" --runs="$runs" > "$out/page.txt" || status=1
   else
     say "trunk build failed: no page metrics"; status=1
   fi
-  echo "rvlab benchmarks, $(date -u +%Y-%m-%d), $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //')"
-  node scripts/bench/table.mjs "$out/native.txt" "$out/wasm.txt" "$out/page.txt"
-  say "raw results in $out"
+  local title
+  title="Measured $(date -u +%Y-%m-%d) on $(nproc) cores ($(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //'), $(free -g | awk '/^Mem:/ { print $2 }') GB, load average $(cut -d' ' -f1-3 /proc/loadavg)), rustc $(rustc --version | cut -d' ' -f2), Chromium $(chromium --version 2>/dev/null | grep -o '[0-9][0-9.]*' | head -1)"
+  [ "$scale" != "1" ] && title="$title; SCALED sizes (RVLAB_BENCH_SCALE=$scale): not for the README"
+  node scripts/bench/table.mjs --markdown --title="$title" "$out/native.txt" "$out/wasm.txt" "$out/page.txt" > "$CARGO_TARGET_DIR/table.md" || status=1
+  node scripts/bench/table.mjs $markdown --title="$title" "$out/native.txt" "$out/wasm.txt" "$out/page.txt" || status=1
+  say "raw results in $out; the markdown tables in $CARGO_TARGET_DIR/table.md"
   return "$status"
 }
 
@@ -314,5 +336,5 @@ case "${1:-}" in
   bench) shift; cmd_bench "$@" ;;
   shots) cmd_shots ;;
   soak) shift; cmd_soak "$@" ;;
-  *) echo "usage: ./dev.sh serve | test | bench [--smoke] | shots | soak [SECONDS]" >&2; exit 2 ;;
+  *) echo "usage: ./dev.sh serve | test | bench [--smoke] [--markdown] | shots | soak [SECONDS]" >&2; exit 2 ;;
 esac

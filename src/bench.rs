@@ -86,6 +86,24 @@ impl Config {
     pub fn web() -> Self {
         Config::full()
     }
+    /// Every size multiplied by `f` (at least a few of each, so that every scenario still runs):
+    /// `--scale=0.01` (`RVLAB_BENCH_SCALE` for `./dev.sh bench`) runs the whole pipeline quickly.
+    pub fn scaled(self, f: f64) -> Self {
+        let f = if f.is_finite() && f > 0.0 { f } else { 1.0 };
+        let s = |n: usize, floor: usize| ((n as f64 * f).round() as usize).max(floor);
+        Config {
+            writes: s(self.writes, 100),
+            write_watches: self.write_watches,
+            list_sizes: self.list_sizes.iter().map(|&n| s(n, 1_000)).collect(),
+            fanout_watches: s(self.fanout_watches, 10),
+            fanout_writes: self.fanout_writes,
+            compact_revs: s(self.compact_revs, 1_000),
+            relist_objects: s(self.relist_objects, 100),
+            memory_versions: s(self.memory_versions, 1_000),
+            console_objects: s(self.console_objects, 100),
+            reps: self.reps,
+        }
+    }
     /// Picks a config by name: `smoke`, `full` or `web`.
     pub fn named(name: &str) -> Option<Self> {
         match name {
@@ -395,11 +413,28 @@ pub fn memory(cfg: &Config, p: &Probes, emit: &mut dyn FnMut(Row)) {
 
 /// Heap bytes per object of a cluster holding `memory_versions` configmaps (one version each),
 /// watch cache on: etcd's backend and index plus the cache's state and history, everything one
-/// more object costs.
+/// more object costs. The same cluster with the watch cache off first: etcd's share.
 pub fn cached_objects(cfg: &Config, p: &Probes, emit: &mut dyn FnMut(Row)) {
     let Some(heap) = p.heap else { return };
     let n = cfg.memory_versions;
     let value_len = configmap_json(&cm_name(0), 0).len();
+    {
+        let mut c = Cluster::new();
+        c.set(0, "watch-cache", "off").expect("watch-cache off");
+        c.set(0, "compactor", "off").expect("compactor off");
+        let before = heap();
+        load_configmaps(&mut c, 0, n);
+        let after = heap();
+        assert_eq!(c.etcd().key_count(), n);
+        emit(Row::new(
+            "mem.etcd.per_object",
+            after.saturating_sub(before) as f64 / n as f64,
+            "B",
+            format!(
+                "{n} configmaps of ~{value_len} B in etcd alone (watch cache off): index, backend, value"
+            ),
+        ));
+    }
     let mut c = Cluster::new();
     c.set(0, "compactor", "off").expect("compactor off");
     let before = heap();

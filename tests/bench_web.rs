@@ -2,9 +2,9 @@
 //! same `BENCH\t…` lines as the native `rvlab-bench`, so `./dev.sh bench` can put them side by
 //! side. Nothing is asserted about time.
 //!
-//! Sizes: `Config::web()` (the native sizes without the 1M-object lists, which need more than
-//! wasm32's 4 GB), or `Config::smoke()` when built with
-//! `RVLAB_BENCH=smoke`. Run: `RVLAB_BENCH=web cargo test --release --target
+//! Sizes: `Config::web()` (the native sizes, the 1M-object lists included), or
+//! `Config::smoke()` when built with `RVLAB_BENCH=smoke`; `RVLAB_BENCH_SCALE=F` at build time
+//! multiplies every size (`Config::scaled`). Run: `RVLAB_BENCH=web cargo test --release --target
 //! wasm32-unknown-unknown --test bench_web -- --nocapture` (or `./dev.sh bench`).
 #![cfg(target_arch = "wasm32")]
 
@@ -39,7 +39,11 @@ fn linear_memory() -> Option<u64> {
 }
 
 fn config() -> Config {
-    Config::named(option_env!("RVLAB_BENCH").unwrap_or("web")).unwrap_or_else(Config::web)
+    let cfg = Config::named(option_env!("RVLAB_BENCH").unwrap_or("web")).unwrap_or_else(Config::web);
+    match option_env!("RVLAB_BENCH_SCALE").and_then(|f| f.parse::<f64>().ok()) {
+        Some(f) => cfg.scaled(f),
+        None => cfg,
+    }
 }
 
 fn probes() -> Probes {

@@ -1,9 +1,20 @@
-// Joins BENCH lines into one table:  node scripts/bench/table.mjs native.txt wasm.txt [page.txt]
-// ratio = how many times slower (or bigger) wasm is than native (for writes/s: native/wasm).
+// Joins BENCH lines into the benchmark tables:
+//   node scripts/bench/table.mjs [--markdown] [--title=TEXT] native.txt wasm.txt [page.txt]
+// 1. Issue 19's figures, one row each: native (the engine natively), wasm (the same engine code
+//    in headless Chromium), their ratio, the page figure where the figure is what a user sees in
+//    the page, the target and whether it is met. A row measured in one place only says why.
+// 2. Every engine scenario, native and wasm side by side.
+// 3. The page metrics.
+// The ratio is how many times slower (or bigger) wasm is than native (for a rate: native/wasm).
+// Each file argument may be a comma-separated list of runs: every value is then their median.
+// --markdown prints the tables without padding, under a title line, ready to paste into README.md.
 import fs from 'node:fs';
 
-// Each argument may be a comma-separated list of files (repeated runs): every value is then the
-// median over the runs that have it.
+const argv = process.argv.slice(2);
+const markdown = argv.includes('--markdown');
+const titleArg = argv.find(a => a.startsWith('--title='));
+const [nativeF, wasmF, pageF] = argv.filter(a => !a.startsWith('--'));
+
 const readOne = f => {
   const rows = new Map();
   if (!f || !fs.existsSync(f)) return rows;
@@ -26,72 +37,150 @@ const read = arg => {
   for (const r of out.values()) { r.value = med(r.all); if (r.all.length > 1) r.note = `median of ${r.all.length} runs; ${r.note}`; }
   return out;
 };
-const [nativeF, wasmF, pageF] = process.argv.slice(2);
 const native = read(nativeF), wasm = read(wasmF), page = read(pageF);
 
-// Targets from the issue.
-const targets = [
-  // Issue 19's targets.
-  [/^write\.create$/, v => v >= 250000, '≥ 250,000/s'],
-  [/^list\..*\.ratio\.\d+$/, v => v <= 1.5, '≤ 1.5'],
-  [/^fanout\.per_event$/, v => v <= 0.5, '≤ 0.5 µs'],
-  [/^mem\..*per_object$/, v => v <= 1024, '≤ 1 KB'],
-  [/^compact\.store$/, v => v <= 1000, '≤ 1000 ms'],
-  [/^timeline\.model$/, v => v <= 100, '≤ 100 ms'],
-  [/^page\.first_render$/, v => v <= 150, '≤ 150 ms'],
-  [/^page\.console_cmd\.\d+$/, v => v <= 16, '≤ 16 ms'],
-  [/^page\.scrub_back\.\d+$/, v => v <= 50, '≤ 50 ms'],
-  [/^page\.reload\.\d+$/, v => v <= 500, '≤ 500 ms'],
-  [/^history\.step_back$/, v => v <= 50, '≤ 50 ms'],
-];
-const target = id => targets.find(([re]) => re.test(id));
-
-const fmt = (r) => {
+const num = v => Math.abs(v) >= 100 ? Math.round(v).toLocaleString('en-US') : Math.abs(v) >= 10 ? v.toFixed(1) : v.toFixed(2);
+const fmt = r => {
   if (!r) return '—';
-  const v = r.value;
-  const num = Math.abs(v) >= 100 ? Math.round(v).toLocaleString('en-US') : Math.abs(v) >= 10 ? v.toFixed(1) : v.toFixed(2);
-  return `${num} ${r.unit}`;
+  if (r.unit === 'B' && r.value >= 10240) return `${(r.value / 1024).toFixed(1)} KiB`;
+  return `${num(r.value)} ${r.unit}`;
 };
 const ratioOf = (n, w) => {
   if (!n || !w || !n.value || !w.value || n.unit === '×') return null;
   return n.unit.endsWith('/s') ? n.value / w.value : w.value / n.value;
 };
-
-const ids = [...new Set([...native.keys(), ...wasm.keys()])];
-const rows = [['scenario', 'native', 'wasm', 'ratio (wasm/native)', 'target', 'met?']];
-for (const id of ids) {
-  const n = native.get(id), w = wasm.get(id);
-  const r = ratioOf(n, w);
-  const t = target(id);
-  let met = '';
-  if (t) {
-    const vals = [n, w].filter(Boolean).map(x => x.value);
-    met = vals.map(v => t[1](v) ? 'yes' : 'NO').join(' / ');
+const yes = b => b ? 'yes' : 'NO';
+// The largest N among ids `prefix.N` in `map` (the page and list rows carry their size).
+const largest = (map, re) => {
+  let best = null;
+  for (const id of map.keys()) {
+    const m = id.match(re);
+    if (m && (best === null || Number(m[1]) > Number(best[1]))) best = m;
   }
-  const ratioCell = r === null ? '—' : `${r.toFixed(2)}${r > 1.5 ? ' (>1.5)' : ''}`;
-  rows.push([id, fmt(n), fmt(w), ratioCell, t ? t[2] : '', met]);
-}
-const widths = rows[0].map((_, c) => Math.max(...rows.map(r => String(r[c]).length)));
-const line = r => '| ' + r.map((c, i) => String(c).padEnd(widths[i])).join(' | ') + ' |';
-console.log(line(rows[0]));
-console.log('|' + widths.map(w => '-'.repeat(w + 2)).join('|') + '|');
-for (const r of rows.slice(1)) console.log(line(r));
+  return best ? best[0] : null;
+};
+// 1000000 → 1M, 10007 → 10k (sizes are written as people say them), 250 → 250.
+const thousands = n => n >= 1e6 ? `${+(n / 1e6).toFixed(1)}M` : n >= 1000 ? `${Math.round(n / 1000)}k` : String(n);
 
-if (page.size) {
-  console.log('\nPage metrics (release build, headless Chromium):');
-  const prow = [['metric', 'value', 'target', 'met?', 'note']];
+// ---- 1. the issue's figures ----
+// Each: the engine scenario (native and wasm), the page metric (browser only), the target as a
+// test on the value the issue means (`on`: 'page' or 'engine'), and why a column is empty.
+const ENGINE_ONLY = 'engine figure: no page involved';
+const PAGE_ONLY = 'page only: the shipped bundle in the browser, nothing to run natively';
+const issueRows = () => {
+  const rows = [];
+  const add = (figure, { engine, page: pageId, on, test, target, why }) => {
+    const n = engine && native.get(engine), w = engine && wasm.get(engine), p = pageId && page.get(pageId);
+    let met = '';
+    if (test && on === 'page') met = p ? yes(test(p.value)) : '—';
+    if (test && on === 'engine') met = [n, w].map(x => x ? yes(test(x.value)) : '—').join(' / ');
+    const r = ratioOf(n, w);
+    rows.push({ figure, n: fmt(n), w: fmt(w), ratio: r === null ? '—' : r.toFixed(2), p: pageId ? fmt(p) : '—', target, met, why, r, engine });
+  };
+  // Bundle: the sum of the brotli sizes.
   const wb = page.get('size.wasm.brotli'), jb = page.get('size.js.brotli');
-  for (const [id, r] of page) {
+  {
+    const tot = wb && jb ? { value: wb.value + jb.value, unit: 'B' } : null;
+    rows.push({ figure: 'wasm + JS, brotli', n: '—', w: '—', ratio: '—', p: fmt(tot), target: '≤ 200 KB now, ≤ 150 KB the goal',
+      met: tot ? `${yes(tot.value <= 200 * 1024)} / ${yes(tot.value <= 150 * 1024)}` : '—', why: PAGE_ONLY });
+  }
+  add('navigation → first render (median of the loads)', { page: 'page.first_render', on: 'page', test: v => v <= 150, target: '≤ 150 ms', why: PAGE_ONLY });
+  const cmd = largest(page, /^page\.console_cmd\.(\d+)$/);
+  const cmdN = cmd ? thousands(Number(cmd.split('.').pop())) : '10k';
+  add(`console command at ${cmdN} objects → DOM updated`, { engine: 'console.engine.put', page: cmd, on: 'page', test: v => v <= 16, target: '≤ 16 ms',
+    why: 'page figure; native and wasm: the engine part (the `etcd put` line)' });
+  const scrub = largest(page, /^page\.scrub_back\.(\d+)$/);
+  add(`one scrubber step back at ${scrub ? thousands(Number(scrub.split('.').pop())) : '10k'} lines`, { engine: 'history.step_back', page: scrub, on: 'page', test: v => v <= 50, target: '≤ 50 ms',
+    why: 'page figure; native and wasm: the engine part (nearest checkpoint + replay)' });
+  const reload = largest(page, /^page\.reload\.(\d+)$/);
+  add(`reload + restore of a ${reload ? thousands(Number(reload.split('.').pop())) : '10k'}-line sandbox`, { engine: 'history.replay', page: reload, on: 'page', test: v => v <= 500, target: '≤ 500 ms',
+    why: 'page figure; native and wasm: the engine part (the log replayed)' });
+  add('memory per cached object (≈250-byte ConfigMap, heap)', { engine: 'mem.cache.per_object', on: 'engine', test: v => v <= 1024, target: '≤ 1 KB', why: ENGINE_ONLY });
+  add('creates/s through the API, cache on, 10 watches', { engine: 'write.create', on: 'engine', test: v => v >= 250000, target: '≥ 250,000/s', why: ENGINE_ONLY });
+  add('one write → 1,000 watches, per delivered event', { engine: 'fanout.per_event', on: 'engine', test: v => v <= 0.5, target: '≤ 0.5 µs', why: ENGINE_ONLY });
+  // The biggest list: a 500-item page through the watch cache and through etcd, the target being
+  // the page's cost against the same page at the smallest size.
+  const big = largest(native.size ? native : wasm, /^list\.cache_notolder\.(\d+)$/) || largest(wasm, /^list\.cache_notolder\.(\d+)$/);
+  if (big) {
+    const n = Number(big.split('.').pop());
+    for (const [path, label] of [['cache_notolder', 'watch cache'], ['etcd_exact', 'etcd']]) {
+      const ratioId = `list.${path}.ratio.${n}`;
+      const rn = native.get(ratioId), rw = wasm.get(ratioId);
+      const lo = [...native.keys(), ...wasm.keys()].map(id => id.match(new RegExp(`^list\\.${path}\\.(\\d+)$`))).filter(Boolean).map(m => Number(m[1])).sort((a, b) => a - b)[0];
+      add(`500-item list page of ${thousands(n)} objects, ${label}`, { engine: `list.${path}.${n}`, target: `≤ 1.5 × the page at ${thousands(lo)}`, why: ENGINE_ONLY });
+      const row = rows[rows.length - 1];
+      row.met = [rn, rw].map(x => x ? `${yes(x.value <= 1.5)} (${x.value.toFixed(2)}×)` : '—').join(' / ');
+    }
+    const rss = `mem.rss.${n}`;
+    add(`${thousands(n)} objects held (etcd + watch cache): resident / wasm memory`, { engine: rss, target: 'fits in wasm32 (4 GiB)', why: 'native: resident set; wasm: linear memory, which never shrinks' });
+    const row = rows[rows.length - 1];
+    const w = wasm.get(rss);
+    row.met = w ? yes(w.value < 4096) : '—';
+  }
+  // wasm/native over every engine scenario that ran in both (not only the rows above).
+  const ratios = [];
+  for (const [id, n] of native) {
+    if (id.startsWith('mem.')) continue; // bytes, not speed
+    const r = ratioOf(n, wasm.get(id));
+    if (r !== null) ratios.push([id, r]);
+  }
+  if (ratios.length) {
+    ratios.sort((a, b) => a[1] - b[1]);
+    const [loId, lo] = ratios[0], [hiId, hi] = ratios[ratios.length - 1];
+    rows.push({ figure: 'wasm / native on each engine figure', n: '—', w: '—', ratio: `${lo.toFixed(2)}–${hi.toFixed(2)}`, p: '—', target: '≤ 1.5 (keep)',
+      met: yes(hi <= 1.5), why: `over ${ratios.length} timed scenarios; slowest: ${hiId} (${hi.toFixed(2)}), fastest: ${loId} (${lo.toFixed(2)})` });
+  }
+  return rows;
+};
+
+const print = (rows, header) => {
+  const all = [header, ...rows].map(r => r.map(c => String(c)));
+  if (markdown) {
+    console.log(`| ${all[0].join(' | ')} |`);
+    console.log(`|${all[0].map(() => '---').join('|')}|`);
+    for (const r of all.slice(1)) console.log(`| ${r.join(' | ')} |`);
+    return;
+  }
+  const widths = all[0].map((_, c) => Math.max(...all.map(r => r[c].length)));
+  const line = r => '| ' + r.map((c, i) => c.padEnd(widths[i])).join(' | ') + ' |';
+  console.log(line(all[0]));
+  console.log('|' + widths.map(w => '-'.repeat(w + 2)).join('|') + '|');
+  for (const r of all.slice(1)) console.log(line(r));
+};
+
+if (titleArg) console.log(`${titleArg.slice('--title='.length)}\n`);
+console.log(markdown ? '**Issue 19 figures**\n' : 'Issue 19 figures:');
+print(issueRows().map(r => [r.figure, r.n, r.w, r.ratio, r.p, r.target, r.met, r.why]),
+  ['figure', 'native', 'wasm', 'wasm/native', 'page', 'target', 'met?', 'measured where, and why']);
+
+// ---- 2. every engine scenario ----
+// Targets of single scenarios that are not issue rows.
+const targets = [
+  [/^list\..*\.ratio\.\d+$/, v => v <= 1.5, '≤ 1.5'],
+  [/^compact\.store$/, v => v <= 1000, '≤ 1000 ms'],
+  [/^timeline\.model$/, v => v <= 100, '≤ 100 ms'],
+  [/^history\.step_back$/, v => v <= 50, '≤ 50 ms (page)'],
+];
+const target = id => targets.find(([re]) => re.test(id));
+const ids = [...new Set([...native.keys(), ...wasm.keys()])];
+if (ids.length) {
+  console.log(markdown ? '\n**Every engine scenario**\n' : '\nEvery engine scenario:');
+  const rows = [];
+  for (const id of ids) {
+    const n = native.get(id), w = wasm.get(id);
+    const r = ratioOf(n, w);
     const t = target(id);
-    prow.push([id, fmt(r), t ? t[2] : '', t ? (t[1](r.value) ? 'yes' : 'NO') : '', r.note.slice(0, 90)]);
+    const met = t ? [n, w].filter(Boolean).map(x => yes(t[1](x.value))).join(' / ') : '';
+    const only = !n ? 'browser only' : !w ? 'native only' : '';
+    rows.push([id, fmt(n), fmt(w), r === null ? '—' : `${r.toFixed(2)}${r > 1.5 ? ' (>1.5)' : ''}`, t ? t[2] : '', met, [only, (n || w).note].filter(Boolean).join('; ').slice(0, 110)]);
   }
-  if (wb && jb) {
-    const tot = wb.value + jb.value;
-    prow.push(['size.wasm+js.brotli', `${tot.toLocaleString('en-US')} B (${(tot / 1024).toFixed(1)} KiB)`, '≤ 200 KB now, ≤ 150 KB goal', `${tot <= 200 * 1024 ? 'yes' : 'NO'} / ${tot <= 150 * 1024 ? 'yes' : 'NO'}`, '']);
-  }
-  const pw = prow[0].map((_, c) => Math.max(...prow.map(r => String(r[c]).length)));
-  const pl = r => '| ' + r.map((c, i) => String(c).padEnd(pw[i])).join(' | ') + ' |';
-  console.log(pl(prow[0]));
-  console.log('|' + pw.map(w => '-'.repeat(w + 2)).join('|') + '|');
-  for (const r of prow.slice(1)) console.log(pl(r));
+  print(rows, ['scenario', 'native', 'wasm', 'wasm/native', 'target', 'met?', 'note']);
+}
+
+// ---- 3. page metrics ----
+if (page.size) {
+  console.log(markdown ? '\n**Page metrics** (release build, headless Chromium)\n' : '\nPage metrics (release build, headless Chromium):');
+  const rows = [];
+  for (const [id, r] of page) rows.push([id, fmt(r), r.note.slice(0, 110)]);
+  print(rows, ['metric', 'value', 'note']);
 }

@@ -1,6 +1,7 @@
-//! `rvlab-bench [smoke|full|web] [scenario…]`: runs the benchmarks of `rvlab::bench` natively
-//! and prints one `BENCH\t<id>\t<value>\t<unit>\t<note>` line per number (`./dev.sh bench`
-//! joins them with the browser's). Heap bytes come from a counting allocator, the resident size
+//! `rvlab-bench [smoke|full|web] [--scale=F] [--sizes=N,…] [--reps=N] [scenario…]`: runs the
+//! benchmarks of `rvlab::bench` natively and prints one `BENCH\t<id>\t<value>\t<unit>\t<note>`
+//! line per number (`./dev.sh bench` joins them with the browser's). `--scale` multiplies every
+//! size (`Config::scaled`), `--sizes` sets the list sizes, `--reps` the repetitions. Heap bytes come from a counting allocator, the resident size
 //! from /proc/self/status.
 
 #[cfg(not(target_arch = "wasm32"))]
@@ -31,9 +32,21 @@ mod native {
             "full".to_string()
         };
         let Some(mut cfg) = rvlab::bench::Config::named(&cfg_name) else { unreachable!() };
-        // `--sizes=10000,100000` overrides the list sizes, `--reps=N` the repetitions.
+        // `--scale=0.01` scales every size, `--sizes=10000,100000` sets the list sizes, `--reps=N`
+        // the repetitions.
+        if let Some(f) = args.iter().find_map(|a| a.strip_prefix("--scale=")) {
+            match f.parse::<f64>() {
+                Ok(f) => cfg = cfg.scaled(f),
+                Err(_) => {
+                    eprintln!("rvlab-bench: --scale takes a number, not {f:?}");
+                    std::process::exit(2);
+                }
+            }
+        }
         args.retain(|a| {
-            if let Some(v) = a.strip_prefix("--sizes=") {
+            if a.starts_with("--scale=") {
+                false
+            } else if let Some(v) = a.strip_prefix("--sizes=") {
                 cfg.list_sizes = v.split(',').filter_map(|x| x.parse().ok()).collect();
                 false
             } else if let Some(v) = a.strip_prefix("--reps=") {
