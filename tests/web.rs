@@ -632,7 +632,7 @@ fn watches_are_followed_through_the_log() {
     let ev = json!({"line": 2, "events": [
         {"type": "ADDED", "object": {"metadata": {"name": "a", "resourceVersion": "2"}}},
         {"type": "ERROR", "object": {"kind": "Status", "code": 410, "reason": "Expired"}}], "closed": true});
-    let paused = json!({"line": 3});
+    let paused = json!({"line": 3, "paused": "w1"}); // the engine's answer to `pause w1`
     let entries = vec![
         ("GET /api/v1/pods?watch=true", Some(&opened)),
         ("events w1", Some(&ev)),

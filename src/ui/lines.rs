@@ -514,6 +514,11 @@ impl Seen {
             });
             return;
         }
+        // Only the answers to `events`, `pause`, `resume` and `cancel` change a watch (an error
+        // never does): other lines need not be parsed again.
+        if !["events", "paused", "resumed", "canceled"].iter().any(|k| out.get(k).is_some()) {
+            return;
+        }
         let (id, cmd) = match parse_line(line) {
             Ok(Command::Events { watch }) => (watch, WatchCmd::Events),
             Ok(Command::Pause(id)) => (id, WatchCmd::Pause),
