@@ -114,16 +114,15 @@ const SEEN_EVERY: usize = 1024;
 
 impl PartialEq for Lab {
     fn eq(&self, other: &Self) -> bool {
-        std::ptr::eq(self, other)
-            || Rc::ptr_eq(&self.session, &other.session)
-                && self.stamp == other.stamp
-                && self.at == other.at
-                && self.entries == other.entries
-                && self.redo == other.redo
-                && self.selected == other.selected
-                && self.notice == other.notice
-                && self.pending == other.pending
-                && self.pending_at == other.pending_at
+        Rc::ptr_eq(&self.session, &other.session)
+            && self.stamp == other.stamp
+            && self.at == other.at
+            && self.entries == other.entries
+            && self.redo == other.redo
+            && self.selected == other.selected
+            && self.notice == other.notice
+            && self.pending == other.pending
+            && self.pending_at == other.pending_at
     }
 }
 
