@@ -1242,7 +1242,7 @@ set apiservers 3
 advance 168h"#);
     assert_eq!(
         out[2]["error"],
-        "advance 604800s would run 2017 compaction round(s) and 604801 informer resync(s); one advance runs at most 10000 of them (more would freeze the page): advance at most 9965s per line here, or lengthen compaction-interval / resync="
+        "advance 604800s would run 2017 compaction round(s) and 604801 resync handler call(s); one advance runs at most 10000 of them (more would freeze the page): advance at most 9965s per line here, or lengthen compaction-interval / resync="
     );
     assert!(
         out[3]["error"]
@@ -1251,7 +1251,7 @@ advance 168h"#);
     );
     assert_eq!(out[4]["now"], "9965s", "nothing ran before: time starts from 0");
     // A stopped informer does not resync; 10 s compaction: 60,481 rounds in 168h, 721 in 2h.
-    assert!(out[7]["error"].as_str().is_some_and(|e| e.contains("60481 compaction round(s) and 0 informer")));
+    assert!(out[7]["error"].as_str().is_some_and(|e| e.contains("60481 compaction round(s) and 0 resync")));
     assert_eq!(out[8]["now"], format!("{}s", 9965 + 2 * 3600));
     // The defaults (a compactor every 5 minutes on each of 3 apiservers) allow the longest advance.
     assert_eq!(out[11]["now"], format!("{}s", 9965 + 2 * 3600 + 168 * 3600));

@@ -101,6 +101,29 @@ fn a_huge_advance_is_refused() {
     assert_eq!(out[1]["now"], "604800s");
 }
 
+/// Found while fuzzing (a timeout, `fuzz/regressions/script_text/`): an informer resyncing every
+/// second with seven objects and `advance 2h` twice made 100,800 handler calls. An advance now
+/// counts one unit per object a resync re-delivers (src/script/budget.rs), so those lines are
+/// refused before they run and say how far one line may go.
+#[test]
+fn resyncs_of_many_objects_are_counted_per_object() {
+    let mut script = String::new();
+    for i in 1..=7 {
+        script.push_str(&format!(
+            "POST /api/v1/namespaces/default/configmaps {{\"metadata\":{{\"name\":\"o{i}\"}}}}\n"
+        ));
+    }
+    script.push_str("informer start i1 configmaps resync=1ms\nadvance 2h\nadvance 1427s\nadvance 1426s\n");
+    let out = rvlab::script::Session::new().run_script(&script);
+    assert_eq!(
+        out[8]["error"],
+        "advance 7200s would run 25 compaction round(s) and 50407 resync handler call(s); one advance runs at most 10000 of them (more would freeze the page): advance at most 1426s per line here, or lengthen compaction-interval / resync="
+    );
+    // 5 compaction rounds and 1,427 resyncs × 7 objects = 9,994 fit; one second more is 10,001.
+    assert_eq!(out[9]["error"].as_str().map(|e| e.starts_with("advance 1427s would run")), Some(true));
+    assert_eq!(out[10]["now"], "1426s");
+}
+
 /// Found while fuzzing: `compaction-interval` accepted 1ms, so `advance 10m` ran 600 000 rounds
 /// and wrote 600 000 revisions. The interval is now at least 10 s.
 #[test]

@@ -297,6 +297,11 @@ impl Informer {
         self.reflector.poll(cluster, &mut self.processor, &mut self.trace);
     }
 
+    /// How many objects its indexer holds (what a resync re-delivers).
+    pub fn cached_objects(&self) -> usize {
+        self.processor.len()
+    }
+
     /// How often it resyncs by itself, while it runs (and resyncs at all).
     pub fn resync_period(&self) -> Option<Duration> {
         self.reflector.resync_period()

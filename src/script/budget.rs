@@ -1,10 +1,11 @@
 //! What one `advance` line may simulate. Time jumps from one due timer to the next, so idle
 //! stretches cost nothing; what does cost is work the user asked for on a timer: a compaction
 //! round (a revision written and a compaction, per apiserver, every `compaction-interval`) and an
-//! informer resync (every cached object re-delivered, every `resync=` period). A week at
-//! `resync=1s` is 604,800 resyncs: seconds of work, which would freeze the browser tab. So an
-//! `advance` is refused, before anything runs, when it would take more than
-//! [`MAX_TIMER_ROUNDS`] such rounds, and the answer says how far one line may go instead.
+//! informer resync (every cached object re-delivered to the handler, every `resync=` period). A
+//! week at `resync=1s` is 604,800 resyncs, each one handler call per cached object: seconds of
+//! work, which would freeze the browser tab. So an `advance` is refused, before anything runs,
+//! when it would take more than [`MAX_TIMER_ROUNDS`] compaction rounds and resync handler calls,
+//! and the answer says how far one line may go instead.
 //! No upstream counterpart (a real cluster just takes the time).
 
 use std::fmt;
@@ -13,7 +14,7 @@ use crate::client::informer::Informer;
 use crate::clock::Duration;
 use crate::cluster::{Cluster, MAX_ADVANCE};
 
-/// The most timer rounds (compaction rounds plus informer resyncs) one `advance` may run.
+/// The most timer work (compaction rounds plus resync handler calls) one `advance` may run.
 pub const MAX_TIMER_ROUNDS: u64 = 10_000;
 /// An `advance` this short always runs, however many timers there are.
 pub const ALWAYS_ALLOWED: Duration = Duration::from_secs(1);
@@ -23,17 +24,19 @@ pub const ALWAYS_ALLOWED: Duration = Duration::from_secs(1);
 pub struct Timers {
     /// Each apiserver's compaction interval (compactors that are on).
     pub compactions: Vec<Duration>,
-    /// Each running informer's resync period.
-    pub resyncs: Vec<Duration>,
+    /// Each running informer's resync period and how many objects it holds (what one resync
+    /// re-delivers; at least 1 is counted, it may list some during the advance).
+    pub resyncs: Vec<(Duration, u64)>,
 }
 
 /// An `advance` refused because of the work it would take.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct TooMuchWork {
     pub requested: Duration,
-    /// Compaction rounds and resyncs it would run (at most).
+    /// Compaction rounds and resync handler calls it would run (at most, with the objects the
+    /// informers hold now).
     pub compactions: u64,
-    pub resyncs: u64,
+    pub resync_calls: u64,
     /// The longest `advance` allowed with these timers.
     pub max: Duration,
 }
@@ -42,8 +45,8 @@ impl fmt::Display for TooMuchWork {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(
             f,
-            "advance {} would run {} compaction round(s) and {} informer resync(s); one advance runs at most {MAX_TIMER_ROUNDS} of them (more would freeze the page): advance at most {} per line here, or lengthen compaction-interval / resync=",
-            self.requested, self.compactions, self.resyncs, self.max
+            "advance {} would run {} compaction round(s) and {} resync handler call(s); one advance runs at most {MAX_TIMER_ROUNDS} of them (more would freeze the page): advance at most {} per line here, or lengthen compaction-interval / resync=",
+            self.requested, self.compactions, self.resync_calls, self.max
         )
     }
 }
@@ -52,7 +55,9 @@ impl Timers {
     pub fn of<'a>(cluster: &Cluster, informers: impl Iterator<Item = &'a Informer>) -> Timers {
         Timers {
             compactions: cluster.compaction_intervals().collect(),
-            resyncs: informers.filter_map(Informer::resync_period).collect(),
+            resyncs: informers
+                .filter_map(|i| Some((i.resync_period()?, i.cached_objects() as u64)))
+                .collect(),
         }
     }
 
@@ -62,13 +67,20 @@ impl Timers {
         periods.iter().map(|p| d.0 / p.0.max(1) + 1).fold(0, u64::saturating_add)
     }
 
+    /// At most how many handler calls the resyncs make within `d`.
+    fn resync_calls(&self, d: Duration) -> u64 {
+        self.resyncs
+            .iter()
+            .map(|(p, objects)| Self::rounds(&[*p], d).saturating_mul((*objects).max(1)))
+            .fold(0, u64::saturating_add)
+    }
+
     /// The longest `advance` that stays within [`MAX_TIMER_ROUNDS`] (whole seconds, at least
     /// [`ALWAYS_ALLOWED`], at most [`MAX_ADVANCE`]).
     pub fn max_advance(&self) -> Duration {
         let fits = |secs: u64| {
             let d = Duration::from_secs(secs);
-            Self::rounds(&self.compactions, d).saturating_add(Self::rounds(&self.resyncs, d))
-                <= MAX_TIMER_ROUNDS
+            Self::rounds(&self.compactions, d).saturating_add(self.resync_calls(d)) <= MAX_TIMER_ROUNDS
         };
         let (mut lo, mut hi) = (ALWAYS_ALLOWED.0 / 1000, MAX_ADVANCE.0 / 1000);
         if fits(hi) {
@@ -91,7 +103,7 @@ impl Timers {
         Err(TooMuchWork {
             requested: d,
             compactions: Self::rounds(&self.compactions, d),
-            resyncs: Self::rounds(&self.resyncs, d),
+            resync_calls: self.resync_calls(d),
             max,
         })
     }
@@ -101,10 +113,10 @@ impl Timers {
 mod tests {
     use super::*;
 
-    fn timers(compactions: &[u64], resyncs: &[u64]) -> Timers {
+    fn timers(compactions: &[u64], resyncs: &[(u64, u64)]) -> Timers {
         Timers {
             compactions: compactions.iter().map(|s| Duration::from_secs(*s)).collect(),
-            resyncs: resyncs.iter().map(|s| Duration::from_secs(*s)).collect(),
+            resyncs: resyncs.iter().map(|(s, n)| (Duration::from_secs(*s), *n)).collect(),
         }
     }
 
@@ -117,23 +129,32 @@ mod tests {
 
     #[test]
     fn a_one_second_resync_allows_about_ten_thousand_seconds() {
-        let t = timers(&[300], &[1]);
+        let t = timers(&[300], &[(1, 1)]);
         let max = t.max_advance();
         // 9,965 s: at most 9,966 resyncs + 34 compaction rounds = 10,000; one second more is 10,001.
         assert_eq!(max, Duration::from_secs(9_965));
         assert!(t.check(Duration::from_secs(9_966)).is_err());
         assert!(t.check(max).is_ok());
         let e = t.check(Duration::from_secs(168 * 3600)).unwrap_err();
-        assert_eq!((e.resyncs, e.compactions), (604_801, 2_017));
+        assert_eq!((e.resync_calls, e.compactions), (604_801, 2_017));
         assert_eq!(
             e.to_string(),
-            "advance 604800s would run 2017 compaction round(s) and 604801 informer resync(s); one advance runs at most 10000 of them (more would freeze the page): advance at most 9965s per line here, or lengthen compaction-interval / resync="
+            "advance 604800s would run 2017 compaction round(s) and 604801 resync handler call(s); one advance runs at most 10000 of them (more would freeze the page): advance at most 9965s per line here, or lengthen compaction-interval / resync="
         );
+    }
+
+    // Each resync re-delivers every cached object: 50 objects every 10 s is 5 calls a second.
+    #[test]
+    fn resyncs_count_one_call_per_cached_object() {
+        let t = timers(&[], &[(10, 50)]);
+        assert_eq!(t.max_advance(), Duration::from_secs(1_999), "200 resyncs × 50 = 10,000");
+        let e = t.check(Duration::from_secs(3600)).unwrap_err();
+        assert_eq!(e.resync_calls, 361 * 50);
     }
 
     #[test]
     fn one_second_always_runs() {
-        let many = timers(&[], &vec![1; 20_000]);
+        let many = timers(&[], &vec![(1, 0); 20_000]);
         assert_eq!(many.max_advance(), ALWAYS_ALLOWED);
         assert!(many.check(ALWAYS_ALLOWED).is_ok());
         assert!(many.check(Duration::from_secs(2)).is_err());
