@@ -27,7 +27,7 @@ use super::resource::ResourceInfo;
 use super::status::Status;
 use super::watch::{Frame, FrameType, WatchFilter};
 use crate::clock::{Clock, Duration, Instant};
-use crate::store::{EventType, MvccStore, RangeRequest, WatchCreateRequest, WatchId};
+use crate::store::{Bytes, EventType, MvccStore, RangeRequest, WatchCreateRequest, WatchId};
 
 /// How long a request waits for the cache to catch up (`blockTimeout`).
 pub const FRESHNESS_TIMEOUT: Duration = Duration::from_secs(3);
@@ -202,10 +202,7 @@ impl Cacher {
             for kv in r.kvs {
                 // What does not decode as an object is not cached (the reflector drops it).
                 if object::decode_from_storage(&kv.value, kv.mod_revision).is_some() {
-                    items.push((
-                        String::from_utf8_lossy(&kv.key).into_owned(),
-                        Stored { bytes: kv.value, rv: kv.mod_revision },
-                    ));
+                    items.push((kv.key, Stored { bytes: kv.value, rv: kv.mod_revision }));
                 }
             }
         }
@@ -283,12 +280,12 @@ impl Cacher {
     /// One etcd event into the cache: the cache keeps etcd's bytes (shared, not copied); the
     /// object is decoded once and that one decoded object goes to every watcher.
     fn process_event(&mut self, ev: &crate::store::Event, time: Instant) {
-        let text = String::from_utf8_lossy(&ev.kv.key);
         let rv = ev.kv.mod_revision;
-        // The cache's own key when it has one: the state and every event of the key share it.
-        let (key, prev) = match self.cache.get_key_value(&text) {
+        // etcd's own key (its index holds the same allocation): the state, every event of the
+        // key and etcd share it.
+        let (key, prev) = match self.cache.get_key_value(&ev.kv.key) {
             Some((k, v)) => (k.clone(), Some(v.clone())),
-            None => (Arc::from(text.as_ref()), None),
+            None => (ev.kv.key.clone(), None),
         };
         let (kind, object, decoded) = match ev.kind {
             EventType::Delete => {
@@ -419,8 +416,8 @@ impl Cacher {
         &'a self,
         start: &str,
         prefix: &'a str,
-    ) -> impl Iterator<Item = (&'a Arc<str>, &'a Stored)> + 'a {
-        self.cache.state_from(start).take_while(move |(k, _)| k.starts_with(prefix))
+    ) -> impl Iterator<Item = (&'a Bytes, &'a Stored)> + 'a {
+        self.cache.state_from(start).take_while(move |(k, _)| k.starts_with(prefix.as_bytes()))
     }
 }
 
@@ -509,8 +506,7 @@ impl Cacher {
     ) -> Result<CacheList, Status> {
         let start =
             args.continue_from.map(|t| t.start_key(args.prefix)).unwrap_or_else(|| args.prefix.to_string());
-        let prefix_end =
-            String::from_utf8_lossy(&super::etcd3::prefix_range_end(args.prefix.as_bytes())).into_owned();
+        let prefix_end = prefix_range_end(args.prefix.as_bytes());
         let limit = match path {
             ReadPath::EtcdLatest => return Ok(CacheList::Etcd(ReadAt::Latest)),
             ReadPath::EtcdNotOlderThan(n) => return Ok(CacheList::Etcd(ReadAt::NotOlderThan(n))),
@@ -756,12 +752,12 @@ pub use self::cache_watcher::CacheWatcherView;
 /// object is decoded from its stored bytes as the page takes it.
 fn page_from<'a>(
     info: &'static ResourceInfo,
-    state: impl Iterator<Item = (&'a Arc<str>, &'a Stored)>,
+    state: impl Iterator<Item = (&'a Bytes, &'a Stored)>,
     prefix: &str,
     rv: i64,
     limit: i64,
     selector: &SelectionPredicate,
-    count_after: impl FnOnce(&str) -> usize,
+    count_after: impl FnOnce(&[u8]) -> usize,
 ) -> ListPage {
     let mut items = Vec::new();
     let mut last_key = None;
@@ -778,13 +774,15 @@ fn page_from<'a>(
         }
         if limit > 0 && items.len() >= limit && state.peek().is_some() {
             has_more = true;
-            remaining = count_after(&format!("{k}\0"));
+            // The first key after `k`: `k` + NUL.
+            remaining = count_after(&[&k[..], &[0]].concat());
             break;
         }
     }
     let (continue_token, remaining_item_count) = match (has_more, last_key) {
         (true, Some(k)) => {
-            let token = ContinueToken::after_key(&k, prefix, rv).map(|t| t.encode());
+            let token =
+                ContinueToken::after_key(&String::from_utf8_lossy(&k), prefix, rv).map(|t| t.encode());
             let remaining = i64::try_from(remaining).unwrap_or(i64::MAX);
             (token, selector.is_empty().then_some(remaining))
         }

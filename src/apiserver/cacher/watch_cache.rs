@@ -3,7 +3,9 @@
 //! growing/shrinking capacity and the "oldest startable RV" rule (§E.3). Snapshots at past
 //! revisions are derived from the ring (§C.2 C-snap).
 
+use std::borrow::Cow;
 use std::collections::{BTreeMap, VecDeque};
+use std::ops::Bound;
 use std::sync::Arc;
 
 use serde_json::Value;
@@ -13,7 +15,7 @@ use crate::apiserver::resource::ResourceInfo;
 use crate::apiserver::status::Status;
 use crate::apiserver::watch::{Frame, WatchFilter};
 use crate::clock::{Duration, Instant};
-use crate::store::RankedSet;
+use crate::store::{Bytes, RankedSet};
 
 /// `eventFreshDuration`: the bookmark period (1 min) + 15 s.
 pub const EVENT_FRESH_DURATION: Duration = Duration::from_secs(75);
@@ -33,8 +35,9 @@ pub enum CacheEventType {
 #[derive(Debug, Clone, PartialEq)]
 pub struct CacheEvent {
     pub kind: CacheEventType,
-    /// Shared with the cache's state (one allocation per key however many events name it).
-    pub key: Arc<str>,
+    /// etcd's key, shared with etcd's index and the cache's state (one allocation per key
+    /// however many events and stores name it).
+    pub key: Bytes,
     pub object: Stored,
     pub prev: Option<Stored>,
     pub rv: i64,
@@ -46,6 +49,8 @@ pub struct CacheEvent {
 /// cacher's `cachingObject`): every frame of the change shares them.
 pub struct Decoded<'a> {
     ev: &'a CacheEvent,
+    /// The key as text (keys are UTF-8; anything else is read as Go would print it).
+    key: Cow<'a, str>,
     info: &'static ResourceInfo,
     object: Option<Option<Arc<Value>>>,
     prev: Option<Option<Arc<Value>>>,
@@ -54,11 +59,11 @@ pub struct Decoded<'a> {
 impl<'a> Decoded<'a> {
     /// The change `ev`, nothing decoded yet.
     pub fn new(ev: &'a CacheEvent, info: &'static ResourceInfo) -> Self {
-        Decoded { ev, info, object: None, prev: None }
+        Decoded { ev, key: String::from_utf8_lossy(&ev.key), info, object: None, prev: None }
     }
     /// `ev` with its object already decoded (as the cacher decodes it on arrival).
     pub fn with_object(ev: &'a CacheEvent, info: &'static ResourceInfo, object: Arc<Value>) -> Self {
-        Decoded { ev, info, object: Some(Some(object)), prev: None }
+        Decoded { ev, key: String::from_utf8_lossy(&ev.key), info, object: Some(Some(object)), prev: None }
     }
     fn object(&mut self) -> Option<Arc<Value>> {
         let (ev, info) = (self.ev, self.info);
@@ -72,7 +77,7 @@ impl<'a> Decoded<'a> {
     /// The frame this change becomes for a watch with `filter` (selector transitions included).
     pub fn frame_for(&mut self, filter: &WatchFilter) -> Option<Frame> {
         let ev = self.ev;
-        if !filter.covers_key(&ev.key) {
+        if !filter.covers_key(&self.key) {
             return None;
         }
         match ev.kind {
@@ -89,14 +94,15 @@ impl<'a> Decoded<'a> {
     }
 }
 
-/// The cache's current state and history. Each key is one shared string (the state, the ranked
-/// key set and the ring's events hold the same one) and each object is etcd's bytes, shared
-/// with etcd's backend: an object in the cache costs a few pointers beyond what etcd holds.
+/// The cache's current state and history. Each key is etcd's own key (the state, the ranked key
+/// set, the ring's events and etcd's index hold the same allocation) and each object is etcd's
+/// bytes, shared with etcd's backend: an object in the cache costs a few pointers beyond what
+/// etcd holds. Keys compare as bytes, which for UTF-8 text is the order of the strings.
 #[derive(Debug, Clone)]
 pub struct WatchCache {
-    store: BTreeMap<Arc<str>, Stored>,
+    store: BTreeMap<Bytes, Stored>,
     /// The keys of `store`, ranked: how many keys lie in a range without walking them.
-    keys: RankedSet<Arc<str>>,
+    keys: RankedSet<Bytes>,
     history: VecDeque<CacheEvent>,
     capacity: usize,
     lower: usize,
@@ -138,36 +144,39 @@ impl WatchCache {
     pub fn history(&self) -> impl DoubleEndedIterator<Item = &CacheEvent> + '_ {
         self.history.iter()
     }
-    pub fn store(&self) -> &BTreeMap<Arc<str>, Stored> {
+    pub fn store(&self) -> &BTreeMap<Bytes, Stored> {
         &self.store
     }
     pub fn get(&self, key: &str) -> Option<&Stored> {
-        self.store.get(key)
+        self.store.get(key.as_bytes())
     }
     /// The cache's own copy of `key` with its object, if it holds the key.
-    pub fn get_key_value(&self, key: &str) -> Option<(&Arc<str>, &Stored)> {
+    pub fn get_key_value(&self, key: &[u8]) -> Option<(&Bytes, &Stored)> {
         self.store.get_key_value(key)
     }
     /// The current state from `start` on, in key order.
-    pub fn state_from<'a>(&'a self, start: &str) -> impl Iterator<Item = (&'a Arc<str>, &'a Stored)> + 'a {
-        self.store.range::<str, _>((std::ops::Bound::Included(start), std::ops::Bound::Unbounded))
+    pub fn state_from<'a>(&'a self, start: &str) -> impl Iterator<Item = (&'a Bytes, &'a Stored)> + 'a {
+        self.store.range::<[u8], _>((Bound::Included(start.as_bytes()), Bound::Unbounded))
     }
 
     /// How many keys of the current state lie in `[lo, hi)`.
-    pub fn count_between(&self, lo: &str, hi: &str) -> usize {
+    pub fn count_between(&self, lo: &[u8], hi: &[u8]) -> usize {
         self.keys.count_between(lo, hi)
     }
 
     /// How many keys lay in `[lo, hi)` at revision `n` (the current count corrected by the
     /// events after `n`); `None` without a snapshot at `n`.
-    pub fn count_between_at(&self, n: i64, known_compaction: i64, lo: &str, hi: &str) -> Option<usize> {
+    pub fn count_between_at(&self, n: i64, known_compaction: i64, lo: &[u8], hi: &[u8]) -> Option<usize> {
         self.snapshot_revision(n, known_compaction)?;
-        let mut at_n: BTreeMap<&str, bool> = BTreeMap::new();
+        let mut at_n: BTreeMap<&[u8], bool> = BTreeMap::new();
         for ev in self.history.iter().rev().take_while(|e| e.rv > n) {
             at_n.insert(&ev.key, ev.kind != CacheEventType::Added && ev.prev.is_some());
         }
+        if hi <= lo {
+            return Some(0);
+        }
         let mut count = self.keys.count_between(lo, hi) as i64;
-        for (k, present_then) in at_n.range(lo..hi) {
+        for (k, present_then) in at_n.range::<[u8], _>((Bound::Included(lo), Bound::Excluded(hi))) {
             let present_now = self.store.contains_key(*k);
             count += i64::from(*present_then) - i64::from(present_now);
         }
@@ -198,11 +207,12 @@ impl WatchCache {
             self.history.pop_front();
             self.removed_since_relist = true;
         }
+        self.history.shrink_to(capacity);
     }
 
     /// A (re)list: the state at `rv` replaces everything and the history starts empty.
-    pub fn replace(&mut self, items: Vec<(String, Stored)>, rv: i64) {
-        self.store = items.into_iter().map(|(k, v)| (Arc::from(k), v)).collect();
+    pub fn replace(&mut self, items: Vec<(Bytes, Stored)>, rv: i64) {
+        self.store = items.into_iter().collect();
         self.keys = RankedSet::new();
         for k in self.store.keys() {
             self.keys.insert(k.clone());
@@ -232,6 +242,9 @@ impl WatchCache {
             let grown = (self.capacity * 2).min(self.upper);
             if grown > self.capacity {
                 self.capacity = grown;
+                // Room for exactly the new capacity (the ring never holds more), not the next
+                // power of two.
+                self.history.reserve_exact(grown.saturating_sub(self.history.len()));
                 return;
             }
         }
@@ -259,7 +272,7 @@ impl WatchCache {
         match ev.kind {
             CacheEventType::Deleted => {
                 self.store.remove(&ev.key);
-                self.keys.remove(&*ev.key);
+                self.keys.remove::<[u8]>(&ev.key);
             }
             _ => {
                 if self.store.insert(ev.key.clone(), ev.object.clone()).is_none() {
@@ -327,10 +340,10 @@ impl WatchCache {
         known_compaction: i64,
         start: &str,
         prefix: &'a str,
-    ) -> Option<impl Iterator<Item = (&'a Arc<str>, &'a Stored)> + 'a> {
+    ) -> Option<impl Iterator<Item = (&'a Bytes, &'a Stored)> + 'a> {
         self.snapshot_revision(n, known_compaction)?;
         // key → its state at n (None = absent), from the oldest event after n on each key.
-        let mut overlay: BTreeMap<&'a Arc<str>, Option<&'a Stored>> = BTreeMap::new();
+        let mut overlay: BTreeMap<&'a Bytes, Option<&'a Stored>> = BTreeMap::new();
         for ev in self.history.iter().rev().take_while(|e| e.rv > n) {
             let before = match ev.kind {
                 CacheEventType::Added => None,
@@ -338,20 +351,20 @@ impl WatchCache {
             };
             overlay.insert(&ev.key, before);
         }
-        let undone: Vec<(&'a Arc<str>, Option<&'a Stored>)> =
-            overlay.iter().filter(|(k, _)| k.as_ref() >= start).map(|(k, v)| (*k, *v)).collect();
-        let touched: std::collections::BTreeSet<&'a Arc<str>> = overlay.into_keys().collect();
+        let undone: Vec<(&'a Bytes, Option<&'a Stored>)> =
+            overlay.iter().filter(|(k, _)| k[..] >= *start.as_bytes()).map(|(k, v)| (*k, *v)).collect();
+        let touched: std::collections::BTreeSet<&'a Bytes> = overlay.into_keys().collect();
         let current =
             self.state_from(start).filter(move |(k, _)| !touched.contains(k)).map(|(k, v)| (k, Some(v)));
         Some(
             MergeByKey { a: current.peekable(), b: undone.into_iter().peekable() }
-                .take_while(move |(k, _)| k.starts_with(prefix))
+                .take_while(move |(k, _)| k.starts_with(prefix.as_bytes()))
                 .filter_map(|(k, v)| v.map(|v| (k, v))),
         )
     }
 
     /// The state at revision `n` (rebuilt by undoing newer events), if a snapshot exists.
-    pub fn snapshot_at(&self, n: i64, known_compaction: i64) -> Option<BTreeMap<Arc<str>, Stored>> {
+    pub fn snapshot_at(&self, n: i64, known_compaction: i64) -> Option<BTreeMap<Bytes, Stored>> {
         self.snapshot_revision(n, known_compaction)?;
         let mut state = self.store.clone();
         for ev in self.history.iter().rev().take_while(|e| e.rv > n) {
@@ -380,8 +393,8 @@ impl Default for WatchCache {
 /// Merges two key-ordered streams with disjoint keys.
 struct MergeByKey<'a, A, B>
 where
-    A: Iterator<Item = (&'a Arc<str>, Option<&'a Stored>)>,
-    B: Iterator<Item = (&'a Arc<str>, Option<&'a Stored>)>,
+    A: Iterator<Item = (&'a Bytes, Option<&'a Stored>)>,
+    B: Iterator<Item = (&'a Bytes, Option<&'a Stored>)>,
 {
     a: std::iter::Peekable<A>,
     b: std::iter::Peekable<B>,
@@ -389,10 +402,10 @@ where
 
 impl<'a, A, B> Iterator for MergeByKey<'a, A, B>
 where
-    A: Iterator<Item = (&'a Arc<str>, Option<&'a Stored>)>,
-    B: Iterator<Item = (&'a Arc<str>, Option<&'a Stored>)>,
+    A: Iterator<Item = (&'a Bytes, Option<&'a Stored>)>,
+    B: Iterator<Item = (&'a Bytes, Option<&'a Stored>)>,
 {
-    type Item = (&'a Arc<str>, Option<&'a Stored>);
+    type Item = (&'a Bytes, Option<&'a Stored>);
     fn next(&mut self) -> Option<Self::Item> {
         match (self.a.peek(), self.b.peek()) {
             (Some((ka, _)), Some((kb, _))) => {
@@ -420,7 +433,7 @@ mod tests {
     fn ev(key: &str, rv: i64, t: u64) -> CacheEvent {
         CacheEvent {
             kind: CacheEventType::Added,
-            key: key.into(),
+            key: key.as_bytes().into(),
             object: stored(json!({"metadata": {"name": key}}), rv),
             prev: None,
             rv,
@@ -458,7 +471,7 @@ mod tests {
     #[test]
     fn pinned_capacity_and_snapshots() {
         let mut c = WatchCache::new();
-        c.replace(vec![("a".into(), stored(json!({"v": 1}), 5))], 5);
+        c.replace(vec![(b"a"[..].into(), stored(json!({"v": 1}), 5))], 5);
         c.set_capacity(Some(2));
         assert_eq!(c.snapshot_revision(5, 0), Some(5));
         c.process(ev("b", 6, 0));
@@ -468,15 +481,18 @@ mod tests {
         assert_eq!(c.snapshot_revision(5, 0), None);
         assert_eq!(c.snapshot_revision(7, 0), Some(7));
         let s = c.snapshot_at(7, 0).unwrap_or_default();
-        assert_eq!(s.keys().map(|k| k.to_string()).collect::<Vec<_>>(), ["a", "b", "c"]);
+        assert_eq!(
+            s.keys().map(|k| String::from_utf8_lossy(k).into_owned()).collect::<Vec<_>>(),
+            ["a", "b", "c"]
+        );
         let lazy: Vec<String> = c
             .snapshot_range(7, 0, "", "")
-            .map(|it| it.map(|(k, _)| k.to_string()).collect())
+            .map(|it| it.map(|(k, _)| String::from_utf8_lossy(k).into_owned()).collect())
             .unwrap_or_default();
         assert_eq!(lazy, ["a", "b", "c"]);
         let from_b: Vec<String> = c
             .snapshot_range(7, 0, "b", "")
-            .map(|it| it.map(|(k, _)| k.to_string()).collect())
+            .map(|it| it.map(|(k, _)| String::from_utf8_lossy(k).into_owned()).collect())
             .unwrap_or_default();
         assert_eq!(from_b, ["b", "c"]);
         assert!(c.snapshot_range(6, 0, "", "").is_none());
