@@ -676,7 +676,7 @@ fn the_sandbox_keeps_what_its_outputs_show_in_step_with_the_scrubber() {
     };
     let check = |lab: &Sandbox, what: &str| {
         let vis = &lab.entries[..lab.at];
-        let want = lines::Seen::of(vis.iter().map(|e| (e.line.as_str(), e.out.as_deref())));
+        let want = lines::Seen::of(vis.iter().map(|e| (&*e.line, e.out.as_deref())));
         assert_eq!(lab.seen(), &want, "{what}: at {} of {}", lab.at, lab.entries.len());
     };
     let mut start = Sandbox::replay((0..2000).map(line).collect(), Vec::new());
@@ -704,7 +704,7 @@ fn the_sandbox_keeps_what_its_outputs_show_in_step_with_the_scrubber() {
     assert_eq!(lab.entries.len(), 1025);
     check(&lab, "fork at a mark");
     let lab = lab.reduce(Action::PlayTick(2)).reduce(Action::PlayTick(3));
-    assert_eq!(lab.entries.last().map(|e| e.line.as_str()), Some("advance 5s"));
+    assert_eq!(lab.entries.last().map(|e| &*e.line), Some("advance 5s"));
     check(&lab, "play");
     let lab = lab.reduce(Action::Seek(1025));
     check(&lab, "seek after play");
@@ -1682,7 +1682,7 @@ async fn thousands_of_cache_snapshots_are_one_tick_per_pixel() {
             r#"etcd put /registry/configmaps/default/cm-{i} {{"kind":"ConfigMap","apiVersion":"v1","metadata":{{"name":"cm-{i}","namespace":"default"}}}}"#
         );
         let out = session.run_line(i + 1, &line).map(Rc::new);
-        entries.push(rvlab::ui::state::Entry { line, out });
+        entries.push(rvlab::ui::state::Entry { line: line.into(), out });
     }
     let view = session.view();
     let snapshots: Vec<i64> =
@@ -1708,7 +1708,7 @@ async fn a_100000_revision_history_renders_without_freezing() {
     for i in 0..100_000usize {
         let line = format!("etcd put /registry/configmaps/default/k{} v{i}", i % 40);
         let out = session.run_line(i + 1, &line).map(Rc::new);
-        entries.push(rvlab::ui::state::Entry { line, out });
+        entries.push(rvlab::ui::state::Entry { line: line.into(), out });
     }
     entries.push(rvlab::ui::state::Entry {
         line: "compact 50000".into(),
@@ -2236,7 +2236,7 @@ async fn a_huge_list_is_rendered_in_parts_with_show_more() {
     lines.push("GET /api/v1/namespaces/default/configmaps".into());
     for (i, line) in lines.into_iter().enumerate() {
         let out = session.run_line(i + 1, &line).map(Rc::new);
-        entries.push(rvlab::ui::state::Entry { line, out });
+        entries.push(rvlab::ui::state::Entry { line: line.into(), out });
     }
     let lab = Lab::with_config(Config::parse("?lang=en", "").with_session(session, entries)).await;
     assert_eq!(lab.all("#list-summary ul.items li").len(), rvlab::ui::response::ROWS_SHOWN);

@@ -181,7 +181,7 @@ pub fn console() -> Html {
         use_effect_with(lab.stamp, move |_| {
             let ends_with = |s: &Vec<String>| {
                 let e = &lab.entries;
-                e.len() >= s.len() && e[e.len() - s.len()..].iter().zip(s).all(|(e, l)| e.line == *l)
+                e.len() >= s.len() && e[e.len() - s.len()..].iter().zip(s).all(|(e, l)| *e.line == **l)
             };
             let ran = sent.borrow().as_ref().is_some_and(ends_with);
             if ran {
@@ -268,14 +268,14 @@ pub fn console() -> Html {
                         Some(i) => i.saturating_sub(1),
                     };
                     hist.set(Some(i));
-                    text.set(log[i].line.clone());
+                    text.set(log[i].line.to_string());
                 }
                 "ArrowDown" => {
                     e.prevent_default();
                     match *hist {
                         Some(i) if i + 1 < log.len() => {
                             hist.set(Some(i + 1));
-                            text.set(log[i + 1].line.clone());
+                            text.set(log[i + 1].line.to_string());
                         }
                         _ => {
                             hist.set(None);

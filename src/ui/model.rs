@@ -14,10 +14,11 @@ pub const STORAGE_KEY: &str = "rvlab.log.v1";
 /// Where the sandbox goes when a share link replaces it (same format).
 pub const BACKUP_KEY: &str = "rvlab.log.v1.backup";
 
-/// One script line and what the engine answered (None for blank lines and comments).
+/// One script line and what the engine answered (None for blank lines and comments). Both are
+/// shared, so a copy of the log (each state of the reducer holds one) copies pointers, not text.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Entry {
-    pub line: String,
+    pub line: Rc<str>,
     pub out: Option<Rc<Value>>,
 }
 

@@ -199,7 +199,7 @@ impl Lab {
 
     /// The whole log (every step, also after the scrubber).
     pub fn log(&self) -> Vec<String> {
-        self.entries.iter().map(|e| e.line.clone()).collect()
+        self.entries.iter().map(|e| e.line.to_string()).collect()
     }
 
     /// The steps up to the scrubber: what the panels show.
@@ -278,7 +278,7 @@ impl Lab {
             for line in lines {
                 let n = self.entries.len() + 1;
                 let out = session.run_line(n, &line).map(Rc::new);
-                self.entries.push(Entry { line, out });
+                self.entries.push(Entry { line: line.into(), out });
                 self.fold_last();
                 if Some(n) == mark {
                     self.checkpoints.offer(n, &session);
@@ -297,7 +297,7 @@ impl Lab {
         super::safety::running(std::slice::from_ref(&line));
         let out = self.session.borrow_mut().run_line(i + 1, &super::lines::tick_line(secs)).map(Rc::new);
         super::safety::running(&[]);
-        self.entries[i] = Entry { line, out };
+        self.entries[i] = Entry { line: line.into(), out };
         self.checkpoints.truncate(i);
         self.truncate_seen(i);
         self.seen = self.seen_at(i);
@@ -443,7 +443,7 @@ impl Reducible for Lab {
             Action::Undo => {
                 let Some(last) = self.entries.last() else { return self };
                 let mut redo = self.redo.clone();
-                redo.push(last.line.clone());
+                redo.push(last.line.to_string());
                 self.cut(self.entries.len() - 1, redo)
             }
             Action::Redo => {
@@ -628,5 +628,5 @@ pub fn latest_persists() -> bool {
 }
 
 fn save_lab(lab: &Lab) -> Result<(), String> {
-    save_lines(lab.entries.iter().map(|e| e.line.as_str()), &lab.redo)
+    save_lines(lab.entries.iter().map(|e| &*e.line), &lab.redo)
 }
