@@ -3063,6 +3063,86 @@ async fn stepping_moves_the_same_marks_with_transitions_unless_motion_is_reduced
     }
 }
 
+/// The CSS animations (names) and transitions (properties) running or held on `el` and below.
+fn animations(el: &Element) -> Vec<String> {
+    let f = js_sys::Function::new_with_args(
+        "el",
+        "return el.getAnimations({subtree: true}).map(a => a.animationName || a.transitionProperty || '?');",
+    );
+    let arr: js_sys::Array = f.call1(&wasm_bindgen::JsValue::NULL, el).unwrap().dyn_into().unwrap();
+    arr.iter().map(|v| v.as_string().unwrap_or_default()).collect()
+}
+
+/// Play's steps are staged: the revisions that reach a lagging watch cache rise from etcd to its
+/// band (stage 1) before the band grows (stage 2, a delayed transition); a scrubber step draws
+/// the selected request's path with a dot travelling it, then pops its decision's mark, then the
+/// new marks. With reduced motion (`data-motion="reduce"`, from `?motion=reduce` or the
+/// system's setting) none of it runs: the end state is drawn at once.
+#[wasm_bindgen_test]
+async fn play_and_scrubbing_stage_each_step_unless_motion_is_reduced() {
+    for (query, reduced) in [("?lang=en&tick=1500", false), ("?lang=en&tick=1500&motion=reduce", true)] {
+        let lab = Lab::sized_as(1280, query).await;
+        run_all(&lab, TWO_APISERVERS).await;
+        settle().await;
+        assert_eq!(lab.attr(".pictures", "data-motion"), if reduced { "reduce" } else { "full" });
+        // apiserver 2's cache still waits for revisions 2 and 3 (lag 5 s).
+        let band2 = "#system-view [data-kind='cache-window'][data-apiserver='2']";
+        assert_eq!(lab.all(&format!("{band2} [data-kind='in-flight']")).len(), 2, "{query}");
+        // Play at 10×: the first tick (one `advance 10s` line) lands them.
+        lab.select("#sim-speed", "10").await;
+        lab.click("#sim-play").await;
+        wait_log(&lab, |l| l.len() == TWO_APISERVERS.len() + 1).await;
+        flush().await;
+        assert_eq!(lab.log().last().map(String::as_str), Some("advance 10s"), "{query}");
+        assert_eq!(lab.attr(band2, "data-rv"), "3", "{query}: the cache caught up");
+        let arrivals = lab.all("#system-view [data-kind='arrival']");
+        let pictures = lab.el(".pictures");
+        if reduced {
+            assert!(arrivals.is_empty(), "{query}: nothing travels");
+            assert_eq!(animations(&pictures), Vec::<String>::new(), "{query}");
+        } else {
+            let rvs: Vec<String> = arrivals.iter().map(|a| a.get_attribute("data-rv").unwrap()).collect();
+            assert_eq!(rvs, ["2", "3"], "{query}: each arrival rises to apiserver 2's band");
+            for a in &arrivals {
+                let names = animations(a);
+                assert!(names.iter().any(|n| n.starts_with("pic-travel-")), "{query}: {names:?}");
+                // It starts at etcd's row (below the band) and ends on the band.
+                let rise: f64 = computed(a, "--rise").trim().trim_end_matches("px").parse().unwrap();
+                let tape = lab.el("#system-view .row.etcd .tape");
+                let etcd_mid = lab_num(&tape, "y") + lab_num(&tape, "height") / 2.0;
+                assert!(close(lab_num(a, "cy") + rise, etcd_mid), "{query}: rise {rise}");
+            }
+            // Stage 2 waits for stage 1: the band's growth is a delayed transition.
+            let band = lab.el(&format!("{band2} rect.band"));
+            assert!(computed(&band, "transition-delay").split(", ").all(|d| d == "0.25s"), "{query}");
+            lab.click("#sim-play").await;
+        }
+        // A scrubber step onto a read: its path is drawn in stages (unless reduced).
+        lab.click("#scrub-first").await;
+        for _ in 0..7 {
+            lab.click("#scrub-fwd").await;
+        }
+        settle().await;
+        assert_eq!(lab.attr("#system-view [data-kind='request-path']", "data-line"), "7", "{query}");
+        let path = lab.el("#system-view [data-kind='request-path']");
+        let list = lab.el("#timeline-svg [data-kind='list-rv'][data-line='7']");
+        if reduced {
+            assert!(path.query_selector(".path-dot").unwrap().is_none());
+            assert_eq!(animations(&pictures), Vec::<String>::new(), "{query}");
+        } else {
+            let names = animations(&path);
+            for stage in ["pic-draw-", "pic-travel-", "pic-pop-"] {
+                assert!(names.iter().any(|n| n.starts_with(stage)), "{query}: {stage} in {names:?}");
+            }
+            // The list this step answered appears last (a delayed pop-in).
+            assert!(list.class_list().contains("fresh-a") || list.class_list().contains("fresh-b"));
+            assert!(animations(&list).iter().any(|n| n.starts_with("pic-pop-")), "{query}");
+            assert_eq!(computed(&list, "animation-delay"), "0.45s");
+        }
+        lab.unmount();
+    }
+}
+
 /// Each way a watch ends, drawn where it happened with its code (or none) and its owner.
 const ENDINGS: &[&str] = &[
     "set apiservers 2",

@@ -158,7 +158,7 @@ pub fn app(props: &AppProps) -> Html {
                             <welcome::Welcome guide={guide.clone()} />
                         } else {
                             <scrubber::Scrubber />
-                            <pictures::Pictures />
+                            <pictures::Pictures {reduce_motion} />
                         }
                         <Panes {embed} {reduce_motion} tick_ms={cfg.tick_ms.unwrap_or(1000)} />
                     </div>

@@ -3,6 +3,8 @@
 //! from one [`Model`] for the sandbox at the scrubber at the width the panel has, the legend and
 //! the text table.
 
+use std::rc::Rc;
+
 use wasm_bindgen::JsCast;
 use wasm_bindgen::closure::Closure;
 use yew::prelude::*;
@@ -10,7 +12,7 @@ use yew::prelude::*;
 use super::i18n::{K, use_tr};
 use super::state::{Action, HoverHandle, LabHandle};
 use super::system::SystemView;
-use super::timeline::{LaneBody, MarkKind, Picture, Window, build};
+use super::timeline::{LaneBody, MarkKind, Model, Picture, Step, Window, build};
 
 fn input_i64(e: &Event) -> Option<i64> {
     e.target_unchecked_into::<web_sys::HtmlInputElement>().value().trim().parse().ok()
@@ -57,20 +59,39 @@ pub fn use_width(node: NodeRef) -> f64 {
     if *width > 0.0 { *width } else { 900.0 }
 }
 
+#[derive(Properties, PartialEq)]
+pub struct PicturesProps {
+    /// Reduced motion (`prefers-reduced-motion` or `?motion=reduce`): each step's end state is
+    /// drawn at once, nothing travels or tweens (`data-motion="reduce"` on `.pictures`).
+    #[prop_or_default]
+    pub reduce_motion: bool,
+}
+
 /// The timeline panel: window controls, the system view and the picture of the sandbox at the
-/// scrubber.
+/// scrubber. Each new picture (a scrubber step, a new line, a Play tick) is drawn as a [`Step`]
+/// from the one before.
 #[function_component(Pictures)]
-pub fn pictures() -> Html {
+pub fn pictures(props: &PicturesProps) -> Html {
     let tr = use_tr();
     let lab = use_context::<LabHandle>().expect("LabHandle context");
     let hover = use_context::<HoverHandle>();
     let window = use_state(|| None::<Window>);
     let node = use_node_ref();
     let width = use_width(node.clone());
-    let model = {
+    let prev = use_mut_ref(|| None::<(Rc<Model>, u64)>);
+    let built = {
         let lab = lab.clone();
-        use_memo((lab.stamp, lab.at, *window), move |(_, _, win)| build(&lab.session(), lab.visible(), *win))
+        use_memo((lab.stamp, lab.at, *window), move |(_, _, win)| {
+            let model = Rc::new(build(&lab.session(), lab.visible(), *win));
+            let mut prev = prev.borrow_mut();
+            let n = prev.as_ref().map_or(0, |(_, n)| n + 1);
+            let step = Step::between(prev.as_ref().map(|(m, _)| &**m), &model, n);
+            *prev = Some((model.clone(), n));
+            (model, Rc::new(step))
+        })
     };
+    let (model, step) = (built.0.clone(), built.1.clone());
+    let reduce = props.reduce_motion;
     let full = Window { lo: 1, hi: model.current };
     let w = model.window;
     let set = {
@@ -170,11 +191,11 @@ pub fn pictures() -> Html {
             if model.is_empty() {
                 <p id="tl-empty" class="empty">{ tr.f(K::TlEmpty, &[&model.current]) }</p>
             }
-            <div class="pictures" ref={node}>
+            <div class="pictures" ref={node} data-motion={if reduce { "reduce" } else { "full" }} data-step={step.n.to_string()}>
                 if !model.is_empty() {
-                    <SystemView model={model.clone()} {width} selected={selected} selected_out={selected_out} />
+                    <SystemView model={model.clone()} {width} selected={selected} selected_out={selected_out} step={step.clone()} {reduce} />
                 }
-                <Picture model={model.clone()} {width} selected={selected} hovered={hover.as_ref().and_then(|h| **h)} {on_select} {on_hover} />
+                <Picture model={model.clone()} {width} selected={selected} hovered={hover.as_ref().and_then(|h| **h)} {on_select} {on_hover} step={step.clone()} />
             </div>
             <ul class="tl-legend small muted" aria-hidden="true">
                 { for kinds_present.iter().map(|(k, class)| html! { <li><span class={classes!("sw", *class)}></span>{ tr.t(*k) }</li> }) }

@@ -14,8 +14,8 @@ use yew::prelude::*;
 
 use super::i18n::{K, Tr, use_tr};
 use super::timeline::{
-    Geom, MAX_WATCH_TIMERS, Model, Tier, Timer, Window, duration_text, f, gutter_label, label, text_width,
-    timer_list, wrap, x_of,
+    Geom, MAX_WATCH_TIMERS, Model, Step, Tier, Timer, Window, duration_text, f, gutter_label, label,
+    text_width, timer_list, wrap, x_of,
 };
 
 #[derive(Properties, PartialEq)]
@@ -27,6 +27,12 @@ pub struct SystemProps {
     pub selected: Option<usize>,
     #[prop_or_default]
     pub selected_out: Option<Rc<Value>>,
+    /// What changed since the previous picture (staged: travel, decision, answer).
+    #[prop_or_default]
+    pub step: Rc<Step>,
+    /// Reduced motion: the end state at once, nothing travels.
+    #[prop_or_default]
+    pub reduce: bool,
 }
 
 /// Where the selected line's decision says it was served.
@@ -118,6 +124,8 @@ pub fn system_view(p: &SystemProps) -> Html {
     let mut parts: Vec<Html> = Vec::new();
     let path = p.selected_out.as_deref().and_then(path_of);
     let mut path_points: Vec<(f64, f64)> = Vec::new();
+    // Revisions that reached a watch cache this step: where they land (x, the band's centre).
+    let mut landings: Vec<(i64, f64, f64)> = Vec::new();
 
     // Clients.
     let drawn: Vec<&str> = m.caches.iter().map(|c| c.resource.as_str()).collect();
@@ -198,6 +206,15 @@ pub fn system_view(p: &SystemProps) -> Html {
                 continue;
             }
             let cy = g.mid(y);
+            if !p.reduce {
+                for (_, _, r) in
+                    p.step.landed.iter().filter(|(a, res, r)| {
+                        *a == c.apiserver && res == c.resource && *r >= w.lo && *r <= w.hi
+                    })
+                {
+                    landings.push((*r, x(*r as f64 + 0.5), cy));
+                }
+            }
             let lo = c.oldest_startable_rv.max(w.lo);
             let hi = c.rv.min(w.hi);
             let (x1, x2) = (x(lo as f64), x(hi as f64 + 0.5));
@@ -341,6 +358,12 @@ pub fn system_view(p: &SystemProps) -> Html {
         </g>
     });
     y += g.row_h();
+    // Each revision that reached a lagging cache this step rises from etcd to its band.
+    let fresh = p.step.fresh();
+    let landing_html = landings.iter().map(|(r, lx, ly)| {
+        html! { <circle class={classes!("landing", fresh)} key={format!("land-{}-{r}-{}", p.step.n, f(*ly))} data-kind="arrival" data-rv={r.to_string()}
+            cx={f(*lx)} cy={f(*ly)} r="3.5" style={format!("--rise:{}px", f(cy - ly))} /> }
+    });
 
     // The selected request's path.
     let path_html = path.as_ref().filter(|_| path_points.len() >= 2).map(|pth| {
@@ -350,11 +373,17 @@ pub fn system_view(p: &SystemProps) -> Html {
             .map(|(i, (px, py))| format!("{}{} {}", if i == 0 { "M" } else { "L" }, f(*px), f(*py)))
             .collect();
         let (ex, ey) = path_points.last().copied().unwrap_or_default();
+        let (_, sy) = path_points.first().copied().unwrap_or_default();
+        // A new element each step, so its stages run again: the path is drawn from the client
+        // down while a dot travels it, then the decision's mark pops in.
         html! {
-            <g class="request-path" data-kind="request-path" data-path={pth.tier.as_str()} data-apiserver={pth.apiserver.to_string()}
+            <g class={classes!("request-path", (!p.reduce).then_some(fresh))} key={format!("path-{}", p.step.n)} data-kind="request-path" data-path={pth.tier.as_str()} data-apiserver={pth.apiserver.to_string()}
                 data-line={p.selected.map(|s| (s + 1).to_string())} data-rv={pth.rv.map(|r| r.to_string())}>
                 <title>{ tr.f(K::SvPathTitle, &[&pth.apiserver, &tier_name(tr, pth.tier)]) }</title>
                 <path class="path-line" {d} />
+                if !p.reduce {
+                    <circle class="path-dot" cx={f(ex)} cy={f(ey)} r="5" style={format!("--rise:{}px", f(sy - ey))} />
+                }
                 // Where it was decided, by shape too: ● the watch cache, ◆ a cache snapshot, ■ etcd.
                 { match pth.tier {
                     PathTier::WatchCache => html! { <circle class="path-end" cx={f(ex)} cy={f(ey)} r="5" /> },
@@ -379,7 +408,7 @@ pub fn system_view(p: &SystemProps) -> Html {
     let why_text =
         p.selected_out.as_deref().and_then(|o| crate::script::why::render_output(o, super::why::lang(tr)));
     let strip = why_text.map(|t| html! {
-        <p id="sv-why" class="sv-why small" data-rule={rule.clone()} data-line={p.selected.map(|s| (s + 1).to_string())}>
+        <p id="sv-why" class={classes!("sv-why", "small", (!p.reduce).then_some(fresh))} data-rule={rule.clone()} data-line={p.selected.map(|s| (s + 1).to_string())}>
             if let Some(r) = rule.clone() { <code class="rule-chip">{ r }</code>{ " " } }
             { t }
         </p>
@@ -391,6 +420,7 @@ pub fn system_view(p: &SystemProps) -> Html {
                 data-lo={w.lo.to_string()} data-hi={w.hi.to_string()} data-x0={f(g.x0)} data-x1={f(g.x1)}>
                 { hatch_defs() }
                 <g class="rows">{ for parts }</g>
+                <g class="landings">{ for landing_html }</g>
                 { for path_html }
             </svg>
             { for strip }

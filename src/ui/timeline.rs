@@ -374,6 +374,80 @@ impl Model {
     }
 }
 
+/// What changed from the previous picture to this one (a scrubber step, a new line, a Play
+/// tick), so each step is drawn in stages: the request travels (and the revisions that reached a
+/// lagging watch cache rise to it), then the decision and the bands and heads move, then the
+/// answer appears (new marks, frames and ends). Read from two read-model snapshots; nothing here
+/// decides anything the engine did not.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Step {
+    /// Counts the pictures' steps; its parity names the animations, so a step restarts them on
+    /// the elements the last step animated too.
+    pub n: u64,
+    /// Revisions that reached a watch cache since the previous picture: (apiserver, resource, rv).
+    pub landed: Vec<(usize, String, i64)>,
+    /// Frames (events and bookmarks) a watch's client read since then: (watch id, rv).
+    pub frames: Vec<(String, i64)>,
+    /// Watches that started or ended since then.
+    pub started: Vec<String>,
+    pub ended: Vec<String>,
+    /// Reads (lists, tokens, refusals) new since then: (log entry, rv).
+    pub marks: Vec<(usize, i64)>,
+}
+
+impl Step {
+    /// The change from `prev` to `m`, numbered `n`.
+    pub fn between(prev: Option<&Model>, m: &Model, n: u64) -> Step {
+        let mut s = Step { n, ..Step::default() };
+        let Some(p) = prev else { return s };
+        for c in m.view.apiservers.iter().flat_map(|a| a.caches.iter()) {
+            let Some(old) = p
+                .view
+                .apiservers
+                .iter()
+                .flat_map(|a| a.caches.iter())
+                .find(|o| o.apiserver == c.apiserver && o.resource == c.resource)
+            else {
+                continue;
+            };
+            for (r, _) in &old.in_flight_revs {
+                if *r > old.rv && *r <= c.rv && c.in_flight_revs.iter().all(|(q, _)| q != r) {
+                    s.landed.push((c.apiserver, c.resource.to_string(), *r));
+                }
+            }
+        }
+        for w in &m.watches {
+            let old = p.watches.iter().find(|o| o.id == w.id && o.entry == w.entry);
+            let seen = |r: &i64| old.is_some_and(|o| o.frames.contains(r) || o.bookmarks.contains(r));
+            for r in w.frames.iter().chain(&w.bookmarks).filter(|r| !seen(r)) {
+                s.frames.push((w.id.clone(), *r));
+            }
+            if old.is_none() {
+                s.started.push(w.id.clone());
+            }
+            if w.end.is_some() && old.is_none_or(|o| o.end.is_none()) {
+                s.ended.push(w.id.clone());
+            }
+        }
+        for mk in &m.marks {
+            if !p.marks.iter().any(|o| o.entry == mk.entry && o.rv == mk.rv && o.kind == mk.kind) {
+                s.marks.push((mk.entry, mk.rv));
+            }
+        }
+        s
+    }
+
+    /// The class an element this step changed wears (`fresh-a` / `fresh-b`, by the parity of
+    /// [`Step::n`]).
+    pub fn fresh(&self) -> &'static str {
+        if self.n % 2 == 0 { "fresh-a" } else { "fresh-b" }
+    }
+
+    pub fn new_frame(&self, id: &str, rv: i64) -> bool {
+        self.frames.iter().any(|(w, r)| w == id && *r == rv)
+    }
+}
+
 fn bucket(rev: i64, w: Window) -> usize {
     (((rev - w.lo) as f64 / w.span() as f64) * BUCKETS as f64).clamp(0.0, (BUCKETS - 1) as f64) as usize
 }
@@ -755,6 +829,9 @@ pub struct PictureProps {
     pub on_select: Callback<usize>,
     #[prop_or_default]
     pub on_hover: Callback<Option<usize>>,
+    /// What changed since the previous picture: those marks appear in the step's last stage.
+    #[prop_or_default]
+    pub step: std::rc::Rc<Step>,
 }
 
 /// Interval packing: the first of `rows` sub-rows where [`a`, `b`] meets nothing placed.
@@ -784,6 +861,8 @@ pub fn picture(p: &PictureProps) -> Html {
         let onmouseleave = p.on_hover.reform(|_: MouseEvent| None);
         (hl, onclick, onmouseenter, onmouseleave)
     };
+    let change = &*p.step;
+    let fresh = change.fresh();
     let mut y = 0.0;
     let mut parts: Vec<Html> = Vec::new();
 
@@ -867,8 +946,9 @@ pub fn picture(p: &PictureProps) -> Html {
                 "request-error" => "refused",
                 _ => "token",
             };
+            let new = change.marks.contains(&(mk.entry, mk.rv)).then_some(fresh);
             shapes.push(html! {
-                <g class={classes!("mark", class, hl.then_some("hl"))} data-kind={kind} data-rv={mk.rv.to_string()} data-line={(mk.entry + 1).to_string()}
+                <g class={classes!("mark", class, hl.then_some("hl"), new)} data-kind={kind} data-rv={mk.rv.to_string()} data-line={(mk.entry + 1).to_string()}
                     data-x={f(cx)} {onclick} {onmouseenter} {onmouseleave}>
                     <title>{ title }</title>
                     { hit(cx, cy) }
@@ -905,7 +985,7 @@ pub fn picture(p: &PictureProps) -> Html {
         let start = wr.start.filter(|r| in_w(*r)).map(|r| {
             let xs = x(r as f64 + 0.5);
             html! {
-                <g class="mark watch-start" data-kind="watch-start" data-rv={r.to_string()} data-line={(wr.entry + 1).to_string()} data-apiserver={wr.apiserver.to_string()}>
+                <g class={classes!("mark", "watch-start", change.started.contains(&wr.id).then_some(fresh))} data-kind="watch-start" data-rv={r.to_string()} data-line={(wr.entry + 1).to_string()} data-apiserver={wr.apiserver.to_string()}>
                     <title>{ tr.f(K::TlWatchStart, &[&wr.id, &r]) }</title>
                     { hit(xs, cy) }
                     <circle cx={f(xs)} cy={f(cy)} r="5" />
@@ -914,12 +994,12 @@ pub fn picture(p: &PictureProps) -> Html {
         });
         let ticks = wr.frames.iter().filter(|r| in_w(**r)).map(|r| {
             let xt = x(*r as f64 + 0.5);
-            html! { <line class="frame" x1={f(xt)} x2={f(xt)} y1={f(cy - 6.0)} y2={f(cy + 6.0)} /> }
+            html! { <line class={classes!("frame", change.new_frame(&wr.id, *r).then_some(fresh))} x1={f(xt)} x2={f(xt)} y1={f(cy - 6.0)} y2={f(cy + 6.0)} /> }
         });
         let bookmarks = wr.bookmarks.iter().filter(|r| in_w(**r)).map(|r| {
             let xb = x(*r as f64 + 0.5);
             html! {
-                <g class="mark bookmark" data-kind="bookmark" data-rv={r.to_string()} data-line={(wr.entry + 1).to_string()}>
+                <g class={classes!("mark", "bookmark", change.new_frame(&wr.id, *r).then_some(fresh))} data-kind="bookmark" data-rv={r.to_string()} data-line={(wr.entry + 1).to_string()}>
                     <title>{ tr.f(K::TlBookmark, &[&wr.id, r]) }</title>
                     { hit(xb, cy) }
                     <path d={format!("M{} {}l5 5l-5 5l-5 -5z", f(xb), f(cy - 5.0))} />
@@ -949,7 +1029,7 @@ pub fn picture(p: &PictureProps) -> Html {
             }
             let (ehl, eclick, eenter, eleave) = mark_attrs(e.entry);
             html! {
-                <g class={classes!("mark", "watch-end", if error { "error" } else { "clean" }, ehl.then_some("hl"))} data-kind="watch-end"
+                <g class={classes!("mark", "watch-end", if error { "error" } else { "clean" }, ehl.then_some("hl"), change.ended.contains(&wr.id).then_some(fresh))} data-kind="watch-end"
                     data-cause={e.cause.and_then(cause_name)} data-code={e.code.map(|c| c.to_string())}
                     data-apiserver={wr.apiserver.to_string()} data-rv={e.rv.to_string()} data-line={(e.entry + 1).to_string()}
                     onclick={eclick} onmouseenter={eenter} onmouseleave={eleave}>
