@@ -1725,7 +1725,7 @@ async fn a_100000_revision_history_renders_without_freezing() {
     assert!(lab.q("#tl-more").is_some(), "keys beyond the lane limit are aggregated");
     assert!(close(
         lab.num("#tl-compacted", "x") + lab.num("#tl-compacted", "width"),
-        timeline::x_of(50_000.0, lab.window(), lab.geom())
+        lab.axis().x(50_000.0)
     ));
     assert!(lab.all("#log li").len() <= rvlab::ui::console::MAX_ROWS);
     assert!(lab.text("#log-more").contains("99701"), "{}", lab.text("#log-more"));
@@ -3073,6 +3073,22 @@ fn animations(el: &Element) -> Vec<String> {
     arr.iter().map(|v| v.as_string().unwrap_or_default()).collect()
 }
 
+/// Waits (bounded: ~5 s) until nothing in the pictures is still animating or tweening, so
+/// positions read are the step's end state; the caller's asserts judge what was seen.
+async fn motionless(lab: &Lab) {
+    for _ in 0..250 {
+        let running = js_sys::Function::new_with_args(
+            "el",
+            "return el.getAnimations({subtree: true}).filter(a => a.playState === 'running').length;",
+        );
+        let n = running.call1(&wasm_bindgen::JsValue::NULL, &lab.el(".pictures")).unwrap().as_f64().unwrap_or(0.0);
+        if n == 0.0 {
+            return;
+        }
+        yew::platform::time::sleep(std::time::Duration::from_millis(20)).await;
+    }
+}
+
 /// Play's steps are staged: the revisions that reach a lagging watch cache rise from etcd to its
 /// band (stage 1) before the band grows (stage 2, a delayed transition); a scrubber step draws
 /// the selected request's path with a dot travelling it, then pops its decision's mark, then the
@@ -3231,6 +3247,144 @@ async fn the_pictures_fit_390_px_without_sideways_scrolling() {
     // One SVG unit per CSS pixel.
     assert!(close(svg.get_bounding_client_rect().width(), lab.num("#timeline-svg", "data-width")));
     assert_legible(&lab, "two apiservers at 390");
+    lab.unmount();
+}
+
+/// `n` configmap creates named `{prefix}1`…
+fn creates(prefix: &str, n: usize) -> Vec<String> {
+    (1..=n)
+        .map(|i| format!(r#"POST /api/v1/namespaces/default/configmaps {{"metadata":{{"name":"{prefix}{i}"}}}}"#))
+        .collect()
+}
+
+impl Lab {
+    /// The revision axis both pictures are drawn on, read from the timeline's attributes
+    /// (window, layout, folded stretches).
+    fn axis(&self) -> timeline::Axis {
+        let folds = self
+            .attr("#timeline-svg", "data-folds")
+            .split_whitespace()
+            .map(|f| {
+                let (a, b) = f.split_once('-').unwrap();
+                (a.parse().unwrap(), b.parse().unwrap())
+            })
+            .collect();
+        timeline::Axis::new(self.window(), self.geom(), folds)
+    }
+}
+
+fn key_on(el: &Element, k: &str) {
+    let init = web_sys::KeyboardEventInit::new();
+    init.set_key(k);
+    init.set_bubbles(true);
+    init.set_cancelable(true);
+    el.dispatch_event(&web_sys::KeyboardEvent::new_with_keyboard_event_init_dict("keydown", &init).unwrap())
+        .unwrap();
+}
+
+/// Issue 14 at 390 px: stretches of revisions with nothing but writes fold into a visible fold
+/// mark that says what it holds and opens on a press (one Tab stop for all folds, ← → between
+/// them, a 24 px target); both pictures share the folded axis; a stretch the learner opened
+/// widens the picture past the panel, which then scrolls sideways with a fade on the edge that
+/// has more and a hint saying so, until "fold again". The same at 1280 px for a long history.
+#[wasm_bindgen_test]
+async fn quiet_stretches_fold_into_one_tab_stop_and_opened_ones_scroll_with_a_hint() {
+    let lab = Lab::sized(390).await;
+    let list = "GET /api/v1/namespaces/default/configmaps?limit=500";
+    let mut lines: Vec<String> = vec![CM_A.into(), list.into()];
+    lines.extend(creates("p", 10)); // revisions 3–12
+    lines.push(list.into()); // list RV 12
+    lines.extend(creates("q", 10)); // revisions 13–22
+    lines.push(list.into()); // list RV 22
+    for l in &lines {
+        lab.console(l).await;
+    }
+    settle().await;
+    // Revisions 3–11 and 13–21 hold only writes: at 390 px they fold, the longest first.
+    assert_eq!(lab.attr("#timeline-svg", "data-folds"), "3-11 13-21");
+    assert_eq!(lab.attr("#system-view", "data-folds"), "3-11 13-21", "one axis for both pictures");
+    let folds = lab.all("#timeline-svg [data-kind='fold']");
+    assert_eq!(folds.len(), 2);
+    for (f, (from, to)) in folds.iter().zip([("3", "11"), ("13", "21")]) {
+        assert_eq!(f.get_attribute("data-from").as_deref(), Some(from));
+        assert_eq!(f.get_attribute("data-to").as_deref(), Some(to));
+        assert_eq!(f.get_attribute("data-count").as_deref(), Some("9"));
+        assert_eq!(f.get_attribute("role").as_deref(), Some("button"));
+        let label = f.get_attribute("aria-label").unwrap();
+        assert!(label.contains(&format!("{from}–{to}")) && label.contains("but key writes"), "{label}");
+        // Its visible text says how many revisions it holds and that it opens.
+        let text = f.query_selector(".fold-label").unwrap().unwrap().text_content().unwrap();
+        assert!(text.starts_with("⋯ 9") && text.ends_with("show"), "{text}");
+        let hit = rect_of(&f.query_selector(".hit").unwrap().unwrap());
+        assert!(hit.r - hit.l >= 24.0 && hit.b - hit.t >= 24.0, "a 24 px target");
+    }
+    assert!(lab.q("#tl-folds-note").is_some(), "the legend says what a fold is");
+    // One Tab stop for every fold (and none for the marks).
+    let stops: Vec<Element> = lab.all(".pictures [tabindex]");
+    let tabbable: Vec<&Element> = stops.iter().filter(|e| e.get_attribute("tabindex").as_deref() == Some("0")).collect();
+    assert_eq!(tabbable.len(), 1);
+    assert!(tabbable[0].is_same_node(Some(&folds[0])));
+    assert_eq!(folds[1].get_attribute("tabindex").as_deref(), Some("-1"));
+    // Every mark is where the folded axis puts it, in both pictures.
+    let axis = lab.axis();
+    assert!(axis.per >= timeline::COMFORT_PX, "{} px per open revision", axis.per);
+    for rv in ["12", "22"] {
+        let mark = lab.el(&format!("#timeline-svg [data-kind='list-rv'][data-rv='{rv}']"));
+        assert!(close(lab_num(&mark, "data-x"), axis.x(rv.parse::<f64>().unwrap() + 0.5)), "list at {rv}");
+    }
+    let head = lab.el("#system-view .head").get_attribute("d").unwrap();
+    let head_x: f64 = head[1..].split(' ').next().unwrap().parse().unwrap();
+    assert!(close(head_x, axis.x(22.5)), "{head}");
+    motionless(&lab).await;
+    assert_legible(&lab, "folds at 390");
+    let wrap = lab.el(".pictures");
+    assert!(wrap.scroll_width() <= wrap.client_width() + 1, "folded, nothing scrolls sideways");
+    assert!(lab.q("#tl-scroll-hint").is_none());
+    // ← → move the focus between folds; Enter opens the focused one.
+    let focus = |e: &Element| {
+        let f: js_sys::Function = js_get(e, "focus").dyn_into().unwrap();
+        f.call0(e).unwrap();
+    };
+    focus(&folds[0]);
+    key_on(&folds[0], "ArrowRight");
+    let active = document().active_element().unwrap();
+    assert!(active.is_same_node(Some(&folds[1])), "focus moved to the second fold");
+    key_on(&folds[1], "Enter");
+    flush().await;
+    settle().await;
+    assert_eq!(lab.attr("#timeline-svg", "data-folds"), "3-11", "only the opened stretch shows");
+    // 13 open revisions no longer fit 390 px at 24 px each: the picture grows and scrolls.
+    let svg_w = lab.num("#timeline-svg", "data-width");
+    assert!(svg_w > f64::from(wrap.client_width()) + 1.0, "{svg_w}");
+    assert!(close(lab.num("#system-view", "width"), svg_w), "both pictures grow together");
+    assert!(wrap.scroll_width() > wrap.client_width());
+    assert!(lab.text("#tl-scroll-hint").contains("scroll sideways"), "{}", lab.text("#tl-scroll-hint"));
+    assert!(wrap.class_list().contains("more-right") && !wrap.class_list().contains("more-left"));
+    assert_ne!(computed(&wrap, "mask-image"), "none", "a fade on the edge with more");
+    wrap.set_scroll_left(100_000);
+    fire(&wrap, "scroll");
+    flush().await;
+    assert!(wrap.class_list().contains("more-left") && !wrap.class_list().contains("more-right"));
+    lab.click("#tl-refold").await;
+    settle().await;
+    assert_eq!(lab.attr("#timeline-svg", "data-folds"), "3-11 13-21");
+    assert!(lab.q("#tl-scroll-hint").is_none() && lab.q("#tl-refold").is_none());
+    assert!(wrap.scroll_width() <= wrap.client_width() + 1);
+    lab.unmount();
+
+    // 1280 px, a long history: the same, with the long text on the fold.
+    let lab = Lab::sized(1280).await;
+    let mut lines: Vec<String> = vec![CM_A.into(), list.into()];
+    lines.extend(creates("p", 60)); // revisions 3–62
+    lines.push(list.into());
+    for l in &lines {
+        lab.console(l).await;
+    }
+    settle().await;
+    assert_eq!(lab.attr("#timeline-svg", "data-folds"), "3-61");
+    assert_eq!(lab.text("#timeline-svg [data-kind='fold'] .fold-label"), "⋯ 59 revisions, writes only — show");
+    motionless(&lab).await;
+    assert_legible(&lab, "a fold at 1280");
     lab.unmount();
 }
 

@@ -333,6 +333,13 @@ strings! {
     TlLater => "Later", "更晚";
     TlShowing => "revisions {0}–{1} of {2}", "显示 revision {0}–{1}（共 {2}）";
     TlDense => "dense: changes are grouped per column", "过于密集：按列聚合显示修改";
+    TlFoldLong => "⋯ {0} revisions, writes only — show", "⋯ {0} 个 revision，只有写入 — 展开";
+    TlFoldShort => "⋯ {0} — show", "⋯ {0} — 展开";
+    TlFoldTiny => "⋯ {0}", "⋯ {0}";
+    TlFoldTitle => "Revisions {0}–{1} are folded: {2} revisions with nothing drawn but key writes (no read, watch, cache edge or compaction). Press to show them.", "revision {0}–{1} 已折叠：这 {2} 个 revision 只有键的写入（没有读取、watch、缓存边界或压缩）。按下即可展开。";
+    TlFoldsNote => "⋯ a fold: revisions with only writes, drawn narrow so the rest has room. Press one to show it (Tab reaches them, ← → move between them).", "⋯ 折叠：只有写入的 revision 被画窄，给其余部分留出空间。按下即可展开（Tab 可到达，← → 在折叠之间移动）。";
+    TlScrollHint => "Wider than the panel: scroll sideways for the rest →", "图比面板宽：左右滚动查看其余部分 →";
+    TlRefold => "Fold the writes-only stretches again", "重新折叠只有写入的区段";
     TlCompacted => "compacted below {0}", "{0} 之前已压缩";
     TlListAt => "line {0}: list at RV {1}", "第 {0} 行：在 RV {1} 处的 list";
     TlTokenAt => "line {0}: continue token for page {2}, pinned at rv {1}", "第 {0} 行：第 {2} 页的 continue token，固定在 rv {1}";

@@ -12,7 +12,7 @@ use yew::prelude::*;
 use super::i18n::{K, use_tr};
 use super::state::{Action, HoverHandle, LabHandle};
 use super::system::SystemView;
-use super::timeline::{LaneBody, MarkKind, Model, Picture, Step, Window, build};
+use super::timeline::{Axis, LaneBody, MarkKind, Model, Picture, Step, Window, build};
 
 fn input_i64(e: &Event) -> Option<i64> {
     e.target_unchecked_into::<web_sys::HtmlInputElement>().value().trim().parse().ok()
@@ -91,6 +91,43 @@ pub fn pictures(props: &PicturesProps) -> Html {
         })
     };
     let (model, step) = (built.0.clone(), built.1.clone());
+    // Stretches of the axis the learner opened (folded ones stay folded otherwise).
+    let opened = use_state(Vec::<(i64, i64)>::new);
+    let axis = {
+        let model = model.clone();
+        use_memo((model.clone(), width.to_bits(), (*opened).clone()), move |(_, _, opened)| {
+            Rc::new(Axis::plan(&model, width, opened))
+        })
+    };
+    let axis: Rc<Axis> = (*axis).clone();
+    let on_open_fold = {
+        let opened = opened.clone();
+        use_callback((*opened).clone(), move |fold: (i64, i64), was| {
+            let mut v = was.clone();
+            v.push(fold);
+            opened.set(v);
+        })
+    };
+    let on_refold = {
+        let opened = opened.clone();
+        Callback::from(move |_: MouseEvent| opened.set(Vec::new()))
+    };
+    // Wider than the panel (stretches opened): it scrolls sideways, with a fade on each edge
+    // that has more picture beyond it and a hint saying so.
+    let overflows = axis.g.width > width + 0.5;
+    let edges = use_state(|| (false, true));
+    let on_scroll = {
+        let edges = edges.clone();
+        Callback::from(move |e: Event| {
+            let el = e.target_unchecked_into::<web_sys::Element>();
+            let left = el.scroll_left() > 1;
+            let right = el.scroll_left() + el.client_width() < el.scroll_width() - 1;
+            if *edges != (left, right) {
+                edges.set((left, right));
+            }
+        })
+    };
+    let (more_left, more_right) = if overflows { *edges } else { (false, false) };
     let reduce = props.reduce_motion;
     let full = Window { lo: 1, hi: model.current };
     let w = model.window;
@@ -191,14 +228,28 @@ pub fn pictures(props: &PicturesProps) -> Html {
             if model.is_empty() {
                 <p id="tl-empty" class="empty">{ tr.f(K::TlEmpty, &[&model.current]) }</p>
             }
-            <div class="pictures" ref={node} data-motion={if reduce { "reduce" } else { "full" }} data-step={step.n.to_string()}>
+            if overflows {
+                <p id="tl-scroll-hint" class="scroll-hint small">
+                    <span aria-hidden="true">{ "⇆ " }</span>{ tr.t(K::TlScrollHint) }{ " " }
+                    <button id="tl-refold" type="button" class="small" onclick={on_refold.clone()}>{ tr.t(K::TlRefold) }</button>
+                </p>
+            } else if !opened.is_empty() {
+                <p id="tl-folds-opened" class="small muted">
+                    <button id="tl-refold" type="button" class="small" onclick={on_refold.clone()}>{ tr.t(K::TlRefold) }</button>
+                </p>
+            }
+            <div class={classes!("pictures", overflows.then_some("scrolls"), more_left.then_some("more-left"), more_right.then_some("more-right"))}
+                ref={node} onscroll={on_scroll} data-motion={if reduce { "reduce" } else { "full" }} data-step={step.n.to_string()}>
                 if !model.is_empty() {
-                    <SystemView model={model.clone()} {width} selected={selected} selected_out={selected_out} step={step.clone()} {reduce} />
+                    <SystemView model={model.clone()} axis={axis.clone()} selected={selected} selected_out={selected_out} step={step.clone()} {reduce} />
                 }
-                <Picture model={model.clone()} {width} selected={selected} hovered={hover.as_ref().and_then(|h| **h)} {on_select} {on_hover} step={step.clone()} />
+                <Picture model={model.clone()} axis={axis.clone()} selected={selected} hovered={hover.as_ref().and_then(|h| **h)} {on_select} {on_hover} step={step.clone()} {on_open_fold} />
             </div>
             <ul class="tl-legend small muted" aria-hidden="true">
                 { for kinds_present.iter().map(|(k, class)| html! { <li><span class={classes!("sw", *class)}></span>{ tr.t(*k) }</li> }) }
+                if !axis.folds.is_empty() {
+                    <li id="tl-folds-note">{ tr.t(K::TlFoldsNote) }</li>
+                }
                 if model.compact_key_writes > 0 {
                     <li id="tl-compact-key">{ tr.f(K::TlCompactKey, &[&model.compact_key_writes]) }</li>
                 }

@@ -1,5 +1,5 @@
 //! The system view (`#system-view`): the actors of the sandbox stacked over the timeline's
-//! revision axis (same [`x_of`], same width): the clients (you, each informer with ⚑ at its
+//! revision axis (the same [`Axis`]: width, folds): the clients (you, each informer with ⚑ at its
 //! lastSyncRV and its watch), each apiserver's watch cache per resource as a window band (oldest
 //! startable RV → its RV, events held / capacity, snapshot ticks, lag with the events still in
 //! flight, "not ready" while it initialises), and etcd (its head, the compacted zone, the
@@ -14,14 +14,15 @@ use yew::prelude::*;
 
 use super::i18n::{K, Tr, use_tr};
 use super::timeline::{
-    Geom, MAX_WATCH_TIMERS, Model, Step, Tier, Timer, Window, duration_text, f, gutter_label, label,
-    text_width, timer_list, wrap, x_of,
+    Axis, FOLD_W, Geom, MAX_WATCH_TIMERS, Model, Step, Tier, Timer, Window, duration_text, f, gutter_label, label,
+    text_width, timer_list, wrap,
 };
 
 #[derive(Properties, PartialEq)]
 pub struct SystemProps {
     pub model: Rc<Model>,
-    pub width: f64,
+    /// The revision axis shared with the timeline (layout, folds).
+    pub axis: Rc<Axis>,
     /// The entry shown in the response viewer, and its output.
     #[prop_or_default]
     pub selected: Option<usize>,
@@ -117,8 +118,9 @@ pub fn system_view(p: &SystemProps) -> Html {
     let m = &*p.model;
     let v = &m.view;
     let w: Window = m.window;
-    let g = Geom::for_width(p.width);
-    let x = |rev: f64| x_of(rev, w, g).clamp(g.x0, g.x1);
+    let axis = &*p.axis;
+    let g = axis.g;
+    let x = |rev: f64| axis.x(rev).clamp(g.x0, g.x1);
     let head_x = x(m.current as f64 + 0.5);
     let mut y = 0.0;
     let mut parts: Vec<Html> = Vec::new();
@@ -245,7 +247,16 @@ pub fn system_view(p: &SystemProps) -> Html {
                 let text = tr.f(K::SvLag, &[&behind, &duration_text(c.lag_ms)]);
                 let tw = text_width(&text);
                 let xa = x(c.rv as f64 + 0.5);
-                let lx = (head_x + 8.0 + tw <= g.x1).then_some(head_x + 8.0);
+                // Right of etcd's head; on a phone without room there, on the row's label line
+                // right of the row's name.
+                let name = text_width(&format!("{} · {}", tr.f(K::TlApiserver, &[&c.apiserver]), c.resource));
+                let lx = if head_x + 8.0 + tw <= g.x1 {
+                    Some((head_x + 8.0, cy + 4.0))
+                } else if g.stacked() && g.x0 + name + 12.0 + tw <= g.x1 {
+                    Some((g.x1 - tw, cy - g.content_h() / 2.0 - 4.0))
+                } else {
+                    None
+                };
                 // Each response still on its way, at the newest revision it carries.
                 let dots = c.in_flight_revs.iter().filter(|(r, _)| *r >= w.lo && *r <= w.hi).map(|(r, at)| {
                     let xd = x(*r as f64 + 0.5);
@@ -257,7 +268,7 @@ pub fn system_view(p: &SystemProps) -> Html {
                         <title>{ tr.f(K::SvLagTitle, &[&c.apiserver, &c.resource, &behind, &c.in_flight, &duration_text(c.lag_ms)]) }</title>
                         <line class="lag-line" x1={f(xa)} x2={f(head_x)} y1={f(cy + 5.0)} y2={f(cy + 5.0)} />
                         <g class="dots">{ for dots }</g>
-                        { for lx.map(|lx| label("lag-label", lx, cy + 4.0, text.clone(), "lag")) }
+                        { for lx.map(|(lx, ly)| label("lag-label", lx, ly, text.clone(), "lag")) }
                     </g>
                 }
             });
@@ -310,7 +321,7 @@ pub fn system_view(p: &SystemProps) -> Html {
                     data-errors={errors.to_string()} data-clean={clean.to_string()}>
                     <title>{ title.clone() }</title>
                     { gutter_label(g, cy, &first, Some(&second), &title) }
-                    { super::timeline::cursor_bars(tr, w, g, cy, &group) }
+                    { super::timeline::cursor_bars(tr, axis, cy, &group) }
                 </g>
             });
             y += rh;
@@ -394,6 +405,14 @@ pub fn system_view(p: &SystemProps) -> Html {
         }
     });
     let height = y + 4.0;
+    // The timeline's folds continue up through the actors (its axis holds their buttons).
+    let fold_strips = axis.folds.iter().map(|(a, b)| {
+        let xa = axis.x(*a as f64);
+        html! { <g class="fold-under" data-from={a.to_string()} data-to={b.to_string()}>
+            <rect class="fold-strip" x={f(xa)} y="0" width={f(FOLD_W)} height={f(height)} />
+            <path class="fold-edge" d={format!("M{} 0V{}M{} 0V{}", f(xa), f(height), f(xa + FOLD_W), f(height))} />
+        </g> }
+    });
     let aria = match &path {
         Some(pth) => tr.f(K::SvAria, &[&v.apiservers.len(), &v.revision, &tier_name(tr, pth.tier)]),
         None => tr.f(K::SvAriaNoPath, &[&v.apiservers.len(), &v.revision]),
@@ -417,8 +436,9 @@ pub fn system_view(p: &SystemProps) -> Html {
         <div class="tl-wrap sv-wrap">
             <svg id="system-view" class="timeline system" role="img" aria-label={aria}
                 width={f(g.width)} height={f(height)} viewBox={format!("0 0 {} {}", f(g.width), f(height))}
-                data-lo={w.lo.to_string()} data-hi={w.hi.to_string()} data-x0={f(g.x0)} data-x1={f(g.x1)}>
+                data-lo={w.lo.to_string()} data-hi={w.hi.to_string()} data-x0={f(g.x0)} data-x1={f(g.x1)} data-folds={axis.folds_attr()}>
                 { hatch_defs() }
+                <g class="fold-strips" aria-hidden="true">{ for fold_strips }</g>
                 <g class="rows">{ for parts }</g>
                 <g class="landings">{ for landing_html }</g>
                 { for path_html }

@@ -135,10 +135,150 @@ impl Geom {
     }
 }
 
-/// Where revision `rev` begins (slot `rev` spans `x_of(rev)`..`x_of(rev + 1)`; a point at a
-/// revision is drawn at its slot's centre, `x_of(rev + 0.5)`).
+/// Where revision `rev` begins on an axis without folds (slot `rev` spans `x_of(rev)`..
+/// `x_of(rev + 1)`; a point at a revision is drawn at its slot's centre, `x_of(rev + 0.5)`).
 pub fn x_of(rev: f64, w: Window, g: Geom) -> f64 {
-    g.x0 + (rev - w.lo as f64) / (w.span() as f64) * (g.x1 - g.x0)
+    Axis::new(w, g, Vec::new()).x(rev)
+}
+
+/// The width a revision needs to be drawn and pointed at on its own (a 24 px pointer target):
+/// below it, stretches with nothing but writes are folded.
+pub const COMFORT_PX: f64 = 24.0;
+/// The width a fold takes on the axis.
+pub const FOLD_W: f64 = 32.0;
+/// The line above the axis ticks holding the folds' buttons.
+pub const FOLD_LINE: f64 = 22.0;
+/// Shorter stretches are never folded.
+pub const MIN_FOLD: i64 = 4;
+/// Stretches the learner opened may make the picture this many times wider than its panel
+/// (then it scrolls sideways, and says so).
+pub const MAX_GROW: f64 = 4.0;
+
+/// The revision axis as both pictures draw it: the window, the layout, and the stretches of
+/// revisions folded into one narrow mark each (`lo..=hi`, sorted). Open revisions share the rest
+/// of the plot equally.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Axis {
+    pub w: Window,
+    pub g: Geom,
+    pub folds: Vec<(i64, i64)>,
+    /// Pixels per open revision.
+    pub per: f64,
+    /// The learner opened a stretch that would have been folded.
+    pub opened: bool,
+}
+
+impl Axis {
+    /// An axis over `w` laid out in `g` with `folds` (each inside the window, disjoint).
+    pub fn new(w: Window, g: Geom, mut folds: Vec<(i64, i64)>) -> Axis {
+        folds.retain(|(a, b)| a <= b && *a >= w.lo && *b <= w.hi);
+        folds.sort_unstable();
+        let folded: i64 = folds.iter().map(|(a, b)| b - a + 1).sum();
+        let open = (w.span() - folded).max(1) as f64;
+        let per = ((g.x1 - g.x0) - folds.len() as f64 * FOLD_W).max(1.0) / open;
+        Axis { w, g, folds, per, opened: false }
+    }
+
+    /// Lays out `m` for a container `width` px wide: when revisions would be narrower than
+    /// [`COMFORT_PX`], the longest stretches with nothing but writes ([`quiet_stretches`]) are
+    /// folded until they are not, except stretches the learner opened (`opened`); if those make
+    /// revisions too narrow again, the picture grows (up to [`MAX_GROW`] × the width) and scrolls.
+    pub fn plan(m: &Model, width: f64, opened: &[(i64, i64)]) -> Axis {
+        let g = Geom::for_width(width);
+        let w = m.window;
+        let plot = g.x1 - g.x0;
+        let span = w.span();
+        if plot / span as f64 >= COMFORT_PX {
+            return Axis::new(w, g, Vec::new());
+        }
+        let meets = |(a, b): (i64, i64)| opened.iter().any(|(c, d)| a <= *d && *c <= b);
+        let mut cands = quiet_stretches(m);
+        let was_opened = cands.iter().any(|c| meets(*c));
+        cands.retain(|c| !meets(*c));
+        cands.sort_by_key(|(a, b)| (std::cmp::Reverse(b - a), *a));
+        let mut folds = Vec::new();
+        let mut folded = 0;
+        for (a, b) in cands {
+            let per = (plot - folds.len() as f64 * FOLD_W) / (span - folded).max(1) as f64;
+            if per >= COMFORT_PX {
+                break;
+            }
+            // Folding must leave the other revisions more room than it takes.
+            if (b - a + 1) as f64 * per <= FOLD_W + per {
+                continue;
+            }
+            folds.push((a, b));
+            folded += b - a + 1;
+        }
+        let axis = Axis::new(w, g, folds);
+        if !was_opened || axis.per >= COMFORT_PX {
+            return axis;
+        }
+        let need = (span - folded) as f64 * COMFORT_PX + axis.folds.len() as f64 * FOLD_W;
+        let grown = need.min(plot * MAX_GROW);
+        let g2 = Geom { width: g.width + grown - plot, x0: g.x0, x1: g.x1 + grown - plot };
+        Axis { opened: true, ..Axis::new(w, g2, axis.folds) }
+    }
+
+    /// Where revision slot `rev` (fractional) begins.
+    pub fn x(&self, rev: f64) -> f64 {
+        let lo = self.w.lo as f64;
+        let mut x = self.g.x0 + (rev - lo) * self.per;
+        for (a, b) in &self.folds {
+            let (a, b1) = (*a as f64, *b as f64 + 1.0);
+            if rev >= b1 {
+                x += FOLD_W - (b1 - a) * self.per;
+            } else if rev > a {
+                x += (rev - a) / (b1 - a) * FOLD_W - (rev - a) * self.per;
+            }
+        }
+        x
+    }
+
+    /// The fold holding revision `rev`, if one does.
+    pub fn fold_of(&self, rev: i64) -> Option<(i64, i64)> {
+        self.folds.iter().copied().find(|(a, b)| *a <= rev && rev <= *b)
+    }
+
+    /// The folds as the pictures' `data-folds` say them: `lo-hi` each, space separated.
+    pub fn folds_attr(&self) -> String {
+        self.folds.iter().map(|(a, b)| format!("{a}-{b}")).collect::<Vec<_>>().join(" ")
+    }
+}
+
+/// Every revision of the window at which something is drawn besides a key's write: reads
+/// (lists, tokens, refusals), watch starts, frames, bookmarks, cursors and ends, each watch
+/// cache's oldest startable RV, its RV and the revisions still on their way to it, the
+/// compaction boundary and every round, informers' lastSyncRV, and etcd's head. Runs of at least
+/// [`MIN_FOLD`] revisions between them are the stretches the axis may fold.
+pub fn quiet_stretches(m: &Model) -> Vec<(i64, i64)> {
+    let w = m.window;
+    let mut at: Vec<i64> = Vec::new();
+    at.extend(m.marks.iter().map(|mk| mk.rv));
+    for wr in &m.watches {
+        at.extend(wr.start.iter().chain(&wr.frames).chain(&wr.bookmarks).chain(&wr.cursor));
+        at.extend(wr.end.as_ref().map(|e| e.rv));
+    }
+    for c in m.view.apiservers.iter().flat_map(|a| a.caches.iter()) {
+        at.extend([c.oldest_startable_rv, c.rv]);
+        at.extend(c.in_flight_revs.iter().map(|(r, _)| *r));
+    }
+    at.extend(m.compact);
+    at.extend(m.rounds.iter().map(|(_, r)| *r));
+    at.extend(m.view.informers.iter().filter_map(|i| i.last_sync_rv.parse::<i64>().ok()));
+    at.push(m.current);
+    at.retain(|r| *r >= w.lo && *r <= w.hi);
+    at.sort_unstable();
+    at.dedup();
+    let mut out = Vec::new();
+    let mut from = w.lo;
+    for r in at.into_iter().chain(std::iter::once(w.hi + 1)) {
+        if r - from >= MIN_FOLD {
+            out.push((from, r - 1));
+        }
+        from = r + 1;
+    }
+    out
 }
 
 /// The width of `text` as the pictures draw it, measured by the browser: an offscreen SVG
@@ -817,9 +957,8 @@ fn end_glyph(error: bool, x: f64, cy: f64) -> Html {
 #[derive(Properties, PartialEq)]
 pub struct PictureProps {
     pub model: std::rc::Rc<Model>,
-    /// The width of the container, in CSS pixels.
-    #[prop_or(900.0)]
-    pub width: f64,
+    /// The revision axis (the layout for the container's width, and the folded stretches).
+    pub axis: std::rc::Rc<Axis>,
     /// The entry shown in the response viewer (its marks are emphasised).
     #[prop_or_default]
     pub selected: Option<usize>,
@@ -832,6 +971,61 @@ pub struct PictureProps {
     /// What changed since the previous picture: those marks appear in the step's last stage.
     #[prop_or_default]
     pub step: std::rc::Rc<Step>,
+    /// A fold's button was pressed: show that stretch.
+    #[prop_or_default]
+    pub on_open_fold: Callback<(i64, i64)>,
+}
+
+/// Each fold's button on the axis: (left, width, text, line). All say as much as fits on one
+/// line without meeting another ("⋯ 37 revisions, writes only — show", "⋯ 37 — show", "⋯ 37");
+/// when even the shortest do not, they take two lines. Returns them and the lines used.
+fn fold_pills(tr: Tr, axis: &Axis) -> (Vec<(f64, f64, String, usize)>, usize) {
+    let g = axis.g;
+    let place = |k: K, rows: usize| -> Option<Vec<(f64, f64, String, usize)>> {
+        let mut placed: Vec<Vec<(f64, f64)>> = vec![Vec::new(); rows];
+        axis.folds
+            .iter()
+            .map(|(a, b)| {
+                let text = tr.f(k, &[&(b - a + 1)]);
+                let tw = text_width(&text) + 12.0;
+                let mid = axis.x(*a as f64) + FOLD_W / 2.0;
+                let l = (mid - tw / 2.0).min(g.x1 - tw).max(g.x0.min(mid - tw / 2.0)).max(0.0);
+                pack(&mut placed, l, l + tw).map(|row| (l, tw, text, row))
+            })
+            .collect()
+    };
+    if axis.folds.is_empty() {
+        return (Vec::new(), 0);
+    }
+    for k in [K::TlFoldLong, K::TlFoldShort, K::TlFoldTiny] {
+        if let Some(p) = place(k, 1) {
+            return (p, 1);
+        }
+    }
+    match place(K::TlFoldTiny, 2) {
+        Some(p) => (p, 2),
+        // Never overprinted: beyond two lines, each fold says only "⋯" (its title says more).
+        None => (
+            axis.folds
+                .iter()
+                .map(|(a, _)| (axis.x(*a as f64) + FOLD_W / 2.0 - 11.0, 22.0, "⋯".to_string(), 0))
+                .collect(),
+            1,
+        ),
+    }
+}
+
+/// Moves the keyboard focus to the `i`th fold of the picture `e` happened in.
+fn focus_fold(e: &KeyboardEvent, i: usize) {
+    let Some(el) = e.target().and_then(|t| t.dyn_into::<web_sys::Element>().ok()) else { return };
+    let Some(next) =
+        el.closest("svg").ok().flatten().and_then(|svg| svg.query_selector(&format!("g.fold[data-i='{i}']")).ok().flatten())
+    else {
+        return;
+    };
+    if let Ok(focus) = js_sys::Reflect::get(&next, &"focus".into()).and_then(|f| f.dyn_into::<js_sys::Function>()) {
+        let _ = focus.call0(&next);
+    }
 }
 
 /// Interval packing: the first of `rows` sub-rows where [`a`, `b`] meets nothing placed.
@@ -851,8 +1045,9 @@ pub fn picture(p: &PictureProps) -> Html {
     let tr = use_tr();
     let m = &*p.model;
     let w = m.window;
-    let g = Geom::for_width(p.width);
-    let x = |rev: f64| x_of(rev, w, g);
+    let axis = &*p.axis;
+    let g = axis.g;
+    let x = |rev: f64| axis.x(rev);
     let clamp = |v: f64| v.clamp(g.x0, g.x1);
     let mark_attrs = |entry: usize| {
         let hl = p.selected == Some(entry) || p.hovered == Some(entry);
@@ -866,18 +1061,33 @@ pub fn picture(p: &PictureProps) -> Html {
     let mut y = 0.0;
     let mut parts: Vec<Html> = Vec::new();
 
-    // Axis: tick labels at least their width + 16 px apart.
+    // Axis: tick labels at least their width + 16 px apart, never inside a fold; with folds, a
+    // line above the ticks holds each fold's button.
     let widest = text_width(&w.hi.to_string()).max(text_width("8"));
-    let step = tick_step(w.span(), g.x1 - g.x0, widest + 16.0);
+    let min_gap = widest + 16.0;
+    let folded: i64 = axis.folds.iter().map(|(a, b)| b - a + 1).sum();
+    let step = tick_step(
+        (w.span() - folded).max(1),
+        (g.x1 - g.x0) - axis.folds.len() as f64 * FOLD_W,
+        min_gap,
+    );
     let first_tick = ((w.lo + step - 1) / step) * step;
-    let axis_y = AXIS_H + g.label_line();
+    let (pills, pill_rows) = fold_pills(tr, axis);
+    let fold_line = pill_rows as f64 * FOLD_LINE;
+    let axis_y = AXIS_H + g.label_line() + fold_line;
+    let mut last_tick = f64::NEG_INFINITY;
     let ticks: Vec<Html> = (0..)
         .map(|i| first_tick + i * step)
         .take_while(|r| *r <= w.hi)
-        .map(|r| {
+        .filter(|r| axis.fold_of(*r).is_none())
+        .filter_map(|r| {
             let xr = x(r as f64 + 0.5);
-            html! { <g class="tick"><line x1={f(xr)} x2={f(xr)} y1={f(axis_y - 4.0)} y2={f(axis_y)} />
-            <text x={f(xr)} y={f(axis_y - 8.0)} data-label-for="axis">{ r }</text></g> }
+            if xr - last_tick < min_gap {
+                return None;
+            }
+            last_tick = xr;
+            Some(html! { <g class="tick"><line x1={f(xr)} x2={f(xr)} y1={f(axis_y - 4.0)} y2={f(axis_y)} />
+            <text x={f(xr)} y={f(axis_y - 8.0)} data-label-for="axis">{ r }</text></g> })
         })
         .collect();
     parts.push(html! { <g class="axis" key="axis">
@@ -888,6 +1098,7 @@ pub fn picture(p: &PictureProps) -> Html {
         }
         { for ticks }
     </g> });
+    let fold_top = g.label_line() + 2.0;
     y += axis_y + 4.0;
     let plot_top = y;
 
@@ -976,6 +1187,7 @@ pub fn picture(p: &PictureProps) -> Html {
     });
     for wr in &m.watches[..shown] {
         let cy = g.mid(y);
+        let row_name = fit(&format!("{} · {}", wr.id, tr.f(K::TlApiserver, &[&wr.apiserver])), g.x1 - g.x0, false);
         let in_w = |r: i64| r >= w.lo && r <= w.hi;
         let from = wr.start.unwrap_or(w.lo - 1);
         let to = wr.end.as_ref().map(|e| e.rv).or(wr.cursor).unwrap_or(m.current);
@@ -1019,6 +1231,7 @@ pub fn picture(p: &PictureProps) -> Html {
             }
         });
         let mut right_edge = xb + 8.0;
+        let mut extra_line = 0.0;
         let end = wr.end.as_ref().map(|e| {
             let xe = clamp(x(e.rv as f64 + 0.5));
             let (error, text) = end_text(tr, e);
@@ -1027,6 +1240,21 @@ pub fn picture(p: &PictureProps) -> Html {
             if let Some(lx) = lx {
                 right_edge = right_edge.max(lx + tw);
             }
+            // No room beside the mark: on a phone, the row's label line takes it, right of the
+            // row's name (cut with "…" only if even that line is too short; the title has it all).
+            let above = (lx.is_none() && g.stacked()).then(|| {
+                let name = text_width(&row_name) + 12.0;
+                if name + tw <= g.x1 - g.x0 {
+                    (g.x1 - tw, cy - g.content_h() / 2.0 - 4.0, text.clone())
+                } else {
+                    // Not even there: a line of its own under the row, under the mark.
+                    extra_line = LABEL_LINE;
+                    let t = fit(&text, g.x1 - g.x0, false);
+                    let w2 = text_width(&t);
+                    ((xe - w2 / 2.0).min(g.x1 - w2).max(g.x0), cy + g.content_h() / 2.0 + 10.0, t)
+                }
+            });
+            let lx = lx.map(|lx| (lx, cy + 4.0, text.clone())).or(above);
             let (ehl, eclick, eenter, eleave) = mark_attrs(e.entry);
             html! {
                 <g class={classes!("mark", "watch-end", if error { "error" } else { "clean" }, ehl.then_some("hl"), change.ended.contains(&wr.id).then_some(fresh))} data-kind="watch-end"
@@ -1037,7 +1265,7 @@ pub fn picture(p: &PictureProps) -> Html {
                     { hit(xe, cy) }
                     { for ehl.then(|| sel_ring(xe - 9.0, cy - 9.0, 18.0, 18.0)) }
                     { end_glyph(error, xe, cy) }
-                    { for lx.map(|lx| label("end-label", lx, cy + 4.0, text.clone(), "watch-end")) }
+                    { for lx.map(|(lx, ly, t)| label("end-label", lx, ly, t, "watch-end")) }
                 </g>
             }
         });
@@ -1060,7 +1288,7 @@ pub fn picture(p: &PictureProps) -> Html {
                 <g>{ for buffer }</g>
             </g>
         });
-        y += g.row_h();
+        y += g.row_h() + extra_line;
     }
     if m.watches.len() > shown {
         let rest = &m.watches[shown..];
@@ -1072,7 +1300,7 @@ pub fn picture(p: &PictureProps) -> Html {
             let errors = group.iter().filter(|w| w.end.as_ref().is_some_and(|e| e.code.is_some())).count();
             let clean = group.iter().filter(|w| w.end.as_ref().is_some_and(|e| e.code.is_none())).count();
             let (rh, cy) = g.two_line_row(y);
-            let bars = cursor_bars(tr, w, g, cy, &group);
+            let bars = cursor_bars(tr, axis, cy, &group);
             let first = tr.f(K::TlMoreWatchesOn, &[&group.len()]);
             let second = tr.f(K::TlApiserver, &[&n]);
             let title = tr.f(K::TlMoreWatches, &[&group.len(), &errors, &clean]);
@@ -1219,7 +1447,7 @@ pub fn picture(p: &PictureProps) -> Html {
                 });
                 html! { <>{ for bars }{ for crosses }</> }
             }
-            LaneBody::Buckets(b) => buckets(tr, &lane.key, b, w, g, top),
+            LaneBody::Buckets(b) => buckets(tr, &lane.key, b, axis, top),
         };
         parts.push(html! {
             <g class="lane" key={format!("lane-{}", lane.key)} data-key={lane.key.clone()}>
@@ -1234,7 +1462,7 @@ pub fn picture(p: &PictureProps) -> Html {
         parts.push(html! {
             <g class="lane more" key="more-keys" id="tl-more">
                 { lane_label(g, y, &l, &l, false) }
-                { buckets(tr, &l, &m.more, w, g, y + g.label_line()) }
+                { buckets(tr, &l, &m.more, axis, y + g.label_line()) }
             </g>
         });
         y += g.lane_h();
@@ -1253,14 +1481,65 @@ pub fn picture(p: &PictureProps) -> Html {
     }
     let height = y + 6.0;
 
+    // The folds: a narrow strip over every row, and a button on the axis saying what it holds
+    // (as long a text as fits between its neighbours). One Tab stop for all of them: the first
+    // is tabbable, ← → move between them, Enter or Space shows the stretch.
+    let folds = axis.folds.iter().zip(&pills).enumerate().map(|(i, ((a, b), (l, tw, text, row)))| {
+        let (a, b, l, tw) = (*a, *b, *l, *tw);
+        let text = text.clone();
+        let n = b - a + 1;
+        let xa = x(a as f64);
+        let fold_top = fold_top + *row as f64 * FOLD_LINE;
+        let title = tr.f(K::TlFoldTitle, &[&a, &b, &n]);
+        let open = p.on_open_fold.reform(move |_: MouseEvent| (a, b));
+        let on_key = {
+            let open = p.on_open_fold.clone();
+            Callback::from(move |e: KeyboardEvent| match e.key().as_str() {
+                "Enter" | " " => {
+                    e.prevent_default();
+                    open.emit((a, b));
+                }
+                "ArrowRight" | "ArrowLeft" => {
+                    e.prevent_default();
+                    let to = if e.key() == "ArrowRight" { i + 1 } else { i.wrapping_sub(1) };
+                    focus_fold(&e, to);
+                }
+                _ => {}
+            })
+        };
+        let strip_top = g.label_line() + 2.0 + fold_line - 2.0;
+        // The strip lies under the rows (their labels and bars stay readable over it); the
+        // button is drawn over everything.
+        let strip = html! {
+            <g class="fold-under" key={format!("strip-{a}-{b}")} data-from={a.to_string()} data-to={b.to_string()} onclick={open.clone()}>
+                <rect class="fold-strip" x={f(xa)} y={f(strip_top)} width={f(FOLD_W)} height={f((height - 4.0 - strip_top).max(0.0))} />
+                <path class="fold-edge" d={format!("M{} {}V{}M{} {}V{}", f(xa), f(strip_top), f(height - 4.0), f(xa + FOLD_W), f(strip_top), f(height - 4.0))} />
+            </g>
+        };
+        let button = html! {
+            <g class="fold" key={format!("fold-{a}-{b}")} data-kind="fold" data-i={i.to_string()} data-from={a.to_string()} data-to={b.to_string()}
+                data-count={n.to_string()} role="button" tabindex={if i == 0 { "0" } else { "-1" }} aria-label={title.clone()}
+                onclick={open} onkeydown={on_key}>
+                <title>{ title }</title>
+                <rect class="hit" x={f(l)} y={f(fold_top - 3.0)} width={f(tw)} height="24" />
+                <rect class="fold-pill" x={f(l)} y={f(fold_top)} width={f(tw)} height="18" rx="9" />
+                { label("fold-label", l + 6.0, fold_top + 13.0, text, "fold") }
+            </g>
+        };
+        (strip, button)
+    }).collect::<Vec<_>>();
+    let (strips, folds): (Vec<Html>, Vec<Html>) = folds.into_iter().unzip();
+
     let img_label = tr.f(K::TlImgLabel, &[&w.lo, &w.hi, &m.keys, &m.current]);
     html! {
         <div class="tl-wrap">
-            <svg id="timeline-svg" class="timeline" role="img" aria-label={img_label}
+            <svg id="timeline-svg" class="timeline" role={if folds.is_empty() { "img" } else { "group" }} aria-label={img_label}
                 width={f(g.width)} height={f(height)} viewBox={format!("0 0 {} {}", f(g.width), f(height))}
                 data-lo={w.lo.to_string()} data-hi={w.hi.to_string()} data-x0={f(g.x0)} data-x1={f(g.x1)} data-width={f(g.width)}
-                data-current={m.current.to_string()}>
+                data-current={m.current.to_string()} data-folds={axis.folds_attr()}>
+                <g class="fold-strips" aria-hidden="true">{ for strips }</g>
                 <g class="rows">{ for parts }</g>
+                <g class="folds">{ for folds }</g>
             </svg>
             { table(tr, m) }
         </div>
@@ -1269,7 +1548,8 @@ pub fn picture(p: &PictureProps) -> Html {
 
 /// A cursor histogram for watches drawn together: one bar per revision they stand at (where
 /// they ended, else the newest RV read, else where they started), as tall as how many stand there.
-pub fn cursor_bars(tr: Tr, w: Window, g: Geom, cy: f64, group: &[&WatchRow]) -> Html {
+pub fn cursor_bars(tr: Tr, axis: &Axis, cy: f64, group: &[&WatchRow]) -> Html {
+    let w = axis.w;
     let mut at: Vec<(i64, usize)> = Vec::new();
     for c in group
         .iter()
@@ -1283,7 +1563,7 @@ pub fn cursor_bars(tr: Tr, w: Window, g: Geom, cy: f64, group: &[&WatchRow]) -> 
     }
     let most = at.iter().map(|(_, k)| *k).max().unwrap_or(1) as f64;
     let bars = at.iter().map(|(r, k)| {
-        let xr = x_of(*r as f64 + 0.5, w, g);
+        let xr = axis.x(*r as f64 + 0.5);
         let h = 4.0 + 12.0 * (*k as f64 / most);
         html! { <rect class="cursor-bar" data-rv={r.to_string()} data-count={k.to_string()} x={f(xr - 2.0)} y={f(cy + 8.0 - h)} width="4" height={f(h)}>
             <title>{ tr.f(K::TlFoldedAt, &[k, r]) }</title></rect> }
@@ -1301,16 +1581,16 @@ fn lane_label(g: Geom, y: f64, text: &str, title: &str, keep_end: bool) -> Html 
     }
 }
 
-fn buckets(tr: Tr, key: &str, b: &[u32], w: Window, g: Geom, y: f64) -> Html {
+fn buckets(tr: Tr, key: &str, b: &[u32], axis: &Axis, y: f64) -> Html {
+    let w = axis.w;
     let max = b.iter().copied().max().unwrap_or(1).max(1) as f64;
-    let col = (g.x1 - g.x0) / BUCKETS as f64;
     let cols = b.iter().enumerate().filter(|(_, n)| **n > 0).map(|(i, n)| {
         let lo = w.lo + (i as i64 * w.span()) / BUCKETS as i64;
         let hi = (w.lo + ((i as i64 + 1) * w.span()) / BUCKETS as i64 - 1).max(lo);
-        let x1 = g.x0 + i as f64 * col;
+        let (x1, x2) = (axis.x(lo as f64), axis.x(hi as f64 + 1.0));
         let op = 0.3 + 0.7 * (*n as f64 / max);
         html! {
-            <rect class="bucket" x={f(x1)} y={f(y + 4.0)} width={f(col)} height={f(LANE_H - 8.0)}
+            <rect class="bucket" x={f(x1)} y={f(y + 4.0)} width={f((x2 - x1).max(1.0))} height={f(LANE_H - 8.0)}
                 style={format!("opacity:{}", f(op))}><title>{ tr.f(K::TlAggregate, &[&key, n, &lo, &hi]) }</title></rect>
         }
     });
