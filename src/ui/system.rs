@@ -14,8 +14,8 @@ use yew::prelude::*;
 
 use super::i18n::{K, Tr, use_tr};
 use super::timeline::{
-    Axis, FOLD_W, Geom, MAX_WATCH_TIMERS, Model, Step, Tier, Timer, Window, duration_text, f, gutter_label, label,
-    text_width, timer_list, wrap,
+    Axis, FOLD_W, Geom, MAX_WATCH_TIMERS, Model, Step, Tier, Timer, Window, duration_text, f, gutter_label,
+    label, text_width, timer_list, wrap,
 };
 
 #[derive(Properties, PartialEq)]

@@ -7,9 +7,12 @@
 //! row per watch cache window (named by apiserver and resource); one row per watch (start,
 //! frames, bookmarks, cursor, and an end mark with its cause). Only the visible revision range
 //! is drawn, and a lane with more changes than fit is drawn as per-column counts, so a
-//! 100,000-revision history stays cheap.
+//! 100,000-revision history stays cheap. When revisions would be narrower than a pointer
+//! target, stretches holding nothing but writes fold into one narrow mark each ([`Axis::plan`]),
+//! whose button on the axis opens it; each new picture is drawn in stages from the one before
+//! ([`Step`]).
 //!
-//! [`build`] is pure (session + log → [`Model`]); [`x_of`] is the one mapping from revisions to
+//! [`build`] is pure (session + log → [`Model`]); [`Axis`] is the one mapping from revisions to
 //! x, shared with the system view (`ui::system`), which the browser tests use to check that
 //! each element is where the state says. Every mark carries `data-kind`, `data-rv` and
 //! `data-line` (issue 14's stable hooks).
@@ -285,11 +288,22 @@ pub fn quiet_stretches(m: &Model) -> Vec<(i64, i64)> {
 /// `<text>` styled like the pictures' labels (`getComputedTextLength`), so 中文 and any font the
 /// page ends up with are measured, not guessed. Cached per string.
 pub fn text_width(text: &str) -> f64 {
-    if let Some(w) = CACHE.with(|c| c.borrow().get(text).copied()) {
+    measure(text, false)
+}
+
+/// [`text_width`] in bold (the selected line's labels).
+pub fn bold_width(text: &str) -> f64 {
+    measure(text, true)
+}
+
+fn measure(text: &str, bold: bool) -> f64 {
+    let key = if bold { format!("\u{1}{text}") } else { text.to_string() };
+    if let Some(w) = CACHE.with(|c| c.borrow().get(&key).copied()) {
         return w;
     }
     let measured = PROBE.with(|p| {
         let p = p.as_ref()?;
+        p.set_attribute("font-weight", if bold { "700" } else { "400" }).ok()?;
         p.set_text_content(Some(text));
         let f: js_sys::Function =
             js_sys::Reflect::get(p, &"getComputedTextLength".into()).ok()?.dyn_into().ok()?;
@@ -297,7 +311,7 @@ pub fn text_width(text: &str) -> f64 {
     });
     // Without a document (never in a browser): a generous bound, CJK a full em.
     let w = measured.unwrap_or_else(|| text.chars().map(|c| if c.is_ascii() { 7.5 } else { 12.5 }).sum());
-    CACHE.with(|c| c.borrow_mut().insert(text.to_string(), w));
+    CACHE.with(|c| c.borrow_mut().insert(key, w));
     w
 }
 
@@ -1018,12 +1032,17 @@ fn fold_pills(tr: Tr, axis: &Axis) -> (Vec<(f64, f64, String, usize)>, usize) {
 /// Moves the keyboard focus to the `i`th fold of the picture `e` happened in.
 fn focus_fold(e: &KeyboardEvent, i: usize) {
     let Some(el) = e.target().and_then(|t| t.dyn_into::<web_sys::Element>().ok()) else { return };
-    let Some(next) =
-        el.closest("svg").ok().flatten().and_then(|svg| svg.query_selector(&format!("g.fold[data-i='{i}']")).ok().flatten())
+    let Some(next) = el
+        .closest("svg")
+        .ok()
+        .flatten()
+        .and_then(|svg| svg.query_selector(&format!("g.fold[data-i='{i}']")).ok().flatten())
     else {
         return;
     };
-    if let Ok(focus) = js_sys::Reflect::get(&next, &"focus".into()).and_then(|f| f.dyn_into::<js_sys::Function>()) {
+    if let Ok(focus) =
+        js_sys::Reflect::get(&next, &"focus".into()).and_then(|f| f.dyn_into::<js_sys::Function>())
+    {
         let _ = focus.call0(&next);
     }
 }
@@ -1066,11 +1085,8 @@ pub fn picture(p: &PictureProps) -> Html {
     let widest = text_width(&w.hi.to_string()).max(text_width("8"));
     let min_gap = widest + 16.0;
     let folded: i64 = axis.folds.iter().map(|(a, b)| b - a + 1).sum();
-    let step = tick_step(
-        (w.span() - folded).max(1),
-        (g.x1 - g.x0) - axis.folds.len() as f64 * FOLD_W,
-        min_gap,
-    );
+    let step =
+        tick_step((w.span() - folded).max(1), (g.x1 - g.x0) - axis.folds.len() as f64 * FOLD_W, min_gap);
     let first_tick = ((w.lo + step - 1) / step) * step;
     let (pills, pill_rows) = fold_pills(tr, axis);
     let fold_line = pill_rows as f64 * FOLD_LINE;
@@ -1187,7 +1203,8 @@ pub fn picture(p: &PictureProps) -> Html {
     });
     for wr in &m.watches[..shown] {
         let cy = g.mid(y);
-        let row_name = fit(&format!("{} · {}", wr.id, tr.f(K::TlApiserver, &[&wr.apiserver])), g.x1 - g.x0, false);
+        let row_name =
+            fit(&format!("{} · {}", wr.id, tr.f(K::TlApiserver, &[&wr.apiserver])), g.x1 - g.x0, false);
         let in_w = |r: i64| r >= w.lo && r <= w.hi;
         let from = wr.start.unwrap_or(w.lo - 1);
         let to = wr.end.as_ref().map(|e| e.rv).or(wr.cursor).unwrap_or(m.current);
@@ -1235,7 +1252,10 @@ pub fn picture(p: &PictureProps) -> Html {
         let end = wr.end.as_ref().map(|e| {
             let xe = clamp(x(e.rv as f64 + 0.5));
             let (error, text) = end_text(tr, e);
-            let tw = text_width(&text);
+            let (ehl, eclick, eenter, eleave) = mark_attrs(e.entry);
+            // The selected line's labels are bold: measured so.
+            let width_of = |t: &str| if ehl { bold_width(t) } else { text_width(t) };
+            let tw = width_of(&text);
             let lx = if xe + 10.0 + tw <= g.x1 { Some(xe + 10.0) } else if xe - 10.0 - tw >= xa.min(xe) - 0.1 && xe - 10.0 - tw >= g.x0 { Some(xe - 10.0 - tw) } else { None };
             if let Some(lx) = lx {
                 right_edge = right_edge.max(lx + tw);
@@ -1249,13 +1269,12 @@ pub fn picture(p: &PictureProps) -> Html {
                 } else {
                     // Not even there: a line of its own under the row, under the mark.
                     extra_line = LABEL_LINE;
-                    let t = fit(&text, g.x1 - g.x0, false);
-                    let w2 = text_width(&t);
+                    let t = fit(&text, g.x1 - g.x0 - (tw - text_width(&text)), false);
+                    let w2 = width_of(&t);
                     ((xe - w2 / 2.0).min(g.x1 - w2).max(g.x0), cy + g.content_h() / 2.0 + 10.0, t)
                 }
             });
             let lx = lx.map(|lx| (lx, cy + 4.0, text.clone())).or(above);
-            let (ehl, eclick, eenter, eleave) = mark_attrs(e.entry);
             html! {
                 <g class={classes!("mark", "watch-end", if error { "error" } else { "clean" }, ehl.then_some("hl"), change.ended.contains(&wr.id).then_some(fresh))} data-kind="watch-end"
                     data-cause={e.cause.and_then(cause_name)} data-code={e.code.map(|c| c.to_string())}
