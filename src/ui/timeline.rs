@@ -594,7 +594,7 @@ impl Step {
     /// The class an element this step changed wears (`fresh-a` / `fresh-b`, by the parity of
     /// [`Step::n`]).
     pub fn fresh(&self) -> &'static str {
-        if self.n % 2 == 0 { "fresh-a" } else { "fresh-b" }
+        if self.n.is_multiple_of(2) { "fresh-a" } else { "fresh-b" }
     }
 
     pub fn new_frame(&self, id: &str, rv: i64) -> bool {
