@@ -2456,6 +2456,8 @@ async fn play_grows_one_advance_line_per_play_session() {
     lab.unmount();
     let again = Lab::with_config(Config::parse("?tick=15&lang=en", "")).await;
     assert_eq!(again.log(), saved);
+    // The pictures lay out for the width they measure (a ResizeObserver, after the first paint).
+    settle().await;
     assert_eq!(again.state_html(), before);
     // One undo takes the whole Play session back.
     again.click("#undo").await;
@@ -3271,6 +3273,108 @@ async fn the_pictures_fit_390_px_without_sideways_scrolling() {
     motionless(&lab).await;
     assert_legible(&lab, "two apiservers at 390");
     lab.unmount();
+}
+
+// ---- the folded axis and the staged step, as pure functions
+/// The picture's model after running `lines` in a fresh session.
+fn model_of(lines: &[String]) -> timeline::Model {
+    let mut s = rvlab::script::Session::new();
+    let entries: Vec<rvlab::ui::state::Entry> = lines
+        .iter()
+        .enumerate()
+        .map(|(i, l)| rvlab::ui::state::Entry { line: l.clone(), out: s.run_line(i + 1, l).map(Rc::new) })
+        .collect();
+    timeline::build(&s, &entries, None)
+}
+
+fn create_line(name: &str) -> String {
+    format!(r#"POST /api/v1/namespaces/default/configmaps {{"metadata":{{"name":"{name}"}}}}"#)
+}
+
+const LIST_ALL: &str = "GET /api/v1/namespaces/default/configmaps?limit=500";
+
+/// A list at 2, writes 3–12, a list at 12, writes 13–22, a list at 22.
+fn two_quiet_stretches() -> timeline::Model {
+    let mut lines = vec![create_line("a"), LIST_ALL.to_string()];
+    lines.extend((1..=10).map(|i| create_line(&format!("p{i}"))));
+    lines.push(LIST_ALL.into());
+    lines.extend((1..=10).map(|i| create_line(&format!("q{i}"))));
+    lines.push(LIST_ALL.into());
+    model_of(&lines)
+}
+
+#[wasm_bindgen_test]
+fn an_axis_without_folds_is_linear_and_folds_keep_it_continuous_from_x0_to_x1() {
+    let w = Window { lo: 1, hi: 20 };
+    let g = timeline::Geom { width: 420.0, x0: 8.0, x1: 406.0 };
+    let lin = timeline::Axis::new(w, g, Vec::new());
+    assert!((lin.x(1.0) - 8.0).abs() < 1e-9 && (lin.x(21.0) - 406.0).abs() < 1e-9);
+    assert!((lin.x(11.0) - 207.0).abs() < 1e-9);
+    let folded = timeline::Axis::new(w, g, vec![(12, 18), (3, 9)]);
+    assert_eq!(folded.folds, [(3, 9), (12, 18)], "sorted");
+    assert!((folded.x(1.0) - 8.0).abs() < 1e-9 && (folded.x(21.0) - 406.0).abs() < 1e-9);
+    // Each fold takes timeline::FOLD_W whatever it holds; the 6 open revisions share the rest.
+    assert!((folded.per - (398.0 - 2.0 * timeline::FOLD_W) / 6.0).abs() < 1e-9);
+    assert!((folded.x(10.0) - folded.x(3.0) - timeline::FOLD_W).abs() < 1e-9);
+    // Monotonic and continuous across fold edges.
+    let mut last = f64::NEG_INFINITY;
+    for i in 0..=200 {
+        let r = 1.0 + f64::from(i) * 0.1;
+        let x = folded.x(r);
+        assert!(x >= last - 1e-9, "x({r}) = {x} < {last}");
+        last = x;
+    }
+    assert_eq!(folded.fold_of(5), Some((3, 9)));
+    assert_eq!(folded.fold_of(11), None);
+    assert_eq!(folded.folds_attr(), "3-9 12-18");
+}
+
+#[wasm_bindgen_test]
+fn only_stretches_of_plain_writes_fold_and_only_when_revisions_are_too_narrow() {
+    let m = two_quiet_stretches();
+    // Lists at 2, 12 and 22, the cache window 1–22 and etcd's head 22 are drawn; the rest
+    // are writes only.
+    assert_eq!(timeline::quiet_stretches(&m), [(3, 11), (13, 21)]);
+    // 1280 px: 22 revisions fit at ≥ 24 px each, nothing folds.
+    assert!(timeline::Axis::plan(&m, 1280.0, &[]).folds.is_empty());
+    // 390 px: both fold, and the open revisions get a pointer target each.
+    let narrow = timeline::Axis::plan(&m, 360.0, &[]);
+    assert_eq!(narrow.folds, [(3, 11), (13, 21)]);
+    assert!(narrow.per >= timeline::COMFORT_PX && narrow.g.width <= 360.0);
+    assert!(!narrow.opened);
+    // A stretch the learner opened stays open; the picture grows (at most timeline::MAX_GROW ×) so
+    // its revisions keep their width, and says it was opened.
+    let opened = timeline::Axis::plan(&m, 360.0, &[(13, 21)]);
+    assert_eq!(opened.folds, [(3, 11)]);
+    assert!(opened.opened && opened.g.width > 360.0 && opened.per >= timeline::COMFORT_PX - 1e-9);
+    assert!(opened.g.width <= 360.0 + (narrow.g.x1 - narrow.g.x0) * (timeline::MAX_GROW - 1.0) + 1e-9);
+}
+
+#[wasm_bindgen_test]
+fn a_step_names_what_arrived_what_was_read_and_which_marks_are_new() {
+    let mut lines = vec![
+        "set cache.lag 5s".to_string(),
+        create_line("a"),
+        create_line("b"),
+        "GET /api/v1/namespaces/default/configmaps?watch=true&resourceVersion=1".into(),
+    ];
+    let before = model_of(&lines);
+    lines.push("advance 6s".into());
+    lines.push("events w1".into());
+    lines.push(LIST_ALL.into());
+    let after = model_of(&lines);
+    let step = timeline::Step::between(Some(&before), &after, 7);
+    assert_eq!(step.n, 7);
+    assert_eq!(step.fresh(), "fresh-b");
+    assert_eq!(step.landed, [(1, "configmaps".to_string(), 2), (1, "configmaps".to_string(), 3)]);
+    assert_eq!(step.frames, [("w1".to_string(), 2), ("w1".to_string(), 3)]);
+    assert!(step.started.is_empty() && step.ended.is_empty());
+    assert_eq!(step.marks, [(6, 3)], "the list of line 7, at RV 3");
+    // Backwards (the scrubber stepping back) nothing arrives and nothing is new.
+    let back = timeline::Step::between(Some(&after), &before, 8);
+    assert!(back.landed.is_empty() && back.frames.is_empty() && back.marks.is_empty());
+    // The first picture has nothing to stage.
+    assert_eq!(timeline::Step::between(None, &after, 0), timeline::Step::default());
 }
 
 /// `n` configmap creates named `{prefix}1`…
