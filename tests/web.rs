@@ -1704,7 +1704,10 @@ async fn thousands_of_cache_snapshots_are_one_tick_per_pixel() {
     settle().await;
     let ticks = lab.all(".pictures line.snapshot");
     let width = lab.el(".pictures").get_bounding_client_rect().width();
-    assert!(ticks.len() > 100 && ticks.len() as f64 <= width, "{} ticks in {width} px", ticks.len());
+    // The stretches with only writes (and their snapshots) are folded: their ticks share the
+    // fold's few pixels, one per pixel.
+    assert!(!lab.attr("#system-view", "data-folds").is_empty());
+    assert!(ticks.len() > 20 && ticks.len() as f64 <= width, "{} ticks in {width} px", ticks.len());
     let xs: Vec<f64> = ticks.iter().map(|t| t.get_bounding_client_rect().x().floor()).collect();
     assert!(xs.windows(2).all(|p| p[0] < p[1]), "one tick per pixel, in revision order");
     let rvs: Vec<i64> = ticks.iter().filter_map(|t| t.get_attribute("data-rv")?.parse().ok()).collect();

@@ -336,7 +336,7 @@ strings! {
     TlFoldLong => "⋯ {0} revisions, writes only — show", "⋯ {0} 个 revision，只有写入 — 展开";
     TlFoldShort => "⋯ {0} — show", "⋯ {0} — 展开";
     TlFoldTiny => "⋯ {0}", "⋯ {0}";
-    TlFoldTitle => "Revisions {0}–{1} are folded: {2} revisions with nothing drawn but key writes (no read, watch, cache edge or compaction). Press to show them.", "revision {0}–{1} 已折叠：这 {2} 个 revision 只有键的写入（没有读取、watch、缓存边界或压缩）。按下即可展开。";
+    TlFoldTitle => "Revisions {0}–{1} are folded: {2} revisions with nothing drawn but key writes and the watch cache's snapshot of each (no read, watch, cache edge or compaction). Press to show them.", "revision {0}–{1} 已折叠：这 {2} 个 revision 只有键的写入及 watch cache 为每次写入留的快照（没有读取、watch、缓存边界或压缩）。按下即可展开。";
     TlFoldsNote => "⋯ a fold: revisions with only writes, drawn narrow so the rest has room. Press one to show it (Tab reaches them, ← → move between them).", "⋯ 折叠：只有写入的 revision 被画窄，给其余部分留出空间。按下即可展开（Tab 可到达，← → 在折叠之间移动）。";
     TlScrollHint => "Wider than the panel: scroll sideways for the rest →", "图比面板宽：左右滚动查看其余部分 →";
     TlRefold => "Fold the writes-only stretches again", "重新折叠只有写入的区段";

@@ -1,6 +1,9 @@
 //! Simulation controls (create N objects, compact, advance the clock, settings, apiservers) and
 //! the etcd view. Every control appends a script line; nothing reaches the engine another way.
 
+use std::cell::Cell;
+use std::rc::Rc;
+
 use wasm_bindgen::JsCast;
 use wasm_bindgen::closure::Closure;
 use web_sys::{HtmlInputElement, HtmlSelectElement};
@@ -84,13 +87,32 @@ pub struct SimProps {
 /// Adds `secs` simulated seconds every `ms` milliseconds while mounted and `on` (one log line per
 /// Play session, see [`Action::PlayTick`]); the returned cleanup (effect teardown: pause, speed
 /// change, unmount) clears the interval and ends the session. `pagehide` pauses too.
-fn play_timer(on: bool, ms: u32, secs: u64, lab: LabHandle, playing: UseStateHandle<bool>) -> impl FnOnce() {
+/// `live` is false from the moment Pause is pressed: a tick that fires before the effect's
+/// cleanup clears the interval (renders run before effects, so a busy page can delay it) adds
+/// nothing.
+fn play_timer(
+    on: bool,
+    ms: u32,
+    secs: u64,
+    lab: LabHandle,
+    playing: UseStateHandle<bool>,
+    live: Rc<Cell<bool>>,
+) -> impl FnOnce() {
     let w = web_sys::window();
     let end = lab.clone();
     let timer = match (&w, on) {
         (Some(w), true) => {
-            let tick = Closure::<dyn Fn()>::new(move || lab.dispatch(Action::PlayTick(secs)));
-            let hide = Closure::<dyn Fn()>::new(move || playing.set(false));
+            live.set(true);
+            let still = live.clone();
+            let tick = Closure::<dyn Fn()>::new(move || {
+                if still.get() {
+                    lab.dispatch(Action::PlayTick(secs));
+                }
+            });
+            let hide = Closure::<dyn Fn()>::new(move || {
+                live.set(false);
+                playing.set(false);
+            });
             let id = w
                 .set_interval_with_callback_and_timeout_and_arguments_0(
                     tick.as_ref().unchecked_ref(),
@@ -125,10 +147,12 @@ pub fn sim_controls(props: &SimProps) -> Html {
     // The timer runs only while playing, at a timed speed, without reduced motion, and while the
     // scrubber is at the end (in the past a new line would ask to fork).
     let running = *playing && secs > 0 && !reduce && !lab.in_past();
+    let live: Rc<Cell<bool>> = (*use_memo((), |_| Rc::new(Cell::new(false)))).clone();
     use_effect_with((running, secs, props.tick_ms), {
         let lab = lab.clone();
         let playing = playing.clone();
-        move |(on, secs, ms)| play_timer(*on, *ms, *secs, lab, playing)
+        let live = live.clone();
+        move |(on, secs, ms)| play_timer(*on, *ms, *secs, lab, playing, live)
     });
     let count = use_state(|| "3".to_string());
     let prefix = use_state(|| "pod".to_string());
@@ -224,10 +248,14 @@ pub fn sim_controls(props: &SimProps) -> Html {
     let on_play = {
         let lab = lab.clone();
         let playing = playing.clone();
+        let live = live.clone();
         Callback::from(move |_: MouseEvent| {
             if reduce {
                 lab.dispatch(Action::RunAt(Place::Sim, vec![lines::tick_line(secs)]));
             } else {
+                if *playing {
+                    live.set(false);
+                }
                 playing.set(!*playing);
             }
         })
@@ -235,9 +263,11 @@ pub fn sim_controls(props: &SimProps) -> Html {
     let on_speed = {
         let speed = speed.clone();
         let playing = playing.clone();
+        let live = live.clone();
         Callback::from(move |e: Event| {
             let v = e.target_unchecked_into::<HtmlSelectElement>().value();
             if v == "instant" {
+                live.set(false);
                 playing.set(false);
             }
             speed.set(v);

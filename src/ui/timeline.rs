@@ -252,7 +252,8 @@ impl Axis {
 /// Every revision of the window at which something is drawn besides a key's write: reads
 /// (lists, tokens, refusals), watch starts, frames, bookmarks, cursors and ends, each watch
 /// cache's oldest startable RV, its RV and the revisions still on their way to it, the
-/// compaction boundary and every round, informers' lastSyncRV, and etcd's head. Runs of at least
+/// compaction boundary and every round, informers' lastSyncRV, and etcd's head (a cache's
+/// snapshot of a write is part of that write: it does not hold a stretch open). Runs of at least
 /// [`MIN_FOLD`] revisions between them are the stretches the axis may fold.
 pub fn quiet_stretches(m: &Model) -> Vec<(i64, i64)> {
     let w = m.window;
