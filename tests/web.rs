@@ -3285,7 +3285,10 @@ fn model_of(lines: &[String]) -> timeline::Model {
     let entries: Vec<rvlab::ui::state::Entry> = lines
         .iter()
         .enumerate()
-        .map(|(i, l)| rvlab::ui::state::Entry { line: l.clone(), out: s.run_line(i + 1, l).map(Rc::new) })
+        .map(|(i, l)| rvlab::ui::state::Entry {
+            line: l.as_str().into(),
+            out: s.run_line(i + 1, l).map(Rc::new),
+        })
         .collect();
     timeline::build(&s, &entries, None)
 }
