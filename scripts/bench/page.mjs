@@ -14,7 +14,7 @@
 // The dist directory is served by a tiny static server on a free port (127.0.0.1, port 0).
 import fs from 'node:fs';
 import path from 'node:path';
-import http from 'node:http';
+import { option, serveDir } from './static.mjs';
 import zlib from 'node:zlib';
 import { createRequire } from 'node:module';
 
@@ -25,10 +25,7 @@ const { chromium } = require(pwPath);
 
 const args = process.argv.slice(2);
 const dist = path.resolve(args.find(a => !a.startsWith('--')) || 'dist');
-const opt = (name, dflt) => {
-  const a = args.find(a => a.startsWith(`--${name}=`));
-  return a ? Number(a.split('=')[1]) : dflt;
-};
+const opt = (name, dflt) => Number(option(args, name, dflt));
 const RUNS = opt('runs', 7);
 const OBJECTS = opt('objects', 10000);
 
@@ -52,17 +49,7 @@ for (const ext of ['wasm', 'js']) {
 }
 
 // ---- static server ----
-const types = { '.html': 'text/html', '.js': 'text/javascript', '.wasm': 'application/wasm', '.css': 'text/css', '.json': 'application/json' };
-const server = http.createServer((req, res) => {
-  let p = decodeURIComponent(new URL(req.url, 'http://x').pathname);
-  if (p.endsWith('/')) p += 'index.html';
-  const f = path.join(dist, path.normalize(p));
-  if (!f.startsWith(dist) || !fs.existsSync(f) || fs.statSync(f).isDirectory()) { res.writeHead(404); res.end(); return; }
-  res.writeHead(200, { 'content-type': types[path.extname(f)] || 'application/octet-stream', 'cache-control': 'no-store' });
-  fs.createReadStream(f).pipe(res);
-});
-await new Promise(r => server.listen(0, '127.0.0.1', r));
-const url = `http://127.0.0.1:${server.address().port}/`;
+const { server, url } = await serveDir(dist);
 
 // Records (in the page, relative to navigation start) when the app first puts an element into
 // <body>, when #console-input exists, and the first idle period after that.

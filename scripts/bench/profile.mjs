@@ -6,7 +6,7 @@
 // time (summed over the runs, then divided by the runs: ms per action).
 import fs from 'node:fs';
 import path from 'node:path';
-import http from 'node:http';
+import { option, serveDir } from './static.mjs';
 import { createRequire } from 'node:module';
 
 const require = createRequire(import.meta.url);
@@ -16,26 +16,13 @@ const { chromium } = require(pwPath);
 
 const args = process.argv.slice(2);
 const dist = path.resolve(args.find(a => !a.startsWith('--')) || 'dist');
-const opt = (name, dflt) => {
-  const a = args.find(a => a.startsWith(`--${name}=`));
-  return a ? a.split('=')[1] : dflt;
-};
+const opt = (name, dflt) => option(args, name, dflt);
 const OBJECTS = Number(opt('objects', 10000));
 const RUNS = Number(opt('runs', 5));
 const TOP = Number(opt('top', 40));
 const ONLY = opt('only', 'cmd,scrub,reload').split(',');
 
-const types = { '.html': 'text/html', '.js': 'text/javascript', '.wasm': 'application/wasm', '.css': 'text/css' };
-const server = http.createServer((req, res) => {
-  let p = decodeURIComponent(new URL(req.url, 'http://x').pathname);
-  if (p.endsWith('/')) p += 'index.html';
-  const f = path.join(dist, path.normalize(p));
-  if (!f.startsWith(dist) || !fs.existsSync(f) || fs.statSync(f).isDirectory()) { res.writeHead(404); res.end(); return; }
-  res.writeHead(200, { 'content-type': types[path.extname(f)] || 'application/octet-stream', 'cache-control': 'no-store' });
-  fs.createReadStream(f).pipe(res);
-});
-await new Promise(r => server.listen(0, '127.0.0.1', r));
-const url = `http://127.0.0.1:${server.address().port}/`;
+const { server, url } = await serveDir(dist);
 
 const log = [];
 for (let i = 0; i < OBJECTS; i++) {
