@@ -29,7 +29,7 @@ use serde_json::{Map, Value, json};
 
 use super::go::json::encode_string;
 use super::go::strconv::go_quote;
-use super::patch::{ListKind, Schema, list_kind};
+use super::merge_schema::{ListKind, Schema, list_kind};
 
 /// The User-Agent of the requests a script sends (`rvlab/<version>`); a write without
 /// `fieldManager` is recorded under its prefix, `rvlab`, as a real apiserver records

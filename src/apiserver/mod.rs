@@ -10,6 +10,7 @@ pub mod features;
 pub mod field_selector;
 pub mod fieldmanager;
 pub mod go;
+pub mod merge_schema;
 pub mod object;
 pub mod patch;
 pub mod registry;
