@@ -97,6 +97,8 @@ cmd_serve() {
 
 PASSED=0
 FAILED=0
+FAILED_PARTS=()
+failed_part() { FAILED_PARTS+=("$1"); }
 count_results() { # count_results LOGFILE: add up every "test result:" line of cargo / wasm-bindgen-test
   local p f
   p=$(grep -aoE 'test result: [A-Za-z]+\. [0-9]+ passed' "$1" | awk '{s+=$4} END {print s+0}')
@@ -119,15 +121,15 @@ cmd_test() {
   local status=0
 
   say "cargo fmt --check"
-  if cargo fmt --check >&2; then PASSED=$((PASSED + 1)); else say "cargo fmt --check FAILED (run cargo fmt)"; FAILED=$((FAILED + 1)); status=1; fi
+  if cargo fmt --check >&2; then PASSED=$((PASSED + 1)); else say "cargo fmt --check FAILED (run cargo fmt)"; FAILED=$((FAILED + 1)); status=1; failed_part "cargo fmt --check"; fi
 
   say "cargo clippy -D warnings (native and wasm32)"
-  if cargo clippy --offline --all-targets -- -D warnings >&2; then PASSED=$((PASSED + 1)); else say "clippy (native) FAILED"; FAILED=$((FAILED + 1)); status=1; fi
-  if cargo clippy --offline --all-targets --target wasm32-unknown-unknown -- -D warnings >&2; then PASSED=$((PASSED + 1)); else say "clippy (wasm32) FAILED"; FAILED=$((FAILED + 1)); status=1; fi
+  if cargo clippy --offline --all-targets -- -D warnings >&2; then PASSED=$((PASSED + 1)); else say "clippy (native) FAILED"; FAILED=$((FAILED + 1)); status=1; failed_part "clippy (native)"; fi
+  if cargo clippy --offline --all-targets --target wasm32-unknown-unknown -- -D warnings >&2; then PASSED=$((PASSED + 1)); else say "clippy (wasm32) FAILED"; FAILED=$((FAILED + 1)); status=1; failed_part "clippy (wasm32)"; fi
 
   say "release build of the playground (dist/)"
   if ! { trunk build --release --offline >&2 || { cargo fetch >&2 && trunk build --release --offline >&2; }; }; then
-    say "release build FAILED"; FAILED=$((FAILED + 1)); status=1
+    say "release build FAILED"; FAILED=$((FAILED + 1)); status=1; failed_part "release build"
   fi
 
   say "clients for tests/serve_clients.rs: kubectl on PATH, the Python client in .tools/pyvenv"
@@ -136,28 +138,31 @@ cmd_test() {
 
   say "native tests"
   RVLAB_PYTHON="$TOOLS/pyvenv/bin/python" cargo test --offline --no-fail-fast --all-targets -- --include-ignored 2>&1 | tee "$logs/native.log" >&2
-  [ "${PIPESTATUS[0]}" -eq 0 ] || status=1
+  [ "${PIPESTATUS[0]}" -eq 0 ] || { status=1; failed_part "native tests: $(grep -aE '^    [A-Za-z0-9_:]+$|^test .* FAILED$|could not compile' "$logs/native.log" | tr -s ' ' | sort -u | head -n 20 | paste -sd, -)"; }
   count_results "$logs/native.log"
 
   say "scripts and lessons with expectations (rvlab test scripts/ lessons/)"
   cargo run --offline --quiet --bin rvlab -- test scripts/ lessons/ 2>&1 | tee "$logs/scripts.log" >&2
-  [ "${PIPESTATUS[0]}" -eq 0 ] || status=1
+  [ "${PIPESTATUS[0]}" -eq 0 ] || { status=1; failed_part "scripts and lessons: $(grep -aiE 'fail' "$logs/scripts.log" | head -n 10 | paste -sd, -)"; }
   count_plain "$logs/scripts.log"
 
   say "browser tests (headless Chromium)"
   cargo test --offline --target wasm32-unknown-unknown --test web 2>&1 | tee "$logs/web.log" >&2
-  [ "${PIPESTATUS[0]}" -eq 0 ] || status=1
+  [ "${PIPESTATUS[0]}" -eq 0 ] || { status=1; failed_part "browser tests: $(grep -aE '^test .* FAILED$|^    [A-Za-z0-9_:]+$|Failed to detect test|might have timed out' "$logs/web.log" | sort -u | head -n 20 | paste -sd, -)"; }
+  grep -aq 'test result:' "$logs/web.log" || { FAILED=$((FAILED + 1)); failed_part "browser tests: no result line (the runner gave up: WASM_BINDGEN_TEST_TIMEOUT in .cargo/config.toml)"; }
   count_results "$logs/web.log"
 
   say "documentation site (mdBook $MDBOOK_VERSION, embeds checked in headless Chromium)"
   site_test 2>&1 | tee "$logs/site.log" >&2
-  [ "${PIPESTATUS[0]}" -eq 0 ] || status=1
+  [ "${PIPESTATUS[0]}" -eq 0 ] || { status=1; failed_part "documentation site: $(grep -aE '^not ok|^site:' "$logs/site.log" | head -n 10 | paste -sd, -)"; }
   count_plain "$logs/site.log"
 
   say "benchmark smoke run (every scenario at tiny sizes, native and in the browser)"
-  if (cmd_bench --smoke) >&2; then PASSED=$((PASSED + 1)); else FAILED=$((FAILED + 1)); status=1; fi
+  if (cmd_bench --smoke) >&2; then PASSED=$((PASSED + 1)); else FAILED=$((FAILED + 1)); status=1; failed_part "benchmark smoke run"; fi
 
   if [ "$status" -ne 0 ] && [ "$FAILED" -eq 0 ]; then FAILED=1; fi
+  local part
+  for part in "${FAILED_PARTS[@]}"; do echo "FAILED: $part"; done
   echo "$PASSED passed, $FAILED failed"
   return "$status"
 }
