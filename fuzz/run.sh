@@ -8,6 +8,7 @@
 # Needs the nightly toolchain and cargo-fuzz (installed into .tools/ if missing).
 # The committed seeds in fuzz/corpus/<target>/ are read, not written: new inputs go to
 # target/fuzz-corpus/<target>/, crashes to target/fuzz-artifacts/<target>/.
+# FUZZ_TIMEOUT=S overrides the per-input timeout (10 s, 60 s for the whole-script targets).
 # Each run appends one line to target/fuzz-log.tsv: date, target, executions, seconds, findings.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -32,6 +33,9 @@ for t in "${targets[@]}"; do
   # (src/script/budget.rs); on 2 shared cores a few such lines take more than 10 s of wall time.
   timeout=10
   case "$t" in script_text | script_gen) timeout=60 ;; esac
+  # libFuzzer's timeout is wall time: a run at low priority beside other work needs a longer one
+  # (FUZZ_TIMEOUT=900), or a starved input is reported as a hang.
+  timeout=${FUZZ_TIMEOUT:-$timeout}
   echo "== $t (${limit[*]}, -timeout=$timeout)"
   start=$(date +%s)
   out=$(cargo +nightly fuzz run -a -s none --fuzz-dir fuzz "$t" "$tgt/fuzz-corpus/$t" "fuzz/corpus/$t" -- \
