@@ -36,21 +36,37 @@ need_rust() {
   }
 }
 
+# tool_install CRATE ARGS...: cargo install into .tools with a quick release profile (no LTO, many
+# codegen units, opt-level 1): these tools are built once per machine and do little work, so
+# build time matters more than their speed. Each gets its own target dir (they may run at once).
+tool_install() {
+  local crate=$1; shift
+  CARGO_PROFILE_RELEASE_LTO=false CARGO_PROFILE_RELEASE_CODEGEN_UNITS=16 CARGO_PROFILE_RELEASE_OPT_LEVEL=1 \
+    CARGO_TARGET_DIR="$TOOLS/build/$crate" cargo install "$crate" "$@" --root "$TOOLS" >&2 || return 1
+  rm -rf "$TOOLS/build/$crate"
+}
+
 need_web_tools() {
   need_rust
   [ -f Cargo.lock ] || cargo generate-lockfile >&2 || die "could not resolve dependencies (is crates.io reachable?)"
   cargo fetch --quiet >&2 || die "could not download the crates in Cargo.lock (is crates.io reachable?)"
-  if [ "$("$TOOLS/bin/trunk" --version 2>/dev/null)" != "trunk $TRUNK_VERSION" ]; then
-    say "installing trunk $TRUNK_VERSION into .tools (takes several minutes once)"
-    cargo install trunk --version "=$TRUNK_VERSION" --locked --root "$TOOLS" >&2 || die "installing trunk failed"
-  fi
   local bg; bg=$(bindgen_version)
   [ -n "$bg" ] || die "no wasm-bindgen in Cargo.lock"
+  # The two builds run side by side: each spends minutes in single-threaded codegen and linking.
+  local trunk_pid="" bindgen_pid=""
+  if [ "$("$TOOLS/bin/trunk" --version 2>/dev/null)" != "trunk $TRUNK_VERSION" ]; then
+    say "installing trunk $TRUNK_VERSION into .tools (takes several minutes once)"
+    # Without default features: no TLS stack and no update check (trunk never downloads here:
+    # wasm-bindgen and wasm-opt come pinned from .tools).
+    tool_install trunk --version "=$TRUNK_VERSION" --locked --no-default-features & trunk_pid=$!
+  fi
   if [ "$("$TOOLS/bin/wasm-bindgen" --version 2>/dev/null)" != "wasm-bindgen $bg" ]; then
     say "installing wasm-bindgen-cli $bg into .tools"
     # No --locked: the CLI's own lockfile names crates the registry may not carry.
-    cargo install wasm-bindgen-cli --version "=$bg" --force --root "$TOOLS" >&2 || die "installing wasm-bindgen-cli failed"
+    tool_install wasm-bindgen-cli --version "=$bg" --force & bindgen_pid=$!
   fi
+  [ -z "$trunk_pid" ] || wait "$trunk_pid" || die "installing trunk failed"
+  [ -z "$bindgen_pid" ] || wait "$bindgen_pid" || die "installing wasm-bindgen-cli failed"
   if ! "$TOOLS/npm/node_modules/.bin/wasm-opt" --version 2>/dev/null | grep -q "version ${BINARYEN_VERSION%%.*}"; then
     command -v npm >/dev/null || die "npm is required for wasm-opt (binaryen): apt-get install nodejs npm"
     say "installing binaryen $BINARYEN_VERSION (wasm-opt) into .tools/npm"
@@ -146,12 +162,19 @@ cmd_test() {
   [ "${PIPESTATUS[0]}" -eq 0 ] || { status=1; failed_part "scripts and lessons: $(grep -aiE 'fail' "$logs/scripts.log" | head -n 10 | paste -sd, -)"; }
   count_plain "$logs/scripts.log"
 
+  # mdBook (for the site check below) builds meanwhile, at a lower priority than the browser.
+  local mdbook_pid=""
+  if [ "$("$TOOLS/bin/mdbook" --version 2>/dev/null)" != "mdbook v$MDBOOK_VERSION" ]; then
+    (renice -n 15 "$BASHPID" >/dev/null; need_mdbook) > "$logs/mdbook.log" 2>&1 & mdbook_pid=$!
+  fi
+
   say "browser tests (headless Chromium)"
   cargo test --offline --target wasm32-unknown-unknown --test web 2>&1 | tee "$logs/web.log" >&2
   [ "${PIPESTATUS[0]}" -eq 0 ] || { status=1; failed_part "browser tests: $(grep -aE '^test .* FAILED$|^    [A-Za-z0-9_:]+$|Failed to detect test|might have timed out' "$logs/web.log" | sort -u | head -n 20 | paste -sd, -)"; }
   grep -aq 'test result:' "$logs/web.log" || { FAILED=$((FAILED + 1)); failed_part "browser tests: no result line (the runner gave up: WASM_BINDGEN_TEST_TIMEOUT in .cargo/config.toml)"; }
   count_results "$logs/web.log"
 
+  [ -z "$mdbook_pid" ] || wait "$mdbook_pid" || cat "$logs/mdbook.log" >&2
   say "documentation site (mdBook $MDBOOK_VERSION, embeds checked in headless Chromium)"
   site_test 2>&1 | tee "$logs/site.log" >&2
   [ "${PIPESTATUS[0]}" -eq 0 ] || { status=1; failed_part "documentation site: $(grep -aE '^not ok|^site:' "$logs/site.log" | head -n 10 | paste -sd, -)"; }
@@ -179,7 +202,7 @@ need_playwright() {
 need_mdbook() {
   if [ "$("$TOOLS/bin/mdbook" --version 2>/dev/null)" != "mdbook v$MDBOOK_VERSION" ]; then
     say "installing mdbook $MDBOOK_VERSION into .tools (a few minutes once)"
-    cargo install mdbook --version "=$MDBOOK_VERSION" --locked --no-default-features --root "$TOOLS" >&2 || return 1
+    tool_install mdbook --version "=$MDBOOK_VERSION" --locked --no-default-features || return 1
   fi
 }
 
