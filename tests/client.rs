@@ -48,6 +48,14 @@ fn delete(c: &mut Cluster, name: &str) {
     assert_eq!(r.code, 200, "{}", r.body);
 }
 
+/// `c` holding the configmaps `names`, created in this order (revisions 2, 3, …).
+fn holding(mut c: Cluster, names: &[&str]) -> Cluster {
+    for name in names {
+        create(&mut c, name);
+    }
+    c
+}
+
 fn informer(mode: InformerMode, seed: u64) -> Informer {
     Informer::new("inf", "configmaps", Some("default"), mode, vec![0], seed, None)
 }
@@ -55,6 +63,15 @@ fn informer(mode: InformerMode, seed: u64) -> Informer {
 /// `informer show` as the script prints it.
 fn show(i: &mut Informer) -> Value {
     report_json(&i.show(), false)
+}
+
+/// An informer that has run once over `c` (listed, and watching from the list's RV), with what
+/// that run printed marked as shown.
+fn watching(c: &mut Cluster, mode: InformerMode, seed: u64) -> Informer {
+    let mut i = informer(mode, seed);
+    i.poll(c);
+    shown(&mut i);
+    i
 }
 
 /// Every decision so far, rendered in English (the `log` text).
@@ -84,6 +101,12 @@ impl Draws {
     fn new(seed: u64) -> Self {
         Draws { rng: Rng::new(seed), base: 800 }
     }
+    /// The draws left once the first watch request has taken its timeout.
+    fn past_first_watch(seed: u64) -> Self {
+        let mut d = Draws::new(seed);
+        d.timeout();
+        d
+    }
     /// `timeoutSeconds` in [300, 600).
     fn timeout(&mut self) -> u64 {
         self.rng.range(300, 600)
@@ -100,6 +123,14 @@ fn watch_target(rv: &str, timeout: u64) -> String {
     format!(
         "GET {CM}?allowWatchBookmarks=true&resourceVersion={rv}&timeoutSeconds={timeout}&watch=true → 200"
     )
+}
+
+/// The log of a watch that ended cleanly: a new watch from `rv` with the next `timeout`.
+fn clean_rewatch(rv: &str, timeout: u64) -> [String; 2] {
+    [
+        format!("watch ended cleanly → re-watch from {rv}"),
+        format!("watch from {rv} (timeoutSeconds={timeout})"),
+    ]
 }
 
 fn watch_list_target(rv: Option<&str>, timeout: u64, code: u16) -> String {
@@ -236,12 +267,8 @@ fn legacy_lists_at_rv_0_then_watches_from_the_list_rv() {
 // OnAdd / OnUpdate(old, new) / OnDelete in arrival order.
 #[test]
 fn watch_events_move_last_sync_rv_and_reach_the_handlers_in_order() {
-    let mut c = cluster();
-    create(&mut c, "a");
-    create(&mut c, "b");
-    let mut i = informer(InformerMode::Legacy, 7);
-    i.poll(&mut c);
-    shown(&mut i);
+    let mut c = holding(cluster(), &["a", "b"]);
+    let mut i = watching(&mut c, InformerMode::Legacy, 7);
     assert_eq!(create(&mut c, "c"), "4");
     update(&mut c, "a", "x");
     delete(&mut c, "b");
@@ -261,8 +288,7 @@ fn watch_events_move_last_sync_rv_and_reach_the_handlers_in_order() {
 // with a fresh timeout, no relist, no handler calls.
 #[test]
 fn clean_close_rewatches_from_last_sync_rv_without_relisting() {
-    let mut c = cluster();
-    create(&mut c, "a");
+    let mut c = holding(cluster(), &["a"]);
     let mut i = informer(InformerMode::Legacy, 9);
     i.poll(&mut c);
     c.advance(Duration::from_secs(2));
@@ -272,17 +298,10 @@ fn clean_close_rewatches_from_last_sync_rv_without_relisting() {
     shown(&mut i);
     end_stream(&mut c, &i);
     i.poll(&mut c);
-    let mut d = Draws::new(9);
-    let _t1 = d.timeout();
+    let mut d = Draws::past_first_watch(9);
     let t2 = d.timeout();
     let (log, requests, handlers) = shown(&mut i);
-    assert_eq!(
-        log,
-        vec![
-            "watch ended cleanly → re-watch from 3".to_string(),
-            format!("watch from 3 (timeoutSeconds={t2})")
-        ]
-    );
+    assert_eq!(log, clean_rewatch("3", t2));
     assert_eq!(requests, vec![watch_target("3", t2)]);
     assert!(handlers.is_empty());
     assert_eq!(i.last_sync_rv(), "3");
@@ -293,16 +312,11 @@ fn clean_close_rewatches_from_last_sync_rv_without_relisting() {
 // A relist calls OnUpdate even for unchanged objects (§f).
 #[test]
 fn very_short_watch_backs_off_then_relists_at_last_sync_rv() {
-    let mut c = cluster();
-    create(&mut c, "a");
-    create(&mut c, "b");
-    let mut i = informer(InformerMode::Legacy, 21);
-    i.poll(&mut c);
-    shown(&mut i);
+    let mut c = holding(cluster(), &["a", "b"]);
+    let mut i = watching(&mut c, InformerMode::Legacy, 21);
     end_stream(&mut c, &i);
     i.poll(&mut c);
-    let mut d = Draws::new(21);
-    let _t1 = d.timeout();
+    let mut d = Draws::past_first_watch(21);
     let b1 = d.backoff();
     let (log, requests, _) = shown(&mut i);
     assert_eq!(
@@ -333,12 +347,8 @@ fn fmt(ms: u64) -> String {
 // OnDelete(DeletedFinalStateUnknown) first, then OnUpdate/OnAdd in list order.
 #[test]
 fn watch_410_relists_at_last_sync_rv_and_diffs_the_store() {
-    let mut c = cluster();
-    create(&mut c, "a");
-    create(&mut c, "b");
-    let mut i = informer(InformerMode::Legacy, 4);
-    i.poll(&mut c);
-    shown(&mut i);
+    let mut c = holding(cluster(), &["a", "b"]);
+    let mut i = watching(&mut c, InformerMode::Legacy, 4);
     c.advance(Duration::from_secs(2));
     assert_eq!(create(&mut c, "c"), "4");
     assert_eq!(create(&mut c, "d"), "5");
@@ -346,8 +356,7 @@ fn watch_410_relists_at_last_sync_rv_and_diffs_the_store() {
     c.compact(6).expect("compact");
     end_stream(&mut c, &i);
     i.poll(&mut c);
-    let mut d = Draws::new(4);
-    let _t1 = d.timeout();
+    let mut d = Draws::past_first_watch(4);
     let t2 = d.timeout();
     let b1 = d.backoff();
     let (log, requests, handlers) = shown(&mut i);
@@ -470,13 +479,9 @@ fn relist_at_last_sync_rv_that_fails_with_410_falls_back_to_rv_empty() {
 // the failed relist, so it is unpaginated too.
 #[test]
 fn gone_then_too_large_relist_falls_back_to_a_consistent_list() {
-    let mut c = cluster();
-    create(&mut c, "a");
-    let mut i = informer(InformerMode::Legacy, 5);
-    i.poll(&mut c);
-    shown(&mut i);
-    let mut d = Draws::new(5);
-    let _t1 = d.timeout();
+    let mut c = holding(cluster(), &["a"]);
+    let mut i = watching(&mut c, InformerMode::Legacy, 5);
+    let mut d = Draws::past_first_watch(5);
     {
         let mut f = Faulty::new(&mut c);
         f.inject.push(Frame::error(&Status::failure(410, "Gone", "too old resource version: 2 (3)", None)));
@@ -514,11 +519,8 @@ fn gone_then_too_large_relist_falls_back_to_a_consistent_list() {
 // store or the handlers.
 #[test]
 fn bookmarks_advance_last_sync_rv_only() {
-    let mut c = cluster();
-    create(&mut c, "a");
-    let mut i = informer(InformerMode::Legacy, 6);
-    i.poll(&mut c);
-    shown(&mut i);
+    let mut c = holding(cluster(), &["a"]);
+    let mut i = watching(&mut c, InformerMode::Legacy, 6);
     let mut f = Faulty::new(&mut c);
     f.inject.push(bookmark("9"));
     i.poll_with(&mut f);
@@ -530,8 +532,7 @@ fn bookmarks_advance_last_sync_rv_only() {
     let h = i.watch_handle().expect("watching");
     f.c.cancel_watch(h);
     i.poll_with(&mut f);
-    let mut d = Draws::new(6);
-    let _ = d.timeout();
+    let mut d = Draws::past_first_watch(6);
     let t2 = d.timeout();
     assert_eq!(shown(&mut i).1, vec![watch_target("9", t2)]);
 }
@@ -540,8 +541,7 @@ fn bookmarks_advance_last_sync_rv_only() {
 // wait, before the reflector sees anything; the informer says when it wants to be polled.
 #[test]
 fn retry_after_is_honoured_by_the_rest_client() {
-    let mut c = cluster();
-    create(&mut c, "a");
+    let mut c = holding(cluster(), &["a"]);
     let mut i = informer(InformerMode::Legacy, 8);
     let mut f = Faulty::new(&mut c);
     f.answer("limit=500&resourceVersion=0", &Status::too_many_requests("storage is (re)initializing", 1));
@@ -594,8 +594,7 @@ fn the_eleventh_429_reaches_the_reflector() {
 // §f: a watch request answered 429 → back off and watch again from lastSyncRV — no relist.
 #[test]
 fn watch_429_backs_off_and_rewatches_without_relisting() {
-    let mut c = cluster();
-    create(&mut c, "a");
+    let mut c = holding(cluster(), &["a"]);
     let mut i = informer(InformerMode::Legacy, 13);
     let mut f = Faulty::new(&mut c);
     f.answer("watch=true", &Status::too_many_requests("too many requests", 0));
@@ -664,9 +663,7 @@ fn failures_back_off_exponentially_from_the_seed() {
 // same RV; the timer runs only while the reflector is in its watch phase.
 #[test]
 fn resync_redelivers_the_cache_every_period() {
-    let mut c = cluster();
-    create(&mut c, "a");
-    create(&mut c, "b");
+    let mut c = holding(cluster(), &["a", "b"]);
     let mut i = Informer::new(
         "inf",
         "configmaps",
@@ -692,25 +689,15 @@ fn resync_redelivers_the_cache_every_period() {
 // a clean close → re-watch from lastSyncRV, no relist.
 #[test]
 fn watch_timeout_from_the_cache_is_a_clean_close() {
-    let mut c = Cluster::new();
-    create(&mut c, "a");
-    create(&mut c, "b");
-    let mut i = informer(InformerMode::Legacy, 1);
-    i.poll(&mut c);
-    shown(&mut i);
+    let mut c = holding(Cluster::new(), &["a", "b"]);
+    let mut i = watching(&mut c, InformerMode::Legacy, 1);
     let mut d = Draws::new(1);
     let t1 = d.timeout();
     c.advance(Duration::from_secs(t1));
     i.poll(&mut c);
     let t2 = d.timeout();
     let (log, requests, _) = shown(&mut i);
-    assert_eq!(
-        log,
-        vec![
-            "watch ended cleanly → re-watch from 3".to_string(),
-            format!("watch from 3 (timeoutSeconds={t2})")
-        ]
-    );
+    assert_eq!(log, clean_rewatch("3", t2));
     assert_eq!(requests, vec![watch_target("3", t2)]);
 }
 
@@ -719,17 +706,12 @@ fn watch_timeout_from_the_cache_is_a_clean_close() {
 // client retries by itself one second later (client-go rest `checkWait`).
 #[test]
 fn apiserver_restart_rewatch_rides_out_the_429_with_retry_after() {
-    let mut c = Cluster::new();
-    create(&mut c, "a");
-    create(&mut c, "b");
-    let mut i = informer(InformerMode::Legacy, 1);
-    i.poll(&mut c);
-    shown(&mut i);
+    let mut c = holding(Cluster::new(), &["a", "b"]);
+    let mut i = watching(&mut c, InformerMode::Legacy, 1);
     c.advance(Duration::from_secs(2));
     c.restart_apiserver(0).expect("restart");
     i.poll(&mut c);
-    let mut d = Draws::new(1);
-    let _t1 = d.timeout();
+    let mut d = Draws::past_first_watch(1);
     let t2 = d.timeout();
     let (log, requests, _) = shown(&mut i);
     assert_eq!(
@@ -758,9 +740,7 @@ fn apiserver_restart_rewatch_rides_out_the_429_with_retry_after() {
 // store is replaced, lastSyncRV = the bookmark's RV, and the same stream keeps delivering.
 #[test]
 fn streaming_collects_initial_events_until_the_end_bookmark_and_keeps_the_watch() {
-    let mut c = cluster();
-    create(&mut c, "a");
-    create(&mut c, "b");
+    let mut c = holding(cluster(), &["a", "b"]);
     let mut i = informer(InformerMode::Streaming, 5);
     i.poll(&mut c);
     let mut d = Draws::new(5);
@@ -794,20 +774,15 @@ fn streaming_collects_initial_events_until_the_end_bookmark_and_keeps_the_watch(
 // (NotOlderThan never 410s on an old rv) and the Replace diffs the store.
 #[test]
 fn streaming_rewatches_plainly_and_recovers_from_410_with_a_new_watch_list() {
-    let mut c = cluster();
-    create(&mut c, "a");
-    create(&mut c, "b");
-    let mut i = informer(InformerMode::Streaming, 17);
-    i.poll(&mut c);
-    shown(&mut i);
+    let mut c = holding(cluster(), &["a", "b"]);
+    let mut i = watching(&mut c, InformerMode::Streaming, 17);
     c.advance(Duration::from_secs(2));
     create(&mut c, "c"); // 4
     delete(&mut c, "a"); // 5
     c.compact(5).expect("compact");
     end_stream(&mut c, &i);
     i.poll(&mut c);
-    let mut d = Draws::new(17);
-    let _t1 = d.timeout();
+    let mut d = Draws::past_first_watch(17);
     let t2 = d.timeout();
     let b1 = d.backoff();
     let (log, requests, _) = shown(&mut i);
@@ -829,13 +804,9 @@ fn streaming_rewatches_plainly_and_recovers_from_410_with_a_new_watch_list() {
 // §f streaming: a watch-list refused with 410 or too-large → retry at once with rv "".
 #[test]
 fn streaming_too_large_retries_the_watch_list_with_rv_empty() {
-    let mut c = cluster();
-    create(&mut c, "a");
-    let mut i = informer(InformerMode::Streaming, 19);
-    i.poll(&mut c);
-    shown(&mut i);
-    let mut d = Draws::new(19);
-    let _t1 = d.timeout();
+    let mut c = holding(cluster(), &["a"]);
+    let mut i = watching(&mut c, InformerMode::Streaming, 19);
+    let mut d = Draws::past_first_watch(19);
     let mut f = Faulty::new(&mut c);
     f.inject.push(Frame::error(&Status::expired("too old resource version: 2 (3)")));
     f.answer(
@@ -860,8 +831,7 @@ fn streaming_too_large_retries_the_watch_list_with_rv_empty() {
 // An all-namespaces informer lists /api/v1/<resource> and names objects namespace/name.
 #[test]
 fn all_namespaces_informer_uses_the_cluster_wide_path() {
-    let mut c = cluster();
-    create(&mut c, "a");
+    let mut c = holding(cluster(), &["a"]);
     let mut i = Informer::new("all", "configmaps", None, InformerMode::Legacy, vec![0], 3, None);
     i.poll(&mut c);
     let t1 = Draws::new(3).timeout();
@@ -886,10 +856,7 @@ fn all_namespaces_informer_uses_the_cluster_wide_path() {
 // exactly one full (unpaginated) list at the originally requested rv; the result is that list.
 #[test]
 fn pager_falls_back_to_one_full_list_when_a_continue_token_expires() {
-    let mut c = cluster();
-    for n in ["a", "b", "c"] {
-        create(&mut c, n);
-    }
+    let mut c = holding(cluster(), &["a", "b", "c"]);
     let path = ResourcePath::new("configmaps", Some("default"));
     let mut trace = Trace::new();
     let mut run = ListPager::new(1).start(&path, 0, ListOptions::default());
@@ -922,10 +889,7 @@ fn pager_falls_back_to_one_full_list_when_a_continue_token_expires() {
 // on the *first* page is returned as is (no fallback).
 #[test]
 fn pager_pages_and_returns_first_page_errors() {
-    let mut c = cluster();
-    for n in ["a", "b", "c"] {
-        create(&mut c, n);
-    }
+    let mut c = holding(cluster(), &["a", "b", "c"]);
     let path = ResourcePath::new("configmaps", Some("default"));
     let mut trace = Trace::new();
     let list = ListPager::new(2)
@@ -974,8 +938,7 @@ fn pager_pages_and_returns_first_page_errors() {
 // frame that is not a Status, an unknown resource.
 #[test]
 fn garbage_from_the_server_is_an_error_not_a_panic() {
-    let mut c = cluster();
-    create(&mut c, "a");
+    let mut c = holding(cluster(), &["a"]);
     let mut i = informer(InformerMode::Legacy, 2);
     let mut f = Faulty::new(&mut c);
     f.canned.push((
@@ -1012,8 +975,7 @@ fn garbage_from_the_server_is_an_error_not_a_panic() {
 // Stopping hangs up the watch; a stopped informer never sends again.
 #[test]
 fn stop_cancels_the_watch() {
-    let mut c = cluster();
-    create(&mut c, "a");
+    let mut c = holding(cluster(), &["a"]);
     let mut i = informer(InformerMode::Legacy, 2);
     i.poll(&mut c);
     let h = i.watch_handle().expect("watching");

@@ -24,6 +24,11 @@ fn cm(name: &str) -> String {
     )
 }
 
+/// The `cm` lines for `names`, one a line.
+fn cms(names: &[&str]) -> String {
+    names.iter().map(|n| cm(n)).collect::<Vec<_>>().join("\n")
+}
+
 fn rv(v: &Value) -> &str {
     v["body"]["metadata"]["resourceVersion"].as_str().unwrap_or("")
 }
@@ -86,7 +91,7 @@ POST /api/v1/namespaces/default/pods {"metadata":{"name":"p"},"spec":{"container
 // §B create of an existing key → 409 AlreadyExists; the revision does not move.
 #[test]
 fn create_existing_is_409_already_exists() {
-    let out = run(&format!("{}\n{}\netcd get /registry/ --prefix", cm("a"), cm("a")));
+    let out = run(&format!("{}\netcd get /registry/ --prefix", cms(&["a", "a"])));
     assert_eq!(out[1]["code"], 409);
     assert_eq!(
         out[1]["body"],
@@ -228,8 +233,7 @@ fn list_rv_is_the_read_revision_not_the_newest_item() {
 // §D paging: exact token, remainingItemCount, same RV on every page, snapshot isolation.
 #[test]
 fn pages_share_one_snapshot() {
-    let script =
-        format!("{}\n{}\n{}\nGET /api/v1/namespaces/default/configmaps?limit=1", cm("a"), cm("b"), cm("c"));
+    let script = format!("{}\nGET /api/v1/namespaces/default/configmaps?limit=1", cms(&["a", "b", "c"]));
     let mut s = session();
     let out = s.run_script(&script);
     let first = &out[3]["body"];
@@ -257,12 +261,8 @@ fn pages_share_one_snapshot() {
 #[test]
 fn compacted_continue_is_410_with_an_inconsistent_token() {
     let mut s = session();
-    let out = s.run_script(&format!(
-        "{}\n{}\n{}\nGET /api/v1/namespaces/default/configmaps?limit=1",
-        cm("a"),
-        cm("b"),
-        cm("c")
-    ));
+    let out = s
+        .run_script(&format!("{}\nGET /api/v1/namespaces/default/configmaps?limit=1", cms(&["a", "b", "c"])));
     let token = out[3]["body"]["metadata"]["continue"].as_str().unwrap_or("").to_string();
     s.run_line(
         5,
@@ -295,9 +295,8 @@ fn compacted_continue_is_410_with_an_inconsistent_token() {
 #[test]
 fn exact_reads_compacted_and_future() {
     let out = run(&format!(
-        "{}\n{}\ncompact 3\nGET /api/v1/namespaces/default/configmaps?resourceVersion=2&resourceVersionMatch=Exact\nGET /api/v1/namespaces/default/configmaps?resourceVersion=3&resourceVersionMatch=Exact\nGET /api/v1/namespaces/default/configmaps?resourceVersion=9&resourceVersionMatch=Exact",
-        cm("a"),
-        cm("b")
+        "{}\ncompact 3\nGET /api/v1/namespaces/default/configmaps?resourceVersion=2&resourceVersionMatch=Exact\nGET /api/v1/namespaces/default/configmaps?resourceVersion=3&resourceVersionMatch=Exact\nGET /api/v1/namespaces/default/configmaps?resourceVersion=9&resourceVersionMatch=Exact",
+        cms(&["a", "b"])
     ));
     assert_eq!(out[3]["code"], 410);
     assert_eq!(out[3]["body"]["message"], "The resourceVersion for the provided list is too old.");
@@ -313,9 +312,8 @@ fn exact_reads_compacted_and_future() {
 #[test]
 fn limit_with_rv_is_exact() {
     let out = run(&format!(
-        "{}\n{}\nGET /api/v1/namespaces/default/configmaps?limit=5&resourceVersion=2\nGET /api/v1/namespaces/default/configmaps?resourceVersion=2",
-        cm("a"),
-        cm("b")
+        "{}\nGET /api/v1/namespaces/default/configmaps?limit=5&resourceVersion=2\nGET /api/v1/namespaces/default/configmaps?resourceVersion=2",
+        cms(&["a", "b"])
     ));
     assert_eq!(out[2]["body"]["metadata"]["resourceVersion"], "2");
     assert_eq!(out[2]["body"]["items"].as_array().map(Vec::len), Some(1));
@@ -354,9 +352,8 @@ fn label_selector_lists() {
 #[test]
 fn watch_from_a_revision_streams_changes_after_it() {
     let out = run(&format!(
-        "{}\n{}\nGET /api/v1/namespaces/default/configmaps?watch=true&resourceVersion=2\nDELETE /api/v1/namespaces/default/configmaps/a\nevents w1\nevents w1",
-        cm("a"),
-        cm("b")
+        "{}\nGET /api/v1/namespaces/default/configmaps?watch=true&resourceVersion=2\nDELETE /api/v1/namespaces/default/configmaps/a\nevents w1\nevents w1",
+        cms(&["a", "b"])
     ));
     assert_eq!(out[2], json!({"line":3,"code":200,"watch":"w1"}));
     let ev = &out[4]["events"];
@@ -374,9 +371,8 @@ fn watch_from_a_revision_streams_changes_after_it() {
 #[test]
 fn watch_from_compacted_revision_is_error_410() {
     let out = run(&format!(
-        "{}\n{}\ncompact 3\nGET /api/v1/namespaces/default/configmaps?watch=1&resourceVersion=1\nevents w1",
-        cm("a"),
-        cm("b")
+        "{}\ncompact 3\nGET /api/v1/namespaces/default/configmaps?watch=1&resourceVersion=1\nevents w1",
+        cms(&["a", "b"])
     ));
     assert_eq!(out[3]["code"], 200);
     let ev = &out[4]["events"];
@@ -415,9 +411,8 @@ fn selector_transitions_in_watches() {
 #[test]
 fn watch_without_rv_starts_with_the_current_state() {
     let out = run(&format!(
-        "{}\n{}\nGET /api/v1/namespaces/default/configmaps?watch=true\n{}\nevents w1",
-        cm("a"),
-        cm("b"),
+        "{}\nGET /api/v1/namespaces/default/configmaps?watch=true\n{}\nevents w1",
+        cms(&["a", "b"]),
         cm("c")
     ));
     let names: Vec<(String, String)> = out[4]["events"]

@@ -499,6 +499,24 @@ struct OpenWatch {
     model: Vec<WatchResponse>,
 }
 
+impl OpenWatch {
+    /// Takes what the model has sent this watch since the last call, then waits (at most 2 s)
+    /// until etcd has sent as many events, and a cancel if the model's watch was cancelled.
+    /// Returns the model's event count and whether it was cancelled.
+    fn catch_up(&mut self, model: &mut MvccStore) -> (usize, bool) {
+        self.model.extend(model.take_watch_responses(self.id));
+        let want: usize = self.model.iter().map(|r| r.events.len()).sum();
+        let cancel = self.model.iter().any(|r| r.canceled || r.compact_revision != 0);
+        let deadline = Instant::now() + Duration::from_secs(2);
+        while (self.stream.event_count() < want || (cancel && !self.stream.saw_cancel()))
+            && Instant::now() < deadline
+        {
+            self.stream.pump(Duration::from_millis(20));
+        }
+        (want, cancel)
+    }
+}
+
 fn key_bytes(prefix: &str, k: &str) -> Vec<u8> {
     format!("{prefix}{k}").into_bytes()
 }
@@ -839,15 +857,7 @@ impl Seq<'_> {
     /// until etcd has sent what the model has, and until fresh past-start watchers are synced.
     fn before_compaction(&mut self, etcd_rev: i64) {
         for w in &mut self.watches {
-            w.model.extend(self.model.take_watch_responses(w.id));
-            let want: usize = w.model.iter().map(|r| r.events.len()).sum();
-            let cancel = w.model.iter().any(|r| r.canceled || r.compact_revision != 0);
-            let deadline = Instant::now() + Duration::from_secs(2);
-            while (w.stream.event_count() < want || (cancel && !w.stream.saw_cancel()))
-                && Instant::now() < deadline
-            {
-                w.stream.pump(Duration::from_millis(20));
-            }
+            let (want, cancel) = w.catch_up(&mut self.model);
             if w.unsynced && want == 0 && !cancel && w.start <= etcd_rev {
                 sleep_until(w.created + Duration::from_millis(250));
             }
@@ -858,15 +868,7 @@ impl Seq<'_> {
     fn check_watches(&mut self) -> Result<(), (usize, Value, Value)> {
         let mut watches = std::mem::take(&mut self.watches);
         for w in &mut watches {
-            w.model.extend(self.model.take_watch_responses(w.id));
-            let want: usize = w.model.iter().map(|r| r.events.len()).sum();
-            let cancel = w.model.iter().any(|r| r.canceled || r.compact_revision != 0);
-            let deadline = Instant::now() + Duration::from_secs(2);
-            while (w.stream.event_count() < want || (cancel && !w.stream.saw_cancel()))
-                && Instant::now() < deadline
-            {
-                w.stream.pump(Duration::from_millis(20));
-            }
+            w.catch_up(&mut self.model);
             w.stream.pump(Duration::from_millis(2));
             let (m, e) = if w.exact {
                 let m: Vec<Value> = w

@@ -35,6 +35,11 @@ fn list_msg(pairs: &[(&str, &str)]) -> String {
     }
 }
 
+/// What `list_msg` gives for ListOptions refused with `causes`: 422 Invalid (§C.1).
+fn invalid(causes: &str) -> String {
+    format!("422 Invalid ListOptions.meta.k8s.io \"\" is invalid: {causes}")
+}
+
 #[test]
 fn routing() {
     let r = get("/api/v1/namespaces/ns1/pods").unwrap();
@@ -299,73 +304,58 @@ fn label_selector_errors() {
 // §C.1, every row
 #[test]
 fn list_option_validation() {
-    let p = "422 Invalid ListOptions.meta.k8s.io \"\" is invalid: ";
-    assert_eq!(
-        list_msg(&[("resourceVersionMatch", "Exact")]),
-        format!(
-            "{p}resourceVersionMatch: Forbidden: resourceVersionMatch is forbidden unless resourceVersion is provided"
-        )
-    );
-    assert_eq!(
-        list_msg(&[("resourceVersion", "5"), ("resourceVersionMatch", "Exact"), ("continue", "x")]),
-        format!(
-            "{p}resourceVersionMatch: Forbidden: resourceVersionMatch is forbidden when continue is provided"
-        )
-    );
-    assert_eq!(
-        list_msg(&[("resourceVersion", "5"), ("resourceVersionMatch", "X")]),
-        format!(
-            r#"{p}resourceVersionMatch: Unsupported value: "X": supported values: "Exact", "NotOlderThan", """#
-        )
-    );
-    assert_eq!(
-        list_msg(&[("resourceVersion", "0"), ("resourceVersionMatch", "Exact")]),
-        format!(
-            r#"{p}resourceVersionMatch: Forbidden: resourceVersionMatch "exact" is forbidden for resourceVersion "0""#
-        )
-    );
-    assert_eq!(
-        list_msg(&[("sendInitialEvents", "true")]),
-        format!("{p}sendInitialEvents: Forbidden: sendInitialEvents is forbidden for list")
-    );
-    assert_eq!(
-        list_msg(&[("watch", "1"), ("sendInitialEvents", "true"), ("resourceVersionMatch", "Exact")]),
-        format!(
-            r#"{p}[resourceVersionMatch: Forbidden: sendInitialEvents requires setting resourceVersionMatch to NotOlderThan, resourceVersionMatch: Unsupported value: "Exact": supported values: "NotOlderThan"]"#
-        )
-    );
-    assert_eq!(
-        list_msg(&[("watch", "1"), ("sendInitialEvents", "true")]),
-        format!(
-            "{p}resourceVersionMatch: Forbidden: sendInitialEvents requires setting resourceVersionMatch to NotOlderThan"
-        )
-    );
-    assert_eq!(
-        list_msg(&[("watch", "1"), ("resourceVersionMatch", "NotOlderThan")]),
-        format!(
-            "{p}resourceVersionMatch: Forbidden: resourceVersionMatch is forbidden for watch unless sendInitialEvents is provided"
-        )
-    );
-    // Several errors: bracketed, comma-separated.
-    assert_eq!(
-        list_msg(&[("resourceVersionMatch", "X"), ("sendInitialEvents", "1")]),
-        format!(
-            r#"{p}[resourceVersionMatch: Forbidden: resourceVersionMatch is forbidden unless resourceVersion is provided, resourceVersionMatch: Unsupported value: "X": supported values: "Exact", "NotOlderThan", "", sendInitialEvents: Forbidden: sendInitialEvents is forbidden for list]"#
-        )
-    );
+    // Each refused combination and the causes of its 422.
+    let refused: [(&[(&str, &str)], &str); 9] = [
+        (
+            &[("resourceVersionMatch", "Exact")],
+            "resourceVersionMatch: Forbidden: resourceVersionMatch is forbidden unless resourceVersion is provided",
+        ),
+        (
+            &[("resourceVersion", "5"), ("resourceVersionMatch", "Exact"), ("continue", "x")],
+            "resourceVersionMatch: Forbidden: resourceVersionMatch is forbidden when continue is provided",
+        ),
+        (
+            &[("resourceVersion", "5"), ("resourceVersionMatch", "X")],
+            r#"resourceVersionMatch: Unsupported value: "X": supported values: "Exact", "NotOlderThan", """#,
+        ),
+        (
+            &[("resourceVersion", "0"), ("resourceVersionMatch", "Exact")],
+            r#"resourceVersionMatch: Forbidden: resourceVersionMatch "exact" is forbidden for resourceVersion "0""#,
+        ),
+        (
+            &[("sendInitialEvents", "true")],
+            "sendInitialEvents: Forbidden: sendInitialEvents is forbidden for list",
+        ),
+        (
+            &[("watch", "1"), ("sendInitialEvents", "true"), ("resourceVersionMatch", "Exact")],
+            r#"[resourceVersionMatch: Forbidden: sendInitialEvents requires setting resourceVersionMatch to NotOlderThan, resourceVersionMatch: Unsupported value: "Exact": supported values: "NotOlderThan"]"#,
+        ),
+        (
+            &[("watch", "1"), ("sendInitialEvents", "true")],
+            "resourceVersionMatch: Forbidden: sendInitialEvents requires setting resourceVersionMatch to NotOlderThan",
+        ),
+        (
+            &[("watch", "1"), ("resourceVersionMatch", "NotOlderThan")],
+            "resourceVersionMatch: Forbidden: resourceVersionMatch is forbidden for watch unless sendInitialEvents is provided",
+        ),
+        // Several errors: bracketed, comma-separated.
+        (
+            &[("resourceVersionMatch", "X"), ("sendInitialEvents", "1")],
+            r#"[resourceVersionMatch: Forbidden: resourceVersionMatch is forbidden unless resourceVersion is provided, resourceVersionMatch: Unsupported value: "X": supported values: "Exact", "NotOlderThan", "", sendInitialEvents: Forbidden: sendInitialEvents is forbidden for list]"#,
+        ),
+    ];
+    for (query, causes) in refused {
+        assert_eq!(list_msg(query), invalid(causes), "{query:?}");
+    }
     // Valid combinations.
-    assert_eq!(
-        list_msg(&[("resourceVersion", "5"), ("resourceVersionMatch", "NotOlderThan"), ("limit", "2")]),
-        "ok"
-    );
-    assert_eq!(
-        list_msg(&[("watch", "1"), ("sendInitialEvents", "true"), ("resourceVersionMatch", "NotOlderThan")]),
-        "ok"
-    );
-    assert_eq!(
-        list_msg(&[("watch", "1"), ("sendInitialEvents", "false"), ("resourceVersionMatch", "NotOlderThan")]),
-        "ok"
-    );
+    let valid: [&[(&str, &str)]; 3] = [
+        &[("resourceVersion", "5"), ("resourceVersionMatch", "NotOlderThan"), ("limit", "2")],
+        &[("watch", "1"), ("sendInitialEvents", "true"), ("resourceVersionMatch", "NotOlderThan")],
+        &[("watch", "1"), ("sendInitialEvents", "false"), ("resourceVersionMatch", "NotOlderThan")],
+    ];
+    for query in valid {
+        assert_eq!(list_msg(query), "ok", "{query:?}");
+    }
     // Legacy /watch/ path is validated with the list rules (opts.watch is false).
     let s = parse_and_validate("GET", "/api/v1/watch/pods?sendInitialEvents=true", None, true).unwrap_err();
     assert!(s.message().ends_with("sendInitialEvents: Forbidden: sendInitialEvents is forbidden for list"));
@@ -379,10 +369,9 @@ fn list_option_validation() {
     .unwrap_err();
     assert_eq!(
         s.message(),
-        format!(
-            "{}sendInitialEvents: Forbidden: sendInitialEvents is forbidden for watch unless the WatchList feature gate is enabled",
-            &p[12..]
-        )
+        &invalid(
+            "sendInitialEvents: Forbidden: sendInitialEvents is forbidden for watch unless the WatchList feature gate is enabled"
+        )[12..]
     );
     // Gets are not validated.
     let mut o = ListOptions { send_initial_events: Some(true), ..Default::default() };

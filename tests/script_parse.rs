@@ -518,20 +518,6 @@ fn every_documented_form_round_trips() {
     }
 }
 
-/// A tiny deterministic PRNG (xorshift) for the no-panic sweep.
-struct Rng(u64);
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        self.0
-    }
-    fn pick<'a, T>(&mut self, xs: &'a [T]) -> &'a T {
-        &xs[(self.next() % xs.len() as u64) as usize]
-    }
-}
-
 #[test]
 fn never_panics_and_whatever_parses_round_trips() {
     let seeds = [
@@ -580,7 +566,7 @@ fn never_panics_and_whatever_parses_round_trips() {
         "\u{200b}",
         "\u{a0}",
     ];
-    let mut rng = Rng(0x9E37_79B9_7F4A_7C15);
+    let mut rng = support::Rng(0x9E37_79B9_7F4A_7C15);
     let mut parsed = 0;
     for _ in 0..20_000 {
         let mut s: Vec<char> = rng.pick(&seeds).chars().collect();

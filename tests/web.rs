@@ -51,6 +51,27 @@ fn storage() -> web_sys::Storage {
     web_sys::window().unwrap().local_storage().unwrap().expect("localStorage")
 }
 
+/// A new root `div` at the end of the page's body.
+fn new_root() -> Element {
+    let doc = document();
+    let root = doc.create_element("div").expect("create root");
+    doc.body().expect("body").append_child(&root).expect("append root");
+    root
+}
+
+/// Puts the page's style sheet in the document once (the test runner does not load it;
+/// `Lab::unmount` takes it away again).
+fn add_app_style() {
+    let doc = document();
+    if doc.get_element_by_id("rvlab-test-css").is_none() {
+        let style = doc.create_element("style").unwrap();
+        style.set_id("rvlab-test-css");
+        style.set_text_content(Some(include_str!("../www/style.css")));
+        doc.head().unwrap().append_child(&style).unwrap();
+        timeline::remeasure();
+    }
+}
+
 /// One mounted app on its own root.
 struct Lab {
     root: Element,
@@ -67,10 +88,14 @@ impl Lab {
 
     /// Mounts an app over whatever localStorage holds.
     async fn mount() -> Lab {
-        let doc = document();
-        let root = doc.create_element("div").expect("create root");
-        doc.body().expect("body").append_child(&root).expect("append root");
-        let handle = yew::Renderer::<rvlab::ui::App>::with_root(root.clone()).render();
+        Lab::render_into(new_root(), None).await
+    }
+
+    /// Renders the app into `root` (already in the page), opened with `config` or, with None,
+    /// from the page's own URL.
+    async fn render_into(root: Element, config: Option<Config>) -> Lab {
+        let props = rvlab::ui::AppProps { config: config.map(Rc::new) };
+        let handle = yew::Renderer::<rvlab::ui::App>::with_root_and_props(root.clone(), props).render();
         flush().await;
         Lab { root, handle: Some(handle) }
     }
@@ -291,9 +316,7 @@ async fn builder_create_prefills_a_template_body() {
 #[wasm_bindgen_test]
 async fn console_enter_runs_and_arrows_walk_history() {
     let lab = Lab::fresh().await;
-    lab.console("advance 1s").await;
-    lab.console("# a comment").await;
-    lab.console("advance 2s").await;
+    run_all(&lab, &["advance 1s", "# a comment", "advance 2s"]).await;
     assert_eq!(lab.log(), vec!["advance 1s", "# a comment", "advance 2s"]);
     let input: HtmlInputElement = lab.el("#console-input").dyn_into().unwrap();
     assert_eq!(input.value(), "", "the input is cleared after Enter");
@@ -319,14 +342,7 @@ async fn console_enter_runs_and_arrows_walk_history() {
 #[wasm_bindgen_test]
 async fn console_paste_of_a_script_runs_every_line() {
     let lab = Lab::fresh().await;
-    let dt = web_sys::DataTransfer::new().unwrap();
-    dt.set_data("text/plain", "advance 1s\n\n  advance 2s\r\n# done\n").unwrap();
-    let init = web_sys::ClipboardEventInit::new();
-    init.set_bubbles(true);
-    init.set_cancelable(true);
-    init.set_clipboard_data(Some(&dt));
-    let ev = web_sys::ClipboardEvent::new_with_event_init_dict("paste", &init).unwrap();
-    lab.el("#console-input").dispatch_event(&ev).unwrap();
+    paste(&lab.el("#console-input"), "advance 1s\n\n  advance 2s\r\n# done\n");
     flush().await;
     assert_eq!(lab.log(), vec!["advance 1s", "advance 2s", "# done"]);
     lab.unmount();
@@ -335,8 +351,7 @@ async fn console_paste_of_a_script_runs_every_line() {
 #[wasm_bindgen_test]
 async fn clicking_a_log_entry_selects_it_in_the_viewer() {
     let lab = Lab::fresh().await;
-    lab.console("advance 1s").await;
-    lab.console("advance 2s").await;
+    run_all(&lab, &["advance 1s", "advance 2s"]).await;
     assert!(lab.text(".resp-line").contains("advance 2s"));
     lab.click("#log li[data-line='1'] button").await;
     assert!(lab.text(".resp-line").contains("advance 1s"), "{}", lab.text(".resp-line"));
@@ -350,8 +365,7 @@ async fn clicking_a_log_entry_selects_it_in_the_viewer() {
 #[wasm_bindgen_test]
 async fn undo_redo_and_reset() {
     let lab = Lab::fresh().await;
-    lab.console("advance 1s").await;
-    lab.console("advance 2s").await;
+    run_all(&lab, &["advance 1s", "advance 2s"]).await;
     lab.click("#undo").await;
     assert_eq!(lab.log(), vec!["advance 1s"]);
     assert_eq!(lab.saved().await["redo"], json!(["advance 2s"]));
@@ -372,25 +386,15 @@ async fn undo_redo_and_reset() {
 #[wasm_bindgen_test]
 async fn ctrl_z_and_ctrl_y_undo_and_redo_outside_text_fields() {
     let lab = Lab::fresh().await;
-    lab.console("advance 1s").await;
-    lab.console("advance 2s").await;
-    let key = |k: &str, target: &Element| {
-        let init = web_sys::KeyboardEventInit::new();
-        init.set_key(k);
-        init.set_ctrl_key(true);
-        init.set_bubbles(true);
-        init.set_cancelable(true);
-        let ev = web_sys::KeyboardEvent::new_with_keyboard_event_init_dict("keydown", &init).unwrap();
-        target.dispatch_event(&ev).unwrap();
-    };
+    run_all(&lab, &["advance 1s", "advance 2s"]).await;
     // In a text field Ctrl+Z belongs to the field.
-    key("z", &lab.el("#console-input"));
+    ctrl_key("z", &lab.el("#console-input"));
     flush().await;
     assert_eq!(lab.log().len(), 2);
-    key("z", &lab.el("#title"));
+    ctrl_key("z", &lab.el("#title"));
     flush().await;
     assert_eq!(lab.log(), vec!["advance 1s"]);
-    key("y", &lab.el("#title"));
+    ctrl_key("y", &lab.el("#title"));
     flush().await;
     assert_eq!(lab.log(), vec!["advance 1s", "advance 2s"]);
     lab.unmount();
@@ -399,8 +403,7 @@ async fn ctrl_z_and_ctrl_y_undo_and_redo_outside_text_fields() {
 #[wasm_bindgen_test]
 async fn log_is_saved_and_restored_on_reload() {
     let lab = Lab::fresh().await;
-    lab.console("advance 1s").await;
-    lab.console("advance 10s").await;
+    run_all(&lab, &["advance 1s", "advance 10s"]).await;
     assert_eq!(lab.saved().await["log"], json!(["advance 1s", "advance 10s"]));
     lab.unmount();
     let again = Lab::mount().await;
@@ -461,17 +464,22 @@ async fn a_full_storage_is_reported_not_silent() {
     lab.unmount();
 }
 
-#[wasm_bindgen_test]
-async fn import_replaces_the_sandbox_with_the_file_lines() {
-    let lab = Lab::fresh().await;
-    lab.console("advance 1s").await;
-    let parts = js_sys::Array::of1(&"# imported\nadvance 1m\nadvance 5m\n".into());
-    let file = web_sys::File::new_with_str_sequence(&parts, "s.txt").unwrap();
+/// Chooses a file `name` holding `text` in the import button's file input (its `change` event).
+fn choose_import_file(lab: &Lab, name: &str, text: &str) {
+    let parts = js_sys::Array::of1(&text.into());
+    let file = web_sys::File::new_with_str_sequence(&parts, name).unwrap();
     let dt = web_sys::DataTransfer::new().unwrap();
     dt.items().add_with_file(&file).unwrap();
     let input: HtmlInputElement = lab.el("#import-file").dyn_into().unwrap();
     input.set_files(dt.files().as_ref());
     fire(&input, "change");
+}
+
+#[wasm_bindgen_test]
+async fn import_replaces_the_sandbox_with_the_file_lines() {
+    let lab = Lab::fresh().await;
+    lab.console("advance 1s").await;
+    choose_import_file(&lab, "s.txt", "# imported\nadvance 1m\nadvance 5m\n");
     // FileReader is asynchronous: wait for it (bounded), not for wall-clock time.
     for _ in 0..200 {
         flush().await;
@@ -864,18 +872,10 @@ async fn engine_undo_redo_and_reload_replay_the_engine() {
 #[wasm_bindgen_test]
 async fn engine_pasted_script_runs_against_the_engine() {
     let lab = Lab::fresh().await;
-    let dt = web_sys::DataTransfer::new().unwrap();
-    dt.set_data(
-        "text/plain",
+    paste(
+        &lab.el("#console-input"),
         "POST /api/v1/namespaces/default/configmaps {\"apiVersion\":\"v1\",\"kind\":\"ConfigMap\",\"metadata\":{\"name\":\"a\"}}\nGET /api/v1/namespaces/default/configmaps\n",
-    )
-    .unwrap();
-    let init = web_sys::ClipboardEventInit::new();
-    init.set_bubbles(true);
-    init.set_cancelable(true);
-    init.set_clipboard_data(Some(&dt));
-    let ev = web_sys::ClipboardEvent::new_with_event_init_dict("paste", &init).unwrap();
-    lab.el("#console-input").dispatch_event(&ev).unwrap();
+    );
     flush().await;
     assert_eq!(lab.log().len(), 2);
     assert!(lab.text("#list-summary").contains("default/a"), "{}", lab.text("#response"));
@@ -933,13 +933,7 @@ use std::rc::Rc;
 impl Lab {
     /// Mounts an app opened with `cfg` (as if from that URL) over whatever localStorage holds.
     async fn with_config(cfg: Config) -> Lab {
-        let doc = document();
-        let root = doc.create_element("div").expect("create root");
-        doc.body().expect("body").append_child(&root).expect("append root");
-        let props = rvlab::ui::AppProps { config: Some(Rc::new(cfg)) };
-        let handle = yew::Renderer::<rvlab::ui::App>::with_root_and_props(root.clone(), props).render();
-        flush().await;
-        Lab { root, handle: Some(handle) }
+        Lab::render_into(new_root(), Some(cfg)).await
     }
 
     /// A fresh sandbox (nothing saved) opened at the default URL: the "Why?" tests' setup.
@@ -2193,13 +2187,7 @@ async fn oversized_input_is_refused_with_a_message_not_a_frozen_page() {
     assert!(lab.text("#notice").contains("one line may be at most 64 KB"), "{}", lab.text("#notice"));
     assert!(lab.log().is_empty());
     // An import of a 10 MB file.
-    let parts = js_sys::Array::of1(&big.as_str().into());
-    let file = web_sys::File::new_with_str_sequence(&parts, "big.txt").unwrap();
-    let dt = web_sys::DataTransfer::new().unwrap();
-    dt.items().add_with_file(&file).unwrap();
-    let input: HtmlInputElement = lab.el("#import-file").dyn_into().unwrap();
-    input.set_files(dt.files().as_ref());
-    fire(&input, "change");
+    choose_import_file(&lab, "big.txt", &big);
     for _ in 0..200 {
         flush().await;
         if lab.text("#notice").contains("10240 KB") {
@@ -2527,23 +2515,12 @@ impl Lab {
 
     /// [`Lab::sized`] opened with the URL query `query` (a `script=`, an embed, a theme…).
     async fn sized_as(width: u32, query: &str) -> Lab {
-        let doc = document();
-        if doc.get_element_by_id("rvlab-test-css").is_none() {
-            let style = doc.create_element("style").unwrap();
-            style.set_id("rvlab-test-css");
-            style.set_text_content(Some(include_str!("../www/style.css")));
-            doc.head().unwrap().append_child(&style).unwrap();
-            timeline::remeasure();
-        }
+        add_app_style();
         storage().remove_item(STORAGE_KEY).unwrap();
         storage().remove_item(rvlab::ui::guided::ACTIVE_KEY).unwrap();
-        let root = doc.create_element("div").expect("create root");
+        let root = new_root();
         root.set_attribute("style", &format!("width:{width}px")).unwrap();
-        doc.body().expect("body").append_child(&root).expect("append root");
-        let props = rvlab::ui::AppProps { config: Some(Rc::new(Config::parse(query, ""))) };
-        let handle = yew::Renderer::<rvlab::ui::App>::with_root_and_props(root.clone(), props).render();
-        flush().await;
-        Lab { root, handle: Some(handle) }
+        Lab::render_into(root, Some(Config::parse(query, ""))).await
     }
 
     /// The timeline's horizontal layout, read from the SVG.
@@ -3875,8 +3852,7 @@ fn ctrl_key(k: &str, target: &web_sys::EventTarget) {
 async fn ctrl_z_and_ctrl_y_work_when_nothing_in_the_app_has_focus() {
     clean_slate();
     let lab = Lab::fresh().await;
-    lab.console("advance 1s").await;
-    lab.console("advance 2s").await;
+    run_all(&lab, &["advance 1s", "advance 2s"]).await;
     if let Some(el) = document().active_element() {
         el.unchecked_into::<HtmlElement>().blur().unwrap();
     }
@@ -3951,17 +3927,7 @@ async fn the_console_log_is_one_tab_stop_with_arrow_keys_inside() {
     };
     assert_eq!(stops(&lab), 1, "one Tab stop for the whole log");
     assert_eq!(lab.attr("#log li[data-line='5'] button", "tabindex"), "0", "the newest row holds it");
-    let key = |k: &str, target: &Element| {
-        let init = web_sys::KeyboardEventInit::new();
-        init.set_key(k);
-        init.set_bubbles(true);
-        init.set_cancelable(true);
-        target
-            .dispatch_event(
-                &web_sys::KeyboardEvent::new_with_keyboard_event_init_dict("keydown", &init).unwrap(),
-            )
-            .unwrap();
-    };
+    let key = |k: &str, target: &Element| key_on(target, k);
     let focused = || {
         document()
             .active_element()
@@ -4185,14 +4151,7 @@ async fn a_long_log_shows_its_newest_row_and_its_rows_stay_findable_copyable_and
     let lines: Vec<String> = (1..=400).map(|i| format!("advance {i}ms")).collect();
     seed_storage(&lines);
     // With the app's style sheet (the log is a scrolling box); `unmount` takes it away again.
-    let doc = document();
-    if doc.get_element_by_id("rvlab-test-css").is_none() {
-        let style = doc.create_element("style").unwrap();
-        style.set_id("rvlab-test-css");
-        style.set_text_content(Some(include_str!("../www/style.css")));
-        doc.head().unwrap().append_child(&style).unwrap();
-        timeline::remeasure();
-    }
+    add_app_style();
     let lab = Lab::mount().await;
     settle().await;
     let rows = lab.all("#log li");

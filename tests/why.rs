@@ -14,6 +14,9 @@ use rvlab::script::Session;
 use rvlab::script::why::{Lang, OutputWhy, render};
 use serde_json::Value;
 
+mod support;
+use support::Rng;
+
 fn why_scripts() -> Vec<std::path::PathBuf> {
     let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("scripts/why");
     let mut files: Vec<_> = std::fs::read_dir(&dir)
@@ -230,27 +233,6 @@ fn every_value_has_both_translations() {
                 panic!("{err}");
             }
         }
-    }
-}
-
-/// A small deterministic generator (xorshift).
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        self.0
-    }
-
-    fn pick<'a>(&mut self, xs: &[&'a str]) -> &'a str {
-        let n = u64::try_from(xs.len()).unwrap_or(1).max(1);
-        xs[usize::try_from(self.next() % n).unwrap_or(0)]
-    }
-
-    fn below(&mut self, n: u64) -> u64 {
-        self.next() % n.max(1)
     }
 }
 

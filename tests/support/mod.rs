@@ -1,6 +1,8 @@
 //! Helpers shared by the parser tests (`tests/script_parse.rs` for whole lines,
 //! `tests/expect.rs` for `expect` assertions): parse or fail with the exact message, and the
 //! canonical round trip (parse → display → parse gives the same value; display is a fixed point).
+//! Also the small deterministic generator the random sweeps draw from (`tests/script_parse.rs`,
+//! `tests/why.rs`).
 
 #![allow(dead_code)]
 
@@ -29,4 +31,26 @@ pub fn round_trip<T: FromStr<Err: Display> + Display + PartialEq + Debug>(text: 
     assert_eq!(again, v, "round trip of {text:?} via {canon:?}");
     assert_eq!(again.to_string(), canon, "the canonical form of {text:?} is not a fixed point");
     canon
+}
+
+/// A small deterministic generator (xorshift): the same seed gives the same sweep.
+pub struct Rng(pub u64);
+
+impl Rng {
+    pub fn next(&mut self) -> u64 {
+        self.0 ^= self.0 << 13;
+        self.0 ^= self.0 >> 7;
+        self.0 ^= self.0 << 17;
+        self.0
+    }
+
+    /// One of `xs` (not empty).
+    pub fn pick<T: Copy>(&mut self, xs: &[T]) -> T {
+        xs[(self.next() % xs.len() as u64) as usize]
+    }
+
+    /// A number in [0, n) (0 when n is 0).
+    pub fn below(&mut self, n: u64) -> u64 {
+        self.next() % n.max(1)
+    }
 }
