@@ -377,7 +377,7 @@ strings! {
     TlEndError => "ERROR {0}", "ERROR {0}";
     TlEndCacheWindow => "ERROR {0}: older than the cache window", "ERROR {0}：早于 cache 窗口";
     TlEndEtcdCompacted => "ERROR {0}: etcd compacted it", "ERROR {0}：etcd 已将其压缩";
-    TlEndNotFresh => "ERROR {0}: cache not fresh within 3 s", "ERROR {0}：cache 在 3 秒内没有追上";
+    TlEndNotFresh => "ERROR {0}: cache not fresh within {1}", "ERROR {0}：cache 在 {1}内没有追上";
     TlEndPrevKv => "ERROR {0}: previous value compacted", "ERROR {0}：旧值已被压缩";
     TlEndRelisted => "cache relisted after compaction (no ERROR)", "压缩后 cache 重新 list（没有 ERROR）";
     TlEndCacheOff => "watch cache switched off (no ERROR)", "watch cache 被关闭（没有 ERROR）";
