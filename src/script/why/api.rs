@@ -70,7 +70,7 @@ fn semantics_clause(w: &Why, lang: Lang) -> Option<String> {
             (format!("resourceVersion={rv} → Not older than {rv}"), format!("resourceVersion={rv} → 不早于 {rv}（NotOlderThan）"))
         }
         Semantics::Exact if watch => {
-            (format!("resourceVersion={rv} → Start at Exact"), format!("resourceVersion={rv} → 从恰好该版本之后开始（Start at Exact）"))
+            (format!("resourceVersion={rv} → start right after exactly revision {rv} (Start at Exact)"), format!("resourceVersion={rv} → 恰好从修订版本 {rv} 之后开始（Start at Exact）"))
         }
         Semantics::Exact => (
             format!("resourceVersionMatch=Exact with resourceVersion={rv} → exactly revision {rv}"),
@@ -710,6 +710,23 @@ mod tests {
         assert_eq!(
             ended(&e, Lang::Zh),
             format!("apiserver 2：ERROR 504：watch cache 在 {s} 秒内没有达到 9（它在 4）")
+        );
+    }
+
+    /// A watch at an exact revision says the same in both languages.
+    #[test]
+    fn start_at_exact_says_the_same_in_both_languages() {
+        let mut w = read(Rule::WatchFromCacheHistory, Semantics::Exact, None);
+        w.verb = Some(Verb::Watch);
+        w.initial_events = Some(2);
+        w.oldest_startable_rv = Some(3);
+        assert_eq!(
+            request(&w, Lang::En),
+            "apiserver 1: watch with resourceVersion=7 → start right after exactly revision 7 (Start at Exact): served by the watch cache: 2 buffered changes after 7 from the cache's history (oldest startable RV 3), then new ones"
+        );
+        assert_eq!(
+            request(&w, Lang::Zh),
+            "apiserver 1：watch 请求，resourceVersion=7 → 恰好从修订版本 7 之后开始（Start at Exact）: 由 watch cache 提供：先从缓存历史中发送 7 之后缓冲的 2 个变更（最早可起始 RV 为 3），再发送新变更"
         );
     }
 
