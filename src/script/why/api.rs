@@ -23,17 +23,12 @@ fn n(v: Option<i64>) -> String {
 
 /// The explanation of an API request's answer.
 pub fn request(w: &Why, lang: Lang) -> String {
-    let mut parts: Vec<String> = Vec::new();
-    if let Some(s) = semantics_clause(w, lang) {
-        parts.push(s);
-    }
     let rule = rule_clause(w, lang);
-    let body = match parts.pop() {
+    let mut text = match semantics_clause(w, lang) {
         Some(sem) if !rule.is_empty() => format!("{sem}{}{rule}", arrow(w)),
         Some(sem) => sem,
         None => rule,
     };
-    let mut text = body;
     if let Some(o) = w.outcome {
         text.push_str(&lang.pick("; ".into(), "；".into()));
         text.push_str(&outcome_clause(w, o, lang));
