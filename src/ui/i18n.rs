@@ -282,7 +282,7 @@ strings! {
     Play => "▶ Play", "▶ 播放";
     PlayPause => "⏸ Pause", "⏸ 暂停";
     PlayStep => "▶ Step", "▶ 单步";
-    PlayTitle => "While playing, one advance line is added each second; the speed sets how much simulated time it lets pass", "播放时每秒追加一行 advance；速度决定每行推进多少模拟时间";
+    PlayTitle => "While playing, the clock moves every second by the chosen speed (10× = 10 simulated seconds); the whole Play session is one advance line that grows as it plays, and Pause ends it", "播放时，时钟每秒按所选速度推进一次（10× 即 10 秒模拟时间）；整个播放过程只是一行 advance，随播放不断增长，按暂停即结束这一行";
     PlayStepTitle => "Reduced motion: each click adds one advance line of the chosen speed", "减少动态效果：每次点击按所选速度追加一行 advance";
     PlayInstantTitle => "Instant: use the advance buttons, which apply at once", "即时：使用上面的推进按钮，立即生效";
     ApiserverLabel => "apiserver", "apiserver";
