@@ -134,6 +134,29 @@ strings! {
     NoticeCopied => "Link copied to the clipboard.", "链接已复制到剪贴板。";
     NoticeCopyFailed => "Could not copy ({0}): select the link and copy it by hand.", "复制失败（{0}）：请手动选中链接并复制。";
 
+    // ---- what went wrong (model::Problem), the {0} of the notices above
+    ProblemNoWindow => "no window", "没有 window 对象";
+    ProblemNoDocument => "no document", "没有 document 对象";
+    ProblemStorageMissing => "localStorage is not available in this browser", "此浏览器不提供 localStorage";
+    ProblemStorageBlocked => "localStorage is blocked: {0}", "localStorage 被阻止：{0}";
+    ProblemClipboardMissing => "the Clipboard API is not available", "浏览器不提供剪贴板 API";
+    ProblemFileUnreadable => "unreadable file", "文件无法读取";
+    ProblemNotWritten => "the sandbox could not be written as JSON", "沙盒无法写成 JSON";
+    ProblemNotJson => "not JSON (line {0}, column {1})", "不是 JSON（第 {0} 行第 {1} 列出错）";
+    ProblemNotSaved => "not a saved sandbox", "不是保存下来的沙盒";
+    ProblemLogNotList => "\"log\" is not a list of lines", "\"log\" 不是由命令行组成的列表";
+    ProblemRedoNotList => "\"redo\" is not a list of lines", "\"redo\" 不是由命令行组成的列表";
+    ProblemLineNotText => "a line is not text", "有一行不是文本";
+    ProblemRedoLineNotText => "a line of \"redo\" is not text", "\"redo\" 中有一行不是文本";
+    ProblemNoLog => "no \"log\" list", "没有 \"log\" 列表";
+    ProblemTooManyLines => "more than {0} lines", "超过 {0} 行";
+    ProblemAtNotStep => "\"at\" is not a step", "\"at\" 不是步骤编号";
+    ProblemEmpty => "empty", "数据为空";
+    ProblemCutShort => "cut short", "数据被截断";
+    ProblemLengthTooLong => "a length is too long", "其中一个长度值过大";
+    ProblemBadReference => "a reference points outside the data", "其中一个引用指向数据之外";
+    ProblemTooBig => "more than {0} MB", "超过 {0} MB";
+
     // ---- share box
     ShareHeading => "Share this sandbox", "分享此沙盒";
     ShareHint => "The link holds every line and the scrubber position in its #fragment: nothing is uploaded. Opening it replays the lines.", "链接的 # 片段里包含每一行命令以及时间轴位置，不会上传任何数据。打开链接就会重放这些命令。";
