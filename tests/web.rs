@@ -4243,3 +4243,52 @@ async fn a_long_log_shows_its_newest_row_and_its_rows_stay_findable_copyable_and
     lab.unmount();
     storage().remove_item(STORAGE_KEY).unwrap();
 }
+
+// ---------------------------------------------------------------------------------------------
+// Copying to the clipboard waits for the browser's answer; what went wrong is told in the
+// page's language.
+
+/// Puts a `navigator.clipboard` whose `writeText` answers with `answer` (a JS expression) in
+/// front of the browser's own; [`unstub_clipboard`] takes it away.
+fn stub_clipboard(answer: &str) {
+    js_sys::eval(&format!(
+        "Object.defineProperty(navigator, 'clipboard', {{ configurable: true, value: {{ writeText: () => {answer} }} }})"
+    ))
+    .unwrap();
+}
+
+fn unstub_clipboard() {
+    js_sys::eval("delete navigator.clipboard").unwrap();
+}
+
+#[wasm_bindgen_test]
+async fn a_refused_clipboard_write_says_the_copy_failed_in_the_pages_language() {
+    let refuse = "Promise.reject(new DOMException('Write permission denied.', 'NotAllowedError'))";
+    for (lang, failed, copied) in [
+        (
+            "en",
+            "Could not copy (Write permission denied.): select the link and copy it by hand.",
+            "Link copied to the clipboard.",
+        ),
+        ("zh", "复制失败（Write permission denied.）：请手动选中链接并复制。", "链接已复制到剪贴板。"),
+    ] {
+        storage().remove_item(STORAGE_KEY).unwrap();
+        let lab = Lab::with_config(Config::parse(&format!("?lang={lang}"), "")).await;
+        lab.console("advance 1s").await;
+        lab.click("#share").await;
+        stub_clipboard(refuse);
+        lab.click("#share-copy").await;
+        settle().await;
+        let refused =
+            lab.q("#notice").map(|n| (n.text_content().unwrap_or_default(), n.get_attribute("role")));
+        stub_clipboard("Promise.resolve()");
+        lab.click("#share-copy").await;
+        settle().await;
+        let done = lab.q("#notice").map(|n| n.text_content().unwrap_or_default());
+        unstub_clipboard();
+        lab.unmount();
+        assert_eq!(refused, Some((failed.to_string(), Some("alert".to_string()))), "{lang}");
+        assert_eq!(done.as_deref(), Some(copied), "{lang}");
+    }
+    storage().remove_item(STORAGE_KEY).unwrap();
+}

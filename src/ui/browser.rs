@@ -55,15 +55,44 @@ pub fn download(name: &str, text: &str) -> Result<(), Problem> {
     Ok(())
 }
 
-/// `navigator.clipboard.writeText(text)`, without waiting for it.
-pub fn copy_text(text: &str) -> Result<(), Problem> {
-    let w = web_sys::window().ok_or(Problem::NoWindow)?;
-    let clip = js_sys::Reflect::get(&w.navigator(), &"clipboard".into()).map_err(thrown)?;
-    let f: js_sys::Function = js_sys::Reflect::get(&clip, &"writeText".into())
+/// `navigator.clipboard.writeText(text)`; `done` gets how it went once the browser has settled
+/// its promise (a rejection — no permission, the page not focused — is a failure).
+pub fn copy_text(text: &str, done: impl FnOnce(Result<(), Problem>) + 'static) {
+    let started = (|| {
+        let w = web_sys::window().ok_or(Problem::NoWindow)?;
+        let clip = js_sys::Reflect::get(&w.navigator(), &"clipboard".into()).map_err(thrown)?;
+        let f: js_sys::Function = js_sys::Reflect::get(&clip, &"writeText".into())
+            .ok()
+            .and_then(|f| f.dyn_into().ok())
+            .ok_or(Problem::ClipboardMissing)?;
+        f.call1(&clip, &text.into()).map_err(thrown)
+    })();
+    match started {
+        Ok(answer) => settled(&answer, done),
+        Err(p) => done(Err(p)),
+    }
+}
+
+/// Calls `done` once `promise` settles: `Ok` when it resolves, the browser's reason when it
+/// rejects; at once with `Ok` when it is not a promise.
+fn settled(promise: &wasm_bindgen::JsValue, done: impl FnOnce(Result<(), Problem>) + 'static) {
+    let then = js_sys::Reflect::get(promise, &"then".into())
         .ok()
-        .and_then(|f| f.dyn_into().ok())
-        .ok_or(Problem::ClipboardMissing)?;
-    f.call1(&clip, &text.into()).map(|_| ()).map_err(thrown)
+        .and_then(|f| f.dyn_into::<js_sys::Function>().ok());
+    let Some(then) = then else { return done(Ok(())) };
+    let done = std::rc::Rc::new(std::cell::RefCell::new(Some(done)));
+    let d2 = done.clone();
+    let ok = Closure::once_into_js(move |_: wasm_bindgen::JsValue| {
+        if let Some(done) = done.borrow_mut().take() {
+            done(Ok(()));
+        }
+    });
+    let fail = Closure::once_into_js(move |e: wasm_bindgen::JsValue| {
+        if let Some(done) = d2.borrow_mut().take() {
+            done(Err(thrown(e)));
+        }
+    });
+    let _ = then.call2(promise, &ok, &fail);
 }
 
 /// Reads a chosen file as text and calls `done` with it or with why not.

@@ -159,9 +159,12 @@ pub fn share_box(p: &ShareBoxProps) -> Html {
     let snippet = embed_snippet(&lab);
     let copy = |text: String| {
         let lab = lab.clone();
-        Callback::from(move |_: MouseEvent| match browser::copy_text(&text) {
-            Ok(()) => lab.dispatch(Action::Notify(Notice::info(K::NoticeCopied, vec![]))),
-            Err(e) => fail(&lab, K::NoticeCopyFailed, e),
+        Callback::from(move |_: MouseEvent| {
+            let lab = lab.clone();
+            browser::copy_text(&text, move |copied| match copied {
+                Ok(()) => lab.dispatch(Action::Notify(Notice::info(K::NoticeCopied, vec![]))),
+                Err(e) => fail(&lab, K::NoticeCopyFailed, e),
+            })
         })
     };
     let select_all = Callback::from(|e: FocusEvent| {
