@@ -680,7 +680,7 @@ fn resync_redelivers_the_cache_every_period() {
     i.poll(&mut c);
     let (log, requests, handlers) = shown(&mut i);
     assert_eq!(handlers, vec!["OnUpdate a@2 → a@2 (resync)", "OnUpdate b@3 → b@3 (resync)"]);
-    assert_eq!(log, vec!["resync period 30s elapsed → re-deliver every cached object"]);
+    assert_eq!(log, vec!["resync period 30s elapsed → re-deliver every cached object (2)"]);
     assert!(requests.is_empty(), "a resync is local: no request");
     assert_eq!(i.next_wakeup(), at(60_000));
 }
@@ -1157,7 +1157,7 @@ informer show inf"#);
     let why = &show["why"]["log"];
     assert_eq!(why[4], json!({"at": "30s", "decision": "resync", "periodMs": 30000, "objects": 1}));
     assert_eq!(why[5], json!({"at": "60s", "decision": "resync", "periodMs": 30000, "objects": 1}));
-    assert_eq!(strs(&show["log"])[4], "resync period 30s elapsed → re-deliver every cached object");
+    assert_eq!(strs(&show["log"])[4], "resync period 30s elapsed → re-deliver every cached object (1)");
 }
 
 // A resync period below 1 s is raised to client-go's `minimumResyncPeriod` (1 s), which

@@ -25,6 +25,14 @@ pub enum FrameType {
 }
 
 impl FrameType {
+    pub const ALL: [FrameType; 5] =
+        [FrameType::Added, FrameType::Modified, FrameType::Deleted, FrameType::Bookmark, FrameType::Error];
+
+    /// The type a frame's `"type"` names (`"ADDED"` …), as [`FrameType::as_str`] writes it.
+    pub fn parse(name: &str) -> Option<FrameType> {
+        FrameType::ALL.into_iter().find(|t| t.as_str() == name)
+    }
+
     pub fn as_str(self) -> &'static str {
         match self {
             FrameType::Added => "ADDED",
@@ -414,5 +422,19 @@ impl WatchStream {
         stream.note_sent(etcd, args.now);
         stream.pump(etcd);
         stream
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::FrameType;
+
+    #[test]
+    fn a_frame_type_reads_back_from_its_name() {
+        for t in FrameType::ALL {
+            assert_eq!(FrameType::parse(t.as_str()), Some(t));
+        }
+        assert_eq!(FrameType::parse("?"), None);
+        assert_eq!(FrameType::parse("added"), None);
     }
 }

@@ -3,12 +3,13 @@
 //! document- and window-level event listeners, and the embed's height message to its host.
 //!
 //! Components never call `web_sys::window()` for these themselves; each need has one helper
-//! here, and each returns what went wrong as text (shown in a notice) instead of panicking.
+//! here, and each returns what went wrong as a [`Problem`] (shown in a notice, in the UI's
+//! language) instead of panicking.
 
 use wasm_bindgen::JsCast;
 use wasm_bindgen::closure::Closure;
 
-use super::model::{BACKUP_KEY, STORAGE_KEY, Saved, parse_saved, saved_text};
+use super::model::{BACKUP_KEY, Problem, STORAGE_KEY, Saved, parse_saved, saved_text};
 use super::url::{percent_encode, query_pairs};
 
 /// A readable text for a thrown JS value.
@@ -22,20 +23,25 @@ pub fn js_text(e: &wasm_bindgen::JsValue) -> String {
         .unwrap_or_else(|| format!("{e:?}"))
 }
 
+/// A failed browser call, in the browser's own words.
+pub fn thrown(e: wasm_bindgen::JsValue) -> Problem {
+    Problem::Browser(js_text(&e))
+}
+
 /// The page's localStorage, or why it cannot be used.
-pub fn storage() -> Result<web_sys::Storage, String> {
-    let window = web_sys::window().ok_or("no window")?;
+pub fn storage() -> Result<web_sys::Storage, Problem> {
+    let window = web_sys::window().ok_or(Problem::NoWindow)?;
     match window.local_storage() {
         Ok(Some(s)) => Ok(s),
-        Ok(None) => Err("localStorage is not available in this browser".into()),
-        Err(e) => Err(format!("localStorage is blocked: {}", js_text(&e))),
+        Ok(None) => Err(Problem::StorageMissing),
+        Err(e) => Err(Problem::StorageBlocked(js_text(&e))),
     }
 }
 
 /// Offers `text` as a file download named `name`.
-pub fn download(name: &str, text: &str) -> Result<(), String> {
-    let err = |e: wasm_bindgen::JsValue| js_text(&e);
-    let doc = web_sys::window().and_then(|w| w.document()).ok_or("no document")?;
+pub fn download(name: &str, text: &str) -> Result<(), Problem> {
+    let err = thrown;
+    let doc = web_sys::window().and_then(|w| w.document()).ok_or(Problem::NoDocument)?;
     let parts = js_sys::Array::of1(&text.into());
     let opts = web_sys::BlobPropertyBag::new();
     opts.set_type("text/plain;charset=utf-8");
@@ -49,22 +55,51 @@ pub fn download(name: &str, text: &str) -> Result<(), String> {
     Ok(())
 }
 
-/// `navigator.clipboard.writeText(text)`, without waiting for it.
-pub fn copy_text(text: &str) -> Result<(), String> {
-    let w = web_sys::window().ok_or("no window")?;
-    let clip = js_sys::Reflect::get(&w.navigator(), &"clipboard".into()).map_err(|e| js_text(&e))?;
-    let f: js_sys::Function = js_sys::Reflect::get(&clip, &"writeText".into())
+/// `navigator.clipboard.writeText(text)`; `done` gets how it went once the browser has settled
+/// its promise (a rejection — no permission, the page not focused — is a failure).
+pub fn copy_text(text: &str, done: impl FnOnce(Result<(), Problem>) + 'static) {
+    let started = (|| {
+        let w = web_sys::window().ok_or(Problem::NoWindow)?;
+        let clip = js_sys::Reflect::get(&w.navigator(), &"clipboard".into()).map_err(thrown)?;
+        let f: js_sys::Function = js_sys::Reflect::get(&clip, &"writeText".into())
+            .ok()
+            .and_then(|f| f.dyn_into().ok())
+            .ok_or(Problem::ClipboardMissing)?;
+        f.call1(&clip, &text.into()).map_err(thrown)
+    })();
+    match started {
+        Ok(answer) => settled(&answer, done),
+        Err(p) => done(Err(p)),
+    }
+}
+
+/// Calls `done` once `promise` settles: `Ok` when it resolves, the browser's reason when it
+/// rejects; at once with `Ok` when it is not a promise.
+fn settled(promise: &wasm_bindgen::JsValue, done: impl FnOnce(Result<(), Problem>) + 'static) {
+    let then = js_sys::Reflect::get(promise, &"then".into())
         .ok()
-        .and_then(|f| f.dyn_into().ok())
-        .ok_or("the Clipboard API is not available")?;
-    f.call1(&clip, &text.into()).map(|_| ()).map_err(|e| js_text(&e))
+        .and_then(|f| f.dyn_into::<js_sys::Function>().ok());
+    let Some(then) = then else { return done(Ok(())) };
+    let done = std::rc::Rc::new(std::cell::RefCell::new(Some(done)));
+    let d2 = done.clone();
+    let ok = Closure::once_into_js(move |_: wasm_bindgen::JsValue| {
+        if let Some(done) = done.borrow_mut().take() {
+            done(Ok(()));
+        }
+    });
+    let fail = Closure::once_into_js(move |e: wasm_bindgen::JsValue| {
+        if let Some(done) = d2.borrow_mut().take() {
+            done(Err(thrown(e)));
+        }
+    });
+    let _ = then.call2(promise, &ok, &fail);
 }
 
 /// Reads a chosen file as text and calls `done` with it or with why not.
-pub fn read_file_text(file: web_sys::File, done: impl FnOnce(Result<String, String>) + 'static) {
+pub fn read_file_text(file: web_sys::File, done: impl FnOnce(Result<String, Problem>) + 'static) {
     let reader = match web_sys::FileReader::new() {
         Ok(r) => r,
-        Err(e) => return done(Err(js_text(&e))),
+        Err(e) => return done(Err(thrown(e))),
     };
     let done = std::rc::Rc::new(std::cell::RefCell::new(Some(done)));
     let r2 = reader.clone();
@@ -73,14 +108,14 @@ pub fn read_file_text(file: web_sys::File, done: impl FnOnce(Result<String, Stri
         let Some(done) = d2.borrow_mut().take() else { return };
         match r2.result().ok().and_then(|v| v.as_string()) {
             Some(text) if r2.error().is_none() => done(Ok(text)),
-            _ => done(Err(r2.error().map(|e| e.message()).unwrap_or_else(|| "unreadable file".into()))),
+            _ => done(Err(r2.error().map_or(Problem::FileUnreadable, |e| Problem::Browser(e.message())))),
         }
     });
     reader.set_onloadend(Some(onloadend.unchecked_ref()));
     if let Err(e) = reader.read_as_text(&file)
         && let Some(done) = done.borrow_mut().take()
     {
-        done(Err(js_text(&e)));
+        done(Err(thrown(e)));
     }
 }
 
@@ -217,9 +252,9 @@ impl Drop for Listener {
 // ---- the saved sandbox (format in `model`)
 
 /// Reads a saved sandbox from localStorage `key`; the error says what is wrong.
-pub fn load_saved(key: &str) -> Result<Option<Saved>, String> {
+pub fn load_saved(key: &str) -> Result<Option<Saved>, Problem> {
     let storage = storage()?;
-    let text = storage.get_item(key).map_err(|e| js_text(&e))?;
+    let text = storage.get_item(key).map_err(thrown)?;
     let Some(text) = text else { return Ok(None) };
     parse_saved(&text).map(Some)
 }
@@ -234,13 +269,13 @@ pub fn backup_saved() -> bool {
 }
 
 /// Saves the sandbox under [`STORAGE_KEY`].
-pub fn save(log: &[String], redo: &[String]) -> Result<(), String> {
+pub fn save(log: &[String], redo: &[String]) -> Result<(), Problem> {
     save_lines(log.iter().map(String::as_str), redo)
 }
 
 /// [`save`], from borrowed lines (no copy of the log first).
-pub fn save_lines<'a>(log: impl Iterator<Item = &'a str>, redo: &'a [String]) -> Result<(), String> {
+pub fn save_lines<'a>(log: impl Iterator<Item = &'a str>, redo: &'a [String]) -> Result<(), Problem> {
     let storage = storage()?;
     let text = saved_text(log, redo)?;
-    storage.set_item(STORAGE_KEY, &text).map_err(|e| js_text(&e))
+    storage.set_item(STORAGE_KEY, &text).map_err(thrown)
 }

@@ -21,9 +21,10 @@ use wasm_bindgen::JsCast;
 use wasm_bindgen::closure::Closure;
 use yew::prelude::*;
 
-use super::browser::{js_text, storage};
+use super::browser::{js_text, storage, thrown};
 use super::config::{FILES, Loader, slug_of};
 use super::i18n::{K, Tr, use_tr};
+use super::model::Problem;
 use super::state::{self, Action, LabHandle, Notice};
 use crate::lessons::{Lesson, check_step};
 
@@ -171,7 +172,7 @@ pub struct Guide {
     /// Keep progress and the lesson in progress in localStorage (off for embeds).
     pub persist: bool,
     /// Why saving failed, if it did.
-    pub save_error: Option<String>,
+    pub save_error: Option<Problem>,
 }
 
 pub enum GuideAction {
@@ -236,12 +237,12 @@ impl Guide {
             View::Waiting { .. } => return,
             _ => None,
         };
-        let res = (|| -> Result<(), String> {
+        let res = (|| -> Result<(), Problem> {
             let s = storage()?;
-            s.set_item(PROGRESS_KEY, &progress).map_err(|e| js_text(&e))?;
+            s.set_item(PROGRESS_KEY, &progress).map_err(thrown)?;
             match active {
-                Some(a) => s.set_item(ACTIVE_KEY, &a).map_err(|e| js_text(&e)),
-                None => s.remove_item(ACTIVE_KEY).map_err(|e| js_text(&e)),
+                Some(a) => s.set_item(ACTIVE_KEY, &a).map_err(thrown),
+                None => s.remove_item(ACTIVE_KEY).map_err(thrown),
             }
         })();
         self.save_error = res.err();

@@ -9,7 +9,7 @@ use yew::prelude::*;
 use super::browser;
 use super::config::{Config, Theme};
 use super::i18n::{self, K, Lang};
-use super::model::{EXPORT_NAME, script_text};
+use super::model::{EXPORT_NAME, Problem, script_text};
 use super::state::{Action, Lab, LabHandle, Notice, Place};
 use super::url::percent_encode;
 use super::{examples, guided, hooks, lines, safety};
@@ -31,8 +31,8 @@ pub fn embed_snippet(lab: &Lab) -> String {
 }
 
 /// Shows a notice for a failed action.
-pub fn fail(lab: &LabHandle, key: K, e: impl Into<String>) {
-    lab.dispatch(Action::Notify(Notice::error(key, vec![e.into()])));
+pub fn fail(lab: &LabHandle, key: K, e: Problem) {
+    lab.dispatch(Action::Notify(Notice::error(key, vec![]).arg(e)));
 }
 
 /// Loads an imported script file (replacing the sandbox); errors become a notice.
@@ -159,9 +159,12 @@ pub fn share_box(p: &ShareBoxProps) -> Html {
     let snippet = embed_snippet(&lab);
     let copy = |text: String| {
         let lab = lab.clone();
-        Callback::from(move |_: MouseEvent| match browser::copy_text(&text) {
-            Ok(()) => lab.dispatch(Action::Notify(Notice::info(K::NoticeCopied, vec![]))),
-            Err(e) => fail(&lab, K::NoticeCopyFailed, e),
+        Callback::from(move |_: MouseEvent| {
+            let lab = lab.clone();
+            browser::copy_text(&text, move |copied| match copied {
+                Ok(()) => lab.dispatch(Action::Notify(Notice::info(K::NoticeCopied, vec![]))),
+                Err(e) => fail(&lab, K::NoticeCopyFailed, e),
+            })
         })
     };
     let select_all = Callback::from(|e: FocusEvent| {
@@ -292,10 +295,9 @@ pub fn notice_bar(p: &NoticeBarProps) -> Html {
                 });
             html! { <button id="restore-backup" type="button" class="small" {onclick}>{ tr.t(K::RestoreBackup) }</button> }
         });
-        let args: Vec<&dyn std::fmt::Display> = n.args.iter().map(|a| a as &dyn std::fmt::Display).collect();
         html! {
             <div id="notice" class={classes!("notice", n.error.then_some("err"))} role={if n.error { "alert" } else { "status" }}>
-                <span>{ tr.f(n.key, &args) }</span>
+                <span>{ n.text(tr) }</span>
                 { for restore }
                 <button type="button" class="small" aria-label={tr.t(K::Dismiss)} onclick={dismiss}>{ "×" }</button>
             </div>
@@ -305,7 +307,7 @@ pub fn notice_bar(p: &NoticeBarProps) -> Html {
         <>
             { for notice }
             if let Some(e) = p.guide.save_error.clone() {
-                <div id="progress-notice" class="notice err" role="alert"><span>{ tr.f(K::NoticeProgressNotSaved, &[&e]) }</span></div>
+                <div id="progress-notice" class="notice err" role="alert"><span>{ tr.f(K::NoticeProgressNotSaved, &[&e.text(tr)]) }</span></div>
             }
         </>
     }

@@ -54,7 +54,9 @@ pub fn open_share(fragment: &str) -> Lab {
             lab.notice = Some(match e {
                 share::ShareError::Version(v) => Notice::error(K::NoticeShareBadVersion, vec![v]),
                 share::ShareError::Encoding => Notice::error(K::NoticeShareBadEncoding, vec![]),
-                share::ShareError::Data(d) => Notice::error(K::NoticeShareBadData, vec![d]),
+                share::ShareError::Data(d) => {
+                    Notice::error(K::NoticeShareBadData, vec![]).arg(super::model::Problem::Share(d))
+                }
             });
             lab
         }

@@ -134,6 +134,29 @@ strings! {
     NoticeCopied => "Link copied to the clipboard.", "链接已复制到剪贴板。";
     NoticeCopyFailed => "Could not copy ({0}): select the link and copy it by hand.", "复制失败（{0}）：请手动选中链接并复制。";
 
+    // ---- what went wrong (model::Problem), the {0} of the notices above
+    ProblemNoWindow => "no window", "没有 window 对象";
+    ProblemNoDocument => "no document", "没有 document 对象";
+    ProblemStorageMissing => "localStorage is not available in this browser", "此浏览器不提供 localStorage";
+    ProblemStorageBlocked => "localStorage is blocked: {0}", "localStorage 被阻止：{0}";
+    ProblemClipboardMissing => "the Clipboard API is not available", "浏览器不提供剪贴板 API";
+    ProblemFileUnreadable => "unreadable file", "文件无法读取";
+    ProblemNotWritten => "the sandbox could not be written as JSON", "沙盒无法写成 JSON";
+    ProblemNotJson => "not JSON (line {0}, column {1})", "不是 JSON（第 {0} 行第 {1} 列出错）";
+    ProblemNotSaved => "not a saved sandbox", "不是保存下来的沙盒";
+    ProblemLogNotList => "\"log\" is not a list of lines", "\"log\" 不是由命令行组成的列表";
+    ProblemRedoNotList => "\"redo\" is not a list of lines", "\"redo\" 不是由命令行组成的列表";
+    ProblemLineNotText => "a line is not text", "有一行不是文本";
+    ProblemRedoLineNotText => "a line of \"redo\" is not text", "\"redo\" 中有一行不是文本";
+    ProblemNoLog => "no \"log\" list", "没有 \"log\" 列表";
+    ProblemTooManyLines => "more than {0} lines", "超过 {0} 行";
+    ProblemAtNotStep => "\"at\" is not a step", "\"at\" 不是步骤编号";
+    ProblemEmpty => "empty", "数据为空";
+    ProblemCutShort => "cut short", "数据被截断";
+    ProblemLengthTooLong => "a length is too long", "其中一个长度值过大";
+    ProblemBadReference => "a reference points outside the data", "其中一个引用指向数据之外";
+    ProblemTooBig => "more than {0} MB", "超过 {0} MB";
+
     // ---- share box
     ShareHeading => "Share this sandbox", "分享此沙盒";
     ShareHint => "The link holds every line and the scrubber position in its #fragment: nothing is uploaded. Opening it replays the lines.", "链接的 # 片段里包含每一行命令以及时间轴位置，不会上传任何数据。打开链接就会重放这些命令。";
@@ -218,6 +241,7 @@ strings! {
     WhyFrameModified => "“{0}” was changed at revision {1}; the frame carries the object as it is after that write.", "“{0}”在 revision {1} 被修改；这一帧携带的是写入之后的对象。";
     WhyFrameDeleted => "“{0}” was deleted at revision {1}; the frame carries its last state.", "“{0}”在 revision {1} 被删除；这一帧携带的是它最后的状态。";
     WhyFrameBookmark => "No object changed: the server tells the watch it has seen everything up to revision {0}, so a restart can resume from there.", "没有对象变化：服务器告诉这个 watch 它已经看到了 revision {0} 之前的一切，重启时可以从这里继续。";
+    WhyFrameUnknown => "A frame of type “{0}”, which is not one a watch sends (ADDED, MODIFIED, DELETED, BOOKMARK, ERROR).", "类型为“{0}”的帧：这不是 watch 会发送的类型（ADDED、MODIFIED、DELETED、BOOKMARK、ERROR）。";
 
     // ---- watches
     WatchesHeading => "Watches", "Watch";
@@ -282,7 +306,7 @@ strings! {
     Play => "▶ Play", "▶ 播放";
     PlayPause => "⏸ Pause", "⏸ 暂停";
     PlayStep => "▶ Step", "▶ 单步";
-    PlayTitle => "While playing, one advance line is added each second; the speed sets how much simulated time it lets pass", "播放时每秒追加一行 advance；速度决定每行推进多少模拟时间";
+    PlayTitle => "While playing, the clock moves every second by the chosen speed (10× = 10 simulated seconds); the whole Play session is one advance line that grows as it plays, and Pause ends it", "播放时，时钟每秒按所选速度推进一次（10× 即 10 秒模拟时间）；整个播放过程只是一行 advance，随播放不断增长，按暂停即结束这一行";
     PlayStepTitle => "Reduced motion: each click adds one advance line of the chosen speed", "减少动态效果：每次点击按所选速度追加一行 advance";
     PlayInstantTitle => "Instant: use the advance buttons, which apply at once", "即时：使用上面的推进按钮，立即生效";
     ApiserverLabel => "apiserver", "apiserver";
@@ -377,7 +401,7 @@ strings! {
     TlEndError => "ERROR {0}", "ERROR {0}";
     TlEndCacheWindow => "ERROR {0}: older than the cache window", "ERROR {0}：早于 cache 窗口";
     TlEndEtcdCompacted => "ERROR {0}: etcd compacted it", "ERROR {0}：etcd 已将其压缩";
-    TlEndNotFresh => "ERROR {0}: cache not fresh within 3 s", "ERROR {0}：cache 在 3 秒内没有追上";
+    TlEndNotFresh => "ERROR {0}: cache not fresh within {1}", "ERROR {0}：cache 在 {1}内没有追上";
     TlEndPrevKv => "ERROR {0}: previous value compacted", "ERROR {0}：旧值已被压缩";
     TlEndRelisted => "cache relisted after compaction (no ERROR)", "压缩后 cache 重新 list（没有 ERROR）";
     TlEndCacheOff => "watch cache switched off (no ERROR)", "watch cache 被关闭（没有 ERROR）";

@@ -22,10 +22,9 @@ pub fn messages(p: &MessagesProps) -> Html {
             let lab = lab.clone();
             Callback::from(move |_: MouseEvent| lab.dispatch(Action::DismissNotice))
         };
-        let args: Vec<&dyn std::fmt::Display> = n.args.iter().map(|a| a as &dyn std::fmt::Display).collect();
         html! {
             <div id="notice" class={classes!("notice", "near", n.error.then_some("err"))} role={if n.error { "alert" } else { "status" }}>
-                <span>{ tr.f(n.key, &args) }</span>
+                <span>{ n.text(tr) }</span>
                 <button type="button" class="small" aria-label={tr.t(K::Dismiss)} onclick={dismiss}>{ "×" }</button>
             </div>
         }

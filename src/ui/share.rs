@@ -10,6 +10,32 @@
 use base64::Engine as _;
 use serde_json::{Value, json};
 
+/// What is wrong with a link's data; the app renders it in its language (`model::Problem`).
+/// (This file is also built natively for the fuzz targets, so it depends on nothing of the UI.)
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum DataError {
+    /// The packed data is empty.
+    Empty,
+    /// The packed data ends in the middle of an item.
+    CutShort,
+    /// The packed data holds a length too large to be one.
+    LengthTooLong,
+    /// The packed data refers back to bytes it does not have.
+    BadReference,
+    /// It unpacks to more than this many MB.
+    TooBig(usize),
+    /// Unpacked, it is not JSON: where the parser stopped.
+    NotJson { line: usize, column: usize },
+    /// The JSON holds no `"log"` list.
+    NoLog,
+    /// More lines than this.
+    TooManyLines(usize),
+    /// A line is not a string.
+    LineNotText,
+    /// `"at"` is not a step number.
+    AtNotStep,
+}
+
 /// The prefix of the current format.
 pub const PREFIX: &str = "v1=";
 
@@ -34,7 +60,7 @@ pub enum ShareError {
     /// Not base64url.
     Encoding,
     /// Does not inflate, too big, not JSON, or not the expected shape.
-    Data(String),
+    Data(DataError),
 }
 
 /// Whether a fragment looks like one of our share links (any version).
@@ -67,22 +93,21 @@ pub fn decode(fragment: &str) -> Result<Shared, ShareError> {
         .decode(clean.as_bytes())
         .map_err(|_| ShareError::Encoding)?;
     let bytes = unpack(&packed, MAX_BYTES).map_err(ShareError::Data)?;
-    let v: Value = serde_json::from_slice(&bytes).map_err(|e| ShareError::Data(format!("not JSON: {e}")))?;
-    let log =
-        v.get("log").and_then(Value::as_array).ok_or_else(|| ShareError::Data("no \"log\" list".into()))?;
+    let v: Value = serde_json::from_slice(&bytes)
+        .map_err(|e| ShareError::Data(DataError::NotJson { line: e.line(), column: e.column() }))?;
+    let log = v.get("log").and_then(Value::as_array).ok_or(ShareError::Data(DataError::NoLog))?;
     if log.len() > MAX_LINES {
-        return Err(ShareError::Data(format!("more than {MAX_LINES} lines")));
+        return Err(ShareError::Data(DataError::TooManyLines(MAX_LINES)));
     }
     let log: Vec<String> = log
         .iter()
-        .map(|l| l.as_str().map(String::from).ok_or_else(|| ShareError::Data("a line is not text".into())))
+        .map(|l| l.as_str().map(String::from).ok_or(ShareError::Data(DataError::LineNotText)))
         .collect::<Result<_, _>>()?;
     let at = match v.get("at") {
         None | Some(Value::Null) => log.len(),
-        Some(a) => a
-            .as_u64()
-            .map(|a| (a as usize).min(log.len()))
-            .ok_or_else(|| ShareError::Data("\"at\" is not a step".into()))?,
+        Some(a) => {
+            a.as_u64().map(|a| (a as usize).min(log.len())).ok_or(ShareError::Data(DataError::AtNotStep))?
+        }
     };
     Ok(Shared { log, at })
 }
@@ -143,30 +168,30 @@ pub fn pack(data: &[u8]) -> Vec<u8> {
     out
 }
 
-fn get_varint(data: &[u8], pos: &mut usize) -> Result<usize, String> {
+fn get_varint(data: &[u8], pos: &mut usize) -> Result<usize, DataError> {
     let mut v: usize = 0;
     for shift in (0..35).step_by(7) {
-        let b = *data.get(*pos).ok_or("cut short")?;
+        let b = *data.get(*pos).ok_or(DataError::CutShort)?;
         *pos += 1;
         v |= ((b & 0x7f) as usize) << shift;
         if b < 0x80 {
             return Ok(v);
         }
     }
-    Err("a length is too long".into())
+    Err(DataError::LengthTooLong)
 }
 
 /// Reverses [`pack`]; refuses damaged input and output longer than `limit`.
-pub fn unpack(data: &[u8], limit: usize) -> Result<Vec<u8>, String> {
-    let too_big = || format!("more than {} MB", limit >> 20);
+pub fn unpack(data: &[u8], limit: usize) -> Result<Vec<u8>, DataError> {
+    let too_big = || DataError::TooBig(limit >> 20);
     let mut out: Vec<u8> = Vec::new();
     let mut pos = 0;
     if data.is_empty() {
-        return Err("empty".into());
+        return Err(DataError::Empty);
     }
     loop {
         let lit = get_varint(data, &mut pos)?;
-        let end = pos.checked_add(lit).filter(|e| *e <= data.len()).ok_or("cut short")?;
+        let end = pos.checked_add(lit).filter(|e| *e <= data.len()).ok_or(DataError::CutShort)?;
         if out.len() + lit > limit {
             return Err(too_big());
         }
@@ -175,10 +200,10 @@ pub fn unpack(data: &[u8], limit: usize) -> Result<Vec<u8>, String> {
         if pos == data.len() {
             return Ok(out);
         }
-        let len = get_varint(data, &mut pos)?.checked_add(MIN_MATCH).ok_or("bad length")?;
+        let len = get_varint(data, &mut pos)?.checked_add(MIN_MATCH).ok_or(DataError::LengthTooLong)?;
         let off = get_varint(data, &mut pos)?;
         if off == 0 || off > out.len() {
-            return Err("a reference points outside the data".into());
+            return Err(DataError::BadReference);
         }
         if out.len() + len > limit {
             return Err(too_big());

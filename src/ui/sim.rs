@@ -14,6 +14,7 @@ use super::lines;
 use super::messages::Messages;
 use super::response::kvs_table;
 use super::state::{Action, LabHandle, Place};
+use crate::script::parse::{Command, EtcdCommand, parse_line};
 
 fn input_value(e: &InputEvent) -> String {
     e.target_unchecked_into::<HtmlInputElement>().value()
@@ -382,6 +383,8 @@ pub fn sim_controls(props: &SimProps) -> Html {
 
 /// The etcd view: reads every key under the apiserver's prefix when asked (one `etcd get` line) and shows
 /// the newest such read — labelled with the line it came from, since later lines may change etcd.
+/// The script parser says which lines are etcd reads (a line whose first word is not `etcd` is
+/// never one, so it is not parsed).
 #[function_component(EtcdView)]
 pub fn etcd_view() -> Html {
     let tr = use_tr();
@@ -392,12 +395,10 @@ pub fn etcd_view() -> Html {
         let line = line.clone();
         Callback::from(move |_: MouseEvent| lab.dispatch(Action::RunAt(Place::Sim, vec![line.clone()])))
     };
-    let last = lab
-        .visible()
-        .iter()
-        .enumerate()
-        .rev()
-        .find(|(_, e)| e.line.trim_start().starts_with("etcd get") && e.out.is_some());
+    let last =
+        lab.visible().iter().enumerate().rev().find(|(_, e)| {
+            e.out.is_some() && e.line.trim_start().starts_with("etcd") && is_etcd_read(&e.line)
+        });
     let body = match last {
         None => {
             html! { <p id="etcd-empty" class="empty">{ tr.t(K::EtcdEmpty) }</p> }
@@ -428,4 +429,9 @@ pub fn etcd_view() -> Html {
             <div id="etcd">{ body }</div>
         </section>
     }
+}
+
+/// Whether `line` is an `etcd get` (an etcd Range), as the script parser reads it.
+fn is_etcd_read(line: &str) -> bool {
+    matches!(parse_line(line), Ok(Command::Etcd(EtcdCommand::Get { .. })))
 }

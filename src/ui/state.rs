@@ -16,7 +16,7 @@ use super::browser::{load_saved, save_lines};
 use super::i18n::K;
 use super::lines::Seen;
 pub use super::model::{Entry, Notice, Place};
-use super::model::{STORAGE_KEY, Saved};
+use super::model::{Problem, STORAGE_KEY, Saved};
 use crate::script::Session;
 use crate::script::session::Checkpoints;
 
@@ -58,7 +58,7 @@ pub enum Action {
     /// Replace the sandbox with this one (a share link opened while the app runs).
     Open(Box<Lab>),
     /// How the idle save went ([`flush_save`]): an error shows a notice, success clears it.
-    Saved(Result<(), String>),
+    Saved(Result<(), Problem>),
     /// One tick of Play: `secs` more simulated seconds. The first tick of a Play session appends
     /// `advance <secs>s`; later ones grow that same line (`advance <total>s`), so two minutes of
     /// Play are one line in the log, the undo history and share links. Moving the clock in one
@@ -186,7 +186,7 @@ impl Lab {
             Ok(None) => Lab::empty(),
             Err(msg) => {
                 let mut lab = Lab::empty();
-                lab.notice = Some(Notice::error(K::NoticeRestoreFailed, vec![STORAGE_KEY.into(), msg]));
+                lab.notice = Some(Notice::error(K::NoticeRestoreFailed, vec![STORAGE_KEY.into()]).arg(msg));
                 lab
             }
         }
@@ -376,9 +376,9 @@ impl Lab {
     }
 
     /// Shows how saving went: an error as a notice; success clears an earlier save warning.
-    fn saved(&mut self, result: Result<(), String>) {
+    fn saved(&mut self, result: Result<(), Problem>) {
         match result {
-            Err(msg) => self.notice = Some(Notice::error(K::NoticeSaveFailed, vec![msg])),
+            Err(msg) => self.notice = Some(Notice::error(K::NoticeSaveFailed, vec![]).arg(msg)),
             Ok(()) if self.save_warning() => self.notice = None,
             Ok(()) => {}
         }
@@ -627,6 +627,6 @@ pub fn latest_persists() -> bool {
     LATEST.with(|l| l.try_borrow().ok().and_then(|l| l.as_ref().map(|lab| lab.persist)).unwrap_or(false))
 }
 
-fn save_lab(lab: &Lab) -> Result<(), String> {
+fn save_lab(lab: &Lab) -> Result<(), Problem> {
     save_lines(lab.entries.iter().map(|e| &*e.line), &lab.redo)
 }

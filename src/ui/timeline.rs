@@ -27,6 +27,7 @@ use yew::prelude::*;
 use super::i18n::{K, Tr, use_tr};
 use super::lines;
 use super::model::Entry;
+use crate::apiserver::cacher::FRESHNESS_TIMEOUT;
 use crate::apiserver::decision::EndReason;
 use crate::script::Session;
 use crate::script::view::{FrameKind, View};
@@ -930,7 +931,10 @@ fn end_text(tr: Tr, e: &WatchEnd) -> (bool, String) {
     match (e.code, e.cause) {
         (Some(code), Some(R::CacheWindow)) => (true, tr.f(K::TlEndCacheWindow, &[&code])),
         (Some(code), Some(R::EtcdCompacted)) => (true, tr.f(K::TlEndEtcdCompacted, &[&code])),
-        (Some(code), Some(R::CacheNotFresh)) => (true, tr.f(K::TlEndNotFresh, &[&code])),
+        (Some(code), Some(R::CacheNotFresh)) => {
+            let wait = crate::script::why::span(FRESHNESS_TIMEOUT, super::why::lang(tr));
+            (true, tr.f(K::TlEndNotFresh, &[&code, &wait]))
+        }
         (Some(code), Some(R::PrevKvMissing)) => (true, tr.f(K::TlEndPrevKv, &[&code])),
         (Some(code), _) => (true, tr.f(K::TlEndError, &[&code])),
         (None, Some(R::EtcdCompacted)) => (false, tr.t(K::TlEndRelisted).to_string()),

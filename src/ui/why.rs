@@ -8,6 +8,7 @@ use serde_json::Value;
 
 use super::i18n::{K, Lang as UiLang, Tr};
 use super::lines;
+use crate::apiserver::watch::FrameType;
 use crate::script::parse::{Command, parse_line};
 use crate::script::why::{self, Lang, OutputWhy};
 
@@ -75,19 +76,18 @@ pub fn frame(tr: Tr, f: &lines::Frame) -> String {
     let lang = lang(tr);
     let decision =
         |v: &Option<Value>| v.as_ref().and_then(OutputWhy::from_json).map(|w| why::render(&w, lang));
-    match f.kind.as_str() {
-        "ERROR" => decision(&f.ended_why).unwrap_or_else(|| tr.f(K::WhyFrameErrorPlain, &[&f.detail])),
-        kind => {
-            let what = match kind {
-                "ADDED" => tr.f(K::WhyFrameAdded, &[&f.name, &f.rv]),
-                "MODIFIED" => tr.f(K::WhyFrameModified, &[&f.name, &f.rv]),
-                "DELETED" => tr.f(K::WhyFrameDeleted, &[&f.name, &f.rv]),
-                _ => tr.f(K::WhyFrameBookmark, &[&f.rv]),
-            };
-            match decision(&f.watch_why) {
-                Some(w) => format!("{what} {}", tr.f(K::WhyOfWatch, &[&w])),
-                None => what,
-            }
+    let what = match FrameType::parse(&f.kind) {
+        Some(FrameType::Error) => {
+            return decision(&f.ended_why).unwrap_or_else(|| tr.f(K::WhyFrameErrorPlain, &[&f.detail]));
         }
+        Some(FrameType::Added) => tr.f(K::WhyFrameAdded, &[&f.name, &f.rv]),
+        Some(FrameType::Modified) => tr.f(K::WhyFrameModified, &[&f.name, &f.rv]),
+        Some(FrameType::Deleted) => tr.f(K::WhyFrameDeleted, &[&f.name, &f.rv]),
+        Some(FrameType::Bookmark) => tr.f(K::WhyFrameBookmark, &[&f.rv]),
+        None => return tr.f(K::WhyFrameUnknown, &[&f.kind]),
+    };
+    match decision(&f.watch_why) {
+        Some(w) => format!("{what} {}", tr.f(K::WhyOfWatch, &[&w])),
+        None => what,
     }
 }

@@ -3,11 +3,18 @@
 //! English and 中文. One function per decision kind; each clause is built from the typed value
 //! and its numbers only.
 
-use super::Lang;
+use super::{Lang, span};
+use crate::apiserver::cacher::FRESHNESS_TIMEOUT;
+use crate::apiserver::cacher::watch_cache::{LOWER_BOUND_CAPACITY, UPPER_BOUND_CAPACITY};
 use crate::apiserver::decision::{
     EndReason, Ended, EtcdOp, EtcdRefusal, EtcdWhy, Outcome, Path, Rule, Semantics, Verb, Why,
 };
 use crate::cluster::{SettingName, SettingWhy};
+
+/// How long a read waits for the watch cache to be fresh ([`FRESHNESS_TIMEOUT`]), in words.
+fn fresh(lang: Lang) -> String {
+    span(FRESHNESS_TIMEOUT, lang)
+}
 
 /// A number the decision did not record renders as "?" (never a guess).
 fn n(v: Option<i64>) -> String {
@@ -16,17 +23,12 @@ fn n(v: Option<i64>) -> String {
 
 /// The explanation of an API request's answer.
 pub fn request(w: &Why, lang: Lang) -> String {
-    let mut parts: Vec<String> = Vec::new();
-    if let Some(s) = semantics_clause(w, lang) {
-        parts.push(s);
-    }
     let rule = rule_clause(w, lang);
-    let body = match parts.pop() {
+    let mut text = match semantics_clause(w, lang) {
         Some(sem) if !rule.is_empty() => format!("{sem}{}{rule}", arrow(w)),
         Some(sem) => sem,
         None => rule,
     };
-    let mut text = body;
     if let Some(o) = w.outcome {
         text.push_str(&lang.pick("; ".into(), "；".into()));
         text.push_str(&outcome_clause(w, o, lang));
@@ -63,7 +65,7 @@ fn semantics_clause(w: &Why, lang: Lang) -> Option<String> {
             (format!("resourceVersion={rv} → Not older than {rv}"), format!("resourceVersion={rv} → 不早于 {rv}（NotOlderThan）"))
         }
         Semantics::Exact if watch => {
-            (format!("resourceVersion={rv} → Start at Exact"), format!("resourceVersion={rv} → 从恰好该版本之后开始（Start at Exact）"))
+            (format!("resourceVersion={rv} → start right after exactly revision {rv} (Start at Exact)"), format!("resourceVersion={rv} → 恰好从修订版本 {rv} 之后开始（Start at Exact）"))
         }
         Semantics::Exact => (
             format!("resourceVersionMatch=Exact with resourceVersion={rv} → exactly revision {rv}"),
@@ -182,8 +184,8 @@ fn rule_clause(w: &Why, lang: Lang) -> String {
             format!("缓存见到 {rv} 之后的当前对象——绝不是 {rv} 时的那个版本"),
         ),
         Rule::NotOlderThanFromCache => lang.pick(
-            format!("wait (at most 3 s) for the watch cache to reach {rv}, then its current state (at {cache_rv})"),
-            format!("等待（最多 3 秒）watch cache 达到 {rv}，然后给出它的当前状态（在 {cache_rv}）"),
+            format!("wait (at most {}) for the watch cache to reach {rv}, then its current state (at {cache_rv})", fresh(Lang::En)),
+            format!("等待（最多 {}）watch cache 达到 {rv}，然后给出它的当前状态（在 {cache_rv}）", fresh(Lang::Zh)),
         ),
         Rule::PaginatedListFromEtcd => lang.pick(
             format!("in 1.30 every paginated list except rv=0 is served by etcd at its current revision, checked against {rv}"),
@@ -374,13 +376,13 @@ fn outcome_clause(w: &Why, o: Outcome, lang: Lang) -> String {
         Outcome::CacheNotFresh => {
             let target = n(w.etcd_revision.or(w.rv));
             lang.pick(
-                format!("the cache did not reach {target} within 3 s (it is at {cache_rv}) → 504"),
-                format!("缓存在 3 秒内没有达到 {target}（它在 {cache_rv}）→ 504"),
+                format!("the cache did not reach {target} within {} (it is at {cache_rv}) → 504", fresh(Lang::En)),
+                format!("缓存在 {}内没有达到 {target}（它在 {cache_rv}）→ 504", fresh(Lang::Zh)),
             )
         }
         Outcome::ConsistentReadTimeout => lang.pick(
-            format!("the cache did not reach etcd's revision {} within 3 s (it is at {cache_rv}) → fall back to etcd", n(w.etcd_revision)),
-            format!("缓存在 3 秒内没有达到 etcd 的修订版本 {}（它在 {cache_rv}）→ 回退到 etcd", n(w.etcd_revision)),
+            format!("the cache did not reach etcd's revision {} within {} (it is at {cache_rv}) → fall back to etcd", n(w.etcd_revision), fresh(Lang::En)),
+            format!("缓存在 {}内没有达到 etcd 的修订版本 {}（它在 {cache_rv}）→ 回退到 etcd", fresh(Lang::Zh), n(w.etcd_revision)),
         ),
         Outcome::SnapshotMissing => lang.pick(
             format!("the cache holds no snapshot at {rv} (older than its history, relisted, or below the known compaction) → etcd at {rv}"),
@@ -449,8 +451,8 @@ pub fn ended(e: &Ended, lang: Lang) -> String {
         EndReason::Restart => lang.pick("the apiserver restarted".into(), "apiserver 重启了".into()),
         EndReason::CacheOff => lang.pick("the watch cache was switched off".into(), "watch cache 被关闭了".into()),
         EndReason::CacheNotFresh => lang.pick(
-            format!("ERROR 504: the watch cache did not reach {} within 3 s (it is at {})", n(e.rv), n(e.cache_rv)),
-            format!("ERROR 504：watch cache 在 3 秒内没有达到 {}（它在 {}）", n(e.rv), n(e.cache_rv)),
+            format!("ERROR 504: the watch cache did not reach {} within {} (it is at {})", n(e.rv), fresh(Lang::En), n(e.cache_rv)),
+            format!("ERROR 504：watch cache 在 {}内没有达到 {}（它在 {}）", fresh(Lang::Zh), n(e.rv), n(e.cache_rv)),
         ),
         EndReason::PrevKvMissing => lang.pick(
             "ERROR 500: an etcd event came without its previous value (compacted away), which the watcher cannot turn into a frame".into(),
@@ -498,9 +500,11 @@ pub fn setting(w: &SettingWhy, lang: Lang) -> String {
         ),
         SettingName::CacheCapacity => (
             format!(
-                "the watch cache's history window holds {v} events (auto: it grows and shrinks between 100 and 102400)"
+                "the watch cache's history window holds {v} events (auto: it grows and shrinks between {LOWER_BOUND_CAPACITY} and {UPPER_BOUND_CAPACITY})"
             ),
-            format!("watch cache 的历史窗口容纳 {v} 个事件（auto：在 100 到 102400 之间自动伸缩）"),
+            format!(
+                "watch cache 的历史窗口容纳 {v} 个事件（auto：在 {LOWER_BOUND_CAPACITY} 到 {UPPER_BOUND_CAPACITY} 之间自动伸缩）"
+            ),
         ),
         SettingName::CacheInitDelay => (
             format!("after a restart the watch cache takes {v} to be ready; until then it answers 429"),
@@ -632,4 +636,109 @@ pub fn etcd(w: &EtcdWhy, lang: Lang) -> String {
         }
     };
     lang.pick(en, zh)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn read(rule: Rule, semantics: Semantics, outcome: Option<Outcome>) -> Why {
+        let mut w = Why::new(rule);
+        w.apiserver = 1;
+        w.verb = Some(Verb::List);
+        w.semantics = Some(semantics);
+        w.outcome = outcome;
+        w.rv = Some(7);
+        w.cache_rv = Some(5);
+        w.etcd_revision = Some(8);
+        w
+    }
+
+    /// The freshness wait in every explanation is the cacher's own constant.
+    #[test]
+    fn the_freshness_wait_is_the_cachers_timeout() {
+        let s = FRESHNESS_TIMEOUT.as_millis() / 1000;
+        assert_eq!(FRESHNESS_TIMEOUT.as_millis() % 1000, 0);
+        assert_eq!(fresh(Lang::En), format!("{s} s"));
+        assert_eq!(fresh(Lang::Zh), format!("{s} 秒"));
+
+        let w = read(Rule::NotOlderThanFromCache, Semantics::NotOlderThan, None);
+        assert_eq!(
+            request(&w, Lang::En),
+            format!(
+                "apiserver 1: resourceVersion=7 → Not older than 7: wait (at most {s} s) for the watch cache to reach 7, then its current state (at 5)"
+            )
+        );
+        assert_eq!(
+            request(&w, Lang::Zh),
+            format!(
+                "apiserver 1：resourceVersion=7 → 不早于 7（NotOlderThan）: 等待（最多 {s} 秒）watch cache 达到 7，然后给出它的当前状态（在 5）"
+            )
+        );
+
+        let w = read(Rule::NotOlderThanFromCache, Semantics::NotOlderThan, Some(Outcome::CacheNotFresh));
+        assert!(
+            request(&w, Lang::En)
+                .ends_with(&format!("; the cache did not reach 8 within {s} s (it is at 5) → 504"))
+        );
+        let zh = request(&w, Lang::Zh);
+        assert!(zh.ends_with(&format!("；缓存在 {s} 秒内没有达到 8（它在 5）→ 504")), "{zh}");
+
+        let w =
+            read(Rule::ConsistentReadFromCache, Semantics::MostRecent, Some(Outcome::ConsistentReadTimeout));
+        assert!(request(&w, Lang::En).ends_with(&format!(
+            "; the cache did not reach etcd's revision 8 within {s} s (it is at 5) → fall back to etcd"
+        )));
+        assert!(
+            request(&w, Lang::Zh)
+                .ends_with(&format!("；缓存在 {s} 秒内没有达到 etcd 的修订版本 8（它在 5）→ 回退到 etcd"))
+        );
+
+        let mut e = Ended::new(EndReason::CacheNotFresh);
+        e.apiserver = 2;
+        e.rv = Some(9);
+        e.cache_rv = Some(4);
+        assert_eq!(
+            ended(&e, Lang::En),
+            format!("apiserver 2: ERROR 504: the watch cache did not reach 9 within {s} s (it is at 4)")
+        );
+        assert_eq!(
+            ended(&e, Lang::Zh),
+            format!("apiserver 2：ERROR 504：watch cache 在 {s} 秒内没有达到 9（它在 4）")
+        );
+    }
+
+    /// A watch at an exact revision says the same in both languages.
+    #[test]
+    fn start_at_exact_says_the_same_in_both_languages() {
+        let mut w = read(Rule::WatchFromCacheHistory, Semantics::Exact, None);
+        w.verb = Some(Verb::Watch);
+        w.initial_events = Some(2);
+        w.oldest_startable_rv = Some(3);
+        assert_eq!(
+            request(&w, Lang::En),
+            "apiserver 1: watch with resourceVersion=7 → start right after exactly revision 7 (Start at Exact): served by the watch cache: 2 buffered changes after 7 from the cache's history (oldest startable RV 3), then new ones"
+        );
+        assert_eq!(
+            request(&w, Lang::Zh),
+            "apiserver 1：watch 请求，resourceVersion=7 → 恰好从修订版本 7 之后开始（Start at Exact）: 由 watch cache 提供：先从缓存历史中发送 7 之后缓冲的 2 个变更（最早可起始 RV 为 3），再发送新变更"
+        );
+    }
+
+    /// The dynamic capacity's bounds are the watch cache's own constants.
+    #[test]
+    fn the_capacity_bounds_are_the_watch_caches() {
+        let (lo, hi) = (LOWER_BOUND_CAPACITY, UPPER_BOUND_CAPACITY);
+        let w = SettingWhy { setting: SettingName::CacheCapacity, value: "auto".into(), apiserver: None };
+        assert_eq!(
+            setting(&w, Lang::En),
+            format!(
+                "the whole cluster: the watch cache's history window holds auto events (auto: it grows and shrinks between {lo} and {hi})"
+            )
+        );
+        assert_eq!(
+            setting(&w, Lang::Zh),
+            format!("整个集群：watch cache 的历史窗口容纳 auto 个事件（auto：在 {lo} 到 {hi} 之间自动伸缩）")
+        );
+    }
 }

@@ -313,11 +313,17 @@ pub fn render(d: &Decision, lang: Lang) -> String {
         (Decision::ConnectionLost { from, to }, Zh) => format!(
             "与 apiserver {from} 的连接断了（没有 ERROR 帧，流直接结束）→ 下一个请求建立新连接，连到 apiserver {to}"
         ),
-        (Decision::Resync { period_ms, .. }, En) => {
-            format!("resync period {} elapsed → re-deliver every cached object", fmt_ms(*period_ms))
+        (Decision::Resync { period_ms, objects }, En) => {
+            format!(
+                "resync period {} elapsed → re-deliver every cached object ({objects})",
+                fmt_ms(*period_ms)
+            )
         }
         (Decision::Resync { period_ms, objects }, Zh) => {
-            format!("resync 周期 {} 到了 → 把缓存中的 {objects} 个对象全部重新投递一遍", fmt_ms(*period_ms))
+            format!(
+                "resync 周期 {} 到了 → 把缓存中的每个对象（{objects} 个）重新投递一遍",
+                fmt_ms(*period_ms)
+            )
         }
         (Decision::ResyncRaised { requested_ms, period_ms }, En) => format!(
             "resync period {} is below client-go's minimum → resync every {} instead",
@@ -329,8 +335,8 @@ pub fn render(d: &Decision, lang: Lang) -> String {
             fmt_ms(*requested_ms),
             fmt_ms(*period_ms)
         ),
-        (Decision::TooManySteps { .. }, En) => {
-            "too many steps at one instant; pausing until the next poll".to_string()
+        (Decision::TooManySteps { steps }, En) => {
+            format!("too many steps at one instant ({steps}); pausing until the next poll")
         }
         (Decision::TooManySteps { steps }, Zh) => format!("同一时刻的步骤太多（{steps}）；暂停到下一次 poll"),
         (Decision::Stopped, En) => "stopped".to_string(),
@@ -526,6 +532,33 @@ mod tests {
             out.push(Decision::WatchListFromScratch { cause: c, backoff_ms: Some(1200) });
         }
         out
+    }
+
+    /// Both languages state the same numbers: the digits of one rendering are the other's.
+    #[test]
+    fn both_languages_state_the_same_numbers() {
+        let numbers = |s: &str| -> std::collections::BTreeSet<String> {
+            s.split(|c: char| !c.is_ascii_digit()).filter(|w| !w.is_empty()).map(str::to_string).collect()
+        };
+        for d in &samples() {
+            let (en, zh) = (render(d, Lang::En), render(d, Lang::Zh));
+            assert_eq!(numbers(&en), numbers(&zh), "{en}\n{zh}");
+        }
+        let resync = Decision::Resync { period_ms: 30_000, objects: 2 };
+        assert_eq!(
+            render(&resync, Lang::En),
+            "resync period 30s elapsed → re-deliver every cached object (2)"
+        );
+        assert_eq!(
+            render(&resync, Lang::Zh),
+            "resync 周期 30s 到了 → 把缓存中的每个对象（2 个）重新投递一遍"
+        );
+        let steps = Decision::TooManySteps { steps: 256 };
+        assert_eq!(
+            render(&steps, Lang::En),
+            "too many steps at one instant (256); pausing until the next poll"
+        );
+        assert_eq!(render(&steps, Lang::Zh), "同一时刻的步骤太多（256）；暂停到下一次 poll");
     }
 
     // Every decision has both renderings (different texts), its JSON id is the README's, and

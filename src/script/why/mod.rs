@@ -16,6 +16,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
 use crate::apiserver::decision::{Ended, EtcdWhy, Why};
+use crate::clock::Duration;
 use crate::cluster::SettingWhy;
 
 /// The language of a rendering.
@@ -34,6 +35,17 @@ impl Lang {
             Lang::En => en,
             Lang::Zh => zh,
         }
+    }
+}
+
+/// A span of simulated time as the explanations write it: "3 s" / "3 秒", "500 ms" / "500 毫秒".
+pub fn span(d: Duration, lang: Lang) -> String {
+    let ms = d.as_millis();
+    match (ms.is_multiple_of(1000), lang) {
+        (true, Lang::En) => format!("{} s", ms / 1000),
+        (true, Lang::Zh) => format!("{} 秒", ms / 1000),
+        (false, Lang::En) => format!("{ms} ms"),
+        (false, Lang::Zh) => format!("{ms} 毫秒"),
     }
 }
 
