@@ -4243,3 +4243,51 @@ async fn a_long_log_shows_its_newest_row_and_its_rows_stay_findable_copyable_and
     lab.unmount();
     storage().remove_item(STORAGE_KEY).unwrap();
 }
+
+// ---------------------------------------------------------------------------------------------
+// The sandbox is never lost: restore offers, replacing loads, live lines, embeds' scripts, saving
+
+/// A share link for `log` with the scrubber at its end, as a URL fragment.
+fn share_fragment(log: &[&str]) -> String {
+    use rvlab::ui::share;
+    let log: Vec<String> = log.iter().map(|l| l.to_string()).collect();
+    let at = log.len();
+    format!("#{}", share::encode(&share::Shared { log, at }))
+}
+
+/// Whether any notice on the page says `text`.
+fn notices_say(lab: &Lab, text: &str) -> bool {
+    lab.all("#notice").iter().any(|n| n.text_content().unwrap_or_default().contains(text))
+}
+
+#[wasm_bindgen_test]
+async fn the_restore_offer_outlives_later_lines_and_stale_refusals_go() {
+    clean_slate();
+    storage().set_item(STORAGE_KEY, r#"{"log":["advance 5m"],"redo":[]}"#).unwrap();
+    let lab = Lab::with_config(Config::parse("?lang=en", &share_fragment(&[CM_A]))).await;
+    assert!(lab.q("#restore-backup").is_some());
+    // Running, undoing and redoing lines keeps the way back to the kept sandbox.
+    lab.console("advance 1s").await;
+    assert_eq!(lab.log().len(), 2);
+    assert!(
+        lab.q("#restore-backup").is_some(),
+        "a line ran: {:?}",
+        lab.q("#notice").and_then(|n| n.text_content())
+    );
+    lab.click("#undo").await;
+    assert!(lab.q("#restore-backup").is_some(), "undo");
+    lab.click("#redo").await;
+    assert!(lab.q("#restore-backup").is_some(), "redo");
+    lab.click("#reset").await;
+    assert!(lab.q("#restore-backup").is_some(), "reset");
+    lab.click("#restore-backup").await;
+    assert_eq!(lab.log(), vec!["advance 5m"]);
+    // A refusal goes once a later line has run.
+    lab.console(&format!("# {}", "y".repeat(70_000))).await;
+    assert!(notices_say(&lab, "at most 64 KB"));
+    lab.console("advance 1s").await;
+    assert_eq!(lab.log(), vec!["advance 5m", "advance 1s"]);
+    assert!(!notices_say(&lab, "at most 64 KB"), "the refusal is stale");
+    lab.unmount();
+    clean_slate();
+}

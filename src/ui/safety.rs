@@ -67,6 +67,11 @@ pub fn check_each(lines: &[String]) -> Result<(), Notice> {
     Ok(())
 }
 
+/// Whether a notice with this key is one of the refusals above (it answers one action only).
+pub fn is_refusal(key: K) -> bool {
+    matches!(key, K::NoticeScriptTooBig | K::NoticeLineTooLong | K::NoticeAdvanceTooFar)
+}
+
 /// Checks a whole script text before it is split (a 10 MB paste is refused without building
 /// thousands of strings first).
 pub fn check_text(text: &str) -> Result<(), Notice> {

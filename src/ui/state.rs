@@ -362,7 +362,7 @@ impl Lab {
         lab.truncate_seen(n);
         lab.at = n;
         lab.redo = redo;
-        lab.notice = None;
+        lab.notice = lasting(&self.notice);
         lab
     }
 
@@ -389,6 +389,15 @@ impl Lab {
     }
 }
 
+/// What stays of a notice once lines run, are undone, redone or reset: the offer to restore a kept
+/// sandbox (its only way back), and a standing error at the top (saving, restoring). A refusal
+/// answered one action; after the next it is stale.
+fn lasting(notice: &Option<Notice>) -> Option<Notice> {
+    notice
+        .clone()
+        .filter(|n| n.restore || (n.error && n.at == Place::Top && !super::safety::is_refusal(n.key)))
+}
+
 impl Reducible for Lab {
     type Action = Action;
 
@@ -413,7 +422,7 @@ impl Reducible for Lab {
                 let mut lab = self.copy();
                 lab.redo = Vec::new();
                 lab.selected = None;
-                lab.notice = self.notice.clone().filter(|n| n.error);
+                lab.notice = lasting(&self.notice);
                 lab.run_lines(lines);
                 lab
             }
@@ -451,7 +460,7 @@ impl Reducible for Lab {
                 let Some(line) = redo.pop() else { return self };
                 let mut lab = if self.in_past() { self.seek(self.entries.len()) } else { self.copy() };
                 lab.redo = redo;
-                lab.notice = None;
+                lab.notice = lasting(&self.notice);
                 lab.selected = None;
                 lab.pending = None;
                 lab.playing = None;
@@ -462,7 +471,9 @@ impl Reducible for Lab {
                 // Undoable: the lines go onto the redo stack, first line on top.
                 let mut redo = self.redo.clone();
                 redo.extend(self.log().into_iter().rev());
-                self.fresh_like(Vec::new(), redo)
+                let mut lab = self.fresh_like(Vec::new(), redo);
+                lab.notice = lasting(&self.notice);
+                lab
             }
             Action::Load(lines) => {
                 if let Err(n) = super::safety::check_lines(&lines) {
