@@ -4291,3 +4291,34 @@ async fn the_restore_offer_outlives_later_lines_and_stale_refusals_go() {
     lab.unmount();
     clean_slate();
 }
+
+#[wasm_bindgen_test]
+async fn an_example_or_an_import_keeps_the_sandbox_it_replaces() {
+    clean_slate();
+    let lab = Lab::with_config(Config::parse("?lang=en", "")).await;
+    lab.console("advance 5m").await;
+    let name = rvlab::ui::examples::menu(Lang::En)[0].0.clone();
+    lab.select("#lesson-pick", &name).await;
+    assert_ne!(lab.log(), vec!["advance 5m"]);
+    lab.click("#restore-backup").await;
+    assert_eq!(lab.log(), vec!["advance 5m"]);
+    // An imported file the same way.
+    let parts = js_sys::Array::of1(&"# imported\nadvance 1m\n".into());
+    let file = web_sys::File::new_with_str_sequence(&parts, "s.txt").unwrap();
+    let dt = web_sys::DataTransfer::new().unwrap();
+    dt.items().add_with_file(&file).unwrap();
+    let input: HtmlInputElement = lab.el("#import-file").dyn_into().unwrap();
+    input.set_files(dt.files().as_ref());
+    fire(&input, "change");
+    for _ in 0..200 {
+        flush().await;
+        if lab.log().len() == 2 {
+            break;
+        }
+    }
+    assert_eq!(lab.log(), vec!["# imported", "advance 1m"]);
+    lab.click("#restore-backup").await;
+    assert_eq!(lab.log(), vec!["advance 5m"]);
+    lab.unmount();
+    clean_slate();
+}

@@ -45,8 +45,9 @@ pub enum Action {
     Redo,
     /// Empty sandbox.
     Reset,
-    /// Replace the whole log (import, example): says "Imported N lines".
-    Load(Vec<String>),
+    /// Replace the whole log (import, example): says "Imported N lines", and offers to restore
+    /// the sandbox it replaced when that was kept first (`true`: [`super::browser::backup_saved`]).
+    Load(Vec<String>, bool),
     /// Replace the whole log with these lines and show `notice` (a guided lesson's setup, an
     /// embed's "start over"). Allowed in read-only embeds.
     Replace(Vec<String>, Option<Notice>),
@@ -475,7 +476,7 @@ impl Reducible for Lab {
                 lab.notice = lasting(&self.notice);
                 lab
             }
-            Action::Load(lines) => {
+            Action::Load(lines, kept) => {
                 if let Err(n) = super::safety::check_lines(&lines) {
                     let mut lab = self.copy();
                     lab.notice = Some(n);
@@ -483,7 +484,9 @@ impl Reducible for Lab {
                 }
                 let n = lines.len();
                 let mut lab = self.fresh_like(lines, Vec::new());
-                lab.notice = Some(Notice::info(K::NoticeImported, vec![n.to_string()]));
+                let mut notice = Notice::info(K::NoticeImported, vec![n.to_string()]);
+                notice.restore = kept;
+                lab.notice = Some(notice);
                 lab
             }
             Action::Replace(lines, notice) => {
