@@ -4322,3 +4322,36 @@ async fn an_example_or_an_import_keeps_the_sandbox_it_replaces() {
     lab.unmount();
     clean_slate();
 }
+
+#[wasm_bindgen_test]
+async fn restoring_brings_back_the_redo_stack_and_a_sandbox_of_any_size() {
+    clean_slate();
+    // The redo stack comes back with the log.
+    storage().set_item(STORAGE_KEY, r#"{"log":["advance 5m"],"redo":["advance 2s"]}"#).unwrap();
+    let lab = Lab::with_config(Config::parse("?lang=en", &share_fragment(&[CM_A]))).await;
+    lab.click("#restore-backup").await;
+    assert_eq!(lab.log(), vec!["advance 5m"]);
+    assert!(lab.text("#redo").contains("(1)"), "{}", lab.text("#redo"));
+    lab.unmount();
+    // A sandbox that holds only a redo stack (right after Reset) is kept too.
+    storage().set_item(STORAGE_KEY, r#"{"log":[],"redo":["advance 5m"]}"#).unwrap();
+    let lab = Lab::with_config(Config::parse("?lang=en", &share_fragment(&[CM_A]))).await;
+    lab.click("#restore-backup").await;
+    assert!(lab.log().is_empty());
+    lab.click("#redo").await;
+    assert_eq!(lab.log(), vec!["advance 5m"]);
+    lab.unmount();
+    // More lines than one action may run: restored all the same, and the notice says so only
+    // then.
+    let many: Vec<String> = (0..rvlab::ui::safety::MAX_LINES + 1).map(|i| format!("# {i}")).collect();
+    seed_storage(&many);
+    let lab = Lab::with_config(Config::parse("?lang=en", &share_fragment(&[CM_A]))).await;
+    lab.click("#restore-backup").await;
+    assert!(notices_say(&lab, "Restored"), "{:?}", lab.q("#notice").and_then(|n| n.text_content()));
+    assert_eq!(lab.saved().await["log"].as_array().unwrap().len(), many.len());
+    // The sandbox it replaced is kept in turn.
+    lab.click("#restore-backup").await;
+    assert_eq!(lab.log(), vec![CM_A]);
+    lab.unmount();
+    clean_slate();
+}

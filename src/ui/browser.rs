@@ -225,11 +225,11 @@ pub fn load_saved(key: &str) -> Result<Option<Saved>, String> {
 }
 
 /// Copies the saved sandbox to [`BACKUP_KEY`] (before a share link replaces it). Returns
-/// whether there was a non-empty sandbox to keep.
+/// whether there was a non-empty sandbox (lines, or only a redo stack) to keep.
 pub fn backup_saved() -> bool {
     let Ok(storage) = storage() else { return false };
     let Ok(Some(text)) = storage.get_item(STORAGE_KEY) else { return false };
-    let has_lines = parse_saved(&text).is_ok_and(|(log, _)| !log.is_empty());
+    let has_lines = parse_saved(&text).is_ok_and(|(log, redo)| !(log.is_empty() && redo.is_empty()));
     has_lines && storage.set_item(BACKUP_KEY, &text).is_ok()
 }
 

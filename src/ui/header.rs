@@ -295,10 +295,12 @@ pub fn notice_bar(p: &NoticeBarProps) -> Html {
             let guide = p.guide.clone();
             let onclick =
                 Callback::from(move |_: MouseEvent| match browser::load_saved(super::model::BACKUP_KEY) {
-                    Ok(Some((log, _))) => {
+                    Ok(Some(saved)) => {
                         guide.dispatch(guided::GuideAction::Close);
-                        lab.dispatch(Action::Load(log, false));
-                        lab.dispatch(Action::Notify(Notice::info(K::NoticeRestored, vec![])));
+                        // The sandbox shown now is kept in turn: a misclick loses nothing.
+                        state::flush_save();
+                        let kept = browser::backup_saved();
+                        lab.dispatch(Action::Restore(saved, kept));
                     }
                     Ok(None) => {}
                     Err(e) => fail(&lab, K::NoticeImportFailed, e),

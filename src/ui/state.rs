@@ -51,6 +51,9 @@ pub enum Action {
     /// Replace the whole log with these lines and show `notice` (a guided lesson's setup, an
     /// embed's "start over"). Allowed in read-only embeds.
     Replace(Vec<String>, Option<Notice>),
+    /// Bring back a kept sandbox (its log and redo stack, as saved: no limit applies) and say
+    /// so; `true` when the one it replaces was kept in turn (the notice offers that one back).
+    Restore(Saved, bool),
     /// Show this entry (index into `entries`) in the response viewer; an entry after the
     /// scrubber moves the scrubber to it.
     Select(usize),
@@ -492,6 +495,13 @@ impl Reducible for Lab {
             Action::Replace(lines, notice) => {
                 let mut lab = self.fresh_like(lines, Vec::new());
                 lab.notice = notice;
+                lab
+            }
+            Action::Restore((log, redo), kept) => {
+                let mut lab = self.fresh_like(log, redo);
+                let mut notice = Notice::info(K::NoticeRestored, vec![]);
+                notice.restore = kept;
+                lab.notice = Some(notice);
                 lab
             }
             Action::Select(i) => {
