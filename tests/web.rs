@@ -4355,3 +4355,54 @@ async fn restoring_brings_back_the_redo_stack_and_a_sandbox_of_any_size() {
     lab.unmount();
     clean_slate();
 }
+
+/// Stands in for the browser's EventSource: each one opened is kept in `window.__rvlabLive`.
+fn fake_event_source(on: bool) {
+    let code = if on {
+        "window.__rvlabRealES = window.EventSource; window.__rvlabLive = [];\
+         window.EventSource = function (url) { this.url = url; this.onmessage = null; this.close = function () {}; window.__rvlabLive.push(this); };"
+    } else {
+        "window.EventSource = window.__rvlabRealES; delete window.__rvlabLive;"
+    };
+    js_sys::Function::new_no_args(code).call0(&wasm_bindgen::JsValue::NULL).unwrap();
+}
+
+/// Delivers one server-sent event to the last EventSource opened.
+async fn live_event(data: &serde_json::Value) {
+    let f = js_sys::Function::new_with_args(
+        "d",
+        "const s = window.__rvlabLive[window.__rvlabLive.length - 1]; s.onmessage({ data: d });",
+    );
+    f.call1(&wasm_bindgen::JsValue::NULL, &data.to_string().into()).unwrap();
+    flush().await;
+}
+
+#[wasm_bindgen_test]
+async fn live_lines_append_at_the_end_whatever_the_scrubber_or_their_size() {
+    clean_slate();
+    let doc = document();
+    let meta = doc.create_element("meta").unwrap();
+    meta.set_attribute("name", "rvlab-live").unwrap();
+    meta.set_attribute("content", "rvlab/v1/live").unwrap();
+    doc.head().unwrap().append_child(&meta).unwrap();
+    fake_event_source(true);
+    let lab = Lab::with_config(Config::parse("?lang=en", "")).await;
+    live_event(&json!({"backlog": [CM_A, CM_B, "advance 1s"]})).await;
+    assert_eq!(lab.log().len(), 3);
+    lab.click("#scrub-back").await;
+    lab.click("#scrub-back").await;
+    live_event(&json!({"text": "advance 2s"})).await;
+    live_event(&json!({"text": "advance 3s"})).await;
+    let big = format!("# {}", "y".repeat(70_000));
+    live_event(&json!({"text": big})).await;
+    meta.remove();
+    fake_event_source(false);
+    assert!(lab.q("#fork").is_none(), "a server line is not a question");
+    assert_eq!(lab.text("#scrub-pos"), "step 6 of 6");
+    let log = lab.log();
+    assert_eq!(log.len(), 6, "{:?}", &log[..log.len().min(5)]);
+    assert_eq!(log[3..5], ["advance 2s", "advance 3s"]);
+    assert!(!notices_say(&lab, "64 KB"));
+    lab.unmount();
+    clean_slate();
+}

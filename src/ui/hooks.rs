@@ -212,7 +212,8 @@ pub fn use_undo_keys(lab: &LabHandle) {
 }
 
 /// Opened from `rvlab serve`: follow the live log of what real clients do ([`super::live`]):
-/// the backlog replaces the sandbox, then each new line runs.
+/// the backlog replaces the sandbox, then each new line is appended at the end and runs (the
+/// server already ran it: no limit or fork question of the page's own actions applies).
 #[hook]
 pub fn use_live_log(lab: &LabHandle) {
     let lab = lab.clone();
@@ -220,7 +221,7 @@ pub fn use_live_log(lab: &LabHandle) {
         let following = super::live::live_url().and_then(|url| {
             super::live::follow(&url, move |ev| match ev {
                 super::live::LiveEvent::Backlog(lines) => lab.dispatch(Action::Replace(lines, None)),
-                super::live::LiveEvent::Line(line) => lab.dispatch(Action::Run(vec![line])),
+                super::live::LiveEvent::Line(line) => lab.dispatch(Action::Append(vec![line])),
             })
         });
         move || drop(following)

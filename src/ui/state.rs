@@ -36,6 +36,10 @@ pub enum Action {
     /// [`Action::Run`] from a panel with its own message slot: a refusal or the fork question
     /// shows there.
     RunAt(Place, Vec<String>),
+    /// Lines the server behind this page already ran (`rvlab serve`'s live feed): appended at
+    /// the end and run wherever the scrubber is and however long they are, so the page replays
+    /// exactly what the server ran. Never refused, never a fork question.
+    Append(Vec<String>),
     /// Drop the steps after the scrubber and run the pending lines.
     ConfirmFork,
     CancelFork,
@@ -424,6 +428,19 @@ impl Reducible for Lab {
                     return Rc::new(lab);
                 }
                 let mut lab = self.copy();
+                lab.redo = Vec::new();
+                lab.selected = None;
+                lab.notice = lasting(&self.notice);
+                lab.run_lines(lines);
+                lab
+            }
+            Action::Append(lines) => {
+                if lines.is_empty() {
+                    return self;
+                }
+                let mut lab = if self.in_past() { self.seek(self.entries.len()) } else { self.copy() };
+                lab.pending = None;
+                lab.playing = None;
                 lab.redo = Vec::new();
                 lab.selected = None;
                 lab.notice = lasting(&self.notice);
