@@ -4406,3 +4406,19 @@ async fn live_lines_append_at_the_end_whatever_the_scrubber_or_their_size() {
     lab.unmount();
     clean_slate();
 }
+
+#[wasm_bindgen_test]
+async fn a_seeded_app_does_not_resume_the_saved_lesson() {
+    clean_slate();
+    storage()
+        .set_item(ACTIVE_KEY, &json!({"file": FILES[0], "step": 1, "starts": [0, 2]}).to_string())
+        .unwrap();
+    let cfg = Config::parse("?lang=en", "")
+        .with_session(rvlab::ui::state::new_session(), Vec::new())
+        .with_loader(inline_loader());
+    let lab = Lab::with_config(cfg).await;
+    settle().await;
+    assert!(lab.q("#lesson-panel").is_none(), "{:?}", lab.q("#lesson-panel").and_then(|p| p.text_content()));
+    lab.unmount();
+    clean_slate();
+}

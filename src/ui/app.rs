@@ -21,9 +21,9 @@ pub struct AppProps {
 }
 
 /// What the lesson panel shows first: the guided lesson `?lesson=` names (resumed when it is the
-/// one in progress), else the lesson in progress of the restored sandbox, else nothing.
-fn initial_view(cfg: &Config) -> guided::View {
-    let has_seed = cfg.seed.borrow().is_some();
+/// one in progress), else the lesson in progress of the restored sandbox, else nothing. A seeded
+/// app (`has_seed`, known before [`hooks::use_lab`] takes the seed) resumes none.
+fn initial_view(cfg: &Config, has_seed: bool) -> guided::View {
     let share = cfg.fragment.as_deref().is_some_and(super::share::is_share_fragment);
     let saved = if cfg.embed || share || has_seed { None } else { guided::saved_active() };
     if let Some(file) = cfg.guided_lesson() {
@@ -95,6 +95,8 @@ pub fn app(props: &AppProps) -> Html {
         let l = cfg.lang;
         move || l.unwrap_or_else(Lang::from_browser)
     });
+    // Read before `use_lab`, whose first state takes the seed.
+    let has_seed = *use_state(|| cfg.seed.borrow().is_some());
     let lab = hooks::use_lab(&cfg, *lang);
     let theme = use_state(|| cfg.theme);
     let spec = use_state(lines::RequestSpec::default);
@@ -105,7 +107,7 @@ pub fn app(props: &AppProps) -> Html {
     let embed = cfg.embed;
     let guide = use_reducer({
         let cfg = cfg.clone();
-        move || guided::Guide::new(!cfg.embed, initial_view(&cfg))
+        move || guided::Guide::new(!cfg.embed, initial_view(&cfg, has_seed))
     });
     let loader = guided::LoaderProp(cfg.loader.clone().unwrap_or_else(guided::fetch_loader));
 
