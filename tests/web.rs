@@ -4422,3 +4422,18 @@ async fn a_seeded_app_does_not_resume_the_saved_lesson() {
     lab.unmount();
     clean_slate();
 }
+
+#[wasm_bindgen_test]
+async fn an_embeds_start_over_checks_its_script_as_loading_it_does() {
+    let script = format!("advance 1s\n# {}\n", "y".repeat(70_000));
+    let q = format!("?embed=1&mode=interactive&lang=en&script={}", rvlab::ui::url::percent_encode(&script));
+    let lab = Lab::with_config(Config::parse(&q, "")).await;
+    assert!(lab.log().is_empty());
+    assert!(notices_say(&lab, "at most 64 KB"));
+    lab.console("advance 2s").await;
+    assert_eq!(lab.log(), vec!["advance 2s"]);
+    lab.click("#reset").await;
+    assert!(lab.log().is_empty(), "{}", lab.log().len());
+    assert!(notices_say(&lab, "at most 64 KB"));
+    lab.unmount();
+}

@@ -229,7 +229,11 @@ pub fn header(p: &HeaderProps) -> Html {
                 if let Some(file) = cfg.guided_lesson() {
                     guide.dispatch(guided::GuideAction::Want(file));
                 } else {
-                    lab.dispatch(Action::Replace(hooks::embed_lines(&cfg).unwrap_or_default(), None));
+                    let (lines, notice) = match hooks::embed_lines(&cfg) {
+                        Ok(l) => (l, None),
+                        Err(n) => (Vec::new(), Some(n)),
+                    };
+                    lab.dispatch(Action::Replace(lines, notice));
                 }
             });
             html! { <button id="reset" type="button" class="small" {onclick}>{ tr.t(K::ResetEmbed) }</button> }

@@ -14,17 +14,21 @@ use super::i18n::{K, Lang};
 use super::state::{self, Action, Lab, LabHandle, Notice};
 use super::{examples, guided, lines, safety, share};
 
-/// The lines an embed starts from (its `script=` or `lesson=`), or the unknown name.
-pub fn embed_lines(cfg: &Config) -> Result<Vec<String>, String> {
-    if let Some(s) = &cfg.script {
-        return Ok(lines::split_script(s));
-    }
-    match &cfg.lesson {
-        None => Ok(Vec::new()),
+/// The lines an embed starts from (its `script=` or `lesson=`), checked line by line, both when
+/// it opens and on "start over"; the error is the notice to show instead (a line too long, an
+/// unknown lesson).
+pub fn embed_lines(cfg: &Config) -> Result<Vec<String>, Notice> {
+    let lines = match (&cfg.script, &cfg.lesson) {
+        (Some(s), _) => lines::split_script(s),
+        (None, None) => Vec::new(),
         // The lesson panel fills the sandbox once the lesson is loaded.
-        Some(_) if cfg.guided_lesson().is_some() => Ok(Vec::new()),
-        Some(name) => examples::lines_of(name).ok_or_else(|| name.clone()),
-    }
+        (None, Some(_)) if cfg.guided_lesson().is_some() => Vec::new(),
+        (None, Some(name)) => examples::lines_of(name).ok_or_else(|| {
+            Notice::error(K::NoticeLessonUnknown, vec![name.clone(), examples::names().join(", ")])
+        })?,
+    };
+    safety::check_each(&lines)?;
+    Ok(lines)
 }
 
 /// The sandbox a share-link fragment (`v1=…`) opens, with a notice saying what happened; the
@@ -76,12 +80,8 @@ fn initial_lab(cfg: &Config) -> Lab {
     }
     if cfg.embed {
         let (lines, notice) = match embed_lines(cfg) {
-            Ok(l) if safety::check_each(&l).is_err() => (Vec::new(), safety::check_each(&l).err()),
             Ok(l) => (l, None),
-            Err(name) => (
-                Vec::new(),
-                Some(Notice::error(K::NoticeLessonUnknown, vec![name, examples::names().join(", ")])),
-            ),
+            Err(n) => (Vec::new(), Some(n)),
         };
         let mut lab = Lab::replay(lines, Vec::new());
         lab.persist = false;
