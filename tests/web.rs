@@ -2208,10 +2208,11 @@ async fn oversized_input_is_refused_with_a_message_not_a_frozen_page() {
     }
     assert!(lab.text("#notice").contains("Not run: this script has"), "{}", lab.text("#notice"));
     assert!(lab.log().is_empty());
-    // One advance is at most 168h (as in the engine): refused with a message.
+    // One advance is at most 168h: the engine's error for that line.
     lab.console("advance 1000h").await;
-    assert!(lab.log().is_empty());
-    assert!(lab.text("#notice").contains("more than 168h"), "{}", lab.text("#notice"));
+    assert_eq!(lab.log(), vec!["advance 1000h"]);
+    assert!(lab.text("#response").contains("advance is at most 168h"), "{}", lab.text("#response"));
+    lab.click("#undo").await;
     let t0 = js_sys::Date::now();
     run_all(
         &lab,
@@ -2227,12 +2228,12 @@ async fn oversized_input_is_refused_with_a_message_not_a_frozen_page() {
 
     assert_eq!(lab.log().last().unwrap(), "advance 24h");
     lab.unmount();
-    // A share link holding `advance 1000h` is refused the same way.
+    // A share link holding `advance 1000h` opens, with the same error on that line.
     let frag =
         rvlab::ui::share::encode(&rvlab::ui::share::Shared { log: vec!["advance 1000h".into()], at: 1 });
     let opened = Lab::with_config(Config::parse("?lang=en", &format!("#{frag}"))).await;
-    assert!(opened.log().is_empty());
-    assert!(opened.text("#notice").contains("more than 168h"));
+    assert_eq!(opened.log(), vec!["advance 1000h"]);
+    assert!(opened.text("#response").contains("advance is at most 168h"));
     opened.unmount();
     storage().remove_item(STORAGE_KEY).unwrap();
     storage().remove_item(rvlab::ui::model::BACKUP_KEY).unwrap();
@@ -3773,11 +3774,12 @@ async fn refusals_and_the_fork_question_show_where_the_learner_acted_and_keep_th
     };
     let input = || s.lab.el("#console-input").unchecked_into::<HtmlInputElement>().value();
     // A refused line: the message sits in the console, below the input, which keeps the line.
-    s.console("advance 200h").await;
+    let long = format!("# {}", "y".repeat(70_000));
+    s.console(&long).await;
     assert!(s.lab.text("#notice").contains("Not run"), "{}", s.lab.text("#notice"));
     assert!(inside("#notice", "section.console"), "the refusal is shown in the console");
     assert!(s.in_view("#notice"));
-    assert_eq!(input(), "advance 200h");
+    assert_eq!(input(), long);
     assert!(s.lab.log().is_empty());
     // A line that runs clears the input.
     s.console("advance 1s").await;
@@ -4436,4 +4438,22 @@ async fn an_embeds_start_over_checks_its_script_as_loading_it_does() {
     assert!(lab.log().is_empty(), "{}", lab.log().len());
     assert!(notices_say(&lab, "at most 64 KB"));
     lab.unmount();
+}
+
+#[wasm_bindgen_test]
+async fn an_advance_beyond_the_engines_limit_is_that_lines_error_not_a_lost_log() {
+    clean_slate();
+    let log = [CM_A, "advance 1000h", "advance 1s"];
+    let lab = Lab::with_config(Config::parse("?lang=en", &share_fragment(&log))).await;
+    assert_eq!(lab.log(), log);
+    assert!(notices_say(&lab, "Opened a shared sandbox (3 lines)"));
+    lab.click("#log li[data-line='2'] button").await;
+    assert!(lab.text("#response").contains("advance is at most 168h"), "{}", lab.text("#response"));
+    lab.unmount();
+    let script = rvlab::ui::url::percent_encode(&log.join("\n"));
+    let embed = Lab::with_config(Config::parse(&format!("?embed=1&lang=en&script={script}"), "")).await;
+    assert_eq!(embed.log(), log);
+    embed.unmount();
+    storage().remove_item(rvlab::ui::model::BACKUP_KEY).unwrap();
+    clean_slate();
 }

@@ -37,13 +37,13 @@ pub fn open_share(fragment: &str) -> Lab {
     // The backup holds the latest lines, also those still waiting for the idle save.
     state::flush_save();
     let backed_up = browser::backup_saved();
-    let mut lab = match share::decode(fragment) {
-        Ok(sh) if safety::check_each(&sh.log).is_err() => {
+    let mut lab = match share::decode(fragment).map(|sh| (safety::check_each(&sh.log), sh)) {
+        Ok((Err(refused), _)) => {
             let mut lab = Lab::empty();
-            lab.notice = safety::check_each(&sh.log).err();
+            lab.notice = Some(refused);
             lab
         }
-        Ok(sh) => {
+        Ok((Ok(()), sh)) => {
             let n = sh.log.len();
             let mut lab = Lab::replay(sh.log, Vec::new());
             if sh.at < n {
