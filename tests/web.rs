@@ -4457,3 +4457,25 @@ async fn an_advance_beyond_the_engines_limit_is_that_lines_error_not_a_lost_log(
     storage().remove_item(rvlab::ui::model::BACKUP_KEY).unwrap();
     clean_slate();
 }
+
+#[wasm_bindgen_test]
+async fn an_interactive_embed_shows_watch_cards_only_once_a_watch_is_open() {
+    let q = |script: &str| {
+        format!("?embed=1&mode=interactive&lang=en&script={}", rvlab::ui::url::percent_encode(script))
+    };
+    let lab = Lab::with_config(Config::parse(&q(CM_A), "")).await;
+    assert!(lab.q(".watches").is_none());
+    lab.console("GET /api/v1/namespaces/default/configmaps?watch=true").await;
+    assert!(lab.q(".watches").is_some());
+    lab.unmount();
+    let ro = Lab::with_config(Config::parse(
+        &format!(
+            "?embed=1&lang=en&script={}",
+            rvlab::ui::url::percent_encode("GET /api/v1/namespaces/default/configmaps?watch=true")
+        ),
+        "",
+    ))
+    .await;
+    assert!(ro.q(".watches").is_none(), "a read-only embed's response shows the frames");
+    ro.unmount();
+}

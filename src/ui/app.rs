@@ -54,8 +54,7 @@ fn panes(p: &PanesProps) -> Html {
     if p.embed {
         // A read-only embed's response already shows the frames it read; the watch cards (whose
         // buttons it could not press) would only repeat them.
-        let watching = !lab.readonly
-            && lab.visible().iter().any(|e| e.out.as_deref().is_some_and(|o| o.get("watch").is_some()));
+        let watching = !lab.readonly && !lab.seen().watches.is_empty();
         return html! {
             <main class="panes embed-panes">
                 <div class="col col-log"><console::Console /></div>
