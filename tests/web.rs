@@ -4479,3 +4479,39 @@ async fn an_interactive_embed_shows_watch_cards_only_once_a_watch_is_open() {
     assert!(ro.q(".watches").is_none(), "a read-only embed's response shows the frames");
     ro.unmount();
 }
+
+/// Fills localStorage to its quota; returns how to empty it again.
+fn fill_storage() -> impl FnOnce() {
+    let chunk = "x".repeat(512 * 1024);
+    let mut n = 0;
+    while storage().set_item(&format!("rvlab.test.filler.{n}"), &chunk).is_ok() {
+        n += 1;
+        assert!(n < 200, "localStorage never filled up");
+    }
+    let mut m = 0;
+    while storage().set_item(&format!("rvlab.test.small.{m}"), &"y".repeat(256)).is_ok() {
+        m += 1;
+    }
+    move || {
+        for i in 0..n {
+            storage().remove_item(&format!("rvlab.test.filler.{i}")).unwrap();
+        }
+        for i in 0..m {
+            storage().remove_item(&format!("rvlab.test.small.{i}")).unwrap();
+        }
+    }
+}
+
+#[wasm_bindgen_test]
+async fn a_share_link_that_cannot_be_saved_says_so() {
+    clean_slate();
+    let big = format!("# {}", "z".repeat(8192));
+    let empty = fill_storage();
+    let lab = Lab::with_config(Config::parse("?lang=en", &share_fragment(&[&big, "advance 1s"]))).await;
+    let notice = lab.q("#notice").and_then(|n| n.text_content()).unwrap_or_default();
+    empty();
+    assert_eq!(lab.log().len(), 2);
+    assert!(notice.contains("not being saved"), "{notice}");
+    lab.unmount();
+    clean_slate();
+}

@@ -49,8 +49,10 @@ pub fn open_share(fragment: &str) -> Lab {
             if sh.at < n {
                 lab = lab.seek(sh.at);
             }
-            lab.persist();
             lab.notice = Some(Notice::info(K::NoticeShareOpened, vec![n.to_string()]));
+            // Saved now (the link leaves the address bar): if that fails, its notice wins, or a
+            // reload would silently bring back the old sandbox.
+            lab.persist();
             lab
         }
         Err(e) => {
