@@ -4515,3 +4515,20 @@ async fn a_share_link_that_cannot_be_saved_says_so() {
     lab.unmount();
     clean_slate();
 }
+
+#[wasm_bindgen_test]
+async fn an_unreadable_saved_sandbox_is_kept_aside_not_overwritten() {
+    clean_slate();
+    let side = format!("{STORAGE_KEY}.unreadable");
+    storage().remove_item(&side).unwrap();
+    storage().set_item(STORAGE_KEY, "{not json").unwrap();
+    let lab = Lab::with_config(Config::parse("?lang=en", "")).await;
+    assert!(notices_say(&lab, "could not be read"));
+    assert!(notices_say(&lab, &side), "{:?}", lab.q("#notice").and_then(|n| n.text_content()));
+    lab.console("advance 1s").await;
+    assert_eq!(lab.saved().await["log"], json!(["advance 1s"]));
+    assert_eq!(storage().get_item(&side).unwrap().as_deref(), Some("{not json"));
+    lab.unmount();
+    storage().remove_item(&side).unwrap();
+    clean_slate();
+}

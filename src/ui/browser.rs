@@ -244,3 +244,11 @@ pub fn save_lines<'a>(log: impl Iterator<Item = &'a str>, redo: &'a [String]) ->
     let text = saved_text(log, redo)?;
     storage.set_item(STORAGE_KEY, &text).map_err(|e| js_text(&e))
 }
+
+/// Copies the text under localStorage `key` to `to` as it is (a saved sandbox this version
+/// cannot read, before anything overwrites it). Returns whether there was one and it was copied.
+pub fn keep_aside(key: &str, to: &str) -> bool {
+    let Ok(storage) = storage() else { return false };
+    let Ok(Some(text)) = storage.get_item(key) else { return false };
+    storage.set_item(to, &text).is_ok()
+}

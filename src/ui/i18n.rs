@@ -473,6 +473,10 @@ strings! {
     CrashReload => "Reload and restore", "重新加载并恢复";
     CrashExport => "Export the log", "导出命令记录";
     CrashNotSaved => "The log could not be saved in this browser ({0}): export it before you reload.", "无法把命令记录保存到浏览器（{0}）：请在重新加载之前先导出。";
+
+    // ---- a saved sandbox that cannot be read is never overwritten
+    NoticeRestoreFailedKept => "The saved sandbox ({0}) could not be read: {1}. Its text is kept as it was under {2}; this sandbox starts empty.", "无法读取已保存的沙盒（{0}）：{1}。它的原文已原样保存在 {2} 下；现在从空沙盒开始。";
+    NoticeRestoreFailedNotSaving => "The saved sandbox ({0}) could not be read: {1}. Started with an empty sandbox that this tab does not save, so the saved text stays as it was.", "无法读取已保存的沙盒（{0}）：{1}。已从空沙盒开始；这个标签页不会保存它，已保存的内容保持原样。";
 }
 
 impl K {

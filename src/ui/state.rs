@@ -20,6 +20,10 @@ use super::model::{STORAGE_KEY, Saved};
 use crate::script::Session;
 use crate::script::session::Checkpoints;
 
+/// Where a saved sandbox that cannot be read is kept as it was (the next save would overwrite
+/// [`STORAGE_KEY`]).
+pub const UNREADABLE_KEY: &str = "rvlab.log.v1.unreadable";
+
 /// The handle every panel gets from context.
 pub type LabHandle = UseReducerHandle<Lab>;
 
@@ -187,14 +191,25 @@ impl Lab {
         lab
     }
 
-    /// The sandbox saved in localStorage, or an empty one with a notice saying why not.
+    /// The sandbox saved in localStorage, or an empty one with a notice saying why not. What
+    /// cannot be read is never overwritten: it is copied to [`UNREADABLE_KEY`] first, or, when
+    /// that fails, this sandbox is not saved.
     pub fn restore() -> Self {
         match load_saved(STORAGE_KEY) {
             Ok(Some((log, redo))) => Lab::replay(log, redo),
             Ok(None) => Lab::empty(),
             Err(msg) => {
                 let mut lab = Lab::empty();
-                lab.notice = Some(Notice::error(K::NoticeRestoreFailed, vec![STORAGE_KEY.into(), msg]));
+                let notice = if super::browser::keep_aside(STORAGE_KEY, UNREADABLE_KEY) {
+                    Notice::error(
+                        K::NoticeRestoreFailedKept,
+                        vec![STORAGE_KEY.into(), msg, UNREADABLE_KEY.into()],
+                    )
+                } else {
+                    lab.persist = false;
+                    Notice::error(K::NoticeRestoreFailedNotSaving, vec![STORAGE_KEY.into(), msg])
+                };
+                lab.notice = Some(notice);
                 lab
             }
         }
