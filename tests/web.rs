@@ -4532,3 +4532,46 @@ async fn an_unreadable_saved_sandbox_is_kept_aside_not_overwritten() {
     storage().remove_item(&side).unwrap();
     clean_slate();
 }
+
+/// The `height` of every `rvlab:height` message posted while `f` runs (and shortly after).
+async fn heights_posted<F: std::future::Future<Output = ()>>(f: F) -> Vec<f64> {
+    let got: Rc<std::cell::RefCell<Vec<f64>>> = Rc::default();
+    let got2 = got.clone();
+    let listener = wasm_bindgen::closure::Closure::<dyn Fn(web_sys::MessageEvent)>::new(
+        move |e: web_sys::MessageEvent| {
+            let d = e.data();
+            if js_sys::Reflect::get(&d, &"type".into()).ok().and_then(|v| v.as_string()).as_deref()
+                == Some("rvlab:height")
+            {
+                let h = js_sys::Reflect::get(&d, &"height".into()).ok().and_then(|v| v.as_f64());
+                got2.borrow_mut().push(h.unwrap_or(-1.0));
+            }
+        },
+    );
+    let win = web_sys::window().unwrap();
+    win.add_event_listener_with_callback("message", listener.as_ref().unchecked_ref()).unwrap();
+    f.await;
+    for _ in 0..10 {
+        settle().await;
+    }
+    win.remove_event_listener_with_callback("message", listener.as_ref().unchecked_ref()).unwrap();
+    got.take()
+}
+
+#[wasm_bindgen_test]
+async fn an_embed_posts_its_height_when_its_content_grows_without_a_new_state() {
+    let mut script: Vec<String> = (0..rvlab::ui::response::ROWS_SHOWN + 50)
+        .map(|i| {
+            format!(r#"POST /api/v1/namespaces/default/configmaps {{"metadata":{{"name":"cm-{i:04}"}}}}"#)
+        })
+        .collect();
+    script.push("GET /api/v1/namespaces/default/configmaps".into());
+    let q = format!("?embed=1&lang=en&script={}", rvlab::ui::url::percent_encode(&script.join("\n")));
+    let lab = Lab::sized_as(800, &q).await;
+    let before = settled_height(&lab.el(".app")).await;
+    let posted = heights_posted(lab.click("#items-more")).await;
+    let after = lab.el(".app").scroll_height();
+    assert!(after > before, "{before} -> {after}");
+    assert!(posted.iter().any(|h| *h >= f64::from(after)), "{before} -> {after}: posted {posted:?}");
+    lab.unmount();
+}

@@ -6,6 +6,7 @@
 use std::rc::Rc;
 
 use wasm_bindgen::JsCast;
+use wasm_bindgen::closure::Closure;
 use yew::prelude::*;
 
 use super::browser::{self, Listener, On};
@@ -230,8 +231,9 @@ pub fn use_live_log(lab: &LabHandle) {
     });
 }
 
-/// Embeds tell the host page how tall they are, after every render and on resize (unless
-/// `?height=` fixed it).
+/// Embeds tell the host page how tall they are (unless `?height=` fixed it): after every render
+/// of the app, and whenever the app's box changes size without one (a panel's own "show more",
+/// a `<details>` opened, the window resized), which a ResizeObserver reports.
 #[hook]
 pub fn use_embed_height(app_ref: &NodeRef, on: bool) {
     {
@@ -244,13 +246,18 @@ pub fn use_embed_height(app_ref: &NodeRef, on: bool) {
     }
     let app_ref = app_ref.clone();
     use_effect_with(on, move |on| {
-        let listener = on.then(|| {
-            Listener::new(On::Window, "resize", move |_| {
-                if let Some(el) = app_ref.cast::<web_sys::Element>() {
-                    browser::post_height(&el);
-                }
-            })
+        let observer = on.then(|| app_ref.cast::<web_sys::Element>()).flatten().and_then(|el| {
+            let target = el.clone();
+            let cb = Closure::<dyn Fn()>::new(move || browser::post_height(&target));
+            let ro = web_sys::ResizeObserver::new(cb.as_ref().unchecked_ref()).ok()?;
+            ro.observe(&el);
+            Some((ro, cb))
         });
-        move || drop(listener)
+        move || {
+            if let Some((ro, cb)) = observer {
+                ro.disconnect();
+                drop(cb);
+            }
+        }
     });
 }
