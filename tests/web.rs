@@ -4575,3 +4575,33 @@ async fn an_embed_posts_its_height_when_its_content_grows_without_a_new_state() 
     assert!(posted.iter().any(|h| *h >= f64::from(after)), "{before} -> {after}: posted {posted:?}");
     lab.unmount();
 }
+
+#[wasm_bindgen_test]
+async fn another_tab_saving_the_sandbox_stops_this_one_overwriting_it() {
+    clean_slate();
+    let lab = Lab::with_config(Config::parse("?lang=en", "")).await;
+    lab.console("advance 1s").await;
+    assert_eq!(lab.saved().await["log"], json!(["advance 1s"]));
+    // The other tab writes its sandbox; the browser tells this one.
+    let other = r#"{"log":["advance 9m"],"redo":[]}"#;
+    storage().set_item(STORAGE_KEY, other).unwrap();
+    js_sys::Function::new_with_args(
+        "k, v",
+        "window.dispatchEvent(new StorageEvent('storage', { key: k, newValue: v, storageArea: localStorage }));",
+    )
+    .call2(&wasm_bindgen::JsValue::NULL, &STORAGE_KEY.into(), &other.into())
+    .unwrap();
+    flush().await;
+    assert!(
+        notices_say(&lab, "Another tab saved its sandbox"),
+        "{:?}",
+        lab.q("#notice").and_then(|n| n.text_content())
+    );
+    lab.console("advance 2s").await;
+    idle_saved().await;
+    rvlab::ui::state::flush_save();
+    assert_eq!(storage().get_item(STORAGE_KEY).unwrap().as_deref(), Some(other));
+    lab.unmount();
+    assert_eq!(storage().get_item(STORAGE_KEY).unwrap().as_deref(), Some(other));
+    clean_slate();
+}

@@ -12,6 +12,7 @@ use yew::prelude::*;
 use super::browser::{self, Listener, On};
 use super::config::Config;
 use super::i18n::{K, Lang};
+use super::model::STORAGE_KEY;
 use super::state::{self, Action, Lab, LabHandle, Notice};
 use super::{examples, guided, lines, safety, share};
 
@@ -130,7 +131,8 @@ pub fn use_lab(cfg: &Rc<Config>, lang: Lang) -> LabHandle {
 /// Changes are saved when the browser is idle ([`state::flush_save`]); what is not saved yet is
 /// saved at once when the page is hidden (`visibilitychange`), left (`pagehide`) or the app
 /// unmounts, so leaving never loses a line. Until the first change, the sandbox the app
-/// started with is what the panic hook knows.
+/// started with is what the panic hook knows. When another tab saves its sandbox (`storage`),
+/// this one stops saving ([`Action::SavedElsewhere`]) rather than overwrite it.
 #[hook]
 fn use_autosave(lab: &LabHandle) {
     let lab = lab.clone();
@@ -144,8 +146,17 @@ fn use_autosave(lab: &LabHandle) {
         let left = Listener::new(On::Window, "pagehide", |_| {
             state::flush_save();
         });
+        let other_tab = {
+            let d = lab.dispatcher();
+            Listener::new(On::Window, "storage", move |e| {
+                let key = js_sys::Reflect::get(&e, &"key".into()).ok().and_then(|k| k.as_string());
+                if key.as_deref() == Some(STORAGE_KEY) {
+                    d.dispatch(Action::SavedElsewhere);
+                }
+            })
+        };
         move || {
-            drop((hidden, left));
+            drop((hidden, left, other_tab));
             state::flush_save();
         }
     });

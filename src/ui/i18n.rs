@@ -477,6 +477,9 @@ strings! {
     // ---- a saved sandbox that cannot be read is never overwritten
     NoticeRestoreFailedKept => "The saved sandbox ({0}) could not be read: {1}. Its text is kept as it was under {2}; this sandbox starts empty.", "无法读取已保存的沙盒（{0}）：{1}。它的原文已原样保存在 {2} 下；现在从空沙盒开始。";
     NoticeRestoreFailedNotSaving => "The saved sandbox ({0}) could not be read: {1}. Started with an empty sandbox that this tab does not save, so the saved text stays as it was.", "无法读取已保存的沙盒（{0}）：{1}。已从空沙盒开始；这个标签页不会保存它，已保存的内容保持原样。";
+
+    // ---- two tabs
+    NoticeOtherTab => "Another tab saved its sandbox over this one. This tab no longer saves, so it does not overwrite that one: reload to continue with it, or export this script to keep it.", "另一个标签页保存了它的沙盒，覆盖了这里的。这个标签页不再保存，以免覆盖那个沙盒：重新加载页面即可接着使用它，或者导出当前脚本以保留这里的内容。";
 }
 
 impl K {

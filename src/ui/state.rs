@@ -71,6 +71,9 @@ pub enum Action {
     Open(Box<Lab>),
     /// How the idle save went ([`flush_save`]): an error shows a notice, success clears it.
     Saved(Result<(), String>),
+    /// Another tab saved its sandbox under [`STORAGE_KEY`]: this one stops saving (so neither
+    /// overwrites the other without a word) and says so.
+    SavedElsewhere,
     /// One tick of Play: `secs` more simulated seconds. The first tick of a Play session appends
     /// `advance <secs>s`; later ones grow that same line (`advance <total>s`), so two minutes of
     /// Play are one line in the log, the undo history and share links. Moving the clock in one
@@ -562,6 +565,17 @@ impl Reducible for Lab {
                 track(&lab, false);
                 return lab;
             }
+            Action::SavedElsewhere => {
+                if !self.persist {
+                    return self;
+                }
+                let mut lab = self.copy();
+                lab.persist = false;
+                lab.notice = Some(Notice::error(K::NoticeOtherTab, vec![]));
+                let lab = Rc::new(lab);
+                track(&lab, false);
+                return lab;
+            }
             Action::PlayEnd => {
                 if self.playing.is_none() {
                     return self;
@@ -657,7 +671,7 @@ pub fn flush_save() -> bool {
     if !DIRTY.with(|d| d.replace(false)) {
         return false;
     }
-    let Some(lab) = LATEST.with(|l| l.borrow().clone()) else { return false };
+    let Some(lab) = LATEST.with(|l| l.borrow().clone()).filter(|l| l.persist) else { return false };
     let result = save_lab(&lab);
     if result.is_err() || lab.save_warning() {
         let report = REPORT.with(|r| r.borrow().clone());
