@@ -4605,3 +4605,15 @@ async fn another_tab_saving_the_sandbox_stops_this_one_overwriting_it() {
     assert_eq!(storage().get_item(STORAGE_KEY).unwrap().as_deref(), Some(other));
     clean_slate();
 }
+
+#[wasm_bindgen_test]
+async fn an_unmounted_app_leaves_no_latest_sandbox_behind() {
+    clean_slate();
+    let lab = Lab::with_config(Config::parse("?lang=en", "")).await;
+    lab.console("advance 1s").await;
+    assert!(rvlab::ui::state::latest().is_some());
+    lab.unmount();
+    flush().await;
+    assert!(rvlab::ui::state::latest().is_none());
+    clean_slate();
+}

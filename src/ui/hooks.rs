@@ -137,7 +137,8 @@ pub fn use_lab(cfg: &Rc<Config>, lang: Lang) -> LabHandle {
 fn use_autosave(lab: &LabHandle) {
     let lab = lab.clone();
     use_effect_with((), move |_| {
-        state::track_mounted(&lab, Some(lab.dispatcher()));
+        let report = lab.dispatcher();
+        state::track_mounted(&lab, report.clone());
         let hidden = Listener::new(On::Document, "visibilitychange", |_| {
             if browser::page_hidden() {
                 state::flush_save();
@@ -158,6 +159,7 @@ fn use_autosave(lab: &LabHandle) {
         move || {
             drop((hidden, left, other_tab));
             state::flush_save();
+            state::track_unmounted(&report);
         }
     });
 }

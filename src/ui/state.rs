@@ -658,10 +658,20 @@ fn track(lab: &Rc<Lab>, changed: bool) {
 }
 
 /// The sandbox a mounted app starts with is the latest (nothing to save yet), and save
-/// outcomes go to its reducer (`None` when it unmounts).
-pub fn track_mounted(lab: &Lab, report: Option<UseReducerDispatcher<Lab>>) {
+/// outcomes go to its reducer (until [`track_unmounted`]).
+pub fn track_mounted(lab: &Lab, report: UseReducerDispatcher<Lab>) {
     track(&Rc::new(lab.copy()), false);
-    REPORT.with(|r| *r.borrow_mut() = report);
+    REPORT.with(|r| *r.borrow_mut() = Some(report));
+}
+
+/// The app whose reducer is `report` unmounted (after its last save): save outcomes no longer
+/// go to it and its sandbox is no longer the latest (what the panic hook would save), unless an
+/// app mounted since took over.
+pub fn track_unmounted(report: &UseReducerDispatcher<Lab>) {
+    if REPORT.with(|r| r.borrow().as_ref() == Some(report)) {
+        REPORT.with(|r| *r.borrow_mut() = None);
+        LATEST.with(|l| *l.borrow_mut() = None);
+    }
 }
 
 /// Saves the latest sandbox now if it has unsaved changes (on idle, `visibilitychange` to
