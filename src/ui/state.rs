@@ -697,7 +697,8 @@ pub fn save_pending() -> bool {
     DIRTY.with(|d| d.get())
 }
 
-/// The latest log, redo stack and whether it persists (for the panic hook).
+/// The latest log and redo stack (for the panic hook; [`latest_persists`] says whether it is
+/// saved).
 pub fn latest() -> Option<Saved> {
     LATEST.with(|l| l.try_borrow().ok()?.as_ref().map(|lab| (lab.log(), lab.redo.clone())))
 }
