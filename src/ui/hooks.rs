@@ -54,7 +54,7 @@ pub fn open_share(fragment: &str) -> Lab {
             lab.notice = Some(Notice::info(K::NoticeShareOpened, vec![n.to_string()]));
             // Saved now (the link leaves the address bar): if that fails, its notice wins, or a
             // reload would silently bring back the old sandbox.
-            lab.persist();
+            lab.save_now();
             lab
         }
         Err(e) => {

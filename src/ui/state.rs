@@ -394,7 +394,7 @@ impl Lab {
 
     /// Saves now (not on idle): for a sandbox that replaces the saved one before the app runs
     /// (a share link).
-    pub fn persist(&mut self) {
+    pub fn save_now(&mut self) {
         if !self.persist {
             return;
         }
