@@ -2196,10 +2196,11 @@ async fn oversized_input_is_refused_with_a_message_not_a_frozen_page() {
     }
     assert!(lab.text("#notice").contains("Not run: this script has"), "{}", lab.text("#notice"));
     assert!(lab.log().is_empty());
-    // One advance is at most 168h (as in the engine): refused with a message.
+    // One advance is at most 168h: the engine's error for that line.
     lab.console("advance 1000h").await;
-    assert!(lab.log().is_empty());
-    assert!(lab.text("#notice").contains("more than 168h"), "{}", lab.text("#notice"));
+    assert_eq!(lab.log(), vec!["advance 1000h"]);
+    assert!(lab.text("#response").contains("advance is at most 168h"), "{}", lab.text("#response"));
+    lab.click("#undo").await;
     let t0 = js_sys::Date::now();
     run_all(
         &lab,
@@ -2215,12 +2216,12 @@ async fn oversized_input_is_refused_with_a_message_not_a_frozen_page() {
 
     assert_eq!(lab.log().last().unwrap(), "advance 24h");
     lab.unmount();
-    // A share link holding `advance 1000h` is refused the same way.
+    // A share link holding `advance 1000h` opens, with the same error on that line.
     let frag =
         rvlab::ui::share::encode(&rvlab::ui::share::Shared { log: vec!["advance 1000h".into()], at: 1 });
     let opened = Lab::with_config(Config::parse("?lang=en", &format!("#{frag}"))).await;
-    assert!(opened.log().is_empty());
-    assert!(opened.text("#notice").contains("more than 168h"));
+    assert_eq!(opened.log(), vec!["advance 1000h"]);
+    assert!(opened.text("#response").contains("advance is at most 168h"));
     opened.unmount();
     storage().remove_item(STORAGE_KEY).unwrap();
     storage().remove_item(rvlab::ui::model::BACKUP_KEY).unwrap();
@@ -3750,11 +3751,12 @@ async fn refusals_and_the_fork_question_show_where_the_learner_acted_and_keep_th
     };
     let input = || s.lab.el("#console-input").unchecked_into::<HtmlInputElement>().value();
     // A refused line: the message sits in the console, below the input, which keeps the line.
-    s.console("advance 200h").await;
+    let long = format!("# {}", "y".repeat(70_000));
+    s.console(&long).await;
     assert!(s.lab.text("#notice").contains("Not run"), "{}", s.lab.text("#notice"));
     assert!(inside("#notice", "section.console"), "the refusal is shown in the console");
     assert!(s.in_view("#notice"));
-    assert_eq!(input(), "advance 200h");
+    assert_eq!(input(), long);
     assert!(s.lab.log().is_empty());
     // A line that runs clears the input.
     s.console("advance 1s").await;
@@ -4287,12 +4289,15 @@ fn problems_are_told_in_english_and_chinese() {
     assert_eq!(parse_saved(r#"{"log":[],"redo":3}"#), Err(Problem::RedoNotList));
     assert_eq!(parse_saved("7"), Err(Problem::NotSaved));
     assert_eq!(Problem::NotJson { line: 1, column: 1 }.text(zh), "不是 JSON（第 1 行第 1 列出错）");
-    let n = Notice::error(K::NoticeRestoreFailed, vec![STORAGE_KEY.into()]).arg(Problem::NotSaved);
+    let n = Notice::error(K::NoticeRestoreFailedNotSaving, vec![STORAGE_KEY.into()]).arg(Problem::NotSaved);
     assert_eq!(
         n.text(en),
-        "The saved sandbox (rvlab.log.v1) could not be read: not a saved sandbox. Started with an empty sandbox."
+        "The saved sandbox (rvlab.log.v1) could not be read: not a saved sandbox. Started with an empty sandbox that this tab does not save, so the saved text stays as it was."
     );
-    assert_eq!(n.text(zh), "无法读取已保存的沙盒（rvlab.log.v1）：不是保存下来的沙盒。已从空沙盒开始。");
+    assert_eq!(
+        n.text(zh),
+        "无法读取已保存的沙盒（rvlab.log.v1）：不是保存下来的沙盒。已从空沙盒开始；这个标签页不会保存它，已保存的内容保持原样。"
+    );
 }
 
 /// Play's title and the timeline's not-fresh label, in both languages; the label's wait is the
@@ -4318,4 +4323,376 @@ fn play_and_the_freshness_wait_are_told_as_they_are() {
         fill(K::TlEndNotFresh, Lang::Zh, wait(rvlab::script::why::Lang::Zh)),
         format!("ERROR 504：cache 在 {s} 秒内没有追上")
     );
+}
+
+// ---------------------------------------------------------------------------------------------
+// The sandbox is never lost: restore offers, replacing loads, live lines, embeds' scripts, saving
+
+/// A share link for `log` with the scrubber at its end, as a URL fragment.
+fn share_fragment(log: &[&str]) -> String {
+    use rvlab::ui::share;
+    let log: Vec<String> = log.iter().map(|l| l.to_string()).collect();
+    let at = log.len();
+    format!("#{}", share::encode(&share::Shared { log, at }))
+}
+
+/// Whether any notice on the page says `text`.
+fn notices_say(lab: &Lab, text: &str) -> bool {
+    lab.all("#notice").iter().any(|n| n.text_content().unwrap_or_default().contains(text))
+}
+
+#[wasm_bindgen_test]
+async fn the_restore_offer_outlives_later_lines_and_stale_refusals_go() {
+    clean_slate();
+    storage().set_item(STORAGE_KEY, r#"{"log":["advance 5m"],"redo":[]}"#).unwrap();
+    let lab = Lab::with_config(Config::parse("?lang=en", &share_fragment(&[CM_A]))).await;
+    assert!(lab.q("#restore-backup").is_some());
+    // Running, undoing and redoing lines keeps the way back to the kept sandbox.
+    lab.console("advance 1s").await;
+    assert_eq!(lab.log().len(), 2);
+    assert!(
+        lab.q("#restore-backup").is_some(),
+        "a line ran: {:?}",
+        lab.q("#notice").and_then(|n| n.text_content())
+    );
+    lab.click("#undo").await;
+    assert!(lab.q("#restore-backup").is_some(), "undo");
+    lab.click("#redo").await;
+    assert!(lab.q("#restore-backup").is_some(), "redo");
+    lab.click("#reset").await;
+    assert!(lab.q("#restore-backup").is_some(), "reset");
+    lab.click("#restore-backup").await;
+    assert_eq!(lab.log(), vec!["advance 5m"]);
+    // A refusal goes once a later line has run.
+    lab.console(&format!("# {}", "y".repeat(70_000))).await;
+    assert!(notices_say(&lab, "at most 64 KB"));
+    lab.console("advance 1s").await;
+    assert_eq!(lab.log(), vec!["advance 5m", "advance 1s"]);
+    assert!(!notices_say(&lab, "at most 64 KB"), "the refusal is stale");
+    lab.unmount();
+    clean_slate();
+}
+
+#[wasm_bindgen_test]
+async fn an_example_or_an_import_keeps_the_sandbox_it_replaces() {
+    clean_slate();
+    let lab = Lab::with_config(Config::parse("?lang=en", "")).await;
+    lab.console("advance 5m").await;
+    let name = rvlab::ui::examples::menu(Lang::En)[0].0.clone();
+    lab.select("#lesson-pick", &name).await;
+    assert_ne!(lab.log(), vec!["advance 5m"]);
+    lab.click("#restore-backup").await;
+    assert_eq!(lab.log(), vec!["advance 5m"]);
+    // An imported file the same way.
+    let parts = js_sys::Array::of1(&"# imported\nadvance 1m\n".into());
+    let file = web_sys::File::new_with_str_sequence(&parts, "s.txt").unwrap();
+    let dt = web_sys::DataTransfer::new().unwrap();
+    dt.items().add_with_file(&file).unwrap();
+    let input: HtmlInputElement = lab.el("#import-file").dyn_into().unwrap();
+    input.set_files(dt.files().as_ref());
+    fire(&input, "change");
+    for _ in 0..200 {
+        flush().await;
+        if lab.log().len() == 2 {
+            break;
+        }
+    }
+    assert_eq!(lab.log(), vec!["# imported", "advance 1m"]);
+    lab.click("#restore-backup").await;
+    assert_eq!(lab.log(), vec!["advance 5m"]);
+    lab.unmount();
+    clean_slate();
+}
+
+#[wasm_bindgen_test]
+async fn restoring_brings_back_the_redo_stack_and_a_sandbox_of_any_size() {
+    clean_slate();
+    // The redo stack comes back with the log.
+    storage().set_item(STORAGE_KEY, r#"{"log":["advance 5m"],"redo":["advance 2s"]}"#).unwrap();
+    let lab = Lab::with_config(Config::parse("?lang=en", &share_fragment(&[CM_A]))).await;
+    lab.click("#restore-backup").await;
+    assert_eq!(lab.log(), vec!["advance 5m"]);
+    assert!(lab.text("#redo").contains("(1)"), "{}", lab.text("#redo"));
+    lab.unmount();
+    // A sandbox that holds only a redo stack (right after Reset) is kept too.
+    storage().set_item(STORAGE_KEY, r#"{"log":[],"redo":["advance 5m"]}"#).unwrap();
+    let lab = Lab::with_config(Config::parse("?lang=en", &share_fragment(&[CM_A]))).await;
+    lab.click("#restore-backup").await;
+    assert!(lab.log().is_empty());
+    lab.click("#redo").await;
+    assert_eq!(lab.log(), vec!["advance 5m"]);
+    lab.unmount();
+    // More lines than one action may run: restored all the same, and the notice says so only
+    // then.
+    let many: Vec<String> = (0..rvlab::ui::safety::MAX_LINES + 1).map(|i| format!("# {i}")).collect();
+    seed_storage(&many);
+    let lab = Lab::with_config(Config::parse("?lang=en", &share_fragment(&[CM_A]))).await;
+    lab.click("#restore-backup").await;
+    assert!(notices_say(&lab, "Restored"), "{:?}", lab.q("#notice").and_then(|n| n.text_content()));
+    assert_eq!(lab.saved().await["log"].as_array().unwrap().len(), many.len());
+    // The sandbox it replaced is kept in turn.
+    lab.click("#restore-backup").await;
+    assert_eq!(lab.log(), vec![CM_A]);
+    lab.unmount();
+    clean_slate();
+}
+
+/// Stands in for the browser's EventSource: each one opened is kept in `window.__rvlabLive`.
+fn fake_event_source(on: bool) {
+    let code = if on {
+        "window.__rvlabRealES = window.EventSource; window.__rvlabLive = [];\
+         window.EventSource = function (url) { this.url = url; this.onmessage = null; this.close = function () {}; window.__rvlabLive.push(this); };"
+    } else {
+        "window.EventSource = window.__rvlabRealES; delete window.__rvlabLive;"
+    };
+    js_sys::Function::new_no_args(code).call0(&wasm_bindgen::JsValue::NULL).unwrap();
+}
+
+/// Delivers one server-sent event to the last EventSource opened.
+async fn live_event(data: &serde_json::Value) {
+    let f = js_sys::Function::new_with_args(
+        "d",
+        "const s = window.__rvlabLive[window.__rvlabLive.length - 1]; s.onmessage({ data: d });",
+    );
+    f.call1(&wasm_bindgen::JsValue::NULL, &data.to_string().into()).unwrap();
+    flush().await;
+}
+
+#[wasm_bindgen_test]
+async fn live_lines_append_at_the_end_whatever_the_scrubber_or_their_size() {
+    clean_slate();
+    let doc = document();
+    let meta = doc.create_element("meta").unwrap();
+    meta.set_attribute("name", "rvlab-live").unwrap();
+    meta.set_attribute("content", "rvlab/v1/live").unwrap();
+    doc.head().unwrap().append_child(&meta).unwrap();
+    fake_event_source(true);
+    let lab = Lab::with_config(Config::parse("?lang=en", "")).await;
+    live_event(&json!({"backlog": [CM_A, CM_B, "advance 1s"]})).await;
+    assert_eq!(lab.log().len(), 3);
+    lab.click("#scrub-back").await;
+    lab.click("#scrub-back").await;
+    live_event(&json!({"text": "advance 2s"})).await;
+    live_event(&json!({"text": "advance 3s"})).await;
+    let big = format!("# {}", "y".repeat(70_000));
+    live_event(&json!({"text": big})).await;
+    meta.remove();
+    fake_event_source(false);
+    assert!(lab.q("#fork").is_none(), "a server line is not a question");
+    assert_eq!(lab.text("#scrub-pos"), "step 6 of 6");
+    let log = lab.log();
+    assert_eq!(log.len(), 6, "{:?}", &log[..log.len().min(5)]);
+    assert_eq!(log[3..5], ["advance 2s", "advance 3s"]);
+    assert!(!notices_say(&lab, "64 KB"));
+    lab.unmount();
+    clean_slate();
+}
+
+#[wasm_bindgen_test]
+async fn a_seeded_app_does_not_resume_the_saved_lesson() {
+    clean_slate();
+    storage()
+        .set_item(ACTIVE_KEY, &json!({"file": FILES[0], "step": 1, "starts": [0, 2]}).to_string())
+        .unwrap();
+    let cfg = Config::parse("?lang=en", "")
+        .with_session(rvlab::ui::state::new_session(), Vec::new())
+        .with_loader(inline_loader());
+    let lab = Lab::with_config(cfg).await;
+    settle().await;
+    assert!(lab.q("#lesson-panel").is_none(), "{:?}", lab.q("#lesson-panel").and_then(|p| p.text_content()));
+    lab.unmount();
+    clean_slate();
+}
+
+#[wasm_bindgen_test]
+async fn an_embeds_start_over_checks_its_script_as_loading_it_does() {
+    let script = format!("advance 1s\n# {}\n", "y".repeat(70_000));
+    let q = format!("?embed=1&mode=interactive&lang=en&script={}", rvlab::ui::url::percent_encode(&script));
+    let lab = Lab::with_config(Config::parse(&q, "")).await;
+    assert!(lab.log().is_empty());
+    assert!(notices_say(&lab, "at most 64 KB"));
+    lab.console("advance 2s").await;
+    assert_eq!(lab.log(), vec!["advance 2s"]);
+    lab.click("#reset").await;
+    assert!(lab.log().is_empty(), "{}", lab.log().len());
+    assert!(notices_say(&lab, "at most 64 KB"));
+    lab.unmount();
+}
+
+#[wasm_bindgen_test]
+async fn an_advance_beyond_the_engines_limit_is_that_lines_error_not_a_lost_log() {
+    clean_slate();
+    let log = [CM_A, "advance 1000h", "advance 1s"];
+    let lab = Lab::with_config(Config::parse("?lang=en", &share_fragment(&log))).await;
+    assert_eq!(lab.log(), log);
+    assert!(notices_say(&lab, "Opened a shared sandbox (3 lines)"));
+    lab.click("#log li[data-line='2'] button").await;
+    assert!(lab.text("#response").contains("advance is at most 168h"), "{}", lab.text("#response"));
+    lab.unmount();
+    let script = rvlab::ui::url::percent_encode(&log.join("\n"));
+    let embed = Lab::with_config(Config::parse(&format!("?embed=1&lang=en&script={script}"), "")).await;
+    assert_eq!(embed.log(), log);
+    embed.unmount();
+    storage().remove_item(rvlab::ui::model::BACKUP_KEY).unwrap();
+    clean_slate();
+}
+
+#[wasm_bindgen_test]
+async fn an_interactive_embed_shows_watch_cards_only_once_a_watch_is_open() {
+    let q = |script: &str| {
+        format!("?embed=1&mode=interactive&lang=en&script={}", rvlab::ui::url::percent_encode(script))
+    };
+    let lab = Lab::with_config(Config::parse(&q(CM_A), "")).await;
+    assert!(lab.q(".watches").is_none());
+    lab.console("GET /api/v1/namespaces/default/configmaps?watch=true").await;
+    assert!(lab.q(".watches").is_some());
+    lab.unmount();
+    let ro = Lab::with_config(Config::parse(
+        &format!(
+            "?embed=1&lang=en&script={}",
+            rvlab::ui::url::percent_encode("GET /api/v1/namespaces/default/configmaps?watch=true")
+        ),
+        "",
+    ))
+    .await;
+    assert!(ro.q(".watches").is_none(), "a read-only embed's response shows the frames");
+    ro.unmount();
+}
+
+/// Fills localStorage to its quota; returns how to empty it again.
+fn fill_storage() -> impl FnOnce() {
+    let chunk = "x".repeat(512 * 1024);
+    let mut n = 0;
+    while storage().set_item(&format!("rvlab.test.filler.{n}"), &chunk).is_ok() {
+        n += 1;
+        assert!(n < 200, "localStorage never filled up");
+    }
+    let mut m = 0;
+    while storage().set_item(&format!("rvlab.test.small.{m}"), &"y".repeat(256)).is_ok() {
+        m += 1;
+    }
+    move || {
+        for i in 0..n {
+            storage().remove_item(&format!("rvlab.test.filler.{i}")).unwrap();
+        }
+        for i in 0..m {
+            storage().remove_item(&format!("rvlab.test.small.{i}")).unwrap();
+        }
+    }
+}
+
+#[wasm_bindgen_test]
+async fn a_share_link_that_cannot_be_saved_says_so() {
+    clean_slate();
+    let big = format!("# {}", "z".repeat(8192));
+    let empty = fill_storage();
+    let lab = Lab::with_config(Config::parse("?lang=en", &share_fragment(&[&big, "advance 1s"]))).await;
+    let notice = lab.q("#notice").and_then(|n| n.text_content()).unwrap_or_default();
+    empty();
+    assert_eq!(lab.log().len(), 2);
+    assert!(notice.contains("not being saved"), "{notice}");
+    lab.unmount();
+    clean_slate();
+}
+
+#[wasm_bindgen_test]
+async fn an_unreadable_saved_sandbox_is_kept_aside_not_overwritten() {
+    clean_slate();
+    let side = format!("{STORAGE_KEY}.unreadable");
+    storage().remove_item(&side).unwrap();
+    storage().set_item(STORAGE_KEY, "{not json").unwrap();
+    let lab = Lab::with_config(Config::parse("?lang=en", "")).await;
+    assert!(notices_say(&lab, "could not be read"));
+    assert!(notices_say(&lab, &side), "{:?}", lab.q("#notice").and_then(|n| n.text_content()));
+    lab.console("advance 1s").await;
+    assert_eq!(lab.saved().await["log"], json!(["advance 1s"]));
+    assert_eq!(storage().get_item(&side).unwrap().as_deref(), Some("{not json"));
+    lab.unmount();
+    storage().remove_item(&side).unwrap();
+    clean_slate();
+}
+
+/// The `height` of every `rvlab:height` message posted while `f` runs (and shortly after).
+async fn heights_posted<F: std::future::Future<Output = ()>>(f: F) -> Vec<f64> {
+    let got: Rc<std::cell::RefCell<Vec<f64>>> = Rc::default();
+    let got2 = got.clone();
+    let listener = wasm_bindgen::closure::Closure::<dyn Fn(web_sys::MessageEvent)>::new(
+        move |e: web_sys::MessageEvent| {
+            let d = e.data();
+            if js_sys::Reflect::get(&d, &"type".into()).ok().and_then(|v| v.as_string()).as_deref()
+                == Some("rvlab:height")
+            {
+                let h = js_sys::Reflect::get(&d, &"height".into()).ok().and_then(|v| v.as_f64());
+                got2.borrow_mut().push(h.unwrap_or(-1.0));
+            }
+        },
+    );
+    let win = web_sys::window().unwrap();
+    win.add_event_listener_with_callback("message", listener.as_ref().unchecked_ref()).unwrap();
+    f.await;
+    for _ in 0..10 {
+        settle().await;
+    }
+    win.remove_event_listener_with_callback("message", listener.as_ref().unchecked_ref()).unwrap();
+    got.take()
+}
+
+#[wasm_bindgen_test]
+async fn an_embed_posts_its_height_when_its_content_grows_without_a_new_state() {
+    let mut script: Vec<String> = (0..rvlab::ui::response::ROWS_SHOWN + 50)
+        .map(|i| {
+            format!(r#"POST /api/v1/namespaces/default/configmaps {{"metadata":{{"name":"cm-{i:04}"}}}}"#)
+        })
+        .collect();
+    script.push("GET /api/v1/namespaces/default/configmaps".into());
+    let q = format!("?embed=1&lang=en&script={}", rvlab::ui::url::percent_encode(&script.join("\n")));
+    let lab = Lab::sized_as(800, &q).await;
+    let before = settled_height(&lab.el(".app")).await;
+    let posted = heights_posted(lab.click("#items-more")).await;
+    let after = lab.el(".app").scroll_height();
+    assert!(after > before, "{before} -> {after}");
+    assert!(posted.iter().any(|h| *h >= f64::from(after)), "{before} -> {after}: posted {posted:?}");
+    lab.unmount();
+}
+
+#[wasm_bindgen_test]
+async fn another_tab_saving_the_sandbox_stops_this_one_overwriting_it() {
+    clean_slate();
+    let lab = Lab::with_config(Config::parse("?lang=en", "")).await;
+    lab.console("advance 1s").await;
+    assert_eq!(lab.saved().await["log"], json!(["advance 1s"]));
+    // The other tab writes its sandbox; the browser tells this one.
+    let other = r#"{"log":["advance 9m"],"redo":[]}"#;
+    storage().set_item(STORAGE_KEY, other).unwrap();
+    js_sys::Function::new_with_args(
+        "k, v",
+        "window.dispatchEvent(new StorageEvent('storage', { key: k, newValue: v, storageArea: localStorage }));",
+    )
+    .call2(&wasm_bindgen::JsValue::NULL, &STORAGE_KEY.into(), &other.into())
+    .unwrap();
+    flush().await;
+    assert!(
+        notices_say(&lab, "Another tab saved its sandbox"),
+        "{:?}",
+        lab.q("#notice").and_then(|n| n.text_content())
+    );
+    lab.console("advance 2s").await;
+    idle_saved().await;
+    rvlab::ui::state::flush_save();
+    assert_eq!(storage().get_item(STORAGE_KEY).unwrap().as_deref(), Some(other));
+    lab.unmount();
+    assert_eq!(storage().get_item(STORAGE_KEY).unwrap().as_deref(), Some(other));
+    clean_slate();
+}
+
+#[wasm_bindgen_test]
+async fn an_unmounted_app_leaves_no_latest_sandbox_behind() {
+    clean_slate();
+    let lab = Lab::with_config(Config::parse("?lang=en", "")).await;
+    lab.console("advance 1s").await;
+    assert!(rvlab::ui::state::latest().is_some());
+    lab.unmount();
+    flush().await;
+    assert!(rvlab::ui::state::latest().is_none());
+    clean_slate();
 }

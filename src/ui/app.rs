@@ -21,9 +21,9 @@ pub struct AppProps {
 }
 
 /// What the lesson panel shows first: the guided lesson `?lesson=` names (resumed when it is the
-/// one in progress), else the lesson in progress of the restored sandbox, else nothing.
-fn initial_view(cfg: &Config) -> guided::View {
-    let has_seed = cfg.seed.borrow().is_some();
+/// one in progress), else the lesson in progress of the restored sandbox, else nothing. A seeded
+/// app (`has_seed`, known before [`hooks::use_lab`] takes the seed) resumes none.
+fn initial_view(cfg: &Config, has_seed: bool) -> guided::View {
     let share = cfg.fragment.as_deref().is_some_and(super::share::is_share_fragment);
     let saved = if cfg.embed || share || has_seed { None } else { guided::saved_active() };
     if let Some(file) = cfg.guided_lesson() {
@@ -54,8 +54,7 @@ fn panes(p: &PanesProps) -> Html {
     if p.embed {
         // A read-only embed's response already shows the frames it read; the watch cards (whose
         // buttons it could not press) would only repeat them.
-        let watching = !lab.readonly
-            && lab.visible().iter().any(|e| e.out.as_deref().is_some_and(|o| o.get("watch").is_some()));
+        let watching = !lab.readonly && !lab.seen().watches.is_empty();
         return html! {
             <main class="panes embed-panes">
                 <div class="col col-log"><console::Console /></div>
@@ -95,6 +94,8 @@ pub fn app(props: &AppProps) -> Html {
         let l = cfg.lang;
         move || l.unwrap_or_else(Lang::from_browser)
     });
+    // Read before `use_lab`, whose first state takes the seed.
+    let has_seed = *use_state(|| cfg.seed.borrow().is_some());
     let lab = hooks::use_lab(&cfg, *lang);
     let theme = use_state(|| cfg.theme);
     let spec = use_state(lines::RequestSpec::default);
@@ -105,7 +106,7 @@ pub fn app(props: &AppProps) -> Html {
     let embed = cfg.embed;
     let guide = use_reducer({
         let cfg = cfg.clone();
-        move || guided::Guide::new(!cfg.embed, initial_view(&cfg))
+        move || guided::Guide::new(!cfg.embed, initial_view(&cfg, has_seed))
     });
     let loader = guided::LoaderProp(cfg.loader.clone().unwrap_or_else(guided::fetch_loader));
 

@@ -260,11 +260,11 @@ pub fn load_saved(key: &str) -> Result<Option<Saved>, Problem> {
 }
 
 /// Copies the saved sandbox to [`BACKUP_KEY`] (before a share link replaces it). Returns
-/// whether there was a non-empty sandbox to keep.
+/// whether there was a non-empty sandbox (lines, or only a redo stack) to keep.
 pub fn backup_saved() -> bool {
     let Ok(storage) = storage() else { return false };
     let Ok(Some(text)) = storage.get_item(STORAGE_KEY) else { return false };
-    let has_lines = parse_saved(&text).is_ok_and(|(log, _)| !log.is_empty());
+    let has_lines = parse_saved(&text).is_ok_and(|(log, redo)| !(log.is_empty() && redo.is_empty()));
     has_lines && storage.set_item(BACKUP_KEY, &text).is_ok()
 }
 
@@ -278,4 +278,12 @@ pub fn save_lines<'a>(log: impl Iterator<Item = &'a str>, redo: &'a [String]) ->
     let storage = storage()?;
     let text = saved_text(log, redo)?;
     storage.set_item(STORAGE_KEY, &text).map_err(thrown)
+}
+
+/// Copies the text under localStorage `key` to `to` as it is (a saved sandbox this version
+/// cannot read, before anything overwrites it). Returns whether there was one and it was copied.
+pub fn keep_aside(key: &str, to: &str) -> bool {
+    let Ok(storage) = storage() else { return false };
+    let Ok(Some(text)) = storage.get_item(key) else { return false };
+    storage.set_item(to, &text).is_ok()
 }

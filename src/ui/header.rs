@@ -10,7 +10,7 @@ use super::browser;
 use super::config::{Config, Theme};
 use super::i18n::{self, K, Lang};
 use super::model::{EXPORT_NAME, Problem, script_text};
-use super::state::{Action, Lab, LabHandle, Notice, Place};
+use super::state::{self, Action, Lab, LabHandle, Notice, Place};
 use super::url::percent_encode;
 use super::{examples, guided, hooks, lines, safety};
 
@@ -35,6 +35,19 @@ pub fn fail(lab: &LabHandle, key: K, e: Problem) {
     lab.dispatch(Action::Notify(Notice::error(key, vec![]).arg(e)));
 }
 
+/// Replaces the sandbox with `lines` (an example, an imported file). The sandbox it replaces is
+/// kept first (with the lines still waiting for the idle save), so the notice can offer it back:
+/// an example picked by a stray arrow key loses nothing.
+fn load(lab: &LabHandle, lines: Vec<String>) {
+    if let Err(n) = safety::check_lines(&lines) {
+        lab.dispatch(Action::Notify(n));
+        return;
+    }
+    state::flush_save();
+    let kept = browser::backup_saved();
+    lab.dispatch(Action::Load(lines, kept));
+}
+
 /// Loads an imported script file (replacing the sandbox); errors become a notice.
 fn import_file(file: web_sys::File, lab: LabHandle, importing: UseStateHandle<bool>) {
     importing.set(true);
@@ -50,7 +63,7 @@ fn import_file(file: web_sys::File, lab: LabHandle, importing: UseStateHandle<bo
                 if ls.is_empty() {
                     lab.dispatch(Action::Notify(Notice::error(K::NoticeImportEmpty, vec![])));
                 } else {
-                    lab.dispatch(Action::Load(ls));
+                    load(&lab, ls);
                 }
             }
             Err(why) => fail(&lab, K::NoticeImportFailed, why),
@@ -107,7 +120,7 @@ fn toolbar(p: &ToolbarProps) -> Html {
         Callback::from(move |e: Event| {
             let sel = e.target_unchecked_into::<web_sys::HtmlSelectElement>();
             if let Some(ls) = examples::lines_of(&sel.value()) {
-                lab.dispatch(Action::Load(ls));
+                load(&lab, ls);
             }
             sel.set_value("");
         })
@@ -219,7 +232,11 @@ pub fn header(p: &HeaderProps) -> Html {
                 if let Some(file) = cfg.guided_lesson() {
                     guide.dispatch(guided::GuideAction::Want(file));
                 } else {
-                    lab.dispatch(Action::Replace(hooks::embed_lines(&cfg).unwrap_or_default(), None));
+                    let (lines, notice) = match hooks::embed_lines(&cfg) {
+                        Ok(l) => (l, None),
+                        Err(n) => (Vec::new(), Some(n)),
+                    };
+                    lab.dispatch(Action::Replace(lines, notice));
                 }
             });
             html! { <button id="reset" type="button" class="small" {onclick}>{ tr.t(K::ResetEmbed) }</button> }
@@ -285,10 +302,12 @@ pub fn notice_bar(p: &NoticeBarProps) -> Html {
             let guide = p.guide.clone();
             let onclick =
                 Callback::from(move |_: MouseEvent| match browser::load_saved(super::model::BACKUP_KEY) {
-                    Ok(Some((log, _))) => {
+                    Ok(Some(saved)) => {
                         guide.dispatch(guided::GuideAction::Close);
-                        lab.dispatch(Action::Load(log));
-                        lab.dispatch(Action::Notify(Notice::info(K::NoticeRestored, vec![])));
+                        // The sandbox shown now is kept in turn: a misclick loses nothing.
+                        state::flush_save();
+                        let kept = browser::backup_saved();
+                        lab.dispatch(Action::Restore(saved, kept));
                     }
                     Ok(None) => {}
                     Err(e) => fail(&lab, K::NoticeImportFailed, e),

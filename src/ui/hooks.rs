@@ -6,25 +6,31 @@
 use std::rc::Rc;
 
 use wasm_bindgen::JsCast;
+use wasm_bindgen::closure::Closure;
 use yew::prelude::*;
 
 use super::browser::{self, Listener, On};
 use super::config::Config;
 use super::i18n::{K, Lang};
+use super::model::STORAGE_KEY;
 use super::state::{self, Action, Lab, LabHandle, Notice};
 use super::{examples, guided, lines, safety, share};
 
-/// The lines an embed starts from (its `script=` or `lesson=`), or the unknown name.
-pub fn embed_lines(cfg: &Config) -> Result<Vec<String>, String> {
-    if let Some(s) = &cfg.script {
-        return Ok(lines::split_script(s));
-    }
-    match &cfg.lesson {
-        None => Ok(Vec::new()),
+/// The lines an embed starts from (its `script=` or `lesson=`), checked line by line, both when
+/// it opens and on "start over"; the error is the notice to show instead (a line too long, an
+/// unknown lesson).
+pub fn embed_lines(cfg: &Config) -> Result<Vec<String>, Notice> {
+    let lines = match (&cfg.script, &cfg.lesson) {
+        (Some(s), _) => lines::split_script(s),
+        (None, None) => Vec::new(),
         // The lesson panel fills the sandbox once the lesson is loaded.
-        Some(_) if cfg.guided_lesson().is_some() => Ok(Vec::new()),
-        Some(name) => examples::lines_of(name).ok_or_else(|| name.clone()),
-    }
+        (None, Some(_)) if cfg.guided_lesson().is_some() => Vec::new(),
+        (None, Some(name)) => examples::lines_of(name).ok_or_else(|| {
+            Notice::error(K::NoticeLessonUnknown, vec![name.clone(), examples::names().join(", ")])
+        })?,
+    };
+    safety::check_each(&lines)?;
+    Ok(lines)
 }
 
 /// The sandbox a share-link fragment (`v1=…`) opens, with a notice saying what happened; the
@@ -33,20 +39,22 @@ pub fn open_share(fragment: &str) -> Lab {
     // The backup holds the latest lines, also those still waiting for the idle save.
     state::flush_save();
     let backed_up = browser::backup_saved();
-    let mut lab = match share::decode(fragment) {
-        Ok(sh) if safety::check_each(&sh.log).is_err() => {
+    let mut lab = match share::decode(fragment).map(|sh| (safety::check_each(&sh.log), sh)) {
+        Ok((Err(refused), _)) => {
             let mut lab = Lab::empty();
-            lab.notice = safety::check_each(&sh.log).err();
+            lab.notice = Some(refused);
             lab
         }
-        Ok(sh) => {
+        Ok((Ok(()), sh)) => {
             let n = sh.log.len();
             let mut lab = Lab::replay(sh.log, Vec::new());
             if sh.at < n {
                 lab = lab.seek(sh.at);
             }
-            lab.persist();
             lab.notice = Some(Notice::info(K::NoticeShareOpened, vec![n.to_string()]));
+            // Saved now (the link leaves the address bar): if that fails, its notice wins, or a
+            // reload would silently bring back the old sandbox.
+            lab.save_now();
             lab
         }
         Err(e) => {
@@ -78,12 +86,8 @@ fn initial_lab(cfg: &Config) -> Lab {
     }
     if cfg.embed {
         let (lines, notice) = match embed_lines(cfg) {
-            Ok(l) if safety::check_each(&l).is_err() => (Vec::new(), safety::check_each(&l).err()),
             Ok(l) => (l, None),
-            Err(name) => (
-                Vec::new(),
-                Some(Notice::error(K::NoticeLessonUnknown, vec![name, examples::names().join(", ")])),
-            ),
+            Err(n) => (Vec::new(), Some(n)),
         };
         let mut lab = Lab::replay(lines, Vec::new());
         lab.persist = false;
@@ -129,12 +133,14 @@ pub fn use_lab(cfg: &Rc<Config>, lang: Lang) -> LabHandle {
 /// Changes are saved when the browser is idle ([`state::flush_save`]); what is not saved yet is
 /// saved at once when the page is hidden (`visibilitychange`), left (`pagehide`) or the app
 /// unmounts, so leaving never loses a line. Until the first change, the sandbox the app
-/// started with is what the panic hook knows.
+/// started with is what the panic hook knows. When another tab saves its sandbox (`storage`),
+/// this one stops saving ([`Action::SavedElsewhere`]) rather than overwrite it.
 #[hook]
 fn use_autosave(lab: &LabHandle) {
     let lab = lab.clone();
     use_effect_with((), move |_| {
-        state::track_mounted(&lab, Some(lab.dispatcher()));
+        let report = lab.dispatcher();
+        state::track_mounted(&lab, report.clone());
         let hidden = Listener::new(On::Document, "visibilitychange", |_| {
             if browser::page_hidden() {
                 state::flush_save();
@@ -143,9 +149,19 @@ fn use_autosave(lab: &LabHandle) {
         let left = Listener::new(On::Window, "pagehide", |_| {
             state::flush_save();
         });
+        let other_tab = {
+            let d = lab.dispatcher();
+            Listener::new(On::Window, "storage", move |e| {
+                let key = js_sys::Reflect::get(&e, &"key".into()).ok().and_then(|k| k.as_string());
+                if key.as_deref() == Some(STORAGE_KEY) {
+                    d.dispatch(Action::SavedElsewhere);
+                }
+            })
+        };
         move || {
-            drop((hidden, left));
+            drop((hidden, left, other_tab));
             state::flush_save();
+            state::track_unmounted(&report);
         }
     });
 }
@@ -214,7 +230,8 @@ pub fn use_undo_keys(lab: &LabHandle) {
 }
 
 /// Opened from `rvlab serve`: follow the live log of what real clients do ([`super::live`]):
-/// the backlog replaces the sandbox, then each new line runs.
+/// the backlog replaces the sandbox, then each new line is appended at the end and runs (the
+/// server already ran it: no limit or fork question of the page's own actions applies).
 #[hook]
 pub fn use_live_log(lab: &LabHandle) {
     let lab = lab.clone();
@@ -222,15 +239,16 @@ pub fn use_live_log(lab: &LabHandle) {
         let following = super::live::live_url().and_then(|url| {
             super::live::follow(&url, move |ev| match ev {
                 super::live::LiveEvent::Backlog(lines) => lab.dispatch(Action::Replace(lines, None)),
-                super::live::LiveEvent::Line(line) => lab.dispatch(Action::Run(vec![line])),
+                super::live::LiveEvent::Line(line) => lab.dispatch(Action::Append(vec![line])),
             })
         });
         move || drop(following)
     });
 }
 
-/// Embeds tell the host page how tall they are, after every render and on resize (unless
-/// `?height=` fixed it).
+/// Embeds tell the host page how tall they are (unless `?height=` fixed it): after every render
+/// of the app, and whenever the app's box changes size without one (a panel's own "show more",
+/// a `<details>` opened, the window resized), which a ResizeObserver reports.
 #[hook]
 pub fn use_embed_height(app_ref: &NodeRef, on: bool) {
     {
@@ -243,13 +261,18 @@ pub fn use_embed_height(app_ref: &NodeRef, on: bool) {
     }
     let app_ref = app_ref.clone();
     use_effect_with(on, move |on| {
-        let listener = on.then(|| {
-            Listener::new(On::Window, "resize", move |_| {
-                if let Some(el) = app_ref.cast::<web_sys::Element>() {
-                    browser::post_height(&el);
-                }
-            })
+        let observer = on.then(|| app_ref.cast::<web_sys::Element>()).flatten().and_then(|el| {
+            let target = el.clone();
+            let cb = Closure::<dyn Fn()>::new(move || browser::post_height(&target));
+            let ro = web_sys::ResizeObserver::new(cb.as_ref().unchecked_ref()).ok()?;
+            ro.observe(&el);
+            Some((ro, cb))
         });
-        move || drop(listener)
+        move || {
+            if let Some((ro, cb)) = observer {
+                ro.disconnect();
+                drop(cb);
+            }
+        }
     });
 }

@@ -119,7 +119,6 @@ strings! {
     Announce => "line {0}: {1}", "第 {0} 行：{1}";
 
     // ---- notices
-    NoticeRestoreFailed => "The saved sandbox ({0}) could not be read: {1}. Started with an empty sandbox.", "无法读取已保存的沙盒（{0}）：{1}。已从空沙盒开始。";
     NoticeSaveFailed => "Your work is not being saved ({0}). Export the script to keep it.", "你的操作没有被保存（{0}）。请导出脚本，以免丢失。";
     NoticeImported => "Imported {0} lines.", "已导入 {0} 行。";
     NoticeImportEmpty => "Import: the file holds no script lines.", "导入：文件里没有脚本行。";
@@ -485,7 +484,6 @@ strings! {
     // ---- limits and hostile input
     NoticeScriptTooBig => "Not run: this script has {0} lines and {1} KB; the limit is {2} lines and {3} KB at once. Split it, or run it with the command line (rvlab run).", "未运行：这段脚本有 {0} 行、{1} KB；一次最多 {2} 行、{3} KB。请拆分后再运行，或者用命令行（rvlab run）运行。";
     NoticeLineTooLong => "Not run: line {0} is {1} KB long; one line may be at most {2} KB.", "未运行：第 {0} 行长达 {1} KB；每行最多 {2} KB。";
-    NoticeAdvanceTooFar => "Not run: “{0}” moves the clock by more than {1} at once, which would freeze the page. Use several shorter advance lines, or the command line.", "未运行：“{0}”一次把时钟推进超过 {1}，会让页面卡住。请分成几条较短的 advance 命令，或者使用命令行。";
     ShowMore => "Show more ({0} more)", "显示更多（还有 {0} 项）";
     JsonCut => "Showing the first {0} KB of {1} KB.", "仅显示前 {0} KB（共 {1} KB）。";
     ShowAllJson => "Show more", "显示更多";
@@ -497,6 +495,13 @@ strings! {
     CrashReload => "Reload and restore", "重新加载并恢复";
     CrashExport => "Export the log", "导出命令记录";
     CrashNotSaved => "The log could not be saved in this browser ({0}): export it before you reload.", "无法把命令记录保存到浏览器（{0}）：请在重新加载之前先导出。";
+
+    // ---- a saved sandbox that cannot be read is never overwritten
+    NoticeRestoreFailedKept => "The saved sandbox ({0}) could not be read: {1}. Its text is kept as it was under {2}; this sandbox starts empty.", "无法读取已保存的沙盒（{0}）：{1}。它的原文已原样保存在 {2} 下；现在从空沙盒开始。";
+    NoticeRestoreFailedNotSaving => "The saved sandbox ({0}) could not be read: {1}. Started with an empty sandbox that this tab does not save, so the saved text stays as it was.", "无法读取已保存的沙盒（{0}）：{1}。已从空沙盒开始；这个标签页不会保存它，已保存的内容保持原样。";
+
+    // ---- two tabs
+    NoticeOtherTab => "Another tab saved its sandbox over this one. This tab no longer saves, so it does not overwrite that one: reload to continue with it, or export this script to keep it.", "另一个标签页保存了它的沙盒，覆盖了这里的。这个标签页不再保存，以免覆盖那个沙盒：重新加载页面即可接着使用它，或者导出当前脚本以保留这里的内容。";
 }
 
 impl K {

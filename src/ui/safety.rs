@@ -1,5 +1,6 @@
-//! No lost work: bounds on what one action may run (so a pasted 10 MB script or `advance 1000h`
-//! gives a clear message instead of a frozen tab), and the panic hook.
+//! No lost work: bounds on what one action may run (so a pasted 10 MB script gives a clear
+//! message instead of a frozen tab; how far one `advance` may go is the engine's own rule, an
+//! error of that line), and the panic hook.
 //!
 //! Release builds use `panic = "abort"`: after a panic the wasm instance is dead and Yew can no
 //! longer render. The hook therefore makes sure the log is in localStorage (it is saved when the
@@ -11,7 +12,6 @@ use std::cell::{Cell, RefCell};
 
 use super::i18n::{K, Lang};
 use super::model::{EXPORT_NAME, Notice, Saved, script_text};
-use crate::clock::Duration;
 
 /// The most lines one action (a paste, an import, a lesson's "Show me") may run.
 pub const MAX_LINES: usize = 5_000;
@@ -19,12 +19,6 @@ pub const MAX_LINES: usize = 5_000;
 pub const MAX_BYTES: usize = 512 * 1024;
 /// The longest single line.
 pub const MAX_LINE_BYTES: usize = 64 * 1024;
-/// The largest `advance` of one line. The engine jumps from one due timer to the next; an
-/// advance that would run more compaction rounds and resyncs than one line may is refused by the
-/// engine itself (`script::budget`).
-pub const MAX_ADVANCE: Duration = crate::cluster::MAX_ADVANCE;
-/// How `MAX_ADVANCE` is written in messages.
-pub const MAX_ADVANCE_TEXT: &str = crate::cluster::MAX_ADVANCE_TEXT;
 
 fn kb(n: usize) -> String {
     n.div_ceil(1024).to_string()
@@ -42,29 +36,22 @@ pub fn check_lines(lines: &[String]) -> Result<(), Notice> {
     check_each(lines)
 }
 
-/// The per-line checks only (long lines, `advance` beyond [`MAX_ADVANCE`]): for logs that are
-/// replayed (share links, embeds), which may be long.
+/// The per-line check only (a line's length): for logs that are replayed (share links,
+/// embeds), which may be long. What a line means (an `advance` too far, say) is the engine's to
+/// judge: such a line runs and its output is the error.
 pub fn check_each(lines: &[String]) -> Result<(), Notice> {
-    for (i, l) in lines.iter().enumerate() {
-        if l.len() > MAX_LINE_BYTES {
-            return Err(Notice::error(
-                K::NoticeLineTooLong,
-                vec![(i + 1).to_string(), kb(l.len()), kb(MAX_LINE_BYTES)],
-            ));
-        }
-        let mut words = l.split_whitespace();
-        if words.next() == Some("advance")
-            && let Some(d) = words.next()
-            && words.next().is_none()
-            && Duration::parse(d).is_ok_and(|d| d > MAX_ADVANCE)
-        {
-            return Err(Notice::error(
-                K::NoticeAdvanceTooFar,
-                vec![l.trim().to_string(), MAX_ADVANCE_TEXT.into()],
-            ));
-        }
+    match lines.iter().position(|l| l.len() > MAX_LINE_BYTES) {
+        Some(i) => Err(Notice::error(
+            K::NoticeLineTooLong,
+            vec![(i + 1).to_string(), kb(lines[i].len()), kb(MAX_LINE_BYTES)],
+        )),
+        None => Ok(()),
     }
-    Ok(())
+}
+
+/// Whether a notice with this key is one of the refusals above (it answers one action only).
+pub fn is_refusal(key: K) -> bool {
+    matches!(key, K::NoticeScriptTooBig | K::NoticeLineTooLong)
 }
 
 /// Checks a whole script text before it is split (a 10 MB paste is refused without building

@@ -20,6 +20,10 @@ use super::model::{Problem, STORAGE_KEY, Saved};
 use crate::script::Session;
 use crate::script::session::Checkpoints;
 
+/// Where a saved sandbox that cannot be read is kept as it was (the next save would overwrite
+/// [`STORAGE_KEY`]).
+pub const UNREADABLE_KEY: &str = "rvlab.log.v1.unreadable";
+
 /// The handle every panel gets from context.
 pub type LabHandle = UseReducerHandle<Lab>;
 
@@ -36,6 +40,10 @@ pub enum Action {
     /// [`Action::Run`] from a panel with its own message slot: a refusal or the fork question
     /// shows there.
     RunAt(Place, Vec<String>),
+    /// Lines the server behind this page already ran (`rvlab serve`'s live feed): appended at
+    /// the end and run wherever the scrubber is and however long they are, so the page replays
+    /// exactly what the server ran. Never refused, never a fork question.
+    Append(Vec<String>),
     /// Drop the steps after the scrubber and run the pending lines.
     ConfirmFork,
     CancelFork,
@@ -45,11 +53,15 @@ pub enum Action {
     Redo,
     /// Empty sandbox.
     Reset,
-    /// Replace the whole log (import, example): says "Imported N lines".
-    Load(Vec<String>),
+    /// Replace the whole log (import, example): says "Imported N lines", and offers to restore
+    /// the sandbox it replaced when that was kept first (`true`: [`super::browser::backup_saved`]).
+    Load(Vec<String>, bool),
     /// Replace the whole log with these lines and show `notice` (a guided lesson's setup, an
     /// embed's "start over"). Allowed in read-only embeds.
     Replace(Vec<String>, Option<Notice>),
+    /// Bring back a kept sandbox (its log and redo stack, as saved: no limit applies) and say
+    /// so; `true` when the one it replaces was kept in turn (the notice offers that one back).
+    Restore(Saved, bool),
     /// Show this entry (index into `entries`) in the response viewer; an entry after the
     /// scrubber moves the scrubber to it.
     Select(usize),
@@ -59,6 +71,9 @@ pub enum Action {
     Open(Box<Lab>),
     /// How the idle save went ([`flush_save`]): an error shows a notice, success clears it.
     Saved(Result<(), Problem>),
+    /// Another tab saved its sandbox under [`STORAGE_KEY`]: this one stops saving (so neither
+    /// overwrites the other without a word) and says so.
+    SavedElsewhere,
     /// One tick of Play: `secs` more simulated seconds. The first tick of a Play session appends
     /// `advance <secs>s`; later ones grow that same line (`advance <total>s`), so two minutes of
     /// Play are one line in the log, the undo history and share links. Moving the clock in one
@@ -179,14 +194,24 @@ impl Lab {
         lab
     }
 
-    /// The sandbox saved in localStorage, or an empty one with a notice saying why not.
+    /// The sandbox saved in localStorage, or an empty one with a notice saying why not. What
+    /// cannot be read is never overwritten: it is copied to [`UNREADABLE_KEY`] first, or, when
+    /// that fails, this sandbox is not saved.
     pub fn restore() -> Self {
         match load_saved(STORAGE_KEY) {
             Ok(Some((log, redo))) => Lab::replay(log, redo),
             Ok(None) => Lab::empty(),
             Err(msg) => {
                 let mut lab = Lab::empty();
-                lab.notice = Some(Notice::error(K::NoticeRestoreFailed, vec![STORAGE_KEY.into()]).arg(msg));
+                let notice = if super::browser::keep_aside(STORAGE_KEY, UNREADABLE_KEY) {
+                    Notice::error(K::NoticeRestoreFailedKept, vec![STORAGE_KEY.into()])
+                        .arg(msg)
+                        .arg(UNREADABLE_KEY)
+                } else {
+                    lab.persist = false;
+                    Notice::error(K::NoticeRestoreFailedNotSaving, vec![STORAGE_KEY.into()]).arg(msg)
+                };
+                lab.notice = Some(notice);
                 lab
             }
         }
@@ -362,13 +387,13 @@ impl Lab {
         lab.truncate_seen(n);
         lab.at = n;
         lab.redo = redo;
-        lab.notice = None;
+        lab.notice = lasting(&self.notice);
         lab
     }
 
     /// Saves now (not on idle): for a sandbox that replaces the saved one before the app runs
     /// (a share link).
-    pub fn persist(&mut self) {
+    pub fn save_now(&mut self) {
         if !self.persist {
             return;
         }
@@ -387,6 +412,15 @@ impl Lab {
     fn save_warning(&self) -> bool {
         self.notice.as_ref().is_some_and(|n| n.key == K::NoticeSaveFailed)
     }
+}
+
+/// What stays of a notice once lines run, are undone, redone or reset: the offer to restore a kept
+/// sandbox (its only way back), and a standing error at the top (saving, restoring). A refusal
+/// answered one action; after the next it is stale.
+fn lasting(notice: &Option<Notice>) -> Option<Notice> {
+    notice
+        .clone()
+        .filter(|n| n.restore || (n.error && n.at == Place::Top && !super::safety::is_refusal(n.key)))
 }
 
 impl Reducible for Lab {
@@ -413,7 +447,20 @@ impl Reducible for Lab {
                 let mut lab = self.copy();
                 lab.redo = Vec::new();
                 lab.selected = None;
-                lab.notice = self.notice.clone().filter(|n| n.error);
+                lab.notice = lasting(&self.notice);
+                lab.run_lines(lines);
+                lab
+            }
+            Action::Append(lines) => {
+                if lines.is_empty() {
+                    return self;
+                }
+                let mut lab = if self.in_past() { self.seek(self.entries.len()) } else { self.copy() };
+                lab.pending = None;
+                lab.playing = None;
+                lab.redo = Vec::new();
+                lab.selected = None;
+                lab.notice = lasting(&self.notice);
                 lab.run_lines(lines);
                 lab
             }
@@ -451,7 +498,7 @@ impl Reducible for Lab {
                 let Some(line) = redo.pop() else { return self };
                 let mut lab = if self.in_past() { self.seek(self.entries.len()) } else { self.copy() };
                 lab.redo = redo;
-                lab.notice = None;
+                lab.notice = lasting(&self.notice);
                 lab.selected = None;
                 lab.pending = None;
                 lab.playing = None;
@@ -462,9 +509,11 @@ impl Reducible for Lab {
                 // Undoable: the lines go onto the redo stack, first line on top.
                 let mut redo = self.redo.clone();
                 redo.extend(self.log().into_iter().rev());
-                self.fresh_like(Vec::new(), redo)
+                let mut lab = self.fresh_like(Vec::new(), redo);
+                lab.notice = lasting(&self.notice);
+                lab
             }
-            Action::Load(lines) => {
+            Action::Load(lines, kept) => {
                 if let Err(n) = super::safety::check_lines(&lines) {
                     let mut lab = self.copy();
                     lab.notice = Some(n);
@@ -472,12 +521,21 @@ impl Reducible for Lab {
                 }
                 let n = lines.len();
                 let mut lab = self.fresh_like(lines, Vec::new());
-                lab.notice = Some(Notice::info(K::NoticeImported, vec![n.to_string()]));
+                let mut notice = Notice::info(K::NoticeImported, vec![n.to_string()]);
+                notice.restore = kept;
+                lab.notice = Some(notice);
                 lab
             }
             Action::Replace(lines, notice) => {
                 let mut lab = self.fresh_like(lines, Vec::new());
                 lab.notice = notice;
+                lab
+            }
+            Action::Restore((log, redo), kept) => {
+                let mut lab = self.fresh_like(log, redo);
+                let mut notice = Notice::info(K::NoticeRestored, vec![]);
+                notice.restore = kept;
+                lab.notice = Some(notice);
                 lab
             }
             Action::Select(i) => {
@@ -502,6 +560,17 @@ impl Reducible for Lab {
                 }
                 let mut lab = self.copy();
                 lab.saved(result);
+                let lab = Rc::new(lab);
+                track(&lab, false);
+                return lab;
+            }
+            Action::SavedElsewhere => {
+                if !self.persist {
+                    return self;
+                }
+                let mut lab = self.copy();
+                lab.persist = false;
+                lab.notice = Some(Notice::error(K::NoticeOtherTab, vec![]));
                 let lab = Rc::new(lab);
                 track(&lab, false);
                 return lab;
@@ -588,10 +657,20 @@ fn track(lab: &Rc<Lab>, changed: bool) {
 }
 
 /// The sandbox a mounted app starts with is the latest (nothing to save yet), and save
-/// outcomes go to its reducer (`None` when it unmounts).
-pub fn track_mounted(lab: &Lab, report: Option<UseReducerDispatcher<Lab>>) {
+/// outcomes go to its reducer (until [`track_unmounted`]).
+pub fn track_mounted(lab: &Lab, report: UseReducerDispatcher<Lab>) {
     track(&Rc::new(lab.copy()), false);
-    REPORT.with(|r| *r.borrow_mut() = report);
+    REPORT.with(|r| *r.borrow_mut() = Some(report));
+}
+
+/// The app whose reducer is `report` unmounted (after its last save): save outcomes no longer
+/// go to it and its sandbox is no longer the latest (what the panic hook would save), unless an
+/// app mounted since took over.
+pub fn track_unmounted(report: &UseReducerDispatcher<Lab>) {
+    if REPORT.with(|r| r.borrow().as_ref() == Some(report)) {
+        REPORT.with(|r| *r.borrow_mut() = None);
+        LATEST.with(|l| *l.borrow_mut() = None);
+    }
 }
 
 /// Saves the latest sandbox now if it has unsaved changes (on idle, `visibilitychange` to
@@ -601,7 +680,7 @@ pub fn flush_save() -> bool {
     if !DIRTY.with(|d| d.replace(false)) {
         return false;
     }
-    let Some(lab) = LATEST.with(|l| l.borrow().clone()) else { return false };
+    let Some(lab) = LATEST.with(|l| l.borrow().clone()).filter(|l| l.persist) else { return false };
     let result = save_lab(&lab);
     if result.is_err() || lab.save_warning() {
         let report = REPORT.with(|r| r.borrow().clone());
@@ -617,7 +696,8 @@ pub fn save_pending() -> bool {
     DIRTY.with(|d| d.get())
 }
 
-/// The latest log, redo stack and whether it persists (for the panic hook).
+/// The latest log and redo stack (for the panic hook; [`latest_persists`] says whether it is
+/// saved).
 pub fn latest() -> Option<Saved> {
     LATEST.with(|l| l.try_borrow().ok()?.as_ref().map(|lab| (lab.log(), lab.redo.clone())))
 }
