@@ -4240,12 +4240,13 @@ async fn a_refused_clipboard_write_says_the_copy_failed_in_the_pages_language() 
         stub_clipboard(refuse);
         lab.click("#share-copy").await;
         settle().await;
-        let refused =
-            lab.q("#notice").map(|n| (n.text_content().unwrap_or_default(), n.get_attribute("role")));
+        // The notice's message (its dismiss button's "×" is not part of it).
+        let message = |lab: &Lab| lab.q("#notice > span").and_then(|n| n.text_content());
+        let refused = message(&lab).map(|m| (m, lab.q("#notice").and_then(|n| n.get_attribute("role"))));
         stub_clipboard("Promise.resolve()");
         lab.click("#share-copy").await;
         settle().await;
-        let done = lab.q("#notice").map(|n| n.text_content().unwrap_or_default());
+        let done = message(&lab);
         unstub_clipboard();
         lab.unmount();
         assert_eq!(refused, Some((failed.to_string(), Some("alert".to_string()))), "{lang}");
