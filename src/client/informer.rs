@@ -64,25 +64,27 @@ impl std::fmt::Display for InformerMode {
     }
 }
 
-/// One handler call.
+/// One handler call. Each object is kept as what `informer show` prints of it
+/// (`[namespace/]name@resourceVersion`), not as a copy: an informer with a short resync period
+/// makes hundreds of thousands of calls, and a copy of every object would hold gigabytes.
 #[derive(Debug, Clone, PartialEq)]
 pub enum Notification {
     Add {
-        obj: Value,
+        obj: String,
         in_initial_list: bool,
     },
     Update {
-        old: Value,
-        new: Value,
+        old: String,
+        new: String,
         resync: bool,
     },
     Delete {
-        obj: Value,
+        obj: String,
     },
     /// `OnDelete(DeletedFinalStateUnknown{Key, Obj})`: the key vanished from a relist.
     DeleteFinalStateUnknown {
         key: String,
-        obj: Value,
+        obj: String,
     },
 }
 
@@ -98,6 +100,8 @@ pub struct Processor {
 }
 
 impl Processor {
+    /// How a notification names an object: `name@rv`, or `namespace/name@rv` when the informer
+    /// watches more than one namespace.
     fn label(&self, obj: &Value) -> String {
         if self.short_names || obj_namespace(obj).is_empty() {
             format!("{}@{}", obj_name(obj), obj_rv(obj))
@@ -109,19 +113,13 @@ impl Processor {
     /// `OnAdd a@5`, `OnUpdate a@5 → a@7`, `OnDelete DeletedFinalStateUnknown{key=default/a, obj=a@5}`.
     pub fn render(&self, n: &Notification) -> String {
         match n {
-            Notification::Add { obj, in_initial_list: true } => {
-                format!("OnAdd {} (in initial list)", self.label(obj))
-            }
-            Notification::Add { obj, .. } => format!("OnAdd {}", self.label(obj)),
-            Notification::Update { old, new, resync: true } => {
-                format!("OnUpdate {} → {} (resync)", self.label(old), self.label(new))
-            }
-            Notification::Update { old, new, .. } => {
-                format!("OnUpdate {} → {}", self.label(old), self.label(new))
-            }
-            Notification::Delete { obj } => format!("OnDelete {}", self.label(obj)),
+            Notification::Add { obj, in_initial_list: true } => format!("OnAdd {obj} (in initial list)"),
+            Notification::Add { obj, .. } => format!("OnAdd {obj}"),
+            Notification::Update { old, new, resync: true } => format!("OnUpdate {old} → {new} (resync)"),
+            Notification::Update { old, new, .. } => format!("OnUpdate {old} → {new}"),
+            Notification::Delete { obj } => format!("OnDelete {obj}"),
             Notification::DeleteFinalStateUnknown { key, obj } => {
-                format!("OnDelete DeletedFinalStateUnknown{{key={key}, obj={}}}", self.label(obj))
+                format!("OnDelete DeletedFinalStateUnknown{{key={key}, obj={obj}}}")
             }
         }
     }
@@ -129,10 +127,12 @@ impl Processor {
     /// `processDeltas` for Added / Updated / Sync.
     fn upsert(&mut self, obj: Value) {
         let key = obj_key(&obj);
-        match self.indexer.insert(key, obj.clone()) {
-            Some(old) => self.notifications.push(Notification::Update { old, new: obj, resync: false }),
-            None => self.notifications.push(Notification::Add { obj, in_initial_list: !self.synced }),
-        }
+        let new = self.label(&obj);
+        let n = match self.indexer.insert(key, obj) {
+            Some(old) => Notification::Update { old: self.label(&old), new, resync: false },
+            None => Notification::Add { obj: new, in_initial_list: !self.synced },
+        };
+        self.notifications.push(n);
     }
 }
 
@@ -147,6 +147,7 @@ impl ReflectorStore for Processor {
 
     fn delete(&mut self, obj: Value) {
         self.indexer.remove(&obj_key(&obj));
+        let obj = self.label(&obj);
         self.notifications.push(Notification::Delete { obj });
     }
 
@@ -157,20 +158,18 @@ impl ReflectorStore for Processor {
         let old = std::mem::take(&mut self.indexer);
         for key in gone {
             if let Some(obj) = old.get(&key) {
-                self.notifications
-                    .push(Notification::DeleteFinalStateUnknown { key: key.clone(), obj: obj.clone() });
+                let obj = self.label(obj);
+                self.notifications.push(Notification::DeleteFinalStateUnknown { key, obj });
             }
         }
         for obj in items {
             let key = obj_key(&obj);
-            match old.get(&key) {
-                Some(prev) => self.notifications.push(Notification::Update {
-                    old: prev.clone(),
-                    new: obj.clone(),
-                    resync: false,
-                }),
-                None => self.notifications.push(Notification::Add { obj: obj.clone(), in_initial_list }),
-            }
+            let new = self.label(&obj);
+            let n = match old.get(&key) {
+                Some(prev) => Notification::Update { old: self.label(prev), new, resync: false },
+                None => Notification::Add { obj: new, in_initial_list },
+            };
+            self.notifications.push(n);
             self.indexer.insert(key, obj);
         }
         self.synced = true;
@@ -181,8 +180,8 @@ impl ReflectorStore for Processor {
     }
 
     fn resync(&mut self) {
-        let all: Vec<Value> = self.indexer.values().cloned().collect();
-        for obj in all {
+        let labels: Vec<String> = self.indexer.values().map(|o| self.label(o)).collect();
+        for obj in labels {
             self.notifications.push(Notification::Update { old: obj.clone(), new: obj, resync: true });
         }
     }

@@ -415,19 +415,25 @@ pub fn send(
     Sent::Response(resp, handle)
 }
 
+/// `metadata.<field>` of an object when it is a string ("" otherwise). Direct map lookups: these
+/// run for every object an informer handles, and `Value::pointer` re-splits its path each call.
+fn meta_str<'a>(obj: &'a Value, field: &str) -> &'a str {
+    obj.get("metadata").and_then(|m| m.get(field)).and_then(Value::as_str).unwrap_or("")
+}
+
 /// `metadata.name` of an object ("" if missing).
 pub fn obj_name(obj: &Value) -> &str {
-    obj.pointer("/metadata/name").and_then(Value::as_str).unwrap_or("")
+    meta_str(obj, "name")
 }
 
 /// `metadata.namespace` of an object ("" if missing).
 pub fn obj_namespace(obj: &Value) -> &str {
-    obj.pointer("/metadata/namespace").and_then(Value::as_str).unwrap_or("")
+    meta_str(obj, "namespace")
 }
 
 /// `metadata.resourceVersion` of an object ("" if missing).
 pub fn obj_rv(obj: &Value) -> &str {
-    obj.pointer("/metadata/resourceVersion").and_then(Value::as_str).unwrap_or("")
+    meta_str(obj, "resourceVersion")
 }
 
 /// `MetaNamespaceKeyFunc`: `namespace/name`, or `name` for cluster-scoped objects.
