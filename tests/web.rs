@@ -5,7 +5,7 @@
 #![cfg(target_arch = "wasm32")]
 
 use rvlab::ui::lines::{self, RequestSpec, Verb};
-use rvlab::ui::model::STORAGE_KEY;
+use rvlab::ui::model::{Problem, STORAGE_KEY};
 use serde_json::json;
 use wasm_bindgen::JsCast;
 use wasm_bindgen_test::*;
@@ -1790,12 +1790,12 @@ use rvlab::ui::guided::{self, ACTIVE_KEY, PROGRESS_KEY};
 
 /// A loader that answers from the engine's embedded texts, asynchronously like fetch.
 fn inline_loader() -> Loader {
-    Rc::new(|file: &str, done: yew::Callback<Result<String, String>>| {
+    Rc::new(|file: &str, done: yew::Callback<Result<String, Problem>>| {
         let text = rvlab::lessons::sources()
             .iter()
             .find(|(f, _)| *f == file)
             .map(|(_, t)| t.to_string())
-            .ok_or_else(|| format!("no file {file}"));
+            .ok_or_else(|| Problem::Http { status: 404, status_text: "Not Found".into() });
         yew::platform::spawn_local(async move { done.emit(text) });
     })
 }
@@ -1927,22 +1927,40 @@ async fn check_says_what_is_still_missing_after_a_wrong_action() {
     clear_lessons();
 }
 
+/// The lessons inline, except that fetching `failing` answers HTTP 503 while `fails` counts down.
+fn failing_once(failing: &'static str, fails: Rc<std::cell::Cell<u32>>) -> Loader {
+    let inner = inline_loader();
+    Rc::new(move |file: &str, done: yew::Callback<Result<String, Problem>>| {
+        if file == failing && fails.get() > 0 {
+            fails.set(fails.get() - 1);
+            let e = Problem::Http { status: 503, status_text: "Service Unavailable".into() };
+            yew::platform::spawn_local(async move { done.emit(Err(e)) });
+        } else {
+            inner(file, done);
+        }
+    })
+}
+
+#[wasm_bindgen_test]
+async fn a_failed_lesson_fetch_is_reported_in_the_learners_language() {
+    clear_lessons();
+    let loader = failing_once(FILES[2], Rc::new(std::cell::Cell::new(1)));
+    let lab = Lab::with_config(Config::parse("?lang=zh", "").with_loader(loader)).await;
+    lab.click("#lessons").await;
+    lab.wait_for("#lesson-list li .lesson-retry").await;
+    let row = lab.text("#lesson-list li[data-slug='list-rv']");
+    assert!(row.contains("无法加载 03-list-rv.rv：服务器返回 HTTP 503 Service Unavailable"), "{row}");
+    lab.unmount();
+    clear_lessons();
+}
+
 #[wasm_bindgen_test]
 async fn lesson_list_progress_failed_fetch_retry_leave_and_resume() {
     clear_lessons();
     storage().set_item(STORAGE_KEY, r#"{"log":["advance 5m"],"redo":[]}"#).unwrap();
     // The third file fails once, then loads.
     let fails = Rc::new(std::cell::Cell::new(1));
-    let inner = inline_loader();
-    let f2 = fails.clone();
-    let loader: Loader = Rc::new(move |file: &str, done: yew::Callback<Result<String, String>>| {
-        if file == FILES[2] && f2.get() > 0 {
-            f2.set(f2.get() - 1);
-            yew::platform::spawn_local(async move { done.emit(Err("HTTP 503 Service Unavailable".into())) });
-        } else {
-            inner(file, done);
-        }
-    });
+    let loader = failing_once(FILES[2], fails.clone());
     let lab = Lab::with_config(Config::parse("?lang=en", "").with_loader(loader.clone())).await;
     assert!(lab.q("#lesson-panel").is_none());
     lab.click("#lessons").await;
@@ -2002,7 +2020,7 @@ async fn the_app_fetches_lessons_next_to_the_page_and_reports_a_failed_fetch() {
     assert!(lab.text("#lesson-title").starts_with("Paging"), "{}", lab.text("#lesson-title"));
     lab.unmount();
     // A file that is not there: an error that says why.
-    let got: Rc<std::cell::RefCell<Option<Result<String, String>>>> = Rc::default();
+    let got: Rc<std::cell::RefCell<Option<Result<String, Problem>>>> = Rc::default();
     let g = got.clone();
     guided::fetch_text("lessons/99-not-there.rv", yew::Callback::from(move |r| *g.borrow_mut() = Some(r)));
     for _ in 0..200 {
@@ -2012,7 +2030,7 @@ async fn the_app_fetches_lessons_next_to_the_page_and_reports_a_failed_fetch() {
         yew::platform::time::sleep(std::time::Duration::from_millis(5)).await;
     }
     let r = got.borrow().clone().expect("fetch answered");
-    assert!(r.as_ref().is_err_and(|e| e.contains("404")), "{r:?}");
+    assert!(matches!(r, Err(Problem::Http { status: 404, .. })), "{r:?}");
     clear_lessons();
 }
 
@@ -4664,13 +4682,7 @@ async fn another_tab_saving_the_sandbox_stops_this_one_overwriting_it() {
     assert_eq!(lab.saved().await["log"], json!(["advance 1s"]));
     // The other tab writes its sandbox; the browser tells this one.
     let other = r#"{"log":["advance 9m"],"redo":[]}"#;
-    storage().set_item(STORAGE_KEY, other).unwrap();
-    js_sys::Function::new_with_args(
-        "k, v",
-        "window.dispatchEvent(new StorageEvent('storage', { key: k, newValue: v, storageArea: localStorage }));",
-    )
-    .call2(&wasm_bindgen::JsValue::NULL, &STORAGE_KEY.into(), &other.into())
-    .unwrap();
+    other_tab_saves(other);
     flush().await;
     assert!(
         notices_say(&lab, "Another tab saved its sandbox"),
@@ -4683,6 +4695,36 @@ async fn another_tab_saving_the_sandbox_stops_this_one_overwriting_it() {
     assert_eq!(storage().get_item(STORAGE_KEY).unwrap().as_deref(), Some(other));
     lab.unmount();
     assert_eq!(storage().get_item(STORAGE_KEY).unwrap().as_deref(), Some(other));
+    clean_slate();
+}
+
+/// Tells this tab, as the browser would, that another tab saved `text` as its sandbox.
+fn other_tab_saves(text: &str) {
+    storage().set_item(STORAGE_KEY, text).unwrap();
+    js_sys::Function::new_with_args(
+        "k, v",
+        "window.dispatchEvent(new StorageEvent('storage', { key: k, newValue: v, storageArea: localStorage }));",
+    )
+    .call2(&wasm_bindgen::JsValue::NULL, &STORAGE_KEY.into(), &text.into())
+    .unwrap();
+}
+
+#[wasm_bindgen_test]
+async fn a_tab_that_stopped_saving_keeps_its_own_sandbox_when_an_example_replaces_it() {
+    clean_slate();
+    let lab = Lab::with_config(Config::parse("?lang=en", "")).await;
+    lab.console("advance 1s").await;
+    other_tab_saves(r#"{"log":["advance 9m"],"redo":[]}"#);
+    flush().await;
+    assert!(notices_say(&lab, "Another tab saved its sandbox"));
+    lab.console("advance 2s").await;
+    let name = rvlab::ui::examples::menu(Lang::En)[0].0.clone();
+    lab.select("#lesson-pick", &name).await;
+    assert_ne!(lab.log(), vec!["advance 1s", "advance 2s"]);
+    // What comes back is this tab's sandbox (what the learner saw), not the other tab's save.
+    lab.click("#restore-backup").await;
+    assert_eq!(lab.log(), vec!["advance 1s", "advance 2s"]);
+    lab.unmount();
     clean_slate();
 }
 

@@ -259,13 +259,25 @@ pub fn load_saved(key: &str) -> Result<Option<Saved>, Problem> {
     parse_saved(&text).map(Some)
 }
 
-/// Copies the saved sandbox to [`BACKUP_KEY`] (before a share link replaces it). Returns
-/// whether there was a non-empty sandbox (lines, or only a redo stack) to keep.
+/// Copies the saved sandbox to [`BACKUP_KEY`] (before a share link replaces it, when no app
+/// runs yet: the saved one is the learner's). Returns whether there was a non-empty sandbox
+/// (lines, or only a redo stack) to keep.
 pub fn backup_saved() -> bool {
     let Ok(storage) = storage() else { return false };
     let Ok(Some(text)) = storage.get_item(STORAGE_KEY) else { return false };
     let has_lines = parse_saved(&text).is_ok_and(|(log, redo)| !(log.is_empty() && redo.is_empty()));
     has_lines && storage.set_item(BACKUP_KEY, &text).is_ok()
+}
+
+/// Writes a sandbox (the one on screen) to [`BACKUP_KEY`]. Returns whether it was non-empty and
+/// written.
+pub fn backup_lines<'a>(log: impl ExactSizeIterator<Item = &'a str>, redo: &'a [String]) -> bool {
+    if log.len() == 0 && redo.is_empty() {
+        return false;
+    }
+    let Ok(storage) = storage() else { return false };
+    let Ok(text) = saved_text(log, redo) else { return false };
+    storage.set_item(BACKUP_KEY, &text).is_ok()
 }
 
 /// Saves the sandbox under [`STORAGE_KEY`].

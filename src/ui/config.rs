@@ -10,7 +10,7 @@ use std::rc::Rc;
 use yew::Callback;
 
 use super::i18n::Lang;
-use super::model::Entry;
+use super::model::{Entry, Problem};
 use super::url::query_pairs;
 use crate::script::Session;
 
@@ -92,7 +92,7 @@ pub fn slugs() -> Vec<String> {
 }
 
 /// Loads a lesson file's text by file name and calls back with it or with why not.
-pub type Loader = Rc<dyn Fn(&str, Callback<Result<String, String>>)>;
+pub type Loader = Rc<dyn Fn(&str, Callback<Result<String, Problem>>)>;
 
 impl PartialEq for Config {
     fn eq(&self, other: &Self) -> bool {

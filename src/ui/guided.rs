@@ -37,7 +37,7 @@ pub const PROGRESS_KEY: &str = "rvlab.lessons.progress.v1";
 pub const ACTIVE_KEY: &str = "rvlab.lessons.active.v1";
 
 thread_local! {
-    static FETCH: Loader = Rc::new(|file: &str, done: Callback<Result<String, String>>| fetch_text(&format!("{DIR}{file}"), done));
+    static FETCH: Loader = Rc::new(|file: &str, done: Callback<Result<String, Problem>>| fetch_text(&format!("{DIR}{file}"), done));
 }
 
 /// The loader of the app: `fetch("lessons/<file>")` (one shared instance).
@@ -67,10 +67,11 @@ pub fn on_view(view: &View, guide: &GuideHandle, loader: &Loader, cfg: &super::c
 fn js_then(
     p: &js_sys::Promise,
     ok: impl FnOnce(wasm_bindgen::JsValue) + 'static,
-    err: Callback<Result<String, String>>,
+    err: Callback<Result<String, Problem>>,
 ) {
     let ok = Closure::once_into_js(ok);
-    let fail = Closure::once_into_js(move |e: wasm_bindgen::JsValue| err.emit(Err(js_text(&e))));
+    let fail =
+        Closure::once_into_js(move |e: wasm_bindgen::JsValue| err.emit(Err(Problem::Browser(js_text(&e)))));
     let then =
         js_sys::Reflect::get(p, &"then".into()).ok().and_then(|f| f.dyn_into::<js_sys::Function>().ok());
     if let Some(then) = then {
@@ -79,31 +80,30 @@ fn js_then(
 }
 
 /// `fetch(url)` → the response text, or an error saying why (network, HTTP status).
-pub fn fetch_text(url: &str, done: Callback<Result<String, String>>) {
+pub fn fetch_text(url: &str, done: Callback<Result<String, Problem>>) {
     let Some(w) = web_sys::window() else {
-        done.emit(Err("no window".into()));
+        done.emit(Err(Problem::NoWindow));
         return;
     };
     let p = w.fetch_with_str(url);
-    let url = url.to_string();
     let d2 = done.clone();
     js_then(
         &p,
         move |resp: wasm_bindgen::JsValue| {
             let Ok(resp) = resp.dyn_into::<web_sys::Response>() else {
-                d2.emit(Err("not a response".into()));
+                d2.emit(Err(Problem::NotResponse));
                 return;
             };
             if !resp.ok() {
-                d2.emit(Err(format!("HTTP {} {} for {url}", resp.status(), resp.status_text())));
+                d2.emit(Err(Problem::Http { status: resp.status(), status_text: resp.status_text() }));
                 return;
             }
             match resp.text() {
                 Ok(t) => {
                     let d3 = d2.clone();
-                    js_then(&t, move |v| d3.emit(v.as_string().ok_or_else(|| "not text".to_string())), d2);
+                    js_then(&t, move |v| d3.emit(v.as_string().ok_or(Problem::NotText)), d2);
                 }
-                Err(e) => d2.emit(Err(js_text(&e))),
+                Err(e) => d2.emit(Err(Problem::Browser(js_text(&e)))),
             }
         },
         done,
@@ -116,7 +116,7 @@ pub enum Slot {
     Idle,
     Loading,
     Ready(Rc<Lesson>),
-    Failed(String),
+    Failed(Problem),
 }
 
 impl PartialEq for Slot {
@@ -179,7 +179,7 @@ pub enum GuideAction {
     OpenList,
     Close,
     Loading(usize),
-    Loaded(usize, Result<Rc<Lesson>, String>),
+    Loaded(usize, Result<Rc<Lesson>, Problem>),
     /// Open lesson `file` (fresh, once loaded).
     Want(usize),
     /// The lesson's sandbox is ready: step 0 starts at log length `start`.
@@ -335,9 +335,9 @@ pub fn ensure_loaded(guide: &GuideHandle, loader: &Loader, file: usize) {
     let name = FILES[file];
     loader(
         name,
-        Callback::from(move |r: Result<String, String>| {
+        Callback::from(move |r: Result<String, Problem>| {
             let r = r.and_then(|text| {
-                crate::lessons::parse(&text).map(Rc::new).map_err(|e| format!("{name}: {e}"))
+                crate::lessons::parse(&text).map(Rc::new).map_err(|e| Problem::LessonInvalid(e.to_string()))
             });
             d.dispatch(GuideAction::Loaded(file, r));
         }),
@@ -418,9 +418,7 @@ pub fn lesson_panel(p: &PanelProps) -> Html {
                     }),
                     None => {
                         let replay = lab.readonly;
-                        // The backup holds the latest lines, also those still waiting for the idle save.
-                        super::state::flush_save();
-                        let backed_up = !embed && super::browser::backup_saved();
+                        let backed_up = !embed && super::state::keep_for_restore();
                         let notice = backed_up.then(|| {
                             let mut n =
                                 Notice::info(K::NoticeLessonStarted, vec![l.title.get(lang).to_string()]);
@@ -471,7 +469,7 @@ pub fn lesson_panel(p: &PanelProps) -> Html {
     }
 }
 
-fn failed(tr: Tr, guide: &GuideHandle, loader: &Loader, file: usize, why: &str) -> Html {
+fn failed(tr: Tr, guide: &GuideHandle, loader: &Loader, file: usize, why: &Problem) -> Html {
     let retry = {
         let guide = guide.clone();
         let loader = loader.clone();
@@ -479,7 +477,7 @@ fn failed(tr: Tr, guide: &GuideHandle, loader: &Loader, file: usize, why: &str) 
     };
     html! {
         <div class="lesson-error error-box" role="alert">
-            <span>{ tr.f(K::LessonLoadFailed, &[&FILES[file], &why]) }</span>
+            <span>{ tr.f(K::LessonLoadFailed, &[&FILES[file], &why.text(tr)]) }</span>
             <button type="button" class="small lesson-retry" data-file={FILES[file]} onclick={retry}>{ tr.t(K::Retry) }</button>
         </div>
     }

@@ -43,8 +43,7 @@ fn load(lab: &LabHandle, lines: Vec<String>) {
         lab.dispatch(Action::Notify(n));
         return;
     }
-    state::flush_save();
-    let kept = browser::backup_saved();
+    let kept = state::keep_for_restore();
     lab.dispatch(Action::Load(lines, kept));
 }
 
@@ -305,8 +304,7 @@ pub fn notice_bar(p: &NoticeBarProps) -> Html {
                     Ok(Some(saved)) => {
                         guide.dispatch(guided::GuideAction::Close);
                         // The sandbox shown now is kept in turn: a misclick loses nothing.
-                        state::flush_save();
-                        let kept = browser::backup_saved();
+                        let kept = state::keep_for_restore();
                         lab.dispatch(Action::Restore(saved, kept));
                     }
                     Ok(None) => {}

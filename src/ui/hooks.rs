@@ -36,9 +36,7 @@ pub fn embed_lines(cfg: &Config) -> Result<Vec<String>, Notice> {
 /// The sandbox a share-link fragment (`v1=…`) opens, with a notice saying what happened; the
 /// sandbox it replaces is backed up first (the notice offers to restore it).
 pub fn open_share(fragment: &str) -> Lab {
-    // The backup holds the latest lines, also those still waiting for the idle save.
-    state::flush_save();
-    let backed_up = browser::backup_saved();
+    let backed_up = state::keep_for_restore();
     let mut lab = match share::decode(fragment).map(|sh| (safety::check_each(&sh.log), sh)) {
         Ok((Err(refused), _)) => {
             let mut lab = Lab::empty();

@@ -155,6 +155,10 @@ strings! {
     ProblemLengthTooLong => "a length is too long", "其中一个长度值过大";
     ProblemBadReference => "a reference points outside the data", "其中一个引用指向数据之外";
     ProblemTooBig => "more than {0} MB", "超过 {0} MB";
+    ProblemHttp => "the server answered HTTP {0} {1}", "服务器返回 HTTP {0} {1}";
+    ProblemNotResponse => "the answer is not an HTTP response", "返回的不是 HTTP 响应";
+    ProblemNotText => "the response is not text", "响应内容不是文本";
+    ProblemLessonInvalid => "the lesson file does not parse: {0}", "课程文件无法解析：{0}";
 
     // ---- share box
     ShareHeading => "Share this sandbox", "分享此沙盒";

@@ -80,6 +80,18 @@ pub enum Problem {
     RedoLineNotText,
     /// A share link's data.
     Share(DataError),
+    /// A fetch answered with an HTTP error: its status code and the server's reason phrase.
+    Http {
+        status: u16,
+        status_text: String,
+    },
+    /// A fetch resolved to something that is not an HTTP response.
+    NotResponse,
+    /// A response body that is not text.
+    NotText,
+    /// A fetched lesson file that does not parse: the parser's message (English, as
+    /// `rvlab test` prints it).
+    LessonInvalid(String),
 }
 
 impl Problem {
@@ -95,6 +107,10 @@ impl Problem {
             Problem::StorageBlocked(said) => return tr.f(K::ProblemStorageBlocked, &[said]),
             Problem::NotJson { line, column } => return tr.f(K::ProblemNotJson, &[line, column]),
             Problem::Share(d) => return share_text(*d, tr),
+            Problem::Http { status, status_text } => return tr.f(K::ProblemHttp, &[status, status_text]),
+            Problem::LessonInvalid(said) => return tr.f(K::ProblemLessonInvalid, &[said]),
+            Problem::NotResponse => K::ProblemNotResponse,
+            Problem::NotText => K::ProblemNotText,
             Problem::NoWindow => K::ProblemNoWindow,
             Problem::NoDocument => K::ProblemNoDocument,
             Problem::StorageMissing => K::ProblemStorageMissing,

@@ -54,7 +54,7 @@ pub enum Action {
     /// Empty sandbox.
     Reset,
     /// Replace the whole log (import, example): says "Imported N lines", and offers to restore
-    /// the sandbox it replaced when that was kept first (`true`: [`super::browser::backup_saved`]).
+    /// the sandbox it replaced when that was kept first (`true`: [`keep_for_restore`]).
     Load(Vec<String>, bool),
     /// Replace the whole log with these lines and show `notice` (a guided lesson's setup, an
     /// embed's "start over"). Allowed in read-only embeds.
@@ -689,6 +689,19 @@ pub fn flush_save() -> bool {
         }
     }
     true
+}
+
+/// Keeps the sandbox about to be replaced (by an example, an imported file, a lesson) under
+/// [`super::model::BACKUP_KEY`], so a notice can offer it back. It is the one on screen — with
+/// the lines still waiting for the idle save, and also in a tab that stopped saving because
+/// another tab saved (localStorage then holds the other tab's) — or, before any app runs, the
+/// saved one. Returns whether there was a non-empty sandbox and it was kept.
+pub fn keep_for_restore() -> bool {
+    flush_save();
+    match LATEST.with(|l| l.try_borrow().ok().and_then(|l| l.clone())) {
+        Some(lab) => super::browser::backup_lines(lab.entries.iter().map(|e| &*e.line), &lab.redo),
+        None => super::browser::backup_saved(),
+    }
 }
 
 /// Whether a change waits for the idle save.
