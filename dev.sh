@@ -2,13 +2,13 @@
 # rvlab developer entry point. The README's two commands:
 #   ./dev.sh serve   install what is missing, build, serve the playground on http://127.0.0.1:8080
 #   ./dev.sh test    install what is missing, run every native and browser test, print "N passed, N failed"
+#   ./dev.sh build   the release bundle into dist/ (static files to host anywhere)
 #   ./dev.sh shots   screenshots of the pictures in their key states, into shots/
 # Everything installed lands in .tools/ (pinned versions) or comes from Debian's packages.
 set -uo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")" || exit 1
 ROOT=$PWD
 TOOLS=$ROOT/.tools
-TRUNK_VERSION=0.21.14
 BINARYEN_VERSION=132.0.0
 # mdBook for the documentation site (site/): no watch/serve/search, so it builds in minutes.
 MDBOOK_VERSION=0.5.4
@@ -52,21 +52,11 @@ need_web_tools() {
   cargo fetch --quiet >&2 || die "could not download the crates in Cargo.lock (is crates.io reachable?)"
   local bg; bg=$(bindgen_version)
   [ -n "$bg" ] || die "no wasm-bindgen in Cargo.lock"
-  # The two builds run side by side: each spends minutes in single-threaded codegen and linking.
-  local trunk_pid="" bindgen_pid=""
-  if [ "$("$TOOLS/bin/trunk" --version 2>/dev/null)" != "trunk $TRUNK_VERSION" ]; then
-    say "installing trunk $TRUNK_VERSION into .tools (takes several minutes once)"
-    # Without default features: no TLS stack and no update check (trunk never downloads here:
-    # wasm-bindgen and wasm-opt come pinned from .tools).
-    tool_install trunk --version "=$TRUNK_VERSION" --locked --no-default-features & trunk_pid=$!
-  fi
   if [ "$("$TOOLS/bin/wasm-bindgen" --version 2>/dev/null)" != "wasm-bindgen $bg" ]; then
-    say "installing wasm-bindgen-cli $bg into .tools"
+    say "installing wasm-bindgen-cli $bg into .tools (a few minutes once)"
     # No --locked: the CLI's own lockfile names crates the registry may not carry.
-    tool_install wasm-bindgen-cli --version "=$bg" --force & bindgen_pid=$!
+    tool_install wasm-bindgen-cli --version "=$bg" --force || die "installing wasm-bindgen-cli failed"
   fi
-  [ -z "$trunk_pid" ] || wait "$trunk_pid" || die "installing trunk failed"
-  [ -z "$bindgen_pid" ] || wait "$bindgen_pid" || die "installing wasm-bindgen-cli failed"
   if ! "$TOOLS/npm/node_modules/.bin/wasm-opt" --version 2>/dev/null | grep -q "version ${BINARYEN_VERSION%%.*}"; then
     command -v npm >/dev/null || die "npm is required for wasm-opt (binaryen): apt-get install nodejs npm"
     say "installing binaryen $BINARYEN_VERSION (wasm-opt) into .tools/npm"
@@ -103,12 +93,57 @@ apt_install() { # apt_install PACKAGE... (only those missing)
     || die "apt-get install ${missing[*]} failed"
 }
 
+# web_build release|debug DIST: the playground's static bundle in DIST. cargo builds the
+# rvlab-web binary for wasm32; wasm-bindgen (pinned to Cargo.lock) makes its ES module; a release
+# build goes through wasm-opt -O. The JS, wasm and CSS get content-hashed names (a new build is
+# never served from a stale cache) and the placeholders in www/index.html (CSS, JS, WASM between
+# at-signs, and their _SRI) become those names and their SHA-384 digests; favicon.svg, embed-example.html, rv-playground.js and
+# lessons/ are copied beside them. Every URL is relative: the bundle works under any sub-path.
+web_build() {
+  local mode=$1 dist=${2%/} flags=()
+  [ "$mode" = release ] && flags=(--release)
+  local wasm="${CARGO_TARGET_DIR:-$ROOT/target}/wasm32-unknown-unknown/$mode/rvlab-web.wasm"
+  cargo build --offline --target wasm32-unknown-unknown --bin rvlab-web "${flags[@]}" >&2 \
+    || { cargo fetch >&2 && cargo build --offline --target wasm32-unknown-unknown --bin rvlab-web "${flags[@]}" >&2; } \
+    || return 1
+  local stage="$dist.stage" app css
+  app="rvlab-web-$(sha256sum "$wasm" | cut -c1-16)"
+  css="style-$(sha256sum www/style.css | cut -c1-16).css"
+  rm -rf "$stage" && mkdir -p "$stage" || return 1
+  # Generated under the plain name (wasm-bindgen writes it into every import of the wasm), renamed after.
+  wasm-bindgen --target web --no-typescript --out-dir "$stage" --out-name rvlab-web "$wasm" >&2 || return 1
+  if [ "$mode" = release ]; then
+    wasm-opt -O "$stage/rvlab-web_bg.wasm" -o "$stage/${app}_bg.wasm" >&2 || return 1
+    rm "$stage/rvlab-web_bg.wasm"
+  else
+    mv "$stage/rvlab-web_bg.wasm" "$stage/${app}_bg.wasm" || return 1
+  fi
+  sed "s/rvlab-web_bg\.wasm/${app}_bg.wasm/g" "$stage/rvlab-web.js" > "$stage/$app.js" && rm "$stage/rvlab-web.js" || return 1
+  cp www/style.css "$stage/$css" && cp www/favicon.svg www/embed-example.html www/rv-playground.js "$stage/" \
+    && cp -r lessons "$stage/lessons" || return 1
+  sri() { python3 -c 'import base64, hashlib, sys; print("sha384-" + base64.b64encode(hashlib.sha384(open(sys.argv[1], "rb").read()).digest()).decode())' "$1"; }
+  sed -e "s|@CSS@|$css|g; s|@JS@|$app.js|g; s|@WASM@|${app}_bg.wasm|g" \
+    -e "s|@CSS_SRI@|$(sri "$stage/$css")|; s|@JS_SRI@|$(sri "$stage/$app.js")|; s|@WASM_SRI@|$(sri "$stage/${app}_bg.wasm")|" \
+    www/index.html > "$stage/index.html" || return 1
+  if grep -q '@[A-Z_]*@' "$stage/index.html"; then say "web_build: a placeholder is left in index.html"; return 1; fi
+  rm -rf "$dist" && mv "$stage" "$dist"
+}
+
+# ./dev.sh build [DIR]: the release bundle into DIR (dist/), ready to host as static files.
+cmd_build() {
+  local dist="${1:-dist}"
+  need_web_tools
+  say "building the playground (release) into $dist"
+  web_build release "$dist" || die "build failed"
+  say "built: $dist/ (static files with relative URLs: host it under any path)"
+}
+
 cmd_serve() {
   need_web_tools
   say "building the playground (release)"
-  trunk build --release --offline >&2 || { cargo fetch >&2 && trunk build --release --offline >&2; } || die "build failed"
+  web_build release dist || die "build failed"
   echo "rvlab playground: http://127.0.0.1:8080/"
-  exec trunk serve --release --offline --address 127.0.0.1 --port 8080 --no-autoreload
+  exec python3 -m http.server 8080 --bind 127.0.0.1 --directory dist
 }
 
 PASSED=0
@@ -144,7 +179,7 @@ cmd_test() {
   if cargo clippy --offline --all-targets --target wasm32-unknown-unknown -- -D warnings >&2; then PASSED=$((PASSED + 1)); else say "clippy (wasm32) FAILED"; FAILED=$((FAILED + 1)); status=1; failed_part "clippy (wasm32)"; fi
 
   say "release build of the playground (dist/)"
-  if ! { trunk build --release --offline >&2 || { cargo fetch >&2 && trunk build --release --offline >&2; }; }; then
+  if ! web_build release dist; then
     say "release build FAILED"; FAILED=$((FAILED + 1)); status=1; failed_part "release build"
   fi
 
@@ -277,13 +312,13 @@ cmd_bench() {
     cargo test --offline --release --target wasm32-unknown-unknown --test bench_web -- --nocapture > "$out/wasm.txt" 2>&1 \
     || { tail -n 30 "$out/wasm.txt" >&2; status=1; }
   unset CARGO_PROFILE_RELEASE_OPT_LEVEL
-  say "page metrics (trunk release build into target/bench/dist, playwright-core $PLAYWRIGHT_VERSION, $objects objects, $runs runs)"
+  say "page metrics (release build into target/bench/dist, playwright-core $PLAYWRIGHT_VERSION, $objects objects, $runs runs)"
   need_playwright || die "installing playwright-core failed"
   local dist="$CARGO_TARGET_DIR/dist"
-  if trunk build --release --offline --dist "$dist" >&2; then
+  if web_build release "$dist"; then
     node scripts/bench/page.mjs "$dist" --objects="$objects" --runs="$runs" > "$out/page.txt" || status=1
   else
-    say "trunk build failed: no page metrics"; status=1
+    say "the release build failed: no page metrics"; status=1
   fi
   local title
   title="Measured $(date -u +%Y-%m-%d) on $(nproc) cores ($(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //'), $(free -g | awk '/^Mem:/ { print $2 }') GB, load average $(cut -d' ' -f1-3 /proc/loadavg)), rustc $(rustc --version | cut -d' ' -f2), Chromium $(chromium --version 2>/dev/null | grep -o '[0-9][0-9.]*' | head -1)"
@@ -303,7 +338,7 @@ cmd_shots() {
   apt_install chromium fonts-noto-cjk
   local out="$ROOT/shots" dist="$ROOT/target/shots-dist" port="${SHOTS_PORT:-8091}"
   say "building the playground (debug) into $dist"
-  trunk build --offline --dist "$dist" >&2 || die "trunk build failed"
+  web_build debug "$dist" || die "the build failed"
   mkdir -p "$out" && rm -f "$out"/*.png
   cat > "$dist/shots-grey.html" <<'HTML'
 <!doctype html><meta charset="utf-8"><title>greyscale</title>
@@ -360,9 +395,10 @@ cmd_soak() {
 
 case "${1:-}" in
   serve) cmd_serve ;;
+  build) shift; cmd_build "$@" ;;
   test) cmd_test ;;
   bench) shift; cmd_bench "$@" ;;
   shots) cmd_shots ;;
   soak) shift; cmd_soak "$@" ;;
-  *) echo "usage: ./dev.sh serve | test | bench [--smoke] [--markdown] | shots | soak [SECONDS]" >&2; exit 2 ;;
+  *) echo "usage: ./dev.sh serve | build [DIR] | test | bench [--smoke] [--markdown] | shots | soak [SECONDS]" >&2; exit 2 ;;
 esac

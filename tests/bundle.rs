@@ -1,4 +1,4 @@
-//! The release bundle (`dist/`, built by `trunk build --release`) exists and its wasm stays under
+//! The release bundle (`dist/`, built by `./dev.sh build`) exists and its wasm stays under
 //! the size budget recorded in README.md ("Size budget: N bytes"). `./dev.sh test` builds dist/
 //! first; run on its own, this test is ignored.
 use std::path::Path;
@@ -23,11 +23,11 @@ fn budget_from_readme() -> u64 {
 }
 
 #[test]
-#[ignore = "needs `trunk build --release` first; ./dev.sh test runs it"]
+#[ignore = "needs `./dev.sh build` first; ./dev.sh test runs it"]
 fn release_wasm_is_within_the_size_budget() {
     let dist = Path::new(env!("CARGO_MANIFEST_DIR")).join("dist");
     let wasm: Vec<_> = std::fs::read_dir(&dist)
-        .unwrap_or_else(|e| panic!("{} missing ({e}); run trunk build --release", dist.display()))
+        .unwrap_or_else(|e| panic!("{} missing ({e}); run ./dev.sh build", dist.display()))
         .filter_map(|e| e.ok())
         .filter(|e| e.path().extension().is_some_and(|x| x == "wasm"))
         .collect();
@@ -41,4 +41,36 @@ fn release_wasm_is_within_the_size_budget() {
         !index.contains("src=\"/") && !index.contains("href=\"/"),
         "dist/index.html must use relative URLs"
     );
+}
+
+/// Every file `dist/index.html` names is in `dist/` (the placeholders of www/index.html were all
+/// filled), and what the page loads at runtime is copied beside it: the icon, the embed element,
+/// the embed example and every lesson file.
+#[test]
+#[ignore = "needs `./dev.sh build` first; ./dev.sh test runs it"]
+fn the_bundle_holds_every_file_the_page_names() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let dist = root.join("dist");
+    let index = std::fs::read_to_string(dist.join("index.html")).expect("dist/index.html");
+    assert!(!index.contains("@CSS") && !index.contains("@JS") && !index.contains("@WASM"), "{index}");
+    let named: Vec<&str> = index
+        .split(['"', '\''])
+        .filter_map(|s| s.strip_prefix("./"))
+        .filter(|s| !s.is_empty() && !s.contains(' '))
+        .collect();
+    for ext in [".css", ".js", "_bg.wasm"] {
+        assert!(named.iter().any(|n| n.ends_with(ext)), "index.html names no {ext} file: {named:?}");
+    }
+    for n in named.iter().copied().chain(["favicon.svg", "rv-playground.js", "embed-example.html"]) {
+        assert!(dist.join(n).is_file(), "dist/{n} is missing");
+    }
+    let mut lessons: Vec<String> = std::fs::read_dir(root.join("lessons"))
+        .expect("lessons/")
+        .filter_map(|e| e.ok()?.file_name().into_string().ok())
+        .collect();
+    lessons.sort();
+    assert!(lessons.len() >= 13, "{lessons:?}");
+    for l in &lessons {
+        assert!(dist.join("lessons").join(l).is_file(), "dist/lessons/{l} is missing");
+    }
 }

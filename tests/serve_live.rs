@@ -3,7 +3,7 @@
 //! log while kubectl creates a configmap and watches it, and a raw watch meets ERROR 410 — the
 //! console, the watch cards and the timeline show them as they happen.
 //!
-//! Needs `dist/` (`trunk build`; `./dev.sh test` builds it first), `/usr/bin/chromium`,
+//! Needs `dist/` (`./dev.sh build`; `./dev.sh test` builds it first), `/usr/bin/chromium`,
 //! `/usr/bin/chromedriver` and kubectl, so it is `#[ignore]`d for a bare `cargo test`;
 //! `./dev.sh test` runs it (`--include-ignored`), where a missing piece fails it.
 #![cfg(not(target_arch = "wasm32"))]
@@ -166,10 +166,10 @@ impl Drop for Browser {
 }
 
 #[test]
-#[ignore = "needs dist/ (trunk build), chromium, chromedriver and kubectl: ./dev.sh test runs it"]
+#[ignore = "needs dist/ (./dev.sh build), chromium, chromedriver and kubectl: ./dev.sh test runs it"]
 fn the_page_served_by_rvlab_serve_follows_kubectl_live() {
     let dist = Path::new(env!("CARGO_MANIFEST_DIR")).join("dist");
-    assert!(dist.join("index.html").is_file(), "dist/ is not built: run trunk build (./dev.sh test does)");
+    assert!(dist.join("index.html").is_file(), "dist/ is not built: run ./dev.sh build (./dev.sh test does)");
     let dir = std::env::temp_dir().join(format!("rvlab-serve-live-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let kubeconfig = dir.join("kubeconfig");

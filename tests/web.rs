@@ -3988,7 +3988,6 @@ async fn small_things_line_counts_favicon_tooltip_and_unbroken_frame_types() {
     // The page names its icon (relative, so it works under a sub-path): no /favicon.ico request.
     let index = include_str!("../www/index.html");
     assert!(index.contains(r#"<link rel="icon" type="image/svg+xml" href="favicon.svg" />"#));
-    assert!(index.contains(r#"<link data-trunk rel="copy-file" href="favicon.svg" />"#));
     assert!(include_str!("../www/favicon.svg").starts_with("<svg"));
     // In 中文, at 390 px, an ERROR frame's type stays on one line.
     clean_slate();

@@ -19,7 +19,7 @@ pub struct ServeConfig {
     pub record: Option<PathBuf>,
     /// Scripts run (in order) before the server accepts requests.
     pub scripts: Vec<PathBuf>,
-    /// The built playground to serve at `/` (Trunk's `dist/`), if present.
+    /// The built playground to serve at `/` (`dist/`, from `./dev.sh build`), if present.
     pub dist: Option<PathBuf>,
     /// Read script lines from standard input while serving.
     pub stdin: bool,

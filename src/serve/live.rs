@@ -1,4 +1,4 @@
-//! The live view: the built playground (Trunk's `dist/`) served next to the API, and
+//! The live view: the built playground (`dist/`, from `./dev.sh build`) served next to the API, and
 //! `GET /rvlab/v1/live`, a server-sent-events feed of the session log — first
 //! `data: {"backlog": [lines…]}`, then every recorded line as
 //! `data: {"text": "<script line>", "output": {…}}` — so a page opened from the server can follow
