@@ -8,6 +8,9 @@
 # Needs the nightly toolchain and cargo-fuzz (installed into .tools/ if missing).
 # The committed seeds in fuzz/corpus/<target>/ are read, not written: new inputs go to
 # target/fuzz-corpus/<target>/, crashes to target/fuzz-artifacts/<target>/.
+# The whole-script targets are built without integer-comparison tracing (--no-trace-compares):
+# it costs them half their executions, and what they compare is mostly script words, which
+# libFuzzer still learns from its memcmp/strcmp hooks.
 # FUZZ_TIMEOUT=S overrides the per-input timeout (10 s, 60 s for the whole-script targets).
 # Each run appends one line to target/fuzz-log.tsv: date, target, executions, seconds, findings.
 set -euo pipefail
@@ -32,13 +35,14 @@ for t in "${targets[@]}"; do
   # A whole script may legitimately simulate up to 10,000 units of timer work per `advance` line
   # (src/script/budget.rs); on 2 shared cores a few such lines take more than 10 s of wall time.
   timeout=10
-  case "$t" in script_text | script_gen) timeout=60 ;; esac
+  build=(-a -s none)
+  case "$t" in script_text | script_gen) timeout=60 build+=(--no-trace-compares) ;; esac
   # libFuzzer's timeout is wall time: a run at low priority beside other work needs a longer one
   # (FUZZ_TIMEOUT=900), or a starved input is reported as a hang.
   timeout=${FUZZ_TIMEOUT:-$timeout}
   echo "== $t (${limit[*]}, -timeout=$timeout)"
   start=$(date +%s)
-  out=$(cargo +nightly fuzz run -a -s none --fuzz-dir fuzz "$t" "$tgt/fuzz-corpus/$t" "fuzz/corpus/$t" -- \
+  out=$(cargo +nightly fuzz run "${build[@]}" --fuzz-dir fuzz "$t" "$tgt/fuzz-corpus/$t" "fuzz/corpus/$t" -- \
     "${limit[@]}" -timeout="$timeout" -rss_limit_mb=2048 -max_len=4096 \
     -artifact_prefix="$tgt/fuzz-artifacts/$t/" -print_final_stats=1 2>&1 |
     grep -E '^(#[0-9]+ +(INITED|DONE)|ALARM:|stat::number_of_executed_units|==[0-9]+==|thread .* panicked|SUMMARY|Test unit written|Done )' || true)

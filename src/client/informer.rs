@@ -18,6 +18,7 @@
 //! queued and it being processed.
 
 use std::collections::{BTreeMap, BTreeSet};
+use std::sync::Arc;
 
 use serde_json::{Value, json};
 
@@ -64,34 +65,40 @@ impl std::fmt::Display for InformerMode {
     }
 }
 
-/// One handler call. Each object is kept as what `informer show` prints of it
-/// (`[namespace/]name@resourceVersion`), not as a copy: an informer with a short resync period
-/// makes hundreds of thousands of calls, and a copy of every object would hold gigabytes.
+/// How a handler call names an object: what `informer show` prints of it
+/// (`[namespace/]name@resourceVersion`). Shared, not copied: an informer with a short resync
+/// period makes hundreds of thousands of calls naming the same few objects.
+pub type Label = Arc<str>;
+
+/// One handler call. Each object is kept as its [`Label`], not as a copy: a copy of every object
+/// per call would hold gigabytes.
 #[derive(Debug, Clone, PartialEq)]
 pub enum Notification {
     Add {
-        obj: String,
+        obj: Label,
         in_initial_list: bool,
     },
     Update {
-        old: String,
-        new: String,
+        old: Label,
+        new: Label,
         resync: bool,
     },
     Delete {
-        obj: String,
+        obj: Label,
     },
     /// `OnDelete(DeletedFinalStateUnknown{Key, Obj})`: the key vanished from a relist.
     DeleteFinalStateUnknown {
         key: String,
-        obj: String,
+        obj: Label,
     },
 }
 
 /// The indexer plus the handler notifications it caused (the queue's consumer).
 #[derive(Debug, Clone, Default)]
 pub struct Processor {
-    pub indexer: BTreeMap<String, Value>,
+    indexer: BTreeMap<String, Value>,
+    /// The [`Label`] of each object in the indexer, by the same key (a resync names every one).
+    labels: BTreeMap<String, Label>,
     pub notifications: Vec<Notification>,
     /// Whether the first Replace was processed (`HasSynced`).
     pub synced: bool,
@@ -102,11 +109,11 @@ pub struct Processor {
 impl Processor {
     /// How a notification names an object: `name@rv`, or `namespace/name@rv` when the informer
     /// watches more than one namespace.
-    fn label(&self, obj: &Value) -> String {
+    fn label(&self, obj: &Value) -> Label {
         if self.short_names || obj_namespace(obj).is_empty() {
-            format!("{}@{}", obj_name(obj), obj_rv(obj))
+            format!("{}@{}", obj_name(obj), obj_rv(obj)).into()
         } else {
-            format!("{}/{}@{}", obj_namespace(obj), obj_name(obj), obj_rv(obj))
+            format!("{}/{}@{}", obj_namespace(obj), obj_name(obj), obj_rv(obj)).into()
         }
     }
 
@@ -128,8 +135,9 @@ impl Processor {
     fn upsert(&mut self, obj: Value) {
         let key = obj_key(&obj);
         let new = self.label(&obj);
-        let n = match self.indexer.insert(key, obj) {
-            Some(old) => Notification::Update { old: self.label(&old), new, resync: false },
+        self.indexer.insert(key.clone(), obj);
+        let n = match self.labels.insert(key, new.clone()) {
+            Some(old) => Notification::Update { old, new, resync: false },
             None => Notification::Add { obj: new, in_initial_list: !self.synced },
         };
         self.notifications.push(n);
@@ -146,7 +154,9 @@ impl ReflectorStore for Processor {
     }
 
     fn delete(&mut self, obj: Value) {
-        self.indexer.remove(&obj_key(&obj));
+        let key = obj_key(&obj);
+        self.indexer.remove(&key);
+        self.labels.remove(&key);
         let obj = self.label(&obj);
         self.notifications.push(Notification::Delete { obj });
     }
@@ -155,22 +165,23 @@ impl ReflectorStore for Processor {
         let in_initial_list = !self.synced;
         let new_keys: BTreeSet<String> = items.iter().map(obj_key).collect();
         let gone: Vec<String> = self.indexer.keys().filter(|k| !new_keys.contains(*k)).cloned().collect();
-        let old = std::mem::take(&mut self.indexer);
+        self.indexer.clear();
+        let old = std::mem::take(&mut self.labels);
         for key in gone {
             if let Some(obj) = old.get(&key) {
-                let obj = self.label(obj);
-                self.notifications.push(Notification::DeleteFinalStateUnknown { key, obj });
+                self.notifications.push(Notification::DeleteFinalStateUnknown { key, obj: obj.clone() });
             }
         }
         for obj in items {
             let key = obj_key(&obj);
             let new = self.label(&obj);
             let n = match old.get(&key) {
-                Some(prev) => Notification::Update { old: self.label(prev), new, resync: false },
-                None => Notification::Add { obj: new, in_initial_list },
+                Some(prev) => Notification::Update { old: prev.clone(), new: new.clone(), resync: false },
+                None => Notification::Add { obj: new.clone(), in_initial_list },
             };
             self.notifications.push(n);
-            self.indexer.insert(key, obj);
+            self.indexer.insert(key.clone(), obj);
+            self.labels.insert(key, new);
         }
         self.synced = true;
     }
@@ -180,9 +191,12 @@ impl ReflectorStore for Processor {
     }
 
     fn resync(&mut self) {
-        let labels: Vec<String> = self.indexer.values().map(|o| self.label(o)).collect();
-        for obj in labels {
-            self.notifications.push(Notification::Update { old: obj.clone(), new: obj, resync: true });
+        for obj in self.labels.values() {
+            self.notifications.push(Notification::Update {
+                old: obj.clone(),
+                new: obj.clone(),
+                resync: true,
+            });
         }
     }
 }
