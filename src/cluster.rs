@@ -5,6 +5,7 @@
 //! the 1 s cacher timer (bookmarks, deadlines), compaction rounds — happens in time order.
 
 use crate::apiserver::cacher::CacheView;
+use crate::apiserver::cacher::watch_cache::{LOWER_BOUND_CAPACITY, UPPER_BOUND_CAPACITY};
 use crate::apiserver::decision::{Ended, Rule, Why};
 use crate::apiserver::features::Features;
 use crate::apiserver::server::{ApiResponse, ApiServer, Ctx, ServerConfig};
@@ -155,9 +156,9 @@ impl Setting {
             "cache.lag" => Setting::CacheLag(dur(value)?),
             "cache.capacity" if value == "auto" => Setting::CacheCapacity(None),
             "cache.capacity" => {
-                let n: usize = value.parse().ok().filter(|n| (1..=102_400).contains(n)).ok_or_else(|| {
-                    format!("cache.capacity takes a number from 1 to 102400 or auto, not {value:?}")
-                })?;
+                let n: usize = value.parse().ok().filter(|n| (1..=UPPER_BOUND_CAPACITY).contains(n)).ok_or_else(
+                    || format!("cache.capacity takes a number from 1 to {UPPER_BOUND_CAPACITY} or auto, not {value:?}"),
+                )?;
                 Setting::CacheCapacity(Some(n))
             }
             "cache.init-delay" => Setting::CacheInitDelay(dur(value)?),
@@ -519,7 +520,7 @@ impl Cluster {
             }
             Setting::CacheCapacity(None) => {
                 s.set_cache_capacity(None);
-                "cache capacity: dynamic (100 … 102400)".to_string()
+                format!("cache capacity: dynamic ({LOWER_BOUND_CAPACITY} … {UPPER_BOUND_CAPACITY})")
             }
             Setting::CacheCapacity(Some(n)) => {
                 s.set_cache_capacity(Some(n));
