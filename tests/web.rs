@@ -1941,6 +1941,35 @@ fn failing_once(failing: &'static str, fails: Rc<std::cell::Cell<u32>>) -> Loade
     })
 }
 
+/// A line the session refuses carries its refusal as a value (`"refused"`); the response's error
+/// box and the console's summary render it in the UI's language. A parse error has no typed
+/// form yet and stays as the engine wrote it.
+#[wasm_bindgen_test]
+async fn a_refused_line_is_told_in_the_learners_language() {
+    use rvlab::script::refusal::Refusal;
+    let lab = Lab::fresh().await;
+    lab.console("events w9").await;
+    lab.console("advance 169h").await;
+    let no_watch = Refusal::NoWatch { watch: "w9".into(), hint: true };
+    let too_long = Refusal::AdvanceTooLong { max: "168h".into() };
+    assert_eq!(lab.text("#line-error"), "advance is at most 168h per line; repeat the line to go further");
+    lab.select("#lang", "zh").await;
+    assert_eq!(lab.text("#line-error"), too_long.render(why::Lang::Zh));
+    assert_eq!(lab.text("#line-error"), "一行 advance 最多 168h；要走得更远，请重复这一行");
+    let row = lab.text("#log li[data-line='1']");
+    assert!(row.contains(&no_watch.render(why::Lang::Zh)), "{row}");
+    assert!(!row.contains("no watch named"), "{row}");
+    lab.console("frobnicate now").await;
+    assert!(
+        lab.text("#line-error").starts_with("unknown command \"frobnicate\""),
+        "{}",
+        lab.text("#line-error")
+    );
+    lab.select("#lang", "en").await;
+    assert!(lab.text("#log li[data-line='1']").contains(&no_watch.to_string()));
+    lab.unmount();
+}
+
 #[wasm_bindgen_test]
 async fn a_failed_lesson_fetch_is_reported_in_the_learners_language() {
     clear_lessons();

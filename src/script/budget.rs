@@ -8,8 +8,6 @@
 //! and the answer says how far one line may go instead.
 //! No upstream counterpart (a real cluster just takes the time).
 
-use std::fmt;
-
 use crate::client::informer::Informer;
 use crate::clock::Duration;
 use crate::cluster::{Cluster, MAX_ADVANCE};
@@ -29,7 +27,7 @@ pub struct Timers {
     pub resyncs: Vec<(Duration, u64)>,
 }
 
-/// An `advance` refused because of the work it would take.
+/// An `advance` refused because of the work it would take (its words: `script::refusal`).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct TooMuchWork {
     pub requested: Duration,
@@ -39,16 +37,6 @@ pub struct TooMuchWork {
     pub resync_calls: u64,
     /// The longest `advance` allowed with these timers.
     pub max: Duration,
-}
-
-impl fmt::Display for TooMuchWork {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(
-            f,
-            "advance {} would run {} compaction round(s) and {} resync handler call(s); one advance runs at most {MAX_TIMER_ROUNDS} of them (more would freeze the page): advance at most {} per line here, or lengthen compaction-interval / resync=",
-            self.requested, self.compactions, self.resync_calls, self.max
-        )
-    }
 }
 
 impl Timers {
@@ -137,10 +125,6 @@ mod tests {
         assert!(t.check(max).is_ok());
         let e = t.check(Duration::from_secs(168 * 3600)).unwrap_err();
         assert_eq!((e.resync_calls, e.compactions), (604_801, 2_017));
-        assert_eq!(
-            e.to_string(),
-            "advance 604800s would run 2017 compaction round(s) and 604801 resync handler call(s); one advance runs at most 10000 of them (more would freeze the page): advance at most 9965s per line here, or lengthen compaction-interval / resync="
-        );
     }
 
     // Each resync re-delivers every cached object: 50 objects every 10 s is 5 calls a second.

@@ -72,9 +72,7 @@ pub fn pager_list(
 /// `pager next`: the stopped pager sends its next pages.
 pub fn pager_next(cluster: &mut Cluster, pages: Option<u32>, explain: bool, open: &mut OpenPager) -> Value {
     match open.run.take() {
-        None => {
-            json!({"error": "pager next: no pager is waiting; start one with pager list <path> … pages=<n>"})
-        }
+        None => super::refusal::Refusal::NoPager.output(),
         Some((run, collection, mut trace)) => {
             trace.mark_shown();
             drive(cluster, run, collection, trace, pages, explain, open)

@@ -9,5 +9,6 @@ pub mod expect;
 pub mod kubectl;
 pub mod lex;
 pub mod parse;
+pub mod refusal;
 pub mod view;
 pub mod why;

@@ -8,6 +8,7 @@ use std::collections::BTreeMap;
 use serde_json::{Map, Value, json};
 
 use super::parse::{Command, EtcdCommand, InformerCommand, Method, parse_line};
+use super::refusal::Refusal;
 use super::view::{
     self, ApiserverView, CacheWindow, InformerView, ReadFrames, RevisionLane, View, WatchView,
 };
@@ -376,9 +377,7 @@ impl Session {
                 json!({"events": [], "closed": true, "dropped": true})
             }
             Command::Events { watch } => match self.watches.get(&watch).copied() {
-                None => {
-                    json!({"error": format!("no watch named {watch:?}; watch ids are w1, w2, … in the order watches were opened")})
-                }
+                None => Refusal::NoWatch { watch, hint: true }.output(),
                 Some(h) => match self.cluster.read_watch(h) {
                     Some((frames, closed)) => {
                         if let Some(r) = self.watch_records.get_mut(&watch) {
@@ -409,11 +408,11 @@ impl Session {
                         }
                         o
                     }
-                    None => json!({"error": format!("watch {watch} is gone")}),
+                    None => Refusal::WatchGone { watch }.output(),
                 },
             },
             Command::Cancel(watch) => match self.watches.get(&watch).copied() {
-                None => json!({"error": format!("no watch named {watch:?}")}),
+                None => Refusal::NoWatch { watch, hint: false }.output(),
                 Some(h) => {
                     self.cluster.cancel_watch(h);
                     json!({"canceled": watch})
@@ -437,18 +436,18 @@ impl Session {
                 self.with_etcd_why(out, why)
             }
             Command::Advance(d) if d > crate::cluster::MAX_ADVANCE => {
-                json!({"error": format!("advance is at most {} per line; repeat the line to go further", crate::cluster::MAX_ADVANCE_TEXT)})
+                Refusal::AdvanceTooLong { max: crate::cluster::MAX_ADVANCE_TEXT.to_string() }.output()
             }
             Command::Advance(d) => {
                 if let Err(e) = self.timers().check(d) {
-                    return json!({"error": e.to_string()});
+                    return Refusal::from(e).output();
                 }
                 self.advance(d);
                 json!({"now": crate::clock::Duration(self.cluster.clock().now().0).to_string()})
             }
             Command::Informer(cmd) => self.informer(cmd),
             Command::Drop(watch) => match self.watches.get(&watch).copied() {
-                None => json!({"error": format!("no watch named {watch:?}")}),
+                None => Refusal::NoWatch { watch, hint: false }.output(),
                 Some(h) => {
                     // The server notices its client is gone and ends the stream.
                     self.cluster.cancel_watch(h);
@@ -461,7 +460,7 @@ impl Session {
                     inf.drop_connection();
                     json!({"dropped": name})
                 }
-                None => json!({"error": format!("no informer named {name:?}")}),
+                None => Refusal::NoInformer { name }.output(),
             },
             Command::Pager(p) => super::clients::pager_list(
                 &mut self.cluster,
@@ -478,7 +477,7 @@ impl Session {
                     ("explain", "on" | "true") => Some(true),
                     ("explain", "off" | "false") => Some(false),
                     ("explain", _) => {
-                        return json!({"error": format!("explain takes on or off, not {value:?}")});
+                        return Refusal::ExplainValue { value }.output();
                     }
                     _ => None,
                 };
@@ -521,10 +520,10 @@ impl Session {
             {
                 Some(Ok(())) => json!({"restarted": n}),
                 Some(Err(e)) => json!({"error": e}),
-                None => json!({"error": "apiservers are numbered from 1"}),
+                None => Refusal::ApiserverZero.output(),
             },
             Command::Pause(id) | Command::Resume(id) if !self.watches.contains_key(&id) => {
-                json!({"error": format!("no watch named {id:?}; watch ids are w1, w2, … in the order watches were opened")})
+                Refusal::NoWatch { watch: id, hint: true }.output()
             }
             Command::Pause(id) => {
                 if let Some(h) = self.watches.get(&id).copied() {
@@ -543,7 +542,7 @@ impl Session {
                     self.current_apiserver = n - 1;
                     json!({"apiserver": n})
                 } else {
-                    json!({"error": format!("no apiserver {n}: there are {} (set apiservers N to add more)", self.cluster.apiserver_count())})
+                    Refusal::NoApiserver { n, count: self.cluster.apiserver_count(), hint: true }.output()
                 }
             }
             // `expect` lines are checked in `run_line`, against the previous output.
@@ -590,16 +589,16 @@ impl Session {
         match cmd {
             InformerCommand::Start { name, resource, namespace, mode, apiservers, resync } => {
                 if self.informers.get(&name).is_some_and(|i| i.state() != "stopped") {
-                    return json!({"error": format!("an informer named {name:?} is already running; stop it first")});
+                    return Refusal::InformerRunning { name }.output();
                 }
                 if crate::apiserver::resource::lookup(&resource).is_none() {
-                    return json!({"error": format!("unknown resource {resource:?}; informers watch pods or configmaps")});
+                    return Refusal::UnknownResource { resource }.output();
                 }
                 let count = self.cluster.apiserver_count();
                 let indexes = match apiservers {
                     None => vec![self.current_apiserver],
                     Some(list) => match list.iter().find(|n| **n < 1 || **n > count) {
-                        Some(n) => return json!({"error": format!("no apiserver {n}: there are {count}")}),
+                        Some(&n) => return Refusal::NoApiserver { n, count, hint: false }.output(),
                         None => list.iter().map(|n| n - 1).collect(),
                     },
                 };
@@ -626,11 +625,11 @@ impl Session {
                     }
                     out
                 }
-                None => json!({"error": format!("no informer named {name:?}")}),
+                None => Refusal::NoInformer { name }.output(),
             },
             InformerCommand::Show { name } => match self.informers.get_mut(&name) {
                 Some(inf) => super::why::informer::report_json(&inf.show(), self.explain),
-                None => json!({"error": format!("no informer named {name:?}")}),
+                None => Refusal::NoInformer { name }.output(),
             },
         }
     }

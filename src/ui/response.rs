@@ -176,8 +176,8 @@ pub fn response_view() -> Html {
     };
     let mut parts: Vec<Html> = Vec::new();
 
-    if let Some(err) = out.get("error").and_then(Value::as_str) {
-        parts.push(html! { <p id="line-error" class="error-box" role="alert">{ err.to_string() }</p> });
+    if let Some(err) = why::error(tr, out) {
+        parts.push(html! { <p id="line-error" class="error-box" role="alert">{ err }</p> });
     }
 
     if let Some(status) = lines::status_line(out) {

@@ -10,6 +10,7 @@ use super::i18n::{K, Lang as UiLang, Tr};
 use super::lines;
 use crate::apiserver::watch::FrameType;
 use crate::script::parse::{Command, parse_line};
+use crate::script::refusal::Refusal;
 use crate::script::why::{self, Lang, OutputWhy};
 
 /// The rendering language for the UI's language.
@@ -35,6 +36,15 @@ pub fn engine(out: &Value, lang: Lang) -> Vec<String> {
         return vec![text];
     }
     why::informer::render_output(out, lang).unwrap_or_default()
+}
+
+/// The error of a refused line in the UI's language: a typed refusal (`"refused"`) rendered in
+/// it, any other error (parse errors, the cluster's answers to `set`) as the engine wrote it.
+pub fn error(tr: Tr, out: &Value) -> Option<String> {
+    match Refusal::from_output(out) {
+        Some(r) => Some(r.render(lang(tr))),
+        None => out.get("error").and_then(Value::as_str).map(str::to_string),
+    }
 }
 
 /// "Why?" of the output `out` of script line `line`.

@@ -1,0 +1,226 @@
+//! Why the session refused a line it could parse — a watch or informer that does not exist, an
+//! `advance` too long or with too much timer work, an apiserver number out of range: one typed
+//! value per refusal, carried by the output as `"refused"` next to its English `"error"`, and
+//! its words in English and 中文, here only (the CLI prints the English, the UI renders the value
+//! in its language). No upstream counterpart: these are the playground's own commands.
+//!
+//! Not typed (yet), so English only: parse errors (`script::parse`) and the cluster's answers to
+//! `set` and `restart apiserver` (`cluster`).
+
+use std::fmt;
+
+use serde::{Deserialize, Serialize};
+use serde_json::{Value, json};
+
+use super::budget::{MAX_TIMER_ROUNDS, TooMuchWork};
+use super::why::Lang;
+
+/// One refusal. Serialised as an object: its kind in `"kind"` (kebab-case), its fields beside it
+/// (camelCase).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "kebab-case", rename_all_fields = "camelCase")]
+pub enum Refusal {
+    /// `events`, `pause`, `resume` (`hint`: with how watch ids are numbered), `cancel`, `drop`.
+    NoWatch { watch: String, hint: bool },
+    /// `events` of a watch whose stream the cluster no longer has.
+    WatchGone { watch: String },
+    /// `informer show|stop`, `drop informer`, an `expect informer` of a name never started.
+    NoInformer { name: String },
+    /// `informer start` of a name that is running.
+    InformerRunning { name: String },
+    /// `informer start` of a resource informers do not watch.
+    UnknownResource { resource: String },
+    /// `apiserver N` (`hint`: with how to add more) or `informer start … apiservers=` out of range.
+    NoApiserver { n: usize, count: usize, hint: bool },
+    /// `restart apiserver 0`.
+    ApiserverZero,
+    /// `advance` longer than one line may go (`max` as a script writes it).
+    AdvanceTooLong { max: String },
+    /// `advance` that would run more timer work than one line may (`script::budget`).
+    TooMuchWork { requested: String, compactions: u64, resync_calls: u64, max: String },
+    /// `set explain` with something else than on/off.
+    ExplainValue { value: String },
+    /// `pager next` without a `pager list` waiting for its next page.
+    NoPager,
+}
+
+impl From<TooMuchWork> for Refusal {
+    fn from(t: TooMuchWork) -> Self {
+        Refusal::TooMuchWork {
+            requested: t.requested.to_string(),
+            compactions: t.compactions,
+            resync_calls: t.resync_calls,
+            max: t.max.to_string(),
+        }
+    }
+}
+
+impl Refusal {
+    /// The output of a refused line: `{"error": <English>, "refused": {"kind": …, …fields}}`.
+    pub fn output(&self) -> Value {
+        json!({"error": self.to_string(), "refused": serde_json::to_value(self).unwrap_or(Value::Null)})
+    }
+
+    /// The refusal an output carries, if it carries a well-formed one.
+    pub fn from_output(out: &Value) -> Option<Refusal> {
+        Refusal::deserialize(out.get("refused")?).ok()
+    }
+
+    /// The refusal in `lang`.
+    pub fn render(&self, lang: Lang) -> String {
+        let zh = match lang {
+            Lang::En => return self.to_string(),
+            Lang::Zh => true,
+        };
+        debug_assert!(zh);
+        match self {
+            Refusal::NoWatch { watch, hint: true } => {
+                format!("没有名为 {watch:?} 的 watch；watch 按打开的顺序编号为 w1、w2、…")
+            }
+            Refusal::NoWatch { watch, hint: false } => format!("没有名为 {watch:?} 的 watch"),
+            Refusal::WatchGone { watch } => format!("watch {watch} 已不存在"),
+            Refusal::NoInformer { name } => format!("没有名为 {name:?} 的 informer"),
+            Refusal::InformerRunning { name } => {
+                format!("名为 {name:?} 的 informer 已在运行；请先停止它")
+            }
+            Refusal::UnknownResource { resource } => {
+                format!("未知的资源 {resource:?}；informer 只能 watch pods 或 configmaps")
+            }
+            Refusal::NoApiserver { n, count, hint: true } => {
+                format!("没有 apiserver {n}：一共只有 {count} 台（用 set apiservers N 增加）")
+            }
+            Refusal::NoApiserver { n, count, hint: false } => {
+                format!("没有 apiserver {n}：一共只有 {count} 台")
+            }
+            Refusal::ApiserverZero => "apiserver 从 1 开始编号".to_string(),
+            Refusal::AdvanceTooLong { max } => {
+                format!("一行 advance 最多 {max}；要走得更远，请重复这一行")
+            }
+            Refusal::TooMuchWork { requested, compactions, resync_calls, max } => format!(
+                "advance {requested} 将运行 {compactions} 轮压缩和 {resync_calls} 次 resync 处理函数调用；一行 advance 最多运行 {MAX_TIMER_ROUNDS} 次（再多页面就会卡住）：这里每行最多 advance {max}，或者把 compaction-interval / resync= 调长"
+            ),
+            Refusal::ExplainValue { value } => format!("explain 只接受 on 或 off，而不是 {value:?}"),
+            Refusal::NoPager => {
+                "pager next：没有等待下一页的 pager；先用 pager list <path> … pages=<n> 开始一个".to_string()
+            }
+        }
+    }
+}
+
+/// The English text (the output's `"error"`, what the CLI prints).
+impl fmt::Display for Refusal {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Refusal::NoWatch { watch, hint: true } => write!(
+                f,
+                "no watch named {watch:?}; watch ids are w1, w2, … in the order watches were opened"
+            ),
+            Refusal::NoWatch { watch, hint: false } => write!(f, "no watch named {watch:?}"),
+            Refusal::WatchGone { watch } => write!(f, "watch {watch} is gone"),
+            Refusal::NoInformer { name } => write!(f, "no informer named {name:?}"),
+            Refusal::InformerRunning { name } => {
+                write!(f, "an informer named {name:?} is already running; stop it first")
+            }
+            Refusal::UnknownResource { resource } => {
+                write!(f, "unknown resource {resource:?}; informers watch pods or configmaps")
+            }
+            Refusal::NoApiserver { n, count, hint: true } => {
+                write!(f, "no apiserver {n}: there are {count} (set apiservers N to add more)")
+            }
+            Refusal::NoApiserver { n, count, hint: false } => {
+                write!(f, "no apiserver {n}: there are {count}")
+            }
+            Refusal::ApiserverZero => f.write_str("apiservers are numbered from 1"),
+            Refusal::AdvanceTooLong { max } => {
+                write!(f, "advance is at most {max} per line; repeat the line to go further")
+            }
+            Refusal::TooMuchWork { requested, compactions, resync_calls, max } => write!(
+                f,
+                "advance {requested} would run {compactions} compaction round(s) and {resync_calls} resync handler call(s); one advance runs at most {MAX_TIMER_ROUNDS} of them (more would freeze the page): advance at most {max} per line here, or lengthen compaction-interval / resync="
+            ),
+            Refusal::ExplainValue { value } => write!(f, "explain takes on or off, not {value:?}"),
+            Refusal::NoPager => {
+                f.write_str("pager next: no pager is waiting; start one with pager list <path> … pages=<n>")
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn all() -> Vec<Refusal> {
+        vec![
+            Refusal::NoWatch { watch: "w9".into(), hint: true },
+            Refusal::NoWatch { watch: "w9".into(), hint: false },
+            Refusal::WatchGone { watch: "w1".into() },
+            Refusal::NoInformer { name: "i".into() },
+            Refusal::InformerRunning { name: "i".into() },
+            Refusal::UnknownResource { resource: "nodes".into() },
+            Refusal::NoApiserver { n: 3, count: 2, hint: true },
+            Refusal::NoApiserver { n: 3, count: 2, hint: false },
+            Refusal::ApiserverZero,
+            Refusal::AdvanceTooLong { max: "168h".into() },
+            Refusal::TooMuchWork {
+                requested: "1427s".into(),
+                compactions: 3,
+                resync_calls: 10_011,
+                max: "1426s".into(),
+            },
+            Refusal::ExplainValue { value: "maybe".into() },
+            Refusal::NoPager,
+        ]
+    }
+
+    #[test]
+    fn each_refusal_reads_back_from_its_output_and_has_words_in_both_languages() {
+        for r in all() {
+            let out = r.output();
+            assert_eq!(out["error"], Value::String(r.to_string()), "{out}");
+            assert_eq!(Refusal::from_output(&out).as_ref(), Some(&r), "{out}");
+            let (en, zh) = (r.render(Lang::En), r.render(Lang::Zh));
+            assert_eq!(en, r.to_string());
+            assert_ne!(en, zh);
+            assert!(zh.chars().any(|c| ('\u{4e00}'..='\u{9fff}').contains(&c)), "{zh}");
+        }
+    }
+
+    #[test]
+    fn too_much_work_says_what_the_advance_would_run_and_how_far_a_line_may_go() {
+        use crate::clock::Duration;
+        let t = super::super::budget::Timers {
+            compactions: vec![Duration::from_secs(300)],
+            resyncs: vec![(Duration::from_secs(1), 1)],
+        };
+        let e = t.check(Duration::from_secs(168 * 3600)).unwrap_err();
+        let r = Refusal::from(e);
+        assert_eq!(
+            r.to_string(),
+            "advance 604800s would run 2017 compaction round(s) and 604801 resync handler call(s); one advance runs at most 10000 of them (more would freeze the page): advance at most 9965s per line here, or lengthen compaction-interval / resync="
+        );
+        assert_eq!(
+            r.render(Lang::Zh),
+            "advance 604800s 将运行 2017 轮压缩和 604801 次 resync 处理函数调用；一行 advance 最多运行 10000 次（再多页面就会卡住）：这里每行最多 advance 9965s，或者把 compaction-interval / resync= 调长"
+        );
+    }
+
+    #[test]
+    fn the_wire_form_names_the_kind_and_camel_cases_the_fields() {
+        let r = Refusal::TooMuchWork {
+            requested: "2h".into(),
+            compactions: 1,
+            resync_calls: 2,
+            max: "1h".into(),
+        };
+        let out = r.output();
+        assert_eq!(
+            out,
+            json!({"error": r.to_string(), "refused": {"kind": "too-much-work", "requested": "2h",
+                "compactions": 1, "resyncCalls": 2, "max": "1h"}})
+        );
+        assert_eq!(Refusal::ApiserverZero.output()["refused"], json!({"kind": "apiserver-zero"}));
+        assert_eq!(Refusal::from_output(&json!({"error": "x"})), None);
+        assert_eq!(Refusal::from_output(&json!({"error": "x", "refused": {"kind": "no-such-kind"}})), None);
+    }
+}
