@@ -7,7 +7,7 @@
 use crate::apiserver::cacher::CacheView;
 use crate::apiserver::cacher::watch_cache::{LOWER_BOUND_CAPACITY, UPPER_BOUND_CAPACITY};
 use crate::apiserver::decision::{Ended, Rule, Why};
-use crate::apiserver::features::Features;
+use crate::apiserver::features::{Features, NEWEST_MINOR, OLDEST_MINOR};
 use crate::apiserver::server::{ApiResponse, ApiServer, Ctx, ServerConfig};
 use crate::apiserver::status::Status;
 use crate::apiserver::watch::Frame;
@@ -82,6 +82,23 @@ pub enum SettingName {
 }
 
 impl SettingName {
+    /// The name as a `set` line writes it.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            SettingName::Apiservers => "apiservers",
+            SettingName::Etcd => "etcd",
+            SettingName::Kubernetes => "kubernetes",
+            SettingName::WatchCache => "watch-cache",
+            SettingName::CacheLag => "cache.lag",
+            SettingName::CacheCapacity => "cache.capacity",
+            SettingName::CacheInitDelay => "cache.init-delay",
+            SettingName::CompactionInterval => "compaction-interval",
+            SettingName::Compactor => "compactor",
+            SettingName::ClockEpoch => "clock.epoch",
+            SettingName::Explain => "explain",
+        }
+    }
+
     pub const ALL: [SettingName; 11] = [
         SettingName::Apiservers,
         SettingName::Etcd,
@@ -133,57 +150,85 @@ impl Setting {
     }
 
     /// Parses `set <name> <value>` (the session's own `explain` is not a cluster setting).
-    pub fn parse(name: &str, value: &str) -> Result<Setting, String> {
-        let on_off = |v: &str| match v {
+    pub fn parse(name: &str, value: &str) -> Result<Setting, SettingError> {
+        let v = || value.to_string();
+        let on_off = |setting: SettingName| match value {
             "on" | "true" | "1" => Ok(true),
             "off" | "false" | "0" => Ok(false),
-            _ => Err(format!("{name} takes on or off, not {v:?}")),
+            _ => Err(SettingError::OnOff { setting, value: v() }),
         };
-        let dur = |v: &str| Duration::parse(v).map_err(|e| format!("{name}: {e}"));
+        let dur = |setting: SettingName| {
+            Duration::parse(value).map_err(|reason| SettingError::Duration { setting, value: v(), reason })
+        };
         Ok(match name {
             "apiservers" => {
-                let n: usize = value.parse().map_err(|_| {
-                    format!("apiservers takes a number from 1 to {MAX_APISERVERS}, not {value:?}")
-                })?;
-                if !(1..=MAX_APISERVERS).contains(&n) {
-                    return Err(format!("apiservers takes a number from 1 to {MAX_APISERVERS}, not {n}"));
-                }
-                Setting::Apiservers(n)
+                let n = value.parse().ok().filter(|n| (1..=MAX_APISERVERS).contains(n));
+                Setting::Apiservers(n.ok_or(SettingError::Apiservers { value: v(), max: MAX_APISERVERS })?)
             }
-            "etcd" => Setting::Etcd(crate::store::EtcdVersion::parse(value)?),
-            "kubernetes" => Setting::Kubernetes(Features::parse(value)?),
-            "watch-cache" => Setting::WatchCache(on_off(value)?),
-            "cache.lag" => Setting::CacheLag(dur(value)?),
+            "etcd" => Setting::Etcd(
+                crate::store::EtcdVersion::parse(value).ok_or(SettingError::Etcd { value: v() })?,
+            ),
+            "kubernetes" => Setting::Kubernetes(Features::parse(value).ok_or(SettingError::Kubernetes {
+                value: v(),
+                oldest: OLDEST_MINOR,
+                newest: NEWEST_MINOR,
+            })?),
+            "watch-cache" => Setting::WatchCache(on_off(SettingName::WatchCache)?),
+            "cache.lag" => Setting::CacheLag(dur(SettingName::CacheLag)?),
             "cache.capacity" if value == "auto" => Setting::CacheCapacity(None),
             "cache.capacity" => {
-                let n: usize = value.parse().ok().filter(|n| (1..=UPPER_BOUND_CAPACITY).contains(n)).ok_or_else(
-                    || format!("cache.capacity takes a number from 1 to {UPPER_BOUND_CAPACITY} or auto, not {value:?}"),
-                )?;
-                Setting::CacheCapacity(Some(n))
+                let n = value.parse().ok().filter(|n| (1..=UPPER_BOUND_CAPACITY).contains(n));
+                Setting::CacheCapacity(Some(
+                    n.ok_or(SettingError::CacheCapacity { value: v(), max: UPPER_BOUND_CAPACITY })?,
+                ))
             }
-            "cache.init-delay" => Setting::CacheInitDelay(dur(value)?),
+            "cache.init-delay" => Setting::CacheInitDelay(dur(SettingName::CacheInitDelay)?),
             "compaction-interval" => {
-                let d = dur(value)?;
+                let d = dur(SettingName::CompactionInterval)?;
                 if d < MIN_COMPACTION_INTERVAL {
-                    return Err(format!(
-                        "compaction-interval must be at least {MIN_COMPACTION_INTERVAL} (each round writes a revision), not {d}"
-                    ));
+                    return Err(SettingError::CompactionInterval {
+                        value: d.to_string(),
+                        min: MIN_COMPACTION_INTERVAL.to_string(),
+                    });
                 }
                 Setting::CompactionInterval(d)
             }
-            "compactor" => Setting::Compactor(on_off(value)?),
-            "clock.epoch" => {
-                Setting::ClockEpoch(crate::apiserver::object::parse_rfc3339_utc(value).ok_or_else(|| {
-                    format!("clock.epoch takes a UTC time such as 2026-01-01T00:00:00Z, not {value:?}")
-                })?)
-            }
-            _ => {
-                return Err(format!(
-                    "unknown setting {name:?}; known: watch-cache on|off, cache.lag <duration>, cache.capacity <n>|auto, cache.init-delay <duration>, compaction-interval <duration>, compactor on|off, clock.epoch <time>, kubernetes <1.x>, etcd 3.4|3.5|3.6, apiservers <n>, explain on|off"
-                ));
-            }
+            "compactor" => Setting::Compactor(on_off(SettingName::Compactor)?),
+            "clock.epoch" => Setting::ClockEpoch(
+                crate::apiserver::object::parse_rfc3339_utc(value)
+                    .ok_or(SettingError::ClockEpoch { value: v() })?,
+            ),
+            _ => return Err(SettingError::Unknown { name: name.to_string() }),
         })
     }
+}
+
+/// Why a `set <name> <value>` line was refused. A typed value (a refused line carries it, see
+/// `script::refusal`); its English words here, its 中文 in `script::refusal`.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize, thiserror::Error)]
+#[serde(tag = "kind", rename_all = "kebab-case", rename_all_fields = "camelCase")]
+pub enum SettingError {
+    #[error(
+        "unknown setting {name:?}; known: watch-cache on|off, cache.lag <duration>, cache.capacity <n>|auto, cache.init-delay <duration>, compaction-interval <duration>, compactor on|off, clock.epoch <time>, kubernetes <1.x>, etcd 3.4|3.5|3.6, apiservers <n>, explain on|off"
+    )]
+    Unknown { name: String },
+    #[error("{} takes on or off, not {value:?}", setting.as_str())]
+    OnOff { setting: SettingName, value: String },
+    /// A duration that does not parse (`reason` is the duration parser's English).
+    #[error("{}: {reason}", setting.as_str())]
+    Duration { setting: SettingName, value: String, reason: String },
+    #[error("apiservers takes a number from 1 to {max}, not {value:?}")]
+    Apiservers { value: String, max: usize },
+    #[error("etcd takes 3.4, 3.5 or 3.6, not {value:?}")]
+    Etcd { value: String },
+    #[error("unsupported Kubernetes version {value:?}; use 1.{oldest} … 1.{newest} (e.g. 1.30, 1.33, 1.34)")]
+    Kubernetes { value: String, oldest: u32, newest: u32 },
+    #[error("cache.capacity takes a number from 1 to {max} or auto, not {value:?}")]
+    CacheCapacity { value: String, max: usize },
+    #[error("compaction-interval must be at least {min} (each round writes a revision), not {value}")]
+    CompactionInterval { value: String, min: String },
+    #[error("clock.epoch takes a UTC time such as 2026-01-01T00:00:00Z, not {value:?}")]
+    ClockEpoch { value: String },
 }
 
 /// A watch opened through the cluster: which apiserver serves it, and its stream id there.
@@ -461,7 +506,7 @@ impl Cluster {
     /// `set <name> <value>` on apiserver `index` (or the whole cluster): [`Setting::parse`] then
     /// [`Cluster::apply`].
     pub fn set(&mut self, index: usize, name: &str, value: &str) -> Result<String, String> {
-        let setting = Setting::parse(name, value)?;
+        let setting = Setting::parse(name, value).map_err(|e| e.to_string())?;
         self.apply(index, setting)
     }
 
@@ -552,6 +597,13 @@ impl Cluster {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn setting_names_are_written_as_their_wire_names() {
+        for n in SettingName::ALL {
+            assert_eq!(serde_json::to_value(n).ok(), Some(serde_json::Value::String(n.as_str().into())));
+        }
+    }
 
     #[test]
     fn max_advance_text_is_max_advance() {

@@ -1959,6 +1959,8 @@ async fn a_refused_line_is_told_in_the_learners_language() {
     let row = lab.text("#log li[data-line='1']");
     assert!(row.contains(&no_watch.render(why::Lang::Zh)), "{row}");
     assert!(!row.contains("no watch named"), "{row}");
+    lab.console("set compactor maybe").await;
+    assert_eq!(lab.text("#line-error"), "compactor 只接受 on 或 off，而不是 \"maybe\"");
     lab.console("frobnicate now").await;
     assert!(
         lab.text("#line-error").starts_with("unknown command \"frobnicate\""),

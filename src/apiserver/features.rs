@@ -64,16 +64,15 @@ impl Features {
     }
 
     /// Parses `1.30`, `v1.34`, `1.34.2`.
-    pub fn parse(text: &str) -> Result<Features, String> {
+    /// `1.N` or `v1.N` within [`OLDEST_MINOR`] … [`NEWEST_MINOR`].
+    pub fn parse(text: &str) -> Option<Features> {
         let t = text.trim().trim_start_matches('v');
         let mut parts = t.split('.');
         let major = parts.next().and_then(|m| m.parse::<u32>().ok());
         let minor = parts.next().and_then(|m| m.parse::<u32>().ok());
         match (major, minor) {
-            (Some(1), Some(m)) if (OLDEST_MINOR..=NEWEST_MINOR).contains(&m) => Ok(Features::for_minor(m)),
-            _ => Err(format!(
-                "unsupported Kubernetes version {text:?}; use 1.{OLDEST_MINOR} … 1.{NEWEST_MINOR} (e.g. 1.30, 1.33, 1.34)"
-            )),
+            (Some(1), Some(m)) if (OLDEST_MINOR..=NEWEST_MINOR).contains(&m) => Some(Features::for_minor(m)),
+            _ => None,
         }
     }
 
@@ -113,9 +112,9 @@ mod tests {
             assert_eq!(f.future_revision_list_is_504, minor >= 34, "1.{minor}");
             assert_eq!(f.null_creation_timestamp, minor <= 33, "1.{minor}");
         }
-        assert!(Features::parse("1.26").is_err() && Features::parse("1.37").is_err());
-        assert!(Features::parse("2.0").is_err());
-        assert!(Features::parse("1.12").is_err());
-        assert!(Features::parse("abc").is_err());
+        assert!(Features::parse("1.26").is_none() && Features::parse("1.37").is_none());
+        assert!(Features::parse("2.0").is_none());
+        assert!(Features::parse("1.12").is_none());
+        assert!(Features::parse("abc").is_none());
     }
 }

@@ -4,8 +4,9 @@
 //! its words in English and 中文, here only (the CLI prints the English, the UI renders the value
 //! in its language). No upstream counterpart: these are the playground's own commands.
 //!
-//! Not typed (yet), so English only: parse errors (`script::parse`) and the cluster's answers to
-//! `set` and `restart apiserver` (`cluster`).
+//! Not typed (yet), so English only: parse errors (`script::parse`). etcd's own errors
+//! (`mvcc: required revision has been compacted`) keep etcd's words; their decision is typed in
+//! `why` (`EtcdWhy::refused`).
 
 use std::fmt;
 
@@ -14,6 +15,7 @@ use serde_json::{Value, json};
 
 use super::budget::{MAX_TIMER_ROUNDS, TooMuchWork};
 use super::why::Lang;
+use crate::cluster::SettingError;
 
 /// One refusal. Serialised as an object: its kind in `"kind"` (kebab-case), its fields beside it
 /// (camelCase).
@@ -42,6 +44,14 @@ pub enum Refusal {
     ExplainValue { value: String },
     /// `pager next` without a `pager list` waiting for its next page.
     NoPager,
+    /// `set <name> <value>` that names no setting or gives it a value it does not take.
+    Setting { error: SettingError },
+}
+
+impl From<SettingError> for Refusal {
+    fn from(error: SettingError) -> Self {
+        Refusal::Setting { error }
+    }
 }
 
 impl From<TooMuchWork> for Refusal {
@@ -103,6 +113,38 @@ impl Refusal {
             Refusal::NoPager => {
                 "pager next：没有等待下一页的 pager；先用 pager list <path> … pages=<n> 开始一个".to_string()
             }
+            Refusal::Setting { error } => setting_zh(error),
+        }
+    }
+}
+
+/// A refused `set` line in 中文 (its English: [`SettingError`]'s `Display`).
+fn setting_zh(e: &SettingError) -> String {
+    match e {
+        SettingError::Unknown { name } => format!(
+            "未知的设置 {name:?}；可用的有：watch-cache on|off、cache.lag <时长>、cache.capacity <n>|auto、cache.init-delay <时长>、compaction-interval <时长>、compactor on|off、clock.epoch <时间>、kubernetes <1.x>、etcd 3.4|3.5|3.6、apiservers <n>、explain on|off"
+        ),
+        SettingError::OnOff { setting, value } => {
+            format!("{} 只接受 on 或 off，而不是 {value:?}", setting.as_str())
+        }
+        SettingError::Duration { setting, value, .. } => {
+            format!("{}：无效的时长 {value:?}；例如 500ms、61s、5m 或 1h", setting.as_str())
+        }
+        SettingError::Apiservers { value, max } => {
+            format!("apiservers 接受 1 到 {max} 之间的数，而不是 {value:?}")
+        }
+        SettingError::Etcd { value } => format!("etcd 只接受 3.4、3.5 或 3.6，而不是 {value:?}"),
+        SettingError::Kubernetes { value, oldest, newest } => format!(
+            "不支持的 Kubernetes 版本 {value:?}；请用 1.{oldest} … 1.{newest}（例如 1.30、1.33、1.34）"
+        ),
+        SettingError::CacheCapacity { value, max } => {
+            format!("cache.capacity 接受 1 到 {max} 之间的数或 auto，而不是 {value:?}")
+        }
+        SettingError::CompactionInterval { value, min } => {
+            format!("compaction-interval 至少为 {min}（每一轮都会写入一个 revision），而不是 {value}")
+        }
+        SettingError::ClockEpoch { value } => {
+            format!("clock.epoch 接受一个 UTC 时间，例如 2026-01-01T00:00:00Z，而不是 {value:?}")
         }
     }
 }
@@ -142,6 +184,7 @@ impl fmt::Display for Refusal {
             Refusal::NoPager => {
                 f.write_str("pager next: no pager is waiting; start one with pager list <path> … pages=<n>")
             }
+            Refusal::Setting { error } => write!(f, "{error}"),
         }
     }
 }
@@ -151,7 +194,7 @@ mod tests {
     use super::*;
 
     fn all() -> Vec<Refusal> {
-        vec![
+        [
             Refusal::NoWatch { watch: "w9".into(), hint: true },
             Refusal::NoWatch { watch: "w9".into(), hint: false },
             Refusal::WatchGone { watch: "w1".into() },
@@ -171,6 +214,23 @@ mod tests {
             Refusal::ExplainValue { value: "maybe".into() },
             Refusal::NoPager,
         ]
+        .into_iter()
+        .chain(
+            [
+                ("nope", "1"),
+                ("compactor", "maybe"),
+                ("cache.lag", "soon"),
+                ("apiservers", "99"),
+                ("etcd", "3.3"),
+                ("kubernetes", "1.12"),
+                ("cache.capacity", "0"),
+                ("compaction-interval", "1ms"),
+                ("clock.epoch", "yesterday"),
+            ]
+            .into_iter()
+            .map(|(n, v)| Refusal::from(crate::cluster::Setting::parse(n, v).unwrap_err())),
+        )
+        .collect()
     }
 
     #[test]

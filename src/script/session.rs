@@ -494,7 +494,7 @@ impl Session {
                     None => {
                         let setting = match Setting::parse(&name, &value) {
                             Ok(s) => s,
-                            Err(e) => return json!({"error": e}),
+                            Err(e) => return Refusal::from(e).output(),
                         };
                         let apiserver = (!setting.cluster_wide()).then_some(self.current_apiserver + 1);
                         let why = SettingWhy { setting: setting.name(), value: value.clone(), apiserver };
@@ -505,7 +505,10 @@ impl Session {
                                 }
                                 (json!({"set": name, "value": value, "effect": done}), why)
                             }
-                            Err(e) => return json!({"error": e}),
+                            Err(_) => {
+                                let (n, count) = (self.current_apiserver + 1, self.cluster.apiserver_count());
+                                return Refusal::NoApiserver { n, count, hint: true }.output();
+                            }
                         }
                     }
                 };
@@ -516,11 +519,12 @@ impl Session {
                 }
                 out
             }
-            Command::RestartApiserver(n) => match n.checked_sub(1).map(|i| self.cluster.restart_apiserver(i))
-            {
-                Some(Ok(())) => json!({"restarted": n}),
-                Some(Err(e)) => json!({"error": e}),
-                None => Refusal::ApiserverZero.output(),
+            Command::RestartApiserver(0) => Refusal::ApiserverZero.output(),
+            Command::RestartApiserver(n) => match self.cluster.restart_apiserver(n - 1) {
+                Ok(()) => json!({"restarted": n}),
+                Err(_) => {
+                    Refusal::NoApiserver { n, count: self.cluster.apiserver_count(), hint: true }.output()
+                }
             },
             Command::Pause(id) | Command::Resume(id) if !self.watches.contains_key(&id) => {
                 Refusal::NoWatch { watch: id, hint: true }.output()

@@ -65,12 +65,12 @@ pub enum EtcdVersion {
 
 impl EtcdVersion {
     /// Parses `3.4`, `3.5` or `3.6`.
-    pub fn parse(s: &str) -> Result<Self, String> {
+    pub fn parse(s: &str) -> Option<Self> {
         match s {
-            "3.4" => Ok(EtcdVersion::V3_4),
-            "3.5" => Ok(EtcdVersion::V3_5),
-            "3.6" => Ok(EtcdVersion::V3_6),
-            _ => Err(format!("etcd takes 3.4, 3.5 or 3.6, not {s:?}")),
+            "3.4" => Some(EtcdVersion::V3_4),
+            "3.5" => Some(EtcdVersion::V3_5),
+            "3.6" => Some(EtcdVersion::V3_6),
+            _ => None,
         }
     }
     /// The version as it is written: `3.4`, `3.5`, `3.6`.
