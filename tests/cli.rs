@@ -43,6 +43,23 @@ fn a_line_that_cannot_be_parsed_exits_2_and_the_rest_still_runs() {
     assert_eq!(lines[1], r#"{"line":2,"header":{"revision":2}}"#);
 }
 
+/// A refused line carries its refusal as a value beside the English text (README, JSON Lines:
+/// "a line the session refuses"), with or without `--explain`; exit status 0 (the line parsed).
+#[test]
+fn a_refused_line_carries_its_refusal_as_a_value() {
+    let (code, out, _) = rvlab(&["run", "-"], "events w9\nset cache.lag soon\nadvance 169h\n");
+    assert_eq!(code, 0);
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(
+        lines,
+        [
+            r#"{"line":1,"error":"no watch named \"w9\"; watch ids are w1, w2, … in the order watches were opened","refused":{"kind":"no-watch","watch":"w9","hint":true}}"#,
+            r#"{"line":2,"error":"cache.lag: invalid duration \"soon\"; expected e.g. 500ms, 61s, 5m or 1h","refused":{"kind":"setting","error":{"kind":"duration","setting":"cache.lag","value":"soon","reason":"invalid duration \"soon\"; expected e.g. 500ms, 61s, 5m or 1h"}}}"#,
+            r#"{"line":3,"error":"advance is at most 168h per line; repeat the line to go further","refused":{"kind":"advance-too-long","max":"168h"}}"#,
+        ]
+    );
+}
+
 #[test]
 fn explain_adds_the_reason() {
     let (_, out, _) =
