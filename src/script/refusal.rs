@@ -78,11 +78,9 @@ impl Refusal {
 
     /// The refusal in `lang`.
     pub fn render(&self, lang: Lang) -> String {
-        let zh = match lang {
-            Lang::En => return self.to_string(),
-            Lang::Zh => true,
-        };
-        debug_assert!(zh);
+        if lang == Lang::En {
+            return self.to_string();
+        }
         match self {
             Refusal::NoWatch { watch, hint: true } => {
                 format!("没有名为 {watch:?} 的 watch；watch 按打开的顺序编号为 w1、w2、…")
