@@ -12,6 +12,9 @@
 # it costs them half their executions, and what they compare is mostly script words, which
 # libFuzzer still learns from its memcmp/strcmp hooks.
 # FUZZ_TIMEOUT=S overrides the per-input timeout (10 s, 60 s for the whole-script targets).
+# FUZZ_FORK=N runs N libFuzzer workers side by side (-fork=N, one count for the run; crashes,
+# timeouts and out-of-memory inputs still stop it and count as findings).
+# libFuzzer's whole output goes to target/fuzz-artifacts/<target>/last-run.log as it runs.
 # Each run appends one line to target/fuzz-log.tsv: date, target, executions, seconds, findings.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -30,6 +33,8 @@ targets=("$@")
 rustup toolchain list | grep -q '^nightly' || rustup toolchain install nightly --profile minimal
 command -v cargo-fuzz >/dev/null || cargo install cargo-fuzz --locked --root "$root/.tools"
 tgt=${CARGO_TARGET_DIR:-$root/target}
+fork=()
+[ -z "${FUZZ_FORK:-}" ] || fork=(-fork="$FUZZ_FORK" -ignore_crashes=0 -ignore_timeouts=0 -ignore_ooms=0)
 for t in "${targets[@]}"; do
   mkdir -p "$tgt/fuzz-corpus/$t" "$tgt/fuzz-artifacts/$t"
   # A whole script may legitimately simulate up to 10,000 units of timer work per `advance` line
@@ -43,12 +48,20 @@ for t in "${targets[@]}"; do
   echo "== $t (${limit[*]}, -timeout=$timeout)"
   start=$(date +%s)
   out=$(cargo +nightly fuzz run "${build[@]}" --fuzz-dir fuzz "$t" "$tgt/fuzz-corpus/$t" "fuzz/corpus/$t" -- \
-    "${limit[@]}" -timeout="$timeout" -rss_limit_mb=2048 -max_len=4096 \
+    "${limit[@]}" ${fork[@]+"${fork[@]}"} -timeout="$timeout" -rss_limit_mb=2048 -max_len=4096 \
     -artifact_prefix="$tgt/fuzz-artifacts/$t/" -print_final_stats=1 2>&1 |
-    grep -E '^(#[0-9]+ +(INITED|DONE)|ALARM:|stat::number_of_executed_units|==[0-9]+==|thread .* panicked|SUMMARY|Test unit written|Done )' || true)
+    tee "$tgt/fuzz-artifacts/$t/last-run.log" |
+    grep -E '^(#[0-9]+ +(INITED|DONE)|#[0-9]+: cov|INFO: (fuzzed for|exiting)|ALARM:|stat::number_of_executed_units|==[0-9]+==|thread .* panicked|SUMMARY|Test unit written|Done )' || true)
   echo "$out"
   execs=$(echo "$out" | sed -n 's/^stat::number_of_executed_units: *//p' | tail -1)
   findings=$(echo "$out" | grep -c 'ERROR: libFuzzer' || true)
+  if [ ${#fork[@]} -gt 0 ]; then
+    # The parent reports "#RUNS: cov: … oom/timeout/crash: O/T/C …" after each job.
+    last=$(echo "$out" | grep -E '^#[0-9]+: cov' | tail -1)
+    execs=$(echo "$last" | sed -n 's/^#\([0-9]*\):.*/\1/p')
+    bad=$(echo "$last" | sed -n 's#.*oom/timeout/crash: *\([0-9]*\)/\([0-9]*\)/\([0-9]*\).*#\1 \2 \3#p')
+    for n in $bad; do findings=$((findings + n)); done
+  fi
   # A timeout is announced by ALARM before its report; without a sanitizer the report can hang in
   # the signal handler (the run is then interrupted by hand), so the ALARM alone counts too.
   if [ "$findings" = 0 ] && echo "$out" | grep -q '^ALARM:'; then findings=1; fi
