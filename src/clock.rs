@@ -23,20 +23,21 @@ impl Duration {
     }
 
     /// Parses `250ms`, `3s`, `61s`, `5m`, `1h`, or a compound such as `1m30s`.
-    pub fn parse(text: &str) -> Result<Duration, String> {
+    pub fn parse(text: &str) -> Result<Duration, DurationError> {
         let t = text.trim();
         if t.is_empty() {
-            return Err("empty duration; expected e.g. 500ms, 61s, 5m or 1h".into());
+            return Err(DurationError::Empty);
         }
+        let text = || t.to_string();
         let mut total: u64 = 0;
         let mut rest = t;
         while !rest.is_empty() {
             let digits = rest.bytes().take_while(|b| b.is_ascii_digit()).count();
             if digits == 0 {
-                return Err(format!("invalid duration {t:?}; expected e.g. 500ms, 61s, 5m or 1h"));
+                return Err(DurationError::Invalid { text: text() });
             }
             let n: u64 =
-                rest[..digits].parse().map_err(|_| format!("invalid duration {t:?}: number too large"))?;
+                rest[..digits].parse().map_err(|_| DurationError::NumberTooLarge { text: text() })?;
             rest = &rest[digits..];
             let unit_len = rest.bytes().take_while(|b| b.is_ascii_alphabetic()).count();
             let unit = &rest[..unit_len];
@@ -46,17 +47,35 @@ impl Duration {
                 "s" => 1000,
                 "m" => 60_000,
                 "h" => 3_600_000,
-                _ => {
-                    return Err(format!("invalid duration {t:?}: unknown unit {unit:?}; use ms, s, m or h"));
-                }
+                "" => return Err(DurationError::MissingUnit { text: text() }),
+                _ => return Err(DurationError::UnknownUnit { text: text(), unit: unit.to_string() }),
             };
             total = n
                 .checked_mul(ms)
                 .and_then(|v| total.checked_add(v))
-                .ok_or_else(|| format!("invalid duration {t:?}: too large"))?;
+                .ok_or_else(|| DurationError::TooLarge { text: text() })?;
         }
         Ok(Duration(total))
     }
+}
+
+/// Why a duration did not parse. `Display` is the English; `script::syntax` renders it in other
+/// languages.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error, serde::Serialize, serde::Deserialize)]
+#[serde(tag = "kind", rename_all = "kebab-case")]
+pub enum DurationError {
+    #[error("empty duration; expected e.g. 500ms, 61s, 5m or 1h")]
+    Empty,
+    #[error("invalid duration {text:?}; expected e.g. 500ms, 61s, 5m or 1h")]
+    Invalid { text: String },
+    #[error("invalid duration {text:?}: number too large")]
+    NumberTooLarge { text: String },
+    #[error("invalid duration {text:?}: missing unit; use ms, s, m or h")]
+    MissingUnit { text: String },
+    #[error("invalid duration {text:?}: unknown unit {unit:?}; use ms, s, m or h")]
+    UnknownUnit { text: String, unit: String },
+    #[error("invalid duration {text:?}: too large")]
+    TooLarge { text: String },
 }
 
 impl fmt::Display for Duration {
@@ -159,10 +178,21 @@ mod tests {
         assert_eq!(Duration::parse("5m"), Ok(Duration(300_000)));
         assert_eq!(Duration::parse("1m30s"), Ok(Duration(90_000)));
         assert_eq!(Duration::parse("250ms"), Ok(Duration(250)));
-        assert!(Duration::parse("5x").is_err());
-        assert!(Duration::parse("s").is_err());
-        assert!(Duration::parse("").is_err());
-        assert!(Duration::parse("99999999999999999999h").is_err());
+        let t = |s: &str| s.to_string();
+        assert_eq!(Duration::parse("5x"), Err(DurationError::UnknownUnit { text: t("5x"), unit: t("x") }));
+        assert_eq!(Duration::parse("5"), Err(DurationError::MissingUnit { text: t("5") }));
+        assert_eq!(Duration::parse("s"), Err(DurationError::Invalid { text: t("s") }));
+        assert_eq!(Duration::parse(" "), Err(DurationError::Empty));
+        let huge = "99999999999999999999h";
+        assert_eq!(Duration::parse(huge), Err(DurationError::NumberTooLarge { text: t(huge) }));
+        assert_eq!(
+            Duration::parse("9999999999999999h"),
+            Err(DurationError::TooLarge { text: t("9999999999999999h") })
+        );
+        assert_eq!(
+            DurationError::MissingUnit { text: t("5") }.to_string(),
+            "invalid duration \"5\": missing unit; use ms, s, m or h"
+        );
     }
 
     #[test]

@@ -158,7 +158,11 @@ impl Setting {
             _ => Err(SettingError::OnOff { setting, value: v() }),
         };
         let dur = |setting: SettingName| {
-            Duration::parse(value).map_err(|reason| SettingError::Duration { setting, value: v(), reason })
+            Duration::parse(value).map_err(|reason| SettingError::Duration {
+                setting,
+                value: v(),
+                reason: reason.to_string(),
+            })
         };
         Ok(match name {
             "apiservers" => {

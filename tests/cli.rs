@@ -61,6 +61,20 @@ fn a_refused_line_carries_its_refusal_as_a_value() {
 }
 
 #[test]
+fn an_unparsable_line_carries_its_syntax_error_as_a_value() {
+    let (code, out, _) = rvlab(&["run", "-"], "compact x\nadvance 5\n");
+    assert_eq!(code, 2, "a line could not be parsed");
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(
+        lines,
+        [
+            r#"{"line":1,"error":"compact: revision must be a number, got \"x\"","syntax":{"at":"compact","kind":"not-a-number","what":"revision","got":"x"}}"#,
+            r#"{"line":2,"error":"advance: invalid duration \"5\": missing unit; use ms, s, m or h","syntax":{"at":"advance","kind":"duration","error":{"kind":"missing-unit","text":"5"}}}"#,
+        ]
+    );
+}
+
+#[test]
 fn explain_adds_the_reason() {
     let (_, out, _) =
         rvlab(&["run", "--explain", "-"], "GET /api/v1/namespaces/default/configmaps?resourceVersion=0\n");

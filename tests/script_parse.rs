@@ -608,10 +608,7 @@ fn long_and_odd_lines() {
         err("étcd put"),
         "unknown command \"étcd\"; expected GET, POST, PUT, PATCH, DELETE, events, etcd, compact, set, advance, apiserver, restart, pause, resume, cancel, informer, drop, pager, kubectl or expect"
     );
-    assert_eq!(
-        parse_line("events \"w1"),
-        Err(ParseError { message: "events: unterminated quoted string \"\\\"w1\"".into() })
-    );
+    assert_eq!(err("events \"w1"), "events: unterminated quoted string \"\\\"w1\"");
     assert_eq!(err("events \"w1\"x"), "events: unexpected \"x\" right after a closing quote");
 }
 
@@ -760,4 +757,125 @@ fn patch_lines_carry_their_type() {
     );
     assert!(err("PATCH /api/v1/namespaces/default/configmaps/a").contains("missing patch"));
     assert!(err("patch /api/v1/x {}").contains("HTTP methods are upper-case: PATCH"));
+}
+
+// --- Syntax errors as values ---------------------------------------------------------------------
+
+/// One bad line per kind of syntax error (`script::syntax::Problem`), with the kind it must carry.
+const ONE_LINE_PER_KIND: &[(&str, &str)] = &[
+    ("   ", "empty-line"),
+    ("frobnicate", "unknown-command"),
+    ("etcd frob", "unknown-subcommand"),
+    ("get /api/v1/pods", "method-case"),
+    ("compact", "missing"),
+    ("compact x", "not-a-number"),
+    ("apiserver x", "not-an-index"),
+    ("compact 5 6", "unexpected"),
+    ("restart foo 1", "expected-word"),
+    ("set \"abc", "quote"),
+    ("GET api/v1/pods", "path-not-absolute"),
+    ("PATCH /api/v1/namespaces/default/configmaps/a type=foo {}", "patch-type"),
+    ("POST /api/v1/namespaces/default/configmaps {nope", "not-json"),
+    ("etcd put k \"v\" extra", "after-quoted-value"),
+    ("etcd get k --prefix --prefix", "given-twice"),
+    ("kubectl get pods -n a -n b", "namespace-twice"),
+    ("etcd get k --prefix=1", "takes-no-value"),
+    ("etcd get k --rev", "needs-number"),
+    ("etcd get k --frob", "unknown-flag"),
+    ("pager next frob", "unknown-option"),
+    ("informer start i configmaps ns=", "needs-namespace"),
+    ("informer start i configmaps mode=fast", "informer-mode"),
+    ("informer start i configmaps apiserver=x", "apiserver-number"),
+    ("informer start i configmaps apiservers=1,x", "apiserver-numbers"),
+    ("advance 5x", "duration"),
+    ("pager next pages=0", "pages"),
+    ("pager list /api/v1/pods limit=-1", "limit"),
+    ("pager list /api/v1/pods rv=a&b", "resource-version"),
+    ("pager list api", "pager-path"),
+    ("kubectl get pods a%b", "not-in-url-path"),
+    ("kubectl get frobs", "unknown-resource"),
+    ("kubectl get pods --chunk-size=x", "chunk-size"),
+    ("kubectl delete pods a b", "extra-name"),
+    ("kubectl create secret x", "only-configmap"),
+    ("kubectl create configmap x \"y\"", "unexpected-quoted"),
+    ("kubectl create configmap x --from-literal=ab", "from-literal"),
+    ("kubectl patch cm a --type=x -p {}", "kubectl-patch-type"),
+    ("expect not code", "only-not-closed"),
+    ("expect items contains [a]", "contains-one-entry"),
+    ("expect items < [a]", "list-op"),
+    ("expect code > x", "compare-needs-number"),
+    ("expect body.a == {x", "value-not-json"),
+    ("expect message == a b", "spaces-must-be-quoted"),
+    ("expect items == a", "not-a-list"),
+    ("expect items == [a,,b]", "empty-entry"),
+    ("expect items == [\"a\" x]", "after-quoted-entry"),
+    ("expect items == [a\"b]", "char-in-entry"),
+    ("expect items == [@5]", "name-before-at"),
+    ("expect items == [a@]", "resource-version-after-at"),
+    ("expect body.items[x] == 1", "bad-path"),
+];
+
+fn syntax_error(line: &str) -> ParseError {
+    match parse_line(line) {
+        Err(e) => e,
+        Ok(c) => panic!("{line:?} parsed as {c:?}"),
+    }
+}
+
+#[test]
+fn every_syntax_error_is_a_typed_value_that_survives_json() {
+    use rvlab::script::why::Lang;
+    let mut kinds = std::collections::BTreeSet::new();
+    for &(line, kind) in ONE_LINE_PER_KIND {
+        let e = syntax_error(line);
+        let out = e.output();
+        assert_eq!(out["syntax"]["kind"], kind, "{line:?}: {out}");
+        assert_eq!(out["error"], e.to_string(), "{line:?}");
+        assert_eq!(ParseError::from_output(&out).as_ref(), Some(&e), "{line:?}: {out}");
+        assert_eq!(e.render(Lang::En), e.to_string());
+        let zh = e.render(Lang::Zh);
+        assert!(zh.chars().any(|c| ('\u{4e00}'..='\u{9fff}').contains(&c)), "{line:?}: {zh}");
+        kinds.insert(kind);
+    }
+    // `not-an-expect-line` is what `Expectation`'s FromStr says of a line not starting with expect.
+    let e = "frob".parse::<Expectation>().unwrap_err();
+    assert_eq!(e.output()["syntax"]["kind"], "not-an-expect-line");
+    kinds.insert("not-an-expect-line");
+    assert_eq!(kinds.len(), 51, "one line per kind of syntax error");
+}
+
+#[test]
+fn syntax_errors_in_chinese_keep_the_script_words() {
+    use rvlab::script::why::Lang;
+    let zh = |line: &str| syntax_error(line).render(Lang::Zh);
+    assert_eq!(zh("compact x"), "compact：修订号（revision）必须是数字，而不是 \"x\"");
+    assert_eq!(zh("events"), "events：缺少 watch id；应为 events <watch-id>");
+    assert_eq!(
+        zh("kubectl delete pods a b"),
+        "kubectl delete：多余的 \"b\"（只能有一个名称）；应为 kubectl delete <resource> <name> [-n <namespace>]"
+    );
+    assert_eq!(zh("get /api/v1/pods"), "未知命令 \"get\"；HTTP 方法须大写：GET");
+    assert_eq!(zh("advance 5x"), "advance：无效的时长 \"5x\"：未知单位 \"x\"；可用 ms、s、m 或 h");
+    assert_eq!(
+        zh("informer start i configmaps resync=0"),
+        "informer start：resync=0：无效的时长 \"0\"：缺少单位；可用 ms、s、m 或 h"
+    );
+    assert_eq!(
+        zh("expect body.items[x] == 1"),
+        "expect：无效的路径 \"body.items[x]\"：下标必须是数字，例如 [0]"
+    );
+    assert_eq!(zh("set \"abc"), "set：带引号的字符串 \"\\\"abc\" 缺少结束引号");
+    // The JSON Lines value: the kind, its fields in camelCase, where and what was expected.
+    assert_eq!(
+        syntax_error("kubectl get pods a b").output(),
+        json!({
+            "error": "kubectl get: unexpected \"b\" (one name at most); expected kubectl get <resource> [<name>] \
+                      [-n <namespace>] [--chunk-size=N] [-w] [--output-watch-events]",
+            "syntax": {
+                "kind": "extra-name", "got": "b", "atMost": true, "at": "kubectl get",
+                "expected": "kubectl get <resource> [<name>] [-n <namespace>] [--chunk-size=N] [-w] \
+                             [--output-watch-events]"
+            }
+        })
+    );
 }

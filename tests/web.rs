@@ -1961,13 +1961,25 @@ async fn a_refused_line_is_told_in_the_learners_language() {
     assert!(!row.contains("no watch named"), "{row}");
     lab.console("set compactor maybe").await;
     assert_eq!(lab.text("#line-error"), "compactor 只接受 on 或 off，而不是 \"maybe\"");
+    // A line that does not parse: its syntax error is a value too, told in 中文; the script words
+    // (the command, its usage) stay as written.
     lab.console("frobnicate now").await;
+    let unknown = rvlab::script::parse::parse_line("frobnicate now").unwrap_err();
+    assert_eq!(lab.text("#line-error"), unknown.render(why::Lang::Zh));
     assert!(
-        lab.text("#line-error").starts_with("unknown command \"frobnicate\""),
+        lab.text("#line-error").starts_with("未知命令 \"frobnicate\"；应为 GET, POST, PUT"),
         "{}",
         lab.text("#line-error")
     );
+    lab.console("compact x").await;
+    assert_eq!(lab.text("#line-error"), "compact：修订号（revision）必须是数字，而不是 \"x\"");
+    assert!(
+        lab.text("#log li[data-line='5']").contains("修订号（revision）必须是数字"),
+        "{}",
+        lab.text("#log li[data-line='5']")
+    );
     lab.select("#lang", "en").await;
+    assert_eq!(lab.text("#line-error"), "compact: revision must be a number, got \"x\"");
     assert!(lab.text("#log li[data-line='1']").contains(&no_watch.to_string()));
     lab.unmount();
 }

@@ -51,6 +51,7 @@ use std::fmt;
 use serde_json::Value;
 
 use super::lex::{ParseError, Words, json_str, q, quoted, word};
+use super::syntax::{Part, PathProblem, Problem};
 
 /// A parsed `expect` line.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -211,7 +212,7 @@ impl std::str::FromStr for Expectation {
         let s = s.trim();
         match s.strip_prefix("expect") {
             Some(rest) if rest.is_empty() || rest.starts_with(char::is_whitespace) => parse_expectation(rest),
-            _ => Err(ParseError::new(format!("not an expect line: {}", q(s)))),
+            _ => Err(ParseError::new(Problem::NotAnExpectLine { got: s.to_string() })),
         }
     }
 }
@@ -224,7 +225,7 @@ const SUBJECTS: &str = "code, reason, message, error, count, closed, header <Nam
 pub fn parse_expectation(text: &str) -> Result<Expectation, ParseError> {
     let mut w = Words::new(text);
     let Some(first) = w.next_bare() else {
-        return Err(ParseError::new(format!("expect: missing subject; expected {SUBJECTS}")));
+        return Err(ParseError::missing("expect", Part::Subject, SUBJECTS));
     };
     let subject = match first {
         "code" => Subject::Code,
@@ -242,22 +243,18 @@ pub fn parse_expectation(text: &str) -> Result<Expectation, ParseError> {
                     subject: Subject::Closed,
                     check: Check::Compare(CmpOp::Eq, Value::Bool(false)),
                 }),
-                _ => Err(ParseError::new(
-                    "expect not: only \"expect not closed\" exists; use != or absent otherwise",
-                )),
+                _ => Err(ParseError::new(Problem::OnlyNotClosed).at("expect not")),
             };
         }
         "header" => {
-            Subject::Header(w.word("expect header", "header name", "expect header <Name> == <value>")?)
+            Subject::Header(w.word("expect header", Part::HeaderName, "expect header <Name> == <value>")?)
         }
         "informer" => {
             let usage = "expect informer <name> store|<path> ...";
-            let name = w.word("expect informer", "informer name", usage)?;
+            let name = w.word("expect informer", Part::InformerName, usage)?;
             match w.next_bare() {
                 None => {
-                    return Err(ParseError::new(format!(
-                        "expect informer: missing field after the name; expected {usage}"
-                    )));
+                    return Err(ParseError::missing("expect informer", Part::FieldAfterName, usage));
                 }
                 Some("store") => Subject::InformerStore(name),
                 Some(p) => Subject::Informer { name, path: parse_path(p)? },
@@ -267,32 +264,36 @@ pub fn parse_expectation(text: &str) -> Result<Expectation, ParseError> {
     };
     let rest = w.rest();
     let subj = subject_text(&subject);
+    let at = format!("expect {subj}");
     if rest.is_empty() {
         if subject == Subject::Closed {
             return Ok(Expectation { subject, check: Check::Compare(CmpOp::Eq, Value::Bool(true)) });
         }
-        return Err(ParseError::new(format!("expect {subj}: missing check; expected {CHECKS}")));
+        return Err(ParseError::missing(&at, Part::Check, CHECKS));
     }
     let mut ow = Words::new(rest);
     let op_word = ow.next_bare().unwrap_or("");
     let check = match op_word {
         "exists" | "absent" => {
             if let Some(extra) = ow.next_bare() {
-                return Err(ParseError::new(format!("expect {subj} {op_word}: unexpected {}", q(extra))));
+                let got = extra.to_string();
+                return Err(ParseError::new(Problem::Unexpected { got }).at(&format!("{at} {op_word}")));
             }
             if op_word == "exists" { Check::Exists } else { Check::Absent }
         }
         "contains" => {
             let operand = ow.rest();
             if operand.is_empty() {
-                return Err(ParseError::new(format!("expect {subj} contains: missing value")));
+                return Err(
+                    ParseError::new(Problem::Missing { what: Part::Value }).at(&format!("{at} contains"))
+                );
             }
             if subject.is_list() {
                 if operand.starts_with('[') {
-                    return Err(ParseError::new(format!(
-                        "expect {subj} contains: takes one entry, e.g. contains {}",
-                        if subject == Subject::Events { "ADDED a" } else { "a" }
-                    )));
+                    let events = subject == Subject::Events;
+                    return Err(
+                        ParseError::new(Problem::ContainsOneEntry { events }).at(&format!("{at} contains"))
+                    );
                 }
                 Check::ListContains(parse_entry(operand, &subj)?)
             } else {
@@ -305,7 +306,8 @@ pub fn parse_expectation(text: &str) -> Result<Expectation, ParseError> {
                 None => (CmpOp::Eq, rest),
             };
             if operand.is_empty() {
-                return Err(ParseError::new(format!("expect {subj} {}: missing value", op.as_str())));
+                let at = format!("{at} {}", op.as_str());
+                return Err(ParseError::new(Problem::Missing { what: Part::Value }).at(&at));
             }
             if subject.is_list() {
                 let entries = parse_list(operand, &subj)?;
@@ -313,21 +315,16 @@ pub fn parse_expectation(text: &str) -> Result<Expectation, ParseError> {
                     CmpOp::Eq => Check::ListEq(entries),
                     CmpOp::Ne => Check::ListNe(entries),
                     _ => {
-                        return Err(ParseError::new(format!(
-                            "expect {subj}: {} does not work on lists; use ==, !=, contains, \
-                             exists or absent",
-                            op.as_str()
-                        )));
+                        let op = op.as_str().to_string();
+                        return Err(ParseError::new(Problem::ListOp { op }).at(&at));
                     }
                 }
             } else {
                 let v = parse_value(operand, &subj)?;
                 if !matches!(op, CmpOp::Eq | CmpOp::Ne) && number(&v).is_none() {
-                    return Err(ParseError::new(format!(
-                        "expect {subj} {}: needs a number, got {}",
-                        op.as_str(),
-                        q(operand)
-                    )));
+                    let got = operand.to_string();
+                    return Err(ParseError::new(Problem::CompareNeedsNumber { got })
+                        .at(&format!("{at} {}", op.as_str())));
                 }
                 Check::Compare(op, v)
             }
@@ -340,18 +337,12 @@ fn parse_value(text: &str, subj: &str) -> Result<Value, ParseError> {
     match serde_json::from_str::<Value>(text) {
         Ok(v) => Ok(v),
         Err(e) => {
+            let at = format!("expect {subj}");
             if text.starts_with(['"', '[', '{']) {
-                let hint = if text.starts_with('[') {
-                    "; to compare names use items, events, kvs or informer <name> store"
-                } else {
-                    ""
-                };
-                Err(ParseError::new(format!("expect {subj}: {} is not valid JSON ({e}){hint}", q(text))))
+                let (got, detail, names_hint) = (text.to_string(), e.to_string(), text.starts_with('['));
+                Err(ParseError::new(Problem::ValueNotJson { got, detail, names_hint }).at(&at))
             } else if text.contains(char::is_whitespace) {
-                Err(ParseError::new(format!(
-                    "expect {subj}: text with spaces must be quoted: {}",
-                    json_str(text)
-                )))
+                Err(ParseError::new(Problem::SpacesMustBeQuoted { text: text.to_string() }).at(&at))
             } else {
                 Ok(Value::String(text.to_string()))
             }
@@ -360,7 +351,7 @@ fn parse_value(text: &str, subj: &str) -> Result<Value, ParseError> {
 }
 
 fn parse_list(text: &str, subj: &str) -> Result<Vec<Entry>, ParseError> {
-    let bad = || ParseError::new(format!("expect {subj}: expected a list like [a, b], got {}", q(text)));
+    let bad = || ParseError::new(Problem::NotAList { got: text.to_string() }).at(&format!("expect {subj}"));
     let inner = text.strip_prefix('[').and_then(|t| t.strip_suffix(']')).ok_or_else(bad)?;
     if inner.trim().is_empty() {
         return Ok(Vec::new());
@@ -390,34 +381,29 @@ fn parse_list(text: &str, subj: &str) -> Result<Vec<Entry>, ParseError> {
 
 fn parse_entry(text: &str, subj: &str) -> Result<Entry, ParseError> {
     let t = text.trim();
+    let at = format!("expect {subj}");
     if t.is_empty() {
-        return Err(ParseError::new(format!("expect {subj}: empty entry in list")));
+        return Err(ParseError::new(Problem::EmptyEntry).at(&at));
     }
     let (text, rv) = if t.starts_with('"') {
-        let (s, after) = quoted(t).map_err(|e| ParseError::new(format!("expect {subj}: {e}")))?;
+        let (s, after) = quoted(t).map_err(|error| ParseError::new(Problem::Quote { error }).at(&at))?;
         let after = after.trim();
         if after.is_empty() {
             (s, None)
         } else if let Some(rv) = after.strip_prefix('@') {
             (s, Some(rv.trim_start().to_string()))
         } else {
-            return Err(ParseError::new(format!(
-                "expect {subj}: unexpected {} after a quoted entry",
-                q(after)
-            )));
+            return Err(ParseError::new(Problem::AfterQuotedEntry { got: after.to_string() }).at(&at));
         }
     } else {
         if let Some(c) = t.chars().find(|c| matches!(c, '[' | ']' | '"')) {
-            return Err(ParseError::new(format!(
-                "expect {subj}: unexpected {c:?} in entry {}; quote entries like \"a,b\"",
-                q(t)
-            )));
+            return Err(ParseError::new(Problem::CharInEntry { char: c, entry: t.to_string() }).at(&at));
         }
         let norm = t.split_whitespace().collect::<Vec<_>>().join(" ");
         match norm.rsplit_once('@') {
             Some((text, rv)) => {
                 if text.trim().is_empty() {
-                    return Err(ParseError::new(format!("expect {subj}: missing name before @ in {}", q(t))));
+                    return Err(ParseError::new(Problem::NameBeforeAt { entry: t.to_string() }).at(&at));
                 }
                 (text.trim_end().to_string(), Some(rv.trim_start().to_string()))
             }
@@ -430,10 +416,8 @@ fn parse_entry(text: &str, subj: &str) -> Result<Entry, ParseError> {
             if rv.is_empty()
                 || rv.contains(|c: char| c.is_whitespace() || c.is_control() || "\"@,[]".contains(c))
             {
-                return Err(ParseError::new(format!(
-                    "expect {subj}: expected a resourceVersion after @, got {}",
-                    q(rv)
-                )));
+                let got = rv.to_string();
+                return Err(ParseError::new(Problem::ResourceVersionAfterAt { got }).at(&at));
             }
             Some(rv.to_string())
         }
@@ -443,32 +427,28 @@ fn parse_entry(text: &str, subj: &str) -> Result<Entry, ParseError> {
 
 /// Parses `body.items[0].metadata.name` or `metadata.annotations["a.b/c"]`.
 pub fn parse_path(text: &str) -> Result<Path, ParseError> {
-    let err = |why: &str| ParseError::new(format!("expect: bad path {}: {why}", q(text)));
+    let err =
+        |why: PathProblem| ParseError::new(Problem::BadPath { path: text.to_string(), why }).at("expect");
     let mut segs = Vec::new();
     let mut s = text;
     let mut first = true;
     while !s.is_empty() {
         if let Some(r) = s.strip_prefix('[') {
             if r.starts_with('"') {
-                let (key, after) = quoted(r).map_err(|e| err(&e))?;
-                s = after.strip_prefix(']').ok_or_else(|| err("expected ] after the quoted key"))?;
+                let (key, after) = quoted(r).map_err(|error| err(PathProblem::Quote { error }))?;
+                s = after.strip_prefix(']').ok_or_else(|| err(PathProblem::CloseAfterKey))?;
                 segs.push(Segment::Key(key));
             } else {
-                let end = r.find(']').ok_or_else(|| err("missing ]"))?;
-                let idx =
-                    r[..end].parse::<usize>().map_err(|_| err("an index must be a number, e.g. [0]"))?;
+                let end = r.find(']').ok_or_else(|| err(PathProblem::MissingClose))?;
+                let idx = r[..end].parse::<usize>().map_err(|_| err(PathProblem::IndexNotNumber))?;
                 segs.push(Segment::Index(idx));
                 s = &r[end + 1..];
             }
         } else {
-            let r = if first {
-                s
-            } else {
-                s.strip_prefix('.').ok_or_else(|| err("expected . or [ between keys"))?
-            };
+            let r = if first { s } else { s.strip_prefix('.').ok_or_else(|| err(PathProblem::Separator))? };
             let end = r.find(['.', '[', ']']).unwrap_or(r.len());
             if end == 0 {
-                return Err(err("empty key"));
+                return Err(err(PathProblem::EmptyKey));
             }
             segs.push(Segment::Key(r[..end].to_string()));
             s = &r[end..];
@@ -476,7 +456,7 @@ pub fn parse_path(text: &str) -> Result<Path, ParseError> {
         first = false;
     }
     if segs.is_empty() {
-        return Err(err("empty path"));
+        return Err(err(PathProblem::EmptyPath));
     }
     Ok(Path(segs))
 }

@@ -25,7 +25,8 @@ use std::fmt;
 
 use serde_json::{Map, Value, json};
 
-use super::lex::{ParseError, Words, q, word};
+use super::lex::{ParseError, Words, word};
+use super::syntax::{JsonPart, Part, Problem};
 use crate::apiserver::patch::PatchType;
 
 /// A resource kubectl knows by one of its names.
@@ -82,49 +83,45 @@ pub enum KubectlCommand {
     },
 }
 
+const VERBS: &str = "get, create, delete or patch";
 const U_GET: &str =
     "kubectl get <resource> [<name>] [-n <namespace>] [--chunk-size=N] [-w] [--output-watch-events]";
 const U_CREATE: &str = "kubectl create configmap <name> [-n <namespace>] [--from-literal=<key>=<value>]...";
 const U_DELETE: &str = "kubectl delete <resource> <name> [-n <namespace>]";
 const U_PATCH: &str =
     "kubectl patch <resource> <name> [-n <namespace>] [--type=strategic|merge|json] -p <json patch>";
-const RESOURCES: &str = "configmaps (configmap, cm) or pods (pod, po)";
 
-fn err(ctx: &str, msg: String, usage: &str) -> ParseError {
-    ParseError::new(format!("{ctx}: {msg}; expected {usage}"))
+fn err(ctx: &str, problem: Problem, usage: &str) -> ParseError {
+    ParseError::new(problem).at(ctx).expected(usage)
 }
 
 /// A name or namespace as kubectl would put it in a URL path: non-empty, no `/`, `?`, `#`,
 /// `%` or whitespace.
-fn check_name(ctx: &str, what: &str, s: &str, usage: &str) -> Result<(), ParseError> {
+fn check_name(ctx: &str, what: Part, s: &str, usage: &str) -> Result<(), ParseError> {
     if s.is_empty() || s.chars().any(|c| matches!(c, '/' | '?' | '#' | '%') || c.is_whitespace()) {
-        return Err(err(ctx, format!("{what} {} cannot be used in a URL path", q(s)), usage));
+        return Err(err(ctx, Problem::NotInUrlPath { what, got: s.to_string() }, usage));
     }
     Ok(())
 }
 
 fn resource(ctx: &str, w: &mut Words<'_>, usage: &str) -> Result<KubectlResource, ParseError> {
     let Some(r) = w.next_bare() else {
-        return Err(err(ctx, "missing resource".into(), usage));
+        return Err(ParseError::missing(ctx, Part::Resource, usage));
     };
-    KubectlResource::parse(r)
-        .ok_or_else(|| err(ctx, format!("unknown resource {}; known: {RESOURCES}", q(r)), usage))
+    KubectlResource::parse(r).ok_or_else(|| err(ctx, Problem::UnknownResource { got: r.to_string() }, usage))
 }
 
 /// Parses what follows `kubectl`.
 pub(crate) fn parse(w: &mut Words<'_>) -> Result<KubectlCommand, ParseError> {
     let Some(verb) = w.next_bare() else {
-        return Err(ParseError::new("kubectl: missing command; expected get, create, delete or patch"));
+        return Err(ParseError::missing("kubectl", Part::Command, VERBS));
     };
     match verb {
         "get" => parse_get(w),
         "create" => parse_create(w),
         "delete" => parse_delete(w),
         "patch" => parse_patch(w),
-        other => Err(ParseError::new(format!(
-            "kubectl: unknown command {}; expected get, create, delete or patch",
-            q(other)
-        ))),
+        other => Err(err("kubectl", Problem::UnknownCommand { got: other.to_string() }, VERBS)),
     }
 }
 
@@ -139,7 +136,7 @@ fn namespace_flag(
     let value = match tok {
         "-n" | "--namespace" => match w.next_bare() {
             Some(v) => v.to_string(),
-            None => return Err(err(ctx, format!("{tok} needs a namespace"), usage)),
+            None => return Err(err(ctx, Problem::NeedsNamespace { option: tok.to_string() }, usage)),
         },
         t => match t.strip_prefix("--namespace=").or_else(|| t.strip_prefix("-n=")) {
             Some(v) => v.to_string(),
@@ -147,9 +144,9 @@ fn namespace_flag(
         },
     };
     if ns.is_some() {
-        return Err(err(ctx, "the namespace is given twice".into(), usage));
+        return Err(err(ctx, Problem::NamespaceTwice, usage));
     }
-    check_name(ctx, "namespace", &value, usage)?;
+    check_name(ctx, Part::Namespace, &value, usage)?;
     *ns = Some(value);
     Ok(true)
 }
@@ -164,22 +161,25 @@ fn parse_get(w: &mut Words<'_>) -> Result<KubectlCommand, ParseError> {
             continue;
         }
         if let Some(n) = tok.strip_prefix("--chunk-size=") {
-            let n: i64 =
-                n.parse().ok().filter(|n| *n >= 0).ok_or_else(|| {
-                    err(ctx, format!("--chunk-size takes a number ≥ 0, not {}", q(n)), U_GET)
-                })?;
+            let n: i64 = n
+                .parse()
+                .ok()
+                .filter(|n| *n >= 0)
+                .ok_or_else(|| err(ctx, Problem::ChunkSize { got: n.to_string() }, U_GET))?;
             chunk_size = Some(n);
             continue;
         }
         match tok {
             "-w" | "--watch" => watch = true,
             "--output-watch-events" => output_watch_events = true,
-            t if t.starts_with('-') => return Err(err(ctx, format!("unknown flag {}", q(t)), U_GET)),
+            t if t.starts_with('-') => {
+                return Err(err(ctx, Problem::UnknownFlag { got: t.to_string() }, U_GET));
+            }
             t if name.is_none() => {
-                check_name(ctx, "name", t, U_GET)?;
+                check_name(ctx, Part::Name, t, U_GET)?;
                 name = Some(t.to_string());
             }
-            t => return Err(err(ctx, format!("unexpected {} (one name at most)", q(t)), U_GET)),
+            t => return Err(err(ctx, Problem::ExtraName { got: t.to_string(), at_most: true }, U_GET)),
         }
     }
     Ok(KubectlCommand::Get { resource, name, namespace, chunk_size, watch, output_watch_events })
@@ -190,36 +190,38 @@ fn parse_create(w: &mut Words<'_>) -> Result<KubectlCommand, ParseError> {
     match w.next_bare() {
         Some("configmap" | "cm") => {}
         Some(other) => {
-            return Err(err(ctx, format!("can only create a configmap, not {}", q(other)), U_CREATE));
+            return Err(err(ctx, Problem::OnlyConfigmap { got: other.to_string() }, U_CREATE));
         }
-        None => return Err(err(ctx, "missing \"configmap\"".into(), U_CREATE)),
+        None => return Err(ParseError::missing(ctx, Part::ConfigmapWord, U_CREATE)),
     }
     let (mut name, mut namespace, mut literals) = (None, None, Vec::new());
-    while let Some(token) = w.next_token().map_err(|e| ParseError::new(format!("{ctx}: {e}")))? {
+    while let Some(token) = w.next_token().map_err(|e| e.at(ctx))? {
         let tok = token.text.as_str();
         if token.quoted && !tok.starts_with("--from-literal=") {
-            return Err(err(ctx, format!("unexpected quoted {}", q(tok)), U_CREATE));
+            return Err(err(ctx, Problem::UnexpectedQuoted { got: tok.to_string() }, U_CREATE));
         }
         if namespace_flag(ctx, tok, w, &mut namespace, U_CREATE)? {
             continue;
         }
         if let Some(kv) = tok.strip_prefix("--from-literal=") {
             let Some((k, v)) = kv.split_once('=') else {
-                return Err(err(ctx, format!("--from-literal takes key=value, not {}", q(kv)), U_CREATE));
+                return Err(err(ctx, Problem::FromLiteral { got: kv.to_string() }, U_CREATE));
             };
             literals.push((k.to_string(), v.to_string()));
             continue;
         }
         match tok {
-            t if t.starts_with('-') => return Err(err(ctx, format!("unknown flag {}", q(t)), U_CREATE)),
+            t if t.starts_with('-') => {
+                return Err(err(ctx, Problem::UnknownFlag { got: t.to_string() }, U_CREATE));
+            }
             t if name.is_none() => {
-                check_name(ctx, "name", t, U_CREATE)?;
+                check_name(ctx, Part::Name, t, U_CREATE)?;
                 name = Some(t.to_string());
             }
-            t => return Err(err(ctx, format!("unexpected {}", q(t)), U_CREATE)),
+            t => return Err(err(ctx, Problem::Unexpected { got: t.to_string() }, U_CREATE)),
         }
     }
-    let name = name.ok_or_else(|| err(ctx, "missing name".into(), U_CREATE))?;
+    let name = name.ok_or_else(|| ParseError::missing(ctx, Part::Name, U_CREATE))?;
     Ok(KubectlCommand::CreateConfigMap { name, namespace, literals })
 }
 
@@ -232,15 +234,17 @@ fn parse_delete(w: &mut Words<'_>) -> Result<KubectlCommand, ParseError> {
             continue;
         }
         match tok {
-            t if t.starts_with('-') => return Err(err(ctx, format!("unknown flag {}", q(t)), U_DELETE)),
+            t if t.starts_with('-') => {
+                return Err(err(ctx, Problem::UnknownFlag { got: t.to_string() }, U_DELETE));
+            }
             t if name.is_none() => {
-                check_name(ctx, "name", t, U_DELETE)?;
+                check_name(ctx, Part::Name, t, U_DELETE)?;
                 name = Some(t.to_string());
             }
-            t => return Err(err(ctx, format!("unexpected {} (one name)", q(t)), U_DELETE)),
+            t => return Err(err(ctx, Problem::ExtraName { got: t.to_string(), at_most: false }, U_DELETE)),
         }
     }
-    let name = name.ok_or_else(|| err(ctx, "missing name".into(), U_DELETE))?;
+    let name = name.ok_or_else(|| ParseError::missing(ctx, Part::Name, U_DELETE))?;
     Ok(KubectlCommand::Delete { resource, name, namespace })
 }
 
@@ -258,11 +262,7 @@ fn parse_patch(w: &mut Words<'_>) -> Result<KubectlCommand, ParseError> {
                 "merge" => PatchType::Merge,
                 "json" => PatchType::Json,
                 _ => {
-                    return Err(err(
-                        ctx,
-                        format!("--type must be one of strategic, merge or json, not {}", q(t)),
-                        U_PATCH,
-                    ));
+                    return Err(err(ctx, Problem::KubectlPatchType { got: t.to_string() }, U_PATCH));
                 }
             };
             patch_type = Some(ty);
@@ -273,21 +273,24 @@ fn parse_patch(w: &mut Words<'_>) -> Result<KubectlCommand, ParseError> {
                 // The patch is the rest of the line (JSON, possibly in shell-style '…').
                 let rest = w.rest();
                 let text = rest.strip_prefix('\'').and_then(|r| r.strip_suffix('\'')).unwrap_or(rest);
-                let v: Value = serde_json::from_str(text)
-                    .map_err(|e| err(ctx, format!("the patch is not valid JSON ({e})"), U_PATCH))?;
+                let v: Value = serde_json::from_str(text).map_err(|e| {
+                    err(ctx, Problem::NotJson { what: JsonPart::Patch, detail: e.to_string() }, U_PATCH)
+                })?;
                 patch = Some(v);
                 *w = Words::new("");
             }
-            t if t.starts_with('-') => return Err(err(ctx, format!("unknown flag {}", q(t)), U_PATCH)),
+            t if t.starts_with('-') => {
+                return Err(err(ctx, Problem::UnknownFlag { got: t.to_string() }, U_PATCH));
+            }
             t if name.is_none() => {
-                check_name(ctx, "name", t, U_PATCH)?;
+                check_name(ctx, Part::Name, t, U_PATCH)?;
                 name = Some(t.to_string());
             }
-            t => return Err(err(ctx, format!("unexpected {} (one name)", q(t)), U_PATCH)),
+            t => return Err(err(ctx, Problem::ExtraName { got: t.to_string(), at_most: false }, U_PATCH)),
         }
     }
-    let name = name.ok_or_else(|| err(ctx, "missing name".into(), U_PATCH))?;
-    let patch = patch.ok_or_else(|| err(ctx, "missing -p <patch>".into(), U_PATCH))?;
+    let name = name.ok_or_else(|| ParseError::missing(ctx, Part::Name, U_PATCH))?;
+    let patch = patch.ok_or_else(|| ParseError::missing(ctx, Part::PatchFlag, U_PATCH))?;
     Ok(KubectlCommand::Patch { resource, name, namespace, patch_type, patch })
 }
 

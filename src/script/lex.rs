@@ -1,25 +1,10 @@
 //! The words of a script line: the cursor the line grammar ([`super::parse`]), `expect`
 //! ([`super::expect`]) and `kubectl` lines read arguments with, quoted JSON strings, and how
-//! words and strings are written back and shown in messages. Below all three, so none of them
-//! imports another to lex.
+//! words are written back. Below all three, so none of them imports another to lex; what goes
+//! wrong is a [`super::syntax`] value (below this).
 
-/// Why a line could not be parsed. `Display` is the whole message, ready to show to a user.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error("{message}")]
-pub struct ParseError {
-    pub message: String,
-}
-
-impl ParseError {
-    pub fn new(message: impl Into<String>) -> Self {
-        ParseError { message: message.into() }
-    }
-}
-
-/// `ctx: missing what; expected usage`.
-pub(crate) fn missing(ctx: &str, what: &str, usage: &str) -> ParseError {
-    ParseError::new(format!("{ctx}: missing {what}; expected {usage}"))
-}
+pub use super::syntax::ParseError;
+pub(crate) use super::syntax::{Part, Problem, QuoteError, json_str, q};
 
 /// One argument: a bare word, or a `"..."` JSON string (then `quoted` is true).
 #[derive(Debug)]
@@ -57,12 +42,11 @@ impl<'a> Words<'a> {
     /// The next word, decoding a `"..."` JSON string.
     pub fn next_token(&mut self) -> Result<Option<Token>, ParseError> {
         if self.rest.starts_with('"') {
-            let (text, after) = quoted(self.rest).map_err(ParseError::new)?;
+            let (text, after) =
+                quoted(self.rest).map_err(|error| ParseError::new(Problem::Quote { error }))?;
             if after.chars().next().is_some_and(|c| !c.is_whitespace()) {
-                return Err(ParseError::new(format!(
-                    "unexpected {} right after a closing quote",
-                    q(after.split_whitespace().next().unwrap_or(""))
-                )));
+                let got = after.split_whitespace().next().unwrap_or("").to_string();
+                return Err(ParseError::new(Problem::Quote { error: QuoteError::AfterClosingQuote { got } }));
             }
             self.rest = after.trim_start();
             Ok(Some(Token { text, quoted: true }))
@@ -72,42 +56,44 @@ impl<'a> Words<'a> {
     }
 
     /// A required word argument.
-    pub fn word(&mut self, ctx: &str, what: &str, usage: &str) -> Result<String, ParseError> {
-        match self.next_token().map_err(|e| ParseError::new(format!("{ctx}: {e}")))? {
+    pub fn word(&mut self, ctx: &str, what: Part, usage: &str) -> Result<String, ParseError> {
+        match self.next_token().map_err(|e| e.at(ctx))? {
             Some(t) => Ok(t.text),
-            None => Err(missing(ctx, what, usage)),
+            None => Err(ParseError::missing(ctx, what, usage)),
         }
     }
 
     /// A required integer argument.
-    pub fn int(&mut self, ctx: &str, what: &str, usage: &str) -> Result<i64, ParseError> {
+    pub fn int(&mut self, ctx: &str, what: Part, usage: &str) -> Result<i64, ParseError> {
         let Some(t) = self.next_bare() else {
-            return Err(missing(ctx, what, usage));
+            return Err(ParseError::missing(ctx, what, usage));
         };
-        t.parse::<i64>().map_err(|_| ParseError::new(format!("{ctx}: {what} must be a number, got {}", q(t))))
+        t.parse::<i64>()
+            .map_err(|_| ParseError::new(Problem::NotANumber { what, got: t.to_string() }).at(ctx))
     }
 
     /// A required non-negative integer argument.
     pub fn index(&mut self, ctx: &str, usage: &str) -> Result<usize, ParseError> {
         let Some(t) = self.next_bare() else {
-            return Err(missing(ctx, "number", usage));
+            return Err(ParseError::missing(ctx, Part::Number, usage));
         };
-        t.parse::<usize>()
-            .map_err(|_| ParseError::new(format!("{ctx}: expected a number (0, 1, ...), got {}", q(t))))
+        t.parse::<usize>().map_err(|_| ParseError::new(Problem::NotAnIndex { got: t.to_string() }).at(ctx))
     }
 
     /// Fails if anything is left.
     pub fn end(&mut self, ctx: &str, usage: &str) -> Result<(), ParseError> {
         match self.next_bare() {
             None => Ok(()),
-            Some(t) => Err(ParseError::new(format!("{ctx}: unexpected {}; expected {usage}", q(t)))),
+            Some(t) => {
+                Err(ParseError::new(Problem::Unexpected { got: t.to_string() }).at(ctx).expected(usage))
+            }
         }
     }
 }
 
 /// Reads a JSON string literal at the start of `s` (which starts with `"`); returns the decoded
 /// text and what follows the closing quote.
-pub(crate) fn quoted(s: &str) -> Result<(String, &str), String> {
+pub(crate) fn quoted(s: &str) -> Result<(String, &str), QuoteError> {
     let bytes = s.as_bytes();
     debug_assert!(bytes.first() == Some(&b'"'));
     let mut i = 1;
@@ -118,28 +104,12 @@ pub(crate) fn quoted(s: &str) -> Result<(String, &str), String> {
                 let lit = &s[..=i];
                 return serde_json::from_str::<String>(lit)
                     .map(|t| (t, &s[i + 1..]))
-                    .map_err(|e| format!("invalid quoted string {} ({e})", q(lit)));
+                    .map_err(|e| QuoteError::Invalid { literal: lit.to_string(), detail: e.to_string() });
             }
             _ => i += 1,
         }
     }
-    Err(format!("unterminated quoted string {}", q(s)))
-}
-
-/// `s` quoted for an error message, shortened when long.
-pub(crate) fn q(s: &str) -> String {
-    const MAX: usize = 60;
-    if s.chars().count() > MAX {
-        let cut: String = s.chars().take(MAX).collect();
-        format!("{:?}…", cut)
-    } else {
-        format!("{s:?}")
-    }
-}
-
-/// A JSON string literal.
-pub(crate) fn json_str(s: &str) -> String {
-    serde_json::to_string(s).unwrap_or_else(|_| format!("{s:?}"))
+    Err(QuoteError::Unterminated { text: s.to_string() })
 }
 
 /// An argument as written canonically: bare when it reads back as the same word.

@@ -10,5 +10,6 @@ pub mod kubectl;
 pub mod lex;
 pub mod parse;
 pub mod refusal;
+pub mod syntax;
 pub mod view;
 pub mod why;

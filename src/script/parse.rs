@@ -54,7 +54,8 @@ use serde_json::Value;
 
 use super::expect::Expectation;
 pub use super::lex::ParseError;
-pub(crate) use super::lex::{Words, json_str, missing, q, quoted, word};
+pub(crate) use super::lex::{Words, json_str, quoted, word};
+use super::syntax::{JsonPart, Part, Problem};
 use crate::apiserver::patch::PatchType;
 use crate::client::informer::InformerMode;
 use crate::clock::Duration;
@@ -193,6 +194,8 @@ const U_SET: &str = "set <name> <value>";
 const U_ADVANCE: &str = "advance <duration>";
 const U_APISERVER: &str = "apiserver <n>";
 const U_RESTART: &str = "restart apiserver <n>";
+const ETCD_COMMANDS: &str = "put, get, del or compact";
+const INFORMER_COMMANDS: &str = "start, stop or show";
 const U_START: &str = "informer start <name> <resource> [ns=<namespace>] [mode=legacy|streaming] \
                        [apiserver=<n>] [apiservers=<n>,<n>…] [resync=<duration>]";
 const U_DROP: &str = "drop <watch-id> | drop informer <name>";
@@ -203,7 +206,7 @@ pub fn parse_line(line: &str) -> Result<Command, ParseError> {
     let line = line.trim();
     let mut w = Words::new(line);
     let Some(first) = w.next_bare() else {
-        return Err(ParseError::new(format!("empty line; expected {COMMANDS}")));
+        return Err(ParseError::new(Problem::EmptyLine).expected(COMMANDS));
     };
     match first {
         "GET" => parse_request(Method::Get, &mut w),
@@ -212,27 +215,28 @@ pub fn parse_line(line: &str) -> Result<Command, ParseError> {
         "DELETE" => parse_request(Method::Delete, &mut w),
         "PATCH" => parse_request(Method::Patch(PatchType::Merge), &mut w),
         "events" => {
-            let watch = w.word("events", "watch id", U_EVENTS)?;
+            let watch = w.word("events", Part::WatchId, U_EVENTS)?;
             w.end("events", U_EVENTS)?;
             Ok(Command::Events { watch })
         }
         "etcd" => parse_etcd(&mut w).map(Command::Etcd),
         "compact" => {
-            let revision = w.int("compact", "revision", U_COMPACT)?;
+            let revision = w.int("compact", Part::Revision, U_COMPACT)?;
             w.end("compact", U_COMPACT)?;
             Ok(Command::Compact { revision })
         }
         "set" => {
-            let name = w.word("set", "name", U_SET)?;
-            let value = w.word("set", "value", U_SET)?;
+            let name = w.word("set", Part::Name, U_SET)?;
+            let value = w.word("set", Part::Value, U_SET)?;
             w.end("set", U_SET)?;
             Ok(Command::Set { name, value })
         }
         "advance" => {
             let Some(text) = w.next_bare() else {
-                return Err(missing("advance", "duration", U_ADVANCE));
+                return Err(ParseError::missing("advance", Part::Duration, U_ADVANCE));
             };
-            let d = Duration::parse(text).map_err(|e| ParseError::new(format!("advance: {e}")))?;
+            let d = Duration::parse(text)
+                .map_err(|error| ParseError::new(Problem::Duration { option: None, error }).at("advance"))?;
             w.end("advance", U_ADVANCE)?;
             Ok(Command::Advance(d))
         }
@@ -245,12 +249,12 @@ pub fn parse_line(line: &str) -> Result<Command, ParseError> {
             match w.next_bare() {
                 Some("apiserver") => {}
                 Some(other) => {
-                    return Err(ParseError::new(format!(
-                        "restart: expected \"apiserver\", got {}; expected {U_RESTART}",
-                        q(other)
-                    )));
+                    let got = other.to_string();
+                    return Err(ParseError::new(Problem::ExpectedWord { word: "apiserver".into(), got })
+                        .at("restart")
+                        .expected(U_RESTART));
                 }
-                None => return Err(missing("restart", "\"apiserver\"", U_RESTART)),
+                None => return Err(ParseError::missing("restart", Part::ApiserverWord, U_RESTART)),
             }
             let n = w.index("restart apiserver", U_RESTART)?;
             w.end("restart apiserver", U_RESTART)?;
@@ -258,7 +262,7 @@ pub fn parse_line(line: &str) -> Result<Command, ParseError> {
         }
         "pause" | "resume" | "cancel" => {
             let usage = format!("{first} <id>");
-            let id = w.word(first, "id", &usage)?;
+            let id = w.word(first, Part::Id, &usage)?;
             w.end(first, &usage)?;
             Ok(match first {
                 "pause" => Command::Pause(id),
@@ -268,10 +272,10 @@ pub fn parse_line(line: &str) -> Result<Command, ParseError> {
         }
         "informer" => parse_informer(&mut w).map(Command::Informer),
         "drop" => {
-            let tok = w.next_token().map_err(|e| ParseError::new(format!("drop: {e}")))?;
+            let tok = w.next_token().map_err(|e| e.at("drop"))?;
             match tok {
                 Some(t) if !t.quoted && t.text == "informer" => {
-                    let name = w.word("drop informer", "name", "drop informer <name>")?;
+                    let name = w.word("drop informer", Part::Name, "drop informer <name>")?;
                     w.end("drop informer", "drop informer <name>")?;
                     Ok(Command::DropInformer(name))
                 }
@@ -279,7 +283,7 @@ pub fn parse_line(line: &str) -> Result<Command, ParseError> {
                     w.end("drop", U_DROP)?;
                     Ok(Command::Drop(t.text))
                 }
-                None => Err(missing("drop", "watch id or \"informer\"", U_DROP)),
+                None => Err(ParseError::missing("drop", Part::WatchIdOrInformer, U_DROP)),
             }
         }
         "pager" => parse_pager(&mut w),
@@ -287,13 +291,11 @@ pub fn parse_line(line: &str) -> Result<Command, ParseError> {
         "expect" => super::expect::parse_expectation(w.rest()).map(Command::Expect),
         other => {
             let upper = other.to_ascii_uppercase();
+            let got = other.to_string();
             if matches!(upper.as_str(), "GET" | "POST" | "PUT" | "PATCH" | "DELETE") {
-                Err(ParseError::new(format!(
-                    "unknown command {}; HTTP methods are upper-case: {upper}",
-                    q(other)
-                )))
+                Err(ParseError::new(Problem::MethodCase { got, upper }))
             } else {
-                Err(ParseError::new(format!("unknown command {}; expected {COMMANDS}", q(other))))
+                Err(ParseError::new(Problem::UnknownCommand { got }).expected(COMMANDS))
             }
         }
     }
@@ -302,30 +304,28 @@ pub fn parse_line(line: &str) -> Result<Command, ParseError> {
 fn parse_request(method: Method, w: &mut Words<'_>) -> Result<Command, ParseError> {
     let m = method.as_str();
     let Some(target) = w.next_bare() else {
-        return Err(missing(m, "path", &format!("{m} {U_REQUEST}")));
+        return Err(ParseError::missing(m, Part::Path, &format!("{m} {U_REQUEST}")));
     };
     if !target.starts_with('/') {
-        return Err(ParseError::new(format!(
-            "{m}: the path must start with \"/\", got {}; expected {m} {U_REQUEST}",
-            q(target)
-        )));
+        return Err(ParseError::new(Problem::PathNotAbsolute { got: target.to_string() })
+            .at(m)
+            .expected(&format!("{m} {U_REQUEST}")));
     }
     let mut method = method;
     if let Method::Patch(_) = method
         && let Some(t) = w.rest().split_whitespace().next().and_then(|t| t.strip_prefix("type="))
     {
         let ty = PatchType::from_word(t).ok_or_else(|| {
-            ParseError::new(format!(
-                "PATCH: type= takes json, merge, strategic or apply, not {}; expected PATCH {U_PATCH}",
-                q(t)
-            ))
+            ParseError::new(Problem::PatchType { got: t.to_string() })
+                .at("PATCH")
+                .expected(&format!("PATCH {U_PATCH}"))
         })?;
         method = Method::Patch(ty);
         w.next_bare();
     }
     let rest = w.rest();
     if rest.is_empty() && matches!(method, Method::Patch(_)) {
-        return Err(missing("PATCH", "patch", &format!("PATCH {U_PATCH}")));
+        return Err(ParseError::missing("PATCH", Part::Patch, &format!("PATCH {U_PATCH}")));
     }
     let body = if rest.is_empty() {
         None
@@ -333,9 +333,12 @@ fn parse_request(method: Method, w: &mut Words<'_>) -> Result<Command, ParseErro
         match serde_json::from_str::<Value>(rest) {
             Ok(v) => Some(v),
             Err(e) => {
-                return Err(ParseError::new(format!(
-                    "{m}: the body is not valid JSON ({e}); expected {m} {U_REQUEST}"
-                )));
+                return Err(ParseError::new(Problem::NotJson {
+                    what: JsonPart::Body,
+                    detail: e.to_string(),
+                })
+                .at(m)
+                .expected(&format!("{m} {U_REQUEST}")));
             }
         }
     };
@@ -344,23 +347,23 @@ fn parse_request(method: Method, w: &mut Words<'_>) -> Result<Command, ParseErro
 
 fn parse_etcd(w: &mut Words<'_>) -> Result<EtcdCommand, ParseError> {
     let Some(sub) = w.next_bare() else {
-        return Err(ParseError::new("etcd: missing command; expected put, get, del or compact"));
+        return Err(ParseError::missing("etcd", Part::Command, ETCD_COMMANDS));
     };
     match sub {
         "put" => {
-            let key = w.word("etcd put", "key", U_PUT)?;
+            let key = w.word("etcd put", Part::Key, U_PUT)?;
             let rest = w.rest();
             if rest.is_empty() {
-                return Err(missing("etcd put", "value", U_PUT));
+                return Err(ParseError::missing("etcd put", Part::Value, U_PUT));
             }
             let value = if rest.starts_with('"') {
-                let (v, after) =
-                    quoted(rest).map_err(|e| ParseError::new(format!("etcd put: {e}; expected {U_PUT}")))?;
+                let (v, after) = quoted(rest).map_err(|error| {
+                    ParseError::new(Problem::Quote { error }).at("etcd put").expected(U_PUT)
+                })?;
                 if !after.trim().is_empty() {
-                    return Err(ParseError::new(format!(
-                        "etcd put: unexpected {} after the quoted value; expected {U_PUT}",
-                        q(after.trim())
-                    )));
+                    return Err(ParseError::new(Problem::AfterQuotedValue { got: after.trim().to_string() })
+                        .at("etcd put")
+                        .expected(U_PUT));
                 }
                 v
             } else {
@@ -382,7 +385,7 @@ fn parse_etcd(w: &mut Words<'_>) -> Result<EtcdCommand, ParseError> {
                         Some((f, v)) => (f, Some(v)),
                         None => (tok.text.as_str(), None),
                     };
-                    let dup = || ParseError::new(format!("{ctx}: {flag} given twice"));
+                    let dup = || ParseError::new(Problem::GivenTwice { option: flag.to_string() }).at(ctx);
                     match (flag, value, sub) {
                         ("--prefix", None, _) => {
                             if prefix {
@@ -391,42 +394,42 @@ fn parse_etcd(w: &mut Words<'_>) -> Result<EtcdCommand, ParseError> {
                             prefix = true;
                         }
                         ("--prefix", Some(_), _) => {
-                            return Err(ParseError::new(format!(
-                                "{ctx}: --prefix takes no value; expected {usage}"
-                            )));
+                            let flag = "--prefix".to_string();
+                            return Err(ParseError::new(Problem::TakesNoValue { flag })
+                                .at(ctx)
+                                .expected(usage));
                         }
                         ("--rev" | "--limit", _, "get") => {
                             let slot = if flag == "--rev" { &mut revision } else { &mut limit };
                             if slot.is_some() {
                                 return Err(dup());
                             }
-                            let Some(v) = value else {
-                                return Err(ParseError::new(format!(
-                                    "{ctx}: {flag} needs a number, e.g. {flag}=5"
-                                )));
+                            let needs = |got: Option<&str>| {
+                                let (option, got) = (flag.to_string(), got.map(str::to_string));
+                                ParseError::new(Problem::NeedsNumber { option, got }).at(ctx)
                             };
-                            *slot = Some(v.parse::<i64>().map_err(|_| {
-                                ParseError::new(format!("{ctx}: {flag} needs a number, got {}", q(v)))
-                            })?);
+                            let Some(v) = value else {
+                                return Err(needs(None));
+                            };
+                            *slot = Some(v.parse::<i64>().map_err(|_| needs(Some(v)))?);
                         }
                         _ => {
-                            return Err(ParseError::new(format!(
-                                "{ctx}: unknown flag {}; expected {flags}",
-                                q(&tok.text)
-                            )));
+                            let got = tok.text.clone();
+                            return Err(ParseError::new(Problem::UnknownFlag { got })
+                                .at(ctx)
+                                .expected(flags));
                         }
                     }
                 } else if key.is_none() {
                     key = Some(tok.text);
                 } else {
-                    return Err(ParseError::new(format!(
-                        "{ctx}: unexpected {}; expected {usage}",
-                        q(&tok.text)
-                    )));
+                    return Err(ParseError::new(Problem::Unexpected { got: tok.text })
+                        .at(ctx)
+                        .expected(usage));
                 }
             }
             let Some(key) = key else {
-                return Err(missing(ctx, "key", usage));
+                return Err(ParseError::missing(ctx, Part::Key, usage));
             };
             Ok(if sub == "get" {
                 EtcdCommand::Get { key, prefix, revision, limit }
@@ -435,45 +438,46 @@ fn parse_etcd(w: &mut Words<'_>) -> Result<EtcdCommand, ParseError> {
             })
         }
         "compact" => {
-            let revision = w.int("etcd compact", "revision", U_ETCD_COMPACT)?;
+            let revision = w.int("etcd compact", Part::Revision, U_ETCD_COMPACT)?;
             w.end("etcd compact", U_ETCD_COMPACT)?;
             Ok(EtcdCommand::Compact { revision })
         }
-        other => Err(ParseError::new(format!(
-            "unknown etcd command {}; expected put, get, del or compact",
-            q(other)
-        ))),
+        other => {
+            let (of, got) = ("etcd".to_string(), other.to_string());
+            Err(ParseError::new(Problem::UnknownSubcommand { of, got }).expected(ETCD_COMMANDS))
+        }
     }
 }
 
 fn parse_informer(w: &mut Words<'_>) -> Result<InformerCommand, ParseError> {
     let Some(sub) = w.next_bare() else {
-        return Err(ParseError::new("informer: missing command; expected start, stop or show"));
+        return Err(ParseError::missing("informer", Part::Command, INFORMER_COMMANDS));
     };
     match sub {
         "start" => {
-            let name = w.word("informer start", "name", U_START)?;
-            let resource = w.word("informer start", "resource", U_START)?;
+            let name = w.word("informer start", Part::Name, U_START)?;
+            let resource = w.word("informer start", Part::Resource, U_START)?;
             let (mut namespace, mut mode, mut apiservers, mut resync) = (None, None, None, None);
             while let Some(tok) = w.next_bare() {
+                let ctx = "informer start";
                 let bad = || {
-                    ParseError::new(format!(
-                        "informer start: unknown option {}; expected ns=<namespace>, \
-                         mode=legacy|streaming, apiserver=<n>, apiservers=<n>,<n>… or resync=<duration>",
-                        q(tok)
-                    ))
+                    ParseError::new(Problem::UnknownOption { got: tok.to_string() }).at(ctx).expected(
+                        "ns=<namespace>, mode=legacy|streaming, apiserver=<n>, apiservers=<n>,<n>… or \
+                         resync=<duration>",
+                    )
                 };
                 let Some((k, v)) = tok.split_once('=') else {
                     return Err(bad());
                 };
-                let dup = || ParseError::new(format!("informer start: {k}= given twice"));
+                let dup = || ParseError::new(Problem::GivenTwice { option: format!("{k}=") }).at(ctx);
                 match k {
                     "ns" => {
                         if namespace.is_some() {
                             return Err(dup());
                         }
                         if v.is_empty() {
-                            return Err(ParseError::new("informer start: ns= needs a namespace"));
+                            let option = "ns=".to_string();
+                            return Err(ParseError::new(Problem::NeedsNamespace { option }).at(ctx));
                         }
                         namespace = Some(v.to_string());
                     }
@@ -482,17 +486,13 @@ fn parse_informer(w: &mut Words<'_>) -> Result<InformerCommand, ParseError> {
                             return Err(dup());
                         }
                         mode = Some(InformerMode::parse(v).ok_or_else(|| {
-                            ParseError::new(format!(
-                                "informer start: mode must be legacy or streaming, got {}",
-                                q(v)
-                            ))
+                            ParseError::new(Problem::InformerMode { got: v.to_string() }).at(ctx)
                         })?);
                     }
                     "apiserver" | "apiservers" => {
                         if apiservers.is_some() {
-                            return Err(ParseError::new(
-                                "informer start: apiserver= / apiservers= given twice",
-                            ));
+                            let option = "apiserver= / apiservers=".to_string();
+                            return Err(ParseError::new(Problem::GivenTwice { option }).at(ctx));
                         }
                         let list = v
                             .split(',')
@@ -500,15 +500,13 @@ fn parse_informer(w: &mut Words<'_>) -> Result<InformerCommand, ParseError> {
                             .collect::<Option<Vec<usize>>>()
                             .filter(|l| k == "apiservers" || l.len() == 1)
                             .ok_or_else(|| {
-                                ParseError::new(format!(
-                                    "informer start: {k}= needs {}, got {}",
-                                    if k == "apiserver" {
-                                        "a number (1, 2, …)"
-                                    } else {
-                                        "numbers separated by commas (1,2)"
-                                    },
-                                    q(v)
-                                ))
+                                let got = v.to_string();
+                                ParseError::new(if k == "apiserver" {
+                                    Problem::ApiserverNumber { got }
+                                } else {
+                                    Problem::ApiserverNumbers { got }
+                                })
+                                .at(ctx)
                             })?;
                         apiservers = Some(list);
                     }
@@ -516,10 +514,10 @@ fn parse_informer(w: &mut Words<'_>) -> Result<InformerCommand, ParseError> {
                         if resync.is_some() {
                             return Err(dup());
                         }
-                        resync = Some(
-                            Duration::parse(v)
-                                .map_err(|e| ParseError::new(format!("informer start: resync={v}: {e}")))?,
-                        );
+                        resync = Some(Duration::parse(v).map_err(|error| {
+                            ParseError::new(Problem::Duration { option: Some(format!("resync={v}")), error })
+                                .at(ctx)
+                        })?);
                     }
                     _ => return Err(bad()),
                 }
@@ -529,22 +527,23 @@ fn parse_informer(w: &mut Words<'_>) -> Result<InformerCommand, ParseError> {
         "stop" | "show" => {
             let ctx = if sub == "stop" { "informer stop" } else { "informer show" };
             let usage = format!("{ctx} <name>");
-            let name = w.word(ctx, "name", &usage)?;
+            let name = w.word(ctx, Part::Name, &usage)?;
             w.end(ctx, &usage)?;
             Ok(if sub == "stop" { InformerCommand::Stop { name } } else { InformerCommand::Show { name } })
         }
-        other => Err(ParseError::new(format!(
-            "unknown informer command {}; expected start, stop or show",
-            q(other)
-        ))),
+        other => {
+            let (of, got) = ("informer".to_string(), other.to_string());
+            Err(ParseError::new(Problem::UnknownSubcommand { of, got }).expected(INFORMER_COMMANDS))
+        }
     }
 }
 
 /// `pages=<n>`, n ≥ 1.
 fn pages_option(ctx: &str, v: &str) -> Result<u32, ParseError> {
-    v.parse::<u32>().ok().filter(|n| *n >= 1).ok_or_else(|| {
-        ParseError::new(format!("{ctx}: pages= needs a number of pages (1, 2, …), got {}", q(v)))
-    })
+    v.parse::<u32>()
+        .ok()
+        .filter(|n| *n >= 1)
+        .ok_or_else(|| ParseError::new(Problem::Pages { got: v.to_string() }).at(ctx))
 }
 
 fn parse_pager(w: &mut Words<'_>) -> Result<Command, ParseError> {
@@ -555,45 +554,44 @@ fn parse_pager(w: &mut Words<'_>) -> Result<Command, ParseError> {
             while let Some(tok) = w.next_bare() {
                 match tok.split_once('=') {
                     Some(("pages", v)) if pages.is_none() => pages = Some(pages_option("pager next", v)?),
-                    Some(("pages", _)) => return Err(ParseError::new("pager next: pages= given twice")),
+                    Some(("pages", _)) => {
+                        let option = "pages=".to_string();
+                        return Err(ParseError::new(Problem::GivenTwice { option }).at("pager next"));
+                    }
                     _ => {
-                        return Err(ParseError::new(format!(
-                            "pager next: unknown option {}; expected pages=<n>",
-                            q(tok)
-                        )));
+                        let got = tok.to_string();
+                        return Err(ParseError::new(Problem::UnknownOption { got })
+                            .at("pager next")
+                            .expected("pages=<n>"));
                     }
                 }
             }
             return Ok(Command::PagerNext { pages });
         }
         Some(other) => {
-            return Err(ParseError::new(format!("unknown pager command {}; expected {U_PAGER}", q(other))));
+            let (of, got) = ("pager".to_string(), other.to_string());
+            return Err(ParseError::new(Problem::UnknownSubcommand { of, got }).expected(U_PAGER));
         }
-        None => return Err(missing("pager", "command", U_PAGER)),
+        None => return Err(ParseError::missing("pager", Part::Command, U_PAGER)),
     }
     let Some(path) = w.next_bare() else {
-        return Err(missing("pager list", "path", U_PAGER));
+        return Err(ParseError::missing("pager list", Part::Path, U_PAGER));
     };
     if !path.starts_with('/') || path.contains('?') {
-        return Err(ParseError::new(format!(
-            "pager list: the path is a collection such as /api/v1/namespaces/default/configmaps \
-             (no query), got {}; expected {U_PAGER}",
-            q(path)
-        )));
+        return Err(ParseError::new(Problem::PagerPath { got: path.to_string() })
+            .at("pager list")
+            .expected(U_PAGER));
     }
     let (mut limit, mut resource_version, mut pages) = (None, None, None);
     while let Some(tok) = w.next_bare() {
-        let dup = |k: &str| ParseError::new(format!("pager list: {k}= given twice"));
+        let dup = |k: &str| ParseError::new(Problem::GivenTwice { option: format!("{k}=") }).at("pager list");
         match tok.split_once('=') {
             Some(("limit", v)) => {
                 if limit.is_some() {
                     return Err(dup("limit"));
                 }
                 limit = Some(v.parse::<i64>().ok().filter(|n| *n >= 0).ok_or_else(|| {
-                    ParseError::new(format!(
-                        "pager list: limit= needs a number (0 = unpaginated), got {}",
-                        q(v)
-                    ))
+                    ParseError::new(Problem::Limit { got: v.to_string() }).at("pager list")
                 })?);
             }
             Some(("rv", v)) => {
@@ -601,10 +599,8 @@ fn parse_pager(w: &mut Words<'_>) -> Result<Command, ParseError> {
                     return Err(dup("rv"));
                 }
                 if v.is_empty() || v.chars().any(|c| c == '&' || c == '#' || c.is_control()) {
-                    return Err(ParseError::new(format!(
-                        "pager list: rv= needs a resourceVersion, got {}",
-                        q(v)
-                    )));
+                    let got = v.to_string();
+                    return Err(ParseError::new(Problem::ResourceVersion { got }).at("pager list"));
                 }
                 resource_version = Some(v.to_string());
             }
@@ -615,10 +611,10 @@ fn parse_pager(w: &mut Words<'_>) -> Result<Command, ParseError> {
                 pages = Some(pages_option("pager list", v)?);
             }
             _ => {
-                return Err(ParseError::new(format!(
-                    "pager list: unknown option {}; expected limit=<n>, rv=<rv> or pages=<n>",
-                    q(tok)
-                )));
+                let got = tok.to_string();
+                return Err(ParseError::new(Problem::UnknownOption { got })
+                    .at("pager list")
+                    .expected("limit=<n>, rv=<rv> or pages=<n>"));
             }
         }
     }

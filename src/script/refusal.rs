@@ -4,7 +4,7 @@
 //! its words in English and 中文, here only (the CLI prints the English, the UI renders the value
 //! in its language). No upstream counterpart: these are the playground's own commands.
 //!
-//! Not typed (yet), so English only: parse errors (`script::parse`). etcd's own errors
+//! A line that does not parse is not refused: its error is `script::syntax`'s. etcd's own errors
 //! (`mvcc: required revision has been compacted`) keep etcd's words; their decision is typed in
 //! `why` (`EtcdWhy::refused`).
 

@@ -221,7 +221,7 @@ impl Session {
         let mut out = match parse_line(t) {
             Err(e) => {
                 self.parse_errors += 1;
-                json!({"error": e.to_string()})
+                e.output()
             }
             Ok(Command::Expect(exp)) => {
                 let known = &self.informers;

@@ -11,6 +11,7 @@ use super::lines;
 use crate::apiserver::watch::FrameType;
 use crate::script::parse::{Command, parse_line};
 use crate::script::refusal::Refusal;
+use crate::script::syntax::ParseError;
 use crate::script::why::{self, Lang, OutputWhy};
 
 /// The rendering language for the UI's language.
@@ -38,13 +39,16 @@ pub fn engine(out: &Value, lang: Lang) -> Vec<String> {
     why::informer::render_output(out, lang).unwrap_or_default()
 }
 
-/// The error of a refused line in the UI's language: a typed refusal (`"refused"`) rendered in
-/// it, any other error (parse errors, the cluster's answers to `set`) as the engine wrote it.
+/// The error of a line in the UI's language: a typed refusal (`"refused"`) or syntax error
+/// (`"syntax"`) rendered in it, any other error as the engine wrote it.
 pub fn error(tr: Tr, out: &Value) -> Option<String> {
-    match Refusal::from_output(out) {
-        Some(r) => Some(r.render(lang(tr))),
-        None => out.get("error").and_then(Value::as_str).map(str::to_string),
+    if let Some(r) = Refusal::from_output(out) {
+        return Some(r.render(lang(tr)));
     }
+    if let Some(e) = ParseError::from_output(out) {
+        return Some(e.render(lang(tr)));
+    }
+    out.get("error").and_then(Value::as_str).map(str::to_string)
 }
 
 /// "Why?" of the output `out` of script line `line`.
