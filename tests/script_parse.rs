@@ -3,6 +3,7 @@
 use rvlab::client::InformerMode;
 use rvlab::clock::Duration;
 use rvlab::script::expect::{Check, CmpOp, Entry, Expectation, Path, Segment, Subject};
+use rvlab::script::line_error::LineError;
 use rvlab::script::parse::{Command, EtcdCommand, InformerCommand, Method, ParseError, parse_line};
 use serde_json::json;
 

@@ -1946,6 +1946,7 @@ fn failing_once(failing: &'static str, fails: Rc<std::cell::Cell<u32>>) -> Loade
 /// form yet and stays as the engine wrote it.
 #[wasm_bindgen_test]
 async fn a_refused_line_is_told_in_the_learners_language() {
+    use rvlab::script::line_error::LineError;
     use rvlab::script::refusal::Refusal;
     let lab = Lab::fresh().await;
     lab.console("events w9").await;

@@ -6,6 +6,7 @@
 
 use serde_json::{Value, json};
 
+use super::line_error::LineError;
 use super::parse::PagerCommand;
 use super::why::Lang;
 use super::why::informer::{describe, log_json, render};

@@ -8,6 +8,7 @@ pub use session::Session;
 pub mod expect;
 pub mod kubectl;
 pub mod lex;
+pub mod line_error;
 pub mod parse;
 pub mod refusal;
 pub mod syntax;

@@ -11,10 +11,9 @@
 use std::fmt;
 
 use serde::{Deserialize, Serialize};
-use serde_json::{Value, json};
 
 use super::budget::{MAX_TIMER_ROUNDS, TooMuchWork};
-use super::why::Lang;
+use super::line_error::LineError;
 use crate::cluster::SettingError;
 
 /// One refusal. Serialised as an object: its kind in `"kind"` (kebab-case), its fields beside it
@@ -65,22 +64,10 @@ impl From<TooMuchWork> for Refusal {
     }
 }
 
-impl Refusal {
-    /// The output of a refused line: `{"error": <English>, "refused": {"kind": …, …fields}}`.
-    pub fn output(&self) -> Value {
-        json!({"error": self.to_string(), "refused": serde_json::to_value(self).unwrap_or(Value::Null)})
-    }
+impl LineError for Refusal {
+    const KEY: &'static str = "refused";
 
-    /// The refusal an output carries, if it carries a well-formed one.
-    pub fn from_output(out: &Value) -> Option<Refusal> {
-        Refusal::deserialize(out.get("refused")?).ok()
-    }
-
-    /// The refusal in `lang`.
-    pub fn render(&self, lang: Lang) -> String {
-        if lang == Lang::En {
-            return self.to_string();
-        }
+    fn zh(&self) -> String {
         match self {
             Refusal::NoWatch { watch, hint: true } => {
                 format!("没有名为 {watch:?} 的 watch；watch 按打开的顺序编号为 w1、w2、…")
@@ -190,6 +177,8 @@ impl fmt::Display for Refusal {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::script::why::Lang;
+    use serde_json::{Value, json};
 
     fn all() -> Vec<Refusal> {
         [

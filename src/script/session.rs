@@ -7,6 +7,7 @@ use std::collections::BTreeMap;
 
 use serde_json::{Map, Value, json};
 
+use super::line_error::LineError;
 use super::parse::{Command, EtcdCommand, InformerCommand, Method, parse_line};
 use super::refusal::Refusal;
 use super::view::{

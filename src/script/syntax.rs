@@ -11,9 +11,8 @@
 use std::fmt;
 
 use serde::{Deserialize, Serialize};
-use serde_json::{Value, json};
 
-use super::why::Lang;
+use super::line_error::LineError;
 use crate::clock::DurationError;
 
 /// The resources `kubectl` lines know, as their usage names them.
@@ -35,8 +34,8 @@ pub(crate) fn json_str(s: &str) -> String {
     serde_json::to_string(s).unwrap_or_else(|_| format!("{s:?}"))
 }
 
-/// Why a line could not be parsed. `Display` is the whole English message; [`ParseError::render`]
-/// gives it in another language.
+/// Why a line could not be parsed. `Display` is the whole English message; [`LineError::render`]
+/// gives it in another language, [`LineError::output`] the output of the line.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct ParseError {
     /// The command words the problem is in (`etcd get`, `expect items`), as written.
@@ -75,22 +74,12 @@ impl ParseError {
         self.expected = Some(usage.to_string());
         self
     }
+}
 
-    /// The output of an unparsable line: `{"error": <English>, "syntax": {…}}`.
-    pub fn output(&self) -> Value {
-        json!({"error": self.to_string(), "syntax": serde_json::to_value(self).unwrap_or(Value::Null)})
-    }
+impl LineError for ParseError {
+    const KEY: &'static str = "syntax";
 
-    /// The syntax error an output carries, if it carries a well-formed one.
-    pub fn from_output(out: &Value) -> Option<ParseError> {
-        ParseError::deserialize(out.get("syntax")?).ok()
-    }
-
-    /// The message in `lang`.
-    pub fn render(&self, lang: Lang) -> String {
-        if lang == Lang::En {
-            return self.to_string();
-        }
+    fn zh(&self) -> String {
         let mut s = String::new();
         if let Some(at) = &self.at {
             s.push_str(at);

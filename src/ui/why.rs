@@ -9,6 +9,7 @@ use serde_json::Value;
 use super::i18n::{K, Lang as UiLang, Tr};
 use super::lines;
 use crate::apiserver::watch::FrameType;
+use crate::script::line_error::LineError;
 use crate::script::parse::{Command, parse_line};
 use crate::script::refusal::Refusal;
 use crate::script::syntax::ParseError;
