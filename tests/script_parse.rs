@@ -400,7 +400,7 @@ fn expect_lines_parse_into_expectations() {
     assert_eq!(
         err("expect"),
         "expect: missing subject; expected code, reason, message, error, \
-        count, closed, header <Name>, items, events, kvs, informer <name> ..., or a path such as \
+        count, closed, header <Name>, items, events, kvs, informer <name> ... or a path such as \
         body.metadata.name"
     );
 }
@@ -856,6 +856,20 @@ fn syntax_errors_in_chinese_keep_the_script_words() {
         "kubectl delete：多余的 \"b\"（只能有一个名称）；应为 kubectl delete <resource> <name> [-n <namespace>]"
     );
     assert_eq!(zh("get /api/v1/pods"), "未知命令 \"get\"；HTTP 方法须大写：GET");
+    // Words one of which may come are joined in the language; what is no fixed word is told in it.
+    assert_eq!(zh("etcd frob"), "etcd 没有子命令 \"frob\"；应为 put、get、del 或 compact");
+    assert_eq!(
+        zh("expect code"),
+        "expect code：缺少检查方式；应为 ==、!=、<、<=、>、>=、exists、absent、contains 或一个值"
+    );
+    assert_eq!(
+        syntax_error("expect code").output()["syntax"]["expected"],
+        json!({"oneOf": ["==", "!=", "<", "<=", ">", ">=", "exists", "absent", "contains"], "or": "value"})
+    );
+    assert_eq!(
+        syntax_error("expect code").to_string(),
+        "expect code: missing check; expected ==, !=, <, <=, >, >=, exists, absent, contains or a value"
+    );
     assert_eq!(zh("advance 5x"), "advance：无效的时长 \"5x\"：未知单位 \"x\"；可用 ms、s、m 或 h");
     assert_eq!(
         zh("informer start i configmaps resync=0"),

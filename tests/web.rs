@@ -1968,7 +1968,7 @@ async fn a_refused_line_is_told_in_the_learners_language() {
     let unknown = rvlab::script::parse::parse_line("frobnicate now").unwrap_err();
     assert_eq!(lab.text("#line-error"), unknown.render(why::Lang::Zh));
     assert!(
-        lab.text("#line-error").starts_with("未知命令 \"frobnicate\"；应为 GET, POST, PUT"),
+        lab.text("#line-error").starts_with("未知命令 \"frobnicate\"；应为 GET、POST、PUT、"),
         "{}",
         lab.text("#line-error")
     );

@@ -51,7 +51,7 @@ use std::fmt;
 use serde_json::Value;
 
 use super::lex::{ParseError, Words, json_str, q, quoted, word};
-use super::syntax::{Part, PathProblem, Problem};
+use super::syntax::{OneOf, OrElse, Part, PathProblem, Problem};
 
 /// A parsed `expect` line.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -217,9 +217,24 @@ impl std::str::FromStr for Expectation {
     }
 }
 
-const CHECKS: &str = "==, !=, <, <=, >, >=, exists, absent, contains or a value";
-const SUBJECTS: &str = "code, reason, message, error, count, closed, header <Name>, items, \
-                        events, kvs, informer <name> ..., or a path such as body.metadata.name";
+const CHECKS: OneOf =
+    OneOf(&["==", "!=", "<", "<=", ">", ">=", "exists", "absent", "contains"], Some(OrElse::Value));
+const SUBJECTS: OneOf = OneOf(
+    &[
+        "code",
+        "reason",
+        "message",
+        "error",
+        "count",
+        "closed",
+        "header <Name>",
+        "items",
+        "events",
+        "kvs",
+        "informer <name> ...",
+    ],
+    Some(OrElse::Path),
+);
 
 /// Parses what follows `expect`.
 pub fn parse_expectation(text: &str) -> Result<Expectation, ParseError> {

@@ -26,7 +26,7 @@ use std::fmt;
 use serde_json::{Map, Value, json};
 
 use super::lex::{ParseError, Words, word};
-use super::syntax::{JsonPart, Part, Problem};
+use super::syntax::{Expected, JsonPart, OneOf, Part, Problem};
 use crate::apiserver::patch::PatchType;
 
 /// A resource kubectl knows by one of its names.
@@ -83,7 +83,7 @@ pub enum KubectlCommand {
     },
 }
 
-const VERBS: &str = "get, create, delete or patch";
+const VERBS: OneOf = OneOf(&["get", "create", "delete", "patch"], None);
 const U_GET: &str =
     "kubectl get <resource> [<name>] [-n <namespace>] [--chunk-size=N] [-w] [--output-watch-events]";
 const U_CREATE: &str = "kubectl create configmap <name> [-n <namespace>] [--from-literal=<key>=<value>]...";
@@ -91,7 +91,7 @@ const U_DELETE: &str = "kubectl delete <resource> <name> [-n <namespace>]";
 const U_PATCH: &str =
     "kubectl patch <resource> <name> [-n <namespace>] [--type=strategic|merge|json] -p <json patch>";
 
-fn err(ctx: &str, problem: Problem, usage: &str) -> ParseError {
+fn err(ctx: &str, problem: Problem, usage: impl Into<Expected>) -> ParseError {
     ParseError::new(problem).at(ctx).expected(usage)
 }
 

@@ -55,7 +55,7 @@ use serde_json::Value;
 use super::expect::Expectation;
 pub use super::lex::ParseError;
 pub(crate) use super::lex::{Words, json_str, quoted, word};
-use super::syntax::{JsonPart, Part, Problem};
+use super::syntax::{JsonPart, OneOf, Part, Problem};
 use crate::apiserver::patch::PatchType;
 use crate::client::informer::InformerMode;
 use crate::clock::Duration;
@@ -179,8 +179,31 @@ impl std::str::FromStr for Command {
     }
 }
 
-const COMMANDS: &str = "GET, POST, PUT, PATCH, DELETE, events, etcd, compact, set, advance, apiserver, \
-                        restart, pause, resume, cancel, informer, drop, pager, kubectl or expect";
+const COMMANDS: OneOf = OneOf(
+    &[
+        "GET",
+        "POST",
+        "PUT",
+        "PATCH",
+        "DELETE",
+        "events",
+        "etcd",
+        "compact",
+        "set",
+        "advance",
+        "apiserver",
+        "restart",
+        "pause",
+        "resume",
+        "cancel",
+        "informer",
+        "drop",
+        "pager",
+        "kubectl",
+        "expect",
+    ],
+    None,
+);
 
 const U_REQUEST: &str = "<path>[?query] [<json body>]";
 const U_PATCH: &str = "<path>[?query] [type=json|merge|strategic|apply] <json patch>";
@@ -194,8 +217,8 @@ const U_SET: &str = "set <name> <value>";
 const U_ADVANCE: &str = "advance <duration>";
 const U_APISERVER: &str = "apiserver <n>";
 const U_RESTART: &str = "restart apiserver <n>";
-const ETCD_COMMANDS: &str = "put, get, del or compact";
-const INFORMER_COMMANDS: &str = "start, stop or show";
+const ETCD_COMMANDS: OneOf = OneOf(&["put", "get", "del", "compact"], None);
+const INFORMER_COMMANDS: OneOf = OneOf(&["start", "stop", "show"], None);
 const U_START: &str = "informer start <name> <resource> [ns=<namespace>] [mode=legacy|streaming] \
                        [apiserver=<n>] [apiservers=<n>,<n>…] [resync=<duration>]";
 const U_DROP: &str = "drop <watch-id> | drop informer <name>";
@@ -373,9 +396,9 @@ fn parse_etcd(w: &mut Words<'_>) -> Result<EtcdCommand, ParseError> {
         }
         "get" | "del" => {
             let (ctx, usage, flags) = if sub == "get" {
-                ("etcd get", U_GET, "--prefix, --rev=N or --limit=N")
+                ("etcd get", U_GET, OneOf(&["--prefix", "--rev=N", "--limit=N"], None))
             } else {
-                ("etcd del", U_DEL, "--prefix")
+                ("etcd del", U_DEL, OneOf(&["--prefix"], None))
             };
             let mut key = None;
             let (mut prefix, mut revision, mut limit) = (false, None, None);
@@ -461,10 +484,16 @@ fn parse_informer(w: &mut Words<'_>) -> Result<InformerCommand, ParseError> {
             while let Some(tok) = w.next_bare() {
                 let ctx = "informer start";
                 let bad = || {
-                    ParseError::new(Problem::UnknownOption { got: tok.to_string() }).at(ctx).expected(
-                        "ns=<namespace>, mode=legacy|streaming, apiserver=<n>, apiservers=<n>,<n>… or \
-                         resync=<duration>",
-                    )
+                    ParseError::new(Problem::UnknownOption { got: tok.to_string() }).at(ctx).expected(OneOf(
+                        &[
+                            "ns=<namespace>",
+                            "mode=legacy|streaming",
+                            "apiserver=<n>",
+                            "apiservers=<n>,<n>…",
+                            "resync=<duration>",
+                        ],
+                        None,
+                    ))
                 };
                 let Some((k, v)) = tok.split_once('=') else {
                     return Err(bad());
@@ -562,7 +591,7 @@ fn parse_pager(w: &mut Words<'_>) -> Result<Command, ParseError> {
                         let got = tok.to_string();
                         return Err(ParseError::new(Problem::UnknownOption { got })
                             .at("pager next")
-                            .expected("pages=<n>"));
+                            .expected(OneOf(&["pages=<n>"], None)));
                     }
                 }
             }
@@ -614,7 +643,7 @@ fn parse_pager(w: &mut Words<'_>) -> Result<Command, ParseError> {
                 let got = tok.to_string();
                 return Err(ParseError::new(Problem::UnknownOption { got })
                     .at("pager list")
-                    .expected("limit=<n>, rv=<rv> or pages=<n>"));
+                    .expected(OneOf(&["limit=<n>", "rv=<rv>", "pages=<n>"], None)));
             }
         }
     }

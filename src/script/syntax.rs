@@ -13,6 +13,7 @@ use std::fmt;
 use serde::{Deserialize, Serialize};
 
 use super::line_error::LineError;
+use super::why::Lang;
 use crate::clock::DurationError;
 
 /// The resources `kubectl` lines know, as their usage names them.
@@ -43,9 +44,85 @@ pub struct ParseError {
     pub at: Option<String>,
     #[serde(flatten)]
     pub problem: Problem,
-    /// The usage of the line, or the words that may come here, as written.
+    /// The line's usage, or the words that may come here.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub expected: Option<String>,
+    pub expected: Option<Expected>,
+}
+
+/// What may come where the problem is: the line's usage (a string, script text as written), or
+/// one of some words (`{"oneOf": […]}`, with `"or"` when something that is no fixed word may
+/// come too), which each language joins in its own way.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(untagged)]
+pub enum Expected {
+    Usage(String),
+    OneOf {
+        #[serde(rename = "oneOf")]
+        one_of: Vec<String>,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        or: Option<OrElse>,
+    },
+}
+
+/// What else than the words of an [`Expected::OneOf`] may come.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum OrElse {
+    /// A value to compare with (`expect code 200`).
+    Value,
+    /// A path into the output (`expect body.metadata.name …`).
+    Path,
+}
+
+/// Words one of which may come here, as the parsers name them.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct OneOf(pub &'static [&'static str], pub Option<OrElse>);
+
+impl From<OneOf> for Expected {
+    fn from(OneOf(words, or): OneOf) -> Self {
+        Expected::OneOf { one_of: words.iter().map(|w| w.to_string()).collect(), or }
+    }
+}
+
+impl From<&str> for Expected {
+    fn from(usage: &str) -> Self {
+        Expected::Usage(usage.to_string())
+    }
+}
+
+impl From<&String> for Expected {
+    fn from(usage: &String) -> Self {
+        Expected::Usage(usage.clone())
+    }
+}
+
+impl Expected {
+    /// The usage as written, or the words joined: `a, b or c` / `a、b 或 c`.
+    fn render(&self, lang: Lang) -> String {
+        let (one_of, or) = match self {
+            Expected::Usage(u) => return u.clone(),
+            Expected::OneOf { one_of, or } => (one_of, or),
+        };
+        let mut all: Vec<&str> = one_of.iter().map(String::as_str).collect();
+        let other = or.map(|o| match (o, lang) {
+            (OrElse::Value, Lang::En) => "a value",
+            (OrElse::Path, Lang::En) => "a path such as body.metadata.name",
+            (OrElse::Value, Lang::Zh) => "一个值",
+            (OrElse::Path, Lang::Zh) => "一个路径（例如 body.metadata.name）",
+        });
+        all.extend(other);
+        let (sep, last) = match lang {
+            Lang::En => (", ", " or "),
+            // No space between 或 and a Chinese word.
+            Lang::Zh if other.is_some() => ("、", " 或"),
+            Lang::Zh => ("、", " 或 "),
+        };
+        match all.split_last() {
+            None => String::new(),
+            Some((only, [])) => only.to_string(),
+            Some((tail, init)) => format!("{}{last}{tail}", init.join(sep)),
+        }
+    }
 }
 
 impl std::error::Error for ParseError {}
@@ -56,7 +133,7 @@ impl ParseError {
     }
 
     /// `ctx: what is missing; expected usage`.
-    pub(crate) fn missing(ctx: &str, what: Part, usage: &str) -> Self {
+    pub(crate) fn missing(ctx: &str, what: Part, usage: impl Into<Expected>) -> Self {
         ParseError::new(Problem::Missing { what }).at(ctx).expected(usage)
     }
 
@@ -70,8 +147,8 @@ impl ParseError {
     }
 
     /// What the line should look like.
-    pub(crate) fn expected(mut self, usage: &str) -> Self {
-        self.expected = Some(usage.to_string());
+    pub(crate) fn expected(mut self, usage: impl Into<Expected>) -> Self {
+        self.expected = Some(usage.into());
         self
     }
 }
@@ -88,7 +165,7 @@ impl LineError for ParseError {
         s.push_str(&self.problem.zh());
         if let Some(e) = &self.expected {
             s.push_str("；应为 ");
-            s.push_str(e);
+            s.push_str(&e.render(Lang::Zh));
         }
         s
     }
@@ -101,7 +178,7 @@ impl fmt::Display for ParseError {
         }
         write!(f, "{}", self.problem)?;
         if let Some(e) = &self.expected {
-            write!(f, "; expected {e}")?;
+            write!(f, "; expected {}", e.render(Lang::En))?;
         }
         Ok(())
     }
