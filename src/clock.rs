@@ -61,7 +61,7 @@ impl Duration {
 
 /// Why a duration did not parse. `Display` is the English; `script::syntax` renders it in other
 /// languages.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error, serde::Serialize)]
 #[serde(tag = "kind", rename_all = "kebab-case")]
 pub enum DurationError {
     #[error("empty duration; expected e.g. 500ms, 61s, 5m or 1h")]

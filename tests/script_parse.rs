@@ -824,7 +824,7 @@ fn syntax_error(line: &str) -> ParseError {
 }
 
 #[test]
-fn every_syntax_error_is_a_typed_value_that_survives_json() {
+fn every_syntax_error_is_a_typed_value_with_words_in_both_languages() {
     use rvlab::script::why::Lang;
     let mut kinds = std::collections::BTreeSet::new();
     for &(line, kind) in ONE_LINE_PER_KIND {
@@ -832,7 +832,6 @@ fn every_syntax_error_is_a_typed_value_that_survives_json() {
         let out = e.output();
         assert_eq!(out["syntax"]["kind"], kind, "{line:?}: {out}");
         assert_eq!(out["error"], e.to_string(), "{line:?}");
-        assert_eq!(ParseError::from_output(&out).as_ref(), Some(&e), "{line:?}: {out}");
         assert_eq!(e.render(Lang::En), e.to_string());
         let zh = e.render(Lang::Zh);
         assert!(zh.chars().any(|c| ('\u{4e00}'..='\u{9fff}').contains(&c)), "{line:?}: {zh}");

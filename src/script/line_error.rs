@@ -10,7 +10,7 @@ use serde_json::{Map, Value};
 use super::why::Lang;
 
 /// A typed reason a line did not run.
-pub trait LineError: Serialize + DeserializeOwned + std::fmt::Display {
+pub trait LineError: Serialize + std::fmt::Display {
     /// The output's key for the value.
     const KEY: &'static str;
 
@@ -26,7 +26,10 @@ pub trait LineError: Serialize + DeserializeOwned + std::fmt::Display {
     }
 
     /// The value an output carries, if it carries a well-formed one.
-    fn from_output(out: &Value) -> Option<Self> {
+    fn from_output(out: &Value) -> Option<Self>
+    where
+        Self: DeserializeOwned,
+    {
         Self::deserialize(out.get(Self::KEY)?).ok()
     }
 

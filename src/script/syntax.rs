@@ -10,7 +10,7 @@
 
 use std::fmt;
 
-use serde::{Deserialize, Serialize};
+use serde::Serialize;
 
 use super::line_error::LineError;
 use super::why::Lang;
@@ -37,7 +37,7 @@ pub(crate) fn json_str(s: &str) -> String {
 
 /// Why a line could not be parsed. `Display` is the whole English message; [`LineError::render`]
 /// gives it in another language, [`LineError::output`] the output of the line.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct ParseError {
     /// The command words the problem is in (`etcd get`, `expect items`), as written.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -52,7 +52,7 @@ pub struct ParseError {
 /// What may come where the problem is: the line's usage (a string, script text as written), or
 /// one of some words (`{"oneOf": […]}`, with `"or"` when something that is no fixed word may
 /// come too), which each language joins in its own way.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 #[serde(untagged)]
 pub enum Expected {
     Usage(String),
@@ -65,7 +65,7 @@ pub enum Expected {
 }
 
 /// What else than the words of an [`Expected::OneOf`] may come.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum OrElse {
     /// A value to compare with (`expect code 200`).
@@ -185,7 +185,7 @@ impl fmt::Display for ParseError {
 }
 
 /// A part of a line that can be missing or wrong.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum Part {
     Command,
@@ -273,7 +273,7 @@ impl Part {
 }
 
 /// Which JSON did not parse.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum JsonPart {
     /// A request's body.
@@ -283,7 +283,7 @@ pub enum JsonPart {
 }
 
 /// A `"…"` argument that is not a JSON string.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 #[serde(tag = "kind", rename_all = "kebab-case")]
 pub enum QuoteError {
     /// serde_json refused the literal (`detail`: its English).
@@ -321,7 +321,7 @@ impl QuoteError {
 }
 
 /// What is wrong with an `expect` path such as `body.items[0].metadata.name`.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 #[serde(tag = "kind", rename_all = "kebab-case")]
 pub enum PathProblem {
     Quote { error: QuoteError },
@@ -363,7 +363,7 @@ impl PathProblem {
 
 /// What is wrong. Serialised with the error: its kind in `"kind"` (kebab-case), its fields
 /// beside it (camelCase). `got` is the offending text as written.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 #[serde(tag = "kind", rename_all = "kebab-case", rename_all_fields = "camelCase")]
 pub enum Problem {
     EmptyLine,

@@ -130,8 +130,9 @@ pub fn app(props: &AppProps) -> Html {
 
     // What a screen reader hears after each step.
     let announce = lab.shown().and_then(|i| {
-        let out = lab.entries[i].out.as_deref()?;
-        Some(tr.f(K::Announce, &[&(i + 1), &console::summary(tr, out)]))
+        let entry = &lab.entries[i];
+        let out = entry.out.as_deref()?;
+        Some(tr.f(K::Announce, &[&(i + 1), &console::summary(tr, &entry.line, out)]))
     });
 
     let reduce_motion = cfg.reduced_motion();

@@ -406,7 +406,7 @@ pub fn etcd_view() -> Html {
         Some((i, e)) => {
             let out = e.out.as_deref().expect("checked");
             let stale = i + 1 != lab.visible().len();
-            if let Some(err) = super::why::error(tr, out) {
+            if let Some(err) = super::why::error(tr, &e.line, out) {
                 html! { <p class="error-box">{ err }</p> }
             } else {
                 let rev = out.pointer("/header/revision").map(|r| r.to_string()).unwrap_or_default();

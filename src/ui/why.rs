@@ -41,12 +41,16 @@ pub fn engine(out: &Value, lang: Lang) -> Vec<String> {
 }
 
 /// The error of a line in the UI's language: a typed refusal (`"refused"`) or syntax error
-/// (`"syntax"`) rendered in it, any other error as the engine wrote it.
-pub fn error(tr: Tr, out: &Value) -> Option<String> {
+/// (`"syntax"`) rendered in it, any other error as the engine wrote it. A syntax error is the
+/// parser's value for `line` (the output carries it for JSON Lines readers; the UI asks the parser
+/// again rather than carrying a decoder for 51 kinds in the bundle).
+pub fn error(tr: Tr, line: &str, out: &Value) -> Option<String> {
     if let Some(r) = Refusal::from_output(out) {
         return Some(r.render(lang(tr)));
     }
-    if let Some(e) = ParseError::from_output(out) {
+    if out.get(ParseError::KEY).is_some()
+        && let Err(e) = parse_line(line)
+    {
         return Some(e.render(lang(tr)));
     }
     out.get("error").and_then(Value::as_str).map(str::to_string)
