@@ -219,6 +219,10 @@ const U_APISERVER: &str = "apiserver <n>";
 const U_RESTART: &str = "restart apiserver <n>";
 const ETCD_COMMANDS: OneOf = OneOf(&["put", "get", "del", "compact"], None);
 const INFORMER_COMMANDS: OneOf = OneOf(&["start", "stop", "show"], None);
+const START_OPTIONS: OneOf = OneOf(
+    &["ns=<namespace>", "mode=legacy|streaming", "apiserver=<n>", "apiservers=<n>,<n>…", "resync=<duration>"],
+    None,
+);
 const U_START: &str = "informer start <name> <resource> [ns=<namespace>] [mode=legacy|streaming] \
                        [apiserver=<n>] [apiservers=<n>,<n>…] [resync=<duration>]";
 const U_DROP: &str = "drop <watch-id> | drop informer <name>";
@@ -478,22 +482,15 @@ fn parse_informer(w: &mut Words<'_>) -> Result<InformerCommand, ParseError> {
     };
     match sub {
         "start" => {
-            let name = w.word("informer start", Part::Name, U_START)?;
-            let resource = w.word("informer start", Part::Resource, U_START)?;
+            let ctx = "informer start";
+            let name = w.word(ctx, Part::Name, U_START)?;
+            let resource = w.word(ctx, Part::Resource, U_START)?;
             let (mut namespace, mut mode, mut apiservers, mut resync) = (None, None, None, None);
             while let Some(tok) = w.next_bare() {
-                let ctx = "informer start";
                 let bad = || {
-                    ParseError::new(Problem::UnknownOption { got: tok.to_string() }).at(ctx).expected(OneOf(
-                        &[
-                            "ns=<namespace>",
-                            "mode=legacy|streaming",
-                            "apiserver=<n>",
-                            "apiservers=<n>,<n>…",
-                            "resync=<duration>",
-                        ],
-                        None,
-                    ))
+                    ParseError::new(Problem::UnknownOption { got: tok.to_string() })
+                        .at(ctx)
+                        .expected(START_OPTIONS)
                 };
                 let Some((k, v)) = tok.split_once('=') else {
                     return Err(bad());
