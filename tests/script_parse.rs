@@ -831,8 +831,6 @@ fn every_syntax_error_is_a_typed_value_with_words_in_both_languages() {
         let e = syntax_error(line);
         let out = e.output();
         assert_eq!(out["syntax"]["kind"], kind, "{line:?}: {out}");
-        assert_eq!(out["error"], e.to_string(), "{line:?}");
-        assert_eq!(e.render(Lang::En), e.to_string());
         let zh = e.render(Lang::Zh);
         assert!(zh.chars().any(|c| ('\u{4e00}'..='\u{9fff}').contains(&c)), "{line:?}: {zh}");
         kinds.insert(kind);

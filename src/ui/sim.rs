@@ -406,8 +406,8 @@ pub fn etcd_view() -> Html {
         Some((i, e)) => {
             let out = e.out.as_deref().expect("checked");
             let stale = i + 1 != lab.visible().len();
-            if let Some(err) = super::why::error(tr, &e.line, out) {
-                html! { <p class="error-box">{ err }</p> }
+            if let Some(err) = out.get("error").and_then(serde_json::Value::as_str) {
+                html! { <p class="error-box">{ err.to_string() }</p> }
             } else {
                 let rev = out.pointer("/header/revision").map(|r| r.to_string()).unwrap_or_default();
                 let kvs = out.get("kvs").and_then(serde_json::Value::as_array).cloned().unwrap_or_default();
