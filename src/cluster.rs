@@ -209,7 +209,7 @@ impl Setting {
 
 /// Why a `set <name> <value>` line was refused. A typed value (a refused line carries it, see
 /// `script::refusal`); its English words here, its 中文 in `script::refusal`.
-#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize, thiserror::Error)]
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, thiserror::Error)]
 #[serde(tag = "kind", rename_all = "kebab-case", rename_all_fields = "camelCase")]
 pub enum SettingError {
     #[error(

@@ -2,9 +2,11 @@
 
 use rvlab::client::InformerMode;
 use rvlab::clock::Duration;
+use rvlab::script::Session;
 use rvlab::script::expect::{Check, CmpOp, Entry, Expectation, Path, Segment, Subject};
-use rvlab::script::line_error::LineError;
+use rvlab::script::line_error::{LineError, LineFailure};
 use rvlab::script::parse::{Command, EtcdCommand, InformerCommand, Method, ParseError, parse_line};
+use rvlab::script::refusal::Refusal;
 use serde_json::json;
 
 mod support;
@@ -835,6 +837,13 @@ fn every_syntax_error_is_a_typed_value_with_words_in_both_languages() {
         assert!(zh.chars().any(|c| ('\u{4e00}'..='\u{9fff}').contains(&c)), "{line:?}: {zh}");
         kinds.insert(kind);
     }
+    // The session hands the UI the same value (it renders that, not the output's text).
+    for &(line, _) in ONE_LINE_PER_KIND {
+        let e = syntax_error(line);
+        let Some(o) = Session::new().run_line_outcome(1, line) else { continue };
+        assert_eq!(o.failure, Some(LineFailure::Syntax(e.clone())), "{line:?}");
+        assert_eq!(o.out["syntax"], e.output()["syntax"], "{line:?}");
+    }
     // `not-an-expect-line` is what `Expectation`'s FromStr says of a line not starting with expect.
     let e = "frob".parse::<Expectation>().unwrap_err();
     assert_eq!(e.output()["syntax"]["kind"], "not-an-expect-line");
@@ -890,4 +899,35 @@ fn syntax_errors_in_chinese_keep_the_script_words() {
             }
         })
     );
+}
+
+/// A line that parses and is refused: the session hands its refusal as a value, the same value its
+/// output carries under `"refused"` (the UI renders the value; JSON Lines readers read the output).
+#[test]
+fn the_session_hands_a_refused_line_its_refusal_as_a_value() {
+    let setting = rvlab::cluster::Setting::parse("cache.lag", "soon").unwrap_err();
+    let cases: Vec<(&str, Refusal)> = vec![
+        ("events w9", Refusal::NoWatch { watch: "w9".into(), hint: true }),
+        ("cancel w9", Refusal::NoWatch { watch: "w9".into(), hint: false }),
+        ("set cache.lag soon", Refusal::Setting { error: setting }),
+        ("advance 200h", Refusal::AdvanceTooLong { max: "168h".into() }),
+        ("pager next", Refusal::NoPager),
+        ("informer show x", Refusal::NoInformer { name: "x".into() }),
+        ("informer start x widgets", Refusal::UnknownResource { resource: "widgets".into() }),
+        ("restart apiserver 0", Refusal::ApiserverZero),
+        ("apiserver 4", Refusal::NoApiserver { n: 4, count: 1, hint: true }),
+        ("set explain maybe", Refusal::ExplainValue { value: "maybe".into() }),
+    ];
+    for (line, want) in cases {
+        let o = Session::new().run_line_outcome(1, line).expect("a line that is not blank");
+        assert_eq!(o.out["refused"], serde_json::to_value(&want).unwrap(), "{line}: {}", o.out);
+        assert_eq!(o.out["error"], want.to_string(), "{line}");
+        assert_eq!(o.failure, Some(LineFailure::Refused(want)), "{line}");
+    }
+    // A line that runs, or fails in etcd's own words, has no such value.
+    let mut s = Session::new();
+    assert_eq!(s.run_line_outcome(1, "etcd put /a 1").and_then(|o| o.failure), None);
+    let compacted = s.run_line_outcome(2, "compact 99").expect("a line");
+    assert_eq!(compacted.out["error"], "mvcc: required revision is a future revision");
+    assert_eq!(compacted.failure, None);
 }

@@ -1687,8 +1687,8 @@ async fn thousands_of_cache_snapshots_are_one_tick_per_pixel() {
         let line = format!(
             r#"etcd put /registry/configmaps/default/cm-{i} {{"kind":"ConfigMap","apiVersion":"v1","metadata":{{"name":"cm-{i}","namespace":"default"}}}}"#
         );
-        let out = session.run_line(i + 1, &line).map(Rc::new);
-        entries.push(rvlab::ui::state::Entry { line: line.into(), out });
+        let outcome = session.run_line_outcome(i + 1, &line);
+        entries.push(rvlab::ui::state::Entry::new(line, outcome));
     }
     let view = session.view();
     let snapshots: Vec<i64> =
@@ -1716,13 +1716,13 @@ async fn a_100000_revision_history_renders_without_freezing() {
     let mut entries = Vec::new();
     for i in 0..100_000usize {
         let line = format!("etcd put /registry/configmaps/default/k{} v{i}", i % 40);
-        let out = session.run_line(i + 1, &line).map(Rc::new);
-        entries.push(rvlab::ui::state::Entry { line: line.into(), out });
+        let outcome = session.run_line_outcome(i + 1, &line);
+        entries.push(rvlab::ui::state::Entry::new(line, outcome));
     }
-    entries.push(rvlab::ui::state::Entry {
-        line: "compact 50000".into(),
-        out: session.run_line(100_001, "compact 50000").map(Rc::new),
-    });
+    entries.push(rvlab::ui::state::Entry::new(
+        "compact 50000",
+        session.run_line_outcome(100_001, "compact 50000"),
+    ));
     let built = js_sys::Date::now();
     let lab = Lab::with_config(Config::parse("?lang=en", "").with_session(session, entries)).await;
     let rendered = js_sys::Date::now();
@@ -2298,8 +2298,8 @@ async fn a_huge_list_is_rendered_in_parts_with_show_more() {
         .collect();
     lines.push("GET /api/v1/namespaces/default/configmaps".into());
     for (i, line) in lines.into_iter().enumerate() {
-        let out = session.run_line(i + 1, &line).map(Rc::new);
-        entries.push(rvlab::ui::state::Entry { line: line.into(), out });
+        let outcome = session.run_line_outcome(i + 1, &line);
+        entries.push(rvlab::ui::state::Entry::new(line, outcome));
     }
     let lab = Lab::with_config(Config::parse("?lang=en", "").with_session(session, entries)).await;
     assert_eq!(lab.all("#list-summary ul.items li").len(), rvlab::ui::response::ROWS_SHOWN);
@@ -3325,10 +3325,7 @@ fn model_of(lines: &[String]) -> timeline::Model {
     let entries: Vec<rvlab::ui::state::Entry> = lines
         .iter()
         .enumerate()
-        .map(|(i, l)| rvlab::ui::state::Entry {
-            line: l.as_str().into(),
-            out: s.run_line(i + 1, l).map(Rc::new),
-        })
+        .map(|(i, l)| rvlab::ui::state::Entry::new(l.as_str(), s.run_line_outcome(i + 1, l)))
         .collect();
     timeline::build(&s, &entries, None)
 }

@@ -6,8 +6,8 @@
 
 use serde_json::{Value, json};
 
-use super::line_error::LineError;
 use super::parse::PagerCommand;
+use super::refusal::Refusal;
 use super::why::Lang;
 use super::why::informer::{describe, log_json, render};
 use crate::client::pager::{ListPager, PagerPoll, PagerRun};
@@ -71,14 +71,15 @@ pub fn pager_list(
 }
 
 /// `pager next`: the stopped pager sends its next pages.
-pub fn pager_next(cluster: &mut Cluster, pages: Option<u32>, explain: bool, open: &mut OpenPager) -> Value {
-    match open.run.take() {
-        None => super::refusal::Refusal::NoPager.output(),
-        Some((run, collection, mut trace)) => {
-            trace.mark_shown();
-            drive(cluster, run, collection, trace, pages, explain, open)
-        }
-    }
+pub fn pager_next(
+    cluster: &mut Cluster,
+    pages: Option<u32>,
+    explain: bool,
+    open: &mut OpenPager,
+) -> Result<Value, Refusal> {
+    let (run, collection, mut trace) = open.run.take().ok_or(Refusal::NoPager)?;
+    trace.mark_shown();
+    Ok(drive(cluster, run, collection, trace, pages, explain, open))
 }
 
 fn drive(

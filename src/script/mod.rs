@@ -4,7 +4,7 @@ pub mod budget;
 pub mod clients;
 pub mod session;
 
-pub use session::Session;
+pub use session::{LineOutcome, Session};
 pub mod expect;
 pub mod kubectl;
 pub mod lex;

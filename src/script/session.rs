@@ -7,7 +7,7 @@ use std::collections::BTreeMap;
 
 use serde_json::{Map, Value, json};
 
-use super::line_error::LineError;
+use super::line_error::LineFailure;
 use super::parse::{Command, EtcdCommand, InformerCommand, Method, parse_line};
 use super::refusal::Refusal;
 use super::view::{
@@ -57,6 +57,14 @@ struct WatchRecord {
     resource: &'static str,
     requested_rv: Option<i64>,
     read: ReadFrames,
+}
+
+/// What one line gave: its output object (the JSON Lines contract) and, when the line did not
+/// run, the typed reason the output's `"error"` words.
+#[derive(Debug, Clone, PartialEq)]
+pub struct LineOutcome {
+    pub out: Value,
+    pub failure: Option<LineFailure>,
 }
 
 /// The outcome counters of a session, for `rvlab run`'s exit status and `rvlab test`'s summary.
@@ -215,14 +223,23 @@ impl Session {
     /// Runs one line (1-based `line_no` goes into the output's `"line"`). Returns `None` for
     /// blank lines and `#` comments.
     pub fn run_line(&mut self, line_no: usize, text: &str) -> Option<Value> {
+        self.run_line_outcome(line_no, text).map(|o| o.out)
+    }
+
+    /// [`Session::run_line`], with the typed reason when the line did not run.
+    pub fn run_line_outcome(&mut self, line_no: usize, text: &str) -> Option<LineOutcome> {
         let t = text.trim();
         if t.is_empty() || t.starts_with('#') {
             return None;
         }
+        let mut failure = None;
         let mut out = match parse_line(t) {
             Err(e) => {
                 self.parse_errors += 1;
-                e.output()
+                let f = LineFailure::Syntax(e);
+                let out = f.output();
+                failure = Some(f);
+                out
             }
             Ok(Command::Expect(exp)) => {
                 let known = &self.informers;
@@ -248,13 +265,18 @@ impl Session {
                 if let Value::Object(rest) = o {
                     m.extend(rest);
                 }
-                return Some(Value::Object(m));
+                return Some(LineOutcome { out: Value::Object(m), failure: None });
             }
             Ok(cmd) => {
                 self.line = line_no;
                 let out = self.execute(cmd);
                 self.poll_informers();
-                out
+                out.unwrap_or_else(|r| {
+                    let f = LineFailure::Refused(r);
+                    let out = f.output();
+                    failure = Some(f);
+                    out
+                })
             }
         };
         // "line" first, then the command's fields.
@@ -265,7 +287,7 @@ impl Session {
         }
         let out = Value::Object(m);
         self.previous = Some(out.clone());
-        Some(out)
+        Some(LineOutcome { out, failure })
     }
 
     /// Runs a whole script, numbering lines from 1.
@@ -362,8 +384,8 @@ impl Session {
         Value::Object(out)
     }
 
-    fn execute(&mut self, cmd: Command) -> Value {
-        match cmd {
+    fn execute(&mut self, cmd: Command) -> Result<Value, Refusal> {
+        Ok(match cmd {
             Command::Request { method, target, body } => {
                 let content_type = match method {
                     Method::Patch(t) => Some(t.content_type()),
@@ -378,7 +400,7 @@ impl Session {
                 json!({"events": [], "closed": true, "dropped": true})
             }
             Command::Events { watch } => match self.watches.get(&watch).copied() {
-                None => Refusal::NoWatch { watch, hint: true }.output(),
+                None => return Err(Refusal::NoWatch { watch, hint: true }),
                 Some(h) => match self.cluster.read_watch(h) {
                     Some((frames, closed)) => {
                         if let Some(r) = self.watch_records.get_mut(&watch) {
@@ -409,11 +431,11 @@ impl Session {
                         }
                         o
                     }
-                    None => Refusal::WatchGone { watch }.output(),
+                    None => return Err(Refusal::WatchGone { watch }),
                 },
             },
             Command::Cancel(watch) => match self.watches.get(&watch).copied() {
-                None => Refusal::NoWatch { watch, hint: false }.output(),
+                None => return Err(Refusal::NoWatch { watch, hint: false }),
                 Some(h) => {
                     self.cluster.cancel_watch(h);
                     json!({"canceled": watch})
@@ -437,18 +459,18 @@ impl Session {
                 self.with_etcd_why(out, why)
             }
             Command::Advance(d) if d > crate::cluster::MAX_ADVANCE => {
-                Refusal::AdvanceTooLong { max: crate::cluster::MAX_ADVANCE_TEXT.to_string() }.output()
+                return Err(Refusal::AdvanceTooLong { max: crate::cluster::MAX_ADVANCE_TEXT.to_string() });
             }
             Command::Advance(d) => {
                 if let Err(e) = self.timers().check(d) {
-                    return Refusal::from(e).output();
+                    return Err(Refusal::from(e));
                 }
                 self.advance(d);
                 json!({"now": crate::clock::Duration(self.cluster.clock().now().0).to_string()})
             }
-            Command::Informer(cmd) => self.informer(cmd),
+            Command::Informer(cmd) => self.informer(cmd)?,
             Command::Drop(watch) => match self.watches.get(&watch).copied() {
-                None => Refusal::NoWatch { watch, hint: false }.output(),
+                None => return Err(Refusal::NoWatch { watch, hint: false }),
                 Some(h) => {
                     // The server notices its client is gone and ends the stream.
                     self.cluster.cancel_watch(h);
@@ -461,7 +483,7 @@ impl Session {
                     inf.drop_connection();
                     json!({"dropped": name})
                 }
-                None => Refusal::NoInformer { name }.output(),
+                None => return Err(Refusal::NoInformer { name }),
             },
             Command::Pager(p) => super::clients::pager_list(
                 &mut self.cluster,
@@ -471,14 +493,14 @@ impl Session {
                 &mut self.pager,
             ),
             Command::PagerNext { pages } => {
-                super::clients::pager_next(&mut self.cluster, pages, self.explain, &mut self.pager)
+                super::clients::pager_next(&mut self.cluster, pages, self.explain, &mut self.pager)?
             }
             Command::Set { name, value } => {
                 let explain_to = match (name.as_str(), value.as_str()) {
                     ("explain", "on" | "true") => Some(true),
                     ("explain", "off" | "false") => Some(false),
                     ("explain", _) => {
-                        return Refusal::ExplainValue { value }.output();
+                        return Err(Refusal::ExplainValue { value });
                     }
                     _ => None,
                 };
@@ -495,7 +517,7 @@ impl Session {
                     None => {
                         let setting = match Setting::parse(&name, &value) {
                             Ok(s) => s,
-                            Err(e) => return Refusal::from(e).output(),
+                            Err(e) => return Err(Refusal::from(e)),
                         };
                         let apiserver = (!setting.cluster_wide()).then_some(self.current_apiserver + 1);
                         let why = SettingWhy { setting: setting.name(), value: value.clone(), apiserver };
@@ -508,7 +530,7 @@ impl Session {
                             }
                             Err(_) => {
                                 let (n, count) = (self.current_apiserver + 1, self.cluster.apiserver_count());
-                                return Refusal::NoApiserver { n, count, hint: true }.output();
+                                return Err(Refusal::NoApiserver { n, count, hint: true });
                             }
                         }
                     }
@@ -520,15 +542,19 @@ impl Session {
                 }
                 out
             }
-            Command::RestartApiserver(0) => Refusal::ApiserverZero.output(),
+            Command::RestartApiserver(0) => return Err(Refusal::ApiserverZero),
             Command::RestartApiserver(n) => match self.cluster.restart_apiserver(n - 1) {
                 Ok(()) => json!({"restarted": n}),
                 Err(_) => {
-                    Refusal::NoApiserver { n, count: self.cluster.apiserver_count(), hint: true }.output()
+                    return Err(Refusal::NoApiserver {
+                        n,
+                        count: self.cluster.apiserver_count(),
+                        hint: true,
+                    });
                 }
             },
             Command::Pause(id) | Command::Resume(id) if !self.watches.contains_key(&id) => {
-                Refusal::NoWatch { watch: id, hint: true }.output()
+                return Err(Refusal::NoWatch { watch: id, hint: true });
             }
             Command::Pause(id) => {
                 if let Some(h) = self.watches.get(&id).copied() {
@@ -547,12 +573,16 @@ impl Session {
                     self.current_apiserver = n - 1;
                     json!({"apiserver": n})
                 } else {
-                    Refusal::NoApiserver { n, count: self.cluster.apiserver_count(), hint: true }.output()
+                    return Err(Refusal::NoApiserver {
+                        n,
+                        count: self.cluster.apiserver_count(),
+                        hint: true,
+                    });
                 }
             }
             // `expect` lines are checked in `run_line`, against the previous output.
             Command::Expect(_) => json!({"error": "expect is evaluated by the session, not executed"}),
-        }
+        })
     }
 
     /// The periodic timers running now (what an `advance` costs).
@@ -590,20 +620,20 @@ impl Session {
         }
     }
 
-    fn informer(&mut self, cmd: InformerCommand) -> Value {
-        match cmd {
+    fn informer(&mut self, cmd: InformerCommand) -> Result<Value, Refusal> {
+        Ok(match cmd {
             InformerCommand::Start { name, resource, namespace, mode, apiservers, resync } => {
                 if self.informers.get(&name).is_some_and(|i| i.state() != "stopped") {
-                    return Refusal::InformerRunning { name }.output();
+                    return Err(Refusal::InformerRunning { name });
                 }
                 if crate::apiserver::resource::lookup(&resource).is_none() {
-                    return Refusal::UnknownResource { resource }.output();
+                    return Err(Refusal::UnknownResource { resource });
                 }
                 let count = self.cluster.apiserver_count();
                 let indexes = match apiservers {
                     None => vec![self.current_apiserver],
                     Some(list) => match list.iter().find(|n| **n < 1 || **n > count) {
-                        Some(&n) => return Refusal::NoApiserver { n, count, hint: false }.output(),
+                        Some(&n) => return Err(Refusal::NoApiserver { n, count, hint: false }),
                         None => list.iter().map(|n| n - 1).collect(),
                     },
                 };
@@ -630,13 +660,13 @@ impl Session {
                     }
                     out
                 }
-                None => Refusal::NoInformer { name }.output(),
+                None => return Err(Refusal::NoInformer { name }),
             },
             InformerCommand::Show { name } => match self.informers.get_mut(&name) {
                 Some(inf) => super::why::informer::report_json(&inf.show(), self.explain),
-                None => Refusal::NoInformer { name }.output(),
+                None => return Err(Refusal::NoInformer { name }),
             },
-        }
+        })
     }
 
     fn etcd(&mut self, cmd: EtcdCommand) -> Value {

@@ -132,7 +132,7 @@ pub fn app(props: &AppProps) -> Html {
     let announce = lab.shown().and_then(|i| {
         let entry = &lab.entries[i];
         let out = entry.out.as_deref()?;
-        Some(tr.f(K::Announce, &[&(i + 1), &console::summary(tr, &entry.line, out)]))
+        Some(tr.f(K::Announce, &[&(i + 1), &console::summary(tr, entry, out)]))
     });
 
     let reduce_motion = cfg.reduced_motion();

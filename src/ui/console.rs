@@ -13,8 +13,8 @@ use super::messages::Messages;
 use super::state::{Action, Entry, HoverHandle, LabHandle, Place};
 
 /// One line of text saying what an output is.
-pub fn summary(tr: Tr, line: &str, out: &Value) -> String {
-    if let Some(e) = super::why::error(tr, line, out) {
+pub fn summary(tr: Tr, entry: &Entry, out: &Value) -> String {
+    if let Some(e) = super::why::error(tr, entry, out) {
         return tr.f(K::SumError, &[&e]);
     }
     if let Some(id) = out.get("watch").and_then(Value::as_str) {
@@ -129,9 +129,7 @@ fn log_row(p: &RowProps) -> Html {
     let (i, n, entry, future) = (p.i, p.i + 1, &p.entry, p.future);
     let (class, summ) = match &entry.out {
         None => ("entry comment", String::new()),
-        Some(out) => {
-            (if lines::is_error(out) { "entry err" } else { "entry" }, summary(tr, &entry.line, out))
-        }
+        Some(out) => (if lines::is_error(out) { "entry err" } else { "entry" }, summary(tr, entry, out)),
     };
     let on_click = p.on_select.reform(move |_: MouseEvent| i);
     let enter = p.on_hover.reform(move |_: MouseEvent| Some(i));

@@ -10,6 +10,8 @@ use serde_json::Value;
 
 use super::i18n::{K, Tr};
 use super::share::DataError;
+use crate::script::LineOutcome;
+use crate::script::line_error::LineFailure;
 
 /// The localStorage key of the saved sandbox: `{"log":[lines…],"redo":[lines…]}`.
 pub const STORAGE_KEY: &str = "rvlab.log.v1";
@@ -23,6 +25,19 @@ pub const BACKUP_KEY: &str = "rvlab.log.v1.backup";
 pub struct Entry {
     pub line: Rc<str>,
     pub out: Option<Rc<Value>>,
+    /// Why the line did not run, as the session decided it (what the UI renders of an error).
+    pub failure: Option<Rc<LineFailure>>,
+}
+
+impl Entry {
+    /// Script line `line` with what the session gave for it.
+    pub fn new(line: impl Into<Rc<str>>, outcome: Option<LineOutcome>) -> Entry {
+        let (out, failure) = match outcome {
+            None => (None, None),
+            Some(o) => (Some(Rc::new(o.out)), o.failure.map(Rc::new)),
+        };
+        Entry { line: line.into(), out, failure }
+    }
 }
 
 impl AsRef<str> for Entry {

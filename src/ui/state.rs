@@ -302,8 +302,8 @@ impl Lab {
             let mark = self.checkpoints.mark_in(self.entries.len(), self.entries.len() + lines.len());
             for line in lines {
                 let n = self.entries.len() + 1;
-                let out = session.run_line(n, &line).map(Rc::new);
-                self.entries.push(Entry { line: line.into(), out });
+                let outcome = session.run_line_outcome(n, &line);
+                self.entries.push(Entry::new(line, outcome));
                 self.fold_last();
                 if Some(n) == mark {
                     self.checkpoints.offer(n, &session);
@@ -320,9 +320,9 @@ impl Lab {
     fn grow_play(&mut self, i: usize, total: u64, secs: u64) {
         let line = super::lines::tick_line(total + secs);
         super::safety::running(std::slice::from_ref(&line));
-        let out = self.session.borrow_mut().run_line(i + 1, &super::lines::tick_line(secs)).map(Rc::new);
+        let outcome = self.session.borrow_mut().run_line_outcome(i + 1, &super::lines::tick_line(secs));
         super::safety::running(&[]);
-        self.entries[i] = Entry { line: line.into(), out };
+        self.entries[i] = Entry::new(line, outcome);
         self.checkpoints.truncate(i);
         self.truncate_seen(i);
         self.seen = self.seen_at(i);

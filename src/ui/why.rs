@@ -8,11 +8,9 @@ use serde_json::Value;
 
 use super::i18n::{K, Lang as UiLang, Tr};
 use super::lines;
+use super::model::Entry;
 use crate::apiserver::watch::FrameType;
-use crate::script::line_error::LineError;
 use crate::script::parse::{Command, parse_line};
-use crate::script::refusal::Refusal;
-use crate::script::syntax::ParseError;
 use crate::script::why::{self, Lang, OutputWhy};
 
 /// The rendering language for the UI's language.
@@ -40,18 +38,12 @@ pub fn engine(out: &Value, lang: Lang) -> Vec<String> {
     why::informer::render_output(out, lang).unwrap_or_default()
 }
 
-/// The error of a line in the UI's language: a typed refusal (`"refused"`) or syntax error
-/// (`"syntax"`) rendered in it, any other error as the engine wrote it. A syntax error is the
-/// parser's value for `line` (the output carries it for JSON Lines readers; the UI asks the parser
-/// again rather than carrying a decoder for 51 kinds in the bundle).
-pub fn error(tr: Tr, line: &str, out: &Value) -> Option<String> {
-    if let Some(r) = Refusal::from_output(out) {
-        return Some(r.render(lang(tr)));
-    }
-    if out.get(ParseError::KEY).is_some()
-        && let Err(e) = parse_line(line)
-    {
-        return Some(e.render(lang(tr)));
+/// The error of a line in the UI's language: the session's typed reason the line did not run (a
+/// syntax error or a refusal) rendered in it, any other error (an etcd or client error) as the
+/// engine wrote it.
+pub fn error(tr: Tr, entry: &Entry, out: &Value) -> Option<String> {
+    if let Some(f) = &entry.failure {
+        return Some(f.render(lang(tr)));
     }
     out.get("error").and_then(Value::as_str).map(str::to_string)
 }
