@@ -158,10 +158,11 @@ impl Setting {
             _ => Err(SettingError::OnOff { setting, value: v() }),
         };
         let dur = |setting: SettingName| {
-            Duration::parse(value).map_err(|reason| SettingError::Duration {
+            Duration::parse(value).map_err(|problem| SettingError::Duration {
                 setting,
                 value: v(),
-                reason: reason.to_string(),
+                reason: problem.to_string(),
+                problem,
             })
         };
         Ok(match name {
@@ -218,9 +219,10 @@ pub enum SettingError {
     Unknown { name: String },
     #[error("{} takes on or off, not {value:?}", setting.as_str())]
     OnOff { setting: SettingName, value: String },
-    /// A duration that does not parse (`reason` is the duration parser's English).
-    #[error("{}: {reason}", setting.as_str())]
-    Duration { setting: SettingName, value: String, reason: String },
+    /// A duration that does not parse: `problem` is the duration parser's value, `reason` its
+    /// English (kept for JSON Lines readers that read it).
+    #[error("{}: {problem}", setting.as_str())]
+    Duration { setting: SettingName, value: String, reason: String, problem: crate::clock::DurationError },
     #[error("apiservers takes a number from 1 to {max}, not {value:?}")]
     Apiservers { value: String, max: usize },
     #[error("etcd takes 3.4, 3.5 or 3.6, not {value:?}")]

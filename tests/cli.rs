@@ -54,7 +54,7 @@ fn a_refused_line_carries_its_refusal_as_a_value() {
         lines,
         [
             r#"{"line":1,"error":"no watch named \"w9\"; watch ids are w1, w2, … in the order watches were opened","refused":{"kind":"no-watch","watch":"w9","hint":true}}"#,
-            r#"{"line":2,"error":"cache.lag: invalid duration \"soon\"; expected e.g. 500ms, 61s, 5m or 1h","refused":{"kind":"setting","error":{"kind":"duration","setting":"cache.lag","value":"soon","reason":"invalid duration \"soon\"; expected e.g. 500ms, 61s, 5m or 1h"}}}"#,
+            r#"{"line":2,"error":"cache.lag: invalid duration \"soon\"; expected e.g. 500ms, 61s, 5m or 1h","refused":{"kind":"setting","error":{"kind":"duration","setting":"cache.lag","value":"soon","reason":"invalid duration \"soon\"; expected e.g. 500ms, 61s, 5m or 1h","problem":{"kind":"invalid","text":"soon"}}}}"#,
             r#"{"line":3,"error":"advance is at most 168h per line; repeat the line to go further","refused":{"kind":"advance-too-long","max":"168h"}}"#,
         ]
     );

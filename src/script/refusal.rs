@@ -112,8 +112,8 @@ fn setting_zh(e: &SettingError) -> String {
         SettingError::OnOff { setting, value } => {
             format!("{} 只接受 on 或 off，而不是 {value:?}", setting.as_str())
         }
-        SettingError::Duration { setting, value, .. } => {
-            format!("{}：无效的时长 {value:?}；例如 500ms、61s、5m 或 1h", setting.as_str())
+        SettingError::Duration { setting, problem, .. } => {
+            format!("{}：{}", setting.as_str(), super::syntax::duration_zh(problem))
         }
         SettingError::Apiservers { value, max } => {
             format!("apiservers 接受 1 到 {max} 之间的数，而不是 {value:?}")
@@ -232,6 +232,19 @@ mod tests {
             assert_ne!(en, zh);
             assert!(zh.chars().any(|c| ('\u{4e00}'..='\u{9fff}').contains(&c)), "{zh}");
         }
+    }
+
+    #[test]
+    fn a_bad_duration_in_a_setting_says_what_is_wrong_with_it_in_both_languages() {
+        let r = Refusal::from(crate::cluster::Setting::parse("cache.lag", "5").unwrap_err());
+        assert_eq!(r.to_string(), "cache.lag: invalid duration \"5\": missing unit; use ms, s, m or h");
+        assert_eq!(r.render(Lang::Zh), "cache.lag：无效的时长 \"5\"：缺少单位；可用 ms、s、m 或 h");
+        assert_eq!(
+            r.output()["refused"]["error"],
+            json!({"kind": "duration", "setting": "cache.lag", "value": "5",
+                "reason": "invalid duration \"5\": missing unit; use ms, s, m or h",
+                "problem": {"kind": "missing-unit", "text": "5"}})
+        );
     }
 
     #[test]

@@ -724,7 +724,7 @@ impl Problem {
 }
 
 /// A duration error in 中文 (its English is `DurationError`'s `Display`).
-fn duration_zh(e: &DurationError) -> String {
+pub(crate) fn duration_zh(e: &DurationError) -> String {
     match e {
         DurationError::Empty => "时长为空；例如 500ms、61s、5m 或 1h".into(),
         DurationError::Invalid { text } => format!("无效的时长 {text:?}；例如 500ms、61s、5m 或 1h"),
