@@ -1941,9 +1941,8 @@ fn failing_once(failing: &'static str, fails: Rc<std::cell::Cell<u32>>) -> Loade
     })
 }
 
-/// A line the session refuses carries its refusal as a value (`"refused"`); the response's error
-/// box and the console's summary render it in the UI's language. A parse error has no typed
-/// form yet and stays as the engine wrote it.
+/// A line the session refuses, or that does not parse, gives the UI its typed reason; the
+/// response's error box, its "Why?" and the console's summary render it in the UI's language.
 #[wasm_bindgen_test]
 async fn a_refused_line_is_told_in_the_learners_language() {
     use rvlab::script::line_error::LineError;
@@ -1960,8 +1959,12 @@ async fn a_refused_line_is_told_in_the_learners_language() {
     let row = lab.text("#log li[data-line='1']");
     assert!(row.contains(&no_watch.render(why::Lang::Zh)), "{row}");
     assert!(!row.contains("no watch named"), "{row}");
+    assert!(lab.text("#why-text").starts_with("这一行没有运行"), "{}", lab.text("#why-text"));
     lab.console("set compactor maybe").await;
     assert_eq!(lab.text("#line-error"), "compactor 只接受 on 或 off，而不是 \"maybe\"");
+    // A bad duration says what is wrong with it, as the English does.
+    lab.console("set cache.lag 5").await;
+    assert_eq!(lab.text("#line-error"), "cache.lag：无效的时长 \"5\"：缺少单位；可用 ms、s、m 或 h");
     // A line that does not parse: its syntax error is a value too, told in 中文; the script words
     // (the command, its usage) stay as written.
     lab.console("frobnicate now").await;
@@ -1972,12 +1975,13 @@ async fn a_refused_line_is_told_in_the_learners_language() {
         "{}",
         lab.text("#line-error")
     );
+    assert!(lab.text("#why-text").starts_with("这一行不符合脚本语言的写法"), "{}", lab.text("#why-text"));
     lab.console("compact x").await;
     assert_eq!(lab.text("#line-error"), "compact：修订号（revision）必须是数字，而不是 \"x\"");
     assert!(
-        lab.text("#log li[data-line='5']").contains("修订号（revision）必须是数字"),
+        lab.text("#log li[data-line='6']").contains("修订号（revision）必须是数字"),
         "{}",
-        lab.text("#log li[data-line='5']")
+        lab.text("#log li[data-line='6']")
     );
     lab.select("#lang", "en").await;
     assert_eq!(lab.text("#line-error"), "compact: revision must be a number, got \"x\"");

@@ -195,7 +195,7 @@ pub fn response_view() -> Html {
     }
 
     {
-        let text = why::explain(tr, &entry.line, out);
+        let text = why::explain(tr, entry, out);
         let framing = text.framing.into_iter().map(|p| html! { <p>{ p }</p> });
         let lang = tr.0.code();
         let engine = (!text.engine.is_empty()).then(|| {

@@ -10,6 +10,7 @@ use super::i18n::{K, Lang as UiLang, Tr};
 use super::lines;
 use super::model::Entry;
 use crate::apiserver::watch::FrameType;
+use crate::script::line_error::LineFailure;
 use crate::script::parse::{Command, parse_line};
 use crate::script::why::{self, Lang, OutputWhy};
 
@@ -48,15 +49,19 @@ pub fn error(tr: Tr, entry: &Entry, out: &Value) -> Option<String> {
     out.get("error").and_then(Value::as_str).map(str::to_string)
 }
 
-/// "Why?" of the output `out` of script line `line`.
-pub fn explain(tr: Tr, line: &str, out: &Value) -> WhyText {
+/// "Why?" of the output `out` of log entry `entry`.
+pub fn explain(tr: Tr, entry: &Entry, out: &Value) -> WhyText {
     let engine = engine(out, lang(tr));
     let mut framing = Vec::new();
+    if matches!(entry.failure.as_deref(), Some(LineFailure::Syntax(_))) {
+        framing.push(tr.t(K::WhyLineSyntax).to_string());
+        return WhyText { framing, engine };
+    }
     if out.get("error").is_some() {
         framing.push(tr.t(K::WhyLineError).to_string());
         return WhyText { framing, engine };
     }
-    match parse_line(line) {
+    match parse_line(&entry.line) {
         Ok(Command::Events { .. }) if out.get("dropped").and_then(Value::as_bool) == Some(true) => {
             framing.push(tr.t(K::WhyEventsDropped).to_string());
         }
