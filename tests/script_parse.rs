@@ -2,9 +2,10 @@
 
 use rvlab::client::InformerMode;
 use rvlab::clock::Duration;
+use rvlab::script::LineFailure;
 use rvlab::script::Session;
 use rvlab::script::expect::{Check, CmpOp, Entry, Expectation, Path, Segment, Subject};
-use rvlab::script::line_error::{LineError, LineFailure};
+use rvlab::script::line_error::LineError;
 use rvlab::script::parse::{Command, EtcdCommand, InformerCommand, Method, ParseError, parse_line};
 use rvlab::script::refusal::Refusal;
 use serde_json::json;

@@ -4,11 +4,13 @@ pub mod budget;
 pub mod clients;
 pub mod session;
 
-pub use session::{LineOutcome, Session};
+pub use outcome::{LineFailure, LineOutcome};
+pub use session::Session;
 pub mod expect;
 pub mod kubectl;
 pub mod lex;
 pub mod line_error;
+pub mod outcome;
 pub mod parse;
 pub mod refusal;
 pub mod syntax;

@@ -7,7 +7,7 @@ use std::collections::BTreeMap;
 
 use serde_json::{Map, Value, json};
 
-use super::line_error::LineFailure;
+use super::outcome::{LineFailure, LineOutcome};
 use super::parse::{Command, EtcdCommand, InformerCommand, Method, parse_line};
 use super::refusal::Refusal;
 use super::view::{
@@ -57,14 +57,6 @@ struct WatchRecord {
     resource: &'static str,
     requested_rv: Option<i64>,
     read: ReadFrames,
-}
-
-/// What one line gave: its output object (the JSON Lines contract) and, when the line did not
-/// run, the typed reason the output's `"error"` words.
-#[derive(Debug, Clone, PartialEq)]
-pub struct LineOutcome {
-    pub out: Value,
-    pub failure: Option<LineFailure>,
 }
 
 /// The outcome counters of a session, for `rvlab run`'s exit status and `rvlab test`'s summary.

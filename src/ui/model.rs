@@ -10,8 +10,7 @@ use serde_json::Value;
 
 use super::i18n::{K, Tr};
 use super::share::DataError;
-use crate::script::LineOutcome;
-use crate::script::line_error::LineFailure;
+use crate::script::{LineFailure, LineOutcome};
 
 /// The localStorage key of the saved sandbox: `{"log":[lines…],"redo":[lines…]}`.
 pub const STORAGE_KEY: &str = "rvlab.log.v1";

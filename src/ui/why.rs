@@ -10,7 +10,7 @@ use super::i18n::{K, Lang as UiLang, Tr};
 use super::lines;
 use super::model::Entry;
 use crate::apiserver::watch::FrameType;
-use crate::script::line_error::LineFailure;
+use crate::script::LineFailure;
 use crate::script::parse::{Command, parse_line};
 use crate::script::why::{self, Lang, OutputWhy};
 

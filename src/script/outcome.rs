@@ -1,0 +1,45 @@
+//! What one script line gave: its output object (the JSON Lines contract) and, when the line did
+//! not run, why, as the session decided it ([`LineFailure`]: a syntax error or a refusal). The
+//! CLI prints the output; the UI renders the failure in its language rather than the output's
+//! English. No upstream counterpart.
+
+use serde_json::Value;
+
+use super::line_error::LineError;
+use super::refusal::Refusal;
+use super::syntax::ParseError;
+use super::why::Lang;
+
+/// What one line gave.
+#[derive(Debug, Clone, PartialEq)]
+pub struct LineOutcome {
+    pub out: Value,
+    pub failure: Option<LineFailure>,
+}
+
+/// Why a line did not run, as the session decided it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum LineFailure {
+    /// The line does not parse.
+    Syntax(ParseError),
+    /// The line parsed, and the session refused it.
+    Refused(Refusal),
+}
+
+impl LineFailure {
+    /// The words in `lang`.
+    pub fn render(&self, lang: Lang) -> String {
+        match self {
+            LineFailure::Syntax(e) => e.render(lang),
+            LineFailure::Refused(r) => r.render(lang),
+        }
+    }
+
+    /// The output of the line (without its `"line"` number).
+    pub fn output(&self) -> Value {
+        match self {
+            LineFailure::Syntax(e) => e.output(),
+            LineFailure::Refused(r) => r.output(),
+        }
+    }
+}
