@@ -8,7 +8,7 @@
 
 use rvlab::apiserver::continue_token::{ContinueToken, go_base64_encode};
 use rvlab::apiserver::request::parse_request;
-use rvlab::script::Session;
+use rvlab::script::{LineOutcome, Session};
 use rvlab::script::parse::parse_line;
 use serde_json::Value;
 
@@ -56,14 +56,42 @@ pub fn check_parse_line(data: &[u8]) {
     }
 }
 
-/// (d1) a whole script, as text (cut at [`MAX_SCRIPT_BYTES`]): no panic, and the same script run
-/// twice prints the same output.
+/// (d1) a whole script, as text (cut at [`MAX_SCRIPT_BYTES`]): no panic, the same script run
+/// twice prints the same output, and each line's typed failure is what its output carries (see
+/// [`check_outcome`]).
 pub fn check_script_text(data: &[u8]) {
     let data = &data[..data.len().min(MAX_SCRIPT_BYTES)];
     let text = String::from_utf8_lossy(data);
     let a = Session::new().run_script(&text);
-    let b = Session::new().run_script(&text);
+    let mut s = Session::new();
+    let mut b = Vec::new();
+    for (i, line) in text.lines().enumerate() {
+        if let Some(o) = s.run_line_outcome(i + 1, line) {
+            check_outcome(line, &o);
+            b.push(o.out);
+        }
+    }
     assert!(a == b, "same script, different output:\n{text}");
+}
+
+/// A line's output carries `"syntax"` or `"refused"` exactly when the session hands a typed
+/// failure, and then is that failure's output (after `"line"`): what the UI renders and what
+/// JSON Lines readers read never disagree.
+pub fn check_outcome(line: &str, o: &LineOutcome) {
+    match &o.failure {
+        Some(f) => {
+            let mut out = o.out.clone();
+            if let Value::Object(m) = &mut out {
+                m.remove("line");
+            }
+            assert_eq!(out, f.output(), "{line:?}: the output is not its typed failure's");
+        }
+        None => assert!(
+            o.out.get("syntax").is_none() && o.out.get("refused").is_none(),
+            "{line:?}: a typed error in the output without a typed failure: {}",
+            o.out
+        ),
+    }
 }
 
 /// (d2) structure-aware: the bytes choose a sequence of plausible lines (see [`Gen`]), each
