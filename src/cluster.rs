@@ -209,7 +209,8 @@ impl Setting {
 }
 
 /// Why a `set <name> <value>` line was refused. A typed value (a refused line carries it, see
-/// `script::refusal`); its English words here, its 中文 in `script::refusal`.
+/// `script::refusal`); its English words here, its 中文 in `script::refusal` (a duration's
+/// problem in `script::syntax`, with the script's other duration errors).
 #[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, thiserror::Error)]
 #[serde(tag = "kind", rename_all = "kebab-case", rename_all_fields = "camelCase")]
 pub enum SettingError {

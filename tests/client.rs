@@ -1265,11 +1265,12 @@ pager list /apis/x"#);
         out[7]["error"],
         "pager list: unknown resource \"widgets\"; the apiserver serves pods and configmaps"
     );
-    assert!(
-        out[8]["error"]
-            .as_str()
-            .is_some_and(|e| e.starts_with("pager list: \"/apis/x\" is not a collection path"))
+    assert_eq!(out[7]["refused"], json!({"kind": "pager-resource", "resource": "widgets"}));
+    assert_eq!(
+        out[8]["error"],
+        "pager list: \"/apis/x\" is not a collection path; expected /api/v1/namespaces/<ns>/<resource> or /api/v1/<resource>"
     );
+    assert_eq!(out[8]["refused"], json!({"kind": "pager-path", "path": "/apis/x"}));
 }
 
 // `drop wN`: the connection of a watch breaks. The server notices its client is gone and ends the

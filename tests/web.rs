@@ -1986,6 +1986,21 @@ async fn a_refused_line_is_told_in_the_learners_language() {
     lab.select("#lang", "en").await;
     assert_eq!(lab.text("#line-error"), "compact: revision must be a number, got \"x\"");
     assert!(lab.text("#log li[data-line='1']").contains(&no_watch.to_string()));
+    // etcd's own error is not a refusal of the session: its words stay etcd's, and "Why?" says so.
+    lab.console("compact 99").await;
+    assert_eq!(lab.text("#line-error"), "mvcc: required revision is a future revision");
+    assert!(
+        lab.text("#why-text").starts_with("This line ended in the error above"),
+        "{}",
+        lab.text("#why-text")
+    );
+    lab.select("#lang", "zh").await;
+    lab.console("pager list /apis/x").await;
+    assert_eq!(
+        lab.text("#line-error"),
+        "pager list：\"/apis/x\" 不是集合路径；应为 /api/v1/namespaces/<ns>/<resource> 或 /api/v1/<resource>"
+    );
+    assert!(lab.text("#why-text").starts_with("这一行没有运行"), "{}", lab.text("#why-text"));
     lab.unmount();
 }
 

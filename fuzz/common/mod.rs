@@ -8,8 +8,8 @@
 
 use rvlab::apiserver::continue_token::{ContinueToken, go_base64_encode};
 use rvlab::apiserver::request::parse_request;
-use rvlab::script::{LineOutcome, Session};
 use rvlab::script::parse::parse_line;
+use rvlab::script::{LineOutcome, Session};
 use serde_json::Value;
 
 /// Scripts longer than this (in bytes) are cut, so one input stays fast.

@@ -24,22 +24,15 @@ pub struct OpenPager {
 
 /// `/api/v1/namespaces/<ns>/<resource>` or `/api/v1/<resource>` → the collection, for a
 /// resource the apiserver serves.
-pub fn collection(path: &str) -> Result<ResourcePath, String> {
+pub fn collection(path: &str) -> Result<ResourcePath, Refusal> {
     let parts: Vec<&str> = path.trim_end_matches('/').split('/').collect();
     let (ns, resource) = match parts.as_slice() {
         ["", "api", "v1", "namespaces", ns, resource] if !ns.is_empty() => (Some(*ns), *resource),
         ["", "api", "v1", resource] => (None, *resource),
-        _ => {
-            return Err(format!(
-                "pager list: {path:?} is not a collection path; expected /api/v1/namespaces/<ns>/<resource> \
-                 or /api/v1/<resource>"
-            ));
-        }
+        _ => return Err(Refusal::PagerPath { path: path.to_string() }),
     };
     if crate::apiserver::resource::lookup(resource).is_none() {
-        return Err(format!(
-            "pager list: unknown resource {resource:?}; the apiserver serves pods and configmaps"
-        ));
+        return Err(Refusal::PagerResource { resource: resource.to_string() });
     }
     Ok(ResourcePath::new(resource, ns))
 }
@@ -53,11 +46,8 @@ pub fn pager_list(
     cmd: &PagerCommand,
     explain: bool,
     open: &mut OpenPager,
-) -> Value {
-    let path = match collection(&cmd.path) {
-        Ok(p) => p,
-        Err(e) => return json!({ "error": e }),
-    };
+) -> Result<Value, Refusal> {
+    let path = collection(&cmd.path)?;
     let pager = match cmd.limit {
         Some(l) => ListPager::new(l),
         None => ListPager::default(),
@@ -67,7 +57,7 @@ pub fn pager_list(
         ..Default::default()
     };
     let run = pager.start(&path, apiserver, options);
-    drive(cluster, run, path.collection(), Trace::new(), cmd.pages, explain, open)
+    Ok(drive(cluster, run, path.collection(), Trace::new(), cmd.pages, explain, open))
 }
 
 /// `pager next`: the stopped pager sends its next pages.

@@ -43,6 +43,10 @@ pub enum Refusal {
     ExplainValue { value: String },
     /// `pager next` without a `pager list` waiting for its next page.
     NoPager,
+    /// `pager list` of a path that is not a collection.
+    PagerPath { path: String },
+    /// `pager list` of a collection of a resource the apiserver does not serve.
+    PagerResource { resource: String },
     /// `set <name> <value>` that names no setting or gives it a value it does not take.
     Setting { error: SettingError },
 }
@@ -97,6 +101,12 @@ impl LineError for Refusal {
             Refusal::ExplainValue { value } => format!("explain 只接受 on 或 off，而不是 {value:?}"),
             Refusal::NoPager => {
                 "pager next：没有等待下一页的 pager；先用 pager list <path> … pages=<n> 开始一个".to_string()
+            }
+            Refusal::PagerPath { path } => format!(
+                "pager list：{path:?} 不是集合路径；应为 /api/v1/namespaces/<ns>/<resource> 或 /api/v1/<resource>"
+            ),
+            Refusal::PagerResource { resource } => {
+                format!("pager list：未知的资源 {resource:?}；apiserver 只提供 pods 和 configmaps")
             }
             Refusal::Setting { error } => setting_zh(error),
         }
@@ -169,6 +179,16 @@ impl fmt::Display for Refusal {
             Refusal::NoPager => {
                 f.write_str("pager next: no pager is waiting; start one with pager list <path> … pages=<n>")
             }
+            Refusal::PagerPath { path } => write!(
+                f,
+                "pager list: {path:?} is not a collection path; expected /api/v1/namespaces/<ns>/<resource> or /api/v1/<resource>"
+            ),
+            Refusal::PagerResource { resource } => {
+                write!(
+                    f,
+                    "pager list: unknown resource {resource:?}; the apiserver serves pods and configmaps"
+                )
+            }
             Refusal::Setting { error } => write!(f, "{error}"),
         }
     }
@@ -200,6 +220,8 @@ mod tests {
             },
             Refusal::ExplainValue { value: "maybe".into() },
             Refusal::NoPager,
+            Refusal::PagerPath { path: "/apis/x".into() },
+            Refusal::PagerResource { resource: "widgets".into() },
         ]
         .into_iter()
         .chain(
@@ -222,11 +244,19 @@ mod tests {
 
     #[test]
     fn each_refusal_is_carried_by_its_output_and_has_words_in_both_languages() {
+        let readme = include_str!("../../README.md");
+        let mut seen = std::collections::BTreeSet::new();
         for r in all() {
             let out = r.output();
-            assert_eq!(out["refused"], serde_json::to_value(&r).unwrap(), "{out}");
+            assert_eq!(out["error"], r.to_string(), "{out}");
+            assert!(seen.insert(out["refused"].to_string()), "two refusals serialise alike: {out}");
             let kind = out["refused"]["kind"].as_str().unwrap_or_default();
             assert!(!kind.is_empty() && kind.chars().all(|c| c.is_ascii_lowercase() || c == '-'), "{out}");
+            // The JSON Lines interface documents every kind (README, "a line the session refuses").
+            assert!(
+                readme.contains(&format!("`{kind}`")),
+                "README does not document the refusal kind {kind}"
+            );
             let (en, zh) = (r.render(Lang::En), r.render(Lang::Zh));
             assert_eq!(en, r.to_string());
             assert_ne!(en, zh);

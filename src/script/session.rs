@@ -483,7 +483,7 @@ impl Session {
                 &p,
                 self.explain,
                 &mut self.pager,
-            ),
+            )?,
             Command::PagerNext { pages } => {
                 super::clients::pager_next(&mut self.cluster, pages, self.explain, &mut self.pager)?
             }

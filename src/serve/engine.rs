@@ -17,6 +17,7 @@ use super::record::Recorder;
 use super::table::TableRequest;
 use crate::clock::Duration;
 use crate::script::Session;
+use crate::script::line_error::LineError;
 
 /// Frames for one open HTTP watch response (one JSON object per line).
 pub type FrameSender = mpsc::Sender<Bytes>;
@@ -146,7 +147,7 @@ impl Engine {
     /// replays with `rvlab run` exiting 0.
     pub fn run(&mut self, line: &str) -> Ran {
         if let Err(e) = crate::script::parse::parse_line(line.trim()) {
-            return Ran { output: json!({"error": e.to_string()}) };
+            return Ran { output: e.output() };
         }
         self.sync_clock();
         self.flush_advance();

@@ -14,7 +14,7 @@ use super::state::{Action, Entry, HoverHandle, LabHandle, Place};
 
 /// One line of text saying what an output is.
 pub fn summary(tr: Tr, entry: &Entry, out: &Value) -> String {
-    if let Some(e) = super::why::error(tr, entry, out) {
+    if let Some(e) = super::why::error(tr, entry) {
         return tr.f(K::SumError, &[&e]);
     }
     if let Some(id) = out.get("watch").and_then(Value::as_str) {

@@ -228,6 +228,7 @@ strings! {
     // ---- "why" for outputs that carry no decision of the engine (decisions are rendered by
     // script::why from the output's "why")
     WhyLineSyntax => "This line is not in the script language, so nothing ran: the error above says where it goes wrong and what may come there. Nothing changed in the cluster.", "这一行不符合脚本语言的写法，所以什么都没有运行：上面的错误指出了出错的位置，以及那里可以写什么。集群没有任何变化。";
+    WhyOtherError => "This line ended in the error above, in the words of the part that gave it (etcd or the client). Nothing changed in the cluster.", "这一行以上面的错误结束，用的是给出它的那一方（etcd 或客户端）的原话。集群没有任何变化。";
     WhyLineError => "This line did not run: the engine refused it with the error above. Nothing changed in the cluster.", "这一行没有运行：引擎以上面的错误拒绝了它，集群没有任何变化。";
     WhyNoDecision => "This output carries no recorded decision: switch “explain” on to see why the engine answered this way.", "这个输出没有记录决策：打开“explain”即可看到引擎为什么这样回答。";
     WhyEventsRead => "The frames this watch received since the last read; each frame's “Why?” says what it is.", "这是这个 watch 自上次读取以来收到的帧；每一帧的“为什么？”说明它是什么。";

@@ -176,7 +176,7 @@ pub fn response_view() -> Html {
     };
     let mut parts: Vec<Html> = Vec::new();
 
-    if let Some(err) = why::error(tr, entry, out) {
+    if let Some(err) = why::error(tr, entry) {
         parts.push(html! { <p id="line-error" class="error-box" role="alert">{ err }</p> });
     }
 

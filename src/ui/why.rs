@@ -42,23 +42,26 @@ pub fn engine(out: &Value, lang: Lang) -> Vec<String> {
 /// The error of a line in the UI's language: the session's typed reason the line did not run (a
 /// syntax error or a refusal) rendered in it, any other error (an etcd or client error) as the
 /// engine wrote it.
-pub fn error(tr: Tr, entry: &Entry, out: &Value) -> Option<String> {
+pub fn error(tr: Tr, entry: &Entry) -> Option<String> {
     if let Some(f) = &entry.failure {
         return Some(f.render(lang(tr)));
     }
-    out.get("error").and_then(Value::as_str).map(str::to_string)
+    entry.out.as_deref()?.get("error").and_then(Value::as_str).map(str::to_string)
 }
 
 /// "Why?" of the output `out` of log entry `entry`.
 pub fn explain(tr: Tr, entry: &Entry, out: &Value) -> WhyText {
     let engine = engine(out, lang(tr));
     let mut framing = Vec::new();
-    if matches!(entry.failure.as_deref(), Some(LineFailure::Syntax(_))) {
-        framing.push(tr.t(K::WhyLineSyntax).to_string());
-        return WhyText { framing, engine };
-    }
-    if out.get("error").is_some() {
-        framing.push(tr.t(K::WhyLineError).to_string());
+    let failed = match entry.failure.as_deref() {
+        Some(LineFailure::Syntax(_)) => Some(K::WhyLineSyntax),
+        Some(LineFailure::Refused(_)) => Some(K::WhyLineError),
+        // etcd's own error or the client's, in their words; `engine` has the typed decision.
+        None if out.get("error").is_some() => Some(K::WhyOtherError),
+        None => None,
+    };
+    if let Some(k) = failed {
+        framing.push(tr.t(k).to_string());
         return WhyText { framing, engine };
     }
     match parse_line(&entry.line) {
