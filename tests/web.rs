@@ -2001,6 +2001,8 @@ async fn a_refused_line_is_told_in_the_learners_language() {
         "pager list：\"/apis/x\" 不是集合路径；应为 /api/v1/namespaces/<ns>/<resource> 或 /api/v1/<resource>"
     );
     assert!(lab.text("#why-text").starts_with("这一行没有运行"), "{}", lab.text("#why-text"));
+    // The language lives in the page's URL: later tests start in English.
+    lab.select("#lang", "en").await;
     lab.unmount();
 }
 
