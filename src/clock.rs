@@ -12,8 +12,9 @@ pub struct Instant(pub u64);
 pub struct Duration(pub u64);
 
 impl Duration {
+    /// `s` seconds (saturating: a span too long to count in milliseconds is the longest one).
     pub const fn from_secs(s: u64) -> Self {
-        Duration(s * 1000)
+        Duration(s.saturating_mul(1000))
     }
     pub const fn from_millis(ms: u64) -> Self {
         Duration(ms)

@@ -124,6 +124,30 @@ fn resyncs_of_many_objects_are_counted_per_object() {
     assert_eq!(out[10]["now"], "1426s");
 }
 
+/// Found while fuzzing (a panic, `fuzz/regressions/script_text/`): a watch with
+/// `timeoutSeconds=6148914691236517202` overflowed the seconds-to-milliseconds product. The timeout
+/// is now Go's: `timeoutSeconds × time.Second` in int64 nanoseconds, which wraps, and a negative
+/// result (upstream `endpoints/request.GetTimeoutForWatch` allows it) ends the watch at once.
+#[test]
+fn watch_timeouts_are_counted_as_go_counts_them() {
+    use rvlab::apiserver::server::watch_timeout;
+    use rvlab::clock::Duration;
+    assert_eq!(watch_timeout(None), None);
+    assert_eq!(watch_timeout(Some(0)), None);
+    assert_eq!(watch_timeout(Some(100)), Some(Duration::from_secs(100)));
+    assert_eq!(watch_timeout(Some(-1)), Some(Duration(0)));
+    // 6148914691236517202 × 10⁹ mod 2⁶⁴ = 6148914687903183872 ns (≈ 195 years); i64::MAX × 10⁹
+    // wraps to −10⁹ ns, one second in the past.
+    assert_eq!(watch_timeout(Some(6148914691236517202)), Some(Duration(6148914687903)));
+    assert_eq!(watch_timeout(Some(i64::MAX)), Some(Duration(0)));
+    let w = "GET /api/v1/namespaces/default/configmaps?watch=true&timeoutSeconds=";
+    let out = rvlab::script::Session::new().run_script(&format!(
+        "{w}-1\n{w}9223372036854775807\n{w}6148914691236517202\nadvance 1s\nevents w1\nevents w2\nevents w3\n"
+    ));
+    assert_eq!((out[4]["closed"].as_bool(), out[5]["closed"].as_bool()), (Some(true), Some(true)));
+    assert_eq!(out[6]["closed"], false);
+}
+
 /// Found while fuzzing: `compaction-interval` accepted 1ms, so `advance 10m` ran 600 000 rounds
 /// and wrote 600 000 revisions. The interval is now at least 10 s.
 #[test]

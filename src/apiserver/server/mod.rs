@@ -296,10 +296,8 @@ impl ApiServer {
             name: req.name.clone(),
             selector,
         };
-        let timeout = match opts.timeout_seconds.and_then(|s| u64::try_from(s).ok()) {
-            Some(s) if s > 0 => Duration::from_secs(s),
-            _ => Duration::from_secs(ctx.rng.range(1800, 3600)),
-        };
+        let timeout = watch_timeout(opts.timeout_seconds)
+            .unwrap_or_else(|| Duration::from_secs(ctx.rng.range(1800, 3600)));
         self.next_watch += 1;
         let id = self.next_watch;
         let args = WatchArgs {
@@ -381,4 +379,18 @@ fn list_body(info: &ResourceInfo, page: ListPage) -> Value {
     list.insert("metadata".into(), Value::Object(meta));
     list.insert("items".into(), Value::Array(items));
     Value::Object(list)
+}
+
+/// The server's timeout for a watch with `timeoutSeconds` (upstream
+/// `endpoints/request.GetTimeoutForWatch`): the seconds times `time.Second` in Go's int64
+/// nanoseconds, which wraps; `None` when that is zero (or absent), and then the server picks a
+/// random one in [`--min-request-timeout`, 2×). A negative timeout (upstream keeps allowing it)
+/// is already over: the stream ends at the next tick of the timer.
+pub fn watch_timeout(timeout_seconds: Option<i64>) -> Option<Duration> {
+    let ns = timeout_seconds.unwrap_or(0).wrapping_mul(1_000_000_000);
+    match ns {
+        0 => None,
+        ..0 => Some(Duration(0)),
+        _ => Some(Duration(ns.unsigned_abs() / 1_000_000)),
+    }
 }
