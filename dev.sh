@@ -1,26 +1,53 @@
 #!/usr/bin/env bash
 # rvlab developer entry point. The README's two commands:
-#   ./dev.sh serve   install what is missing, build, serve the playground on http://127.0.0.1:8080
+#   ./dev.sh serve   install what is missing, then `trunk serve`: the playground on http://127.0.0.1:8080/,
+#                    rebuilt and reloaded when src/, www/ or lessons/ change
 #   ./dev.sh test    install what is missing, run every native and browser test, print "N passed, N failed"
-#   ./dev.sh build   the release bundle into dist/ (static files to host anywhere)
-#   ./dev.sh shots   screenshots of the pictures in their key states, into shots/
-# Everything installed lands in .tools/ (pinned versions) or comes from Debian's packages.
+# and the others:
+#   ./dev.sh build   `trunk build --release`: the bundle in dist/ (static files to host anywhere)
+#   ./dev.sh book    the book (site/) with the playground, served on http://127.0.0.1:3000/
+#   ./dev.sh bench | shots | soak   benchmarks, screenshots, the load-and-fault run
+# Tools are pinned and compiled or installed once per machine, not once per clone, into
+# ${XDG_CACHE_HOME:-~/.cache}/rvlab/tools/<tool>-<version>/ (RVLAB_TOOLS overrides); every clone
+# on the machine, CI's fresh clone included, reuses them. Debian packages come from apt.
 set -uo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")" || exit 1
 ROOT=$PWD
-TOOLS=$ROOT/.tools
-BINARYEN_VERSION=132.0.0
-# mdBook for the documentation site (site/): no watch/serve/search, so it builds in minutes.
+TOOL_CACHE=${RVLAB_TOOLS:-${XDG_CACHE_HOME:-$HOME/.cache}/rvlab/tools}
+# Pins. Trunk 0.21.x (0.22 needs a newer rustc); wasm-bindgen-cli and wasm-opt are the versions
+# Trunk.toml's [tools] names (read from there, so the two never disagree).
+TRUNK_VERSION=0.21.14
+toml_tool() { sed -n "s/^$1 *= *\"\\(.*\\)\"/\\1/p" Trunk.toml | head -n 1; }
+WASM_BINDGEN_VERSION=$(toml_tool wasm_bindgen)
+BINARYEN_MAJOR=$(toml_tool wasm_opt | sed 's/^version_//')
+BINARYEN_VERSION=$BINARYEN_MAJOR.0.0
+# mdBook for the book (site/): no watch/serve/search, so it builds in minutes.
 MDBOOK_VERSION=0.5.4
-export PATH="$TOOLS/bin:$TOOLS/npm/node_modules/.bin:$HOME/.cargo/bin:$PATH"
+PLAYWRIGHT_VERSION=1.65.1
+PY_KUBERNETES_VERSION=37.0.2
+
+TRUNK_DIR=$TOOL_CACHE/trunk-$TRUNK_VERSION
+BINDGEN_DIR=$TOOL_CACHE/wasm-bindgen-$WASM_BINDGEN_VERSION
+BINARYEN_DIR=$TOOL_CACHE/binaryen-$BINARYEN_VERSION
+MDBOOK_DIR=$TOOL_CACHE/mdbook-$MDBOOK_VERSION
+PLAYWRIGHT_DIR=$TOOL_CACHE/playwright-core-$PLAYWRIGHT_VERSION
+PYVENV_DIR=$TOOL_CACHE/python-kubernetes-$PY_KUBERNETES_VERSION
+export PATH="$TRUNK_DIR/bin:$BINDGEN_DIR/bin:$BINARYEN_DIR/node_modules/.bin:$MDBOOK_DIR/bin:$HOME/.cargo/bin:$PATH"
+# For the Node checks (site/check.mjs, tests/embed/*.mjs, scripts/bench/*.mjs) and tests/serve_clients.rs.
+export PLAYWRIGHT_CORE=$PLAYWRIGHT_DIR/node_modules/playwright-core
+export RVLAB_PYTHON=$PYVENV_DIR/bin/python
 
 START=$SECONDS
 say() { printf '==> [%ss] %s\n' "$((SECONDS - START))" "$*" >&2; }
 die() { printf 'dev.sh: %s\n' "$*" >&2; exit 1; }
 
-# The wasm-bindgen version the CLI must match exactly: the one in Cargo.lock.
-bindgen_version() {
-  awk '/^name = "wasm-bindgen"$/ { getline; gsub(/version = |"/, ""); print; exit }' Cargo.lock
+# Phases and the time each took, printed at the end of `./dev.sh test`.
+PHASES=()
+PHASE_NAME="" PHASE_START=0
+phase() { # phase NAME: ends the running phase (if any) and starts NAME ("" ends only)
+  [ -z "$PHASE_NAME" ] || PHASES+=("$(printf '%6ss  %s' "$((SECONDS - PHASE_START))" "$PHASE_NAME")")
+  PHASE_NAME=$1 PHASE_START=$SECONDS
+  [ -z "$1" ] || say "$1"
 }
 
 need_rust() {
@@ -36,48 +63,107 @@ need_rust() {
   }
 }
 
-# tool_install CRATE ARGS...: cargo install into .tools with a quick release profile (no LTO, many
-# codegen units, opt-level 1): these tools are built once per machine and do little work, so
-# build time matters more than their speed. Each gets its own target dir (they may run at once).
-tool_install() {
-  local crate=$1; shift
+# cargo_tool DIR CRATE ARGS...: `cargo install` into the per-machine cache DIR (through a
+# temporary folder renamed at the end, so a build cut short or run twice at once never leaves a
+# half tool). A quick release profile (no LTO, many codegen units, opt-level 1): these tools are
+# built once per machine and do little work, so build time matters more than their speed.
+cargo_tool() {
+  local dir=$1 crate=$2; shift 2
+  local tmp="$dir.partial.$$"
+  rm -rf "$tmp" && mkdir -p "$(dirname "$dir")" || return 1
   CARGO_PROFILE_RELEASE_LTO=false CARGO_PROFILE_RELEASE_CODEGEN_UNITS=16 CARGO_PROFILE_RELEASE_OPT_LEVEL=1 \
-    CARGO_TARGET_DIR="$TOOLS/build/$crate" cargo install "$crate" "$@" --root "$TOOLS" >&2 || return 1
-  rm -rf "$TOOLS/build/$crate"
+    CARGO_TARGET_DIR="$tmp.build" cargo install "$crate" "$@" --root "$tmp" || { rm -rf "$tmp" "$tmp.build"; return 1; }
+  rm -rf "$tmp.build" "$tmp/.crates.toml" "$tmp/.crates2.json"
+  rm -rf "$dir" && mv "$tmp" "$dir"
 }
 
+# npm_tool DIR PACKAGE@VERSION...: npm packages into the per-machine cache DIR (same renaming).
+npm_tool() {
+  local dir=$1; shift
+  command -v npm >/dev/null || { apt_install nodejs npm || return 1; }
+  local tmp="$dir.partial.$$"
+  rm -rf "$tmp" && mkdir -p "$tmp" || return 1
+  npm install --silent --no-audit --no-fund --save-exact --prefix "$tmp" "$@" >&2 || { rm -rf "$tmp"; return 1; }
+  rm -rf "$dir" && mv "$tmp" "$dir"
+}
+
+have_trunk() { [ "$("$TRUNK_DIR/bin/trunk" --version 2>/dev/null)" = "trunk $TRUNK_VERSION" ]; }
+have_bindgen() {
+  [ "$("$BINDGEN_DIR/bin/wasm-bindgen" --version 2>/dev/null)" = "wasm-bindgen $WASM_BINDGEN_VERSION" ] \
+    && [ -x "$BINDGEN_DIR/bin/wasm-bindgen-test-runner" ]
+}
+have_binaryen() { "$BINARYEN_DIR/node_modules/.bin/wasm-opt" --version 2>/dev/null | grep -q "version_$BINARYEN_MAJOR)"; }
+have_mdbook() { [ "$("$MDBOOK_DIR/bin/mdbook" --version 2>/dev/null)" = "mdbook v$MDBOOK_VERSION" ]; }
+have_playwright() { [ "$(node "$PLAYWRIGHT_CORE/cli.js" --version 2>/dev/null)" = "Version $PLAYWRIGHT_VERSION" ]; }
+
+# install_cargo_tools NAME...: compiles the missing ones of trunk, wasm-bindgen, mdbook into the
+# cache, at the same time (each cargo keeps both cores busy only part of the time: build
+# scripts, linking). The compile happens once per machine; logs go to the cache on failure.
+install_cargo_tools() {
+  local pids=() names=() logs="$TOOL_CACHE/logs" t
+  mkdir -p "$logs" || return 1
+  for t in "$@"; do
+    case "$t" in
+      trunk) have_trunk && continue
+        say "compiling Trunk $TRUNK_VERSION into $TRUNK_DIR (about 8 minutes on 2 cores, once per machine)"
+        cargo_tool "$TRUNK_DIR" trunk --version "=$TRUNK_VERSION" --locked > "$logs/trunk.log" 2>&1 & ;;
+      wasm-bindgen) have_bindgen && continue
+        say "compiling wasm-bindgen-cli $WASM_BINDGEN_VERSION into $BINDGEN_DIR (a few minutes, once per machine)"
+        # No --locked: the CLI's own lockfile names crates the registry may not carry.
+        cargo_tool "$BINDGEN_DIR" wasm-bindgen-cli --version "=$WASM_BINDGEN_VERSION" > "$logs/wasm-bindgen.log" 2>&1 & ;;
+      mdbook) have_mdbook && continue
+        say "compiling mdBook $MDBOOK_VERSION into $MDBOOK_DIR (a few minutes, once per machine)"
+        cargo_tool "$MDBOOK_DIR" mdbook --version "=$MDBOOK_VERSION" --locked --no-default-features > "$logs/mdbook.log" 2>&1 & ;;
+      *) die "install_cargo_tools: unknown tool $t" ;;
+    esac
+    pids+=($!) names+=("$t")
+  done
+  local i status=0
+  for i in "${!pids[@]}"; do
+    if ! wait "${pids[$i]}"; then
+      tail -n 30 "$logs/${names[$i]}.log" >&2
+      say "installing ${names[$i]} failed (whole log: $logs/${names[$i]}.log)"; status=1
+    fi
+  done
+  return "$status"
+}
+
+# need_web_tools [mdbook]: Rust with the wasm32 target, the crates in Cargo.lock, and the pinned
+# Trunk, wasm-bindgen-cli (the version in Trunk.toml, which must be Cargo.lock's) and binaryen.
 need_web_tools() {
   need_rust
   [ -f Cargo.lock ] || cargo generate-lockfile >&2 || die "could not resolve dependencies (is crates.io reachable?)"
+  local locked
+  locked=$(awk '/^name = "wasm-bindgen"$/ { getline; gsub(/version = |"/, ""); print; exit }' Cargo.lock)
+  [ -n "$WASM_BINDGEN_VERSION" ] && [ "$locked" = "$WASM_BINDGEN_VERSION" ] \
+    || die "Trunk.toml pins wasm-bindgen '$WASM_BINDGEN_VERSION' but Cargo.lock has '$locked': make them equal"
+  [ -n "$BINARYEN_MAJOR" ] || die "Trunk.toml's [tools] names no wasm_opt version"
   cargo fetch --quiet >&2 || die "could not download the crates in Cargo.lock (is crates.io reachable?)"
-  local bg; bg=$(bindgen_version)
-  [ -n "$bg" ] || die "no wasm-bindgen in Cargo.lock"
-  if [ "$("$TOOLS/bin/wasm-bindgen" --version 2>/dev/null)" != "wasm-bindgen $bg" ]; then
-    say "installing wasm-bindgen-cli $bg into .tools (a few minutes once)"
-    # No --locked: the CLI's own lockfile names crates the registry may not carry.
-    tool_install wasm-bindgen-cli --version "=$bg" --force || die "installing wasm-bindgen-cli failed"
+  if ! have_binaryen; then
+    say "installing binaryen $BINARYEN_VERSION (wasm-opt) from npm into $BINARYEN_DIR"
+    npm_tool "$BINARYEN_DIR" "binaryen@$BINARYEN_VERSION" || die "installing binaryen failed"
   fi
-  if ! "$TOOLS/npm/node_modules/.bin/wasm-opt" --version 2>/dev/null | grep -q "version ${BINARYEN_VERSION%%.*}"; then
-    command -v npm >/dev/null || die "npm is required for wasm-opt (binaryen): apt-get install nodejs npm"
-    say "installing binaryen $BINARYEN_VERSION (wasm-opt) into .tools/npm"
-    npm install --silent --no-audit --no-fund --prefix "$TOOLS/npm" "binaryen@$BINARYEN_VERSION" >&2 || die "installing binaryen failed"
-  fi
+  install_cargo_tools trunk wasm-bindgen "$@" || die "installing the pinned tools failed"
 }
 
-# The official Kubernetes Python client, pinned, in a project-local virtualenv (tests/serve_clients.rs).
-PY_KUBERNETES_VERSION=37.0.2
+need_playwright() {
+  have_playwright && return 0
+  say "installing playwright-core $PLAYWRIGHT_VERSION into $PLAYWRIGHT_DIR"
+  npm_tool "$PLAYWRIGHT_DIR" "playwright-core@$PLAYWRIGHT_VERSION"
+}
+
+# The official Kubernetes Python client, pinned, in a virtualenv in the cache (tests/serve_clients.rs).
 need_python_client() {
-  local py="$TOOLS/pyvenv/bin/python"
-  if ! "$py" -c "import kubernetes; assert kubernetes.__version__ == '$PY_KUBERNETES_VERSION'" 2>/dev/null; then
-    say "installing the Python client kubernetes==$PY_KUBERNETES_VERSION into .tools/pyvenv"
-    rm -rf "$TOOLS/pyvenv"
-    # Debian's python3 makes a venv only with python3-venv (ensurepip) installed.
-    python3 -m venv "$TOOLS/pyvenv" >&2 2>/dev/null || {
-      rm -rf "$TOOLS/pyvenv"; apt_install python3-venv
-      python3 -m venv "$TOOLS/pyvenv" >&2 || die "python3 -m venv failed"
-    }
-    "$TOOLS/pyvenv/bin/pip" install --quiet "kubernetes==$PY_KUBERNETES_VERSION" >&2 || die "pip install kubernetes failed"
-  fi
+  "$RVLAB_PYTHON" -c "import kubernetes; assert kubernetes.__version__ == '$PY_KUBERNETES_VERSION'" 2>/dev/null && return 0
+  say "installing the Python client kubernetes==$PY_KUBERNETES_VERSION into $PYVENV_DIR"
+  rm -rf "$PYVENV_DIR"
+  # Debian's python3 makes a venv only with python3-venv (ensurepip) installed.
+  python3 -m venv "$PYVENV_DIR" >&2 2>/dev/null || {
+    rm -rf "$PYVENV_DIR"; apt_install python3-venv
+    python3 -m venv "$PYVENV_DIR" >&2 || die "python3 -m venv failed"
+  }
+  # Until this succeeds the import check above fails, so a cut-short install is made again.
+  "$PYVENV_DIR/bin/pip" install --quiet "kubernetes==$PY_KUBERNETES_VERSION" >&2 || die "pip install kubernetes failed"
 }
 
 apt_install() { # apt_install PACKAGE... (only those missing)
@@ -93,57 +179,33 @@ apt_install() { # apt_install PACKAGE... (only those missing)
     || die "apt-get install ${missing[*]} failed"
 }
 
-# web_build release|debug DIST: the playground's static bundle in DIST. cargo builds the
-# rvlab-web binary for wasm32; wasm-bindgen (pinned to Cargo.lock) makes its ES module; a release
-# build goes through wasm-opt -O. The JS, wasm and CSS get content-hashed names (a new build is
-# never served from a stale cache) and the placeholders in www/index.html (CSS, JS, WASM between
-# at-signs, and their _SRI) become those names and their SHA-384 digests; favicon.svg, embed-example.html, rv-playground.js and
-# lessons/ are copied beside them. Every URL is relative: the bundle works under any sub-path.
-web_build() {
+# trunk_build release|debug DIST: the playground's static bundle in DIST, built by Trunk from
+# www/index.html (Trunk.toml): the rvlab-web binary for wasm32, wasm-bindgen's ES module,
+# wasm-opt on release builds, content-hashed names with SHA-384 integrity, relative URLs, and
+# the files the page copies beside it (icon, rv-playground.js, example pages, lessons/).
+trunk_build() {
   local mode=$1 dist=${2%/} flags=()
   [ "$mode" = release ] && flags=(--release)
-  local wasm="${CARGO_TARGET_DIR:-$ROOT/target}/wasm32-unknown-unknown/$mode/rvlab-web.wasm"
-  cargo build --offline --target wasm32-unknown-unknown --bin rvlab-web "${flags[@]}" >&2 \
-    || { cargo fetch >&2 && cargo build --offline --target wasm32-unknown-unknown --bin rvlab-web "${flags[@]}" >&2; } \
-    || return 1
-  local stage="$dist.stage" app css
-  app="rvlab-web-$(sha256sum "$wasm" | cut -c1-16)"
-  css="style-$(sha256sum www/style.css | cut -c1-16).css"
-  rm -rf "$stage" && mkdir -p "$stage" || return 1
-  # Generated under the plain name (wasm-bindgen writes it into every import of the wasm), renamed after.
-  wasm-bindgen --target web --no-typescript --out-dir "$stage" --out-name rvlab-web "$wasm" >&2 || return 1
-  if [ "$mode" = release ]; then
-    wasm-opt -O "$stage/rvlab-web_bg.wasm" -o "$stage/${app}_bg.wasm" >&2 || return 1
-    rm "$stage/rvlab-web_bg.wasm"
-  else
-    mv "$stage/rvlab-web_bg.wasm" "$stage/${app}_bg.wasm" || return 1
-  fi
-  sed "s/rvlab-web_bg\.wasm/${app}_bg.wasm/g" "$stage/rvlab-web.js" > "$stage/$app.js" && rm "$stage/rvlab-web.js" || return 1
-  cp www/style.css "$stage/$css" && cp www/favicon.svg www/embed-example.html www/rv-playground.js "$stage/" \
-    && cp -r lessons "$stage/lessons" || return 1
-  sri() { python3 -c 'import base64, hashlib, sys; print("sha384-" + base64.b64encode(hashlib.sha384(open(sys.argv[1], "rb").read()).digest()).decode())' "$1"; }
-  sed -e "s|@CSS@|$css|g; s|@JS@|$app.js|g; s|@WASM@|${app}_bg.wasm|g" \
-    -e "s|@CSS_SRI@|$(sri "$stage/$css")|; s|@JS_SRI@|$(sri "$stage/$app.js")|; s|@WASM_SRI@|$(sri "$stage/${app}_bg.wasm")|" \
-    www/index.html > "$stage/index.html" || return 1
-  if grep -q '@[A-Z_]*@' "$stage/index.html"; then say "web_build: a placeholder is left in index.html"; return 1; fi
-  rm -rf "$dist" && mv "$stage" "$dist"
+  trunk --offline=true build "${flags[@]}" --dist "$dist" >&2 \
+    || { cargo fetch >&2 && trunk --offline=true build "${flags[@]}" --dist "$dist" >&2; }
 }
 
 # ./dev.sh build [DIR]: the release bundle into DIR (dist/), ready to host as static files.
 cmd_build() {
   local dist="${1:-dist}"
   need_web_tools
-  say "building the playground (release) into $dist"
-  web_build release "$dist" || die "build failed"
+  say "trunk build --release into $dist"
+  trunk_build release "$dist" || die "build failed"
   say "built: $dist/ (static files with relative URLs: host it under any path)"
 }
 
+# ./dev.sh serve [TRUNK SERVE FLAGS]: `trunk serve` on http://127.0.0.1:8080/ (Trunk.toml's
+# [serve]); it rebuilds and reloads the page when src/, www/ or lessons/ change. A debug build
+# (quick to rebuild); `./dev.sh serve --release` serves what `./dev.sh build` makes.
 cmd_serve() {
   need_web_tools
-  say "building the playground (release)"
-  web_build release dist || die "build failed"
-  echo "rvlab playground: http://127.0.0.1:8080/"
-  exec python3 -m http.server 8080 --bind 127.0.0.1 --directory dist
+  say "trunk serve: http://127.0.0.1:8080/ (Ctrl-C stops it)"
+  exec trunk --offline=true serve "$@"
 }
 
 PASSED=0
@@ -165,93 +227,102 @@ count_plain() { # count_plain LOGFILE: the closing "N passed, N failed" line of 
   FAILED=$((FAILED + $(echo "$line" | awk '{print $3}')))
 }
 
+# One checked step of `./dev.sh test`: check NAME COMMAND... counts it as one passed or failed test.
+check() {
+  local name=$1; shift
+  if "$@" >&2; then PASSED=$((PASSED + 1)); else say "$name FAILED"; FAILED=$((FAILED + 1)); STATUS=1; failed_part "$name"; fi
+}
+
 cmd_test() {
-  need_web_tools
-  apt_install chromium chromium-driver etcd-server
+  STATUS=0
   local logs; logs=$(mktemp -d)
-  local status=0
+  phase "installing what is missing (pinned tools into $TOOL_CACHE, Debian packages)"
+  need_rust
+  # The Debian packages, the npm tools and the Python client install while the tools compile.
+  local side_log="$logs/side-installs.log"
+  ( apt_install chromium chromium-driver etcd-server && need_playwright && need_python_client ) > "$side_log" 2>&1 &
+  local side=$!
+  need_web_tools mdbook
+  wait "$side" || { cat "$side_log" >&2; die "installing Debian packages, playwright-core or the Python client failed"; }
+  command -v kubectl >/dev/null || say "kubectl is not on PATH: tests/serve_clients.rs will fail"
 
-  say "cargo fmt --check"
-  if cargo fmt --check >&2; then PASSED=$((PASSED + 1)); else say "cargo fmt --check FAILED (run cargo fmt)"; FAILED=$((FAILED + 1)); status=1; failed_part "cargo fmt --check"; fi
+  phase "cargo fmt --check"
+  check "cargo fmt --check (run cargo fmt)" cargo fmt --check
 
-  say "cargo clippy -D warnings (native and wasm32)"
-  if cargo clippy --offline --all-targets -- -D warnings >&2; then PASSED=$((PASSED + 1)); else say "clippy (native) FAILED"; FAILED=$((FAILED + 1)); status=1; failed_part "clippy (native)"; fi
-  if cargo clippy --offline --all-targets --target wasm32-unknown-unknown -- -D warnings >&2; then PASSED=$((PASSED + 1)); else say "clippy (wasm32) FAILED"; FAILED=$((FAILED + 1)); status=1; failed_part "clippy (wasm32)"; fi
+  phase "cargo clippy -D warnings (native and wasm32)"
+  check "clippy (native)" cargo clippy --offline --all-targets -- -D warnings
+  check "clippy (wasm32)" cargo clippy --offline --all-targets --target wasm32-unknown-unknown -- -D warnings
 
-  say "release build of the playground (dist/)"
-  if ! web_build release dist; then
-    say "release build FAILED"; FAILED=$((FAILED + 1)); status=1; failed_part "release build"
-  fi
+  phase "trunk build --release (dist/)"
+  check "trunk build --release" trunk_build release dist
 
-  say "clients for tests/serve_clients.rs: kubectl on PATH, the Python client in .tools/pyvenv"
-  command -v kubectl >/dev/null || say "kubectl is not on PATH: tests/serve_clients.rs will fail (see README, 'Use it with real clients')"
-  need_python_client
-
-  say "native tests"
-  RVLAB_PYTHON="$TOOLS/pyvenv/bin/python" cargo test --offline --no-fail-fast --all-targets -- --include-ignored 2>&1 | tee "$logs/native.log" >&2
-  [ "${PIPESTATUS[0]}" -eq 0 ] || { status=1; failed_part "native tests: $(grep -aE '^    [A-Za-z0-9_:]+$|^test .* FAILED$|could not compile' "$logs/native.log" | tr -s ' ' | sort -u | head -n 20 | paste -sd, -)"; }
+  phase "native tests"
+  cargo test --offline --no-fail-fast --all-targets -- --include-ignored 2>&1 | tee "$logs/native.log" >&2
+  [ "${PIPESTATUS[0]}" -eq 0 ] || { STATUS=1; failed_part "native tests: $(grep -aE '^    [A-Za-z0-9_:]+$|^test .* FAILED$|could not compile' "$logs/native.log" | tr -s ' ' | sort -u | head -n 20 | paste -sd, -)"; }
   count_results "$logs/native.log"
 
-  say "scripts and lessons with expectations (rvlab test scripts/ lessons/)"
+  phase "scripts and lessons with expectations (rvlab test scripts/ lessons/)"
   cargo run --offline --quiet --bin rvlab -- test scripts/ lessons/ 2>&1 | tee "$logs/scripts.log" >&2
-  [ "${PIPESTATUS[0]}" -eq 0 ] || { status=1; failed_part "scripts and lessons: $(grep -aiE 'fail' "$logs/scripts.log" | head -n 10 | paste -sd, -)"; }
+  [ "${PIPESTATUS[0]}" -eq 0 ] || { STATUS=1; failed_part "scripts and lessons: $(grep -aiE 'fail' "$logs/scripts.log" | head -n 10 | paste -sd, -)"; }
   count_plain "$logs/scripts.log"
 
-  # mdBook (for the site check below) builds meanwhile, at a lower priority than the browser.
-  local mdbook_pid=""
-  if [ "$("$TOOLS/bin/mdbook" --version 2>/dev/null)" != "mdbook v$MDBOOK_VERSION" ]; then
-    (renice -n 15 "$BASHPID" >/dev/null; need_mdbook) > "$logs/mdbook.log" 2>&1 & mdbook_pid=$!
-  fi
-
-  say "browser tests (headless Chromium)"
+  phase "browser tests (wasm-bindgen-test in headless Chromium)"
   cargo test --offline --target wasm32-unknown-unknown --test web 2>&1 | tee "$logs/web.log" >&2
-  [ "${PIPESTATUS[0]}" -eq 0 ] || { status=1; failed_part "browser tests: $(grep -aE '^test .* FAILED$|^    [A-Za-z0-9_:]+$|Failed to detect test|might have timed out' "$logs/web.log" | sort -u | head -n 20 | paste -sd, -)"; }
-  grep -aq 'test result:' "$logs/web.log" || { FAILED=$((FAILED + 1)); failed_part "browser tests: no result line (the runner gave up: WASM_BINDGEN_TEST_TIMEOUT in .cargo/config.toml)"; }
+  [ "${PIPESTATUS[0]}" -eq 0 ] || { STATUS=1; failed_part "browser tests: $(grep -aE '^test .* FAILED$|^    [A-Za-z0-9_:]+$|Failed to detect test|might have timed out' "$logs/web.log" | sort -u | head -n 20 | paste -sd, -)"; }
+  grep -aq 'test result:' "$logs/web.log" || { FAILED=$((FAILED + 1)); STATUS=1; failed_part "browser tests: no result line (the runner gave up: WASM_BINDGEN_TEST_TIMEOUT in .cargo/config.toml)"; }
   count_results "$logs/web.log"
 
-  [ -z "$mdbook_pid" ] || wait "$mdbook_pid" || cat "$logs/mdbook.log" >&2
-  say "documentation site (mdBook $MDBOOK_VERSION, embeds checked in headless Chromium)"
+  phase "the book (mdBook $MDBOOK_VERSION, every page and embed checked in headless Chromium)"
   site_test 2>&1 | tee "$logs/site.log" >&2
-  [ "${PIPESTATUS[0]}" -eq 0 ] || { status=1; failed_part "documentation site: $(grep -aE '^not ok|^site:' "$logs/site.log" | head -n 10 | paste -sd, -)"; }
+  [ "${PIPESTATUS[0]}" -eq 0 ] || { STATUS=1; failed_part "the book: $(grep -aE '^not ok|^site:' "$logs/site.log" | head -n 10 | paste -sd, -)"; }
   count_plain "$logs/site.log"
 
-  say "benchmark smoke run (every scenario at tiny sizes, native and in the browser)"
-  if (cmd_bench --smoke) >&2; then PASSED=$((PASSED + 1)); else FAILED=$((FAILED + 1)); status=1; failed_part "benchmark smoke run"; fi
+  phase "benchmark smoke run (every scenario at tiny sizes, native and in the browser)"
+  check "benchmark smoke run" bench_smoke
 
-  if [ "$status" -ne 0 ] && [ "$FAILED" -eq 0 ]; then FAILED=1; fi
+  phase ""
+  echo "time per phase (seconds):"
+  printf '%s\n' "${PHASES[@]}"
+  printf '%6ss  total\n' "$((SECONDS - START))"
+  if [ "$STATUS" -ne 0 ] && [ "$FAILED" -eq 0 ]; then FAILED=1; fi
   local part
   for part in "${FAILED_PARTS[@]}"; do echo "FAILED: $part"; done
   echo "$PASSED passed, $FAILED failed"
-  return "$status"
+  return "$STATUS"
 }
 
-PLAYWRIGHT_VERSION=1.65.1
+# In a subshell: cmd_bench exports its own CARGO_TARGET_DIR and may die.
+bench_smoke() ( cmd_bench --smoke )
 
-need_playwright() {
-  if [ "$("$TOOLS/npm/node_modules/playwright-core/cli.js" --version 2>/dev/null)" != "Version $PLAYWRIGHT_VERSION" ]; then
-    say "installing playwright-core $PLAYWRIGHT_VERSION into .tools/npm"
-    npm install --silent --no-audit --no-fund --save-exact --prefix "$TOOLS/npm" "playwright-core@$PLAYWRIGHT_VERSION" >&2 || return 1
-  fi
-}
-
-need_mdbook() {
-  if [ "$("$TOOLS/bin/mdbook" --version 2>/dev/null)" != "mdbook v$MDBOOK_VERSION" ]; then
-    say "installing mdbook $MDBOOK_VERSION into .tools (a few minutes once)"
-    tool_install mdbook --version "=$MDBOOK_VERSION" --locked --no-default-features || return 1
-  fi
-}
-
-# The documentation site: mdBook builds site/ into site/book, the playground's release build
-# (dist/) goes beside it as site/book/playground/, and site/check.mjs serves it under a sub-path
-# and checks every embed in headless Chromium. Prints the check's "N passed, N failed".
-site_test() {
-  need_mdbook || { echo "site: installing mdbook $MDBOOK_VERSION failed"; return 1; }
-  need_playwright || { echo "site: installing playwright-core failed"; return 1; }
+# build_book DIR: mdBook builds site/ into DIR and the playground's release build (dist/) goes
+# beside it as DIR/playground/.
+build_book() {
+  local out=${1%/}
   [ -f dist/index.html ] || { echo "site: no playground build in dist/ (the release build failed)"; return 1; }
-  rm -rf site/book
-  "$TOOLS/bin/mdbook" build site >&2 || { echo "site: mdbook build failed"; return 1; }
-  cp -r dist site/book/playground || return 1
+  rm -rf "$out"
+  mdbook build site --dest-dir "$(realpath -m "$out")" >&2 || { echo "site: mdbook build failed"; return 1; }
+  cp -r dist "$out/playground"
+}
+
+# The book: built with the playground beside it, then site/check.mjs serves it under a sub-path
+# and checks every page and embed in headless Chromium. Prints the check's "N passed, N failed".
+site_test() {
+  have_mdbook || { echo "site: mdBook $MDBOOK_VERSION is not installed"; return 1; }
+  have_playwright || { echo "site: playwright-core $PLAYWRIGHT_VERSION is not installed"; return 1; }
+  build_book site/book || return 1
   node site/check.mjs site/book
+}
+
+# ./dev.sh book [PORT]: builds the playground and the book, and serves the book on
+# http://127.0.0.1:PORT/ (3000).
+cmd_book() {
+  local port=${1:-3000}
+  need_web_tools mdbook
+  say "trunk build --release into dist/"
+  trunk_build release dist || die "build failed"
+  build_book site/book || die "the book did not build"
+  echo "rvlab book: http://127.0.0.1:$port/ (Ctrl-C stops it)"
+  exec python3 -m http.server "$port" --bind 127.0.0.1 --directory site/book
 }
 
 # ./dev.sh bench [--smoke] [--markdown]: every benchmark natively (rvlab-bench) and in headless
@@ -315,7 +386,7 @@ cmd_bench() {
   say "page metrics (release build into target/bench/dist, playwright-core $PLAYWRIGHT_VERSION, $objects objects, $runs runs)"
   need_playwright || die "installing playwright-core failed"
   local dist="$CARGO_TARGET_DIR/dist"
-  if web_build release "$dist"; then
+  if trunk_build release "$dist"; then
     node scripts/bench/page.mjs "$dist" --objects="$objects" --runs="$runs" > "$out/page.txt" || status=1
   else
     say "the release build failed: no page metrics"; status=1
@@ -338,7 +409,7 @@ cmd_shots() {
   apt_install chromium fonts-noto-cjk
   local out="$ROOT/shots" dist="$ROOT/target/shots-dist" port="${SHOTS_PORT:-8091}"
   say "building the playground (debug) into $dist"
-  web_build debug "$dist" || die "the build failed"
+  trunk_build debug "$dist" || die "the build failed"
   mkdir -p "$out" && rm -f "$out"/*.png
   cat > "$dist/shots-grey.html" <<'HTML'
 <!doctype html><meta charset="utf-8"><title>greyscale</title>
@@ -394,11 +465,12 @@ cmd_soak() {
 }
 
 case "${1:-}" in
-  serve) cmd_serve ;;
+  serve) shift; cmd_serve "$@" ;;
+  book) shift; cmd_book "$@" ;;
   build) shift; cmd_build "$@" ;;
   test) cmd_test ;;
   bench) shift; cmd_bench "$@" ;;
   shots) cmd_shots ;;
   soak) shift; cmd_soak "$@" ;;
-  *) echo "usage: ./dev.sh serve | build [DIR] | test | bench [--smoke] [--markdown] | shots | soak [SECONDS]" >&2; exit 2 ;;
+  *) echo "usage: ./dev.sh serve [TRUNK FLAGS] | build [DIR] | test | book [PORT] | bench [--smoke] [--markdown] | shots | soak [SECONDS]" >&2; exit 2 ;;
 esac

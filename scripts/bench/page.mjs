@@ -14,13 +14,14 @@
 // The dist directory is served by a tiny static server on a free port (127.0.0.1, port 0).
 import fs from 'node:fs';
 import path from 'node:path';
+import os from 'node:os';
 import { option, serveDir } from './static.mjs';
 import zlib from 'node:zlib';
 import { createRequire } from 'node:module';
 
 const require = createRequire(import.meta.url);
 const here = path.dirname(new URL(import.meta.url).pathname);
-const pwPath = process.env.PLAYWRIGHT_CORE || path.join(here, '../../.tools/npm/node_modules/playwright-core');
+const pwPath = process.env.PLAYWRIGHT_CORE || path.join(process.env.XDG_CACHE_HOME || path.join(os.homedir(), '.cache'), 'rvlab/tools/playwright-core-1.65.1/node_modules/playwright-core');
 const { chromium } = require(pwPath);
 
 const args = process.argv.slice(2);

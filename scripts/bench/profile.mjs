@@ -6,12 +6,13 @@
 // time (summed over the runs, then divided by the runs: ms per action).
 import fs from 'node:fs';
 import path from 'node:path';
+import os from 'node:os';
 import { option, serveDir } from './static.mjs';
 import { createRequire } from 'node:module';
 
 const require = createRequire(import.meta.url);
 const here = path.dirname(new URL(import.meta.url).pathname);
-const pwPath = process.env.PLAYWRIGHT_CORE || path.join(here, '../../.tools/npm/node_modules/playwright-core');
+const pwPath = process.env.PLAYWRIGHT_CORE || path.join(process.env.XDG_CACHE_HOME || path.join(os.homedir(), '.cache'), 'rvlab/tools/playwright-core-1.65.1/node_modules/playwright-core');
 const { chromium } = require(pwPath);
 
 const args = process.argv.slice(2);

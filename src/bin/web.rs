@@ -1,4 +1,4 @@
-//! Entry point of the browser app (`web_build` in dev.sh bundles it into `dist/`).
+//! Entry point of the browser app (Trunk bundles it into `dist/`: `trunk build --release`, see Trunk.toml).
 fn main() {
     #[cfg(target_arch = "wasm32")]
     rvlab::ui::start();

@@ -1,7 +1,7 @@
 //! Guided lessons (`lessons/*.rv`, parsed by `crate::lessons::parse`) in the browser.
 //!
 //! The lesson files are not compiled into the wasm (their bilingual text is ~105 KB): the build
-//! (`web_build` in dev.sh) copies `lessons/` next to the app (`dist/lessons/`) and the panel fetches
+//! (Trunk's `copy-dir` in www/index.html) copies `lessons/` next to the app (`dist/lessons/`) and the panel fetches
 //! `lessons/<file>` with a relative URL when it needs a lesson, so sub-path hosting works. The
 //! index is [`FILES`], the engine's file list. Tests (and
 //! any host page) can inject another [`Loader`].
