@@ -74,10 +74,8 @@ fn table_ids(chapter: &str, heading: &str) -> BTreeSet<String> {
         .iter()
         .position(|l| l.trim_end() == heading)
         .unwrap_or_else(|| panic!("the chapter has no heading {heading:?}"));
-    let mut rows = lines[start + 1..]
-        .iter()
-        .skip_while(|l| !l.starts_with('|'))
-        .take_while(|l| l.starts_with('|'));
+    let mut rows =
+        lines[start + 1..].iter().skip_while(|l| !l.starts_with('|')).take_while(|l| l.starts_with('|'));
     let header = rows.next().unwrap_or_else(|| panic!("no table under {heading:?}"));
     assert!(
         !lines[start + 1..].iter().take_while(|l| !l.starts_with('|')).any(|l| l.starts_with('#')),
