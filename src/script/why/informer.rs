@@ -561,8 +561,26 @@ mod tests {
         assert_eq!(render(&steps, Lang::Zh), "同一时刻的步骤太多（256）；暂停到下一次 poll");
     }
 
-    // Every decision has both renderings (different texts), its JSON id is the README's, and
-    // the JSON reads back as the same value (the UI renders what it reads).
+    // The book's `why` chapter lists exactly the decision ids, in its "Decisions" table.
+    #[test]
+    fn the_book_lists_exactly_the_decision_ids() {
+        let chapter = include_str!("../../../site/src/reference/why.md");
+        let mut lines = chapter.lines().skip_while(|l| l.trim_end() != "### Decisions");
+        assert!(lines.next().is_some(), "why.md has no \"### Decisions\"");
+        let rows: Vec<&str> =
+            lines.skip_while(|l| !l.starts_with('|')).take_while(|l| l.starts_with('|')).collect();
+        assert!(rows.len() > 2, "no table under \"### Decisions\"");
+        let documented: std::collections::BTreeSet<&str> = rows[2..]
+            .iter()
+            .flat_map(|row| row.split('|').nth(1).unwrap_or_default().split('`').skip(1).step_by(2))
+            .collect();
+        let ids: std::collections::BTreeSet<&str> = samples().iter().map(variant).collect();
+        assert_eq!(ids.len(), VARIANTS, "a sample of every decision");
+        assert_eq!(documented, ids);
+    }
+
+    // Every decision has both renderings (different texts), its JSON id is the one the book
+    // lists, and the JSON reads back as the same value (the UI renders what it reads).
     #[test]
     fn every_decision_renders_in_both_languages_and_round_trips() {
         let all = samples();
