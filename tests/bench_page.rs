@@ -72,7 +72,7 @@ fn table_mjs_rewrites_only_the_block_between_the_markers() {
     let wasm = write("wasm.txt", "noise\nBENCH\twrite.create\t12752\twrites/s\t20000 writes\n");
     let pagef = write(
         "page.txt",
-        "BENCH\tsize.wasm.brotli\t476571\tB\tbrotli q11\nBENCH\tsize.js.brotli\t8780\tB\tq11\n",
+        "BENCH\tsize.wasm.brotli\t476571\tB\tbrotli q11\nBENCH\tsize.js.brotli\t8780\tB\tq11\nBENCH\tpage.first_render\t250\tms\tfirst element in <body>\n",
     );
     let committed = page();
     let target = write("performance.md", &committed);
@@ -91,6 +91,8 @@ fn table_mjs_rewrites_only_the_block_between_the_markers() {
     assert!(t1.starts_with("Measured 2031-02-03 on a test machine"), "{t1}");
     assert!(t1.contains("| write.create | 25,504 writes/s | 12,752 writes/s | 2.00 (>1.5) |"), "{t1}");
     assert!(t1.contains("| size.wasm.brotli | 465.4 KiB | brotli q11 |"), "{t1}");
+    // A `<` in a note would open an HTML tag in the book.
+    assert!(t1.contains("| page.first_render | 250 ms | first element in &lt;body> |"), "{t1}");
     // What it printed is what it wrote.
     assert_eq!(String::from_utf8_lossy(&out.stdout).trim(), t1.trim());
 }

@@ -149,7 +149,8 @@ const issueRows = () => {
 };
 
 const print = (rows, header) => {
-  const all = [header, ...rows].map(r => r.map(c => String(c)));
+  // In Markdown a cell's `<` would open an HTML tag (`first app element in <body>`).
+  const all = [header, ...rows].map(r => r.map(c => markdown ? String(c).replace(/</g, '&lt;') : String(c)));
   if (markdown) {
     emit(`| ${all[0].join(' | ')} |`);
     emit(`|${all[0].map(() => '---').join('|')}|`);
