@@ -43,8 +43,8 @@ fn a_line_that_cannot_be_parsed_exits_2_and_the_rest_still_runs() {
     assert_eq!(lines[1], r#"{"line":2,"header":{"revision":2}}"#);
 }
 
-/// A refused line carries its refusal as a value beside the English text (README, JSON Lines:
-/// "a line the session refuses"), with or without `--explain`; exit status 0 (the line parsed).
+/// A refused line carries its refusal as a value beside the English text (the book's
+/// `site/src/reference/output.md`: "a line the session refuses"), with or without `--explain`; exit status 0 (the line parsed).
 #[test]
 fn a_refused_line_carries_its_refusal_as_a_value() {
     let (code, out, _) = rvlab(&["run", "-"], "events w9\nset cache.lag soon\nadvance 169h\n");

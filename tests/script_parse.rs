@@ -930,3 +930,21 @@ fn the_session_hands_a_refused_line_its_refusal_as_a_value() {
     assert_eq!(compacted.out["error"], "mvcc: required revision is a future revision");
     assert_eq!(compacted.failure, None);
 }
+
+/// The book's refusals chapter lists exactly these kinds ("Syntax error kinds"), the one line
+/// per kind above and `not-an-expect-line`.
+#[test]
+fn the_book_lists_exactly_the_syntax_error_kinds() {
+    let chapter = include_str!("../site/src/reference/refusals.md");
+    let mut lines = chapter.lines().skip_while(|l| l.trim_end() != "### Syntax error kinds");
+    assert!(lines.next().is_some(), "refusals.md has no \"### Syntax error kinds\"");
+    let rows: Vec<&str> =
+        lines.skip_while(|l| !l.starts_with('|')).take_while(|l| l.starts_with('|')).collect();
+    assert!(rows.len() > 2, "no table under \"### Syntax error kinds\"");
+    let documented: std::collections::BTreeSet<&str> =
+        rows[2..].iter().filter_map(|row| row.split('|').nth(1)?.split('`').nth(1)).collect();
+    let kinds: std::collections::BTreeSet<&str> =
+        ONE_LINE_PER_KIND.iter().map(|&(_, k)| k).chain(["not-an-expect-line"]).collect();
+    assert_eq!(kinds.len(), 51);
+    assert_eq!(documented, kinds);
+}

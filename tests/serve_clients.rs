@@ -132,7 +132,7 @@ fn kubectl() -> PathBuf {
         .flat_map(|p| std::env::split_paths(&p).collect::<Vec<_>>())
         .map(|d| d.join("kubectl"))
         .find(|p| p.is_file());
-    found.expect("kubectl is not on PATH: install kubectl 1.32 (see README, 'Use it with real clients')")
+    found.expect("kubectl is not on PATH: install kubectl 1.32 (see site/src/reference/serve.md, 'Tested with real clients')")
 }
 
 fn python() -> PathBuf {

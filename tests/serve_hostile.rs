@@ -320,7 +320,7 @@ fn a_long_query_string_is_served_up_to_the_request_target_limit() {
     assert_eq!(code, 200);
     assert_eq!(json_of(&body)["kind"], "ConfigMapList");
     // hyper refuses a request target of 65,535 bytes or more with 414 and closes the
-    // connection (Go would read it as long as the head fits in MaxHeaderBytes; README).
+    // connection (Go would read it as long as the head fits in MaxHeaderBytes; site/src/reference/differences.md).
     let target = format!("{CM}?x={}", "a".repeat(70_000));
     let (code, _, _) = exchange(&s.addr, &request("GET", &target, &[], b""));
     assert_eq!(code, 414);

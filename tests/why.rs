@@ -1,5 +1,5 @@
-//! The typed decision (`"why"`) contract of `rvlab run --explain` (README "why: the engine's
-//! decision"): every documented value is produced by a script under `scripts/why/` (checked there
+//! The typed decision (`"why"`) contract of `rvlab run --explain` (the book's
+//! `site/src/reference/why.md`): every documented value is produced by a script under `scripts/why/` (checked there
 //! with exact `expect why.… == …` lines, run here through the binary), every output's `"explain"`
 //! is the English rendering of its own `"why"`, and every value renders in English and 中文.
 

@@ -7,12 +7,21 @@
 // 3. The page metrics.
 // The ratio is how many times slower (or bigger) wasm is than native (for a rate: native/wasm).
 // Each file argument may be a comma-separated list of runs: every value is then their median.
-// --markdown prints the tables without padding, under a title line, ready to paste into README.md.
+// --markdown prints the tables without padding, under a title line.
+// --page=FILE (implies --markdown) also writes them into FILE, the book's performance page
+// (site/src/project/performance.md): between its `<!-- bench table` and `<!-- end bench table -->`
+// lines, keeping everything else; a FILE that does not exist is created with a heading. A FILE
+// with one marker but not the other is left alone (exit 2).
 import fs from 'node:fs';
 
 const argv = process.argv.slice(2);
-const markdown = argv.includes('--markdown');
+const pageArg = argv.find(a => a.startsWith('--page='));
+const pageFile = pageArg ? pageArg.slice('--page='.length) : null;
+const markdown = argv.includes('--markdown') || pageFile !== null;
 const titleArg = argv.find(a => a.startsWith('--title='));
+// Everything printed, kept to write the page too.
+const out = [];
+const emit = line => out.push(line);
 const [nativeF, wasmF, pageF] = argv.filter(a => !a.startsWith('--'));
 
 const readOne = f => {
@@ -140,22 +149,23 @@ const issueRows = () => {
 };
 
 const print = (rows, header) => {
-  const all = [header, ...rows].map(r => r.map(c => String(c)));
+  // In Markdown a cell's `<` would open an HTML tag (`first app element in <body>`).
+  const all = [header, ...rows].map(r => r.map(c => markdown ? String(c).replace(/</g, '&lt;') : String(c)));
   if (markdown) {
-    console.log(`| ${all[0].join(' | ')} |`);
-    console.log(`|${all[0].map(() => '---').join('|')}|`);
-    for (const r of all.slice(1)) console.log(`| ${r.join(' | ')} |`);
+    emit(`| ${all[0].join(' | ')} |`);
+    emit(`|${all[0].map(() => '---').join('|')}|`);
+    for (const r of all.slice(1)) emit(`| ${r.join(' | ')} |`);
     return;
   }
   const widths = all[0].map((_, c) => Math.max(...all.map(r => r[c].length)));
   const line = r => '| ' + r.map((c, i) => c.padEnd(widths[i])).join(' | ') + ' |';
-  console.log(line(all[0]));
-  console.log('|' + widths.map(w => '-'.repeat(w + 2)).join('|') + '|');
-  for (const r of all.slice(1)) console.log(line(r));
+  emit(line(all[0]));
+  emit('|' + widths.map(w => '-'.repeat(w + 2)).join('|') + '|');
+  for (const r of all.slice(1)) emit(line(r));
 };
 
-if (titleArg) console.log(`${titleArg.slice('--title='.length)}\n`);
-console.log(markdown ? '**Issue 19 figures**\n' : 'Issue 19 figures:');
+if (titleArg) emit(`${titleArg.slice('--title='.length)}\n`);
+emit(markdown ? '**Issue 19 figures**\n' : 'Issue 19 figures:');
 print(issueRows().map(r => [r.figure, r.n, r.w, r.ratio, r.p, r.target, r.met, r.why]),
   ['figure', 'native', 'wasm', 'wasm/native', 'page', 'target', 'met?', 'measured where, and why']);
 
@@ -170,7 +180,7 @@ const targets = [
 const target = id => targets.find(([re]) => re.test(id));
 const ids = [...new Set([...native.keys(), ...wasm.keys()])];
 if (ids.length) {
-  console.log(markdown ? '\n**Every engine scenario**\n' : '\nEvery engine scenario:');
+  emit(markdown ? '\n**Every engine scenario**\n' : '\nEvery engine scenario:');
   const rows = [];
   for (const id of ids) {
     const n = native.get(id), w = wasm.get(id);
@@ -185,8 +195,35 @@ if (ids.length) {
 
 // ---- 3. page metrics ----
 if (page.size) {
-  console.log(markdown ? '\n**Page metrics** (release build, headless Chromium)\n' : '\nPage metrics (release build, headless Chromium):');
+  emit(markdown ? '\n**Page metrics** (release build, headless Chromium)\n' : '\nPage metrics (release build, headless Chromium):');
   const rows = [];
   for (const [id, r] of page) rows.push([id, fmt(r), r.note.slice(0, 110)]);
   print(rows, ['metric', 'value', 'note']);
+}
+
+process.stdout.write(out.join('\n') + '\n');
+
+// ---- the book's page ----
+const BEGIN = '<!-- bench table';
+const END = '<!-- end bench table -->';
+const BEGIN_LINE = `${BEGIN}: written by \`./dev.sh bench --markdown\` (scripts/bench/table.mjs --page); edit outside these markers -->`;
+if (pageFile) {
+  const tables = out.join('\n').trim();
+  const block = `${BEGIN_LINE}\n${tables}\n${END}`;
+  let text;
+  if (!fs.existsSync(pageFile)) {
+    text = `# Performance\n\n${block}\n`;
+  } else {
+    const old = fs.readFileSync(pageFile, 'utf8');
+    const lines = old.split('\n');
+    const b = lines.findIndex(l => l.startsWith(BEGIN));
+    const e = lines.findIndex(l => l.trim() === END);
+    if (b < 0 || e < 0 || e < b) {
+      console.error(`${pageFile}: expected one "${BEGIN} … -->" line and a later "${END}" line; not written`);
+      process.exit(2);
+    }
+    text = [...lines.slice(0, b), block, ...lines.slice(e + 1)].join('\n');
+  }
+  fs.writeFileSync(pageFile, text);
+  console.error(`wrote the tables into ${pageFile}`);
 }

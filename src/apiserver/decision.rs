@@ -9,8 +9,9 @@
 //! (`getAllEventsSinceLocked`) and the watcher terminations in `cache_watcher.go` /
 //! `etcd3/watcher.go`.
 //!
-//! The serialised form is a public contract (`"why"` in `rvlab run --explain`, see the README):
-//! field names and kebab-case ids never change meaning; new ids may be added.
+//! The serialised form is a public contract (`"why"` in `rvlab run --explain`, documented in the
+//! book's `site/src/reference/why.md`): field names and kebab-case ids never change meaning; new
+//! ids may be added.
 
 use serde::{Deserialize, Serialize};
 
@@ -371,11 +372,12 @@ impl Semantics {
 
 impl Rule {
     /// Every value, for tests and documentation checks.
-    pub const ALL: [Rule; 32] = [
+    pub const ALL: [Rule; 36] = [
         Rule::RequestRejected,
         Rule::InvalidListOptions,
         Rule::MalformedContinueToken,
         Rule::InvalidResourceVersion,
+        Rule::FieldSelectorNotSupported,
         Rule::WatchCacheOff,
         Rule::GetFromEtcd,
         Rule::ConsistentReadFromEtcd,
@@ -403,15 +405,20 @@ impl Rule {
         Rule::BodyRejected,
         Rule::ResourceVersionOnCreate,
         Rule::ObjectInvalid,
+        Rule::PatchRejected,
+        Rule::DryRun,
+        Rule::DeleteCollection,
         Rule::NoSuchApiserver,
     ];
 }
 
 impl Outcome {
     /// Every value, for tests and documentation checks.
-    pub const ALL: [Outcome; 14] = [
+    pub const ALL: [Outcome; 16] = [
         Outcome::CacheNotReady,
         Outcome::CacheInitializing,
+        Outcome::CacheWaitedReady,
+        Outcome::FutureRevisionUnmapped,
         Outcome::CacheNotFresh,
         Outcome::ConsistentReadTimeout,
         Outcome::SnapshotMissing,

@@ -71,7 +71,8 @@ pub enum ListMode {
 }
 
 /// One decision a client took, with the numbers it used. Serialized as
-/// `{"decision":"<kebab-case id>", …fields in camelCase}`; every id is listed in the README.
+/// `{"decision":"<kebab-case id>", …fields in camelCase}`; every id is listed in the book's
+/// `site/src/reference/why.md`.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 #[serde(tag = "decision", rename_all = "kebab-case", rename_all_fields = "camelCase")]
 pub enum Decision {

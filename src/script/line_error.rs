@@ -1,7 +1,8 @@
 //! What a line's output says when the line did not run: one typed value under its own key
 //! (`"refused"` for [`super::refusal::Refusal`], `"syntax"` for [`super::syntax::ParseError`])
 //! next to its English text in `"error"`, and its words in a language. The shape is the JSON
-//! Lines interface the README documents; the words live with each type.
+//! Lines interface the book documents (`site/src/reference/output.md`, `refusals.md`); the words
+//! live with each type.
 
 use serde::Serialize;
 use serde_json::{Map, Value};

@@ -244,7 +244,6 @@ mod tests {
 
     #[test]
     fn each_refusal_is_carried_by_its_output_and_has_words_in_both_languages() {
-        let readme = include_str!("../../README.md");
         let mut seen = std::collections::BTreeSet::new();
         for r in all() {
             let out = r.output();
@@ -252,16 +251,118 @@ mod tests {
             assert!(seen.insert(out["refused"].to_string()), "two refusals serialise alike: {out}");
             let kind = out["refused"]["kind"].as_str().unwrap_or_default();
             assert!(!kind.is_empty() && kind.chars().all(|c| c.is_ascii_lowercase() || c == '-'), "{out}");
-            // The JSON Lines interface documents every kind (README, "a line the session refuses").
-            assert!(
-                readme.contains(&format!("`{kind}`")),
-                "README does not document the refusal kind {kind}"
-            );
+            assert_eq!(kind, kind_of(&r), "{out}");
             let (en, zh) = (r.render(Lang::En), r.render(Lang::Zh));
             assert_eq!(en, r.to_string());
             assert_ne!(en, zh);
             assert!(zh.chars().any(|c| ('\u{4e00}'..='\u{9fff}').contains(&c)), "{zh}");
         }
+    }
+
+    /// Each refusal's kind. No wildcard: a new refusal stops this compiling until it has a kind
+    /// here, a sample in `all()` (counted by `KINDS`) and a row in the book.
+    fn kind_of(r: &Refusal) -> &'static str {
+        match r {
+            Refusal::NoWatch { .. } => "no-watch",
+            Refusal::WatchGone { .. } => "watch-gone",
+            Refusal::NoInformer { .. } => "no-informer",
+            Refusal::InformerRunning { .. } => "informer-running",
+            Refusal::UnknownResource { .. } => "unknown-resource",
+            Refusal::NoApiserver { .. } => "no-apiserver",
+            Refusal::ApiserverZero => "apiserver-zero",
+            Refusal::AdvanceTooLong { .. } => "advance-too-long",
+            Refusal::TooMuchWork { .. } => "too-much-work",
+            Refusal::ExplainValue { .. } => "explain-value",
+            Refusal::NoPager => "no-pager",
+            Refusal::PagerPath { .. } => "pager-path",
+            Refusal::PagerResource { .. } => "pager-resource",
+            Refusal::Setting { .. } => "setting",
+        }
+    }
+    const KINDS: usize = 14;
+
+    /// The same for a `set` line's error; `all()` holds one of each.
+    fn setting_kind(e: &SettingError) -> &'static str {
+        match e {
+            SettingError::Unknown { .. } => "unknown",
+            SettingError::OnOff { .. } => "on-off",
+            SettingError::Duration { .. } => "duration",
+            SettingError::Apiservers { .. } => "apiservers",
+            SettingError::Etcd { .. } => "etcd",
+            SettingError::Kubernetes { .. } => "kubernetes",
+            SettingError::CacheCapacity { .. } => "cache-capacity",
+            SettingError::CompactionInterval { .. } => "compaction-interval",
+            SettingError::ClockEpoch { .. } => "clock-epoch",
+        }
+    }
+    const SETTING_KINDS: usize = 9;
+
+    /// Every way a duration can fail to parse (the `problem` of a `duration` setting error).
+    fn duration_problems() -> Vec<(crate::clock::DurationError, &'static str)> {
+        use crate::clock::DurationError as D;
+        let kind = |d: &D| match d {
+            D::Empty => "empty",
+            D::Invalid { .. } => "invalid",
+            D::NumberTooLarge { .. } => "number-too-large",
+            D::MissingUnit { .. } => "missing-unit",
+            D::UnknownUnit { .. } => "unknown-unit",
+            D::TooLarge { .. } => "too-large",
+        };
+        let t = || "x".to_string();
+        [
+            D::Empty,
+            D::Invalid { text: t() },
+            D::NumberTooLarge { text: t() },
+            D::MissingUnit { text: t() },
+            D::UnknownUnit { text: t(), unit: "y".into() },
+            D::TooLarge { text: t() },
+        ]
+        .into_iter()
+        .map(|d| {
+            let k = kind(&d);
+            (d, k)
+        })
+        .collect()
+    }
+
+    /// The ids in the first column of the first table under `heading` in the refusals chapter.
+    fn documented(heading: &str) -> std::collections::BTreeSet<String> {
+        let chapter = include_str!("../../site/src/reference/refusals.md");
+        let mut lines = chapter.lines().skip_while(|l| l.trim_end() != heading);
+        assert!(lines.next().is_some(), "refusals.md has no heading {heading:?}");
+        let rows: Vec<&str> =
+            lines.skip_while(|l| !l.starts_with('|')).take_while(|l| l.starts_with('|')).collect();
+        assert!(rows.len() > 2, "no table under {heading:?}");
+        rows[2..]
+            .iter()
+            .flat_map(|row| row.split('|').nth(1).unwrap_or_default().split('`').skip(1).step_by(2))
+            .map(str::to_string)
+            .collect()
+    }
+
+    // The book's refusals chapter lists exactly these kinds, of refusals, of setting errors and
+    // of duration problems (the JSON Lines interface: "a line the session refuses").
+    #[test]
+    fn the_book_lists_exactly_the_refusal_kinds() {
+        let set = |v: Vec<&str>| v.into_iter().map(str::to_string).collect::<std::collections::BTreeSet<_>>();
+        let refusals = all();
+        let kinds = set(refusals.iter().map(kind_of).collect());
+        assert_eq!(kinds.len(), KINDS, "a sample of every refusal in all()");
+        assert_eq!(documented("## Refusal kinds"), kinds);
+        let settings = set(refusals
+            .iter()
+            .filter_map(|r| match r {
+                Refusal::Setting { error } => Some(setting_kind(error)),
+                _ => None,
+            })
+            .collect());
+        assert_eq!(settings.len(), SETTING_KINDS, "a sample of every setting error in all()");
+        assert_eq!(documented("## Setting errors"), settings);
+        let problems = duration_problems();
+        for (d, k) in &problems {
+            assert_eq!(serde_json::to_value(d).unwrap_or_default()["kind"], *k);
+        }
+        assert_eq!(documented("## Duration problems"), set(problems.iter().map(|(_, k)| *k).collect()));
     }
 
     #[test]

@@ -1,7 +1,7 @@
 //! A playground session: one simulated [`Cluster`] plus what a script keeps between lines (open
 //! watch streams by id, the apiserver requests go to, the previous output for `expect`).
 //! `rvlab run`, `rvlab test` and the browser console all drive the engine through this type and
-//! get the same JSON output objects (the JSON Lines contract in the README).
+//! get the same JSON output objects (the JSON Lines contract, `site/src/reference/output.md`).
 
 use std::collections::BTreeMap;
 

@@ -561,8 +561,114 @@ mod tests {
         assert_eq!(render(&steps, Lang::Zh), "同一时刻的步骤太多（256）；暂停到下一次 poll");
     }
 
-    // Every decision has both renderings (different texts), its JSON id is the README's, and
-    // the JSON reads back as the same value (the UI renders what it reads).
+    // The book's `why` chapter lists exactly the decision ids, in its "Decisions" table.
+    #[test]
+    fn the_book_lists_exactly_the_decision_ids() {
+        let chapter = include_str!("../../../site/src/reference/why.md");
+        let mut lines = chapter.lines().skip_while(|l| l.trim_end() != "### Decisions");
+        assert!(lines.next().is_some(), "why.md has no \"### Decisions\"");
+        let rows: Vec<&str> =
+            lines.skip_while(|l| !l.starts_with('|')).take_while(|l| l.starts_with('|')).collect();
+        assert!(rows.len() > 2, "no table under \"### Decisions\"");
+        let documented: std::collections::BTreeSet<&str> = rows[2..]
+            .iter()
+            .flat_map(|row| row.split('|').nth(1).unwrap_or_default().split('`').skip(1).step_by(2))
+            .collect();
+        let ids: std::collections::BTreeSet<&str> = samples().iter().map(variant).collect();
+        assert_eq!(ids.len(), VARIANTS, "a sample of every decision");
+        assert_eq!(documented, ids);
+        // Every client error and cause, once: each kind is what its JSON says, the samples
+        // carry each, and the book lists exactly these.
+        let e = status(410, "Expired", "x");
+        let errors = [
+            ClientError::VeryShortWatch { after_ms: 5 },
+            ClientError::NoStream { code: 200 },
+            ClientError::NotAList,
+            ClientError::NotAStatus,
+        ];
+        let causes = [
+            Cause::ListFailed { rv: "3".into(), error: e.clone() },
+            Cause::WatchRefused { from: "3".into(), error: e.clone() },
+            Cause::WatchListFailed { rv: "3".into(), error: e.clone() },
+            Cause::WatchExpired { error: e.clone() },
+            Cause::WatchFailed { error: e },
+        ];
+        let sampled = |pointer: &str| -> std::collections::BTreeSet<String> {
+            fn walk(v: &Value, pointer: &str, out: &mut std::collections::BTreeSet<String>) {
+                if let Some(k) = v.pointer(pointer).and_then(Value::as_str) {
+                    out.insert(k.to_string());
+                }
+                match v {
+                    Value::Object(m) => m.values().for_each(|x| walk(x, pointer, out)),
+                    Value::Array(a) => a.iter().for_each(|x| walk(x, pointer, out)),
+                    _ => {}
+                }
+            }
+            let mut out = std::collections::BTreeSet::new();
+            for d in samples() {
+                walk(&serde_json::to_value(&d).unwrap_or(Value::Null), pointer, &mut out);
+            }
+            out
+        };
+        let kinds = |all: Vec<(Value, &'static str)>| -> std::collections::BTreeSet<String> {
+            all.into_iter()
+                .map(|(json, kind)| {
+                    assert_eq!(json["kind"], kind, "{json}");
+                    kind.to_string()
+                })
+                .collect()
+        };
+        let client = kinds(
+            errors.iter().map(|x| (serde_json::to_value(x).unwrap_or_default(), client_kind(x))).collect(),
+        );
+        assert_eq!(client.len(), errors.len());
+        assert_eq!(sampled("/client/kind"), client, "the samples carry every client error");
+        assert_eq!(table_ids(chapter, "### Client errors"), client);
+        let cause = kinds(
+            causes.iter().map(|x| (serde_json::to_value(x).unwrap_or_default(), cause_kind(x))).collect(),
+        );
+        assert_eq!(cause.len(), causes.len());
+        assert_eq!(sampled("/cause/kind"), cause, "the samples carry every cause");
+        assert_eq!(table_ids(chapter, "### Causes"), cause);
+    }
+
+    // No wildcard: a new client error or cause stops this compiling until it has its kind here,
+    // a value in the lists above, a sample in `samples()` and a row in the book.
+    fn client_kind(e: &ClientError) -> &'static str {
+        match e {
+            ClientError::VeryShortWatch { .. } => "very-short-watch",
+            ClientError::NoStream { .. } => "no-stream",
+            ClientError::NotAList => "not-a-list",
+            ClientError::NotAStatus => "not-a-status",
+        }
+    }
+
+    fn cause_kind(c: &Cause) -> &'static str {
+        match c {
+            Cause::ListFailed { .. } => "list-failed",
+            Cause::WatchRefused { .. } => "watch-refused",
+            Cause::WatchListFailed { .. } => "watch-list-failed",
+            Cause::WatchExpired { .. } => "watch-expired",
+            Cause::WatchFailed { .. } => "watch-failed",
+        }
+    }
+
+    /// The code spans in the first column of the first table under `heading`.
+    fn table_ids(chapter: &str, heading: &str) -> std::collections::BTreeSet<String> {
+        let mut lines = chapter.lines().skip_while(|l| l.trim_end() != heading);
+        assert!(lines.next().is_some(), "why.md has no {heading:?}");
+        let rows: Vec<&str> =
+            lines.skip_while(|l| !l.starts_with('|')).take_while(|l| l.starts_with('|')).collect();
+        assert!(rows.len() > 2, "no table under {heading:?}");
+        rows[2..]
+            .iter()
+            .flat_map(|row| row.split('|').nth(1).unwrap_or_default().split('`').skip(1).step_by(2))
+            .map(str::to_string)
+            .collect()
+    }
+
+    // Every decision has both renderings (different texts), its JSON id is the one the book
+    // lists, and the JSON reads back as the same value (the UI renders what it reads).
     #[test]
     fn every_decision_renders_in_both_languages_and_round_trips() {
         let all = samples();
