@@ -244,7 +244,7 @@ cmd_test() {
   local side=$!
   need_web_tools mdbook
   wait "$side" || { cat "$side_log" >&2; die "installing Debian packages, playwright-core or the Python client failed"; }
-  command -v kubectl >/dev/null || say "kubectl is not on PATH: tests/serve_clients.rs will fail"
+  command -v kubectl >/dev/null || say "kubectl is not on PATH: tests/serve_clients.rs will fail (see site/src/reference/serve.md, 'Tested with real clients')"
 
   phase "cargo fmt --check"
   check "cargo fmt --check (run cargo fmt)" cargo fmt --check
@@ -329,7 +329,8 @@ cmd_book() {
 # Chromium (tests/bench_web.rs), plus page metrics of the release build (scripts/bench/page.mjs),
 # joined by scripts/bench/table.mjs into issue 19's table (native, wasm, their ratio, the page
 # figure, target, met?), then every scenario and the page metrics. --markdown prints the tables
-# ready for README.md (they are also written to target/bench/table.md).
+# ready for the book (they are also written to target/bench/table.md; a full-size run rewrites
+# site/src/project/performance.md).
 # --smoke (or RVLAB_BENCH=smoke) runs every scenario at tiny sizes in debug builds, without page
 # metrics: a compile-and-run check for CI. RVLAB_BENCH_SCALE=0.01 runs the whole timed pipeline
 # with every size scaled (a quick end-to-end check of the full command; its numbers mean little).
@@ -393,9 +394,12 @@ cmd_bench() {
   fi
   local title
   title="Measured $(date -u +%Y-%m-%d) on $(nproc) cores ($(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //'), $(free -g | awk '/^Mem:/ { print $2 }') GB, load average $(cut -d' ' -f1-3 /proc/loadavg)), rustc $(rustc --version | cut -d' ' -f2), Chromium $(chromium --version 2>/dev/null | grep -o '[0-9][0-9.]*' | head -1)"
-  [ "$scale" != "1" ] && title="$title; SCALED sizes (RVLAB_BENCH_SCALE=$scale): not for the README"
+  [ "$scale" != "1" ] && title="$title; SCALED sizes (RVLAB_BENCH_SCALE=$scale): not for the book"
   node scripts/bench/table.mjs --markdown --title="$title" "$out/native.txt" "$out/wasm.txt" "$out/page.txt" > "$CARGO_TARGET_DIR/table.md" || status=1
-  node scripts/bench/table.mjs $markdown --title="$title" "$out/native.txt" "$out/wasm.txt" "$out/page.txt" || status=1
+  # --markdown at full size also rewrites the book's performance page (between its markers).
+  local page=""
+  [ -n "$markdown" ] && [ "$scale" = "1" ] && page="--page=$ROOT/site/src/project/performance.md"
+  node scripts/bench/table.mjs $markdown $page --title="$title" "$out/native.txt" "$out/wasm.txt" "$out/page.txt" || status=1
   say "raw results in $out; the markdown tables in $CARGO_TARGET_DIR/table.md"
   return "$status"
 }
