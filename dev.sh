@@ -272,6 +272,11 @@ cmd_test() {
   grep -aq 'test result:' "$logs/web.log" || { FAILED=$((FAILED + 1)); STATUS=1; failed_part "browser tests: no result line (the runner gave up: WASM_BINDGEN_TEST_TIMEOUT in .cargo/config.toml)"; }
   count_results "$logs/web.log"
 
+  phase "trunk serve: the page, its files, and a reload after a change (headless Chromium)"
+  node tests/trunk/serve.mjs 2>&1 | tee "$logs/trunk-serve.log" >&2
+  [ "${PIPESTATUS[0]}" -eq 0 ] || { STATUS=1; failed_part "trunk serve: $(grep -aE '^not ok' "$logs/trunk-serve.log" | head -n 10 | paste -sd, -)"; }
+  count_plain "$logs/trunk-serve.log"
+
   phase "the book (mdBook $MDBOOK_VERSION, every page and embed checked in headless Chromium)"
   site_test 2>&1 | tee "$logs/site.log" >&2
   [ "${PIPESTATUS[0]}" -eq 0 ] || { STATUS=1; failed_part "the book: $(grep -aE '^not ok|^site:' "$logs/site.log" | head -n 10 | paste -sd, -)"; }
