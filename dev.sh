@@ -119,7 +119,7 @@ web_build() {
     mv "$stage/rvlab-web_bg.wasm" "$stage/${app}_bg.wasm" || return 1
   fi
   sed "s/rvlab-web_bg\.wasm/${app}_bg.wasm/g" "$stage/rvlab-web.js" > "$stage/$app.js" && rm "$stage/rvlab-web.js" || return 1
-  cp www/style.css "$stage/$css" && cp www/favicon.svg www/embed-example.html www/rv-playground.js "$stage/" \
+  cp www/style.css "$stage/$css" && cp www/favicon.svg www/embed-example.html www/embed-api-example.html www/rv-playground.js "$stage/" \
     && cp -r lessons "$stage/lessons" || return 1
   sri() { python3 -c 'import base64, hashlib, sys; print("sha384-" + base64.b64encode(hashlib.sha384(open(sys.argv[1], "rb").read()).digest()).decode())' "$1"; }
   sed -e "s|@CSS@|$css|g; s|@JS@|$app.js|g; s|@WASM@|${app}_bg.wasm|g" \

@@ -16,6 +16,14 @@
  * script and the app must be deployed together. Each element fits its own frame's height from the
  * {type: "rvlab:height", height} messages that frame posts; several elements on one page are
  * independent. Plain JS, no build step.
+ *
+ * Driving it (site/src/reference/embedding-api.md): el.run(script) runs the lines in the embed's
+ * sandbox as if typed in its console and resolves with an Array of their output objects (what
+ * `rvlab run` prints for them); every line that runs in the embed, the reader's own included,
+ * dispatches a bubbling "rv-output" CustomEvent whose detail is its output object, in order.
+ * A run() before the frame is ready waits for it. Messages go by postMessage (structured clone):
+ * to the frame only at the app's origin, and only messages from this element's own frame window
+ * and the app's origin are read.
  */
 (function () {
   "use strict";
@@ -26,6 +34,9 @@
   var current = document.currentScript;
   var SCRIPT_URL = (current && current.src) || document.baseURI;
   var APP_URL = new URL("index.html", SCRIPT_URL).href;
+  var APP_ORIGIN = new URL(APP_URL).origin;
+  // postMessage cannot name an opaque origin (a file: page): then "*".
+  var TARGET = APP_ORIGIN === "null" ? "*" : APP_ORIGIN;
   var PARAMS = ["script", "lesson", "mode", "theme", "lang"];
   var MIN = 120, MAX = 4000, DEFAULT = 420;
   var live = new Set();
@@ -47,15 +58,13 @@
     return APP_URL + "?" + q.join("&");
   }
 
-  /** Routes an rvlab:height message to the element whose frame sent it. */
+  /** Routes a message from an embed to the element whose frame sent it; anything else is ignored. */
   function onMessage(e) {
     var d = e.data;
-    if (!d || d.type !== "rvlab:height" || typeof d.height !== "number" || !isFinite(d.height)) return;
+    if (!d || typeof d.type !== "string" || !e.source || e.origin !== APP_ORIGIN) return;
     live.forEach(function (el) {
       var f = el._frame;
-      if (f && e.source && f.contentWindow === e.source && fixedHeight(el) === null) {
-        f.style.height = Math.min(Math.max(Math.ceil(d.height), MIN), MAX) + "px";
-      }
+      if (f && f.contentWindow === e.source) el._message(d);
     });
   }
 
@@ -66,6 +75,12 @@
 
     connectedCallback() {
       if (!this.style.display) this.style.display = "block";
+      if (!this._waiting) {
+        this._seq = 0;
+        this._waiting = new Map();
+        this._queue = [];
+        this._ready = false;
+      }
       if (!this._frame) {
         var f = document.createElement("iframe");
         f.className = "rv-playground-frame";
@@ -80,6 +95,55 @@
 
     disconnectedCallback() {
       live.delete(this);
+    }
+
+    /**
+     * Runs `script` (lines, newline-separated) in the embed's sandbox as if typed in its
+     * console; resolves with an Array of the output objects of the lines that ran. A script the
+     * sandbox refuses resolves too (with its refusal objects). Rejects only when the embed runs
+     * no lines (mode=readonly) or the frame reloaded (an attribute changed) before it answered.
+     */
+    run(script) {
+      var self = this;
+      return new Promise(function (resolve, reject) {
+        var msg = { type: "rvlab:run", id: ++self._seq, script: script };
+        self._waiting.set(msg.id, { resolve: resolve, reject: reject });
+        if (self._ready) {
+          self._post(msg);
+        } else {
+          self._queue.push(msg);
+          // A lazy frame out of view would not load until scrolled to: the run asks for it now.
+          if (self._frame) self._frame.setAttribute("loading", "eager");
+        }
+      });
+    }
+
+    _post(msg) {
+      var w = this._frame && this._frame.contentWindow;
+      if (w) w.postMessage(msg, TARGET);
+    }
+
+    /** A message from this element's frame. */
+    _message(d) {
+      if (d.type === "rvlab:height") {
+        if (typeof d.height === "number" && isFinite(d.height) && fixedHeight(this) === null) {
+          this._frame.style.height = Math.min(Math.max(Math.ceil(d.height), MIN), MAX) + "px";
+        }
+      } else if (d.type === "rvlab:ready") {
+        this._ready = true;
+        this._post({ type: "rvlab:hello" });
+        var queued = this._queue;
+        this._queue = [];
+        for (var i = 0; i < queued.length; i++) this._post(queued[i]);
+      } else if (d.type === "rvlab:output") {
+        this.dispatchEvent(new CustomEvent("rv-output", { detail: d.output, bubbles: true, composed: true }));
+      } else if (d.type === "rvlab:result" || d.type === "rvlab:error") {
+        var w = this._waiting.get(d.id);
+        if (!w) return;
+        this._waiting.delete(d.id);
+        if (d.type === "rvlab:result") w.resolve(d.outputs);
+        else w.reject(new Error("rv-playground: " + d.message));
+      }
     }
 
     attributeChangedCallback(name, oldValue, newValue) {
@@ -102,7 +166,18 @@
       var h = fixedHeight(this);
       if (h) f.style.height = h + "px";
       var src = srcFor(this);
-      if (f.getAttribute("src") !== src) f.setAttribute("src", src);
+      if (f.getAttribute("src") !== src) {
+        // A new frame: runs sent to the old one get no answer; later ones wait for the new one.
+        var waiting = this._waiting;
+        var queued = new Set(this._queue.map(function (m) { return m.id; }));
+        Array.from(waiting.keys()).forEach(function (id) {
+          if (queued.has(id)) return;
+          waiting.get(id).reject(new Error("rv-playground: the embed reloaded before it answered"));
+          waiting.delete(id);
+        });
+        this._ready = false;
+        f.setAttribute("src", src);
+      }
     }
   }
 
