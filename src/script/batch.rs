@@ -256,6 +256,28 @@ mod tests {
         assert_eq!(t.render(Lang::Zh), "未运行：脚本必须是字符串，而不是 number");
     }
 
+    /// The embedding API's chapter shows each kind's output exactly as it is printed, and the
+    /// limits in its words.
+    #[test]
+    fn the_chapter_documents_every_kind_and_the_limits() {
+        let doc = include_str!("../../site/src/reference/embedding-api.md");
+        let too_big = ScriptRefusal::ScriptTooBig {
+            lines: 100_000,
+            bytes: 1_400_000,
+            max_lines: MAX_LINES,
+            max_bytes: MAX_BYTES,
+        };
+        let shown = refusal_output(1, &too_big).to_string();
+        assert!(doc.contains(&shown), "the chapter does not show {shown}");
+        let not_text = ScriptRefusal::ScriptNotText { got: "number".into() };
+        let out = refusal_output(7, &not_text);
+        let shown = format!("\"error\":{},\"refused\":{}", out["error"], out["refused"]);
+        assert!(doc.contains(&shown), "the chapter does not show {shown}");
+        let limits =
+            format!("{},{:03} lines and {} KB", MAX_LINES / 1000, MAX_LINES % 1000, MAX_BYTES / 1024);
+        assert!(doc.contains(&limits), "the chapter does not state the limits as {limits:?}");
+    }
+
     #[test]
     fn a_too_big_script_runs_nothing() {
         let mut s = Session::new();
