@@ -114,17 +114,23 @@ fn id_of_any(data: &JsValue) -> JsValue {
     if data.is_object() { id_of(data) } else { JsValue::NULL }
 }
 
-/// In an embed framed by a page: says `{type: "rvlab:ready"}` once mounted and takes the page's
-/// commands until unmounted.
+/// In an embed framed by a page: takes the page's commands until unmounted, and says
+/// `{type: "rvlab:ready"}` once mounted. The listener is made again whenever the sandbox changes
+/// (a handle keeps every state it has read, so one kept for the app's lifetime would keep them
+/// all).
 #[hook]
 pub fn use_embed_api(embed: bool, lab: &LabHandle) {
-    let lab = lab.clone();
-    use_effect_with(embed, move |embed| {
-        let listener = (*embed).then(embed_port::parent).flatten().map(|_| {
-            let l = Listener::new(On::Window, "message", move |e| on_message(&lab, e));
-            post(&message("rvlab:ready", &[]), "*");
-            l
+    let framed = *use_memo(embed, |e| *e && embed_port::parent().is_some());
+    {
+        let lab = lab.clone();
+        use_effect_with((framed, lab.stamp), move |(framed, _)| {
+            let listener = framed.then(|| Listener::new(On::Window, "message", move |e| on_message(&lab, e)));
+            move || drop(listener)
         });
-        move || drop(listener)
+    }
+    use_effect_with(framed, |framed| {
+        if *framed {
+            post(&message("rvlab:ready", &[]), "*");
+        }
     });
 }
