@@ -95,13 +95,16 @@
 
     disconnectedCallback() {
       live.delete(this);
+      // The frame unloads with the element; queued runs wait for it to be attached again.
+      this._dropSent("the element was removed before the embed answered");
     }
 
     /**
      * Runs `script` (lines, newline-separated) in the embed's sandbox as if typed in its
      * console; resolves with an Array of the output objects of the lines that ran. A script the
      * sandbox refuses resolves too (with its refusal objects). Rejects only when the embed runs
-     * no lines (mode=readonly) or the frame reloaded (an attribute changed) before it answered.
+     * no lines (mode=readonly), the frame reloaded (an attribute changed) or the element was
+     * removed before it answered, or the script cannot be cloned (DataCloneError).
      */
     run(script) {
       var self = this;
@@ -120,7 +123,28 @@
 
     _post(msg) {
       var w = this._frame && this._frame.contentWindow;
-      if (w) w.postMessage(msg, TARGET);
+      if (!w) return;
+      try {
+        w.postMessage(msg, TARGET);
+      } catch (err) {
+        // A script that cannot be cloned (a function, a symbol): that run fails, nothing else.
+        var waiting = this._waiting.get(msg.id);
+        if (!waiting) return;
+        this._waiting.delete(msg.id);
+        waiting.reject(err);
+      }
+    }
+
+    /** Runs sent to the frame that will get no answer (it is gone or reloading) fail. */
+    _dropSent(reason) {
+      var waiting = this._waiting;
+      var queued = new Set(this._queue.map(function (m) { return m.id; }));
+      Array.from(waiting.keys()).forEach(function (id) {
+        if (queued.has(id)) return;
+        waiting.get(id).reject(new Error("rv-playground: " + reason));
+        waiting.delete(id);
+      });
+      this._ready = false;
     }
 
     /** A message from this element's frame. */
@@ -168,14 +192,7 @@
       var src = srcFor(this);
       if (f.getAttribute("src") !== src) {
         // A new frame: runs sent to the old one get no answer; later ones wait for the new one.
-        var waiting = this._waiting;
-        var queued = new Set(this._queue.map(function (m) { return m.id; }));
-        Array.from(waiting.keys()).forEach(function (id) {
-          if (queued.has(id)) return;
-          waiting.get(id).reject(new Error("rv-playground: the embed reloaded before it answered"));
-          waiting.delete(id);
-        });
-        this._ready = false;
+        this._dropSent("the embed reloaded before it answered");
         f.setAttribute("src", src);
       }
     }

@@ -385,6 +385,19 @@ check(logRows === 11, "run() lines show in the embed's console like typed ones",
   check(await responsive(host), 'the host page stays responsive');
 }
 
+// A script that cannot be cloned fails that run only.
+{
+  const r = await host.evaluate(async () => {
+    const el = document.getElementById('pg');
+    let first;
+    try { first = { resolved: await el.run(() => 1) }; } catch (e) { first = { rejected: e.name }; }
+    const next = await el.run('etcd get /x');
+    return { first, next: next.map(o => o.line) };
+  });
+  check(r.first.rejected === 'DataCloneError' && r.next.length === 1 && r.next[0] === 14,
+    'run(a function) rejects with DataCloneError and the next run still works', JSON.stringify(r));
+}
+
 // A read-only embed runs no lines: run() rejects with the frame's reason.
 {
   const r = await host.evaluate(async () => {
