@@ -73,14 +73,16 @@
       return PARAMS.concat(["height", "title"]);
     }
 
+    constructor() {
+      super();
+      this._seq = 0;
+      this._waiting = new Map(); // run id → {resolve, reject}, until the frame answers
+      this._queue = []; // runs waiting for the frame to be ready
+      this._ready = false;
+    }
+
     connectedCallback() {
       if (!this.style.display) this.style.display = "block";
-      if (!this._waiting) {
-        this._seq = 0;
-        this._waiting = new Map();
-        this._queue = [];
-        this._ready = false;
-      }
       if (!this._frame) {
         var f = document.createElement("iframe");
         f.className = "rv-playground-frame";

@@ -285,20 +285,20 @@ await page.close();
 
 const host = await newPage();
 await host.goto(origin + '/__check/element.html');
-// Created and run at once: the run waits for the frame.
+// Run before it is even in the page: the run waits for the frame.
 const early = await host.evaluate(async s => {
   const el = document.createElement('rv-playground');
   el.id = 'pg';
   el.setAttribute('mode', 'interactive');
   el.setAttribute('height', '500');
-  document.body.appendChild(el);
   const p = el.run(s);
+  document.body.appendChild(el);
   return await p;
 }, scripts['set explain on']);
 {
   const want = cli(scripts['set explain on'], true).outputs;
   const d = diff(early, want);
-  check(!d, "the element's run() (called before its frame was ready) resolves with what Lab({explain: true}) / rvlab run --explain give", d);
+  check(!d, "the element's run() (called before it was in the page) resolves with what Lab({explain: true}) / rvlab run --explain give", d);
   const seen = await host.evaluate(() => window.seen);
   check(diff(seen.map(s => s.detail), want) === '' && seen.every(s => s.target === 'pg' && s.bubbles),
     'one bubbling rv-output event per line that ran, in order, detail = its output object', JSON.stringify(seen.map(s => s.detail?.line)));
