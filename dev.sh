@@ -256,6 +256,12 @@ cmd_test() {
   phase "trunk build --release (dist/)"
   check "trunk build --release" trunk_build release dist
 
+  phase "embedding API (Lab, <rv-playground>.run) in headless Chromium, against rvlab run"
+  { cargo build --offline --quiet --bin rvlab \
+      && node tests/embed/check.mjs dist "${CARGO_TARGET_DIR:-$ROOT/target}/debug/rvlab"; } 2>&1 | tee "$logs/embed.log" >&2
+  [ "${PIPESTATUS[0]}" -eq 0 ] || { STATUS=1; failed_part "embedding API: $(grep -a '^not ok' "$logs/embed.log" | head -n 10 | paste -sd, -)"; }
+  count_plain "$logs/embed.log"
+
   phase "native tests"
   cargo test --offline --no-fail-fast --all-targets -- --include-ignored 2>&1 | tee "$logs/native.log" >&2
   [ "${PIPESTATUS[0]}" -eq 0 ] || { STATUS=1; failed_part "native tests: $(grep -aE '^    [A-Za-z0-9_:]+$|^test .* FAILED$|could not compile' "$logs/native.log" | tr -s ' ' | sort -u | head -n 20 | paste -sd, -)"; }

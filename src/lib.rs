@@ -10,6 +10,7 @@ pub mod apiserver;
 pub mod client;
 pub mod clock;
 pub mod cluster;
+pub mod embed;
 pub mod script;
 pub mod store;
 

@@ -78,7 +78,12 @@ fn the_bundle_holds_every_file_the_page_names() {
     for ext in [".css", ".js", "_bg.wasm"] {
         assert!(named.iter().any(|n| n.ends_with(ext)), "index.html names no {ext} file: {named:?}");
     }
-    for n in named.iter().copied().chain(["favicon.svg", "rv-playground.js", "embed-example.html"]) {
+    for n in named.iter().copied().chain([
+        "favicon.svg",
+        "rv-playground.js",
+        "embed-example.html",
+        "embed-api-example.html",
+    ]) {
         assert!(dist.join(n).is_file(), "dist/{n} is missing");
     }
     let mut lessons: Vec<String> = std::fs::read_dir(root.join("lessons"))

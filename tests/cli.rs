@@ -101,3 +101,37 @@ fn usage_errors_exit_2() {
     assert_eq!(rvlab(&[], "").0, 2);
     assert_eq!(rvlab(&["run", "/no/such/file.rv"], "").0, 2);
 }
+
+/// A script over `script::batch`'s limits runs nothing: one error object, exit 2 (the same
+/// object the JavaScript `Lab.run` gives).
+#[test]
+fn a_script_over_the_limits_prints_one_error_and_runs_nothing() {
+    use rvlab::script::batch::{MAX_BYTES, MAX_LINES};
+    let script = "etcd put /a 1\n".repeat(MAX_LINES + 1);
+    let (code, out, _) = rvlab(&["run", "-"], &script);
+    assert_eq!(code, 2);
+    let expected = serde_json::json!({
+        "line": 1,
+        "error": format!(
+            "not run: the script has {} lines and {} KB; one run takes at most {MAX_LINES} lines and {} KB",
+            MAX_LINES + 1,
+            script.len().div_ceil(1024),
+            MAX_BYTES / 1024
+        ),
+        "refused": {"kind": "script-too-big", "lines": MAX_LINES + 1, "bytes": script.len(), "maxLines": MAX_LINES, "maxBytes": MAX_BYTES}
+    });
+    assert_eq!(out, format!("{expected}\n"));
+    let at_limit = "# c\n".repeat(MAX_LINES - 1) + "etcd put /a 1\n";
+    let (code, out, _) = rvlab(&["run", "-"], &at_limit);
+    assert_eq!(
+        (code, out.as_str()),
+        (0, format!("{{\"line\":{MAX_LINES},\"header\":{{\"revision\":2}}}}\n").as_str())
+    );
+}
+
+#[test]
+fn the_usage_states_the_limits() {
+    use rvlab::script::batch::{MAX_BYTES, MAX_LINES};
+    let (_, out, _) = rvlab(&["help"], "");
+    assert!(out.contains(&format!("{MAX_LINES} lines and {} KB", MAX_BYTES / 1024)), "{out}");
+}

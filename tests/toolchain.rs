@@ -53,7 +53,7 @@ fn the_page_trunk_builds_names_the_web_binary_and_existing_files() {
         let p = Path::new(env!("CARGO_MANIFEST_DIR")).join("www").join(&href);
         assert!(p.exists(), "www/index.html names {href}, which does not exist");
     }
-    for copied in ["favicon.svg", "rv-playground.js", "embed-example.html", "../lessons"] {
+    for copied in ["favicon.svg", "rv-playground.js", "embed-example.html", "embed-api-example.html", "../lessons"] {
         assert!(links.iter().any(|l| attr(l, "href").as_deref() == Some(copied)), "the bundle does not copy {copied}");
     }
 }

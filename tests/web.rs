@@ -2384,17 +2384,19 @@ fn style_of(el: &Element, prop: &str) -> String {
     js_sys::Reflect::get(&style, &prop.into()).unwrap().as_string().unwrap_or_default()
 }
 
-/// Dispatches a `message` event on the window whose source is `frame`'s window (or, where such
-/// an event cannot be built, hands the same object to the element's exported handler).
+/// Dispatches a `message` event on the window whose source is `frame`'s window, from the app's
+/// origin (here the page's own), or, where such an event cannot be built, hands the same object
+/// to the element's exported handler.
 fn post_from(frame: &wasm_bindgen::JsValue, height: f64) -> String {
     let f = js_sys::Function::new_with_args(
         "frame, height",
         "var data = {type: 'rvlab:height', height: height};
          var source = frame ? frame.contentWindow : window;
+         var origin = location.origin;
          var ev;
-         try { ev = new MessageEvent('message', {data: data, source: source}); } catch (e) { ev = null; }
+         try { ev = new MessageEvent('message', {data: data, source: source, origin: origin}); } catch (e) { ev = null; }
          if (ev && ev.source === source) { window.dispatchEvent(ev); return 'event'; }
-         window.RvPlayground.handleMessage({data: data, source: source});
+         window.RvPlayground.handleMessage({data: data, source: source, origin: origin});
          return 'handler';",
     );
     f.call2(&wasm_bindgen::JsValue::NULL, frame, &height.into()).unwrap().as_string().unwrap_or_default()

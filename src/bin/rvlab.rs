@@ -1,6 +1,7 @@
 //! `rvlab`: runs playground scripts in the terminal.
 //!
-//! * `rvlab run [--explain] FILE|-` prints one JSON object per executed line (JSON Lines).
+//! * `rvlab run [--explain] FILE|-` prints one JSON object per executed line (JSON Lines); a
+//!   script over `script::batch`'s limits runs nothing and prints one error object (exit 2).
 //! * `rvlab test FILE|DIR...` runs scripts with their `expect` lines and ends with
 //!   `N passed, N failed`.
 //! * `rvlab serve [...] [SCRIPT...]` serves the simulated cluster as a Kubernetes HTTP API on
@@ -15,10 +16,11 @@ mod cli {
     use std::io::{Read, Write};
     use std::path::{Path, PathBuf};
 
-    use rvlab::script::Session;
+    use rvlab::script::{Session, batch};
 
     const USAGE: &str = "usage:
-  rvlab run [--explain] FILE|-     run a script, print one JSON object per line
+  rvlab run [--explain] FILE|-     run a script, print one JSON object per line (at most
+                                   50000 lines and 8192 KB: a bigger script prints one error)
   rvlab test FILE|DIR...           run scripts and check their expect lines
   rvlab serve [--listen ADDR:PORT] [--kubeconfig PATH] [--speed N] [--record FILE]
               [--dist DIR] [--stdin] [--watch-delay DURATION] [SCRIPT...]
@@ -102,14 +104,12 @@ mod cli {
         let mut session = Session::with_explain(explain);
         let stdout = std::io::stdout();
         let mut out = stdout.lock();
-        for (i, line) in text.lines().enumerate() {
-            if let Some(v) = session.run_line(i + 1, line)
-                && writeln!(out, "{v}").is_err()
-            {
-                return 1;
-            }
+        match batch::run_text(&mut session, 1, &text, |v| writeln!(out, "{v}")) {
+            batch::Ended::Stopped(_) => 1,
+            batch::Ended::Refused(_) => 2,
+            batch::Ended::Ran { .. } if session.tally().parse_errors > 0 => 2,
+            batch::Ended::Ran { .. } => 0,
         }
-        if session.tally().parse_errors > 0 { 2 } else { 0 }
     }
 
     fn collect(path: &Path, into: &mut Vec<PathBuf>) {

@@ -1,5 +1,9 @@
-//! Entry point of the browser app (Trunk bundles it into `dist/`: `trunk build --release`, see Trunk.toml).
+//! Entry point of the browser app (Trunk bundles it into `dist/`: `trunk build --release`, see
+//! Trunk.toml). The module also exports the embedding API's `Lab` (`rvlab::embed`); a page that only uses `Lab` says
+//! `<meta name="rvlab-app" content="none">` and the app does not mount on it.
 fn main() {
     #[cfg(target_arch = "wasm32")]
-    rvlab::ui::start();
+    if rvlab::embed::wants_app() {
+        rvlab::ui::start();
+    }
 }

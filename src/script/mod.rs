@@ -1,5 +1,6 @@
 //! The line language spoken by `rvlab run` and the browser console, and its JSON Lines output.
 
+pub mod batch;
 pub mod budget;
 pub mod clients;
 pub mod session;

@@ -122,6 +122,7 @@ pub fn app(props: &AppProps) -> Html {
     hooks::use_share_links(&cfg, &lab, &guide);
     hooks::use_undo_keys(&lab);
     hooks::use_embed_height(&app_ref, embed && cfg.height.is_none());
+    super::embed_api::use_embed_api(embed, &lab);
 
     let on_share = {
         let sharing = sharing.clone();

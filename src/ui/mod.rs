@@ -15,6 +15,8 @@ pub mod browser;
 pub mod builder;
 pub mod config;
 pub mod console;
+pub mod embed_api;
+pub mod embed_port;
 pub mod examples;
 pub mod guided;
 pub mod header;

@@ -304,6 +304,9 @@ impl Lab {
                 let n = self.entries.len() + 1;
                 let outcome = session.run_line_outcome(n, &line);
                 self.entries.push(Entry::new(line, outcome));
+                if let Some(out) = self.entries.last().and_then(|e| e.out.as_deref()) {
+                    super::embed_port::ran(out);
+                }
                 self.fold_last();
                 if Some(n) == mark {
                     self.checkpoints.offer(n, &session);
@@ -323,6 +326,9 @@ impl Lab {
         let outcome = self.session.borrow_mut().run_line_outcome(i + 1, &super::lines::tick_line(secs));
         super::safety::running(&[]);
         self.entries[i] = Entry::new(line, outcome);
+        if let Some(out) = self.entries[i].out.as_deref() {
+            super::embed_port::ran(out);
+        }
         self.checkpoints.truncate(i);
         self.truncate_seen(i);
         self.seen = self.seen_at(i);

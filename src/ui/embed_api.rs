@@ -1,0 +1,136 @@
+//! The commands an embed takes from the page around it (the `<rv-playground>` element's `run()`):
+//! `{type: "rvlab:hello"}` and `{type: "rvlab:run", id, script}`, from the parent window only.
+//! A run appends the script's lines to the embed's log as its console would (blank lines
+//! dropped) and wherever the scrubber is, within `script::batch`'s limits (the same object as
+//! `Lab.run` for a script over them); each line's output goes to the page as it runs
+//! ([`super::embed_port::ran`]), then the answer `{type: "rvlab:result", id, outputs}`. Anything
+//! else from the parent gets `{type: "rvlab:error", id, message}` and changes nothing. The
+//! messages are documented in `site/src/reference/embedding-api.md`.
+
+use js_sys::{Array, Reflect};
+use wasm_bindgen::{JsCast, JsValue};
+use yew::prelude::*;
+
+use super::browser::{Listener, On};
+use super::embed_port::{self, message, post};
+use super::state::{Action, LabHandle};
+use crate::embed::{text_of, to_js};
+use crate::script::batch::{self, Size};
+
+/// What the parent asked for.
+enum Command {
+    Hello,
+    Run { id: JsValue, script: JsValue },
+}
+
+/// The `id` of a message: a string or a finite number, else `null`.
+fn id_of(data: &JsValue) -> JsValue {
+    let id = Reflect::get(data, &"id".into()).unwrap_or(JsValue::NULL);
+    let ok = id.is_string() || id.as_f64().is_some_and(f64::is_finite);
+    if ok { id } else { JsValue::NULL }
+}
+
+/// The command a message carries, or the error to answer it with.
+fn command(data: &JsValue) -> Result<Command, String> {
+    if !data.is_object() || Array::is_array(data) {
+        return Err(
+            "a message to the embed is an object such as {type: \"rvlab:run\", id: 1, script: \"…\"}".into(),
+        );
+    }
+    let kind = Reflect::get(data, &"type".into()).unwrap_or(JsValue::UNDEFINED);
+    match kind.as_string().as_deref() {
+        Some("rvlab:hello") => Ok(Command::Hello),
+        Some("rvlab:run") => Ok(Command::Run {
+            id: id_of(data),
+            script: Reflect::get(data, &"script".into()).unwrap_or(JsValue::UNDEFINED),
+        }),
+        Some(other) => {
+            Err(format!("unknown message type {other:?}; the embed takes \"rvlab:hello\" and \"rvlab:run\""))
+        }
+        None => Err("the message has no \"type\"; the embed takes \"rvlab:hello\" and \"rvlab:run\"".into()),
+    }
+}
+
+fn reply_error(id: JsValue, text: &str, origin: &str) {
+    post(&message("rvlab:error", &[("id", &id), ("message", &text.into())]), origin);
+}
+
+/// Runs `script` as the console would; the outputs of the lines that ran.
+fn run(lab: &LabHandle, script: &JsValue) -> Array {
+    let out = Array::new();
+    let next = lab.entries.len() + 1;
+    let text = match text_of(script).and_then(|t| Size::of(&t).check().map(|()| t)) {
+        Ok(t) => t,
+        Err(r) => {
+            out.push(&to_js(&batch::refusal_output(next, &r)));
+            return out;
+        }
+    };
+    let before = lab.entries.len();
+    // Appended at the end and run at once (the reducer runs an action as it is dispatched).
+    lab.dispatch(Action::Append(super::lines::split_script(&text)));
+    for e in lab.entries.iter().skip(before) {
+        if let Some(o) = e.out.as_deref() {
+            out.push(&to_js(o));
+        }
+    }
+    out
+}
+
+fn on_message(lab: &LabHandle, e: web_sys::Event) {
+    let Ok(e) = e.dyn_into::<web_sys::MessageEvent>() else { return };
+    let Some(parent) = embed_port::parent() else { return };
+    // Only the page this embed is in may drive it.
+    if e.source().map(JsValue::from) != Some(JsValue::from(parent)) {
+        return;
+    }
+    let origin = e.origin();
+    let data = e.data();
+    match command(&data) {
+        Err(text) => reply_error(id_of_any(&data), &text, &origin),
+        Ok(Command::Hello) => {
+            embed_port::connect(&origin);
+            let next = lab.entries.len() + 1;
+            post(&message("rvlab:hello", &[("nextLine", &JsValue::from(next as f64))]), &origin);
+            for o in lab.entries.iter().filter_map(|e| e.out.as_deref()) {
+                embed_port::ran(o);
+            }
+        }
+        Ok(Command::Run { id, script }) => {
+            embed_port::connect(&origin);
+            if lab.readonly {
+                let text = "this embed is read-only (mode=readonly) and runs no lines; use mode=interactive";
+                reply_error(id, text, &origin);
+                return;
+            }
+            let outputs = run(lab, &script);
+            post(&message("rvlab:result", &[("id", &id), ("outputs", &outputs)]), &origin);
+        }
+    }
+}
+
+/// [`id_of`] of a message that may not be an object.
+fn id_of_any(data: &JsValue) -> JsValue {
+    if data.is_object() { id_of(data) } else { JsValue::NULL }
+}
+
+/// In an embed framed by a page: takes the page's commands until unmounted, and says
+/// `{type: "rvlab:ready"}` once mounted. The listener is made again whenever the sandbox changes
+/// (a handle keeps every state it has read, so one kept for the app's lifetime would keep them
+/// all).
+#[hook]
+pub fn use_embed_api(embed: bool, lab: &LabHandle) {
+    let framed = *use_memo(embed, |e| *e && embed_port::parent().is_some());
+    {
+        let lab = lab.clone();
+        use_effect_with((framed, lab.stamp), move |(framed, _)| {
+            let listener = framed.then(|| Listener::new(On::Window, "message", move |e| on_message(&lab, e)));
+            move || drop(listener)
+        });
+    }
+    use_effect_with(framed, |framed| {
+        if *framed {
+            post(&message("rvlab:ready", &[]), "*");
+        }
+    });
+}
