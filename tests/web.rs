@@ -1828,11 +1828,17 @@ fn every_lesson_file_has_a_slug_the_ui_finds() {
         let l = rvlab::lessons::parse(text).unwrap();
         assert_eq!(slug_of(file), l.slug, "{file}: the file name is NN-<slug>.rv");
         assert_eq!(index_of(&l.slug), FILES.iter().position(|f| f == file));
+        // The book names lessons by file: `05-paging` and `05-paging.rv` find the same lesson.
+        assert_eq!(index_of(file.trim_end_matches(".rv")), index_of(&l.slug), "{file}");
+        assert_eq!(index_of(file), index_of(&l.slug), "{file}");
         assert!(l.missing_translations().is_empty(), "{file}: {:?}", l.missing_translations());
     }
     // Guided slugs and the built-in examples do not clash.
     for ex in rvlab::ui::examples::all() {
         assert!(index_of(ex.name).is_none(), "{} is both an example and a lesson", ex.name);
+    }
+    for not_a_lesson in ["05-pagin", "05", "paging.rv", "99-paging", ""] {
+        assert_eq!(index_of(not_a_lesson), None, "{not_a_lesson:?}");
     }
 }
 

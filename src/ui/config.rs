@@ -81,9 +81,10 @@ pub fn slug_of(file: &str) -> &str {
     }
 }
 
-/// The index in [`FILES`] of the lesson with this slug.
-pub fn index_of(slug: &str) -> Option<usize> {
-    FILES.iter().position(|f| slug_of(f) == slug)
+/// The index in [`FILES`] of the lesson `id` names: its slug (`paging`) or its file name with or
+/// without `.rv` (`05-paging`, `05-paging.rv`), as the book's chapters name them.
+pub fn index_of(id: &str) -> Option<usize> {
+    FILES.iter().position(|f| slug_of(f) == id || *f == id || f.strip_suffix(".rv") == Some(id))
 }
 
 /// Every guided lesson's slug.
