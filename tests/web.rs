@@ -2109,7 +2109,7 @@ async fn lesson_list_progress_failed_fetch_retry_leave_and_resume() {
     assert!(lab.q("#lesson-panel").is_none());
     lab.click("#lessons").await;
     lab.wait_for("#lesson-list li[data-slug='myths'] .lesson-progress").await;
-    assert_eq!(lab.all("#lesson-list li").len(), 13);
+    assert_eq!(lab.all("#lesson-list li").len(), FILES.len());
     let row = lab.text("#lesson-list li[data-slug='list-rv']");
     assert!(row.contains("Could not load 03-list-rv.rv") && row.contains("503"), "{row}");
     lab.click("#lesson-list li[data-slug='list-rv'] .lesson-retry").await;
