@@ -110,7 +110,7 @@ async function settledHeight(frameEl) {
 }
 
 /** Checks one embed frame: the app rendered, a lesson loaded, and the frame fits the app. */
-async function checkEmbed(frameEl, name, { fixed, lesson }) {
+async function checkEmbed(frameEl, name, { fixed, lesson, title }) {
   await frameEl.scrollIntoViewIfNeeded();
   const frame = await until(() => frameEl.contentFrame());
   if (!frame) { check(false, `${name}: its frame loads`); return; }
@@ -123,6 +123,10 @@ async function checkEmbed(frameEl, name, { fixed, lesson }) {
     const goal = await until(async () => (await frame.$('#lesson-panel .lesson-goal')) || (await frame.$('#lesson-panel .lesson-error')));
     const err = await frame.$eval('#lesson-panel .lesson-error', e => e.textContent).catch(() => '');
     check(!!goal && !err, `${name}: the lesson loaded and shows its first goal`, err || 'no goal shown');
+    if (title) {
+      const shown = await frame.$eval('#lesson-title', e => e.textContent).catch(() => '');
+      check(shown === title, `${name}: it is the lesson the page names ("${title}")`, shown);
+    }
   }
   check(!(await frame.$('#notice.err')), `${name}: no error notice`, await frame.$eval('#notice.err', e => e.textContent).catch(() => ''));
   const h = await settledHeight(frameEl);
@@ -156,6 +160,13 @@ const lessonDir = path.join(book, 'playground/lessons');
 const lessonIds = fs.existsSync(lessonDir) ? fs.readdirSync(lessonDir).filter(f => f.endsWith('.rv')).map(f => f.slice(0, -3)).sort() : [];
 check(lessonIds.length > 0, 'the playground ships its lessons', lessonDir);
 const isGuided = id => lessonIds.includes(id) || lessonIds.some(f => f.replace(/^\d+-/, '') === id);
+/** A lesson file's title in `lang` (its `#: title.<lang>` lines, joined; backticks dropped). */
+function lessonTitle(file, lang) {
+  if (!file || !fs.existsSync(file)) return null;
+  const key = `#: title.${lang === 'zh' ? 'zh' : 'en'}`;
+  const parts = fs.readFileSync(file, 'utf8').split('\n').map(l => l.trim()).filter(l => l.startsWith(key + ' ')).map(l => l.slice(key.length + 1).trim());
+  return parts.length ? parts.join(' ').replace(/`/g, '') : null;
+}
 const lessonEmbeds = { en: new Set(), zh: new Set() };
 let chapters = 0;
 
@@ -199,7 +210,12 @@ for (const file of pages) {
     const frameEl = e.tag === 'iframe' ? handle : await until(() => handle.$('iframe'), 10000);
     if (!frameEl) { check(false, `${name}: made its frame`); continue; }
     const guided = !!e.src || (e.tag !== 'iframe' && !!e.lesson && isGuided(e.lesson));
-    await checkEmbed(frameEl, name, { fixed: e.fixed || (e.height ? parseInt(e.height, 10) : null), lesson: guided });
+    // The file the embed should run: lesson-src resolved against the page, or the named lesson.
+    const lessonFile = e.src ? fileFor(decodeURIComponent(new URL(e.src, base + file).pathname))
+      : guided ? path.join(lessonDir, `${lessonIds.find(f => f === e.lesson || f.replace(/^\d+-/, '') === e.lesson)}.rv`) : null;
+    const title = guided ? lessonTitle(lessonFile, e.lang) : null;
+    if (guided) check(!!title, `${name}: names a lesson file with a title`, String(lessonFile));
+    await checkEmbed(frameEl, name, { fixed: e.fixed || (e.height ? parseInt(e.height, 10) : null), lesson: guided, title });
   }
 
   // Links that stay within the book.
