@@ -1,13 +1,20 @@
-// Checks the built documentation site in headless Chromium (playwright-core, pinned in dev.sh):
+// Checks the built documentation site as a reader meets it, in headless Chromium (playwright-core,
+// pinned in dev.sh):
 //   node site/check.mjs <book-dir>
 // <book-dir> is mdBook's output with the playground's build in <book-dir>/playground/. It is
 // served under the sub-path /docs/rvlab/ by a static server on 127.0.0.1 (a free port); every
 // other request, and any request that would leave the machine, is refused and counted as a
 // failure, so the site is shown to work offline from the built folder.
 //
-// For every page: no console error, no failed or refused request. For every embed: the app
-// rendered inside its frame, the frame fits its content (no inner scrollbar, no blank space
-// below the app), and a short read-only example stays well under 900 px tall.
+// The pages are discovered, not listed: every .html file mdBook wrote (the playground's own files
+// aside). For every page: it loads with 200, no response of 400 or more, no page error and no
+// console error; every embed on it (<rv-playground>, iframe.rvlab-frame) comes alive: the app
+// renders inside its frame, a lesson embed shows its first goal and no load error, there is no
+// error notice, and the frame fits its content (or keeps its fixed height); every link that stays
+// within the book resolves to a built file, and a #fragment to an element with that id on the
+// target page. For the book: at least 25 chapters in its table of contents, and every lesson in
+// playground/lessons/ embedded by file name (lesson="NN-name") on a page in English and on one
+// in Chinese (lang="zh").
 // Prints one "ok - …" / "not ok - …" line per check, then "N passed, N failed"; exits 1 on any
 // failure (and when the browser or the folder is missing: a check that cannot run fails).
 import fs from 'node:fs';
@@ -19,6 +26,7 @@ const require = createRequire(import.meta.url);
 const here = path.dirname(new URL(import.meta.url).pathname);
 const pwPath = process.env.PLAYWRIGHT_CORE || path.join(here, '../.tools/npm/node_modules/playwright-core');
 const PREFIX = '/docs/rvlab/';
+const MIN_CHAPTERS = 25;
 
 let passed = 0, failed = 0;
 const check = (ok, what, detail = '') => {
@@ -28,23 +36,45 @@ const check = (ok, what, detail = '') => {
 const finish = () => { console.log(`${passed} passed, ${failed} failed`); process.exit(failed ? 1 : 0); };
 
 const book = path.resolve(process.argv[2] || path.join(here, 'book'));
-for (const f of ['index.html', 'paging.html', 'compaction.html', 'watch.html', 'iframe.html', 'playground/index.html', 'playground/rv-playground.js']) {
+for (const f of ['index.html', 'playground/index.html', 'playground/rv-playground.js']) {
   check(fs.existsSync(path.join(book, f)), `built site has ${f}`);
 }
 if (failed) finish();
+
+/** Every .html file under `dir`, relative to the book, with `/` separators. */
+function htmlFiles(dir, rel = '') {
+  const out = [];
+  for (const e of fs.readdirSync(dir, { withFileTypes: true })) {
+    const r = rel ? `${rel}/${e.name}` : e.name;
+    if (e.isDirectory()) { if (r !== 'playground') out.push(...htmlFiles(path.join(dir, e.name), r)); }
+    else if (e.name.endsWith('.html')) out.push(r);
+  }
+  return out.sort();
+}
+// print.html is off in book.toml; 404.html is served for missing pages, not linked; toc.html is
+// the table of contents that mdBook frames when scripts are off (checked too, without a title).
+const pages = htmlFiles(book).filter(f => f !== '404.html');
+const chapterPages = pages.filter(f => f !== 'toc.html');
+check(chapterPages.length >= MIN_CHAPTERS, `the book has at least ${MIN_CHAPTERS} pages`, `${chapterPages.length}`);
 
 let chromium;
 try { ({ chromium } = require(pwPath)); } catch (e) { check(false, 'playwright-core is installed', String(e)); finish(); }
 
 const types = { '.html': 'text/html; charset=utf-8', '.js': 'text/javascript', '.mjs': 'text/javascript', '.wasm': 'application/wasm', '.css': 'text/css', '.json': 'application/json', '.svg': 'image/svg+xml', '.woff2': 'font/woff2', '.woff': 'font/woff', '.ttf': 'font/ttf', '.png': 'image/png', '.ico': 'image/x-icon', '.rv': 'text/plain; charset=utf-8', '.txt': 'text/plain' };
 const misses = [];
-const server = http.createServer((req, res) => {
-  let p = decodeURIComponent(new URL(req.url, 'http://x').pathname);
-  if (!p.startsWith(PREFIX)) { misses.push(p); res.writeHead(404); res.end(); return; }
-  p = p.slice(PREFIX.length - 1);
+/** The built file a path under PREFIX names, or null. */
+function fileFor(urlPath) {
+  if (!urlPath.startsWith(PREFIX)) return null;
+  let p = urlPath.slice(PREFIX.length - 1);
   if (p.endsWith('/')) p += 'index.html';
   const f = path.join(book, path.normalize(p));
-  if (!f.startsWith(book) || !fs.existsSync(f) || fs.statSync(f).isDirectory()) { misses.push(req.url); res.writeHead(404); res.end(); return; }
+  if (!f.startsWith(book) || !fs.existsSync(f) || fs.statSync(f).isDirectory()) return null;
+  return f;
+}
+const server = http.createServer((req, res) => {
+  const p = decodeURIComponent(new URL(req.url, 'http://x').pathname);
+  const f = fileFor(p);
+  if (!f) { misses.push(req.url); res.writeHead(404); res.end(); return; }
   res.writeHead(200, { 'content-type': types[path.extname(f)] || 'application/octet-stream', 'cache-control': 'no-store' });
   fs.createReadStream(f).pipe(res);
 });
@@ -79,23 +109,24 @@ async function settledHeight(frameEl) {
   return last;
 }
 
-/** Checks one embed frame: the app rendered, and the frame fits it. */
-async function checkEmbed(page, frameEl, name, { fixed, maxHeight, rows, lesson }) {
+/** Checks one embed frame: the app rendered, a lesson loaded, and the frame fits the app. */
+async function checkEmbed(frameEl, name, { fixed, lesson, title }) {
   await frameEl.scrollIntoViewIfNeeded();
   const frame = await until(() => frameEl.contentFrame());
   if (!frame) { check(false, `${name}: its frame loads`); return; }
   const app = await until(() => frame.$('.app.embed'));
   check(!!app, `${name}: the app renders in its frame`);
-  check(!(await frame.$('#rvlab-boot')), `${name}: the page's loading line is gone once the app runs`);
   if (!app) return;
-  if (rows !== undefined) {
-    const n = await until(async () => (await frame.$$('#log li')).length === rows && rows);
-    check(n === rows, `${name}: shows its ${rows} steps`, `${(await frame.$$('#log li')).length} rows`);
-  }
+  const booted = await until(async () => !(await frame.$('#rvlab-boot')), 5000);
+  check(!!booted, `${name}: the page's loading line is gone once the app runs`);
   if (lesson) {
-    const step = await until(() => frame.$('#lesson-panel .lesson-goal'));
-    check(!!step, `${name}: the lesson loaded and shows its first goal`);
-    check(!(await frame.$('#lesson-panel .lesson-error')), `${name}: no lesson load error`);
+    const goal = await until(async () => (await frame.$('#lesson-panel .lesson-goal')) || (await frame.$('#lesson-panel .lesson-error')));
+    const err = await frame.$eval('#lesson-panel .lesson-error', e => e.textContent).catch(() => '');
+    check(!!goal && !err, `${name}: the lesson loaded and shows its first goal`, err || 'no goal shown');
+    if (title) {
+      const shown = await frame.$eval('#lesson-title', e => e.textContent).catch(() => '');
+      check(shown === title, `${name}: it is the lesson the page names ("${title}")`, shown);
+    }
   }
   check(!(await frame.$('#notice.err')), `${name}: no error notice`, await frame.$eval('#notice.err', e => e.textContent).catch(() => ''));
   const h = await settledHeight(frameEl);
@@ -110,18 +141,36 @@ async function checkEmbed(page, frameEl, name, { fixed, maxHeight, rows, lesson 
     check(content.doc <= content.view + 2, `${name}: the frame is tall enough for its content (no inner scrollbar)`, `frame ${h}px, ${JSON.stringify(content)}`);
     check(h <= content.app + 40, `${name}: the frame is no taller than its content`, `frame ${h}px, app ${content.app}px`);
   }
-  if (maxHeight) check(h < maxHeight, `${name}: compact (${Math.round(h)}px < ${maxHeight}px)`, `${h}px`);
 }
 
-const pages = [
-  { file: 'index.html', embeds: [] },
-  { file: 'paging.html', embeds: [{ sel: 'rv-playground[lesson="paging"] iframe', name: 'paging lesson (<rv-playground>)', lesson: true }] },
-  { file: 'compaction.html', embeds: [{ sel: 'rv-playground[lesson="continue-after-compaction"] iframe', name: 'continue-after-compaction lesson (<rv-playground>)', lesson: true }] },
-  { file: 'watch.html', embeds: [{ sel: 'rv-playground iframe', name: 'read-only watch example (<rv-playground>, 4 lines)', rows: 4, maxHeight: 900 }] },
-  { file: 'iframe.html', embeds: [{ sel: 'iframe.rvlab-frame', name: 'pagination example (plain iframe)', fixed: 420 }] },
-];
+/** The ids (and a-names) in a built page, read from its file. */
+const idCache = new Map();
+function idsOf(file) {
+  if (!idCache.has(file)) {
+    const text = fs.readFileSync(file, 'utf8');
+    const ids = new Set();
+    for (const m of text.matchAll(/\s(?:id|name)="([^"]*)"/g)) ids.add(m[1].replace(/&quot;/g, '"').replace(/&amp;/g, '&'));
+    idCache.set(file, ids);
+  }
+  return idCache.get(file);
+}
 
-for (const pg of pages) {
+// The guided lessons the playground ships: `NN-name` ids; `name` is the slug.
+const lessonDir = path.join(book, 'playground/lessons');
+const lessonIds = fs.existsSync(lessonDir) ? fs.readdirSync(lessonDir).filter(f => f.endsWith('.rv')).map(f => f.slice(0, -3)).sort() : [];
+check(lessonIds.length > 0, 'the playground ships its lessons', lessonDir);
+const isGuided = id => lessonIds.includes(id) || lessonIds.some(f => f.replace(/^\d+-/, '') === id);
+/** A lesson file's title in `lang` (its `#: title.<lang>` lines, joined; backticks dropped). */
+function lessonTitle(file, lang) {
+  if (!file || !fs.existsSync(file)) return null;
+  const key = `#: title.${lang === 'zh' ? 'zh' : 'en'}`;
+  const parts = fs.readFileSync(file, 'utf8').split('\n').map(l => l.trim()).filter(l => l.startsWith(key + ' ')).map(l => l.slice(key.length + 1).trim());
+  return parts.length ? parts.join(' ').replace(/`/g, '') : null;
+}
+const lessonEmbeds = { en: new Set(), zh: new Set() };
+let chapters = 0;
+
+for (const file of pages) {
   const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
   const refused = [];
   await context.route('**/*', route => {
@@ -137,20 +186,65 @@ for (const pg of pages) {
   page.on('requestfailed', r => failedReqs.push(`${r.url()} (${r.failure()?.errorText})`));
   page.on('response', r => { if (r.status() >= 400) failedReqs.push(`${r.url()} → ${r.status()}`); });
   const before = misses.length;
-  const resp = await page.goto(base + pg.file, { waitUntil: 'load' }).catch(e => ({ status: () => String(e) }));
-  check(resp.status() === 200, `${pg.file}: loads under ${PREFIX}`, String(resp.status()));
-  const title = await page.title();
-  check(/rvlab/.test(title), `${pg.file}: is an mdBook page of the site`, title);
-  for (const e of pg.embeds) {
-    const el = await until(() => page.$(e.sel), 10000);
-    if (!el) { check(false, `${e.name}: present on ${pg.file}`); continue; }
-    await checkEmbed(page, el, e.name, e);
+  const resp = await page.goto(base + file, { waitUntil: 'load' }).catch(e => ({ status: () => String(e) }));
+  check(resp.status() === 200, `${file}: loads under ${PREFIX}`, String(resp.status()));
+  const title = await page.title().catch(() => '');
+  if (file !== 'toc.html') check(/rvlab/.test(title), `${file}: is a page of the book`, title);
+
+  if (file === 'index.html') {
+    // mdBook 0.5 draws the table of contents with a script: count its chapter links.
+    chapters = await until(() => page.$$eval('.sidebar .chapter a[href]', as => new Set(as.map(a => a.getAttribute('href')).filter(h => h && !h.startsWith('#'))).size), 10000) || 0;
+    check(chapters >= MIN_CHAPTERS, `the table of contents lists at least ${MIN_CHAPTERS} chapters (${chapters})`, `${chapters}`);
   }
+
+  // Embeds: every <rv-playground> and every plain iframe to the playground.
+  const embeds = await page.$$eval('rv-playground, iframe.rvlab-frame', els => els.map((e, i) => ({
+    i, tag: e.tagName.toLowerCase(), lesson: e.getAttribute('lesson'), src: e.getAttribute('lesson-src'),
+    lang: e.getAttribute('lang'), mode: e.getAttribute('mode'), height: e.getAttribute('height'),
+    fixed: e.tagName === 'IFRAME' ? Math.round(parseFloat(e.style.height)) || null : null,
+  })));
+  for (const e of embeds) {
+    const name = `${file} embed ${e.i + 1} (${e.tag}${e.lesson ? ` lesson="${e.lesson}"` : ''}${e.src ? ` lesson-src="${e.src}"` : ''}${e.lang ? ` lang=${e.lang}` : ''})`;
+    if (e.lesson && /^\d\d-/.test(e.lesson)) lessonEmbeds[e.lang === 'zh' ? 'zh' : 'en'].add(e.lesson);
+    const handle = await page.$$('rv-playground, iframe.rvlab-frame').then(hs => hs[e.i]);
+    const frameEl = e.tag === 'iframe' ? handle : await until(() => handle.$('iframe'), 10000);
+    if (!frameEl) { check(false, `${name}: made its frame`); continue; }
+    const guided = !!e.src || (e.tag !== 'iframe' && !!e.lesson && isGuided(e.lesson));
+    // The file the embed should run: lesson-src resolved against the page, or the named lesson.
+    const lessonFile = e.src ? fileFor(decodeURIComponent(new URL(e.src, base + file).pathname))
+      : guided ? path.join(lessonDir, `${lessonIds.find(f => f === e.lesson || f.replace(/^\d+-/, '') === e.lesson)}.rv`) : null;
+    const title = guided ? lessonTitle(lessonFile, e.lang) : null;
+    if (guided) check(!!title, `${name}: names a lesson file with a title`, String(lessonFile));
+    await checkEmbed(frameEl, name, { fixed: e.fixed || (e.height ? parseInt(e.height, 10) : null), lesson: guided, title });
+  }
+
+  // Links that stay within the book.
+  const links = await page.$$eval('a[href]', as => as.map(a => ({ href: a.getAttribute('href'), abs: a.href })));
+  const bad = [];
+  let internal = 0;
+  for (const { href, abs } of links) {
+    if (!href || href.startsWith('javascript:') || href.startsWith('mailto:')) continue;
+    const u = new URL(abs);
+    if (u.origin !== origin) continue; // another site: not fetched, not checked
+    internal++;
+    const target = fileFor(decodeURIComponent(u.pathname));
+    if (!target) { bad.push(`${href} (no such file)`); continue; }
+    const frag = decodeURIComponent(u.hash.slice(1));
+    if (frag && target.endsWith('.html') && !idsOf(target).has(frag)) bad.push(`${href} (no #${frag} there)`);
+  }
+  check(bad.length === 0, `${file}: its ${internal} links within the book resolve`, bad.join(' | '));
+
   await sleep(300);
-  check(errors.length === 0, `${pg.file}: no console error`, errors.join(' | '));
-  check(failedReqs.length === 0 && misses.length === before, `${pg.file}: every request is served from the built folder`, failedReqs.concat(misses.slice(before)).join(' | '));
-  check(refused.length === 0, `${pg.file}: works offline (nothing fetched from elsewhere)`, refused.join(' | '));
+  check(errors.length === 0, `${file}: no page error, no console error`, errors.join(' | '));
+  check(failedReqs.length === 0 && misses.length === before, `${file}: no request failed or answered 4xx/5xx`, failedReqs.concat(misses.slice(before)).join(' | '));
+  check(refused.length === 0, `${file}: works offline (nothing fetched from elsewhere)`, refused.join(' | '));
   await context.close();
+}
+
+// The learning path: every lesson file embedded by its file name, in both languages.
+for (const lang of ['en', 'zh']) {
+  const missing = lessonIds.filter(id => !lessonEmbeds[lang].has(id));
+  check(missing.length === 0, `every lesson is embedded by file name in a ${lang === 'zh' ? 'Chinese' : 'English'} chapter`, missing.join(', '));
 }
 
 await browser.close();

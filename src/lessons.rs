@@ -109,6 +109,9 @@ lesson_files![
     "11-two-apiservers.rv",
     "12-k8s-1.30-vs-now.rv",
     "13-myths.rv",
+    "14-bookmarks.rv",
+    "15-streaming-informer.rv",
+    "16-deleted-final-state-unknown.rv",
 ];
 
 /// The embedded lesson files as `(file name, text)`, in order.

@@ -240,3 +240,44 @@ fn parse_errors_name_the_line() {
     assert_eq!(l.steps[0].say.en, "one two\n\nthree");
     assert_eq!(l.steps[0].say.get("zh"), "one two\n\nthree");
 }
+
+/// The lesson files the documentation site ships next to its pages (`site/src/**/*.rv`, embedded
+/// with `lesson-src=`): they parse, are complete in both languages, their reference solutions
+/// reach every goal, and their `expect` pins pass, like the lessons in `lessons/`.
+#[test]
+fn the_books_own_lesson_files_are_checked_like_the_lessons() {
+    fn rv_files(dir: &std::path::Path, out: &mut Vec<std::path::PathBuf>) {
+        for e in std::fs::read_dir(dir).expect("site/src is readable").flatten() {
+            let p = e.path();
+            if p.is_dir() {
+                rv_files(&p, out);
+            } else if p.extension().is_some_and(|x| x == "rv") {
+                out.push(p);
+            }
+        }
+    }
+    let mut files = Vec::new();
+    rv_files(std::path::Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/site/src")), &mut files);
+    assert!(!files.is_empty(), "the book's chapter for documentation writers embeds a lesson file");
+    for f in files {
+        let text = std::fs::read_to_string(&f).unwrap();
+        let name = f.display();
+        let l = lessons::parse(&text).unwrap_or_else(|e| panic!("{name}: {e}"));
+        assert!(l.missing_translations().is_empty(), "{name}: {:?}", l.missing_translations());
+        let mut s = Session::new();
+        let mut n = 0;
+        run(&mut s, &mut n, &l.setup);
+        for i in 0..l.steps.len() {
+            let outs = run(&mut s, &mut n, &l.steps[i].solution);
+            let f = failures(&l, i, &outs);
+            assert!(f.is_empty(), "{name}: {}", f.join("\n"));
+            run(&mut s, &mut n, &l.steps[i].pins);
+        }
+        let mut s = Session::new();
+        let outs = s.run_script(&text);
+        let failed: Vec<&Value> = outs.iter().filter(|o| o.get("ok") == Some(&Value::Bool(false))).collect();
+        assert_eq!(s.tally().parse_errors, 0, "{name}: parse errors");
+        assert!(failed.is_empty(), "{name}: {failed:?}");
+        assert!(s.tally().expect_passed > 0, "{name}: no expect pins");
+    }
+}

@@ -1828,11 +1828,17 @@ fn every_lesson_file_has_a_slug_the_ui_finds() {
         let l = rvlab::lessons::parse(text).unwrap();
         assert_eq!(slug_of(file), l.slug, "{file}: the file name is NN-<slug>.rv");
         assert_eq!(index_of(&l.slug), FILES.iter().position(|f| f == file));
+        // The book names lessons by file: `05-paging` and `05-paging.rv` find the same lesson.
+        assert_eq!(index_of(file.trim_end_matches(".rv")), index_of(&l.slug), "{file}");
+        assert_eq!(index_of(file), index_of(&l.slug), "{file}");
         assert!(l.missing_translations().is_empty(), "{file}: {:?}", l.missing_translations());
     }
     // Guided slugs and the built-in examples do not clash.
     for ex in rvlab::ui::examples::all() {
         assert!(index_of(ex.name).is_none(), "{} is both an example and a lesson", ex.name);
+    }
+    for not_a_lesson in ["05-pagin", "05", "paging.rv", "99-paging", ""] {
+        assert_eq!(index_of(not_a_lesson), None, "{not_a_lesson:?}");
     }
 }
 
@@ -1883,6 +1889,79 @@ async fn every_lesson_completes_through_the_dom_in_both_languages() {
             lab.unmount();
         }
     }
+    clear_lessons();
+}
+
+/// A loader that answers `text` for the address `url` only (and 404 otherwise), recording what
+/// it was asked for.
+fn src_loader(url: &'static str, text: String, asked: Rc<std::cell::RefCell<Vec<String>>>) -> Loader {
+    Rc::new(move |file: &str, done: yew::Callback<Result<String, Problem>>| {
+        asked.borrow_mut().push(file.to_string());
+        let r = if file == url {
+            Ok(text.clone())
+        } else {
+            Err(Problem::Http { status: 404, status_text: "Not Found".into() })
+        };
+        yew::platform::spawn_local(async move { done.emit(r) });
+    })
+}
+
+#[wasm_bindgen_test]
+async fn a_lesson_named_by_lesson_src_is_fetched_from_its_address_and_runs() {
+    clear_lessons();
+    const URL: &str = "https://docs.example/book/my-lesson.rv";
+    let text = rvlab::lessons::sources()[4].1;
+    let lesson = rvlab::lessons::parse(text).unwrap();
+    let asked: Rc<std::cell::RefCell<Vec<String>>> = Rc::default();
+    let search = format!("?embed=1&lang=en&lesson-src={}", rvlab::ui::url::percent_encode(URL));
+    let cfg = Config::parse(&search, "").with_loader(src_loader(URL, text.to_string(), asked.clone()));
+    assert_eq!(cfg.lesson_src.as_deref(), Some(URL));
+    assert_eq!(cfg.guided_lesson(), Some(FILES.len()), "lesson-src takes the slot after the files");
+    assert!(!cfg.readonly(), "a guided lesson embed is interactive");
+    let lab = Lab::with_config(cfg).await;
+    lab.wait_for("#lesson-title").await;
+    assert_eq!(*asked.borrow(), vec![URL.to_string()], "fetched from its address, once");
+    assert_eq!(lab.text("#lesson-title"), lesson.title.en);
+    assert_eq!(lab.log(), lesson.setup, "the sandbox starts with the lesson's setup");
+    lab.click("#lesson-show").await;
+    lab.click("#lesson-check").await;
+    assert!(lab.el("#lesson-result").class_list().contains("ok"), "{}", lab.text("#lesson-result"));
+    lab.unmount();
+    clear_lessons();
+}
+
+#[wasm_bindgen_test]
+async fn a_lesson_src_that_is_not_a_lesson_says_so_and_keeps_the_page() {
+    clear_lessons();
+    const URL: &str = "https://docs.example/book/not-a-lesson.rv";
+    let asked: Rc<std::cell::RefCell<Vec<String>>> = Rc::default();
+    let search = format!("?embed=1&lang=en&lesson-src={}", rvlab::ui::url::percent_encode(URL));
+    let cfg = Config::parse(&search, "").with_loader(src_loader(
+        URL,
+        "GET /api/v1/namespaces\n".to_string(),
+        asked.clone(),
+    ));
+    let lab = Lab::with_config(cfg).await;
+    lab.wait_for("#lesson-panel .lesson-error").await;
+    let msg = lab.text("#lesson-panel .lesson-error");
+    assert!(msg.contains(URL) && msg.contains("a script line before `#: setup` or `#: step`"), "{msg}");
+    assert_eq!(lab.text("#lesson-panel h2"), URL);
+    assert!(lab.q("#console-input").is_some() || lab.q(".app.embed").is_some(), "the app is still there");
+    lab.unmount();
+    // Not found: the HTTP status is named.
+    let cfg = Config::parse("?embed=1&lang=en&lesson-src=elsewhere.rv", "").with_loader(src_loader(
+        URL,
+        String::new(),
+        asked.clone(),
+    ));
+    let lab = Lab::with_config(cfg).await;
+    lab.wait_for("#lesson-panel .lesson-error").await;
+    assert!(
+        lab.text("#lesson-panel .lesson-error").contains("404"),
+        "{}",
+        lab.text("#lesson-panel .lesson-error")
+    );
+    lab.unmount();
     clear_lessons();
 }
 
@@ -2030,7 +2109,7 @@ async fn lesson_list_progress_failed_fetch_retry_leave_and_resume() {
     assert!(lab.q("#lesson-panel").is_none());
     lab.click("#lessons").await;
     lab.wait_for("#lesson-list li[data-slug='myths'] .lesson-progress").await;
-    assert_eq!(lab.all("#lesson-list li").len(), 13);
+    assert_eq!(lab.all("#lesson-list li").len(), FILES.len());
     let row = lab.text("#lesson-list li[data-slug='list-rv']");
     assert!(row.contains("Could not load 03-list-rv.rv") && row.contains("503"), "{row}");
     lab.click("#lesson-list li[data-slug='list-rv'] .lesson-retry").await;

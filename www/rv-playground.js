@@ -7,7 +7,8 @@
  *   <rv-playground lesson="paging" mode="interactive"></rv-playground>
  *
  * Attributes: script (the lines, newline-separated) or lesson (a guided lesson's slug such as
- * paging or continue-after-compaction, or an example's name such as pagination), mode
+ * paging, its file name such as 05-paging, or an example's name such as pagination) or
+ * lesson-src (the address of a lesson file, relative to the host page), mode
  * (readonly|interactive), theme (auto|light|dark), lang (en|zh), height (fixed, in px; without
  * it the frame fits its content), title (the frame's accessible name). Changing an attribute
  * reloads the frame with the new parameters.
@@ -37,7 +38,7 @@
   var APP_ORIGIN = new URL(APP_URL).origin;
   // postMessage cannot name an opaque origin (a file: page): then "*".
   var TARGET = APP_ORIGIN === "null" ? "*" : APP_ORIGIN;
-  var PARAMS = ["script", "lesson", "mode", "theme", "lang"];
+  var PARAMS = ["script", "lesson", "lesson-src", "mode", "theme", "lang"];
   var MIN = 120, MAX = 4000, DEFAULT = 420;
   var live = new Set();
 
@@ -51,6 +52,8 @@
     var q = ["embed=1"];
     PARAMS.forEach(function (name) {
       var v = el.getAttribute(name);
+      // The frame is another page: a lesson file's address is made absolute from the host's.
+      if (name === "lesson-src" && v) { try { v = new URL(v, document.baseURI).href; } catch (e) { /* sent as written */ } }
       if (v !== null && v !== "") q.push(name + "=" + encodeURIComponent(v));
     });
     var h = fixedHeight(el);

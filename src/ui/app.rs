@@ -106,7 +106,7 @@ pub fn app(props: &AppProps) -> Html {
     let embed = cfg.embed;
     let guide = use_reducer({
         let cfg = cfg.clone();
-        move || guided::Guide::new(!cfg.embed, initial_view(&cfg, has_seed))
+        move || guided::Guide::new(!cfg.embed, initial_view(&cfg, has_seed)).with_src(cfg.lesson_src.clone())
     });
     let loader = guided::LoaderProp(cfg.loader.clone().unwrap_or_else(guided::fetch_loader));
 

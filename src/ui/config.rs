@@ -50,6 +50,9 @@ pub struct Config {
     /// `height=<px>`; None = auto (the embed posts its height to the host page).
     pub height: Option<u32>,
     pub lesson: Option<String>,
+    /// `lesson-src=<URL>`: a guided lesson file fetched from that address (a documentation
+    /// page's own lesson); it takes the place of `lesson=` as [`SRC`].
+    pub lesson_src: Option<String>,
     pub script: Option<String>,
     /// `?motion=reduce`: behave as if the system asked for reduced motion (no animations, and
     /// Play in the simulation controls steps instead of running a timer).
@@ -81,10 +84,14 @@ pub fn slug_of(file: &str) -> &str {
     }
 }
 
-/// The index in [`FILES`] of the lesson with this slug.
-pub fn index_of(slug: &str) -> Option<usize> {
-    FILES.iter().position(|f| slug_of(f) == slug)
+/// The index in [`FILES`] of the lesson `id` names: its slug (`paging`) or its file name with or
+/// without `.rv` (`05-paging`, `05-paging.rv`), as the book's chapters name them.
+pub fn index_of(id: &str) -> Option<usize> {
+    FILES.iter().position(|f| slug_of(f) == id || *f == id || f.strip_suffix(".rv") == Some(id))
 }
+
+/// The index [`Config::guided_lesson`] gives the lesson `lesson-src=` names: one past the files.
+pub const SRC: usize = FILES.len();
 
 /// Every guided lesson's slug.
 pub fn slugs() -> Vec<String> {
@@ -115,6 +122,7 @@ impl Config {
                 }
                 "height" => c.height = v.parse().ok().filter(|h: &u32| *h >= 80),
                 "lesson" if !v.is_empty() => c.lesson = Some(v),
+                "lesson-src" if !v.is_empty() => c.lesson_src = Some(v),
                 "script" if !v.is_empty() => c.script = Some(v),
                 "motion" => c.reduce_motion = v == "reduce",
                 "tick" => c.tick_ms = v.parse().ok().filter(|t: &u32| *t >= 5),
@@ -150,8 +158,11 @@ impl Config {
         self.embed && !self.interactive && (self.mode_readonly || self.guided_lesson().is_none())
     }
 
-    /// The index of the guided lesson `?lesson=` names, if it names one.
+    /// The index of the guided lesson `?lesson-src=` ([`SRC`]) or `?lesson=` names, if any.
     pub fn guided_lesson(&self) -> Option<usize> {
+        if self.lesson_src.is_some() {
+            return Some(SRC);
+        }
         self.lesson.as_deref().and_then(index_of)
     }
 

@@ -3,7 +3,9 @@
 //! The lesson files are not compiled into the wasm (their bilingual text is ~105 KB): the build
 //! (Trunk's `copy-dir` in www/index.html) copies `lessons/` next to the app (`dist/lessons/`) and the panel fetches
 //! `lessons/<file>` with a relative URL when it needs a lesson, so sub-path hosting works. The
-//! index is [`FILES`], the engine's file list. Tests (and
+//! index is [`FILES`], the engine's file list. A page can also name a lesson file by its address
+//! (`?lesson-src=<URL>`, slot [`SRC`] after the files): it is fetched from there, parsed and
+//! checked like the others, and neither resumed nor named in the address bar. Tests (and
 //! any host page) can inject another [`Loader`].
 //!
 //! A lesson run starts a fresh sandbox with the lesson's setup lines. "Show me" runs the
@@ -22,7 +24,7 @@ use wasm_bindgen::closure::Closure;
 use yew::prelude::*;
 
 use super::browser::{js_text, storage, thrown};
-use super::config::{FILES, Loader, slug_of};
+use super::config::{FILES, Loader, SRC, slug_of};
 use super::i18n::{K, Tr, use_tr};
 use super::model::Problem;
 use super::state::{self, Action, LabHandle, Notice};
@@ -37,10 +39,13 @@ pub const PROGRESS_KEY: &str = "rvlab.lessons.progress.v1";
 pub const ACTIVE_KEY: &str = "rvlab.lessons.active.v1";
 
 thread_local! {
-    static FETCH: Loader = Rc::new(|file: &str, done: Callback<Result<String, Problem>>| fetch_text(&format!("{DIR}{file}"), done));
+    static FETCH: Loader = Rc::new(|file: &str, done: Callback<Result<String, Problem>>| {
+        if FILES.contains(&file) { fetch_text(&format!("{DIR}{file}"), done) } else { fetch_text(file, done) }
+    });
 }
 
-/// The loader of the app: `fetch("lessons/<file>")` (one shared instance).
+/// The loader of the app: `fetch("lessons/<file>")` for a lesson file, `fetch(<URL>)` for the
+/// address `lesson-src=` gave (one shared instance).
 pub fn fetch_loader() -> Loader {
     FETCH.with(Rc::clone)
 }
@@ -55,7 +60,9 @@ pub fn on_view(view: &View, guide: &GuideHandle, loader: &Loader, cfg: &super::c
     }
     if cfg.from_location && !cfg.embed {
         match view {
-            View::Lesson(r) => super::browser::replace_url(&[("lesson", slug_of(FILES[r.file]))], false),
+            View::Lesson(r) if r.file < FILES.len() => {
+                super::browser::replace_url(&[("lesson", slug_of(FILES[r.file]))], false)
+            }
             View::Closed | View::List if super::config::Config::from_location().lesson.is_some() => {
                 super::browser::replace_url(&[("lesson", "")], false)
             }
@@ -173,6 +180,8 @@ pub struct Guide {
     pub persist: bool,
     /// Why saving failed, if it did.
     pub save_error: Option<Problem>,
+    /// The address of the lesson in slot [`SRC`] (`lesson-src=`), if any.
+    pub src: Option<String>,
 }
 
 pub enum GuideAction {
@@ -204,7 +213,33 @@ pub enum GuideAction {
 impl Guide {
     pub fn new(persist: bool, view: View) -> Guide {
         let progress = if persist { load_progress() } else { BTreeMap::new() };
-        Guide { slots: vec![Slot::Idle; FILES.len()], view, progress, persist, save_error: None }
+        Guide {
+            slots: vec![Slot::Idle; FILES.len() + 1],
+            view,
+            progress,
+            persist,
+            save_error: None,
+            src: None,
+        }
+    }
+
+    /// The same guide with the lesson of slot [`SRC`] at `src`.
+    pub fn with_src(mut self, src: Option<String>) -> Guide {
+        self.src = src;
+        self
+    }
+
+    /// What the loader is asked for: the file name of lesson `file`, or the `lesson-src` address.
+    pub fn source(&self, file: usize) -> Option<&str> {
+        FILES.get(file).copied().or_else(|| self.src.as_deref().filter(|_| file == SRC))
+    }
+
+    /// How a lesson is named while it loads or when it fails: its slug, or its address.
+    pub fn label(&self, file: usize) -> String {
+        match FILES.get(file) {
+            Some(f) => slug_of(f).to_string(),
+            None => self.source(file).unwrap_or_default().to_string(),
+        }
     }
 
     pub fn run(&self) -> Option<&Run> {
@@ -231,7 +266,7 @@ impl Guide {
         }
         let progress = serde_json::to_string(&self.progress).unwrap_or_default();
         let active = match &self.view {
-            View::Lesson(r) if !r.replay => {
+            View::Lesson(r) if !r.replay && r.file < FILES.len() => {
                 Some(json!({"file": FILES[r.file], "step": r.step, "starts": r.starts}).to_string())
             }
             View::Waiting { .. } => return,
@@ -327,12 +362,15 @@ pub type GuideHandle = UseReducerHandle<Guide>;
 
 /// Starts loading lesson `file` unless it is loaded or loading.
 pub fn ensure_loaded(guide: &GuideHandle, loader: &Loader, file: usize) {
-    if matches!(guide.slots[file], Slot::Ready(_) | Slot::Loading) {
+    if matches!(guide.slots.get(file), None | Some(Slot::Ready(_) | Slot::Loading)) {
         return;
     }
     guide.dispatch(GuideAction::Loading(file));
     let d = guide.dispatcher();
-    let name = FILES[file];
+    let Some(name) = guide.source(file) else {
+        d.dispatch(GuideAction::Loaded(file, Err(Problem::LessonInvalid("no lesson-src address".into()))));
+        return;
+    };
     loader(
         name,
         Callback::from(move |r: Result<String, Problem>| {
@@ -449,7 +487,7 @@ pub fn lesson_panel(p: &PanelProps) -> Html {
         View::List => list_view(tr, &guide, &loader, leave_btn),
         View::Waiting { file, .. } => {
             let file = *file;
-            let body = match &guide.slots[file] {
+            let body = match guide.slots.get(file).unwrap_or(&Slot::Idle) {
                 Slot::Failed(e) => failed(tr, &guide, &loader, file, e),
                 _ => {
                     html! { <p id="lesson-loading" class="muted" role="status">{ tr.t(K::LessonLoading) }</p> }
@@ -457,7 +495,7 @@ pub fn lesson_panel(p: &PanelProps) -> Html {
             };
             html! {
                 <aside id="lesson-panel" class="lesson-panel" aria-label={tr.t(K::LessonsHeading)}>
-                    <div class="row-head"><h2>{ slug_of(FILES[file]).to_string() }</h2>{ leave_btn }</div>
+                    <div class="row-head"><h2>{ guide.label(file) }</h2>{ leave_btn }</div>
                     { body }
                 </aside>
             }
@@ -477,8 +515,8 @@ fn failed(tr: Tr, guide: &GuideHandle, loader: &Loader, file: usize, why: &Probl
     };
     html! {
         <div class="lesson-error error-box" role="alert">
-            <span>{ tr.f(K::LessonLoadFailed, &[&FILES[file], &why.text(tr)]) }</span>
-            <button type="button" class="small lesson-retry" data-file={FILES[file]} onclick={retry}>{ tr.t(K::Retry) }</button>
+            <span>{ tr.f(K::LessonLoadFailed, &[&guide.source(file).unwrap_or_default(), &why.text(tr)]) }</span>
+            <button type="button" class="small lesson-retry" data-file={guide.source(file).unwrap_or_default().to_string()} onclick={retry}>{ tr.t(K::Retry) }</button>
         </div>
     }
 }
