@@ -65,13 +65,15 @@ need_rust() {
 
 # cargo_tool DIR CRATE ARGS...: `cargo install` into the per-machine cache DIR (through a
 # temporary folder renamed at the end, so a build cut short or run twice at once never leaves a
-# half tool). A quick release profile (no LTO, many codegen units, opt-level 1): these tools are
-# built once per machine and do little work, so build time matters more than their speed.
+# half tool). These tools are built once per machine, so build time matters more than their
+# speed: a quick release profile (no LTO, many codegen units, opt-level 1), or with --debug in
+# ARGS an unoptimised build without debug info (for tools that mostly wait on others).
 cargo_tool() {
   local dir=$1 crate=$2; shift 2
   local tmp="$dir.partial.$$"
   rm -rf "$tmp" && mkdir -p "$(dirname "$dir")" || return 1
   CARGO_PROFILE_RELEASE_LTO=false CARGO_PROFILE_RELEASE_CODEGEN_UNITS=16 CARGO_PROFILE_RELEASE_OPT_LEVEL=1 \
+    CARGO_PROFILE_DEV_DEBUG=0 \
     CARGO_TARGET_DIR="$tmp.build" cargo install "$crate" "$@" --root "$tmp" || { rm -rf "$tmp" "$tmp.build"; return 1; }
   rm -rf "$tmp.build" "$tmp/.crates.toml" "$tmp/.crates2.json"
   rm -rf "$dir" && mv "$tmp" "$dir"
@@ -105,15 +107,18 @@ install_cargo_tools() {
   for t in "$@"; do
     case "$t" in
       trunk) have_trunk && continue
-        say "compiling Trunk $TRUNK_VERSION into $TRUNK_DIR (about 8 minutes on 2 cores, once per machine)"
-        cargo_tool "$TRUNK_DIR" trunk --version "=$TRUNK_VERSION" --locked > "$logs/trunk.log" 2>&1 & ;;
+        # Trunk runs cargo, wasm-bindgen and wasm-opt and hashes a few files: unoptimised is quick
+        # enough, and without the default features (TLS for its own downloads, an update check)
+        # it never reaches for the network, which --offline forbids anyway. About 3 minutes.
+        say "compiling Trunk $TRUNK_VERSION into $TRUNK_DIR (a few minutes on 2 cores, once per machine)"
+        cargo_tool "$TRUNK_DIR" trunk --version "=$TRUNK_VERSION" --locked --no-default-features --debug > "$logs/trunk.log" 2>&1 & ;;
       wasm-bindgen) have_bindgen && continue
         say "compiling wasm-bindgen-cli $WASM_BINDGEN_VERSION into $BINDGEN_DIR (a few minutes, once per machine)"
         # No --locked: the CLI's own lockfile names crates the registry may not carry.
         cargo_tool "$BINDGEN_DIR" wasm-bindgen-cli --version "=$WASM_BINDGEN_VERSION" > "$logs/wasm-bindgen.log" 2>&1 & ;;
       mdbook) have_mdbook && continue
         say "compiling mdBook $MDBOOK_VERSION into $MDBOOK_DIR (a few minutes, once per machine)"
-        cargo_tool "$MDBOOK_DIR" mdbook --version "=$MDBOOK_VERSION" --locked --no-default-features > "$logs/mdbook.log" 2>&1 & ;;
+        cargo_tool "$MDBOOK_DIR" mdbook --version "=$MDBOOK_VERSION" --locked --no-default-features --debug > "$logs/mdbook.log" 2>&1 & ;;
       *) die "install_cargo_tools: unknown tool $t" ;;
     esac
     pids+=($!) names+=("$t")
