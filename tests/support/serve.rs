@@ -29,6 +29,7 @@ impl Drop for Process {
 /// Starts `rvlab serve --http --listen 127.0.0.1:0 --dist /nonexistent --kubeconfig
 /// DIR/kubeconfig` plus `extra`, where each argument beginning with `DIR/` names a file in the
 /// directory.
+#[allow(dead_code)]
 pub fn start(tag: &str, extra: &[&str]) -> Process {
     let mut args = vec!["--http"];
     args.extend_from_slice(extra);
