@@ -467,3 +467,85 @@ fn a_tls_client_that_never_reads_costs_only_its_connection() {
     drop(sleeper);
     s.witness_receives(&witness);
 }
+
+/// `@kubernetes/client-node`, pinned; `./dev.sh test` installs it into the per-machine cache.
+const CLIENT_NODE_VERSION: &str = "1.4.0";
+
+fn client_node_dir() -> PathBuf {
+    std::env::var_os("RVLAB_CLIENT_NODE").map(PathBuf::from).unwrap_or_else(|| {
+        let cache = std::env::var_os("XDG_CACHE_HOME")
+            .map(PathBuf::from)
+            .or_else(|| std::env::var_os("HOME").map(|h| Path::new(&h).join(".cache")))
+            .unwrap_or_default();
+        cache.join(format!("rvlab/tools/client-node-{CLIENT_NODE_VERSION}"))
+    })
+}
+
+#[test]
+fn client_node_s_informer_ends_equal_to_the_server() {
+    let dir = client_node_dir();
+    let pkg = dir.join("node_modules/@kubernetes/client-node/package.json");
+    let version = std::fs::read_to_string(&pkg)
+        .ok()
+        .and_then(|t| serde_json::from_str::<Value>(&t).ok())
+        .and_then(|v| v["version"].as_str().map(str::to_string));
+    assert_eq!(
+        version.as_deref(),
+        Some(CLIENT_NODE_VERSION),
+        "{}: @kubernetes/client-node {CLIENT_NODE_VERSION} is needed: ./dev.sh test installs it (or set RVLAB_CLIENT_NODE)",
+        pkg.display()
+    );
+    let s = Server::start("client-node");
+    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/serve_clients/client_node.mjs");
+    let out = Command::new("node")
+        .arg(script)
+        .arg(&dir)
+        .arg(s.kubeconfig())
+        .arg(format!("http://{}", s.process.page))
+        .output()
+        .expect("node on PATH");
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "{stdout}{}", String::from_utf8_lossy(&out.stderr));
+    let seen: Value = serde_json::from_str(stdout.lines().last().unwrap_or("")).unwrap();
+    // The informer's cache ends equal to the server's list: names, resourceVersions, data.
+    assert_eq!(seen["cache"], seen["server"], "{seen}");
+    assert_eq!(seen["server"], json!([["n1", "6", "changed"], ["n4", "5", "n4"], ["n5", "8", "n5"]]));
+    // Before the restart, one event per write, in order, from the list and then the watch.
+    let events = seen["events"].as_array().unwrap();
+    assert_eq!(
+        events[..6],
+        [
+            json!(["add", "n1", "2"]),
+            json!(["add", "n2", "3"]),
+            json!(["add", "n3", "4"]),
+            json!(["add", "n4", "5"]),
+            json!(["update", "n1", "6"]),
+            json!(["delete", "n2", "7"]),
+        ],
+        "{seen}"
+    );
+    assert!(events.contains(&json!(["add", "n5", "8"])), "{seen}");
+    assert!(events.iter().any(|e| e[0] == "delete" && e[1] == "n3"), "{seen}");
+    // What it sent: a list, then a watch from the list's resourceVersion; after the restart,
+    // watches from the last resourceVersion it saw.
+    let log = s.recorded();
+    let reads: Vec<&String> =
+        log.iter().filter(|l| l.starts_with("GET /api/v1/namespaces/node/configmaps")).collect();
+    assert_eq!(reads[0], "GET /api/v1/namespaces/node/configmaps", "{log:#?}");
+    assert_eq!(reads[1], "GET /api/v1/namespaces/node/configmaps?watch=true&resourceVersion=4", "{log:#?}");
+    let restart = log.iter().position(|l| l == "restart apiserver 1").unwrap();
+    assert!(
+        log[restart..].iter().any(|l| l.starts_with("GET /api/v1/namespaces/node/configmaps?watch=true")),
+        "{log:#?}"
+    );
+    let t = Instant::now();
+    let cancelled = |log: Vec<String>| {
+        let last_watch = log.iter().rposition(|l| l.contains("watch=true")).unwrap_or(0);
+        log[last_watch..].iter().any(|l| l.starts_with("cancel "))
+    };
+    while !cancelled(s.recorded()) {
+        assert!(t.elapsed() < Duration::from_secs(20), "the informer's watch was not cancelled");
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    s.check_replay();
+}
