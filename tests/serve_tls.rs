@@ -245,7 +245,7 @@ fn the_kubeconfig_names_https_and_its_ca_and_the_first_line_both_urls() {
     assert!(text.contains("  user:\n    token: rvlab\n"), "{text}");
     assert_ne!(s.process.addr, s.process.page, "the page has its own listener");
     // The API over HTTPS, for the names the certificate carries, HTTP/1.1 by ALPN.
-    for name in ["127.0.0.1", "localhost"] {
+    for name in ["127.0.0.1", "localhost", "::1"] {
         let c = s.connect(name).unwrap_or_else(|e| panic!("{name}: {e}"));
         assert_eq!(c.conn.alpn_protocol(), Some(&b"http/1.1"[..]));
     }
@@ -415,6 +415,22 @@ fn a_handshake_that_stalls_is_closed_after_the_handshake_timeout() {
             std::thread::spawn(move || raw(&addr, &bytes, Duration::from_secs(60)))
         })
         .collect();
+    // A whole ClientHello, and then the client reads nothing (the server's flight waits in the
+    // socket): the handshake cannot finish, the same timeout ends it.
+    let deaf = {
+        let addr = s.process.addr.clone();
+        std::thread::spawn(move || {
+            let mut c = TcpStream::connect(&addr).unwrap();
+            c.write_all(&hello).unwrap();
+            std::thread::sleep(Duration::from_secs(36));
+            c.set_read_timeout(Some(Duration::from_secs(20))).unwrap();
+            let mut out = Vec::new();
+            match c.read_to_end(&mut out) {
+                Ok(_) => true,
+                Err(e) => e.kind() == std::io::ErrorKind::ConnectionReset,
+            }
+        })
+    };
     // Held while everyone else is served.
     for _ in 0..3 {
         s.witness_receives(&witness);
@@ -431,6 +447,7 @@ fn a_handshake_that_stalls_is_closed_after_the_handshake_timeout() {
         assert_eq!(resp, b"");
     }
     assert!(started.elapsed() >= Duration::from_secs(30), "closed after {:?}", started.elapsed());
+    assert!(deaf.join().unwrap(), "the client that never read was closed by the server");
     s.witness_receives(&witness);
 }
 

@@ -106,7 +106,7 @@ impl Certs {
         let mut leaf = CertificateParams::new(names).map_err(tls_err)?;
         leaf.distinguished_name.push(DnType::CommonName, SERVER_NAME);
         leaf.is_ca = IsCa::ExplicitNoCa;
-        leaf.key_usages = vec![KeyUsagePurpose::DigitalSignature, KeyUsagePurpose::KeyEncipherment];
+        leaf.key_usages = vec![KeyUsagePurpose::DigitalSignature];
         leaf.extended_key_usages = vec![ExtendedKeyUsagePurpose::ServerAuth];
         // Python's ssl (3.13+, VERIFY_X509_STRICT) refuses a leaf without it.
         leaf.use_authority_key_identifier_extension = true;
