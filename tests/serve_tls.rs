@@ -479,6 +479,16 @@ fn a_tls_client_that_never_reads_costs_only_its_connection() {
         }
     }
     s.witness_receives(&witness);
+    // The server noticed: it stopped reading that watch for its client (`pause wN`), and
+    // served everyone else meanwhile.
+    let (_, outs) = s.page("GET", "/rvlab/v1/script?output=jsonl", b"");
+    let outs: Vec<Value> =
+        String::from_utf8(outs).unwrap().lines().map(|l| serde_json::from_str(l).unwrap()).collect();
+    let log = s.recorded();
+    let at = log.iter().position(|l| l.contains("labelSelector=!never")).expect("the watch is recorded");
+    let out = outs.iter().find(|o| o["line"] == at + 1).expect("the watch's output is kept");
+    let id = out["watch"].as_str().unwrap_or_else(|| panic!("{out}")).to_string();
+    assert!(log.contains(&format!("pause {id}")), "the watch of the client that never reads is paused");
     let (out, err) = s.kubectl(&["get", "configmap", "big-299", "-o", "name"]);
     assert_eq!(out.trim(), "configmap/big-299", "{err}");
     drop(sleeper);
