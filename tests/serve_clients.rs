@@ -136,14 +136,16 @@ fn kubectl() -> PathBuf {
 }
 
 fn python() -> PathBuf {
-    let p = std::env::var_os("RVLAB_PYTHON").map(PathBuf::from).unwrap_or_else(|| {
-        // Where ./dev.sh installs it: the per-machine tool cache.
-        let cache = std::env::var_os("XDG_CACHE_HOME")
-            .map(PathBuf::from)
-            .or_else(|| std::env::var_os("HOME").map(|h| Path::new(&h).join(".cache")))
-            .unwrap_or_default();
-        cache.join("rvlab/tools/python-kubernetes-37.0.2/bin/python")
-    });
+    let p = std::env::var_os("RVLAB_PYTHON")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| {
+            // Where ./dev.sh installs it: the per-machine tool cache.
+            let cache = std::env::var_os("XDG_CACHE_HOME")
+                .map(PathBuf::from)
+                .or_else(|| std::env::var_os("HOME").map(|h| Path::new(&h).join(".cache")))
+                .unwrap_or_default();
+            cache.join("rvlab/tools/python-kubernetes-37.0.2/bin/python")
+        });
     let ok = Command::new(&p)
         .args(["-c", "import kubernetes; assert kubernetes.__version__ == '37.0.2', kubernetes.__version__"])
         .status()

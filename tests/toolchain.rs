@@ -30,19 +30,14 @@ fn trunk_pins_the_wasm_bindgen_that_cargo_lock_resolves() {
     // Cargo.toml pins the library exactly, so `cargo update` cannot move it away from the CLI.
     assert!(read("Cargo.toml").contains(&format!("wasm-bindgen = \"={locked}\"")));
     assert_eq!(toml_string(&trunk, "wasm_opt").as_deref(), Some("version_132"));
-    assert_eq!(
-        toml_string(&trunk, "public_url").as_deref(),
-        Some("./"),
-        "relative URLs: the bundle works under a sub-path"
-    );
+    assert_eq!(toml_string(&trunk, "public_url").as_deref(), Some("./"), "relative URLs: the bundle works under a sub-path");
 }
 
 #[test]
 fn the_page_trunk_builds_names_the_web_binary_and_existing_files() {
     let index = read("www/index.html");
     let cargo = read("Cargo.toml");
-    let links: Vec<&str> =
-        index.split("<link data-trunk").skip(1).map(|l| l.split('>').next().unwrap_or("")).collect();
+    let links: Vec<&str> = index.split("<link data-trunk").skip(1).map(|l| l.split('>').next().unwrap_or("")).collect();
     assert!(!links.is_empty());
     let attr = |l: &str, name: &str| -> Option<String> {
         let rest = l.split(&format!(" {name}=\"")).nth(1)?;
@@ -59,9 +54,6 @@ fn the_page_trunk_builds_names_the_web_binary_and_existing_files() {
         assert!(p.exists(), "www/index.html names {href}, which does not exist");
     }
     for copied in ["favicon.svg", "rv-playground.js", "embed-example.html", "../lessons"] {
-        assert!(
-            links.iter().any(|l| attr(l, "href").as_deref() == Some(copied)),
-            "the bundle does not copy {copied}"
-        );
+        assert!(links.iter().any(|l| attr(l, "href").as_deref() == Some(copied)), "the bundle does not copy {copied}");
     }
 }
