@@ -32,10 +32,14 @@ BINARYEN_DIR=$TOOL_CACHE/binaryen-$BINARYEN_VERSION
 MDBOOK_DIR=$TOOL_CACHE/mdbook-$MDBOOK_VERSION
 PLAYWRIGHT_DIR=$TOOL_CACHE/playwright-core-$PLAYWRIGHT_VERSION
 PYVENV_DIR=$TOOL_CACHE/python-kubernetes-$PY_KUBERNETES_VERSION
+# @kubernetes/client-node for tests/serve_tls.rs (2.x needs Node 22; Debian's is 20).
+CLIENT_NODE_VERSION=1.4.0
+CLIENT_NODE_DIR=$TOOL_CACHE/client-node-$CLIENT_NODE_VERSION
 export PATH="$TRUNK_DIR/bin:$BINDGEN_DIR/bin:$BINARYEN_DIR/node_modules/.bin:$MDBOOK_DIR/bin:$HOME/.cargo/bin:$PATH"
 # For the Node checks (site/check.mjs, tests/embed/*.mjs, scripts/bench/*.mjs) and tests/serve_clients.rs.
 export PLAYWRIGHT_CORE=$PLAYWRIGHT_DIR/node_modules/playwright-core
 export RVLAB_PYTHON=$PYVENV_DIR/bin/python
+export RVLAB_CLIENT_NODE=$CLIENT_NODE_DIR
 
 START=$SECONDS
 say() { printf '==> [%ss] %s\n' "$((SECONDS - START))" "$*" >&2; }
@@ -157,6 +161,13 @@ need_playwright() {
   npm_tool "$PLAYWRIGHT_DIR" "playwright-core@$PLAYWRIGHT_VERSION"
 }
 
+have_client_node() { [ "$(node -p "require('$CLIENT_NODE_DIR/node_modules/@kubernetes/client-node/package.json').version" 2>/dev/null)" = "$CLIENT_NODE_VERSION" ]; }
+need_client_node() {
+  have_client_node && return 0
+  say "installing @kubernetes/client-node $CLIENT_NODE_VERSION into $CLIENT_NODE_DIR"
+  npm_tool "$CLIENT_NODE_DIR" "@kubernetes/client-node@$CLIENT_NODE_VERSION"
+}
+
 # The official Kubernetes Python client, pinned, in a virtualenv in the cache (tests/serve_clients.rs).
 need_python_client() {
   "$RVLAB_PYTHON" -c "import kubernetes; assert kubernetes.__version__ == '$PY_KUBERNETES_VERSION'" 2>/dev/null && return 0
@@ -245,10 +256,10 @@ cmd_test() {
   need_rust
   # The Debian packages, the npm tools and the Python client install while the tools compile.
   local side_log="$logs/side-installs.log"
-  ( apt_install chromium chromium-driver etcd-server && need_playwright && need_python_client ) > "$side_log" 2>&1 &
+  ( apt_install chromium chromium-driver etcd-server && need_playwright && need_python_client && need_client_node ) > "$side_log" 2>&1 &
   local side=$!
   need_web_tools mdbook
-  wait "$side" || { cat "$side_log" >&2; die "installing Debian packages, playwright-core or the Python client failed"; }
+  wait "$side" || { cat "$side_log" >&2; die "installing Debian packages, playwright-core, the Python client or client-node failed"; }
   command -v kubectl >/dev/null || say "kubectl is not on PATH: tests/serve_clients.rs will fail (see site/src/reference/serve.md, 'Tested with real clients')"
 
   phase "cargo fmt --check"

@@ -185,12 +185,18 @@ fn the_page_served_by_rvlab_serve_follows_kubectl_live() {
     let mut first = String::new();
     BufReader::new(child.stdout.take().unwrap()).read_line(&mut first).unwrap();
     let _server = Kill(child);
-    let url = serde_json::from_str::<Value>(&first).unwrap()["listening"].as_str().unwrap().to_string();
-    let addr = url.trim_start_matches("http://").to_string();
+    // kubectl talks HTTPS with the kubeconfig as written; the browser opens the page over the
+    // plain-HTTP listener beside it (no certificate to accept), which also serves the feed and
+    // the control endpoint.
+    let first = serde_json::from_str::<Value>(&first).unwrap();
+    assert!(first["listening"].as_str().unwrap().starts_with("https://127.0.0.1:"), "{first}");
+    let url = first["page"].as_str().unwrap().to_string();
+    let addr = url.strip_prefix("http://").unwrap().to_string();
     let kubectl = |args: &[&str]| {
         let out = Command::new("kubectl")
             .args(args)
             .env("KUBECONFIG", &kubeconfig)
+            .stdin(Stdio::null())
             .output()
             .expect("kubectl on PATH");
         String::from_utf8_lossy(&out.stdout).into_owned()
@@ -209,6 +215,7 @@ fn the_page_served_by_rvlab_serve_follows_kubectl_live() {
     let mut w = Command::new("kubectl")
         .args(["get", "configmaps", "-w", "--output-watch-events"])
         .env("KUBECONFIG", &kubeconfig)
+        .stdin(Stdio::null())
         .stdout(Stdio::null())
         .stderr(Stdio::null())
         .spawn()
@@ -231,14 +238,9 @@ fn the_page_served_by_rvlab_serve_follows_kubectl_live() {
         .find_map(|v| v["body"]["metadata"]["resourceVersion"].as_str().map(str::to_string))
         .unwrap();
     raw_post(&addr, "/rvlab/v1/script", &format!("compact {rv}"));
-    let (code, frames) =
-        http(&addr, "GET", "/api/v1/namespaces/default/configmaps?watch=true&resourceVersion=1", None);
-    assert_eq!(code, 200);
-    assert!(
-        String::from_utf8_lossy(&frames).contains("\"code\":410"),
-        "{}",
-        String::from_utf8_lossy(&frames)
-    );
+    let frames =
+        kubectl(&["get", "--raw", "/api/v1/namespaces/default/configmaps?watch=true&resourceVersion=1"]);
+    assert!(frames.contains("\"code\":410"), "{frames}");
     b.wait_for(
         "the 410",
         "return [...document.querySelectorAll('li.watch')].some(c => c.innerText.includes('410'))",

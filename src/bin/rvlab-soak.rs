@@ -209,7 +209,7 @@ mod soak {
         let _ = std::fs::remove_dir_all(&dir);
         std::fs::create_dir_all(&dir).map_err(|e| e.to_string())?;
         let mut child = Command::new(&cfg.server)
-            .args(["serve", "--listen", "127.0.0.1:0", "--dist", "/nonexistent", "--kubeconfig"])
+            .args(["serve", "--http", "--listen", "127.0.0.1:0", "--dist", "/nonexistent", "--kubeconfig"])
             .arg(dir.join("kubeconfig"))
             .stdout(Stdio::piped())
             .stderr(Stdio::null())

@@ -22,9 +22,13 @@ mod cli {
   rvlab run [--explain] FILE|-     run a script, print one JSON object per line (at most
                                    50000 lines and 8192 KB: a bigger script prints one error)
   rvlab test FILE|DIR...           run scripts and check their expect lines
-  rvlab serve [--listen ADDR:PORT] [--kubeconfig PATH] [--speed N] [--record FILE]
+  rvlab serve [--listen ADDR:PORT] [--http | --page-listen ADDR:PORT] [--tls-cert-dir DIR]
+              [--kubeconfig PATH] [--speed N] [--record FILE]
               [--dist DIR] [--stdin] [--watch-delay DURATION] [SCRIPT...]
-                                   a Kubernetes HTTP API on loopback for kubectl and client libraries;
+                                   a Kubernetes API on loopback for kubectl and client libraries:
+                                   HTTPS with a CA made at start (kept in --tls-cert-dir), the
+                                   playground over plain HTTP on --page-listen (next port);
+                                   --http serves both over plain HTTP on --listen;
                                    --watch-delay (or the line `network watch-delay 2s`) holds each
                                    watch request that long before the apiserver sees it
   rvlab --version";

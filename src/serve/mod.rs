@@ -9,7 +9,12 @@
 //! negotiation and server-side printing, `as=Table`), [`engine`] (the session, the wall clock,
 //! watch streaming), [`record`] (`--record`), [`network`] (delays in front of the apiserver),
 //! [`control`] (`/rvlab/v1/script`), [`live`] (the playground and its live feed), [`http`]
-//! (connection limits, Go's answers to unreadable requests, bodies, Status responses).
+//! (connection limits, Go's answers to unreadable requests, bodies, Status responses), [`tls`]
+//! (the CA and serving certificate, the TLS handshake).
+//!
+//! By default the API is served over HTTPS (as kube-apiserver serves it) and the playground over
+//! plain HTTP on a second loopback listener, so a browser opens it without a certificate warning;
+//! `--http` serves everything over plain HTTP on one listener.
 //!
 //! hyper 1.x serves HTTP/1.1 on a current-thread tokio runtime: the engine is one
 //! single-threaded, deterministic [`Session`](crate::script::Session), so every request runs to
@@ -30,6 +35,7 @@ pub mod schema;
 pub mod schema_table;
 pub mod schema_types;
 pub mod table;
+pub mod tls;
 pub mod translate;
 
 use std::cell::RefCell;
@@ -42,6 +48,7 @@ use http_body_util::{BodyExt, Limited};
 use hyper::body::Incoming;
 use hyper::{Method, Request};
 use hyper_util::rt::{TokioIo, TokioTimer};
+use tokio::io::{AsyncRead, AsyncWrite};
 use tokio::net::TcpListener;
 
 pub use config::ServeConfig;
@@ -97,15 +104,39 @@ async fn serve(cfg: ServeConfig) -> Result<(), String> {
     let listener =
         TcpListener::bind(cfg.listen).await.map_err(|e| format!("rvlab serve: {}: {e}", cfg.listen))?;
     let addr = listener.local_addr().map_err(|e| format!("rvlab serve: {e}"))?;
-    std::fs::write(&cfg.kubeconfig, ServeConfig::kubeconfig_text(addr))
-        .map_err(|e| format!("rvlab serve: --kubeconfig {}: {e}", cfg.kubeconfig.display()))?;
-    // One line on stdout that scripts can read (the port may have been chosen by the system).
+    // HTTPS: the certificates, and the page's own plain-HTTP listener.
+    let (certs, page) = if cfg.http {
+        (None, None)
+    } else {
+        let certs = tls::Certs::make(addr.ip(), cfg.tls_cert_dir.as_deref())?;
+        let page_addr = cfg.page_addr();
+        let page = TcpListener::bind(page_addr)
+            .await
+            .map_err(|e| format!("rvlab serve: --page-listen {page_addr}: {e}"))?;
+        (Some(certs), Some(page))
+    };
+    let page_url = match &page {
+        Some(p) => format!("http://{}", p.local_addr().map_err(|e| format!("rvlab serve: {e}"))?),
+        None => format!("http://{addr}"),
+    };
+    let scheme = if certs.is_some() { "https" } else { "http" };
+    std::fs::write(
+        &cfg.kubeconfig,
+        ServeConfig::kubeconfig_text(addr, certs.as_ref().map(|c| c.ca_pem.as_str())),
+    )
+    .map_err(|e| format!("rvlab serve: --kubeconfig {}: {e}", cfg.kubeconfig.display()))?;
+    // One line on stdout that scripts can read (the ports may have been chosen by the system):
+    // the API's URL and the page's.
     println!(
         "{}",
-        serde_json::json!({"listening": format!("http://{addr}"), "kubeconfig": cfg.kubeconfig.display().to_string()})
+        serde_json::json!({
+            "listening": format!("{scheme}://{addr}"),
+            "page": page_url,
+            "kubeconfig": cfg.kubeconfig.display().to_string(),
+        })
     );
     eprintln!(
-        "rvlab serve: Kubernetes API on http://{addr}/ — export KUBECONFIG={}; faults: POST /rvlab/v1/script",
+        "rvlab serve: Kubernetes API on {scheme}://{addr}/ — export KUBECONFIG={}; page: {page_url}/; faults: POST /rvlab/v1/script",
         cfg.kubeconfig.display()
     );
     let shared = Rc::new(Shared { engine: RefCell::new(engine), addr, dist: cfg.dist.clone() });
@@ -142,6 +173,32 @@ async fn serve(cfg: ServeConfig) -> Result<(), String> {
         });
     }
 
+    if let Some(page) = page {
+        let s = shared.clone();
+        tokio::task::spawn_local(accept_loop(page, s, None, Face::Page));
+    }
+    accept_loop(listener, shared, certs.map(|c| c.acceptor()), Face::All).await;
+    Ok(())
+}
+
+/// Which paths a listener serves.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Face {
+    /// Everything: the API, the control endpoint, the page.
+    All,
+    /// The plain-HTTP listener beside HTTPS: the page, its live feed and the control endpoint;
+    /// Kubernetes API paths are reached over HTTPS only (`404 NotFound` here).
+    Page,
+}
+
+/// Accepts connections for ever; each is served on its own task (after its TLS handshake when
+/// `tls` is given), and whatever it does costs only that connection.
+async fn accept_loop(
+    listener: TcpListener,
+    shared: Rc<Shared>,
+    tls: Option<tokio_rustls::TlsAcceptor>,
+    face: Face,
+) {
     loop {
         let (stream, _) = match listener.accept().await {
             Ok(s) => s,
@@ -155,28 +212,39 @@ async fn serve(cfg: ServeConfig) -> Result<(), String> {
         // response written in two pieces waits for the client's delayed ACK (~40 ms).
         let _ = stream.set_nodelay(true);
         let s = shared.clone();
+        let tls = tls.clone();
         tokio::task::spawn_local(async move {
-            let Some(io) = first_head(stream).await else { return };
-            let service = hyper::service::service_fn(move |req| {
-                let s = s.clone();
-                async move { Ok::<_, Infallible>(route(&s, req).await) }
-            });
-            let conn = hyper::server::conn::http1::Builder::new()
-                .timer(TokioTimer::new())
-                .header_read_timeout(http::READ_HEADER_TIMEOUT)
-                .max_buf_size(http::HEADER_READ_LIMIT)
-                .max_headers(http::MAX_HEADERS)
-                .serve_connection(TokioIo::new(io), service);
-            // A client that sends garbage or goes away ends its connection, nothing else.
-            let _ = conn.await;
+            match tls {
+                Some(acceptor) => {
+                    let Some(conn) = tls::handshake(&acceptor, stream).await else { return };
+                    serve_connection(conn, s, face).await;
+                }
+                None => serve_connection(stream, s, face).await,
+            }
         });
     }
 }
 
+async fn serve_connection<T: AsyncRead + AsyncWrite + Unpin + 'static>(stream: T, s: Rc<Shared>, face: Face) {
+    let Some(io) = first_head(stream).await else { return };
+    let service = hyper::service::service_fn(move |req| {
+        let s = s.clone();
+        async move { Ok::<_, Infallible>(route(&s, req, face).await) }
+    });
+    let conn = hyper::server::conn::http1::Builder::new()
+        .timer(TokioTimer::new())
+        .header_read_timeout(http::READ_HEADER_TIMEOUT)
+        .max_buf_size(http::HEADER_READ_LIMIT)
+        .max_headers(http::MAX_HEADERS)
+        .serve_connection(TokioIo::new(io), service);
+    // A client that sends garbage or goes away ends its connection, nothing else.
+    let _ = conn.await;
+}
+
 /// A connection whose first request head has been read: those bytes first, then the socket.
-type Conn = tokio::io::Join<
-    tokio::io::Chain<std::io::Cursor<Vec<u8>>, tokio::net::tcp::OwnedReadHalf>,
-    tokio::net::tcp::OwnedWriteHalf,
+type Conn<T> = tokio::io::Join<
+    tokio::io::Chain<std::io::Cursor<Vec<u8>>, tokio::io::ReadHalf<T>>,
+    tokio::io::WriteHalf<T>,
 >;
 
 /// Reads a connection's first request head before hyper sees it, so that what net/http
@@ -186,9 +254,9 @@ type Conn = tokio::io::Join<
 /// finished within `ReadHeaderTimeout`, or a client gone, → closed without an answer. Later
 /// requests on a kept-alive connection are read by hyper, which answers the same statuses
 /// with an empty body.
-async fn first_head(stream: tokio::net::TcpStream) -> Option<Conn> {
+async fn first_head<T: AsyncRead + AsyncWrite + Unpin>(stream: T) -> Option<Conn<T>> {
     use tokio::io::{AsyncReadExt, AsyncWriteExt};
-    let (mut rd, mut wr) = stream.into_split();
+    let (mut rd, mut wr) = tokio::io::split(stream);
     let mut head = http::HeadReader::default();
     let mut chunk = vec![0u8; 16 * 1024];
     let verdict = tokio::time::timeout(http::READ_HEADER_TIMEOUT, async {
@@ -233,8 +301,11 @@ async fn read_body(req: Request<Incoming>) -> Result<bytes::Bytes, Resp> {
     }
 }
 
-async fn route(s: &Shared, req: Request<Incoming>) -> Resp {
+async fn route(s: &Shared, req: Request<Incoming>, face: Face) -> Resp {
     let path = req.uri().path().to_string();
+    if face == Face::Page && !page_path(&path) {
+        return http::status(&crate::apiserver::status::Status::path_not_found());
+    }
     let target = req.uri().path_and_query().map(|p| p.as_str().to_string()).unwrap_or_else(|| path.clone());
     let method = req.method().clone();
     let header = |name: hyper::header::HeaderName| {
@@ -322,6 +393,42 @@ async fn route(s: &Shared, req: Request<Incoming>) -> Resp {
                 return r;
             }
             http::status(&crate::apiserver::status::Status::path_not_found())
+        }
+    }
+}
+
+/// Whether the page listener serves `path`: anything but the Kubernetes API's paths (the page's
+/// files, `/rvlab/v1/…`).
+fn page_path(path: &str) -> bool {
+    let api = ["/api", "/apis", "/version", "/openapi", "/healthz", "/livez", "/readyz"];
+    !api.iter().any(|p| path == *p || path.strip_prefix(p).is_some_and(|rest| rest.starts_with('/')))
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn the_page_listener_leaves_the_api_to_https() {
+        for p in [
+            "/api",
+            "/api/",
+            "/api/v1/namespaces/default/configmaps",
+            "/apis/apps/v1",
+            "/version",
+            "/openapi/v2",
+            "/healthz",
+        ] {
+            assert!(!super::page_path(p), "{p}");
+        }
+        for p in [
+            "/",
+            "/index.html",
+            "/rvlab-web.js",
+            "/rvlab/v1/live",
+            "/rvlab/v1/script",
+            "/apix.js",
+            "/lessons/a.rv",
+        ] {
+            assert!(super::page_path(p), "{p}");
         }
     }
 }

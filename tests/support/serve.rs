@@ -8,8 +8,13 @@ use std::process::{Child, Command, Stdio};
 
 pub struct Process {
     pub child: Child,
-    /// `127.0.0.1:PORT`, from the server's first output line (`{"listening":"http://…"}`).
+    /// `127.0.0.1:PORT`, from the server's first output line (`{"listening":"http://…"}`, or
+    /// `https://…` when serving HTTPS).
     pub addr: String,
+    /// The page's listener, `127.0.0.1:PORT` (`"page"` in the first line): beside HTTPS, the
+    /// plain-HTTP listener for the playground; with `--http`, the same as `addr`.
+    #[allow(dead_code)]
+    pub page: String,
     pub dir: PathBuf,
 }
 
@@ -21,9 +26,23 @@ impl Drop for Process {
     }
 }
 
-/// Starts `rvlab serve --listen 127.0.0.1:0 --dist /nonexistent --kubeconfig DIR/kubeconfig`
-/// plus `extra`, where each argument beginning with `DIR/` names a file in the directory.
+/// Starts `rvlab serve --http --listen 127.0.0.1:0 --dist /nonexistent --kubeconfig
+/// DIR/kubeconfig` plus `extra`, where each argument beginning with `DIR/` names a file in the
+/// directory.
+#[allow(dead_code)]
 pub fn start(tag: &str, extra: &[&str]) -> Process {
+    let mut args = vec!["--http"];
+    args.extend_from_slice(extra);
+    spawn(tag, &args, "http://")
+}
+
+/// As [`start`], serving HTTPS (the default: no `--http`).
+#[allow(dead_code)]
+pub fn start_https(tag: &str, extra: &[&str]) -> Process {
+    spawn(tag, extra, "https://")
+}
+
+fn spawn(tag: &str, extra: &[&str], scheme: &str) -> Process {
     let dir = std::env::temp_dir().join(format!("rvlab-{tag}-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).unwrap();
@@ -40,7 +59,10 @@ pub fn start(tag: &str, extra: &[&str]) -> Process {
     BufReader::new(child.stdout.take().unwrap()).read_line(&mut first).unwrap();
     let v: serde_json::Value =
         serde_json::from_str(&first).unwrap_or_else(|e| panic!("first line {first:?}: {e}"));
-    let addr = v["listening"].as_str().unwrap_or_default().trim_start_matches("http://").to_string();
+    let listening = v["listening"].as_str().unwrap_or_default();
+    let addr = listening.strip_prefix(scheme).unwrap_or_else(|| panic!("{first}: not {scheme}")).to_string();
     assert!(addr.starts_with("127.0.0.1:"), "{addr}");
-    Process { child, addr, dir }
+    let page = v["page"].as_str().unwrap_or_default().strip_prefix("http://").unwrap_or_default().to_string();
+    assert!(page.starts_with("127.0.0.1:"), "{first}");
+    Process { child, addr, page, dir }
 }
