@@ -117,7 +117,7 @@ impl LineError for Refusal {
 fn setting_zh(e: &SettingError) -> String {
     match e {
         SettingError::Unknown { name } => format!(
-            "未知的设置 {name:?}；可用的有：watch-cache on|off、cache.lag <时长>、cache.capacity <n>|auto、cache.init-delay <时长>、compaction-interval <时长>、compactor on|off、clock.epoch <时间>、kubernetes <1.x>、etcd 3.4|3.5|3.6、apiservers <n>、explain on|off"
+            "未知的设置 {name:?}；可用的有：watch-cache on|off、cache.lag <时长>、cache.capacity <n>|auto、cache.init-delay <时长>、compaction-interval <时长>、compactor on|off、clock.epoch <时间>、kubernetes <1.x>、feature-gates <Name=true,…>、client-go <1.x>|auto、etcd 3.4|3.5|3.6、apiservers <n>、explain on|off"
         ),
         SettingError::OnOff { setting, value } => {
             format!("{} 只接受 on 或 off，而不是 {value:?}", setting.as_str())
@@ -132,6 +132,22 @@ fn setting_zh(e: &SettingError) -> String {
         SettingError::Kubernetes { value, oldest, newest } => format!(
             "不支持的 Kubernetes 版本 {value:?}；请用 1.{oldest} … 1.{newest}（例如 1.30、1.33、1.34）"
         ),
+        SettingError::ClientGo { value, oldest, newest } => {
+            format!("不支持的 client-go 版本 {value:?}；请用 1.{oldest} … 1.{newest} 或 auto")
+        }
+        // The apiserver's own words stay (they are what kube-apiserver prints), with 中文 around them.
+        SettingError::FeatureGateMissingValue { .. } | SettingError::FeatureGateInvalidValue { .. } => {
+            format!("feature-gates 的每一项应为 名称=true 或 名称=false：{e}")
+        }
+        SettingError::FeatureGateUnknown { release: Some(release), .. } => {
+            format!("Kubernetes {release} 的 kube-apiserver 不认识这个特性门控：{e}")
+        }
+        SettingError::FeatureGateUnknown { release: None, .. } => {
+            format!("没有哪个建模的 Kubernetes 版本认识这个特性门控：{e}")
+        }
+        SettingError::FeatureGateLocked { release, .. } => {
+            format!("在 Kubernetes {release} 中这个特性门控已锁定为默认值（GA 或已弃用），不能改：{e}")
+        }
         SettingError::CacheCapacity { value, max } => {
             format!("cache.capacity 接受 1 到 {max} 之间的数或 auto，而不是 {value:?}")
         }

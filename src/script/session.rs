@@ -520,7 +520,8 @@ impl Session {
                                 }
                                 (json!({"set": name, "value": value, "effect": done}), why)
                             }
-                            Err(_) => {
+                            Err(crate::cluster::ApplyError::Setting(e)) => return Err(Refusal::from(e)),
+                            Err(crate::cluster::ApplyError::NoApiserver) => {
                                 let (n, count) = (self.current_apiserver + 1, self.cluster.apiserver_count());
                                 return Err(Refusal::NoApiserver { n, count, hint: true });
                             }

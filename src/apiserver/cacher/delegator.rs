@@ -9,7 +9,7 @@ use super::{CacheList, CacheWatchArgs, Cacher, ListArgs};
 use crate::apiserver::continue_token::ContinueToken;
 use crate::apiserver::decision::{Outcome, Path, Rule, Semantics, Why};
 use crate::apiserver::etcd3::{self, ListPage, ListRequest, ReadAt, StorageError};
-use crate::apiserver::features::Features;
+use crate::apiserver::features::{Features, Gate};
 use crate::apiserver::object::ResourceVersion;
 use crate::apiserver::request::RvMatch;
 use crate::apiserver::status::Status;
@@ -143,6 +143,10 @@ pub fn route_list(s: &ListShape, f: &Features, cache: bool) -> (ReadPath, Rule) 
         // The 1.30 `shouldDelegateList`: consistent reads, continuations, limit≠0 (except rv=0) and
         // Exact all go to etcd.
         return match s.rv {
+            // ConsistentListFromCache is alpha (off) in 1.30; `--feature-gates` may turn it on.
+            None if f.consistent_list_from_cache => {
+                (ReadPath::CacheConsistent, Rule::ConsistentReadFromCache)
+            }
             None => (ReadPath::EtcdLatest, Rule::ConsistentReadFromEtcd),
             Some(0) => (ReadPath::CacheAny, Rule::AnyFromCache),
             Some(n) if exactish => (ReadPath::EtcdAt(n), Rule::ExactFromEtcd),
@@ -302,6 +306,21 @@ impl<'a> CacheDelegator<'a> {
     ) -> (Result<ListPage, ReadError>, Why) {
         let (mut path, rule) = route_list(shape, self.features, self.cacher.is_some());
         let mut why = Why::new(rule).semantics(shape.semantics());
+        // A gate switched away from the release's default that chose this path is named.
+        let gate = match rule {
+            Rule::ConsistentReadFromCache | Rule::ConsistentReadFromEtcd => {
+                Some(Gate::ConsistentListFromCache)
+            }
+            Rule::ExactFromCacheSnapshot | Rule::ExactFromEtcd | Rule::ContinueLatestFromEtcd => {
+                Some(Gate::ListFromCacheSnapshot)
+            }
+            _ => None,
+        };
+        if let Some(g) = gate
+            && self.features.overridden(g)
+        {
+            why.decided_by(g, self.features.enabled(g));
+        }
         why.rv = match shape.continue_rv {
             Some(crv) => Some(crv),
             None => shape.rv.map(revision),
@@ -357,6 +376,26 @@ impl<'a> CacheDelegator<'a> {
                     why.revision = Some(page.resource_version);
                     return (Ok(page), why);
                 }
+                Ok(CacheList::Etcd(_))
+                    if why.outcome == Some(Outcome::ConsistentReadTimeout)
+                        && self.features.consistent_list_skip_timeout_fallback =>
+                {
+                    // 1.37 `delegator.go` `GetList`: `IsTooLargeResourceVersion(err)` on a
+                    // consistent read with ConsistentListFromCacheSkipTimeoutFallback on →
+                    // `errors.NewTooManyRequests(err.Error(), resourceVersionTooHighRetrySeconds)`
+                    // (kubernetes/kubernetes#138701); etcd is not asked.
+                    let target = why.etcd_revision.unwrap_or_default();
+                    let cur = why.cache_rv.unwrap_or_default();
+                    why.path = Some(Path::WatchCache);
+                    why.outcome = Some(Outcome::ConsistentReadTimeoutNoFallback);
+                    why.decided_by(Gate::ConsistentListFromCacheSkipTimeoutFallback, true);
+                    why.retry_after = Some(1);
+                    let status = Status::consistent_read_no_fallback(
+                        ResourceVersion::of_revision(target).0,
+                        ResourceVersion::of_revision(cur).0,
+                    );
+                    return (Err(ReadError::Api(Box::new(status))), why);
+                }
                 Ok(CacheList::Etcd(at)) => at,
                 Err(status) => return (Err(ReadError::Api(Box::new(status))), why),
             },
@@ -409,6 +448,17 @@ impl<'a> CacheDelegator<'a> {
         why.rv = args.rv.map(revision);
         let now = ctx.clock.now();
         let features = self.features;
+        if features.watch_from_storage_without_rv
+            && args.send_initial_events.is_none()
+            && args.rv.is_none()
+            && self.cacher.is_some()
+        {
+            // `delegator.go` `Watch`: WatchFromStorageWithoutResourceVersion serves a watch without
+            // resourceVersion (and without sendInitialEvents) from etcd, bypassing the cache.
+            why.decided_by(Gate::WatchFromStorageWithoutResourceVersion, true);
+            let stream = WatchStream::from_etcd(ctx.etcd, &args, &mut why);
+            return (Ok(StartedWatch::Etcd(Box::new(stream))), why);
+        }
         match self.cacher.as_deref_mut() {
             Some(c) if !c.is_ready(now) && features.resilient_watch_cache_init => {
                 // `cacher.go` `Watch` with ResilientWatchCacheInitialization: 429.
