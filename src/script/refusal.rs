@@ -251,11 +251,77 @@ mod tests {
                 ("cache.capacity", "0"),
                 ("compaction-interval", "1ms"),
                 ("clock.epoch", "yesterday"),
+                ("client-go", "1.99"),
+                ("feature-gates", "WatchList"),
+                ("feature-gates", "WatchList=yes"),
+                ("feature-gates", "Nope=true"),
             ]
             .into_iter()
             .map(|(n, v)| Refusal::from(crate::cluster::Setting::parse(n, v).unwrap_err())),
         )
+        .chain(feature_gate_refusals())
         .collect()
+    }
+
+    /// What an apiserver's release refuses of gates that parsed (`Cluster::apply`).
+    fn feature_gate_refusals() -> Vec<Refusal> {
+        use crate::apiserver::features::{Gate, LockedGate};
+        use crate::cluster::SettingError;
+        let locked = |gate, value| LockedGate { gate, value, locked_to: !value };
+        vec![
+            Refusal::from(SettingError::FeatureGateUnknown {
+                name: "ConsistentListFromCache".into(),
+                release: Some("1.37".into()),
+            }),
+            Refusal::from(SettingError::FeatureGateLocked {
+                locked: vec![locked(Gate::WatchCacheInitializationPostStartHook, false)],
+                release: "1.37".into(),
+            }),
+            Refusal::from(SettingError::FeatureGateLocked {
+                locked: vec![
+                    locked(Gate::ConsistentListFromCache, false),
+                    locked(Gate::ResilientWatchCacheInitialization, false),
+                ],
+                release: "1.34".into(),
+            }),
+        ]
+    }
+
+    // The feature-gate refusals keep kube-apiserver's own words (component-base
+    // featuregate/feature_gate.go `Set` and `unsafeSetFromMap`; several locked gates are Go's
+    // `utilerrors.NewAggregate`: `[e1, e2]`), with 中文 around them.
+    #[test]
+    fn feature_gate_refusals_keep_the_apiservers_words() {
+        let r = feature_gate_refusals();
+        assert_eq!(r[0].to_string(), "unrecognized feature gate: ConsistentListFromCache");
+        assert_eq!(
+            r[0].render(Lang::Zh),
+            "Kubernetes 1.37 的 kube-apiserver 不认识这个特性门控：unrecognized feature gate: ConsistentListFromCache"
+        );
+        assert_eq!(
+            r[1].to_string(),
+            "cannot set feature gate WatchCacheInitializationPostStartHook to false, feature is locked to true"
+        );
+        assert_eq!(
+            r[2].to_string(),
+            "[cannot set feature gate ConsistentListFromCache to false, feature is locked to true, cannot set feature gate ResilientWatchCacheInitialization to false, feature is locked to true]"
+        );
+        assert_eq!(
+            r[1].output()["refused"],
+            json!({"kind": "setting", "error": {"kind": "feature-gate-locked", "release": "1.37",
+                "locked": [{"gate": "WatchCacheInitializationPostStartHook", "value": false, "lockedTo": true}]}})
+        );
+        let parse = |v: &str| Refusal::from(crate::cluster::Setting::parse("feature-gates", v).unwrap_err());
+        assert_eq!(parse("WatchList").to_string(), "missing bool value for WatchList");
+        assert_eq!(
+            parse("WatchList=yes").to_string(),
+            "invalid value of WatchList=yes, err: strconv.ParseBool: parsing \"yes\": invalid syntax"
+        );
+        assert_eq!(parse("Nope=true").to_string(), "unrecognized feature gate: Nope");
+        assert_eq!(
+            parse("Nope=true").output()["refused"]["error"],
+            json!({"kind": "feature-gate-unknown", "name": "Nope", "release": null})
+        );
     }
 
     #[test]

@@ -36,11 +36,8 @@ pub fn request(w: &Why, lang: Lang) -> String {
     if let (Some(g), Some(on)) = (w.gate, w.gate_enabled) {
         let name = g.name();
         text.push_str(&lang.pick(
-            format!(
-                " (decided by the feature gate {name}, {} on this apiserver)",
-                if on { "on" } else { "off" }
-            ),
-            format!("（由特性门控 {name} 决定，它在这台 apiserver 上{}）", if on { "开启" } else { "关闭" }),
+            format!(" (decided by the feature gate {name}={on} on this apiserver)"),
+            format!("（由这台 apiserver 上的特性门控 {name}={on} 决定）"),
         ));
     }
     if w.outcome.is_none()
