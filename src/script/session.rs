@@ -634,7 +634,8 @@ impl Session {
                 let mode = mode.unwrap_or(InformerMode::Legacy);
                 let seed = 0x5eed ^ (self.informers.len() as u64 + 1).wrapping_mul(0x9E37_79B9);
                 let mut inf =
-                    Informer::new(&name, &resource, namespace.as_deref(), mode, indexes, seed, resync);
+                    Informer::new(&name, &resource, namespace.as_deref(), mode, indexes, seed, resync)
+                        .with_client_go(self.cluster.client_go_minor(), self.cluster.now());
                 inf.poll(&mut self.cluster);
                 let mut out = super::why::informer::report_json(&inf.peek(), self.explain);
                 self.informer_records.insert(name.clone(), (resource.clone(), inf.apiserver()));
