@@ -183,6 +183,11 @@ impl Session {
     }
 
     /// The Kubernetes minor release the sandbox models (`set kubernetes 1.N`), e.g. 36.
+    /// The feature gates of the apiserver request lines go to (`apiserver N`).
+    pub fn current_features(&self) -> crate::apiserver::features::Features {
+        self.cluster.apiserver(self.current_apiserver).map(|s| s.config.features).unwrap_or_default()
+    }
+
     pub fn kubernetes_minor(&self) -> u32 {
         self.cluster
             .apiserver(0)
