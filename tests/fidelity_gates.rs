@@ -177,6 +177,10 @@ fn an_alpha_gate_turned_on_changes_the_path() {
     let (r, _) = c.request(0, "GET", LIST, None);
     assert_eq!(serde_json::to_value(r.why.rule).ok(), Some(json!("consistent-read-from-cache")));
     assert_eq!(r.why.gate, Some(Gate::ConsistentListFromCache));
+    // 1.30 `shouldDelegateList`: `hasLimit` (limit > 0, rv ≠ "0") still delegates to etcd.
+    let (r, _) = c.request(0, "GET", &format!("{LIST}?limit=5"), None);
+    assert_eq!(serde_json::to_value(r.why.path).ok(), Some(json!("etcd")));
+    assert_eq!(r.why.gate, None, "the limit, not the gate, sent it to etcd");
     // `set kubernetes` starts a new binary without the flag.
     c.set(0, "kubernetes", "1.30").expect("release");
     let (r, _) = c.request(0, "GET", LIST, None);

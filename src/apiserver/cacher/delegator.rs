@@ -143,8 +143,9 @@ pub fn route_list(s: &ListShape, f: &Features, cache: bool) -> (ReadPath, Rule) 
         // The 1.30 `shouldDelegateList`: consistent reads, continuations, limit≠0 (except rv=0) and
         // Exact all go to etcd.
         return match s.rv {
-            // ConsistentListFromCache is alpha (off) in 1.30; `--feature-gates` may turn it on.
-            None if f.consistent_list_from_cache => {
+            // ConsistentListFromCache is alpha (off) in 1.30; `--feature-gates` may turn it on. Even
+            // then `hasLimit` delegates a consistent list with a limit (1.30 `shouldDelegateList`).
+            None if f.consistent_list_from_cache && s.limit <= 0 => {
                 (ReadPath::CacheConsistent, Rule::ConsistentReadFromCache)
             }
             None => (ReadPath::EtcdLatest, Rule::ConsistentReadFromEtcd),
@@ -306,20 +307,21 @@ impl<'a> CacheDelegator<'a> {
     ) -> (Result<ListPage, ReadError>, Why) {
         let (mut path, rule) = route_list(shape, self.features, self.cacher.is_some());
         let mut why = Why::new(rule).semantics(shape.semantics());
-        // A gate switched away from the release's default that chose this path is named.
+        // A gate switched away from the release's default that chose this path is named (only
+        // when its value is the one the rule follows from: 1.30's `hasLimit` sends a consistent
+        // list to etcd with the gate on, and that is not the gate's doing).
         let gate = match rule {
-            Rule::ConsistentReadFromCache | Rule::ConsistentReadFromEtcd => {
-                Some(Gate::ConsistentListFromCache)
-            }
-            Rule::ExactFromCacheSnapshot | Rule::ExactFromEtcd | Rule::ContinueLatestFromEtcd => {
-                Some(Gate::ListFromCacheSnapshot)
-            }
+            Rule::ConsistentReadFromCache => Some((Gate::ConsistentListFromCache, true)),
+            Rule::ConsistentReadFromEtcd => Some((Gate::ConsistentListFromCache, false)),
+            Rule::ExactFromCacheSnapshot => Some((Gate::ListFromCacheSnapshot, true)),
+            Rule::ExactFromEtcd | Rule::ContinueLatestFromEtcd => Some((Gate::ListFromCacheSnapshot, false)),
             _ => None,
         };
-        if let Some(g) = gate
+        if let Some((g, value)) = gate
             && self.features.overridden(g)
+            && self.features.enabled(g) == value
         {
-            why.decided_by(g, self.features.enabled(g));
+            why.decided_by(g, value);
         }
         why.rv = match shape.continue_rv {
             Some(crv) => Some(crv),
