@@ -231,3 +231,22 @@ fn the_gates_of_1_37() {
     assert!(f.consistent_list_from_cache && f.resilient_watch_cache_init);
     assert_eq!(Session::new().kubernetes_minor(), 37);
 }
+
+// `set client-go 1.x|auto`: the clients' release; auto follows apiserver 1's Kubernetes release.
+#[test]
+fn the_client_go_release_follows_kubernetes_unless_set() {
+    let mut c = Cluster::new();
+    assert_eq!(c.client_go_minor(), 37);
+    c.set(0, "kubernetes", "1.33").expect("release");
+    assert_eq!(c.client_go_minor(), 33);
+    c.set(0, "client-go", "1.36").expect("client-go");
+    assert_eq!((c.client_go_minor(), c.client_go_explicit()), (36, Some(36)));
+    c.set(0, "kubernetes", "1.30").expect("release");
+    assert_eq!(c.client_go_minor(), 36, "an explicit release stays");
+    c.set(0, "client-go", "auto").expect("auto");
+    assert_eq!(c.client_go_minor(), 30);
+    assert_eq!(
+        c.set(0, "client-go", "1.99"),
+        Err("unsupported client-go version \"1.99\"; use 1.27 … 1.37 or auto".into())
+    );
+}
