@@ -250,3 +250,18 @@ fn the_client_go_release_follows_kubernetes_unless_set() {
         Err("unsupported client-go version \"1.99\"; use 1.27 … 1.37 or auto".into())
     );
 }
+
+// Without `mode=` an informer takes its client-go release's default: `WatchListClient` off up to
+// 1.34, on from 1.35 (client-go `features/known_features.go` @ v0.35.0; docs/semantics.md §C.4).
+#[test]
+fn an_informer_streams_by_default_from_client_go_1_35() {
+    let first_log_line = |client_go: &str| {
+        let mut s = Session::new();
+        let script = format!("set client-go {client_go}\ninformer start i configmaps ns=default\n");
+        let out = s.run_script(&script);
+        out.last().and_then(|o| o["log"][0].as_str().map(str::to_string)).unwrap_or_default()
+    };
+    assert!(first_log_line("1.34").contains("(legacy: LIST, then WATCH)"), "{}", first_log_line("1.34"));
+    assert!(!first_log_line("1.35").contains("legacy"), "{}", first_log_line("1.35"));
+    assert!(first_log_line("auto").contains("streaming"), "{}", first_log_line("auto"));
+}

@@ -635,8 +635,15 @@ impl Session {
                         None => list.iter().map(|n| n - 1).collect(),
                     },
                 };
-                // Without `mode=`: client-go ≤ 1.34's default, LIST then WATCH (docs/semantics.md).
-                let mode = mode.unwrap_or(InformerMode::Legacy);
+                // Without `mode=`: the default of the client-go release (`set client-go`, auto: the
+                // Kubernetes release) — WatchListClient is on from client-go 1.35 (streaming), off
+                // before (LIST then WATCH); `features/known_features.go` (docs/semantics.md §F).
+                let streaming_default = self.cluster.client_go_minor() >= 35;
+                let mode = mode.unwrap_or(if streaming_default {
+                    InformerMode::Streaming
+                } else {
+                    InformerMode::Legacy
+                });
                 let seed = 0x5eed ^ (self.informers.len() as u64 + 1).wrapping_mul(0x9E37_79B9);
                 let mut inf =
                     Informer::new(&name, &resource, namespace.as_deref(), mode, indexes, seed, resync)
