@@ -265,3 +265,24 @@ fn an_informer_streams_by_default_from_client_go_1_35() {
     assert!(!first_log_line("1.35").contains("legacy"), "{}", first_log_line("1.35"));
     assert!(first_log_line("auto").contains("streaming"), "{}", first_log_line("auto"));
 }
+
+// ResilientWatchCacheInitialization off in 1.32 (beta, on by default): an unready cache makes a
+// list that needs a resourceVersion wait until it is ready, as 1.30 does (`cacher.go` `GetList`:
+// `ready.wait`), instead of answering 429; the why names the gate.
+#[test]
+fn resilient_cache_initialization_off_waits_for_the_cache() {
+    let mut c = Cluster::new();
+    c.set(0, "kubernetes", "1.32").expect("release");
+    cm(&mut c, "a");
+    c.set(0, "cache.init-delay", "5s").expect("delay");
+    c.restart_apiserver(0).expect("restart");
+    let (r, _) = c.request(0, "GET", &format!("{LIST}?resourceVersion=2"), None);
+    assert_eq!(r.code, 429, "on by default: {}", r.body);
+    c.set(0, "feature-gates", "ResilientWatchCacheInitialization=false").expect("beta");
+    c.restart_apiserver(0).expect("restart");
+    let (r, _) = c.request(0, "GET", &format!("{LIST}?resourceVersion=2"), None);
+    assert_eq!(r.code, 200, "{}", r.body);
+    assert_eq!(serde_json::to_value(r.why.outcome).ok(), Some(json!("cache-waited-ready")));
+    assert_eq!(r.why.gate, Some(Gate::ResilientWatchCacheInitialization));
+    assert_eq!(r.why.gate_enabled, Some(false));
+}

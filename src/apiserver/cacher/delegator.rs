@@ -229,6 +229,14 @@ impl<'a> CacheDelegator<'a> {
         CacheDelegator { cacher, features }
     }
 
+    /// Names ResilientWatchCacheInitialization when it is off against its release's default
+    /// (1.31–1.33) and so made the read wait for an unready cache.
+    fn note_resilience_gate(&self, why: &mut Why) {
+        if self.features.overridden(Gate::ResilientWatchCacheInitialization) {
+            why.decided_by(Gate::ResilientWatchCacheInitialization, false);
+        }
+    }
+
     /// The cacher, if it is there and ready to serve at `now`.
     fn ready_cacher(&mut self, now: Instant) -> Option<&mut Cacher> {
         self.cacher.as_deref_mut().filter(|c| c.is_ready(now))
@@ -254,6 +262,7 @@ impl<'a> CacheDelegator<'a> {
             // (`cacher.go` `Get`: `c.ready.wait(ctx)`); rv=0 goes to etcd.
             c.wait_ready(ctx.etcd, ctx.clock);
             why.outcome = Some(Outcome::CacheWaitedReady);
+            self.note_resilience_gate(&mut why);
             now = ctx.clock.now();
         }
         let etcd_at = match path {
@@ -349,6 +358,7 @@ impl<'a> CacheDelegator<'a> {
             } else {
                 c.wait_ready(ctx.etcd, ctx.clock);
                 why.outcome = Some(Outcome::CacheWaitedReady);
+                self.note_resilience_gate(&mut why);
                 now = ctx.clock.now();
             }
         }
@@ -476,6 +486,9 @@ impl<'a> CacheDelegator<'a> {
                     // 1.30: `ready.waitAndReadGeneration` blocks the watch until the cache is ready.
                     c.wait_ready(ctx.etcd, ctx.clock);
                     why.outcome = Some(Outcome::CacheWaitedReady);
+                    if features.overridden(Gate::ResilientWatchCacheInitialization) {
+                        why.decided_by(Gate::ResilientWatchCacheInitialization, false);
+                    }
                 }
                 let cargs = CacheWatchArgs {
                     features: *self.features,
