@@ -286,3 +286,46 @@ fn resilient_cache_initialization_off_waits_for_the_cache() {
     assert_eq!(r.why.gate, Some(Gate::ResilientWatchCacheInitialization));
     assert_eq!(r.why.gate_enabled, Some(false));
 }
+
+// Hostile `set feature-gates` values are refusals or settings, never panics, on every release.
+#[test]
+fn hostile_gate_values_are_refused_not_panics() {
+    let long = "WatchList=true,".repeat(500);
+    let inputs = [
+        "",
+        ",",
+        "=",
+        "=true",
+        "WatchList=",
+        "WatchList==true",
+        "WatchList=true=false",
+        " WatchList = true ",
+        "watchlist=true",
+        "Wätch=1",
+        "AllAlpha=true,AllBeta=false",
+        "WatchList=true,WatchList=false",
+        "AllBeta=false,WatchList=true",
+        long.as_str(),
+    ];
+    for minor in 27..=37 {
+        for v in inputs {
+            let mut c = Cluster::new();
+            c.set(0, "kubernetes", &format!("1.{minor}")).expect("release");
+            match c.set(0, "feature-gates", v) {
+                Ok(effect) => assert!(effect.contains(&format!("Kubernetes 1.{minor}")), "{v}: {effect}"),
+                Err(e) => assert!(!e.is_empty(), "{v}"),
+            }
+            let (r, _) = c.request(0, "GET", LIST, None);
+            assert_eq!(r.code, 200, "1.{minor} {v}");
+        }
+    }
+    let mut c = Cluster::new();
+    assert_eq!(
+        c.set(0, "feature-gates", "WatchList=").err().as_deref(),
+        Some("invalid value of WatchList=, err: strconv.ParseBool: parsing \"\": invalid syntax")
+    );
+    assert_eq!(c.set(0, "feature-gates", "=true").err().as_deref(), Some("unrecognized feature gate: "));
+    // `Set` trims: " WatchList = false " is WatchList=false.
+    c.set(0, "feature-gates", " WatchList = false ").expect("trimmed");
+    assert!(!c.apiserver(0).map(|s| s.config.features.watch_list).unwrap_or(true));
+}
