@@ -1029,7 +1029,7 @@ set cache.lag 2m
 apiserver 1
 POST /api/v1/namespaces/default/configmaps {"metadata":{"name":"a"}}
 POST /api/v1/namespaces/default/configmaps {"metadata":{"name":"b"}}
-informer start inf configmaps ns=default apiservers=1,2
+informer start inf configmaps ns=default apiservers=1,2 mode=legacy
 drop informer inf
 advance 60s
 informer show inf"#);
@@ -1307,9 +1307,9 @@ fn every_client_log_line_is_the_rendering_of_its_typed_decision() {
     let lines = [
         r#"POST /api/v1/namespaces/default/configmaps {"metadata":{"name":"NAME"}}"#,
         "DELETE /api/v1/namespaces/default/configmaps/NAME",
-        "informer start i1 configmaps ns=default",
+        "informer start i1 configmaps ns=default mode=legacy",
         "informer start i2 configmaps mode=streaming apiservers=1,2",
-        "informer start i3 configmaps ns=default resync=10s apiservers=2,1",
+        "informer start i3 configmaps ns=default resync=10s apiservers=2,1 mode=legacy",
         "informer show i1",
         "informer show i2",
         "informer show i3",
