@@ -7,7 +7,9 @@
 use crate::apiserver::cacher::CacheView;
 use crate::apiserver::cacher::watch_cache::{LOWER_BOUND_CAPACITY, UPPER_BOUND_CAPACITY};
 use crate::apiserver::decision::{Ended, Rule, Why};
-use crate::apiserver::features::{Features, NEWEST_MINOR, OLDEST_MINOR};
+use crate::apiserver::features::{
+    self, Features, GateKey, GateRefusal, GateSyntax, LockedGate, NEWEST_MINOR, OLDEST_MINOR,
+};
 use crate::apiserver::server::{ApiResponse, ApiServer, Ctx, ServerConfig};
 use crate::apiserver::status::Status;
 use crate::apiserver::watch::Frame;
@@ -34,8 +36,15 @@ pub enum Setting {
     Apiservers(usize),
     /// `etcd 3.4|3.5|3.6` (cluster-wide): that release's compaction rules.
     Etcd(crate::store::EtcdVersion),
-    /// `kubernetes 1.x` (cluster-wide): that release's default feature gates.
+    /// `kubernetes 1.x` (cluster-wide): that release's default feature gates (what
+    /// `feature-gates` set is dropped: a new binary, started without the flag).
     Kubernetes(Features),
+    /// `feature-gates Name=true[,Name=false…]`: kube-apiserver's `--feature-gates`, checked
+    /// against the apiserver's release when applied.
+    FeatureGates(GateEntries),
+    /// `client-go 1.x|auto` (cluster-wide): the client-go release of the playground's clients
+    /// (`auto`: the Kubernetes release of apiserver 1).
+    ClientGo(Option<u32>),
     /// `watch-cache on|off`.
     WatchCache(bool),
     /// `cache.lag <duration>`.
@@ -62,6 +71,10 @@ pub enum SettingName {
     Etcd,
     #[serde(rename = "kubernetes")]
     Kubernetes,
+    #[serde(rename = "feature-gates")]
+    FeatureGates,
+    #[serde(rename = "client-go")]
+    ClientGo,
     #[serde(rename = "watch-cache")]
     WatchCache,
     #[serde(rename = "cache.lag")]
@@ -88,6 +101,8 @@ impl SettingName {
             SettingName::Apiservers => "apiservers",
             SettingName::Etcd => "etcd",
             SettingName::Kubernetes => "kubernetes",
+            SettingName::FeatureGates => "feature-gates",
+            SettingName::ClientGo => "client-go",
             SettingName::WatchCache => "watch-cache",
             SettingName::CacheLag => "cache.lag",
             SettingName::CacheCapacity => "cache.capacity",
@@ -99,10 +114,12 @@ impl SettingName {
         }
     }
 
-    pub const ALL: [SettingName; 11] = [
+    pub const ALL: [SettingName; 13] = [
         SettingName::Apiservers,
         SettingName::Etcd,
         SettingName::Kubernetes,
+        SettingName::FeatureGates,
+        SettingName::ClientGo,
         SettingName::WatchCache,
         SettingName::CacheLag,
         SettingName::CacheCapacity,
@@ -131,6 +148,8 @@ impl Setting {
             Setting::Apiservers(_) => SettingName::Apiservers,
             Setting::Etcd(_) => SettingName::Etcd,
             Setting::Kubernetes(_) => SettingName::Kubernetes,
+            Setting::FeatureGates(_) => SettingName::FeatureGates,
+            Setting::ClientGo(_) => SettingName::ClientGo,
             Setting::WatchCache(_) => SettingName::WatchCache,
             Setting::CacheLag(_) => SettingName::CacheLag,
             Setting::CacheCapacity(_) => SettingName::CacheCapacity,
@@ -145,7 +164,11 @@ impl Setting {
     pub fn cluster_wide(&self) -> bool {
         matches!(
             self,
-            Setting::Apiservers(_) | Setting::Etcd(_) | Setting::Kubernetes(_) | Setting::ClockEpoch(_)
+            Setting::Apiservers(_)
+                | Setting::Etcd(_)
+                | Setting::Kubernetes(_)
+                | Setting::ClockEpoch(_)
+                | Setting::ClientGo(_)
         )
     }
 
@@ -178,6 +201,13 @@ impl Setting {
                 oldest: OLDEST_MINOR,
                 newest: NEWEST_MINOR,
             })?),
+            "feature-gates" => Setting::FeatureGates(GateEntries::parse(value)?),
+            "client-go" if value == "auto" => Setting::ClientGo(None),
+            "client-go" => {
+                Setting::ClientGo(Some(Features::parse(value).map(|f| f.minor).ok_or(
+                    SettingError::ClientGo { value: v(), oldest: OLDEST_MINOR, newest: NEWEST_MINOR },
+                )?))
+            }
             "watch-cache" => Setting::WatchCache(on_off(SettingName::WatchCache)?),
             "cache.lag" => Setting::CacheLag(dur(SettingName::CacheLag)?),
             "cache.capacity" if value == "auto" => Setting::CacheCapacity(None),
@@ -215,7 +245,7 @@ impl Setting {
 #[serde(tag = "kind", rename_all = "kebab-case", rename_all_fields = "camelCase")]
 pub enum SettingError {
     #[error(
-        "unknown setting {name:?}; known: watch-cache on|off, cache.lag <duration>, cache.capacity <n>|auto, cache.init-delay <duration>, compaction-interval <duration>, compactor on|off, clock.epoch <time>, kubernetes <1.x>, etcd 3.4|3.5|3.6, apiservers <n>, explain on|off"
+        "unknown setting {name:?}; known: watch-cache on|off, cache.lag <duration>, cache.capacity <n>|auto, cache.init-delay <duration>, compaction-interval <duration>, compactor on|off, clock.epoch <time>, kubernetes <1.x>, feature-gates <Name=true,…>, client-go <1.x>|auto, etcd 3.4|3.5|3.6, apiservers <n>, explain on|off"
     )]
     Unknown { name: String },
     #[error("{} takes on or off, not {value:?}", setting.as_str())]
@@ -230,12 +260,73 @@ pub enum SettingError {
     Etcd { value: String },
     #[error("unsupported Kubernetes version {value:?}; use 1.{oldest} … 1.{newest} (e.g. 1.30, 1.33, 1.34)")]
     Kubernetes { value: String, oldest: u32, newest: u32 },
+    #[error("unsupported client-go version {value:?}; use 1.{oldest} … 1.{newest} or auto")]
+    ClientGo { value: String, oldest: u32, newest: u32 },
+    /// `featureGate.Set`: an entry without `=`.
+    #[error("missing bool value for {name}")]
+    FeatureGateMissingValue { name: String },
+    /// `featureGate.Set`: a value Go's `strconv.ParseBool` refuses.
+    #[error(
+        "invalid value of {name}={value}, err: strconv.ParseBool: parsing {}: invalid syntax",
+        crate::apiserver::go::strconv::go_quote(value)
+    )]
+    FeatureGateInvalidValue { name: String, value: String },
+    /// `unsafeSetFromMap`: a name the apiserver's release does not know (`release` absent: no
+    /// release the playground models knows it).
+    #[error("unrecognized feature gate: {name}")]
+    FeatureGateUnknown { name: String, release: Option<String> },
+    /// `unsafeSetFromMap`: locked gates given the other value (one error, or Go's aggregate of
+    /// several: `[e1, e2]`).
+    #[error("{}", locked_text(locked))]
+    FeatureGateLocked { locked: Vec<LockedGate>, release: String },
     #[error("cache.capacity takes a number from 1 to {max} or auto, not {value:?}")]
     CacheCapacity { value: String, max: usize },
     #[error("compaction-interval must be at least {min} (each round writes a revision), not {value}")]
     CompactionInterval { value: String, min: String },
     #[error("clock.epoch takes a UTC time such as 2026-01-01T00:00:00Z, not {value:?}")]
     ClockEpoch { value: String },
+}
+
+/// `utilerrors.NewAggregate(errs).Error()` of the locked-gate errors.
+fn locked_text(locked: &[LockedGate]) -> String {
+    let msgs: Vec<String> = locked.iter().map(ToString::to_string).collect();
+    crate::apiserver::status::aggregate_messages(&msgs)
+}
+
+/// The entries of one `set feature-gates` line, parsed (a fixed array, so a [`Setting`] stays
+/// `Copy`: one entry per distinct key, and there are only so many keys).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct GateEntries {
+    items: [Option<(GateKey, bool)>; features::Gate::ALL.len() + 2],
+}
+
+impl GateEntries {
+    /// `featureGate.Set` of `value`.
+    pub fn parse(value: &str) -> Result<GateEntries, SettingError> {
+        let parsed = features::parse_gates(value).map_err(|e| match e {
+            GateSyntax::MissingValue(name) => SettingError::FeatureGateMissingValue { name },
+            GateSyntax::InvalidValue { name, value } => SettingError::FeatureGateInvalidValue { name, value },
+            GateSyntax::Unknown(name) => SettingError::FeatureGateUnknown { name, release: None },
+        })?;
+        let mut items = [None; features::Gate::ALL.len() + 2];
+        for (slot, entry) in items.iter_mut().zip(parsed) {
+            *slot = Some(entry);
+        }
+        Ok(GateEntries { items })
+    }
+
+    pub fn entries(&self) -> Vec<(GateKey, bool)> {
+        self.items.iter().flatten().copied().collect()
+    }
+}
+
+/// Why [`Cluster::apply`] did not apply a setting.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum ApplyError {
+    /// The chosen apiserver does not exist.
+    NoApiserver,
+    /// The apiserver's release refused the value (feature gates).
+    Setting(SettingError),
 }
 
 /// A watch opened through the cluster: which apiserver serves it, and its stream id there.
@@ -260,6 +351,8 @@ pub struct Cluster {
     compactions: Vec<(Instant, i64)>,
     /// The last time etcd sent progress notifications to idle watchers.
     last_progress: Instant,
+    /// `set client-go`: the clients' client-go release (`None`: apiserver 1's release).
+    client_go: Option<u32>,
 }
 
 impl Default for Cluster {
@@ -288,7 +381,23 @@ impl Cluster {
             last_tick: Instant(0),
             compactions: Vec::new(),
             last_progress: Instant(0),
+            client_go: None,
         }
+    }
+
+    /// The client-go release (minor) the playground's clients behave as: `set client-go`, else the
+    /// Kubernetes release of apiserver 1.
+    pub fn client_go_minor(&self) -> u32 {
+        self.client_go.unwrap_or_else(|| {
+            self.apiservers
+                .first()
+                .map_or(crate::apiserver::features::DEFAULT_MINOR, |s| s.config.features.minor)
+        })
+    }
+
+    /// Whether `set client-go` chose a release (else it follows the Kubernetes release).
+    pub fn client_go_explicit(&self) -> Option<u32> {
+        self.client_go
     }
 
     pub fn clock(&self) -> &Clock {
@@ -514,11 +623,14 @@ impl Cluster {
     /// [`Cluster::apply`].
     pub fn set(&mut self, index: usize, name: &str, value: &str) -> Result<String, String> {
         let setting = Setting::parse(name, value).map_err(|e| e.to_string())?;
-        self.apply(index, setting)
+        self.apply(index, setting).map_err(|e| match e {
+            ApplyError::NoApiserver => format!("no apiserver {}", index + 1),
+            ApplyError::Setting(e) => e.to_string(),
+        })
     }
 
     /// Applies one setting; returns what it did, in words.
-    pub fn apply(&mut self, index: usize, setting: Setting) -> Result<String, String> {
+    pub fn apply(&mut self, index: usize, setting: Setting) -> Result<String, ApplyError> {
         let now = self.clock.now();
         match setting {
             Setting::Apiservers(n) => {
@@ -554,14 +666,45 @@ impl Cluster {
                 }
                 return Ok(format!("Kubernetes {} defaults", f.version()));
             }
+            Setting::ClientGo(minor) => {
+                self.client_go = minor;
+                return Ok(match minor {
+                    Some(m) => format!("clients behave as client-go of Kubernetes 1.{m}"),
+                    None => format!("clients behave as client-go of Kubernetes 1.{}", self.client_go_minor()),
+                });
+            }
             Setting::ClockEpoch(secs) => {
                 self.clock.set_epoch(secs);
                 return Ok(format!("timestamps count from {}", crate::apiserver::object::rfc3339_utc(secs)));
             }
             _ => {}
         }
-        let s = self.apiservers.get_mut(index).ok_or_else(|| format!("no apiserver {}", index + 1))?;
+        let s = self.apiservers.get_mut(index).ok_or(ApplyError::NoApiserver)?;
         let out = match setting {
+            Setting::FeatureGates(entries) => {
+                let f = s.config.features;
+                let release = f.version();
+                let gates = f.check(&entries.entries()).map_err(|r| {
+                    ApplyError::Setting(match r {
+                        GateRefusal::Unknown(g) => SettingError::FeatureGateUnknown {
+                            name: g.name().to_string(),
+                            release: Some(release),
+                        },
+                        GateRefusal::Locked(locked) => SettingError::FeatureGateLocked { locked, release },
+                    })
+                })?;
+                s.config.features = Features::with_gates(f.minor, gates);
+                let on: Vec<String> = features::gates_for(f.minor)
+                    .into_iter()
+                    .filter(|(g, _)| s.config.features.overridden(*g))
+                    .map(|(g, _)| format!("{}={}", g.name(), s.config.features.enabled(g)))
+                    .collect();
+                if on.is_empty() {
+                    format!("apiserver {} runs Kubernetes {} with its default gates", index + 1, f.version())
+                } else {
+                    format!("apiserver {} runs Kubernetes {} with {}", index + 1, f.version(), on.join(","))
+                }
+            }
             Setting::WatchCache(on) => {
                 s.set_watch_cache(on, &mut self.etcd, now);
                 format!("watch cache {} on apiserver {}", if on { "on" } else { "off" }, index + 1)
@@ -592,9 +735,11 @@ impl Cluster {
                 format!("compactor {} on apiserver {}", if on { "on" } else { "off" }, index + 1)
             }
             // Cluster-wide settings returned above.
-            Setting::Apiservers(_) | Setting::Etcd(_) | Setting::Kubernetes(_) | Setting::ClockEpoch(_) => {
-                String::new()
-            }
+            Setting::Apiservers(_)
+            | Setting::Etcd(_)
+            | Setting::Kubernetes(_)
+            | Setting::ClockEpoch(_)
+            | Setting::ClientGo(_) => String::new(),
         };
         self.settle();
         Ok(out)

@@ -331,7 +331,7 @@ fn bad_settings_are_errors() {
     }
     assert_eq!(
         out[1]["error"],
-        "unsupported Kubernetes version \"1.12\"; use 1.27 … 1.36 (e.g. 1.30, 1.33, 1.34)"
+        "unsupported Kubernetes version \"1.12\"; use 1.27 … 1.37 (e.g. 1.30, 1.33, 1.34)"
     );
 }
 

@@ -1029,7 +1029,7 @@ set cache.lag 2m
 apiserver 1
 POST /api/v1/namespaces/default/configmaps {"metadata":{"name":"a"}}
 POST /api/v1/namespaces/default/configmaps {"metadata":{"name":"b"}}
-informer start inf configmaps ns=default apiservers=1,2
+informer start inf configmaps ns=default apiservers=1,2 mode=legacy
 drop informer inf
 advance 60s
 informer show inf"#);
@@ -1307,9 +1307,9 @@ fn every_client_log_line_is_the_rendering_of_its_typed_decision() {
     let lines = [
         r#"POST /api/v1/namespaces/default/configmaps {"metadata":{"name":"NAME"}}"#,
         "DELETE /api/v1/namespaces/default/configmaps/NAME",
-        "informer start i1 configmaps ns=default",
+        "informer start i1 configmaps ns=default mode=legacy",
         "informer start i2 configmaps mode=streaming apiservers=1,2",
-        "informer start i3 configmaps ns=default resync=10s apiservers=2,1",
+        "informer start i3 configmaps ns=default resync=10s apiservers=2,1 mode=legacy",
         "informer show i1",
         "informer show i2",
         "informer show i3",
@@ -1459,4 +1459,43 @@ events w2"#);
     assert_eq!(evs[0]["type"], "ERROR");
     assert_eq!(evs[0]["object"]["code"], 410);
     assert_eq!(evs[0]["at"], "7s");
+}
+
+// ---------------------------------------------------------------------------------------------
+// The client-go release (`set client-go`, docs/semantics.md §F)
+
+/// The base (0.8 s, 1.6 s, …) of each back-off the reflector took: a jittered wait is in
+/// [base, 2·base).
+fn backoff_bases(i: &Informer) -> Vec<u64> {
+    i.decisions()
+        .into_iter()
+        .filter_map(|d| match d {
+            rvlab::client::trace::Decision::RelistAny { backoff_ms, .. } => Some(*backoff_ms),
+            _ => None,
+        })
+        .map(|d| [800, 1600, 3200, 6400, 12_800].into_iter().find(|b| d >= *b && d < 2 * b).unwrap_or(0))
+        .collect()
+}
+
+// apimachinery `wait/backoff.go` `backoffManager.Step`: back to 0.8 s once more than 2 min passed
+// since `lastStart`, which only a reset moves. client-go 1.36+ (`DelayWithReset`) starts the
+// period at the reflector's creation; ≤ 1.35 (`NewExponentialBackoffManager`) at its first
+// back-off. A reflector created at 0 s that fails its lists at 100 s, ~101 s and 130 s.
+#[test]
+fn the_back_off_period_counts_from_creation_from_client_go_1_36() {
+    let bases = |minor: u32| {
+        let mut c = holding(cluster(), &["a"]);
+        let mut i = informer(InformerMode::Legacy, 7).with_client_go(minor, Instant(0));
+        for t in [Some(Instant(100_000)), None, Some(Instant(130_000))] {
+            let t = t.or_else(|| i.next_wakeup());
+            advance_to(&mut c, t);
+            let mut f = Faulty::new(&mut c);
+            f.answer("limit=500", &Status::internal_error("boom"));
+            i.poll_with(&mut f);
+        }
+        backoff_bases(&i)
+    };
+    assert_eq!(bases(37), [800, 1600, 800], "reset at 130 s: more than 2 min since creation");
+    assert_eq!(bases(36), [800, 1600, 800]);
+    assert_eq!(bases(35), [800, 1600, 3200], "no reset: 30 s since the first back-off");
 }

@@ -1443,7 +1443,7 @@ async fn why_rv_minus_one_continuation_in_both_languages() {
 async fn why_informer_line_in_both_languages() {
     use rvlab::client::trace::{Decision, ListMode};
     let lab = Lab::empty().await;
-    run_all(&lab, &[CM_A, "informer start inf configmaps ns=default"]).await;
+    run_all(&lab, &[CM_A, "informer start inf configmaps ns=default mode=legacy"]).await;
     lab.click("#log li[data-line='2'] button").await;
     let decisions = [
         Decision::Start {

@@ -155,6 +155,9 @@ pub enum Outcome {
     CacheNotFresh,
     /// The watch cache did not reach etcd's revision within 3 s: etcd served the consistent read.
     ConsistentReadTimeout,
+    /// The watch cache did not reach etcd's revision within 3 s and
+    /// ConsistentListFromCacheSkipTimeoutFallback is on: 429 with Retry-After: 1, no etcd read.
+    ConsistentReadTimeoutNoFallback,
     /// The watch cache has no snapshot at that revision: etcd served it.
     SnapshotMissing,
     /// etcd compacted the revision asked for: 410 Expired.
@@ -234,6 +237,14 @@ pub struct Why {
     /// For an update: the stored object's resourceVersion it was checked against.
     #[serde(skip_serializing_if = "Option::is_none", default)]
     pub current_rv: Option<i64>,
+    /// The feature gate whose value decided the answer (its upstream name), when one did: a gate
+    /// that refused the request, or one switched away from its release's default that changed
+    /// the path.
+    #[serde(skip_serializing_if = "Option::is_none", default)]
+    pub gate: Option<super::features::Gate>,
+    /// The value [`Why::gate`] had on the apiserver that answered.
+    #[serde(skip_serializing_if = "Option::is_none", default)]
+    pub gate_enabled: Option<bool>,
 }
 
 impl Why {
@@ -259,7 +270,15 @@ impl Why {
             key_order: None,
             retry_after: None,
             current_rv: None,
+            gate: None,
+            gate_enabled: None,
         }
+    }
+
+    /// Records that feature gate `g`, `enabled` or not, decided the answer.
+    pub fn decided_by(&mut self, g: super::features::Gate, enabled: bool) {
+        self.gate = Some(g);
+        self.gate_enabled = Some(enabled);
     }
 
     pub fn path(mut self, p: Path) -> Self {
@@ -414,13 +433,14 @@ impl Rule {
 
 impl Outcome {
     /// Every value, for tests and documentation checks.
-    pub const ALL: [Outcome; 16] = [
+    pub const ALL: [Outcome; 17] = [
         Outcome::CacheNotReady,
         Outcome::CacheInitializing,
         Outcome::CacheWaitedReady,
         Outcome::FutureRevisionUnmapped,
         Outcome::CacheNotFresh,
         Outcome::ConsistentReadTimeout,
+        Outcome::ConsistentReadTimeoutNoFallback,
         Outcome::SnapshotMissing,
         Outcome::EtcdCompacted,
         Outcome::ContinueCompacted,

@@ -497,6 +497,16 @@ impl Status {
         s
     }
 
+    /// 1.37 `delegator.go` `GetList` with ConsistentListFromCacheSkipTimeoutFallback: the
+    /// too-large error of a consistent read the cache could not serve in time, as
+    /// `errors.NewTooManyRequests(err.Error(), resourceVersionTooHighRetrySeconds)`: 429
+    /// TooManyRequests, message `Timeout: Too large resource version: <n>, current: <rv>`,
+    /// `retryAfterSeconds: 1`, no causes.
+    pub fn consistent_read_no_fallback(requested: u64, current: u64) -> Status {
+        let too_large = Status::too_large_resource_version(requested, current, 1);
+        Status::too_many_requests(too_large.message(), 1)
+    }
+
     /// `NewTimeoutError`: 504 Timeout `Timeout: <msg>`, details `{retryAfterSeconds}`.
     pub fn timeout(msg: &str, retry_after_seconds: i32) -> Status {
         Status::failure(

@@ -187,6 +187,9 @@ pub struct Rejection {
     pub rule: Rule,
     pub status: Status,
     pub verb: Option<Verb>,
+    /// The feature gate whose value refused it: WatchList, off, for a watch with
+    /// `sendInitialEvents`.
+    pub gate: Option<super::features::Gate>,
 }
 
 /// [`parse_request_ruled`] followed by the handler's list/watch steps: WatchList defaulting and
@@ -201,7 +204,7 @@ pub fn parse_and_validate_ruled(
     watch_list_enabled: bool,
 ) -> Result<ApiRequest, Box<Rejection>> {
     let mut req = parse_request_ruled(method, target, content_type, body_text)
-        .map_err(|(rule, status)| Box::new(Rejection { rule, status, verb: None }))?;
+        .map_err(|(rule, status)| Box::new(Rejection { rule, status, verb: None, gate: None }))?;
     // A deletecollection lists first, with the list's options and their validation.
     let as_verb = match req.verb {
         Verb::DeleteCollection => Verb::List,
@@ -210,7 +213,11 @@ pub fn parse_and_validate_ruled(
     if matches!(as_verb, Verb::List | Verb::Watch) {
         default_watch_list(&mut req.options, watch_list_enabled);
         validate_list_options(&req.options, as_verb, watch_list_enabled).map_err(|status| {
-            Box::new(Rejection { rule: Rule::InvalidListOptions, status, verb: Some(req.verb) })
+            // `ValidateListOptions`: the WatchList gate, off, forbids `sendInitialEvents` on a watch.
+            let gate =
+                (!watch_list_enabled && req.options.watch && req.options.send_initial_events.is_some())
+                    .then_some(super::features::Gate::WatchList);
+            Box::new(Rejection { rule: Rule::InvalidListOptions, status, verb: Some(req.verb), gate })
         })?;
     }
     Ok(req)

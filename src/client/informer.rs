@@ -272,6 +272,13 @@ impl Informer {
         }
     }
 
+    /// Behave as client-go release 1.`minor` (the back-off's construction, how a watch's first
+    /// ADDED events move its resourceVersion); `now`: when the informer is created.
+    pub fn with_client_go(mut self, minor: u32, now: Instant) -> Informer {
+        self.reflector.set_client_go(minor, now);
+        self
+    }
+
     pub fn name(&self) -> &str {
         &self.name
     }

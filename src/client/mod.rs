@@ -13,11 +13,13 @@
 //! * [`pager`] — `tools/pager.ListPager`: `limit` + `continue`, fallback to one full list on a
 //!   410 `Expired` continuation.
 //! * [`reflector`] — `tools/cache.Reflector`: legacy ListAndWatch and streaming (WatchList)
-//!   modes, lastSyncRV bookkeeping, relist/re-watch decisions, the shared exponential back-off.
+//!   modes, lastSyncRV bookkeeping, relist/re-watch decisions.
+//! * [`backoff`] — the reflector's shared exponential back-off, per client-go release.
 //! * [`informer`] — the indexer, RealFIFO-ordered handler notifications, resync, and the
 //!   [`Informer`] driving API the script session uses.
 //! * [`trace`] — the decision log, request log and handler notifications.
 
+pub mod backoff;
 pub mod informer;
 pub mod pager;
 pub mod reflector;

@@ -2,8 +2,8 @@
 //!
 //! Owns the decisions a reflector makes and the state they depend on: `lastSyncResourceVersion`,
 //! `isLastSyncResourceVersionUnavailable`, `paginatedResult`, the watch timeout drawn from the
-//! seed, the shared exponential back-off (`NewExponentialBackoffManager(800ms, 30s, 2m, 2.0,
-//! 1.0)`) and the resync timer. It mirrors `RunWithContext` → `wait.BackoffUntil(ListAndWatch,
+//! seed, the shared exponential back-off ([`Backoff`], per client-go release) and the resync
+//! timer. It mirrors `RunWithContext` → `wait.BackoffUntil(ListAndWatch,
 //! sliding)`:
 //!
 //! * **ListAndWatch, legacy**: `list()` — rv = `relistResourceVersion()` ("0" the first time,
@@ -34,6 +34,7 @@ use crate::apiserver::watch::FrameType;
 use crate::clock::{Duration, Instant, Rng};
 use crate::cluster::WatchHandle;
 
+pub use super::backoff::{Backoff, BackoffReset};
 use super::pager::{ListPager, PagerPoll, PagerRun};
 use super::rest::{self, ApiError, ListOptions, ResourcePath, Sent, Transport, obj_key, obj_name, obj_rv};
 use super::trace::{Cause, ClientError, Decision, Trace, fmt_ms};
@@ -59,49 +60,6 @@ pub trait ReflectorStore {
     fn len(&self) -> usize;
     fn is_empty(&self) -> bool {
         self.len() == 0
-    }
-}
-
-/// `wait.NewExponentialBackoffManager(800ms, 30s, 2min, 2.0, 1.0)`: 0.8 s doubling, capped at
-/// 30 s, each wait jittered by up to +100 %; reset to 0.8 s when no back-off was taken for 2 min.
-#[derive(Debug, Clone)]
-pub struct Backoff {
-    initial_ms: u64,
-    cap_ms: u64,
-    reset_ms: u64,
-    duration_ms: u64,
-    capped: bool,
-    last_start: Instant,
-}
-
-impl Backoff {
-    pub fn new(created: Instant) -> Self {
-        Backoff {
-            initial_ms: 800,
-            cap_ms: 30_000,
-            reset_ms: 120_000,
-            duration_ms: 800,
-            capped: false,
-            last_start: created,
-        }
-    }
-
-    /// The next wait (`getNextBackoff` + `Backoff.Step` + `Jitter(d, 1.0)` = d + rand·d).
-    pub fn next(&mut self, now: Instant, rng: &mut Rng) -> Duration {
-        if now.since(self.last_start).as_millis() > self.reset_ms {
-            self.duration_ms = self.initial_ms;
-            self.capped = false;
-        }
-        self.last_start = now;
-        let d = self.duration_ms;
-        if !self.capped {
-            self.duration_ms = d.saturating_mul(2);
-            if self.duration_ms > self.cap_ms {
-                self.duration_ms = self.cap_ms;
-                self.capped = true;
-            }
-        }
-        Duration::from_millis(rng.range(d, d.saturating_mul(2)))
     }
 }
 
@@ -170,6 +128,8 @@ pub struct Reflector {
     mode: ReflectorMode,
     rng: Rng,
     backoff: Backoff,
+    /// The client-go release (minor) it behaves as.
+    client_go: u32,
     last_sync_rv: String,
     rv_unavailable: bool,
     paginated_result: bool,
@@ -196,7 +156,11 @@ impl Reflector {
             dropped: false,
             mode,
             rng: Rng::new(seed),
-            backoff: Backoff::new(now),
+            backoff: Backoff::new(
+                now,
+                BackoffReset::for_client_go(crate::apiserver::features::DEFAULT_MINOR),
+            ),
+            client_go: crate::apiserver::features::DEFAULT_MINOR,
             last_sync_rv: String::new(),
             rv_unavailable: false,
             paginated_result: false,
@@ -208,6 +172,16 @@ impl Reflector {
 
     pub fn last_sync_rv(&self) -> &str {
         &self.last_sync_rv
+    }
+
+    /// Behave as client-go release 1.`minor`, created at `now` (its back-off's construction).
+    pub fn set_client_go(&mut self, minor: u32, now: Instant) {
+        self.client_go = minor;
+        self.backoff = Backoff::new(now, BackoffReset::for_client_go(minor));
+    }
+
+    pub fn client_go(&self) -> u32 {
+        self.client_go
     }
 
     /// The watch stream the reflector currently reads, if any.
@@ -791,30 +765,5 @@ impl Reflector {
                 }
             }
         }
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn backoff_doubles_to_the_cap_and_resets() {
-        let mut rng = Rng::new(1);
-        let mut b = Backoff::new(Instant(0));
-        let mut bases = vec![];
-        let mut t = Instant(0);
-        for _ in 0..9 {
-            let d = b.next(t, &mut rng).as_millis();
-            bases.push(d);
-            t = t + Duration::from_secs(1);
-        }
-        let want = [800, 1600, 3200, 6400, 12_800, 25_600, 30_000, 30_000, 30_000];
-        for (d, base) in bases.iter().zip(want) {
-            assert!(*d >= base && *d < 2 * base, "{d} not in [{base}, {})", 2 * base);
-        }
-        // More than 2 minutes without a back-off: start again at 0.8 s.
-        let d = b.next(t + Duration::from_secs(121), &mut rng).as_millis();
-        assert!((800..1600).contains(&d));
     }
 }

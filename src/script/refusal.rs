@@ -117,7 +117,7 @@ impl LineError for Refusal {
 fn setting_zh(e: &SettingError) -> String {
     match e {
         SettingError::Unknown { name } => format!(
-            "未知的设置 {name:?}；可用的有：watch-cache on|off、cache.lag <时长>、cache.capacity <n>|auto、cache.init-delay <时长>、compaction-interval <时长>、compactor on|off、clock.epoch <时间>、kubernetes <1.x>、etcd 3.4|3.5|3.6、apiservers <n>、explain on|off"
+            "未知的设置 {name:?}；可用的有：watch-cache on|off、cache.lag <时长>、cache.capacity <n>|auto、cache.init-delay <时长>、compaction-interval <时长>、compactor on|off、clock.epoch <时间>、kubernetes <1.x>、feature-gates <Name=true,…>、client-go <1.x>|auto、etcd 3.4|3.5|3.6、apiservers <n>、explain on|off"
         ),
         SettingError::OnOff { setting, value } => {
             format!("{} 只接受 on 或 off，而不是 {value:?}", setting.as_str())
@@ -132,6 +132,22 @@ fn setting_zh(e: &SettingError) -> String {
         SettingError::Kubernetes { value, oldest, newest } => format!(
             "不支持的 Kubernetes 版本 {value:?}；请用 1.{oldest} … 1.{newest}（例如 1.30、1.33、1.34）"
         ),
+        SettingError::ClientGo { value, oldest, newest } => {
+            format!("不支持的 client-go 版本 {value:?}；请用 1.{oldest} … 1.{newest} 或 auto")
+        }
+        // The apiserver's own words stay (they are what kube-apiserver prints), with 中文 around them.
+        SettingError::FeatureGateMissingValue { .. } | SettingError::FeatureGateInvalidValue { .. } => {
+            format!("feature-gates 的每一项应为 名称=true 或 名称=false：{e}")
+        }
+        SettingError::FeatureGateUnknown { release: Some(release), .. } => {
+            format!("Kubernetes {release} 的 kube-apiserver 不认识这个特性门控：{e}")
+        }
+        SettingError::FeatureGateUnknown { release: None, .. } => {
+            format!("没有哪个建模的 Kubernetes 版本认识这个特性门控：{e}")
+        }
+        SettingError::FeatureGateLocked { release, .. } => {
+            format!("在 Kubernetes {release} 中这个特性门控已锁定为默认值（GA 或已弃用），不能改：{e}")
+        }
         SettingError::CacheCapacity { value, max } => {
             format!("cache.capacity 接受 1 到 {max} 之间的数或 auto，而不是 {value:?}")
         }
@@ -235,11 +251,77 @@ mod tests {
                 ("cache.capacity", "0"),
                 ("compaction-interval", "1ms"),
                 ("clock.epoch", "yesterday"),
+                ("client-go", "1.99"),
+                ("feature-gates", "WatchList"),
+                ("feature-gates", "WatchList=yes"),
+                ("feature-gates", "Nope=true"),
             ]
             .into_iter()
             .map(|(n, v)| Refusal::from(crate::cluster::Setting::parse(n, v).unwrap_err())),
         )
+        .chain(feature_gate_refusals())
         .collect()
+    }
+
+    /// What an apiserver's release refuses of gates that parsed (`Cluster::apply`).
+    fn feature_gate_refusals() -> Vec<Refusal> {
+        use crate::apiserver::features::{Gate, LockedGate};
+        use crate::cluster::SettingError;
+        let locked = |gate, value| LockedGate { gate, value, locked_to: !value };
+        vec![
+            Refusal::from(SettingError::FeatureGateUnknown {
+                name: "ConsistentListFromCache".into(),
+                release: Some("1.37".into()),
+            }),
+            Refusal::from(SettingError::FeatureGateLocked {
+                locked: vec![locked(Gate::WatchCacheInitializationPostStartHook, false)],
+                release: "1.37".into(),
+            }),
+            Refusal::from(SettingError::FeatureGateLocked {
+                locked: vec![
+                    locked(Gate::ConsistentListFromCache, false),
+                    locked(Gate::ResilientWatchCacheInitialization, false),
+                ],
+                release: "1.34".into(),
+            }),
+        ]
+    }
+
+    // The feature-gate refusals keep kube-apiserver's own words (component-base
+    // featuregate/feature_gate.go `Set` and `unsafeSetFromMap`; several locked gates are Go's
+    // `utilerrors.NewAggregate`: `[e1, e2]`), with 中文 around them.
+    #[test]
+    fn feature_gate_refusals_keep_the_apiservers_words() {
+        let r = feature_gate_refusals();
+        assert_eq!(r[0].to_string(), "unrecognized feature gate: ConsistentListFromCache");
+        assert_eq!(
+            r[0].render(Lang::Zh),
+            "Kubernetes 1.37 的 kube-apiserver 不认识这个特性门控：unrecognized feature gate: ConsistentListFromCache"
+        );
+        assert_eq!(
+            r[1].to_string(),
+            "cannot set feature gate WatchCacheInitializationPostStartHook to false, feature is locked to true"
+        );
+        assert_eq!(
+            r[2].to_string(),
+            "[cannot set feature gate ConsistentListFromCache to false, feature is locked to true, cannot set feature gate ResilientWatchCacheInitialization to false, feature is locked to true]"
+        );
+        assert_eq!(
+            r[1].output()["refused"],
+            json!({"kind": "setting", "error": {"kind": "feature-gate-locked", "release": "1.37",
+                "locked": [{"gate": "WatchCacheInitializationPostStartHook", "value": false, "lockedTo": true}]}})
+        );
+        let parse = |v: &str| Refusal::from(crate::cluster::Setting::parse("feature-gates", v).unwrap_err());
+        assert_eq!(parse("WatchList").to_string(), "missing bool value for WatchList");
+        assert_eq!(
+            parse("WatchList=yes").to_string(),
+            "invalid value of WatchList=yes, err: strconv.ParseBool: parsing \"yes\": invalid syntax"
+        );
+        assert_eq!(parse("Nope=true").to_string(), "unrecognized feature gate: Nope");
+        assert_eq!(
+            parse("Nope=true").output()["refused"]["error"],
+            json!({"kind": "feature-gate-unknown", "name": "Nope", "release": null})
+        );
     }
 
     #[test]

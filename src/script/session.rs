@@ -183,6 +183,11 @@ impl Session {
     }
 
     /// The Kubernetes minor release the sandbox models (`set kubernetes 1.N`), e.g. 36.
+    /// The feature gates of the apiserver request lines go to (`apiserver N`).
+    pub fn current_features(&self) -> crate::apiserver::features::Features {
+        self.cluster.apiserver(self.current_apiserver).map(|s| s.config.features).unwrap_or_default()
+    }
+
     pub fn kubernetes_minor(&self) -> u32 {
         self.cluster
             .apiserver(0)
@@ -520,7 +525,8 @@ impl Session {
                                 }
                                 (json!({"set": name, "value": value, "effect": done}), why)
                             }
-                            Err(_) => {
+                            Err(crate::cluster::ApplyError::Setting(e)) => return Err(Refusal::from(e)),
+                            Err(crate::cluster::ApplyError::NoApiserver) => {
                                 let (n, count) = (self.current_apiserver + 1, self.cluster.apiserver_count());
                                 return Err(Refusal::NoApiserver { n, count, hint: true });
                             }
@@ -629,11 +635,19 @@ impl Session {
                         None => list.iter().map(|n| n - 1).collect(),
                     },
                 };
-                // Without `mode=`: client-go ≤ 1.34's default, LIST then WATCH (docs/semantics.md).
-                let mode = mode.unwrap_or(InformerMode::Legacy);
+                // Without `mode=`: the default of the client-go release (`set client-go`, auto: the
+                // Kubernetes release) — WatchListClient is on from client-go 1.35 (streaming), off
+                // before (LIST then WATCH); `features/known_features.go` (docs/semantics.md §F).
+                let streaming_default = self.cluster.client_go_minor() >= 35;
+                let mode = mode.unwrap_or(if streaming_default {
+                    InformerMode::Streaming
+                } else {
+                    InformerMode::Legacy
+                });
                 let seed = 0x5eed ^ (self.informers.len() as u64 + 1).wrapping_mul(0x9E37_79B9);
                 let mut inf =
-                    Informer::new(&name, &resource, namespace.as_deref(), mode, indexes, seed, resync);
+                    Informer::new(&name, &resource, namespace.as_deref(), mode, indexes, seed, resync)
+                        .with_client_go(self.cluster.client_go_minor(), self.cluster.now());
                 inf.poll(&mut self.cluster);
                 let mut out = super::why::informer::report_json(&inf.peek(), self.explain);
                 self.informer_records.insert(name.clone(), (resource.clone(), inf.apiserver()));

@@ -129,10 +129,28 @@ fn parse_head(bytes: &[u8]) -> Result<bool, httparse::Error> {
     httparse::Request::new(&mut headers).parse(bytes).map(|s| s.is_complete())
 }
 
-/// A response body: all at once, or frames as they come (watches, the live feed).
+/// A response body: all at once, or frames as they come (watches, the live feed), or a watch's
+/// frames gzipped one member per flush (WatchListCompression).
 pub enum ServeBody {
     Full(Option<Bytes>),
     Stream(mpsc::Receiver<Bytes>),
+    Gzip(mpsc::Receiver<Bytes>),
+}
+
+/// One complete gzip member of `data`: what `perFlushGzipWriter.Flush` writes (apiserver
+/// `endpoints/handlers/watch.go`, 1.37 cycle) — it closes its `gzip.Writer` on every flush, so a
+/// compressed watch is a sequence of gzip members, one per flush.
+pub fn gzip_member(data: &[u8]) -> Bytes {
+    use std::io::Write;
+    let mut enc = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::default());
+    // Writing to a Vec cannot fail.
+    let _ = enc.write_all(data);
+    Bytes::from(enc.finish().unwrap_or_default())
+}
+
+/// `responsewriters.ContentEncodingSupported`: gzip when the request's `Accept-Encoding` lists it.
+pub fn accepts_gzip(accept_encoding: Option<&str>) -> bool {
+    accept_encoding.is_some_and(|h| h.split(',').any(|e| e.split(';').next().unwrap_or("").trim() == "gzip"))
 }
 
 impl Body for ServeBody {
@@ -146,6 +164,7 @@ impl Body for ServeBody {
         match self.get_mut() {
             ServeBody::Full(b) => Poll::Ready(b.take().map(|b| Ok(Frame::data(b)))),
             ServeBody::Stream(rx) => rx.poll_recv(cx).map(|o| o.map(|b| Ok(Frame::data(b)))),
+            ServeBody::Gzip(rx) => rx.poll_recv(cx).map(|o| o.map(|b| Ok(Frame::data(gzip_member(&b))))),
         }
     }
 
@@ -157,7 +176,7 @@ impl Body for ServeBody {
         match self {
             ServeBody::Full(Some(b)) => SizeHint::with_exact(b.len() as u64),
             ServeBody::Full(None) => SizeHint::with_exact(0),
-            ServeBody::Stream(_) => SizeHint::default(),
+            ServeBody::Stream(_) | ServeBody::Gzip(_) => SizeHint::default(),
         }
     }
 }
@@ -199,7 +218,19 @@ pub fn status(s: &Status) -> Resp {
 
 /// A streamed response (`Transfer-Encoding: chunked`).
 pub fn stream(content_type: &str, rx: mpsc::Receiver<Bytes>) -> Resp {
-    let mut r = Response::new(ServeBody::Stream(rx));
+    stream_encoded(content_type, rx, false)
+}
+
+/// [`stream`], gzipped (`Content-Encoding: gzip`, `Vary: Accept-Encoding`, as
+/// `watchResponseWriter.BeginStream` sets them for a compressed watch-list) when `gzip`.
+pub fn stream_encoded(content_type: &str, rx: mpsc::Receiver<Bytes>, gzip: bool) -> Resp {
+    let mut r = Response::new(if gzip { ServeBody::Gzip(rx) } else { ServeBody::Stream(rx) });
+    if gzip {
+        r.headers_mut()
+            .insert(hyper::header::CONTENT_ENCODING, hyper::header::HeaderValue::from_static("gzip"));
+        r.headers_mut()
+            .append(hyper::header::VARY, hyper::header::HeaderValue::from_static("Accept-Encoding"));
+    }
     if let Ok(v) = content_type.parse() {
         r.headers_mut().insert(hyper::header::CONTENT_TYPE, v);
     }

@@ -314,6 +314,7 @@ async fn route(s: &Shared, req: Request<Incoming>, face: Face) -> Resp {
     let accept = header(hyper::header::ACCEPT);
     let content_type = header(hyper::header::CONTENT_TYPE);
     let user_agent = header(hyper::header::USER_AGENT);
+    let accept_encoding = header(hyper::header::ACCEPT_ENCODING);
     let trimmed = path.trim_end_matches('/');
     let get = method == Method::GET;
     match trimmed {
@@ -378,6 +379,7 @@ async fn route(s: &Shared, req: Request<Incoming>, face: Face) -> Resp {
                 &target,
                 content_type.as_deref(),
                 accept.as_deref(),
+                accept_encoding.as_deref(),
                 &body,
             )
         }

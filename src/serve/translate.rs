@@ -134,6 +134,7 @@ pub fn handle(
     target: &str,
     content_type: Option<&str>,
     accept: Option<&str>,
+    accept_encoding: Option<&str>,
     body: &[u8],
 ) -> Resp {
     let table = match table::negotiate(accept, method == "GET") {
@@ -161,9 +162,10 @@ pub fn handle(
         .map(|h| h.iter().map(|(k, v)| (k.clone(), v.as_str().unwrap_or_default().to_string())).collect())
         .unwrap_or_default();
     if let Some(id) = out.get("watch").and_then(Value::as_str) {
+        let gzip = watch_list_compressed(engine, method, target, accept_encoding);
         let (tx, rx) = mpsc::channel::<Bytes>(WATCH_QUEUE);
         engine.attach_watch(id.to_string(), tx, table);
-        let mut r = http::stream("application/json", rx);
+        let mut r = http::stream_encoded("application/json", rx, gzip);
         *r.status_mut() = hyper::StatusCode::from_u16(code).unwrap_or(hyper::StatusCode::OK);
         return r;
     }
@@ -174,6 +176,18 @@ pub fn handle(
     let r = http::json(code, &body, &headers);
     engine.pump_watches();
     r
+}
+
+/// Whether a started watch's response is gzipped (`watch.go` `prepareHTTP`/`BeginStream`): the
+/// WatchListCompression gate is on for the apiserver that serves it, the request is a watch-list
+/// (`sendInitialEvents=true`, after the handler's defaulting) and the client accepts gzip.
+fn watch_list_compressed(engine: &Engine, method: &str, target: &str, accept_encoding: Option<&str>) -> bool {
+    let f = engine.session().current_features();
+    if !f.watch_list_compression || !http::accepts_gzip(accept_encoding) {
+        return false;
+    }
+    crate::apiserver::validation::parse_and_validate(method, target, None, f.watch_list)
+        .is_ok_and(|req| req.options.watch && req.options.send_initial_events == Some(true))
 }
 
 #[cfg(test)]

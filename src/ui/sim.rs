@@ -372,7 +372,7 @@ pub fn sim_controls(props: &SimProps) -> Html {
                 <Setting name="watch-cache" choices={&["on", "off"][..]} initial="off" />
                 <Setting name="cache.capacity" initial="100" hint={K::HintEvents} />
                 <Setting name="cache.lag" initial="2s" hint={K::HintDuration} />
-                <Setting name="kubernetes" choices={&["1.36", "1.35", "1.34", "1.33", "1.32", "1.31", "1.30", "1.29", "1.28", "1.27"][..]} initial="1.30" />
+                <Setting name="kubernetes" choices={&["1.37", "1.36", "1.35", "1.34", "1.33", "1.32", "1.31", "1.30", "1.29", "1.28", "1.27"][..]} initial="1.30" />
                 <Setting name="apiservers" initial="2" hint={K::HintCount} />
                 <Setting name="compaction-interval" initial="5m" hint={K::HintDuration} />
             </details>

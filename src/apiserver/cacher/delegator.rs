@@ -9,7 +9,7 @@ use super::{CacheList, CacheWatchArgs, Cacher, ListArgs};
 use crate::apiserver::continue_token::ContinueToken;
 use crate::apiserver::decision::{Outcome, Path, Rule, Semantics, Why};
 use crate::apiserver::etcd3::{self, ListPage, ListRequest, ReadAt, StorageError};
-use crate::apiserver::features::Features;
+use crate::apiserver::features::{Features, Gate};
 use crate::apiserver::object::ResourceVersion;
 use crate::apiserver::request::RvMatch;
 use crate::apiserver::status::Status;
@@ -143,6 +143,11 @@ pub fn route_list(s: &ListShape, f: &Features, cache: bool) -> (ReadPath, Rule) 
         // The 1.30 `shouldDelegateList`: consistent reads, continuations, limit≠0 (except rv=0) and
         // Exact all go to etcd.
         return match s.rv {
+            // ConsistentListFromCache is alpha (off) in 1.30; `--feature-gates` may turn it on. Even
+            // then `hasLimit` delegates a consistent list with a limit (1.30 `shouldDelegateList`).
+            None if f.consistent_list_from_cache && s.limit <= 0 => {
+                (ReadPath::CacheConsistent, Rule::ConsistentReadFromCache)
+            }
             None => (ReadPath::EtcdLatest, Rule::ConsistentReadFromEtcd),
             Some(0) => (ReadPath::CacheAny, Rule::AnyFromCache),
             Some(n) if exactish => (ReadPath::EtcdAt(n), Rule::ExactFromEtcd),
@@ -224,6 +229,14 @@ impl<'a> CacheDelegator<'a> {
         CacheDelegator { cacher, features }
     }
 
+    /// Names ResilientWatchCacheInitialization when it is off against its release's default
+    /// (1.31–1.33) and so made the read wait for an unready cache.
+    fn note_resilience_gate(&self, why: &mut Why) {
+        if self.features.overridden(Gate::ResilientWatchCacheInitialization) {
+            why.decided_by(Gate::ResilientWatchCacheInitialization, false);
+        }
+    }
+
     /// The cacher, if it is there and ready to serve at `now`.
     fn ready_cacher(&mut self, now: Instant) -> Option<&mut Cacher> {
         self.cacher.as_deref_mut().filter(|c| c.is_ready(now))
@@ -249,6 +262,7 @@ impl<'a> CacheDelegator<'a> {
             // (`cacher.go` `Get`: `c.ready.wait(ctx)`); rv=0 goes to etcd.
             c.wait_ready(ctx.etcd, ctx.clock);
             why.outcome = Some(Outcome::CacheWaitedReady);
+            self.note_resilience_gate(&mut why);
             now = ctx.clock.now();
         }
         let etcd_at = match path {
@@ -302,6 +316,22 @@ impl<'a> CacheDelegator<'a> {
     ) -> (Result<ListPage, ReadError>, Why) {
         let (mut path, rule) = route_list(shape, self.features, self.cacher.is_some());
         let mut why = Why::new(rule).semantics(shape.semantics());
+        // A gate switched away from the release's default that chose this path is named (only
+        // when its value is the one the rule follows from: 1.30's `hasLimit` sends a consistent
+        // list to etcd with the gate on, and that is not the gate's doing).
+        let gate = match rule {
+            Rule::ConsistentReadFromCache => Some((Gate::ConsistentListFromCache, true)),
+            Rule::ConsistentReadFromEtcd => Some((Gate::ConsistentListFromCache, false)),
+            Rule::ExactFromCacheSnapshot => Some((Gate::ListFromCacheSnapshot, true)),
+            Rule::ExactFromEtcd | Rule::ContinueLatestFromEtcd => Some((Gate::ListFromCacheSnapshot, false)),
+            _ => None,
+        };
+        if let Some((g, value)) = gate
+            && self.features.overridden(g)
+            && self.features.enabled(g) == value
+        {
+            why.decided_by(g, value);
+        }
         why.rv = match shape.continue_rv {
             Some(crv) => Some(crv),
             None => shape.rv.map(revision),
@@ -328,6 +358,7 @@ impl<'a> CacheDelegator<'a> {
             } else {
                 c.wait_ready(ctx.etcd, ctx.clock);
                 why.outcome = Some(Outcome::CacheWaitedReady);
+                self.note_resilience_gate(&mut why);
                 now = ctx.clock.now();
             }
         }
@@ -356,6 +387,26 @@ impl<'a> CacheDelegator<'a> {
                 Ok(CacheList::Page(page)) => {
                     why.revision = Some(page.resource_version);
                     return (Ok(page), why);
+                }
+                Ok(CacheList::Etcd(_))
+                    if why.outcome == Some(Outcome::ConsistentReadTimeout)
+                        && self.features.consistent_list_skip_timeout_fallback =>
+                {
+                    // 1.37 `delegator.go` `GetList`: `IsTooLargeResourceVersion(err)` on a
+                    // consistent read with ConsistentListFromCacheSkipTimeoutFallback on →
+                    // `errors.NewTooManyRequests(err.Error(), resourceVersionTooHighRetrySeconds)`
+                    // (kubernetes/kubernetes#138701); etcd is not asked.
+                    let target = why.etcd_revision.unwrap_or_default();
+                    let cur = why.cache_rv.unwrap_or_default();
+                    why.path = Some(Path::WatchCache);
+                    why.outcome = Some(Outcome::ConsistentReadTimeoutNoFallback);
+                    why.decided_by(Gate::ConsistentListFromCacheSkipTimeoutFallback, true);
+                    why.retry_after = Some(1);
+                    let status = Status::consistent_read_no_fallback(
+                        ResourceVersion::of_revision(target).0,
+                        ResourceVersion::of_revision(cur).0,
+                    );
+                    return (Err(ReadError::Api(Box::new(status))), why);
                 }
                 Ok(CacheList::Etcd(at)) => at,
                 Err(status) => return (Err(ReadError::Api(Box::new(status))), why),
@@ -409,6 +460,17 @@ impl<'a> CacheDelegator<'a> {
         why.rv = args.rv.map(revision);
         let now = ctx.clock.now();
         let features = self.features;
+        if features.watch_from_storage_without_rv
+            && args.send_initial_events.is_none()
+            && args.rv.is_none()
+            && self.cacher.is_some()
+        {
+            // `delegator.go` `Watch`: WatchFromStorageWithoutResourceVersion serves a watch without
+            // resourceVersion (and without sendInitialEvents) from etcd, bypassing the cache.
+            why.decided_by(Gate::WatchFromStorageWithoutResourceVersion, true);
+            let stream = WatchStream::from_etcd(ctx.etcd, &args, &mut why);
+            return (Ok(StartedWatch::Etcd(Box::new(stream))), why);
+        }
         match self.cacher.as_deref_mut() {
             Some(c) if !c.is_ready(now) && features.resilient_watch_cache_init => {
                 // `cacher.go` `Watch` with ResilientWatchCacheInitialization: 429.
@@ -424,6 +486,9 @@ impl<'a> CacheDelegator<'a> {
                     // 1.30: `ready.waitAndReadGeneration` blocks the watch until the cache is ready.
                     c.wait_ready(ctx.etcd, ctx.clock);
                     why.outcome = Some(Outcome::CacheWaitedReady);
+                    if features.overridden(Gate::ResilientWatchCacheInitialization) {
+                        why.decided_by(Gate::ResilientWatchCacheInitialization, false);
+                    }
                 }
                 let cargs = CacheWatchArgs {
                     features: *self.features,

@@ -153,6 +153,9 @@ impl ApiServer {
                 let mut resp = ApiResponse::from_status(&rejection.status, Why::new(rejection.rule));
                 resp.why.apiserver = self.index + 1;
                 resp.why.verb = rejection.verb;
+                if let Some(g) = rejection.gate {
+                    resp.why.decided_by(g, self.config.features.enabled(g));
+                }
                 return resp;
             }
         };

@@ -32,7 +32,16 @@ pub fn request(w: &Why, lang: Lang) -> String {
     if let Some(o) = w.outcome {
         text.push_str(&lang.pick("; ".into(), "；".into()));
         text.push_str(&outcome_clause(w, o, lang));
-    } else if w.verb == Some(Verb::List)
+    }
+    if let (Some(g), Some(on)) = (w.gate, w.gate_enabled) {
+        let name = g.name();
+        text.push_str(&lang.pick(
+            format!(" (decided by the feature gate {name}={on} on this apiserver)"),
+            format!("（由这台 apiserver 上的特性门控 {name}={on} 决定）"),
+        ));
+    }
+    if w.outcome.is_none()
+        && w.verb == Some(Verb::List)
         && let Some(rev) = w.revision
     {
         text.push_str(&lang.pick(
@@ -384,6 +393,10 @@ fn outcome_clause(w: &Why, o: Outcome, lang: Lang) -> String {
             format!("the cache did not reach etcd's revision {} within {} (it is at {cache_rv}) → fall back to etcd", n(w.etcd_revision), fresh(Lang::En)),
             format!("缓存在 {}内没有达到 etcd 的修订版本 {}（它在 {cache_rv}）→ 回退到 etcd", fresh(Lang::Zh), n(w.etcd_revision)),
         ),
+        Outcome::ConsistentReadTimeoutNoFallback => lang.pick(
+            format!("the cache did not reach etcd's revision {} within {} (it is at {cache_rv}) → 429 (Retry-After: {}) instead of falling back to etcd", n(w.etcd_revision), fresh(Lang::En), n(w.retry_after)),
+            format!("缓存在 {}内没有达到 etcd 的修订版本 {}（它在 {cache_rv}）→ 429（Retry-After: {}），不回退到 etcd", fresh(Lang::Zh), n(w.etcd_revision), n(w.retry_after)),
+        ),
         Outcome::SnapshotMissing => lang.pick(
             format!("the cache holds no snapshot at {rv} (older than its history, relisted, or below the known compaction) → etcd at {rv}"),
             format!("缓存没有 {rv} 的快照（早于它的历史、重新 list 过，或低于已知的压缩点）→ 读 etcd 的 {rv}"),
@@ -487,6 +500,20 @@ pub fn setting(w: &SettingWhy, lang: Lang) -> String {
         SettingName::Kubernetes => (
             format!("Kubernetes {v}'s default feature gates decide which path serves each read"),
             format!("Kubernetes {v} 的默认特性门控决定每个读请求走哪条路径"),
+        ),
+        SettingName::FeatureGates => (
+            format!(
+                "--feature-gates={v}: these gates take the values given on this apiserver (the rest keep its release's defaults)"
+            ),
+            format!("--feature-gates={v}：这台 apiserver 上这些门控取给定的值（其余保持该版本的默认值）"),
+        ),
+        SettingName::ClientGo => (
+            format!(
+                "the clients (pager, informers) behave as client-go {v} (auto: the release of apiserver 1): its reflector's back-off and watch restarts"
+            ),
+            format!(
+                "客户端（pager、informer）按 client-go {v} 的行为运行（auto：跟随 apiserver 1 的版本）：它的 reflector 的退避和 watch 重启方式"
+            ),
         ),
         SettingName::WatchCache => (
             format!(
