@@ -375,9 +375,14 @@ mod tests {
             SettingError::CacheCapacity { .. } => "cache-capacity",
             SettingError::CompactionInterval { .. } => "compaction-interval",
             SettingError::ClockEpoch { .. } => "clock-epoch",
+            SettingError::ClientGo { .. } => "client-go",
+            SettingError::FeatureGateMissingValue { .. } => "feature-gate-missing-value",
+            SettingError::FeatureGateInvalidValue { .. } => "feature-gate-invalid-value",
+            SettingError::FeatureGateUnknown { .. } => "feature-gate-unknown",
+            SettingError::FeatureGateLocked { .. } => "feature-gate-locked",
         }
     }
-    const SETTING_KINDS: usize = 9;
+    const SETTING_KINDS: usize = 14;
 
     /// Every way a duration can fail to parse (the `problem` of a `duration` setting error).
     fn duration_problems() -> Vec<(crate::clock::DurationError, &'static str)> {
