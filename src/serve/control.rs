@@ -23,8 +23,19 @@ pub fn run_script(engine: &mut Engine, body: &[u8]) -> Resp {
     let Ok(text) = std::str::from_utf8(body) else {
         return http::text(400, "text/plain; charset=utf-8", "the script is not UTF-8\n");
     };
+    // Every line runs, or none: a longer script is refused whole rather than cut short.
+    let lines = text.lines().count();
+    if lines > MAX_LINES {
+        return http::text(
+            413,
+            "text/plain; charset=utf-8",
+            format!(
+                "the script has {lines} lines; one control request takes at most {MAX_LINES}: nothing ran\n"
+            ),
+        );
+    }
     let mut out = String::new();
-    for line in text.lines().take(MAX_LINES) {
+    for line in text.lines() {
         let t = line.trim();
         if t.is_empty() || t.starts_with('#') {
             continue;
@@ -52,4 +63,35 @@ pub fn script_text(engine: &Engine, outputs: bool) -> Resp {
     }
     let ty = if outputs { "application/jsonl; charset=utf-8" } else { "text/plain; charset=utf-8" };
     http::text(200, ty, s)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn body(r: Resp) -> (u16, String) {
+        use http_body_util::BodyExt;
+        let code = r.status().as_u16();
+        let rt = tokio::runtime::Builder::new_current_thread().build();
+        let bytes = rt.ok().and_then(|rt| rt.block_on(r.into_body().collect()).ok()).map(|c| c.to_bytes());
+        (code, String::from_utf8_lossy(&bytes.unwrap_or_default()).into_owned())
+    }
+
+    #[test]
+    fn a_script_over_the_line_limit_runs_nothing_and_says_so() {
+        let mut e = Engine::new(1.0, None);
+        let script = "compact 1\n".repeat(MAX_LINES + 1);
+        let (code, text) = body(run_script(&mut e, script.as_bytes()));
+        assert_eq!(code, 413);
+        assert_eq!(
+            text,
+            "the script has 10001 lines; one control request takes at most 10000: nothing ran\n"
+        );
+        assert!(e.lines().is_empty(), "nothing was recorded: {:?}", e.lines());
+        // At the limit, every line runs.
+        let ok = "set explain off\n".repeat(MAX_LINES);
+        let (code, text) = body(run_script(&mut e, ok.as_bytes()));
+        assert_eq!(code, 200);
+        assert_eq!(text.lines().count(), MAX_LINES);
+    }
 }
