@@ -10,6 +10,8 @@ use rvlab::script::parse::{Command, EtcdCommand, InformerCommand, Method, ParseE
 use rvlab::script::refusal::Refusal;
 use serde_json::json;
 
+#[path = "support/doc_table.rs"]
+mod doc_table;
 mod support;
 
 fn ok(line: &str) -> Command {
@@ -936,15 +938,9 @@ fn the_session_hands_a_refused_line_its_refusal_as_a_value() {
 #[test]
 fn the_book_lists_exactly_the_syntax_error_kinds() {
     let chapter = include_str!("../site/src/reference/refusals.md");
-    let mut lines = chapter.lines().skip_while(|l| l.trim_end() != "### Syntax error kinds");
-    assert!(lines.next().is_some(), "refusals.md has no \"### Syntax error kinds\"");
-    let rows: Vec<&str> =
-        lines.skip_while(|l| !l.starts_with('|')).take_while(|l| l.starts_with('|')).collect();
-    assert!(rows.len() > 2, "no table under \"### Syntax error kinds\"");
-    let documented: std::collections::BTreeSet<&str> =
-        rows[2..].iter().filter_map(|row| row.split('|').nth(1)?.split('`').nth(1)).collect();
-    let kinds: std::collections::BTreeSet<&str> =
-        ONE_LINE_PER_KIND.iter().map(|&(_, k)| k).chain(["not-an-expect-line"]).collect();
+    let documented = doc_table::table_ids(chapter, "### Syntax error kinds");
+    let kinds: std::collections::BTreeSet<String> =
+        ONE_LINE_PER_KIND.iter().map(|&(_, k)| k).chain(["not-an-expect-line"]).map(str::to_string).collect();
     assert_eq!(kinds.len(), 51);
     assert_eq!(documented, kinds);
 }

@@ -17,3 +17,8 @@ pub mod refusal;
 pub mod syntax;
 pub mod view;
 pub mod why;
+
+/// The ids a book chapter lists in a table (unit tests check chapters against the code).
+#[cfg(test)]
+#[path = "../../tests/support/doc_table.rs"]
+pub(crate) mod doc_table;

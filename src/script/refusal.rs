@@ -414,17 +414,7 @@ mod tests {
 
     /// The ids in the first column of the first table under `heading` in the refusals chapter.
     fn documented(heading: &str) -> std::collections::BTreeSet<String> {
-        let chapter = include_str!("../../site/src/reference/refusals.md");
-        let mut lines = chapter.lines().skip_while(|l| l.trim_end() != heading);
-        assert!(lines.next().is_some(), "refusals.md has no heading {heading:?}");
-        let rows: Vec<&str> =
-            lines.skip_while(|l| !l.starts_with('|')).take_while(|l| l.starts_with('|')).collect();
-        assert!(rows.len() > 2, "no table under {heading:?}");
-        rows[2..]
-            .iter()
-            .flat_map(|row| row.split('|').nth(1).unwrap_or_default().split('`').skip(1).step_by(2))
-            .map(str::to_string)
-            .collect()
+        crate::script::doc_table::table_ids(include_str!("../../site/src/reference/refusals.md"), heading)
     }
 
     // The book's refusals chapter lists exactly these kinds, of refusals, of setting errors and

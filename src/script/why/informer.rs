@@ -653,19 +653,7 @@ mod tests {
         }
     }
 
-    /// The code spans in the first column of the first table under `heading`.
-    fn table_ids(chapter: &str, heading: &str) -> std::collections::BTreeSet<String> {
-        let mut lines = chapter.lines().skip_while(|l| l.trim_end() != heading);
-        assert!(lines.next().is_some(), "why.md has no {heading:?}");
-        let rows: Vec<&str> =
-            lines.skip_while(|l| !l.starts_with('|')).take_while(|l| l.starts_with('|')).collect();
-        assert!(rows.len() > 2, "no table under {heading:?}");
-        rows[2..]
-            .iter()
-            .flat_map(|row| row.split('|').nth(1).unwrap_or_default().split('`').skip(1).step_by(2))
-            .map(str::to_string)
-            .collect()
-    }
+    use crate::script::doc_table::table_ids;
 
     // Every decision has both renderings (different texts), its JSON id is the one the book
     // lists, and the JSON reads back as the same value (the UI renders what it reads).
