@@ -54,7 +54,9 @@
     live.forEach(function (el) {
       var f = el._frame;
       if (f && e.source && f.contentWindow === e.source && fixedHeight(el) === null) {
-        f.style.height = Math.min(Math.max(Math.ceil(d.height), MIN), MAX) + "px";
+        // Set only when it differs: the same height again does not make the host lay out again.
+        var px = Math.min(Math.max(Math.ceil(d.height), MIN), MAX) + "px";
+        if (f.style.height !== px) f.style.height = px;
       }
     });
   }

@@ -201,6 +201,7 @@ strings! {
     ExplainToggle => "explain why", "解释原因";
     ExplainTitle => "Adds the engine's reason to every API response (a `set explain` line)", "为每个 API 响应附上引擎给出的原因（即一行 `set explain`）";
     RespEmpty => "No request sent yet. Build a request and press Send, or type a line in the console.", "还没有发送请求。构建一个请求后点“发送”，或在控制台输入一行命令。";
+    RespEmptyEmbed => "No request sent yet. Type a line in the console: its answer appears here.", "还没有发送请求。在控制台输入一行命令，它的响应会显示在这里。";
     RespComment => "This line is a comment: it has no output.", "这一行是注释，没有输出。";
     LineN => "line {0}", "第 {0} 行";
     NotLatest => " (selected — not the latest)", "（已选中——不是最新的一行）";
