@@ -4718,7 +4718,7 @@ async fn heights_posted<F: std::future::Future<Output = ()>>(f: F) -> Vec<f64> {
 }
 
 #[wasm_bindgen_test]
-async fn an_embed_posts_its_height_when_its_content_grows_without_a_new_state() {
+async fn an_embed_keeps_its_height_when_a_panel_shows_more_and_posts_it_when_its_content_reflows() {
     let mut script: Vec<String> = (0..rvlab::ui::response::ROWS_SHOWN + 50)
         .map(|i| {
             format!(r#"POST /api/v1/namespaces/default/configmaps {{"metadata":{{"name":"cm-{i:04}"}}}}"#)
@@ -4728,10 +4728,23 @@ async fn an_embed_posts_its_height_when_its_content_grows_without_a_new_state() 
     let q = format!("?embed=1&lang=en&script={}", rvlab::ui::url::percent_encode(&script.join("\n")));
     let lab = Lab::sized_as(800, &q).await;
     let before = settled_height(&lab.el(".app")).await;
+    // "Show more" adds rows to the response, which scrolls inside its reserved area: the host
+    // page's frame keeps its height, and the same height is not posted again.
+    let col = lab.el(".embed-panes .col-view");
+    let rows_before = col.scroll_height();
     let posted = heights_posted(lab.click("#items-more")).await;
-    let after = lab.el(".app").scroll_height();
-    assert!(after > before, "{before} -> {after}");
-    assert!(posted.iter().any(|h| *h >= f64::from(after)), "{before} -> {after}: posted {posted:?}");
+    assert!(col.scroll_height() > rows_before, "{rows_before} -> {}", col.scroll_height());
+    assert_eq!(settled_height(&lab.el(".app")).await, before);
+    assert!(posted.is_empty(), "nothing new to post: {posted:?}");
+    // A narrower frame lays the content out again without a new state: its height is posted.
+    let root = lab.el(".app").parent_element().unwrap();
+    let posted = heights_posted(async {
+        root.set_attribute("style", "width:420px").unwrap();
+    })
+    .await;
+    let after = settled_height(&lab.el(".app")).await;
+    assert_ne!(after, before, "the content reflowed");
+    assert_eq!(posted.last().copied(), Some(f64::from(after)), "{before} -> {after}: posted {posted:?}");
     lab.unmount();
 }
 

@@ -354,6 +354,7 @@ strings! {
     TimelineHeading => "Revision timeline", "revision 时间轴";
     TlDesc => "One lane per etcd key; each bar is one version of it, from the revision that wrote it to the next change. Click a mark to see its line.", "每条泳道是一个 etcd 键；每个色块是它的一个版本，从写入它的 revision 延续到下一次修改。点击标记可查看对应的命令行。";
     TlEmpty => "No writes yet: etcd is at revision {0}.", "还没有写入：etcd 处于 revision {0}。";
+    TlEmptyHint => "The picture of the apiservers, etcd and each key's revisions is drawn here once a line writes something.", "一旦有命令写入数据，这里就会画出 apiserver、etcd 以及每个 key 的 revision。";
     TlFrom => "from revision", "起始 revision";
     TlTo => "to revision", "结束 revision";
     TlAll => "All", "全部";

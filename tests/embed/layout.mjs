@@ -397,7 +397,7 @@ for (const v of variants) {
     }
   }
 
-  for (const e of embeds) await exercise(e, page, { line: 'compact 6' });
+  for (const e of embeds) await exercise(e, page);
   await closePage('embed-example.html', pg);
 }
 
