@@ -11,8 +11,9 @@
 // read-only embed of at most 4 lines is at most 900 px tall; every embed's frame keeps its height
 // (and the host page's content below it does not move) through ◀, ▶, Show me, Check, Next and a
 // typed line, and the frame fits its content; no visible empty panel (a "Why?" box, an error
-// box, a section… with nothing in it); every control the example page's text names is shown by
-// the embed it names it for, with that label, and no control is named where it is not.
+// box, a section… with nothing in it) and no control cut off by an area that scrolls; every
+// control the example page's text names is shown by the embed it names it for, with that label,
+// and no control is named where it is not.
 // Prints one "ok - …" / "not ok - …" line per check, then "N passed, N failed"; exits 1 on any
 // failure, and when it cannot run (no browser, no bundle): a check that cannot run fails.
 // With --shots DIR, it also writes screenshots of the example page and of each embed there.
@@ -204,6 +205,26 @@ async function emptyPanels(frame) {
   });
 }
 
+/** The controls a reader needs (the console's input, the lesson's buttons, the scrubber) that are
+ *  there but cut off by an area that scrolls (they must stay in view in it). */
+async function clippedControls(frame) {
+  return frame.evaluate(() => {
+    const out = [];
+    for (const sel of ['#console-input', '#console-run', '#lesson-show', '#lesson-check', '#lesson-prev', '#lesson-next', '#scrub-back', '#scrub-fwd']) {
+      const el = document.querySelector(sel);
+      if (!el) continue;
+      const r = el.getBoundingClientRect();
+      for (let a = el.parentElement; a; a = a.parentElement) {
+        const o = getComputedStyle(a).overflowY;
+        if (o === 'visible') continue;
+        const b = a.getBoundingClientRect();
+        if (r.top < b.top - 0.5 || r.bottom > b.bottom + 0.5) { out.push(`${sel} (cut by ${a.id ? '#' + a.id : '.' + [...a.classList].join('.')})`); break; }
+      }
+    }
+    return out;
+  });
+}
+
 /** Whether the control `sel` is shown in `frame` with `label` (its text, aria-label or title). */
 async function controlShown(frame, sel, label) {
   return frame.evaluate(([sel, label]) => {
@@ -243,6 +264,8 @@ async function steady(e, page, what, act, { optional = false } = {}) {
   check(after.doc <= after.view + 2, `${e.name}: after ${what}, the frame still fits its content (no scrollbar)`, JSON.stringify(after));
   const empty = await emptyPanels(e.frame);
   check(empty.length === 0, `${e.name}: after ${what}, no empty panel`, empty.join(', '));
+  const cut = await clippedControls(e.frame);
+  check(cut.length === 0, `${e.name}: after ${what}, its controls are in view`, cut.join(', '));
   actionsDone.set(what, (actionsDone.get(what) || 0) + 1);
   return true;
 }
@@ -277,6 +300,8 @@ async function exercise(e, page, { line = 'GET /api/v1/namespaces/default/config
   }
   const empty = await emptyPanels(e.frame);
   check(empty.length === 0, `${e.name}: no empty panel`, empty.join(', '));
+  const cut = await clippedControls(e.frame);
+  check(cut.length === 0, `${e.name}: its controls are in view`, cut.join(', '));
   if (shots) await e.frameEl.screenshot({ path: path.join(shots, `${e.name.replace(/[^a-z0-9]+/gi, '-')}-loaded.png`) });
 
   // An empty sandbox has no step to go back to: ◀ ▶ come with its first line.
