@@ -4718,6 +4718,38 @@ async fn heights_posted<F: std::future::Future<Output = ()>>(f: F) -> Vec<f64> {
 }
 
 #[wasm_bindgen_test]
+async fn an_interactive_embed_keeps_its_height_from_the_readers_first_touch() {
+    let q = format!("?embed=1&mode=interactive&lang=en&script={}", rvlab::ui::url::percent_encode(CM_A));
+    let lab = Lab::sized_as(800, &q).await;
+    let app = lab.el(".app");
+    let before = settled_height(&app).await;
+    // Its own height messages (posted to itself: this page is not a frame) lock nothing.
+    assert!(!app.has_attribute("data-locked"));
+    assert!(lab.el(".timeline-panel").get_attribute("style").is_none());
+    // The reader's first touch: the picture's area keeps the height it has then ...
+    let panel = lab.el(".timeline-panel");
+    let panel_h = panel.get_bounding_client_rect().height();
+    fire(&app, "pointerdown");
+    assert!(app.has_attribute("data-locked"));
+    assert_eq!(panel.get_bounding_client_rect().height(), panel_h);
+    // ... and the lines the reader runs draw inside it: new keys' lanes, a watch, its frames.
+    for name in ["b", "c", "d", "e", "f"] {
+        lab.console(&format!(
+            r#"POST /api/v1/namespaces/default/configmaps {{"metadata":{{"name":"{name}"}}}}"#
+        ))
+        .await;
+    }
+    lab.console("GET /api/v1/namespaces/default/configmaps?watch=true&resourceVersion=2").await;
+    lab.console("events w1").await;
+    assert_eq!(lab.log().len(), 8);
+    let pictures = lab.el(".timeline-panel");
+    assert!(pictures.scroll_height() as f64 > panel_h + 1.0, "the picture grew: it scrolls inside its area");
+    assert_eq!(pictures.get_bounding_client_rect().height(), panel_h);
+    assert_eq!(settled_height(&app).await, before, "the frame's height did not change");
+    lab.unmount();
+}
+
+#[wasm_bindgen_test]
 async fn an_embed_keeps_its_height_when_a_panel_shows_more_and_posts_it_when_its_content_reflows() {
     let mut script: Vec<String> = (0..rvlab::ui::response::ROWS_SHOWN + 50)
         .map(|i| {
@@ -4744,7 +4776,9 @@ async fn an_embed_keeps_its_height_when_a_panel_shows_more_and_posts_it_when_its
     .await;
     let after = settled_height(&lab.el(".app")).await;
     assert_ne!(after, before, "the content reflowed");
-    assert_eq!(posted.last().copied(), Some(f64::from(after)), "{before} -> {after}: posted {posted:?}");
+    // What the frame needs: the content's height, a fractional one rounded up.
+    let needed = f64::from(after).max(lab.el(".app").get_bounding_client_rect().height().ceil());
+    assert_eq!(posted.last().copied(), Some(needed), "{before} -> {after}: posted {posted:?}");
     lab.unmount();
 }
 

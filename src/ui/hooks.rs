@@ -303,8 +303,15 @@ pub fn use_embed_lock(app_ref: &NodeRef, on: bool) {
     use_effect_with(on, move |on| {
         let listeners = on.then(|| {
             let done = Rc::new(std::cell::Cell::new(false));
-            let lock = move |_: web_sys::Event| {
-                if done.replace(true) {
+            let lock = move |e: web_sys::Event| {
+                // The embed's own height messages (to itself when it is not in a frame) are not
+                // the reader's doing.
+                let own = e
+                    .dyn_ref::<web_sys::MessageEvent>()
+                    .and_then(web_sys::MessageEvent::source)
+                    .zip(web_sys::window())
+                    .is_some_and(|(from, w)| js_sys::Object::is(&from, &w));
+                if own || done.replace(true) {
                     return;
                 }
                 if let Some(app) = app_ref.cast::<web_sys::Element>() {
