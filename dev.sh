@@ -278,6 +278,11 @@ cmd_test() {
   [ "${PIPESTATUS[0]}" -eq 0 ] || { STATUS=1; failed_part "embedding API: $(grep -a '^not ok' "$logs/embed.log" | head -n 10 | paste -sd, -)"; }
   count_plain "$logs/embed.log"
 
+  phase "embeds a documentation page can live with (heights, panels, captions, no 404; headless Chromium)"
+  node tests/embed/layout.mjs dist 2>&1 | tee "$logs/embed-layout.log" >&2
+  [ "${PIPESTATUS[0]}" -eq 0 ] || { STATUS=1; failed_part "embed layout: $(grep -a '^not ok' "$logs/embed-layout.log" | head -n 10 | paste -sd, -)"; }
+  count_plain "$logs/embed-layout.log"
+
   phase "native tests"
   cargo test --offline --no-fail-fast --all-targets -- --include-ignored 2>&1 | tee "$logs/native.log" >&2
   [ "${PIPESTATUS[0]}" -eq 0 ] || { STATUS=1; failed_part "native tests: $(grep -aE '^    [A-Za-z0-9_:]+$|^test .* FAILED$|could not compile' "$logs/native.log" | tr -s ' ' | sort -u | head -n 20 | paste -sd, -)"; }

@@ -19,12 +19,13 @@
 // failure (and when the browser or the folder is missing: a check that cannot run fails).
 import fs from 'node:fs';
 import path from 'node:path';
+import os from 'node:os';
 import http from 'node:http';
 import { createRequire } from 'node:module';
 
 const require = createRequire(import.meta.url);
 const here = path.dirname(new URL(import.meta.url).pathname);
-const pwPath = process.env.PLAYWRIGHT_CORE || path.join(here, '../.tools/npm/node_modules/playwright-core');
+const pwPath = process.env.PLAYWRIGHT_CORE || path.join(process.env.XDG_CACHE_HOME || path.join(os.homedir(), '.cache'), 'rvlab/tools/playwright-core-1.65.1/node_modules/playwright-core');
 const PREFIX = '/docs/rvlab/';
 const MIN_CHAPTERS = 25;
 

@@ -4799,7 +4799,39 @@ async fn heights_posted<F: std::future::Future<Output = ()>>(f: F) -> Vec<f64> {
 }
 
 #[wasm_bindgen_test]
-async fn an_embed_posts_its_height_when_its_content_grows_without_a_new_state() {
+async fn an_interactive_embed_keeps_its_height_from_the_readers_first_touch() {
+    let q = format!("?embed=1&mode=interactive&lang=en&script={}", rvlab::ui::url::percent_encode(CM_A));
+    let lab = Lab::sized_as(800, &q).await;
+    let app = lab.el(".app");
+    let before = settled_height(&app).await;
+    // Its own height messages (posted to itself: this page is not a frame) lock nothing.
+    assert!(!app.has_attribute("data-locked"));
+    assert!(lab.el(".timeline-panel").get_attribute("style").is_none());
+    // The reader's first touch: the picture's area keeps the height it has then ...
+    let panel = lab.el(".timeline-panel");
+    let panel_h = panel.get_bounding_client_rect().height();
+    fire(&app, "pointerdown");
+    assert!(app.has_attribute("data-locked"));
+    assert_eq!(panel.get_bounding_client_rect().height(), panel_h);
+    // ... and the lines the reader runs draw inside it: new keys' lanes, a watch, its frames.
+    for name in ["b", "c", "d", "e", "f"] {
+        lab.console(&format!(
+            r#"POST /api/v1/namespaces/default/configmaps {{"metadata":{{"name":"{name}"}}}}"#
+        ))
+        .await;
+    }
+    lab.console("GET /api/v1/namespaces/default/configmaps?watch=true&resourceVersion=2").await;
+    lab.console("events w1").await;
+    assert_eq!(lab.log().len(), 8);
+    let pictures = lab.el(".timeline-panel");
+    assert!(pictures.scroll_height() as f64 > panel_h + 1.0, "the picture grew: it scrolls inside its area");
+    assert_eq!(pictures.get_bounding_client_rect().height(), panel_h);
+    assert_eq!(settled_height(&app).await, before, "the frame's height did not change");
+    lab.unmount();
+}
+
+#[wasm_bindgen_test]
+async fn an_embed_keeps_its_height_when_a_panel_shows_more_and_posts_it_when_its_content_reflows() {
     let mut script: Vec<String> = (0..rvlab::ui::response::ROWS_SHOWN + 50)
         .map(|i| {
             format!(r#"POST /api/v1/namespaces/default/configmaps {{"metadata":{{"name":"cm-{i:04}"}}}}"#)
@@ -4809,10 +4841,25 @@ async fn an_embed_posts_its_height_when_its_content_grows_without_a_new_state() 
     let q = format!("?embed=1&lang=en&script={}", rvlab::ui::url::percent_encode(&script.join("\n")));
     let lab = Lab::sized_as(800, &q).await;
     let before = settled_height(&lab.el(".app")).await;
+    // "Show more" adds rows to the response, which scrolls inside its reserved area: the host
+    // page's frame keeps its height, and the same height is not posted again.
+    let col = lab.el(".embed-panes .col-view");
+    let rows_before = col.scroll_height();
     let posted = heights_posted(lab.click("#items-more")).await;
-    let after = lab.el(".app").scroll_height();
-    assert!(after > before, "{before} -> {after}");
-    assert!(posted.iter().any(|h| *h >= f64::from(after)), "{before} -> {after}: posted {posted:?}");
+    assert!(col.scroll_height() > rows_before, "{rows_before} -> {}", col.scroll_height());
+    assert_eq!(settled_height(&lab.el(".app")).await, before);
+    assert!(posted.is_empty(), "nothing new to post: {posted:?}");
+    // A narrower frame lays the content out again without a new state: its height is posted.
+    let root = lab.el(".app").parent_element().unwrap();
+    let posted = heights_posted(async {
+        root.set_attribute("style", "width:420px").unwrap();
+    })
+    .await;
+    let after = settled_height(&lab.el(".app")).await;
+    assert_ne!(after, before, "the content reflowed");
+    // What the frame needs: the content's height, a fractional one rounded up.
+    let needed = f64::from(after).max(lab.el(".app").get_bounding_client_rect().height().ceil());
+    assert_eq!(posted.last().copied(), Some(needed), "{before} -> {after}: posted {posted:?}");
     lab.unmount();
 }
 

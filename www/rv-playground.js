@@ -156,7 +156,9 @@
     _message(d) {
       if (d.type === "rvlab:height") {
         if (typeof d.height === "number" && isFinite(d.height) && fixedHeight(this) === null) {
-          this._frame.style.height = Math.min(Math.max(Math.ceil(d.height), MIN), MAX) + "px";
+          // Set only when it differs: the same height again does not make the host lay out again.
+          var px = Math.min(Math.max(Math.ceil(d.height), MIN), MAX) + "px";
+          if (this._frame.style.height !== px) this._frame.style.height = px;
         }
       } else if (d.type === "rvlab:ready") {
         this._ready = true;

@@ -59,7 +59,7 @@ fn panes(p: &PanesProps) -> Html {
             <main class="panes embed-panes">
                 <div class="col col-log"><console::Console /></div>
                 <div class="col col-view">
-                    <response::ResponseView />
+                    <response::ResponseView embed=true />
                     if watching { <watches::Watches /> }
                 </div>
             </main>
@@ -123,6 +123,7 @@ pub fn app(props: &AppProps) -> Html {
     hooks::use_undo_keys(&lab);
     hooks::use_embed_height(&app_ref, embed && cfg.height.is_none());
     super::embed_api::use_embed_api(embed, &lab);
+    hooks::use_embed_lock(&app_ref, embed);
 
     let on_share = {
         let sharing = sharing.clone();

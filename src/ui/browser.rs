@@ -170,10 +170,14 @@ pub fn set_document_lang(tag: &str) {
     }
 }
 
+/// The height of the embed's content (the app's element): what its frame needs to show it all.
+pub fn content_height(el: &web_sys::Element) -> i32 {
+    el.scroll_height().max(el.get_bounding_client_rect().height().ceil() as i32)
+}
+
 /// Posts the embed's height to the host page: `{type: "rvlab:height", height}`.
-pub fn post_height(el: &web_sys::Element) {
+pub fn post_height(height: i32) {
     let Some(w) = web_sys::window() else { return };
-    let height = el.scroll_height().max(el.get_bounding_client_rect().height().ceil() as i32);
     let msg = js_sys::Object::new();
     let _ = js_sys::Reflect::set(&msg, &"type".into(), &"rvlab:height".into());
     let _ = js_sys::Reflect::set(&msg, &"height".into(), &height.into());

@@ -169,6 +169,26 @@ pub fn console() -> Html {
             }
         });
     }
+    // And the line the panels show (the scrubber's, a selected one): scrolled to within the log
+    // only (an embed's frame or the page around it never scrolls for it).
+    {
+        let log_ref = log_ref.clone();
+        let key = (lab.shown(), lab.entries.len());
+        use_effect_with(key, move |(shown, _)| {
+            let Some(log) = log_ref.cast::<web_sys::Element>() else { return };
+            let row = shown
+                .and_then(|i| log.query_selector(&format!("li[data-line=\"{}\"]", i + 1)).ok().flatten());
+            if let Some(row) = row {
+                let (r, l) = (row.get_bounding_client_rect(), log.get_bounding_client_rect());
+                let top = log.scroll_top() as f64;
+                if r.top() < l.top() {
+                    log.set_scroll_top((top + r.top() - l.top()).floor() as i32);
+                } else if r.bottom() > l.bottom() {
+                    log.set_scroll_top((top + r.bottom() - l.bottom()).ceil() as i32);
+                }
+            }
+        });
+    }
 
     // The lines sent last: the input keeps its text until they have actually run (a refusal or
     // the fork question leaves it there to fix or confirm).

@@ -474,6 +474,23 @@ pub fn lesson_panel(p: &PanelProps) -> Html {
         });
     }
 
+    // The lesson's text scrolls on its own when the panel has a fixed height (an embed): a new
+    // step shows from its top, a check's result (at the end of the text) comes into view.
+    let body_ref = use_node_ref();
+    {
+        let body_ref = body_ref.clone();
+        let key = match &guide.view {
+            View::Lesson(r) => Some((r.file, r.step, r.check.as_ref().map(|c| c.stamp))),
+            _ => None,
+        };
+        use_effect_with(key, move |key| {
+            if let Some(el) = body_ref.cast::<web_sys::Element>() {
+                let checked = key.as_ref().is_some_and(|k| k.2.is_some());
+                el.set_scroll_top(if checked { el.scroll_height() } else { 0 });
+            }
+        });
+    }
+
     let close = {
         let guide = guide.clone();
         Callback::from(move |_: MouseEvent| guide.dispatch(GuideAction::Close))
@@ -501,7 +518,7 @@ pub fn lesson_panel(p: &PanelProps) -> Html {
             }
         }
         View::Lesson(run) => match guide.lesson(run.file) {
-            Some(l) => lesson_view(tr, &guide, &lab, run, &l, leave_btn),
+            Some(l) => lesson_view(tr, &guide, &lab, run, &l, leave_btn, body_ref),
             None => html! {},
         },
     }
@@ -569,7 +586,15 @@ pub fn outputs_since(lab: &state::Lab, start: usize) -> Vec<Value> {
     vis[start.min(vis.len())..].iter().filter_map(|e| e.out.as_deref().cloned()).collect()
 }
 
-fn lesson_view(tr: Tr, guide: &GuideHandle, lab: &LabHandle, run: &Run, l: &Rc<Lesson>, leave: Html) -> Html {
+fn lesson_view(
+    tr: Tr,
+    guide: &GuideHandle,
+    lab: &LabHandle,
+    run: &Run,
+    l: &Rc<Lesson>,
+    leave: Html,
+    body_ref: NodeRef,
+) -> Html {
     let lang = tr.0.code();
     let n = l.steps.len();
     let k = run.step.min(n - 1);
@@ -652,17 +677,22 @@ fn lesson_view(tr: Tr, guide: &GuideHandle, lab: &LabHandle, run: &Run, l: &Rc<L
             <h2 id="lesson-title">{ l.title.get(lang).to_string() }</h2>
             <p id="lesson-pos" class="small muted">{ tr.f(K::LessonStepOf, &[&(k + 1), &n]) }</p>
             <ol class="lesson-dots">{ for dots }</ol>
-            <div id="lesson-say" class="lesson-say">{ rich(step.say.get(lang)) }</div>
-            <div id="lesson-goal" class="lesson-goal"><strong>{ tr.t(K::LessonGoal) }</strong>{ " " }{ rich(step.goal.get(lang)) }</div>
-            if run.replay {
-                <p class="small muted">{ tr.t(K::LessonReplay) }</p>
-                { for after_replay }
-            } else {
+            // The text (what to do, the goal, a check's result) and, after it, the controls.
+            <div class="lesson-body" ref={body_ref}>
+                <div id="lesson-say" class="lesson-say">{ rich(step.say.get(lang)) }</div>
+                <div id="lesson-goal" class="lesson-goal"><strong>{ tr.t(K::LessonGoal) }</strong>{ " " }{ rich(step.goal.get(lang)) }</div>
+                if run.replay {
+                    <p class="small muted">{ tr.t(K::LessonReplay) }</p>
+                    { for after_replay }
+                } else {
+                    { for result }
+                }
+            </div>
+            if !run.replay {
                 <div class="buttons">
                     <button id="lesson-show" type="button" title={tr.t(K::ShowMeTitle)} onclick={show}>{ tr.t(K::ShowMe) }</button>
                     <button id="lesson-check" type="button" title={tr.t(K::CheckTitle)} onclick={check}>{ tr.t(K::CheckStep) }</button>
                 </div>
-                { for result }
             }
             <div class="lesson-nav">
                 <button id="lesson-prev" type="button" class="small" disabled={k == 0} onclick={goto(k.saturating_sub(1))}>{ tr.t(K::PrevStep) }</button>

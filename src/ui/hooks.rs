@@ -246,14 +246,25 @@ pub fn use_live_log(lab: &LabHandle) {
 
 /// Embeds tell the host page how tall they are (unless `?height=` fixed it): after every render
 /// of the app, and whenever the app's box changes size without one (a panel's own "show more",
-/// a `<details>` opened, the window resized), which a ResizeObserver reports.
+/// a `<details>` opened, the window resized), which a ResizeObserver reports. A height is posted
+/// only when it differs from the last one posted, so the host's frame is not set again (and its
+/// page not laid out again) for every render of the same content.
 #[hook]
 pub fn use_embed_height(app_ref: &NodeRef, on: bool) {
+    let last = use_mut_ref(|| None::<i32>);
+    let post = move |el: &web_sys::Element| {
+        let h = browser::content_height(el);
+        if *last.borrow() != Some(h) {
+            *last.borrow_mut() = Some(h);
+            browser::post_height(h);
+        }
+    };
     {
         let app_ref = app_ref.clone();
+        let post = post.clone();
         use_effect(move || {
             if on && let Some(el) = app_ref.cast::<web_sys::Element>() {
-                browser::post_height(&el);
+                post(&el);
             }
         });
     }
@@ -261,7 +272,7 @@ pub fn use_embed_height(app_ref: &NodeRef, on: bool) {
     use_effect_with(on, move |on| {
         let observer = on.then(|| app_ref.cast::<web_sys::Element>()).flatten().and_then(|el| {
             let target = el.clone();
-            let cb = Closure::<dyn Fn()>::new(move || browser::post_height(&target));
+            let cb = Closure::<dyn Fn()>::new(move || post(&target));
             let ro = web_sys::ResizeObserver::new(cb.as_ref().unchecked_ref()).ok()?;
             ro.observe(&el);
             Some((ro, cb))
@@ -273,4 +284,61 @@ pub fn use_embed_height(app_ref: &NodeRef, on: bool) {
             }
         }
     });
+}
+
+/// The areas of an embed whose content changes as the reader steps (the picture, the lesson's
+/// text): at the reader's first touch, they keep the height they have then.
+const LOCKED_AREAS: [&str; 2] = [".timeline-panel", ".lesson-panel"];
+
+/// An embed's height is fixed once the reader starts using it. Until then it is laid out for
+/// what it shows at load (a read-only replay shows its last, fullest step; the response, the
+/// console and, in an interactive embed, the picture have reserved heights in the stylesheet).
+/// At the first pointer press, key press, focus or message from the host page inside the embed,
+/// the picture's and the lesson's areas are given their current height ([`LOCKED_AREAS`],
+/// `data-locked` on the app): what the reader's steps show in them afterwards scrolls inside
+/// them, so ◀ ▶, Show me, Check, Next or a typed line never change the frame's height.
+#[hook]
+pub fn use_embed_lock(app_ref: &NodeRef, on: bool) {
+    let app_ref = app_ref.clone();
+    use_effect_with(on, move |on| {
+        let listeners = on.then(|| {
+            let done = Rc::new(std::cell::Cell::new(false));
+            let lock = move |e: web_sys::Event| {
+                // The embed's own height messages (to itself when it is not in a frame) are not
+                // the reader's doing.
+                let own = e
+                    .dyn_ref::<web_sys::MessageEvent>()
+                    .and_then(web_sys::MessageEvent::source)
+                    .zip(web_sys::window())
+                    .is_some_and(|(from, w)| js_sys::Object::is(&from, &w));
+                if own || done.replace(true) {
+                    return;
+                }
+                if let Some(app) = app_ref.cast::<web_sys::Element>() {
+                    lock_areas(&app);
+                }
+            };
+            let lock = Rc::new(lock);
+            ["pointerdown", "keydown", "focusin", "message"].map(|event| {
+                let lock = lock.clone();
+                let on = if event == "message" { On::Window } else { On::Document };
+                Listener::new(on, event, move |e| lock(e))
+            })
+        });
+        move || drop(listeners)
+    });
+}
+
+/// Gives each of the app's [`LOCKED_AREAS`] the height it has now.
+fn lock_areas(app: &web_sys::Element) {
+    for sel in LOCKED_AREAS {
+        let Some(el) = app.query_selector(sel).ok().flatten() else { continue };
+        // Exactly the height it has (not rounded): locking moves nothing.
+        let h = el.get_bounding_client_rect().height();
+        if h > 0.0 {
+            // The app renders no style on these sections: this one is the only one they have.
+            let _ = el.set_attribute("style", &format!("height:{h}px"));
+        }
+    }
+    let _ = app.set_attribute("data-locked", "");
 }

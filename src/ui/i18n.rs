@@ -201,6 +201,7 @@ strings! {
     ExplainToggle => "explain why", "解释原因";
     ExplainTitle => "Adds the engine's reason to every API response (a `set explain` line)", "为每个 API 响应附上引擎给出的原因（即一行 `set explain`）";
     RespEmpty => "No request sent yet. Build a request and press Send, or type a line in the console.", "还没有发送请求。构建一个请求后点“发送”，或在控制台输入一行命令。";
+    RespEmptyEmbed => "No request sent yet. Type a line in the console: its answer appears here.", "还没有发送请求。在控制台输入一行命令，它的响应会显示在这里。";
     RespComment => "This line is a comment: it has no output.", "这一行是注释，没有输出。";
     LineN => "line {0}", "第 {0} 行";
     NotLatest => " (selected — not the latest)", "（已选中——不是最新的一行）";
@@ -353,6 +354,7 @@ strings! {
     TimelineHeading => "Revision timeline", "revision 时间轴";
     TlDesc => "One lane per etcd key; each bar is one version of it, from the revision that wrote it to the next change. Click a mark to see its line.", "每条泳道是一个 etcd 键；每个色块是它的一个版本，从写入它的 revision 延续到下一次修改。点击标记可查看对应的命令行。";
     TlEmpty => "No writes yet: etcd is at revision {0}.", "还没有写入：etcd 处于 revision {0}。";
+    TlEmptyHint => "The picture of the apiservers, etcd and each key's revisions is drawn here once a line writes something.", "一旦有命令写入数据，这里就会画出 apiserver、etcd 以及每个 key 的 revision。";
     TlFrom => "from revision", "起始 revision";
     TlTo => "to revision", "结束 revision";
     TlAll => "All", "全部";

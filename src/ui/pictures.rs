@@ -226,7 +226,7 @@ pub fn pictures(props: &PicturesProps) -> Html {
             </div>
             <p class="small muted tl-desc">{ tr.t(K::TlDesc) }</p>
             if model.is_empty() {
-                <p id="tl-empty" class="empty">{ tr.f(K::TlEmpty, &[&model.current]) }</p>
+                <p id="tl-empty" class="empty">{ tr.f(K::TlEmpty, &[&model.current]) }{ " " }{ tr.t(K::TlEmptyHint) }</p>
             }
             if overflows {
                 <p id="tl-scroll-hint" class="scroll-hint small">

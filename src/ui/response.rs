@@ -140,8 +140,15 @@ fn head(tr: Tr) -> Html {
     html! { <div class="row-head"><h2 id="resp-h">{ tr.t(K::ResponseHeading) }</h2><ExplainToggle /></div> }
 }
 
+#[derive(Properties, PartialEq, Default)]
+pub struct ResponseProps {
+    /// In an embed, which has no request builder: the empty view says to type a line.
+    #[prop_or_default]
+    pub embed: bool,
+}
+
 #[function_component(ResponseView)]
-pub fn response_view() -> Html {
+pub fn response_view(p: &ResponseProps) -> Html {
     let tr = use_tr();
     let lab = use_context::<LabHandle>().expect("LabHandle context");
     // "Show more": (entry, how many times) — a new entry starts small again.
@@ -150,7 +157,7 @@ pub fn response_view() -> Html {
         return html! {
             <section class="response" aria-labelledby="resp-h">
                 { head(tr) }
-                <div id="response"><p class="empty">{ tr.t(K::RespEmpty) }</p></div>
+                <div id="response"><p class="empty">{ tr.t(if p.embed { K::RespEmptyEmbed } else { K::RespEmpty }) }</p></div>
             </section>
         };
     };
@@ -194,8 +201,9 @@ pub fn response_view() -> Html {
         parts.push(html! { <ul id="headers" class="headers">{ for rows }</ul> });
     }
 
-    {
-        let text = why::explain(tr, entry, out);
+    // "Why?" only when there is something to say: never an empty box.
+    let text = why::explain(tr, entry, out);
+    if !(text.framing.is_empty() && text.engine.is_empty()) {
         let framing = text.framing.into_iter().map(|p| html! { <p>{ p }</p> });
         let lang = tr.0.code();
         let engine = (!text.engine.is_empty()).then(|| {

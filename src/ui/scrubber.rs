@@ -40,7 +40,8 @@ pub fn scrubber() -> Html {
                 { seek("scrub-last", K::ScrubLast, "▶|", n, at >= n) }
                 <span id="scrub-pos" class="muted small" aria-live="polite">{ tr.f(K::ScrubStep, &[&at, &n]) }</span>
             </div>
-            if lab.in_past() && lab.pending.is_none() {
+            // A read-only sandbox runs no new line: there is no later step to lose.
+            if lab.in_past() && lab.pending.is_none() && !lab.readonly {
                 <p id="scrub-past" class="small warn">{ tr.f(K::ScrubPast, &[&at]) }</p>
             }
             if lab.pending_at == Place::Top { <ForkPrompt /> }
