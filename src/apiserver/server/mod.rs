@@ -17,7 +17,7 @@ use super::features::Features;
 use super::field_selector::{SelectableFields, SelectionPredicate};
 use super::object;
 use super::registry::{self, WriteCtx};
-use super::request::{ApiRequest, Verb};
+use super::request::{ApiRequest, ValueStyle, Verb};
 use super::resource::ResourceInfo;
 use super::status::Status;
 use super::validation;
@@ -147,18 +147,21 @@ impl ApiServer {
         body: Option<&str>,
     ) -> ApiResponse {
         let watch_list = self.config.features.watch_list;
-        let req = match validation::parse_and_validate_ruled(method, target, content_type, body, watch_list) {
-            Ok(r) => r,
-            Err(rejection) => {
-                let mut resp = ApiResponse::from_status(&rejection.status, Why::new(rejection.rule));
-                resp.why.apiserver = self.index + 1;
-                resp.why.verb = rejection.verb;
-                if let Some(g) = rejection.gate {
-                    resp.why.decided_by(g, self.config.features.enabled(g));
+        let style = ValueStyle::of_minor(self.config.features.minor);
+        let req =
+            match validation::parse_and_validate_ruled(method, target, content_type, body, watch_list, style)
+            {
+                Ok(r) => r,
+                Err(rejection) => {
+                    let mut resp = ApiResponse::from_status(&rejection.status, Why::new(rejection.rule));
+                    resp.why.apiserver = self.index + 1;
+                    resp.why.verb = rejection.verb;
+                    if let Some(g) = rejection.gate {
+                        resp.why.decided_by(g, self.config.features.enabled(g));
+                    }
+                    return resp;
                 }
-                return resp;
-            }
-        };
+            };
         let verb = req.verb;
         let mut resp = match req.verb {
             Verb::Get => self.get(ctx, &req),
