@@ -261,8 +261,19 @@ fn parse_get(w: &mut Words<'_>) -> Result<KubectlCommand, ParseError> {
     {
         let tok = w.next_bare().unwrap_or_default();
         let uri = flag_value(ctx, tok, w, &["--raw"], U_GET)?.unwrap_or_default();
-        if w.next_bare().is_some() {
-            return Err(kubectl_err(ctx, KubectlError::RawWithOthers, U_GET));
+        // `get.go` `Complete` (arguments) and `Validate` (filters, output).
+        if let Some(t) = w.next_bare() {
+            let error = match t {
+                "-w" | "--watch" | "--watch-only" | "-l" | "--selector" => KubectlError::RawWithOthers,
+                t if t.starts_with("--selector=") || t.starts_with("-l=") => KubectlError::RawWithOthers,
+                "-o" | "--output" => KubectlError::RawWithOutput,
+                t if t.starts_with("-o=") || t.starts_with("--output=") => KubectlError::RawWithOutput,
+                t if t.starts_with('-') => {
+                    return Err(err(ctx, Problem::UnknownFlag { got: t.to_string() }, U_GET));
+                }
+                _ => KubectlError::RawWithArgs,
+            };
+            return Err(kubectl_err(ctx, error, U_GET));
         }
         // `url.ParseRequestURI`: an absolute path (or a full URL, not modelled here).
         if !uri.starts_with('/') || uri.chars().any(char::is_whitespace) {
@@ -315,11 +326,12 @@ fn parse_get(w: &mut Words<'_>) -> Result<KubectlCommand, ParseError> {
             t => return Err(err(ctx, Problem::ExtraName { got: t.to_string(), at_most: true }, U_GET)),
         }
     }
-    if name.is_some() && all_namespaces {
-        return Err(kubectl_err(ctx, KubectlError::NameAcrossAllNamespaces, U_GET));
-    }
+    // cli-runtime `resource/builder.go` `visitorResult`: selectors are visited before names.
     if name.is_some() && (label_selector.is_some() || field_selector.is_some()) {
         return Err(kubectl_err(ctx, KubectlError::NameWithSelector, U_GET));
+    }
+    if name.is_some() && all_namespaces {
+        return Err(kubectl_err(ctx, KubectlError::NameAcrossAllNamespaces, U_GET));
     }
     Ok(KubectlCommand::Get {
         resource,
@@ -377,7 +389,7 @@ fn parse_apply(w: &mut Words<'_>) -> Result<KubectlCommand, ParseError> {
     let meta = manifest.get("metadata");
     let name = meta.and_then(|m| m.get("name")).and_then(Value::as_str).unwrap_or("").to_string();
     if name.is_empty() {
-        return Err(kubectl_err(ctx, KubectlError::ManifestWithoutName, U_APPLY));
+        return Err(ParseError::missing(ctx, Part::Name, U_APPLY));
     }
     check_name(ctx, Part::Name, &name, U_APPLY)?;
     let object_ns = meta.and_then(|m| m.get("namespace")).and_then(Value::as_str).filter(|n| !n.is_empty());
@@ -1038,6 +1050,11 @@ mod tests {
         );
         assert!(e("get cm a -l x=y").contains("error: name cannot be provided when a selector is specified"));
         assert!(e("get --raw /api -w").contains("--raw may not be specified with other flags"));
+        assert!(e("get --raw /api -o json").contains("error: --raw and --output are mutually exclusive"));
+        assert!(
+            e("get --raw /api cm").contains("error: arguments may not be passed when --raw is specified")
+        );
+        assert!(e("get cm a -A -l x=y").contains("name cannot be provided when a selector is specified"));
         assert!(e("get --raw api").contains("--raw must be a valid URL path"));
         assert!(e("get cm -o table").contains("-o must be one of json, yaml, name or wide"));
         assert!(e("get cm -l").contains("-l needs a value"));

@@ -375,16 +375,18 @@ impl PathProblem {
 pub enum KubectlError {
     /// `get <name> -A` (cli-runtime `resource/builder.go` `visitByName`).
     NameAcrossAllNamespaces,
-    /// `get <name> -l …` (`get.go` `Validate`… the builder: `visitByName`).
+    /// `get <name> -l …` (cli-runtime `resource/builder.go` `visitBySelector`).
     NameWithSelector,
-    /// `get --raw` with other arguments or flags (`get.go` `Validate`).
+    /// `get --raw` with `-w` or a selector (`get.go` `Validate`).
     RawWithOthers,
+    /// `get --raw` with `-o` (`get.go` `Validate`).
+    RawWithOutput,
+    /// `get --raw` with a resource or name (`get.go` `Complete`).
+    RawWithArgs,
     /// `--raw` that is not an absolute URL path (`url.ParseRequestURI`).
     RawNotPath { got: String },
     /// `apply -f -` of a kind the lines do not serve (cli-runtime `mapper.go` `infoForData`).
     UnknownKind { api_version: String, kind: String },
-    /// `apply` of a manifest without a name.
-    ManifestWithoutName,
     /// A manifest's namespace that is not `-n`'s (`resource/visitor.go` `RequireNamespace`).
     NamespaceMismatch { object: String, flag: String },
 }
@@ -401,15 +403,14 @@ impl KubectlError {
                 "--raw may not be specified with other flags that filter the server request or alter the output"
                     .into()
             }
+            KubectlError::RawWithOutput => "--raw and --output are mutually exclusive".into(),
+            KubectlError::RawWithArgs => "arguments may not be passed when --raw is specified".into(),
             KubectlError::RawNotPath { got } => {
                 format!("--raw must be a valid URL path: parse {got:?}: invalid URI for request")
             }
             KubectlError::UnknownKind { api_version, kind } => format!(
                 "resource mapping not found for name: \"\" namespace: \"\" from \"STDIN\": no matches for kind \"{kind}\" in version \"{api_version}\""
             ),
-            KubectlError::ManifestWithoutName => {
-                "error when retrieving current configuration of:\nResource: \"\", GroupVersionKind: \"\"\nName: \"\", Namespace: \"\"\nfrom server for: \"STDIN\": resource name may not be empty".into()
-            }
             KubectlError::NamespaceMismatch { object, flag } => format!(
                 "the namespace from the provided object \"{object}\" does not match the namespace \"{flag}\". You must pass '--namespace={object}' to perform this operation."
             ),
