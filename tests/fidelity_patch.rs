@@ -121,10 +121,10 @@ fn write_options_are_validated_together_before_the_body() {
 }
 
 /// `dryRun=foo`: `ValidateDryRun` gives `field.NotSupported(dryRun, []string{"foo"}, …)`, and
-/// `field.Error.ErrorBody` prints that slice with `%#v` up to v1.33.0 and with `json.Marshal`
-/// from v1.34.0 (apimachinery `pkg/util/validation/field/errors.go`: @ v1.33.0 the `default:`
-/// arm is `fmt.Sprintf("%s: %#v", …)`; @ v1.34.0 it is `json.Marshal(e.BadValue)` first,
-/// kubernetes/kubernetes#132314). Repeated values stay in order; Go's JSON escapes `<`.
+/// `field.Error.ErrorBody` prints that slice with `%#v` through 1.33 and with `json.Marshal`
+/// from 1.34 (apimachinery `pkg/util/validation/field/errors.go`: before, the `default:` arm is
+/// `fmt.Sprintf("%s: %#v", …)`; kubernetes/kubernetes#132314, of June 2025 — the 1.34 cycle —
+/// made it `json.Marshal(e.BadValue)` first). Repeated values stay in order; Go's JSON escapes `<`.
 #[test]
 fn dry_run_values_print_as_the_release_prints_them() {
     let body = r#"{"metadata":{"name":"a"}}"#;

@@ -111,7 +111,8 @@ const PATCH_TYPES: [PatchType; 4] =
 
 /// How a release prints a composite offending value (the `[]string` of `dryRun`) in a field
 /// error: Go syntax `[]string{"x"}` through 1.33, `json.Marshal`'s `["x"]` from 1.34
-/// (apimachinery `pkg/util/validation/field/errors.go` `ErrorBody` @ v1.33.0 vs @ v1.34.0).
+/// (apimachinery `pkg/util/validation/field/errors.go` `ErrorBody`: `%#v` before, `json.Marshal`
+/// since kubernetes/kubernetes#132314, of June 2025 — the 1.34 cycle).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub enum ValueStyle {
     /// `%#v`: 1.27–1.33.

@@ -81,7 +81,7 @@ pub enum BadValue {
     StrList(Vec<String>),
     /// A `[]string`, printed with `json.Marshal` (`["x"]`): 1.34 on, where `ErrorBody`
     /// renders every composite value as JSON (apimachinery `pkg/util/validation/field/errors.go`
-    /// @ v1.34.0, kubernetes/kubernetes#132314).
+    /// as kubernetes/kubernetes#132314 left it; that change is dated June 2025, the 1.34 cycle).
     JsonStrList(Vec<String>),
     /// A nil value, printed `null`.
     Null,
