@@ -235,9 +235,10 @@ fn a_json_patch_body_that_is_not_an_array_is_a_400() {
     assert_eq!(out[9]["code"], 200, "a null patch has no operations: {}", out[9]);
 }
 
-/// JSON patch operations on paths that do not exist, as gopkg.in/evanphx/json-patch.v4 v4.12.0
-/// applies them (the module 1.30–1.36 vendor for `applyJSPatch`; `patch.go` `findObject`,
-/// `partialDoc.get` returning `nil, nil` for a missing key, `Patch.replace`/`test`/`remove`):
+/// JSON patch operations on paths that do not exist, as gopkg.in/evanphx/json-patch.v4 applies
+/// them (v4.12.0, later v4.13.0: the module the apiserver vendors for `applyJSPatch`;
+/// `patch.go` `findObject`, `partialDoc.get` returning `nil, nil` for a missing key,
+/// `Patch.replace`/`test`/`remove`):
 /// `add` of a new key succeeds; `replace` of a missing key also succeeds and sets it (v4 checks
 /// only the error of `get`); `remove` of a missing key fails ("Unable to remove nonexistent
 /// key"); `test` of a missing key passes only against `null`; any operation whose parent is

@@ -290,7 +290,8 @@ pub fn strict_decode(ty: PatchType, patch: &Value) -> Result<(), PatchError> {
     }
 }
 
-/// RFC 6902 as gopkg.in/evanphx/json-patch.v4 (v4.12.0, what the 1.30–1.36 apiserver vendors)
+/// RFC 6902 as gopkg.in/evanphx/json-patch.v4 (v4.12.0, later v4.13.0, is what the apiserver
+/// vendors; `patch.go` behaves alike in both for what is modelled here)
 /// applies it: the patch must be an array of objects (else 400 with `DecodePatch`'s error);
 /// an operation that cannot be applied fails the whole patch with 422.
 pub fn json_patch(target: &Value, patch: &Value) -> Result<Value, PatchError> {
