@@ -148,20 +148,20 @@ impl ApiServer {
     ) -> ApiResponse {
         let watch_list = self.config.features.watch_list;
         let style = ValueStyle::of_minor(self.config.features.minor);
-        let req =
-            match validation::parse_and_validate_ruled(method, target, content_type, body, watch_list, style)
-            {
-                Ok(r) => r,
-                Err(rejection) => {
-                    let mut resp = ApiResponse::from_status(&rejection.status, Why::new(rejection.rule));
-                    resp.why.apiserver = self.index + 1;
-                    resp.why.verb = rejection.verb;
-                    if let Some(g) = rejection.gate {
-                        resp.why.decided_by(g, self.config.features.enabled(g));
-                    }
-                    return resp;
+        let parsed =
+            validation::parse_and_validate_ruled(method, target, content_type, body, watch_list, style);
+        let req = match parsed {
+            Ok(r) => r,
+            Err(rejection) => {
+                let mut resp = ApiResponse::from_status(&rejection.status, Why::new(rejection.rule));
+                resp.why.apiserver = self.index + 1;
+                resp.why.verb = rejection.verb;
+                if let Some(g) = rejection.gate {
+                    resp.why.decided_by(g, self.config.features.enabled(g));
                 }
-            };
+                return resp;
+            }
+        };
         let verb = req.verb;
         let mut resp = match req.verb {
             Verb::Get => self.get(ctx, &req),
