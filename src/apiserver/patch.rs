@@ -389,7 +389,8 @@ fn add_in(parent: &mut Value, key: &str, v: Value) -> Option<()> {
 /// One operation, as json-patch v4 `Patch.ApplyIndent` runs it. Where v4 departs from RFC 6902:
 /// `replace` of an object's missing key sets it (`partialDoc.get` reports no error for it);
 /// `test` of an object's missing key passes when `value` is `null`; an absent `value` is
-/// `null` for `add`/`replace`.
+/// `null` for `add`/`replace`. Not modelled: `test` of a missing key with no `value` at all,
+/// where v4 dereferences a nil node (`op.value().raw`); here it fails as a failed test does.
 fn apply_op(doc: &mut Value, op: &Value) -> Option<()> {
     let kind = op.get("op")?.as_str()?;
     let (parts, key) = find_object(op.get("path")?.as_str()?)?;
