@@ -731,9 +731,10 @@ fn kubectl_lines_parse_and_print_back() {
     assert_eq!(
         err("kubectl get secrets"),
         "kubectl get: unknown resource \"secrets\"; known: configmaps (configmap, cm) or pods (pod, po); \
-         expected kubectl get <resource> [<name>] [-n <namespace>] [--chunk-size=N] [-w] [--output-watch-events]"
+         expected kubectl get <resource> [<name>] [-n <namespace> | -A] [-l <selector>] [--field-selector <selector>] \
+         [-o json|yaml|name|wide] [--chunk-size=N] [-w] [--output-watch-events] | kubectl get --raw <path>"
     );
-    assert_eq!(err("kubectl"), "kubectl: missing command; expected get, create, delete or patch");
+    assert_eq!(err("kubectl"), "kubectl: missing command; expected get, create, delete, patch or apply");
 }
 
 #[test]
@@ -768,6 +769,10 @@ fn patch_lines_carry_their_type() {
 // --- Syntax errors as values ---------------------------------------------------------------------
 
 /// One bad line per kind of syntax error (`script::syntax::Problem`), with the kind it must carry.
+const U_GET: &str = "kubectl get <resource> [<name>] [-n <namespace> | -A] [-l <selector>] \
+                     [--field-selector <selector>] [-o json|yaml|name|wide] [--chunk-size=N] [-w] \
+                     [--output-watch-events] | kubectl get --raw <path>";
+
 const ONE_LINE_PER_KIND: &[(&str, &str)] = &[
     ("   ", "empty-line"),
     ("frobnicate", "unknown-command"),
@@ -806,6 +811,9 @@ const ONE_LINE_PER_KIND: &[(&str, &str)] = &[
     ("kubectl create configmap x \"y\"", "unexpected-quoted"),
     ("kubectl create configmap x --from-literal=ab", "from-literal"),
     ("kubectl patch cm a --type=x -p {}", "kubectl-patch-type"),
+    ("kubectl get cm -o table", "kubectl-output"),
+    ("kubectl get cm -l", "flag-needs-value"),
+    ("kubectl get cm a -A", "kubectl"),
     ("expect not code", "only-not-closed"),
     ("expect items contains [a]", "contains-one-entry"),
     ("expect items < [a]", "list-op"),
@@ -850,7 +858,7 @@ fn every_syntax_error_is_a_typed_value_with_words_in_both_languages() {
     let e = "frob".parse::<Expectation>().unwrap_err();
     assert_eq!(e.output()["syntax"]["kind"], "not-an-expect-line");
     kinds.insert("not-an-expect-line");
-    assert_eq!(kinds.len(), 51, "one line per kind of syntax error");
+    assert_eq!(kinds.len(), 54, "one line per kind of syntax error");
 }
 
 #[test]
@@ -892,12 +900,10 @@ fn syntax_errors_in_chinese_keep_the_script_words() {
     assert_eq!(
         syntax_error("kubectl get pods a b").output(),
         json!({
-            "error": "kubectl get: unexpected \"b\" (one name at most); expected kubectl get <resource> [<name>] \
-                      [-n <namespace>] [--chunk-size=N] [-w] [--output-watch-events]",
+            "error": format!("kubectl get: unexpected \"b\" (one name at most); expected {U_GET}"),
             "syntax": {
                 "kind": "extra-name", "got": "b", "atMost": true, "at": "kubectl get",
-                "expected": "kubectl get <resource> [<name>] [-n <namespace>] [--chunk-size=N] [-w] \
-                             [--output-watch-events]"
+                "expected": U_GET
             }
         })
     );
@@ -941,6 +947,6 @@ fn the_book_lists_exactly_the_syntax_error_kinds() {
     let documented = doc_table::table_ids(chapter, "### Syntax error kinds");
     let kinds: std::collections::BTreeSet<String> =
         ONE_LINE_PER_KIND.iter().map(|&(_, k)| k).chain(["not-an-expect-line"]).map(str::to_string).collect();
-    assert_eq!(kinds.len(), 51);
+    assert_eq!(kinds.len(), 54);
     assert_eq!(documented, kinds);
 }

@@ -245,16 +245,72 @@ pub fn merge_patch(target: &Value, patch: &Value) -> Value {
 // RFC 6902 JSON patch
 // ------------------------------------------------------------------------------------------
 
-/// RFC 6902: the patch must be an array of operations (else 400 with the Go decoder's
-/// message, as `jsonpatch.DecodePatch` fails); an operation that cannot be applied fails the
-/// whole patch with 422.
+/// The strict decoding `jsonPatcher.applyJSPatch` runs first under `fieldValidation` `Warn`
+/// (the default: handlers `rest.go` `fieldValidation`) or `Strict`: a JSON patch is decoded
+/// as `[]jsonPatchOp` (`op`, `path`, `from` strings), a merge patch as a
+/// `map[string]interface{}`; a mismatch is 400 `error decoding patch: <the decoder's error>`
+/// (apiserver `endpoints/handlers/patch.go` @ v1.36.0 `applyJSPatch`; the decoder is
+/// sigs.k8s.io/json's `UnmarshalStrict`, whose `UnmarshalTypeError` reads as encoding/json's).
+/// `null` decodes to nothing, as in Go. Other patch types: nothing to check here.
+pub fn strict_decode(ty: PatchType, patch: &Value) -> Result<(), PatchError> {
+    let bad = |m: String| Err(PatchError::BadRequest(format!("error decoding patch: {m}")));
+    let value_of =
+        |v: &Value, ty: &str| format!("json: cannot unmarshal {} into Go value of type {ty}", json_kind(v));
+    match ty {
+        PatchType::Json => {
+            let ops = match patch {
+                Value::Array(ops) => ops,
+                Value::Null => return Ok(()),
+                other => return bad(value_of(other, "[]handlers.jsonPatchOp")),
+            };
+            for op in ops {
+                let fields = match op {
+                    Value::Object(m) => m,
+                    Value::Null => continue,
+                    other => return bad(value_of(other, "handlers.jsonPatchOp")),
+                };
+                for (k, v) in fields {
+                    if matches!(k.as_str(), "op" | "path" | "from")
+                        && !matches!(v, Value::String(_) | Value::Null)
+                    {
+                        return bad(format!(
+                            "json: cannot unmarshal {} into Go struct field jsonPatchOp.{k} of type string",
+                            json_kind(v)
+                        ));
+                    }
+                }
+            }
+            Ok(())
+        }
+        PatchType::Merge => match patch {
+            Value::Object(_) | Value::Null => Ok(()),
+            other => bad(value_of(other, "map[string]interface {}")),
+        },
+        PatchType::Strategic | PatchType::Apply => Ok(()),
+    }
+}
+
+/// RFC 6902 as gopkg.in/evanphx/json-patch.v4 (v4.12.0, later v4.13.0, is what the apiserver
+/// vendors; `patch.go` behaves alike in both for what is modelled here)
+/// applies it: the patch must be an array of objects (else 400 with `DecodePatch`'s error);
+/// an operation that cannot be applied fails the whole patch with 422.
 pub fn json_patch(target: &Value, patch: &Value) -> Result<Value, PatchError> {
-    let Value::Array(ops) = patch else {
-        return Err(PatchError::BadRequest(format!(
-            "json: cannot unmarshal {} into Go value of type jsonpatch.Patch",
-            json_kind(patch)
-        )));
+    let ops = match patch {
+        Value::Array(ops) => ops,
+        Value::Null => return Ok(target.clone()),
+        other => {
+            return Err(PatchError::BadRequest(format!(
+                "json: cannot unmarshal {} into Go value of type jsonpatch.Patch",
+                json_kind(other)
+            )));
+        }
     };
+    if let Some(op) = ops.iter().find(|op| !matches!(op, Value::Object(_) | Value::Null)) {
+        return Err(PatchError::BadRequest(format!(
+            "json: cannot unmarshal {} into Go value of type jsonpatch.Operation",
+            json_kind(op)
+        )));
+    }
     let mut doc = target.clone();
     for op in ops {
         apply_op(&mut doc, op).ok_or(PatchError::JsonPatchApply)?;
@@ -262,12 +318,15 @@ pub fn json_patch(target: &Value, patch: &Value) -> Result<Value, PatchError> {
     Ok(doc)
 }
 
-fn pointer(path: &str) -> Option<Vec<String>> {
-    if path.is_empty() {
-        return Some(Vec::new());
-    }
-    let rest = path.strip_prefix('/')?;
-    Some(rest.split('/').map(|t| t.replace("~1", "/").replace("~0", "~")).collect())
+/// json-patch v4 `findObject`: the path split on `/`, its first piece dropped (so `""` and a
+/// path without `/` find nothing, and `a/b` is the document's `b`), the middle pieces walked,
+/// the last one returned as the key (`~1` → `/`, `~0` → `~`).
+fn find_object(path: &str) -> Option<(Vec<String>, String)> {
+    let split: Vec<&str> = path.split('/').collect();
+    let (last, rest) = split.split_last()?;
+    let parts = rest.get(1..)?;
+    let decode = |t: &str| t.replace("~1", "/").replace("~0", "~");
+    Some((parts.iter().map(|t| decode(t)).collect(), decode(last)))
 }
 
 fn parent_mut<'a>(doc: &'a mut Value, toks: &[String]) -> Option<&'a mut Value> {
@@ -278,48 +337,44 @@ fn parent_mut<'a>(doc: &'a mut Value, toks: &[String]) -> Option<&'a mut Value> 
             Value::Array(a) => a.get_mut(t.parse::<usize>().ok()?)?,
             _ => return None,
         };
+        if cur.is_null() {
+            return None;
+        }
     }
     Some(cur)
 }
 
-fn get<'a>(doc: &'a Value, toks: &[String]) -> Option<&'a Value> {
-    let mut cur = doc;
-    for t in toks {
-        cur = match cur {
-            Value::Object(m) => m.get(t)?,
-            Value::Array(a) => a.get(t.parse::<usize>().ok()?)?,
-            _ => return None,
-        };
+/// `container.get(key)`: an object's missing key is "nothing", not an error (`partialDoc.get`);
+/// an array's index must be in range. `None` = error; `Some(None)` = no value there.
+fn get_in(parent: &Value, key: &str) -> Option<Option<Value>> {
+    match parent {
+        Value::Object(m) => Some(m.get(key).cloned()),
+        Value::Array(a) => a.get(key.parse::<usize>().ok()?).map(|v| Some(v.clone())),
+        _ => None,
     }
-    Some(cur)
 }
 
-fn remove(doc: &mut Value, toks: &[String]) -> Option<Value> {
-    let (last, parent) = toks.split_last()?;
-    match parent_mut(doc, parent)? {
-        Value::Object(m) => m.shift_remove(last),
+fn remove_in(parent: &mut Value, key: &str) -> Option<Value> {
+    match parent {
+        Value::Object(m) => m.shift_remove(key),
         Value::Array(a) => {
-            let i = last.parse::<usize>().ok()?;
+            let i = key.parse::<usize>().ok()?;
             (i < a.len()).then(|| a.remove(i))
         }
         _ => None,
     }
 }
 
-fn add(doc: &mut Value, toks: &[String], v: Value) -> Option<()> {
-    let Some((last, parent)) = toks.split_last() else {
-        *doc = v;
-        return Some(());
-    };
-    match parent_mut(doc, parent)? {
+fn add_in(parent: &mut Value, key: &str, v: Value) -> Option<()> {
+    match parent {
         Value::Object(m) => {
-            m.insert(last.clone(), v);
+            m.insert(key.to_string(), v);
         }
         Value::Array(a) => {
-            if last == "-" {
+            if key == "-" {
                 a.push(v);
             } else {
-                let i = last.parse::<usize>().ok()?;
+                let i = key.parse::<usize>().ok()?;
                 if i > a.len() {
                     return None;
                 }
@@ -331,28 +386,48 @@ fn add(doc: &mut Value, toks: &[String], v: Value) -> Option<()> {
     Some(())
 }
 
+/// One operation, as json-patch v4 `Patch.ApplyIndent` runs it. Where v4 departs from RFC 6902:
+/// `replace` of an object's missing key sets it (`partialDoc.get` reports no error for it);
+/// `test` of an object's missing key passes when `value` is `null`; an absent `value` is
+/// `null` for `add`/`replace`. Not modelled: `test` of a missing key with no `value` at all,
+/// where v4 dereferences a nil node (`op.value().raw`); here it fails as a failed test does.
 fn apply_op(doc: &mut Value, op: &Value) -> Option<()> {
     let kind = op.get("op")?.as_str()?;
-    let path = pointer(op.get("path")?.as_str()?)?;
+    let (parts, key) = find_object(op.get("path")?.as_str()?)?;
+    let value = || op.get("value").cloned().unwrap_or(Value::Null);
     match kind {
-        "add" => add(doc, &path, op.get("value")?.clone()),
-        "remove" => remove(doc, &path).map(|_| ()),
+        "add" => add_in(parent_mut(doc, &parts)?, &key, value()),
+        "remove" => remove_in(parent_mut(doc, &parts)?, &key).map(|_| ()),
         "replace" => {
-            get(doc, &path)?;
-            remove(doc, &path)?;
-            add(doc, &path, op.get("value")?.clone())
+            let parent = parent_mut(doc, &parts)?;
+            get_in(parent, &key)?;
+            match parent {
+                Value::Object(m) => {
+                    m.insert(key, value());
+                }
+                Value::Array(a) => *a.get_mut(key.parse::<usize>().ok()?)? = value(),
+                _ => return None,
+            }
+            Some(())
         }
         "move" => {
-            let from = pointer(op.get("from")?.as_str()?)?;
-            let v = remove(doc, &from)?;
-            add(doc, &path, v)
+            let (from_parts, from_key) = find_object(op.get("from")?.as_str()?)?;
+            let v = remove_in(parent_mut(doc, &from_parts)?, &from_key)?;
+            add_in(parent_mut(doc, &parts)?, &key, v)
         }
         "copy" => {
-            let from = pointer(op.get("from")?.as_str()?)?;
-            let v = get(doc, &from)?.clone();
-            add(doc, &path, v)
+            let (from_parts, from_key) = find_object(op.get("from")?.as_str()?)?;
+            let v = get_in(parent_mut(doc, &from_parts)?, &from_key)??;
+            add_in(parent_mut(doc, &parts)?, &key, v)
         }
-        "test" => (get(doc, &path)? == op.get("value")?).then_some(()),
+        "test" => {
+            let found = get_in(parent_mut(doc, &parts)?, &key)?;
+            let want = op.get("value")?;
+            match found {
+                None => want.is_null().then_some(()),
+                Some(v) => (&v == want).then_some(()),
+            }
+        }
         _ => None,
     }
 }
@@ -363,6 +438,29 @@ fn apply_op(doc: &mut Value, op: &Value) -> Option<()> {
 
 const DELETE_FROM_PRIMITIVE_LIST: &str = "$deleteFromPrimitiveList/";
 const SET_ELEMENT_ORDER: &str = "$setElementOrder/";
+
+/// The kind a schema's endpoint serves (both are core `v1`).
+fn schema_kind(schema: Schema) -> &'static str {
+    match schema {
+        Schema::Pod => "Pod",
+        Schema::ConfigMap => "ConfigMap",
+    }
+}
+
+/// `Unstructured.GroupVersionKind()` of an apply body: `schema.FromAPIVersionAndKind`, whose
+/// `ParseGroupVersion` takes `""` as empty, `v` as a version, `g/v` as both, and anything with
+/// more slashes as an error that leaves the group and version empty. A non-string field reads
+/// as `""` (`NestedString` fails).
+fn body_gvk(config: &Value) -> (&str, &str, &str) {
+    let s = |k: &str| config.get(k).and_then(Value::as_str).unwrap_or("");
+    let api_version = s("apiVersion");
+    let (group, version) = match api_version.split_once('/') {
+        None => ("", api_version),
+        Some((g, v)) if !v.contains('/') => (g, v),
+        Some(_) => ("", ""),
+    };
+    (group, version, s("kind"))
+}
 
 /// `strategicpatch.StrategicMergePatch` for our schema: maps merge (null deletes; `$patch:
 /// replace` replaces, `$patch: delete` empties; `$retainKeys` keeps only the listed keys),
@@ -707,11 +805,15 @@ fn server_side_apply(
             json_kind(config)
         )));
     };
-    let version = config.get("apiVersion").and_then(Value::as_str).unwrap_or("");
-    if version != "v1" {
-        return Err(PatchError::BadRequest(format!(
-            "Incorrect version specified in apply patch. Specified patch version: {version}, expected: v1"
-        )));
+    // `versionCheckManager.Apply`, the outermost of the default field manager's layers
+    // (apimachinery `pkg/util/managedfields/internal/versioncheck.go` @ v1.36.0): the body's
+    // group, version and kind must be the endpoint's, else 400 `invalid object type: <gvk>`.
+    // It runs before `structuredMergeManager.Apply`'s "Incorrect version specified in apply
+    // patch" check, which therefore never answers for these resources.
+    let gvk = body_gvk(config);
+    if gvk != ("", "v1", schema_kind(schema)) {
+        let (group, version, kind) = gvk;
+        return Err(PatchError::BadRequest(format!("invalid object type: {group}/{version}, Kind={kind}")));
     }
     if config.get("metadata").and_then(|m| m.get("managedFields")).is_some_and(|v| !v.is_null()) {
         return Err(PatchError::BadRequest("metadata.managedFields must be nil".into()));
@@ -1062,13 +1164,11 @@ mod tests {
         )
         .unwrap();
         assert_eq!(e["data"], json!({"y": "2"}));
-        // The version check of FieldManager.Apply.
+        // The version check of FieldManager.Apply (`versionCheckManager`).
         let bad = json!({"kind": "ConfigMap", "metadata": {"name": "a"}});
         assert_eq!(
             apply_patch(PatchType::Apply, Schema::ConfigMap, None, &bad, Some(&opts("m", false))),
-            Err(PatchError::BadRequest(
-                "Incorrect version specified in apply patch. Specified patch version: , expected: v1".into()
-            ))
+            Err(PatchError::BadRequest("invalid object type: /, Kind=ConfigMap".into()))
         );
     }
 

@@ -250,6 +250,12 @@ pub fn patch(ctx: &mut WriteCtx<'_>, req: &ApiRequest) -> WriteResult {
         now: &now,
     };
     let schema = patch::Schema::of_resource(info.resource);
+    // `applyJSPatch` decodes the body strictly before applying it (after the object was found).
+    if !p.ignore_field_validation
+        && let Err(e) = patch::strict_decode(p.ty, &p.patch)
+    {
+        return (Err(e.to_status()), Why::new(Rule::PatchRejected));
+    }
     let mut patched = match patch::apply_patch(p.ty, schema, current.as_ref(), &p.patch, Some(&apply)) {
         Ok(v) => v,
         Err(e) => return (Err(e.to_status()), Why::new(Rule::PatchRejected)),

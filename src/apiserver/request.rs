@@ -99,6 +99,9 @@ pub struct PatchRequest {
     pub patch: serde_json::Value,
     pub field_manager: Option<String>,
     pub force: bool,
+    /// `fieldValidation=Ignore`: the JSON and merge patch bodies are not first decoded
+    /// strictly (`jsonPatcher.applyJSPatch` does so for `Warn`, the default, and `Strict`).
+    pub ignore_field_validation: bool,
 }
 
 /// The media types a PATCH may carry, in the order the handler lists them
@@ -106,8 +109,35 @@ pub struct PatchRequest {
 const PATCH_TYPES: [PatchType; 4] =
     [PatchType::Json, PatchType::Merge, PatchType::Strategic, PatchType::Apply];
 
+/// How a release prints a composite offending value (the `[]string` of `dryRun`) in a field
+/// error: Go syntax `[]string{"x"}` through 1.33, `json.Marshal`'s `["x"]` from 1.34
+/// (apimachinery `pkg/util/validation/field/errors.go` `ErrorBody`: `%#v` before, `json.Marshal`
+/// since kubernetes/kubernetes#132314, of June 2025 — the 1.34 cycle).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum ValueStyle {
+    /// `%#v`: 1.27–1.33.
+    GoSyntax,
+    /// JSON: 1.34 on (the default release's).
+    #[default]
+    Json,
+}
+
+impl ValueStyle {
+    /// The style release 1.`minor` prints with.
+    pub fn of_minor(minor: u32) -> ValueStyle {
+        if minor >= 34 { ValueStyle::Json } else { ValueStyle::GoSyntax }
+    }
+
+    fn list(self, values: Vec<String>) -> BadValue {
+        match self {
+            ValueStyle::GoSyntax => BadValue::StrList(values),
+            ValueStyle::Json => BadValue::JsonStrList(values),
+        }
+    }
+}
+
 /// `ValidateDryRun`: a write's `dryRun` query is absent, or exactly `All`.
-fn dry_run_errors(q: &Query) -> (bool, Vec<FieldError>) {
+fn dry_run_errors(q: &Query, style: ValueStyle) -> (bool, Vec<FieldError>) {
     let values: Vec<String> = q.0.iter().filter(|(k, _)| k == "dryRun").map(|(_, v)| v.clone()).collect();
     if values.is_empty() {
         return (false, Vec::new());
@@ -115,7 +145,7 @@ fn dry_run_errors(q: &Query) -> (bool, Vec<FieldError>) {
     if values.iter().all(|v| v == "All") {
         return (true, Vec::new());
     }
-    (false, vec![FieldError::not_supported("dryRun", BadValue::StrList(values), &["All"])])
+    (false, vec![FieldError::not_supported("dryRun", style.list(values), &["All"])])
 }
 
 /// `ValidateFieldManager`'s character check: every character printable, else
@@ -138,8 +168,13 @@ fn field_manager_errors(q: &Query) -> Vec<FieldError> {
 /// `ValidateCreateOptions` / `ValidateUpdateOptions` / the dryRun part of
 /// `ValidateDeleteOptions`: the `dryRun` flag, or 422 on the verb's options kind (e.g.
 /// `CreateOptions`) listing every error.
-fn write_options(q: &Query, options_kind: &str, mut errs: Vec<FieldError>) -> Result<bool, Status> {
-    let (dry_run, dry_errs) = dry_run_errors(q);
+fn write_options(
+    q: &Query,
+    style: ValueStyle,
+    options_kind: &str,
+    mut errs: Vec<FieldError>,
+) -> Result<bool, Status> {
+    let (dry_run, dry_errs) = dry_run_errors(q, style);
     errs.extend(dry_errs);
     if errs.is_empty() { Ok(dry_run) } else { Err(Status::invalid_options(options_kind, &errs)) }
 }
@@ -341,6 +376,17 @@ pub fn parse_request_ruled(
     content_type: Option<&str>,
     body_text: Option<&str>,
 ) -> Result<ApiRequest, (Rule, Status)> {
+    parse_request_styled(method, target, content_type, body_text, ValueStyle::default())
+}
+
+/// [`parse_request_ruled`] with the release's way of printing values in field errors.
+pub fn parse_request_styled(
+    method: &str,
+    target: &str,
+    content_type: Option<&str>,
+    body_text: Option<&str>,
+    style: ValueStyle,
+) -> Result<ApiRequest, (Rule, Status)> {
     let url = |s: Status| (Rule::RequestRejected, s);
     let in_body = |s: Status| (Rule::BodyRejected, s);
     let (path, raw_query) = target.split_once('?').unwrap_or((target, ""));
@@ -370,7 +416,7 @@ pub fn parse_request_ruled(
         }
         (Route::Collection(info, Some(ns)), "POST") => {
             // The options are validated before the body is decoded (handlers `create.go`).
-            let dry_run = write_options(&q, "CreateOptions", field_manager_errors(&q)).map_err(url)?;
+            let dry_run = write_options(&q, style, "CreateOptions", field_manager_errors(&q)).map_err(url)?;
             let obj = body::decode_create(info, &ns, body_text.unwrap_or("")).map_err(in_body)?;
             Ok(ApiRequest {
                 body: Some(obj),
@@ -384,7 +430,7 @@ pub fn parse_request_ruled(
         (Route::Collection(info, Some(ns)), "DELETE") => {
             let options = decode_list_options(&q).map_err(url)?;
             let delete_options = delete_options(&q, body_text)?;
-            let dry_run = write_options(&q, "DeleteOptions", Vec::new()).map_err(url)?;
+            let dry_run = write_options(&q, style, "DeleteOptions", Vec::new()).map_err(url)?;
             Ok(ApiRequest {
                 options,
                 delete_options,
@@ -417,7 +463,7 @@ pub fn parse_request_ruled(
             let rule = if patch_errs.is_empty() { Rule::RequestRejected } else { Rule::PatchRejected };
             let mut errs = patch_errs;
             errs.extend(field_manager_errors(&q));
-            let dry_run = write_options(&q, "PatchOptions", errs).map_err(|s| (rule, s))?;
+            let dry_run = write_options(&q, style, "PatchOptions", errs).map_err(|s| (rule, s))?;
             let text = body_text.unwrap_or("");
             let patch: serde_json::Value = serde_json::from_str(text).map_err(|e| {
                 in_body(Status::bad_request(&if ty == PatchType::Merge {
@@ -426,7 +472,13 @@ pub fn parse_request_ruled(
                     format!("error decoding patch: {e}")
                 }))
             })?;
-            let patch = PatchRequest { ty, patch, field_manager, force: q.bool("force").unwrap_or(false) };
+            let patch = PatchRequest {
+                ty,
+                patch,
+                field_manager,
+                force: q.bool("force").unwrap_or(false),
+                ignore_field_validation: q.string("fieldValidation").as_deref() == Some("Ignore"),
+            };
             Ok(ApiRequest { patch: Some(patch), dry_run, ..req(Verb::Patch, info, Some(ns), Some(name)) })
         }
         (Route::Item(info, ns, name), "GET") => {
@@ -434,7 +486,7 @@ pub fn parse_request_ruled(
             Ok(ApiRequest { options, ..req(Verb::Get, info, Some(ns), Some(name)) })
         }
         (Route::Item(info, ns, name), "PUT") => {
-            let dry_run = write_options(&q, "UpdateOptions", field_manager_errors(&q)).map_err(url)?;
+            let dry_run = write_options(&q, style, "UpdateOptions", field_manager_errors(&q)).map_err(url)?;
             let obj = body::decode_update(info, &ns, &name, body_text.unwrap_or("")).map_err(in_body)?;
             Ok(ApiRequest {
                 body: Some(obj),
@@ -445,7 +497,7 @@ pub fn parse_request_ruled(
         }
         (Route::Item(info, ns, name), "DELETE") => {
             let delete_options = delete_options(&q, body_text)?;
-            let dry_run = write_options(&q, "DeleteOptions", Vec::new()).map_err(url)?;
+            let dry_run = write_options(&q, style, "DeleteOptions", Vec::new()).map_err(url)?;
             Ok(ApiRequest { delete_options, dry_run, ..req(Verb::Delete, info, Some(ns), Some(name)) })
         }
         // Everything else has a route but not this method.

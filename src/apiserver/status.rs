@@ -77,8 +77,12 @@ pub enum BadValue {
     Int(i64),
     Uint(u64),
     Bool(bool),
-    /// A `[]string`, printed with `%#v`.
+    /// A `[]string`, printed with `%#v` (`[]string{"x"}`): releases through 1.33.
     StrList(Vec<String>),
+    /// A `[]string`, printed with `json.Marshal` (`["x"]`): 1.34 on, where `ErrorBody`
+    /// renders every composite value as JSON (apimachinery `pkg/util/validation/field/errors.go`
+    /// as kubernetes/kubernetes#132314 left it; that change is dated June 2025, the 1.34 cycle).
+    JsonStrList(Vec<String>),
     /// A nil value, printed `null`.
     Null,
 }
@@ -94,9 +98,28 @@ impl std::fmt::Display for BadValue {
                 let items: Vec<String> = v.iter().map(|s| go_quote(s)).collect();
                 write!(f, "[]string{{{}}}", items.join(", "))
             }
+            BadValue::JsonStrList(v) => f.write_str(&go_json_strings(v)),
             BadValue::Null => f.write_str("null"),
         }
     }
+}
+
+/// `json.Marshal` of a `[]string`: compact, with Go's HTML-safe escapes of `<`, `>`, `&` and
+/// U+2028/U+2029 (which serde_json leaves as they are).
+fn go_json_strings(v: &[String]) -> String {
+    let plain = serde_json::to_string(v).unwrap_or_else(|_| "null".into());
+    let mut out = String::with_capacity(plain.len());
+    for c in plain.chars() {
+        match c {
+            '<' => out.push_str("\\u003c"),
+            '>' => out.push_str("\\u003e"),
+            '&' => out.push_str("\\u0026"),
+            '\u{2028}' => out.push_str("\\u2028"),
+            '\u{2029}' => out.push_str("\\u2029"),
+            c => out.push(c),
+        }
+    }
+    out
 }
 
 impl From<&str> for BadValue {

@@ -8,7 +8,7 @@
 use super::continue_token::ContinueToken;
 use super::decision::Rule;
 use super::go::strconv::go_parse_uint;
-use super::request::{ApiRequest, ListOptions, RvMatch, Verb, parse_request_ruled};
+use super::request::{ApiRequest, ListOptions, RvMatch, ValueStyle, Verb, parse_request_styled};
 use super::status::{FieldError, Status};
 
 /// `metav1.ResourceVersionMatchExact`.
@@ -192,7 +192,7 @@ pub struct Rejection {
     pub gate: Option<super::features::Gate>,
 }
 
-/// [`parse_request_ruled`] followed by the handler's list/watch steps: WatchList defaulting and
+/// [`parse_request_styled`] followed by the handler's list/watch steps: WatchList defaulting and
 /// §C.1 validation (422), with the rule that refused the request. Storage-level checks
 /// ([`check_list_storage_options`]) are left to the read path. The server serves every request
 /// through this.
@@ -202,8 +202,9 @@ pub fn parse_and_validate_ruled(
     content_type: Option<&str>,
     body_text: Option<&str>,
     watch_list_enabled: bool,
+    style: ValueStyle,
 ) -> Result<ApiRequest, Box<Rejection>> {
-    let mut req = parse_request_ruled(method, target, content_type, body_text)
+    let mut req = parse_request_styled(method, target, content_type, body_text, style)
         .map_err(|(rule, status)| Box::new(Rejection { rule, status, verb: None, gate: None }))?;
     // A deletecollection lists first, with the list's options and their validation.
     let as_verb = match req.verb {
@@ -230,5 +231,6 @@ pub fn parse_and_validate(
     body_text: Option<&str>,
     watch_list_enabled: bool,
 ) -> Result<ApiRequest, Status> {
-    parse_and_validate_ruled(method, target, None, body_text, watch_list_enabled).map_err(|r| r.status)
+    parse_and_validate_ruled(method, target, None, body_text, watch_list_enabled, ValueStyle::default())
+        .map_err(|r| r.status)
 }

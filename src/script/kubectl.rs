@@ -2,7 +2,7 @@
 //! requests each one becomes.
 //!
 //! Observed from kubectl v1.32.4 (`kubectl -v=8` against `rvlab serve`), which follows
-//! `staging/src/k8s.io/kubectl/pkg/cmd/{get,create,delete,patch}` @ v1.32:
+//! `staging/src/k8s.io/kubectl/pkg/cmd/{get,create,delete,patch,apply}` @ v1.32:
 //! * `get <res>` pages with `limit=500` (or `--chunk-size`; 0 = one unlimited list) and follows
 //!   `continue` (`?continue=…&limit=N`, Go's `url.Values.Encode` sorts the keys);
 //!   `get <res> <name>` is one GET of the object.
@@ -18,14 +18,24 @@
 //! * `patch <res> <name> [--type=strategic|merge|json] -p <patch>` GETs the object, then PATCHes
 //!   with `fieldManager=kubectl-patch` and the type's Content-Type (strategic by default).
 //!
-//! Not modelled: kubectl asks `get` for server-side Tables (`Accept: …as=Table…`) and prints
-//! columns; here the lines show the JSON the API returns. Discovery requests are not shown.
+//! * `get` with `-A` lists `/api/v1/<resource>`; `-l`/`--field-selector` go into every list and
+//!   watch query; without `-o` (or with `-o wide`) every request carries the Table `Accept`
+//!   ([`TABLE_ACCEPT`], `get.go` `transformRequests`), with `-o json|yaml|name` none. The watch
+//!   is the last request whatever ends it: `get.go` `watch` discards `UntilWithoutRetry`'s
+//!   error (a 410 ERROR event, the stream closing) and returns nil.
+//! * `get --raw <path>` is one GET of the path (`rawhttp.RawGet`).
+//! * `apply --server-side -f -` PATCHes (apply) with
+//!   `fieldManager=kubectl&fieldValidation=Strict&force=false` (`apply.go` `applyOneObject`).
+//!
+//! Not modelled: the Table itself (the engine answers JSON; `rvlab serve` serves Tables),
+//! client-side apply, discovery requests.
 
 use std::fmt;
 
 use serde_json::{Map, Value, json};
 
 use super::lex::{ParseError, Words, word};
+pub use super::syntax::KubectlError;
 use super::syntax::{Expected, JsonPart, OneOf, Part, Problem};
 use crate::apiserver::patch::PatchType;
 
@@ -52,6 +62,48 @@ impl KubectlResource {
     }
 }
 
+/// `kubectl get -o …`: what changes is whether kubectl asks for a server-side Table
+/// (`get.go` `transformRequests`: only for a human-readable printer, i.e. no `-o` or `-o wide`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum OutputFormat {
+    Json,
+    Yaml,
+    Name,
+    Wide,
+}
+
+impl OutputFormat {
+    fn parse(s: &str) -> Option<Self> {
+        match s {
+            "json" => Some(OutputFormat::Json),
+            "yaml" => Some(OutputFormat::Yaml),
+            "name" => Some(OutputFormat::Name),
+            "wide" => Some(OutputFormat::Wide),
+            _ => None,
+        }
+    }
+    pub fn word(self) -> &'static str {
+        match self {
+            OutputFormat::Json => "json",
+            OutputFormat::Yaml => "yaml",
+            OutputFormat::Name => "name",
+            OutputFormat::Wide => "wide",
+        }
+    }
+    /// Whether the printer is human-readable (kubectl then asks for a Table).
+    fn human_readable(format: Option<OutputFormat>) -> bool {
+        match format {
+            None | Some(OutputFormat::Wide) => true,
+            Some(OutputFormat::Json | OutputFormat::Yaml | OutputFormat::Name) => false,
+        }
+    }
+}
+
+/// The `Accept` header of kubectl 1.32's `get` with a human-readable printer
+/// (`staging/src/k8s.io/kubectl/pkg/cmd/get/get.go` `transformRequests`, applied to the list,
+/// the object and the watch alike).
+pub const TABLE_ACCEPT: &str = "application/json;as=Table;v=v1;g=meta.k8s.io,application/json;as=Table;v=v1beta1;g=meta.k8s.io,application/json";
+
 /// One `kubectl` line. `namespace: None` is the context's namespace, `default`.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum KubectlCommand {
@@ -62,6 +114,28 @@ pub enum KubectlCommand {
         chunk_size: Option<i64>,
         watch: bool,
         output_watch_events: bool,
+        /// `-A` / `--all-namespaces`.
+        all_namespaces: bool,
+        /// `-l` / `--selector`.
+        label_selector: Option<String>,
+        /// `--field-selector`.
+        field_selector: Option<String>,
+        /// `-o`; `None` = the default table.
+        output: Option<OutputFormat>,
+    },
+    /// `kubectl get --raw <path>`: one GET of the path as given.
+    GetRaw {
+        uri: String,
+    },
+    /// `kubectl apply --server-side -f - <manifest>`.
+    ApplyServerSide {
+        resource: KubectlResource,
+        name: String,
+        /// The namespace the object goes to (`-n`, else the manifest's, else `default`).
+        namespace: Option<String>,
+        /// `-n` as written (shown back).
+        namespace_flag: Option<String>,
+        manifest: Value,
     },
     CreateConfigMap {
         name: String,
@@ -83,9 +157,10 @@ pub enum KubectlCommand {
     },
 }
 
-const VERBS: OneOf = OneOf(&["get", "create", "delete", "patch"], None);
-const U_GET: &str =
-    "kubectl get <resource> [<name>] [-n <namespace>] [--chunk-size=N] [-w] [--output-watch-events]";
+const VERBS: OneOf = OneOf(&["get", "create", "delete", "patch", "apply"], None);
+const U_GET: &str = "kubectl get <resource> [<name>] [-n <namespace> | -A] [-l <selector>] [--field-selector <selector>] \
+                     [-o json|yaml|name|wide] [--chunk-size=N] [-w] [--output-watch-events] | kubectl get --raw <path>";
+const U_APPLY: &str = "kubectl apply --server-side [-n <namespace>] -f - <json manifest>";
 const U_CREATE: &str = "kubectl create configmap <name> [-n <namespace>] [--from-literal=<key>=<value>]...";
 const U_DELETE: &str = "kubectl delete <resource> <name> [-n <namespace>]";
 const U_PATCH: &str =
@@ -121,6 +196,7 @@ pub(crate) fn parse(w: &mut Words<'_>) -> Result<KubectlCommand, ParseError> {
         "create" => parse_create(w),
         "delete" => parse_delete(w),
         "patch" => parse_patch(w),
+        "apply" => parse_apply(w),
         other => Err(err("kubectl", Problem::UnknownCommand { got: other.to_string() }, VERBS)),
     }
 }
@@ -151,11 +227,64 @@ fn namespace_flag(
     Ok(true)
 }
 
+/// A flag's value: `--flag=v`, `-f=v`, or the next word after `--flag` / `-f`. `Ok(None)` if
+/// `tok` is not the flag.
+fn flag_value(
+    ctx: &str,
+    tok: &str,
+    w: &mut Words<'_>,
+    names: &[&str],
+    usage: &str,
+) -> Result<Option<String>, ParseError> {
+    for n in names {
+        if tok == *n {
+            return match w.next_bare() {
+                Some(v) => Ok(Some(v.to_string())),
+                None => Err(err(ctx, Problem::FlagNeedsValue { option: tok.to_string() }, usage)),
+            };
+        }
+        if let Some(v) = tok.strip_prefix(n).and_then(|r| r.strip_prefix('=')) {
+            return Ok(Some(v.to_string()));
+        }
+    }
+    Ok(None)
+}
+
+fn kubectl_err(ctx: &str, error: KubectlError, usage: &str) -> ParseError {
+    err(ctx, Problem::Kubectl { error }, usage)
+}
+
 fn parse_get(w: &mut Words<'_>) -> Result<KubectlCommand, ParseError> {
     let ctx = "kubectl get";
+    if let Some(first) = Words::new(w.rest()).next_bare()
+        && (first == "--raw" || first.starts_with("--raw="))
+    {
+        let tok = w.next_bare().unwrap_or_default();
+        let uri = flag_value(ctx, tok, w, &["--raw"], U_GET)?.unwrap_or_default();
+        // `get.go` `Complete` (arguments) and `Validate` (filters, output).
+        if let Some(t) = w.next_bare() {
+            let error = match t {
+                "-w" | "--watch" | "--watch-only" | "-l" | "--selector" => KubectlError::RawWithOthers,
+                t if t.starts_with("--selector=") || t.starts_with("-l=") => KubectlError::RawWithOthers,
+                "-o" | "--output" => KubectlError::RawWithOutput,
+                t if t.starts_with("-o=") || t.starts_with("--output=") => KubectlError::RawWithOutput,
+                t if t.starts_with('-') => {
+                    return Err(err(ctx, Problem::UnknownFlag { got: t.to_string() }, U_GET));
+                }
+                _ => KubectlError::RawWithArgs,
+            };
+            return Err(kubectl_err(ctx, error, U_GET));
+        }
+        // `url.ParseRequestURI`: an absolute path (or a full URL, not modelled here).
+        if !uri.starts_with('/') || uri.chars().any(char::is_whitespace) {
+            return Err(kubectl_err(ctx, KubectlError::RawNotPath { got: uri }, U_GET));
+        }
+        return Ok(KubectlCommand::GetRaw { uri });
+    }
     let resource = resource(ctx, w, U_GET)?;
     let (mut name, mut namespace, mut chunk_size) = (None, None, None);
-    let (mut watch, mut output_watch_events) = (false, false);
+    let (mut watch, mut output_watch_events, mut all_namespaces) = (false, false, false);
+    let (mut label_selector, mut field_selector, mut output) = (None, None, None);
     while let Some(tok) = w.next_bare() {
         if namespace_flag(ctx, tok, w, &mut namespace, U_GET)? {
             continue;
@@ -169,9 +298,24 @@ fn parse_get(w: &mut Words<'_>) -> Result<KubectlCommand, ParseError> {
             chunk_size = Some(n);
             continue;
         }
+        if let Some(v) = flag_value(ctx, tok, w, &["-l", "--selector"], U_GET)? {
+            label_selector = Some(v);
+            continue;
+        }
+        if let Some(v) = flag_value(ctx, tok, w, &["--field-selector"], U_GET)? {
+            field_selector = Some(v);
+            continue;
+        }
+        if let Some(v) = flag_value(ctx, tok, w, &["-o", "--output"], U_GET)? {
+            output = Some(
+                OutputFormat::parse(&v).ok_or_else(|| err(ctx, Problem::KubectlOutput { got: v }, U_GET))?,
+            );
+            continue;
+        }
         match tok {
             "-w" | "--watch" => watch = true,
             "--output-watch-events" => output_watch_events = true,
+            "-A" | "--all-namespaces" => all_namespaces = true,
             t if t.starts_with('-') => {
                 return Err(err(ctx, Problem::UnknownFlag { got: t.to_string() }, U_GET));
             }
@@ -182,7 +326,94 @@ fn parse_get(w: &mut Words<'_>) -> Result<KubectlCommand, ParseError> {
             t => return Err(err(ctx, Problem::ExtraName { got: t.to_string(), at_most: true }, U_GET)),
         }
     }
-    Ok(KubectlCommand::Get { resource, name, namespace, chunk_size, watch, output_watch_events })
+    // cli-runtime `resource/builder.go` `visitorResult`: selectors are visited before names.
+    if name.is_some() && (label_selector.is_some() || field_selector.is_some()) {
+        return Err(kubectl_err(ctx, KubectlError::NameWithSelector, U_GET));
+    }
+    if name.is_some() && all_namespaces {
+        return Err(kubectl_err(ctx, KubectlError::NameAcrossAllNamespaces, U_GET));
+    }
+    Ok(KubectlCommand::Get {
+        resource,
+        name,
+        namespace,
+        chunk_size,
+        watch,
+        output_watch_events,
+        all_namespaces,
+        label_selector,
+        field_selector,
+        output,
+    })
+}
+
+/// `kubectl apply --server-side [-n ns] -f - <manifest>`: the manifest is the rest of the line
+/// (JSON, possibly in shell-style '…'), as if piped to kubectl's stdin.
+fn parse_apply(w: &mut Words<'_>) -> Result<KubectlCommand, ParseError> {
+    let ctx = "kubectl apply";
+    let (mut server_side, mut namespace_flag_v, mut manifest) = (false, None, None);
+    while let Some(tok) = w.next_bare() {
+        if namespace_flag(ctx, tok, w, &mut namespace_flag_v, U_APPLY)? {
+            continue;
+        }
+        match tok {
+            "--server-side" | "--server-side=true" => server_side = true,
+            "-f" | "--filename" | "-f=-" | "--filename=-" => {
+                if !tok.ends_with('-') && w.next_bare() != Some("-") {
+                    return Err(err(ctx, Problem::FlagNeedsValue { option: "-f -".into() }, U_APPLY));
+                }
+                let rest = w.rest();
+                let text = rest.strip_prefix('\'').and_then(|r| r.strip_suffix('\'')).unwrap_or(rest);
+                let v: Value = serde_json::from_str(text).map_err(|e| {
+                    err(ctx, Problem::NotJson { what: JsonPart::Body, detail: e.to_string() }, U_APPLY)
+                })?;
+                manifest = Some(v);
+                *w = Words::new("");
+            }
+            t => return Err(err(ctx, Problem::UnknownFlag { got: t.to_string() }, U_APPLY)),
+        }
+    }
+    if !server_side {
+        // Client-side apply (GET, then a three-way patch with the last-applied annotation) is
+        // not modelled.
+        return Err(ParseError::missing(ctx, Part::ServerSideFlag, U_APPLY));
+    }
+    let manifest = manifest.ok_or_else(|| ParseError::missing(ctx, Part::ManifestFlag, U_APPLY))?;
+    let text = |k: &str| manifest.get(k).and_then(Value::as_str).unwrap_or("").to_string();
+    let (api_version, kind) = (text("apiVersion"), text("kind"));
+    let resource = match (api_version.as_str(), kind.as_str()) {
+        ("v1", "ConfigMap") => KubectlResource::ConfigMaps,
+        ("v1", "Pod") => KubectlResource::Pods,
+        _ => return Err(kubectl_err(ctx, KubectlError::UnknownKind { api_version, kind }, U_APPLY)),
+    };
+    let meta = manifest.get("metadata");
+    let name = meta.and_then(|m| m.get("name")).and_then(Value::as_str).unwrap_or("").to_string();
+    if name.is_empty() {
+        return Err(ParseError::missing(ctx, Part::Name, U_APPLY));
+    }
+    check_name(ctx, Part::Name, &name, U_APPLY)?;
+    let object_ns = meta.and_then(|m| m.get("namespace")).and_then(Value::as_str).filter(|n| !n.is_empty());
+    let namespace = match (object_ns, &namespace_flag_v) {
+        (Some(o), Some(f)) if o != f => {
+            return Err(kubectl_err(
+                ctx,
+                KubectlError::NamespaceMismatch { object: o.to_string(), flag: f.clone() },
+                U_APPLY,
+            ));
+        }
+        (Some(o), _) => {
+            check_name(ctx, Part::Namespace, o, U_APPLY)?;
+            Some(o.to_string())
+        }
+        (None, f) => f.clone(),
+    };
+    Ok(KubectlCommand::ApplyServerSide {
+        resource,
+        name,
+        namespace,
+        namespace_flag: namespace_flag_v,
+        manifest,
+    })
 }
 
 fn parse_create(w: &mut Words<'_>) -> Result<KubectlCommand, ParseError> {
@@ -301,12 +532,35 @@ impl fmt::Display for KubectlCommand {
             None => Ok(()),
         };
         match self {
-            KubectlCommand::Get { resource, name, namespace, chunk_size, watch, output_watch_events } => {
+            KubectlCommand::Get {
+                resource,
+                name,
+                namespace,
+                chunk_size,
+                watch,
+                output_watch_events,
+                all_namespaces,
+                label_selector,
+                field_selector,
+                output,
+            } => {
                 write!(f, "kubectl get {}", resource.plural())?;
                 if let Some(n) = name {
                     write!(f, " {n}")?;
                 }
                 ns(f, namespace)?;
+                if *all_namespaces {
+                    f.write_str(" -A")?;
+                }
+                if let Some(l) = label_selector {
+                    write!(f, " -l {l}")?;
+                }
+                if let Some(l) = field_selector {
+                    write!(f, " --field-selector {l}")?;
+                }
+                if let Some(o) = output {
+                    write!(f, " -o {}", o.word())?;
+                }
                 if let Some(c) = chunk_size {
                     write!(f, " --chunk-size={c}")?;
                 }
@@ -317,6 +571,12 @@ impl fmt::Display for KubectlCommand {
                     f.write_str(" --output-watch-events")?;
                 }
                 Ok(())
+            }
+            KubectlCommand::GetRaw { uri } => write!(f, "kubectl get --raw {uri}"),
+            KubectlCommand::ApplyServerSide { namespace_flag, manifest, .. } => {
+                f.write_str("kubectl apply --server-side")?;
+                ns(f, namespace_flag)?;
+                write!(f, " -f - {manifest}")
             }
             KubectlCommand::CreateConfigMap { name, namespace, literals } => {
                 write!(f, "kubectl create configmap {name}")?;
@@ -356,11 +616,16 @@ pub struct KubectlRequest {
     /// A check after the command's own request (`delete`'s `--wait` GET): the line's result is
     /// the request before it.
     pub follow_up: bool,
+    /// An `Accept` header other than the client's default ([`TABLE_ACCEPT`] for `get`'s tables).
+    pub accept: Option<&'static str>,
 }
 
 impl KubectlRequest {
     fn get(target: String) -> Self {
-        KubectlRequest { method: "GET", target, body: None, patch_type: None, follow_up: false }
+        KubectlRequest { method: "GET", target, body: None, patch_type: None, follow_up: false, accept: None }
+    }
+    fn accepting(self, accept: Option<&'static str>) -> Self {
+        KubectlRequest { accept, ..self }
     }
     /// The request as a script line (`PATCH <path> type=json <body>` for a non-merge patch).
     pub fn line(&self) -> String {
@@ -394,6 +659,19 @@ fn query_escape(s: &str) -> String {
     out
 }
 
+/// `json.Marshal` of an `Unstructured`'s map: object keys sorted, at every depth.
+fn sorted_keys(v: &Value) -> Value {
+    match v {
+        Value::Object(m) => {
+            let mut keys: Vec<&String> = m.keys().collect();
+            keys.sort();
+            Value::Object(keys.into_iter().map(|k| (k.clone(), sorted_keys(&m[k]))).collect())
+        }
+        Value::Array(a) => Value::Array(a.iter().map(sorted_keys).collect()),
+        other => other.clone(),
+    }
+}
+
 /// What the previous request of the line answered.
 pub struct Answer<'a> {
     pub code: u16,
@@ -419,6 +697,12 @@ impl Plan {
         format!("/api/v1/namespaces/{}/{}", namespace.as_deref().unwrap_or("default"), resource.plural())
     }
 
+    /// The list/watch path: every namespace's with `-A` (the builder's `AllNamespaces(true)`
+    /// empties the namespace, whatever `-n` said).
+    fn list_path(resource: KubectlResource, namespace: &Option<String>, all: bool) -> String {
+        if all { format!("/api/v1/{}", resource.plural()) } else { Self::collection(resource, namespace) }
+    }
+
     /// The next request, given the answer to the previous one (`None` before the first).
     pub fn next(&mut self, last: Option<Answer<'_>>) -> Option<KubectlRequest> {
         if self.watching {
@@ -440,44 +724,100 @@ impl Plan {
             return None;
         }
         match &self.cmd {
-            KubectlCommand::Get { resource, name: Some(name), namespace, watch, .. } => {
+            KubectlCommand::Get { resource, name: Some(name), namespace, watch, output, .. } => {
                 let coll = Self::collection(*resource, namespace);
-                match n {
-                    0 => Some(KubectlRequest::get(format!("{coll}/{name}"))),
-                    1 if *watch => Some(KubectlRequest::get(format!(
+                let accept = OutputFormat::human_readable(*output).then_some(TABLE_ACCEPT);
+                let req = match n {
+                    0 => KubectlRequest::get(format!("{coll}/{name}")),
+                    1 if *watch => KubectlRequest::get(format!(
                         "{coll}?fieldSelector={}&resourceVersion=0&watch=true",
                         query_escape(&format!("metadata.name={name}"))
-                    ))),
-                    _ => None,
-                }
+                    )),
+                    _ => return None,
+                };
+                Some(req.accepting(accept))
             }
-            KubectlCommand::Get { resource, name: None, namespace, chunk_size, watch, .. } => {
-                let coll = Self::collection(*resource, namespace);
+            KubectlCommand::Get {
+                resource,
+                name: None,
+                namespace,
+                chunk_size,
+                watch,
+                all_namespaces,
+                label_selector,
+                field_selector,
+                output,
+                ..
+            } => {
+                let coll = Self::list_path(*resource, namespace, *all_namespaces);
+                let accept = OutputFormat::human_readable(*output).then_some(TABLE_ACCEPT);
                 let limit = chunk_size.unwrap_or(500);
+                // `url.Values.Encode`: keys sorted.
+                let query = |pairs: Vec<(&str, String)>| {
+                    let mut pairs = pairs;
+                    if let Some(f) = field_selector {
+                        pairs.push(("fieldSelector", query_escape(f)));
+                    }
+                    if let Some(l) = label_selector {
+                        pairs.push(("labelSelector", query_escape(l)));
+                    }
+                    pairs.sort_by(|a, b| a.0.cmp(b.0));
+                    let q: Vec<String> = pairs.into_iter().map(|(k, v)| format!("{k}={v}")).collect();
+                    if q.is_empty() { coll.clone() } else { format!("{coll}?{}", q.join("&")) }
+                };
                 let page = |cont: Option<&str>| {
                     let mut q = Vec::new();
                     if let Some(c) = cont {
-                        q.push(format!("continue={}", query_escape(c)));
+                        q.push(("continue", query_escape(c)));
                     }
                     if limit > 0 {
-                        q.push(format!("limit={limit}"));
+                        q.push(("limit", limit.to_string()));
                     }
-                    if q.is_empty() { coll.clone() } else { format!("{coll}?{}", q.join("&")) }
+                    KubectlRequest::get(query(q)).accepting(accept)
                 };
                 let Some(a) = last else {
-                    return Some(KubectlRequest::get(page(None)));
+                    return Some(page(None));
                 };
                 let meta = a.body.get("metadata");
                 let cont =
                     meta.and_then(|m| m.get("continue")).and_then(Value::as_str).filter(|c| !c.is_empty());
                 if let Some(c) = cont {
-                    return Some(KubectlRequest::get(page(Some(c))));
+                    return Some(page(Some(c)));
                 }
                 if !*watch {
                     return None;
                 }
+                // kubectl 1.32 `get.go` `watch`: one watch from the list's resourceVersion; what
+                // ends it (an ERROR event such as 410 Expired, the server closing) ends kubectl —
+                // `UntilWithoutRetry`'s error is discarded (`intr.Run(…)`, then `return nil`):
+                // no relist, no retry, exit status 0.
                 let rv = meta.and_then(|m| m.get("resourceVersion")).and_then(Value::as_str).unwrap_or("");
-                Some(KubectlRequest::get(format!("{coll}?resourceVersion={}&watch=true", query_escape(rv))))
+                let w = vec![("resourceVersion", query_escape(rv)), ("watch", "true".to_string())];
+                Some(KubectlRequest::get(query(w)).accepting(accept))
+            }
+            KubectlCommand::GetRaw { uri } => (n == 0).then(|| KubectlRequest::get(uri.clone())),
+            KubectlCommand::ApplyServerSide { resource, name, namespace, manifest, .. } => {
+                (n == 0).then(|| {
+                    let target = format!("{}/{name}", Self::collection(*resource, namespace));
+                    let mut body = manifest.clone();
+                    // cli-runtime `resource/visitor.go` `SetNamespace`: the object gets the namespace
+                    // it goes to when it has none.
+                    if let Some(m) = body.get_mut("metadata").and_then(Value::as_object_mut)
+                        && m.get("namespace").and_then(Value::as_str).is_none_or(str::is_empty)
+                    {
+                        m.insert("namespace".into(), json!(namespace.as_deref().unwrap_or("default")));
+                    }
+                    KubectlRequest {
+                        method: "PATCH",
+                        // `apply.go` `applyOneObject` (server-side): `PatchOptions{Force: &false,
+                        // FieldManager: "kubectl", FieldValidation: "Strict"}`, keys sorted.
+                        target: format!("{target}?fieldManager=kubectl&fieldValidation=Strict&force=false"),
+                        body: Some(sorted_keys(&body)),
+                        patch_type: Some(PatchType::Apply),
+                        follow_up: false,
+                        accept: None,
+                    }
+                })
             }
             KubectlCommand::CreateConfigMap { name, namespace, literals } => (n == 0).then(|| {
                 let mut obj = Map::new();
@@ -500,6 +840,7 @@ impl Plan {
                     body: Some(Value::Object(obj)),
                     patch_type: None,
                     follow_up: false,
+                    accept: None,
                 }
             }),
             KubectlCommand::Delete { resource, name, namespace } => {
@@ -511,6 +852,7 @@ impl Plan {
                         body: Some(json!({"propagationPolicy": "Background"})),
                         patch_type: None,
                         follow_up: false,
+                        accept: None,
                     }),
                     // --wait: only after a successful delete.
                     (1, Some(a)) if (200..300).contains(&a.code) => {
@@ -529,6 +871,7 @@ impl Plan {
                         body: Some(patch.clone()),
                         patch_type: Some(patch_type.unwrap_or(PatchType::Strategic)),
                         follow_up: false,
+                        accept: None,
                     }),
                     _ => None,
                 }
@@ -538,117 +881,5 @@ impl Plan {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    fn parse_any(line: &str) -> Result<KubectlCommand, ParseError> {
-        parse(&mut Words::new(line.strip_prefix("kubectl ").unwrap_or(line)))
-    }
-
-    fn plan(line: &str) -> Plan {
-        Plan::new(parse_any(line).unwrap())
-    }
-
-    /// The request lines kubectl 1.32.4 sent (`-v=8`), for each form.
-    #[test]
-    fn get_pages_then_watches_from_the_list_rv() {
-        let mut p = plan("kubectl get cm --chunk-size=1 -w");
-        assert_eq!(p.next(None).unwrap().line(), "GET /api/v1/namespaces/default/configmaps?limit=1");
-        let page1 =
-            json!({"kind": "ConfigMapList", "metadata": {"resourceVersion": "3", "continue": "abc="}});
-        assert_eq!(
-            p.next(Some(Answer { code: 200, body: &page1 })).unwrap().line(),
-            "GET /api/v1/namespaces/default/configmaps?continue=abc%3D&limit=1"
-        );
-        let page2 = json!({"kind": "ConfigMapList", "metadata": {"resourceVersion": "3"}});
-        let w = p.next(Some(Answer { code: 200, body: &page2 })).unwrap();
-        assert_eq!(w.line(), "GET /api/v1/namespaces/default/configmaps?resourceVersion=3&watch=true");
-        assert!(w.is_watch());
-        assert!(p.next(Some(Answer { code: 200, body: &json!({}) })).is_none());
-
-        let mut p = plan("kubectl get pods -n kube-system");
-        assert_eq!(p.next(None).unwrap().line(), "GET /api/v1/namespaces/kube-system/pods?limit=500");
-        assert!(
-            p.next(Some(Answer { code: 200, body: &json!({"kind": "PodList", "metadata": {}}) })).is_none()
-        );
-
-        let mut p = plan("kubectl get configmap a -w --output-watch-events");
-        assert_eq!(p.next(None).unwrap().line(), "GET /api/v1/namespaces/default/configmaps/a");
-        let obj = json!({"kind": "ConfigMap", "metadata": {"name": "a", "resourceVersion": "2"}});
-        assert_eq!(
-            p.next(Some(Answer { code: 200, body: &obj })).unwrap().line(),
-            "GET /api/v1/namespaces/default/configmaps?fieldSelector=metadata.name%3Da&resourceVersion=0&watch=true"
-        );
-        let mut p = plan("kubectl get configmap a -w");
-        p.next(None);
-        assert!(
-            p.next(Some(Answer { code: 404, body: &json!({"kind": "Status"}) })).is_none(),
-            "stops on error"
-        );
-    }
-
-    #[test]
-    fn create_delete_patch_send_what_kubectl_sends() {
-        let mut p = plan("kubectl create configmap a --from-literal=k=v --from-literal=a=1");
-        let r = p.next(None).unwrap();
-        assert_eq!(
-            r.line(),
-            "POST /api/v1/namespaces/default/configmaps?fieldManager=kubectl-create&fieldValidation=Strict \
-             {\"kind\":\"ConfigMap\",\"apiVersion\":\"v1\",\"metadata\":{\"name\":\"a\",\"creationTimestamp\":null},\"data\":{\"a\":\"1\",\"k\":\"v\"}}"
-        );
-        let mut p = plan("kubectl delete cm a");
-        assert_eq!(
-            p.next(None).unwrap().line(),
-            "DELETE /api/v1/namespaces/default/configmaps/a {\"propagationPolicy\":\"Background\"}"
-        );
-        assert_eq!(
-            p.next(Some(Answer { code: 200, body: &json!({}) })).unwrap().line(),
-            "GET /api/v1/namespaces/default/configmaps/a"
-        );
-        let mut p = plan("kubectl delete cm a");
-        p.next(None);
-        assert!(p.next(Some(Answer { code: 404, body: &json!({}) })).is_none());
-        let mut p = plan("kubectl patch cm a -p {\"data\":{\"x\":\"1\"}}");
-        assert_eq!(p.next(None).unwrap().line(), "GET /api/v1/namespaces/default/configmaps/a");
-        let r = p.next(Some(Answer { code: 200, body: &json!({}) })).unwrap();
-        assert_eq!(r.patch_type, Some(PatchType::Strategic));
-        assert_eq!(
-            r.line(),
-            "PATCH /api/v1/namespaces/default/configmaps/a?fieldManager=kubectl-patch type=strategic {\"data\":{\"x\":\"1\"}}"
-        );
-        let mut p = plan("kubectl patch cm a --type=json -p '[{\"op\":\"remove\",\"path\":\"/data/x\"}]'");
-        p.next(None);
-        let r = p.next(Some(Answer { code: 200, body: &json!({}) })).unwrap();
-        assert_eq!(r.patch_type, Some(PatchType::Json));
-    }
-
-    #[test]
-    fn parse_errors_say_what_is_expected() {
-        let e = |l: &str| parse_any(l).unwrap_err().to_string();
-        assert!(e("get secrets").contains("unknown resource \"secrets\""));
-        assert!(e("get cm --chunk-size=-1").contains("--chunk-size takes a number"));
-        assert!(e("create secret a").contains("can only create a configmap"));
-        assert!(e("delete cm").contains("missing name"));
-        assert!(e("patch cm a --type=apply -p {}").contains("--type must be one of"));
-        assert!(e("patch cm a -p {").contains("not valid JSON"));
-        assert!(e("get cm a/b").contains("cannot be used in a URL path"));
-        assert!(e("frobnicate").contains("unknown command"));
-    }
-
-    #[test]
-    fn display_reads_back() {
-        for l in [
-            "get configmaps",
-            "get pods a -n ns --chunk-size=0 -w --output-watch-events",
-            "create configmap a -n x --from-literal=k=v \"--from-literal=a=b c\"",
-            "delete pods p -n ns",
-            "patch configmaps a --type=json -p [{\"op\":\"remove\",\"path\":\"/data/x\"}]",
-            "patch configmaps a -p {\"data\":{\"k\":\"v\"}}",
-        ] {
-            let c = parse_any(l).unwrap();
-            let shown = c.to_string();
-            let again = parse_any(&shown).unwrap();
-            assert_eq!(c, again, "{l} → {shown}");
-        }
-    }
-}
+#[path = "kubectl_tests.rs"]
+mod tests;

@@ -365,6 +365,11 @@ impl Session {
             let mut m = self.request(req.method, content_type, &req.target, body.as_deref());
             let mut shown = Map::new();
             shown.insert("request".into(), Value::String(req.line()));
+            // The header kubectl adds; the engine answers in JSON whatever it says (the
+            // server-side Table is `rvlab serve`'s).
+            if let Some(a) = req.accept {
+                shown.insert("accept".into(), Value::String(a.into()));
+            }
             for (k, v) in &m {
                 shown.insert(k.clone(), v.clone());
             }

@@ -209,6 +209,10 @@ pub enum Part {
     ConfigmapWord,
     /// `-p <patch>` (in `kubectl patch`).
     PatchFlag,
+    /// `-f - <manifest>` (in `kubectl apply`).
+    ManifestFlag,
+    /// `--server-side` (in `kubectl apply`).
+    ServerSideFlag,
     Subject,
     Check,
     HeaderName,
@@ -236,6 +240,8 @@ impl Part {
             Part::Resource => "resource",
             Part::ConfigmapWord => "\"configmap\"",
             Part::PatchFlag => "-p <patch>",
+            Part::ManifestFlag => "-f - <manifest>",
+            Part::ServerSideFlag => "--server-side",
             Part::Subject => "subject",
             Part::Check => "check",
             Part::HeaderName => "header name",
@@ -263,6 +269,8 @@ impl Part {
             Part::Resource => "资源",
             Part::ConfigmapWord => "\"configmap\"",
             Part::PatchFlag => "-p <patch>",
+            Part::ManifestFlag => "-f - <清单（manifest）>",
+            Part::ServerSideFlag => "--server-side",
             Part::Subject => "检查对象",
             Part::Check => "检查方式",
             Part::HeaderName => "头部名称",
@@ -357,6 +365,55 @@ impl PathProblem {
             PathProblem::Separator => "键与键之间应为 . 或 [".into(),
             PathProblem::EmptyKey => "空的键".into(),
             PathProblem::EmptyPath => "空的路径".into(),
+        }
+    }
+}
+
+/// What kubectl 1.32 itself refuses before sending a request, with its own (English) text.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(tag = "error", rename_all = "kebab-case", rename_all_fields = "camelCase")]
+pub enum KubectlError {
+    /// `get <name> -A` (cli-runtime `resource/builder.go` `visitByName`).
+    NameAcrossAllNamespaces,
+    /// `get <name> -l …` (cli-runtime `resource/builder.go` `visitBySelector`).
+    NameWithSelector,
+    /// `get --raw` with `-w` or a selector (`get.go` `Validate`).
+    RawWithOthers,
+    /// `get --raw` with `-o` (`get.go` `Validate`).
+    RawWithOutput,
+    /// `get --raw` with a resource or name (`get.go` `Complete`).
+    RawWithArgs,
+    /// `--raw` that is not an absolute URL path (`url.ParseRequestURI`).
+    RawNotPath { got: String },
+    /// `apply -f -` of a kind the lines do not serve (cli-runtime `mapper.go` `infoForData`).
+    UnknownKind { api_version: String, kind: String },
+    /// A manifest's namespace that is not `-n`'s (`resource/visitor.go` `RequireNamespace`).
+    NamespaceMismatch { object: String, flag: String },
+}
+
+impl KubectlError {
+    /// kubectl's message, as it prints it after `error: `.
+    pub fn kubectl_text(&self) -> String {
+        match self {
+            KubectlError::NameAcrossAllNamespaces => {
+                "a resource cannot be retrieved by name across all namespaces".into()
+            }
+            KubectlError::NameWithSelector => "name cannot be provided when a selector is specified".into(),
+            KubectlError::RawWithOthers => {
+                "--raw may not be specified with other flags that filter the server request or alter the output"
+                    .into()
+            }
+            KubectlError::RawWithOutput => "--raw and --output are mutually exclusive".into(),
+            KubectlError::RawWithArgs => "arguments may not be passed when --raw is specified".into(),
+            KubectlError::RawNotPath { got } => {
+                format!("--raw must be a valid URL path: parse {got:?}: invalid URI for request")
+            }
+            KubectlError::UnknownKind { api_version, kind } => format!(
+                "resource mapping not found for name: \"\" namespace: \"\" from \"STDIN\": no matches for kind \"{kind}\" in version \"{api_version}\""
+            ),
+            KubectlError::NamespaceMismatch { object, flag } => format!(
+                "the namespace from the provided object \"{object}\" does not match the namespace \"{flag}\". You must pass '--namespace={object}' to perform this operation."
+            ),
         }
     }
 }
@@ -491,6 +548,18 @@ pub enum Problem {
     KubectlPatchType {
         got: String,
     },
+    /// `-o` with a format the kubectl lines do not know.
+    KubectlOutput {
+        got: String,
+    },
+    /// A kubectl flag given without its value (`-l`, `--raw`, `-f`).
+    FlagNeedsValue {
+        option: String,
+    },
+    /// What kubectl itself refuses before sending anything.
+    Kubectl {
+        error: KubectlError,
+    },
     NotAnExpectLine {
         got: String,
     },
@@ -598,6 +667,11 @@ impl fmt::Display for Problem {
             P::KubectlPatchType { got } => {
                 write!(f, "--type must be one of strategic, merge or json, not {}", q(got))
             }
+            P::KubectlOutput { got } => {
+                write!(f, "-o must be one of json, yaml, name or wide, not {}", q(got))
+            }
+            P::FlagNeedsValue { option } => write!(f, "{option} needs a value"),
+            P::Kubectl { error } => write!(f, "kubectl refuses: error: {}", error.kubectl_text()),
             P::NotAnExpectLine { got } => write!(f, "not an expect line: {}", q(got)),
             P::OnlyNotClosed => f.write_str("only \"expect not closed\" exists; use != or absent otherwise"),
             P::ContainsOneEntry { events } => {
@@ -695,6 +769,9 @@ impl Problem {
             P::KubectlPatchType { got } => {
                 format!("--type 只能是 strategic、merge 或 json，而不是 {}", q(got))
             }
+            P::KubectlOutput { got } => format!("-o 只能是 json、yaml、name 或 wide，而不是 {}", q(got)),
+            P::FlagNeedsValue { option } => format!("{option} 需要一个值"),
+            P::Kubectl { error } => format!("kubectl 拒绝执行（它的原话）：error: {}", error.kubectl_text()),
             P::NotAnExpectLine { got } => format!("不是 expect 行：{}", q(got)),
             P::OnlyNotClosed => "只有 \"expect not closed\" 这一种写法；其他情况请用 != 或 absent".into(),
             P::ContainsOneEntry { events } => {

@@ -17,7 +17,7 @@ use super::features::Features;
 use super::field_selector::{SelectableFields, SelectionPredicate};
 use super::object;
 use super::registry::{self, WriteCtx};
-use super::request::{ApiRequest, Verb};
+use super::request::{ApiRequest, ValueStyle, Verb};
 use super::resource::ResourceInfo;
 use super::status::Status;
 use super::validation;
@@ -147,7 +147,10 @@ impl ApiServer {
         body: Option<&str>,
     ) -> ApiResponse {
         let watch_list = self.config.features.watch_list;
-        let req = match validation::parse_and_validate_ruled(method, target, content_type, body, watch_list) {
+        let style = ValueStyle::of_minor(self.config.features.minor);
+        let parsed =
+            validation::parse_and_validate_ruled(method, target, content_type, body, watch_list, style);
+        let req = match parsed {
             Ok(r) => r,
             Err(rejection) => {
                 let mut resp = ApiResponse::from_status(&rejection.status, Why::new(rejection.rule));
