@@ -524,6 +524,32 @@ async fn simulation_update_delete_and_compact_below_the_cache_window() {
     lab.unmount();
 }
 
+/// The settings offer the feature gates of the release the sandbox runs (kube-apiserver's
+/// `--feature-gates`, spec §C.7), each away from its default, and follow `set kubernetes`.
+#[wasm_bindgen_test]
+async fn the_settings_offer_the_feature_gates_of_the_running_release() {
+    let lab = Lab::fresh().await;
+    let options = |lab: &Lab| -> Vec<String> {
+        lab.all("#set-feature-gates option").iter().filter_map(|o| o.get_attribute("value")).collect()
+    };
+    // 1.37, the default: its new alpha gate is offered on; ConsistentListFromCache is gone (removed
+    // in 1.37) and WatchCacheInitializationPostStartHook is locked (GA), so neither is offered.
+    let at_37 = options(&lab);
+    assert!(at_37.contains(&"ConsistentListFromCacheSkipTimeoutFallback=true".to_string()), "{at_37:?}");
+    assert!(at_37.contains(&"WatchList=false".to_string()), "{at_37:?}");
+    assert!(!at_37.iter().any(|o| o.starts_with("ConsistentListFromCache=")), "{at_37:?}");
+    assert!(!at_37.iter().any(|o| o.starts_with("WatchCacheInitializationPostStartHook=")), "{at_37:?}");
+    lab.select("#set-feature-gates", "WatchList=false").await;
+    lab.click("button[data-cmd='set feature-gates WatchList=false']").await;
+    assert_eq!(lab.log().last().map(String::as_str), Some("set feature-gates WatchList=false"));
+    // 1.30: ConsistentListFromCache is a beta gate, off by default there.
+    lab.console("set kubernetes 1.30").await;
+    let at_30 = options(&lab);
+    assert!(at_30.contains(&"ConsistentListFromCache=true".to_string()), "{at_30:?}");
+    assert!(!at_30.iter().any(|o| o.starts_with("ConsistentListFromCacheSkipTimeoutFallback=")), "{at_30:?}");
+    lab.unmount();
+}
+
 #[wasm_bindgen_test]
 async fn simulation_controls_append_their_lines() {
     let lab = Lab::fresh().await;
