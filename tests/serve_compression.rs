@@ -6,7 +6,7 @@
 //! a client without gzip, or the gate off get the uncompressed stream.
 #![cfg(not(target_arch = "wasm32"))]
 
-use std::io::{BufRead, BufReader, Read, Write};
+use std::io::{BufReader, Read, Write};
 use std::net::TcpStream;
 use std::time::Duration;
 
@@ -14,6 +14,7 @@ use serde_json::{Value, json};
 
 #[path = "support/serve.rs"]
 mod serve;
+use serve::{read_chunk, read_head};
 
 const CM: &str = "/api/v1/namespaces/default/configmaps";
 const WATCH_LIST: &str = "/api/v1/namespaces/default/configmaps?watch=true&sendInitialEvents=true&resourceVersionMatch=NotOlderThan&allowWatchBookmarks=true";
@@ -30,32 +31,6 @@ fn send(addr: &str, method: &str, target: &str, headers: &[(&str, &str)], body: 
     s.write_all(req.as_bytes()).expect("write head");
     s.write_all(body).expect("write body");
     s
-}
-
-fn read_head(r: &mut impl BufRead) -> String {
-    let mut head = String::new();
-    loop {
-        let mut line = String::new();
-        if r.read_line(&mut line).unwrap_or(0) == 0 || line == "\r\n" {
-            return head;
-        }
-        head.push_str(&line);
-    }
-}
-
-fn read_chunk(r: &mut impl BufRead) -> Option<Vec<u8>> {
-    let mut size = String::new();
-    if r.read_line(&mut size).ok()? == 0 {
-        return None;
-    }
-    let n = usize::from_str_radix(size.trim(), 16).ok()?;
-    if n == 0 {
-        return None;
-    }
-    let mut data = vec![0; n + 2];
-    r.read_exact(&mut data).ok()?;
-    data.truncate(n);
-    Some(data)
 }
 
 /// One request with `Connection: close`: status line + headers (lower-cased), and the body.

@@ -25,6 +25,7 @@ fn go_error(public_err: &str) -> Vec<u8> {
 
 #[path = "support/serve.rs"]
 mod serve;
+use serve::{read_chunk, read_head};
 
 struct Server {
     process: serve::Process,
@@ -148,33 +149,6 @@ fn request(method: &str, target: &str, headers: &[(&str, &str)], body: &[u8]) ->
     let mut bytes = req.into_bytes();
     bytes.extend_from_slice(body);
     bytes
-}
-
-fn read_head(r: &mut impl BufRead) -> String {
-    let mut head = String::new();
-    loop {
-        let mut line = String::new();
-        if r.read_line(&mut line).unwrap_or(0) == 0 || line == "\r\n" {
-            return head;
-        }
-        head.push_str(&line);
-    }
-}
-
-/// One chunk of a chunked body; `None` at its end.
-fn read_chunk(r: &mut impl BufRead) -> Option<Vec<u8>> {
-    let mut size = String::new();
-    if r.read_line(&mut size).ok()? == 0 {
-        return None;
-    }
-    let n = usize::from_str_radix(size.trim(), 16).ok()?;
-    if n == 0 {
-        return None;
-    }
-    let mut data = vec![0; n + 2];
-    r.read_exact(&mut data).ok()?;
-    data.truncate(n);
-    Some(data)
 }
 
 /// Sends raw bytes on a new connection and reads until the server closes it (or 20 s pass):

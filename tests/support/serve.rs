@@ -66,3 +66,33 @@ fn spawn(tag: &str, extra: &[&str], scheme: &str) -> Process {
     assert!(page.starts_with("127.0.0.1:"), "{first}");
     Process { child, addr, page, dir }
 }
+
+/// The head of an HTTP response read from `r`, up to its blank line.
+#[allow(dead_code)]
+pub fn read_head(r: &mut impl BufRead) -> String {
+    let mut head = String::new();
+    loop {
+        let mut line = String::new();
+        if r.read_line(&mut line).unwrap_or(0) == 0 || line == "\r\n" {
+            return head;
+        }
+        head.push_str(&line);
+    }
+}
+
+/// One chunk of a chunked body; `None` at its end.
+#[allow(dead_code)]
+pub fn read_chunk(r: &mut impl BufRead) -> Option<Vec<u8>> {
+    let mut size = String::new();
+    if r.read_line(&mut size).ok()? == 0 {
+        return None;
+    }
+    let n = usize::from_str_radix(size.trim(), 16).ok()?;
+    if n == 0 {
+        return None;
+    }
+    let mut data = vec![0; n + 2];
+    r.read_exact(&mut data).ok()?;
+    data.truncate(n);
+    Some(data)
+}
