@@ -25,10 +25,13 @@ import os from 'node:os';
 import http from 'node:http';
 import { spawnSync } from 'node:child_process';
 import { createRequire } from 'node:module';
+import { launchChromium, pwPath, sleep, until as poll } from '../browser.mjs';
+
+/** Polls `f` for up to 30 s (this check's waits include first compiles of the wasm). */
+const until = (f, ms = 30000) => poll(f, ms);
 
 const require = createRequire(import.meta.url);
 const here = path.dirname(new URL(import.meta.url).pathname);
-const pwPath = process.env.PLAYWRIGHT_CORE || path.join(process.env.XDG_CACHE_HOME || path.join(os.homedir(), '.cache'), 'rvlab/tools/playwright-core-1.65.1/node_modules/playwright-core');
 
 let passed = 0, failed = 0;
 const check = (ok, what, detail = '') => {
@@ -123,7 +126,7 @@ foreignOrigin = `http://127.0.0.1:${foreign.address().port}`;
 
 let browser;
 try {
-  browser = await chromium.launch({ executablePath: process.env.CHROMIUM || '/usr/bin/chromium', args: ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage'] });
+  browser = await launchChromium(chromium);
 } catch (e) { check(false, 'headless Chromium starts', String(e).split('\n')[0]); app.close(); foreign.close(); await finish(); }
 cleanup = async () => { await browser.close().catch(() => {}); app.close(); foreign.close(); };
 
@@ -137,13 +140,6 @@ const newPage = async () => {
   page.on('pageerror', e => consoleErrors.push(String(e)));
   return page;
 };
-const sleep = ms => new Promise(r => setTimeout(r, ms));
-async function until(f, ms = 30000) {
-  const end = Date.now() + ms;
-  let v;
-  while (Date.now() < end) { try { v = await f(); } catch { v = undefined; } if (v) return v; await sleep(100); }
-  return v;
-}
 /** Whether the page still answers and paints: a requestAnimationFrame callback runs. */
 const responsive = page => Promise.race([
   page.evaluate(() => new Promise(r => requestAnimationFrame(() => r(true)))),

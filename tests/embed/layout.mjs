@@ -22,10 +22,10 @@ import path from 'node:path';
 import os from 'node:os';
 import http from 'node:http';
 import { createRequire } from 'node:module';
+import { launchChromium, pwPath, sleep, until } from '../browser.mjs';
 
 const require = createRequire(import.meta.url);
 const here = path.dirname(new URL(import.meta.url).pathname);
-const pwPath = process.env.PLAYWRIGHT_CORE || path.join(process.env.XDG_CACHE_HOME || path.join(os.homedir(), '.cache'), 'rvlab/tools/playwright-core-1.65.1/node_modules/playwright-core');
 const PREFIX = '/rvlab/';
 const FRAME_W = 800;
 const MAX_SHORT = 900;
@@ -87,18 +87,10 @@ for(const f of document.querySelectorAll("iframe.rvlab"))if(f.contentWindow===e.
 
 let browser;
 try {
-  browser = await chromium.launch({ executablePath: process.env.CHROMIUM || '/usr/bin/chromium', args: ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage'] });
+  browser = await launchChromium(chromium);
 } catch (e) { check(false, 'headless Chromium starts', String(e).split('\n')[0]); server.close(); finish(); }
 
-const sleep = ms => new Promise(r => setTimeout(r, ms));
 
-/** Waits until `f()` is truthy (polling), or the timeout passes; returns the last value. */
-async function until(f, ms = 20000) {
-  const end = Date.now() + ms;
-  let v;
-  while (Date.now() < end) { try { v = await f(); } catch { v = undefined; } if (v) return v; await sleep(100); }
-  return v;
-}
 
 /** `f()` once it has returned the same value for `quiet` ms (animations, a lazy frame, a fetch). */
 async function settled(f, quiet = 700, ms = 20000) {

@@ -15,23 +15,15 @@ import net from 'node:net';
 import path from 'node:path';
 import { spawn } from 'node:child_process';
 import { createRequire } from 'node:module';
+import { launchChromium, pwPath, sleep, until } from '../browser.mjs';
 
 const require = createRequire(import.meta.url);
 const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), '../..');
-const pwPath = process.env.PLAYWRIGHT_CORE
-  || path.join(process.env.XDG_CACHE_HOME || path.join(os.homedir(), '.cache'), 'rvlab/tools/playwright-core-1.65.1/node_modules/playwright-core');
 
 let passed = 0, failed = 0;
 const check = (ok, what, detail = '') => {
   if (ok) { passed++; console.log(`ok - ${what}`); } else { failed++; console.log(`not ok - ${what}${detail ? ': ' + detail : ''}`); }
 };
-const sleep = ms => new Promise(r => setTimeout(r, ms));
-async function until(f, ms) {
-  const end = Date.now() + ms;
-  let v;
-  while (Date.now() < end) { try { v = await f(); } catch { v = undefined; } if (v) return v; await sleep(200); }
-  return v;
-}
 const freePort = () => new Promise(r => { const s = net.createServer(); s.listen(0, '127.0.0.1', () => { const p = s.address().port; s.close(() => r(p)); }); });
 
 const probe = path.join(root, 'www', 'reload-probe.tmp');
@@ -79,7 +71,7 @@ for (const f of ['favicon.svg', 'rv-playground.js', 'embed-example.html', 'lesso
 let chromium;
 try { ({ chromium } = require(pwPath)); } catch (e) { check(false, 'playwright-core is installed', String(e)); await finish(); }
 try {
-  browser = await chromium.launch({ executablePath: process.env.CHROMIUM || '/usr/bin/chromium', args: ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage'] });
+  browser = await launchChromium(chromium);
 } catch (e) { check(false, 'headless Chromium starts', String(e).split('\n')[0]); await finish(); }
 const page = await browser.newPage();
 const errors = [];
