@@ -148,7 +148,8 @@ impl Clock {
 }
 
 /// A small deterministic PRNG (SplitMix64): jitter and random choices come from a seed, so a
-/// script replays identically.
+/// script replays identically. The project's one generator: the engine, the soak's schedule and
+/// every seeded test draw from it.
 #[derive(Debug, Clone)]
 pub struct Rng(u64);
 
@@ -166,6 +167,16 @@ impl Rng {
     /// A value in `[lo, hi)`; returns `lo` when the range is empty.
     pub fn range(&mut self, lo: u64, hi: u64) -> u64 {
         if hi <= lo { lo } else { lo + self.next_u64() % (hi - lo) }
+    }
+    /// A value in `[0, n)` (0 when `n` is 0).
+    pub fn below(&mut self, n: u64) -> u64 {
+        self.range(0, n)
+    }
+    /// One of `xs`, or `None` when it is empty.
+    pub fn choose<T: Copy>(&mut self, xs: &[T]) -> Option<T> {
+        let n = u64::try_from(xs.len()).ok()?;
+        let i = usize::try_from(self.below(n)).ok()?;
+        xs.get(i).copied()
     }
 }
 

@@ -13,6 +13,7 @@ use serde_json::json;
 #[path = "support/doc_table.rs"]
 mod doc_table;
 mod support;
+use support::Pick as _;
 
 fn ok(line: &str) -> Command {
     support::parses(line)
@@ -572,13 +573,13 @@ fn never_panics_and_whatever_parses_round_trips() {
         "\u{200b}",
         "\u{a0}",
     ];
-    let mut rng = support::Rng(0x9E37_79B9_7F4A_7C15);
+    let mut rng = support::Rng::new(0x9E37_79B9_7F4A_7C15);
     let mut parsed = 0;
     for _ in 0..20_000 {
         let mut s: Vec<char> = rng.pick(&seeds).chars().collect();
-        for _ in 0..(rng.next() % 4 + 1) {
-            let pos = (rng.next() as usize) % (s.len() + 1);
-            match rng.next() % 3 {
+        for _ in 0..(rng.next_u64() % 4 + 1) {
+            let pos = (rng.next_u64() as usize) % (s.len() + 1);
+            match rng.next_u64() % 3 {
                 0 => {
                     let p: Vec<char> = rng.pick(&pieces).chars().collect();
                     s.splice(pos..pos, p);

@@ -15,7 +15,7 @@ use rvlab::script::why::{Lang, OutputWhy, render};
 use serde_json::Value;
 
 mod support;
-use support::Rng;
+use support::{Pick, Rng};
 
 fn why_scripts() -> Vec<std::path::PathBuf> {
     let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("scripts/why");
@@ -309,7 +309,7 @@ fn random_line(r: &mut Rng, watches: &mut u64) -> String {
 fn explanations_are_renderings_of_their_why() {
     let mut checked = 0usize;
     for seed in 1..=60u64 {
-        let mut r = Rng(seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1);
+        let mut r = Rng::new(seed);
         let mut s = Session::with_explain(true);
         let mut watches = 0;
         let mut script = String::new();

@@ -102,22 +102,8 @@ mod soak {
         }
     }
 
-    /// xorshift64*: the run's schedule (keys, operations, timeouts) comes from `--seed`.
-    struct Rng(u64);
-    impl Rng {
-        fn new(seed: u64) -> Rng {
-            Rng(seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1)
-        }
-        fn next(&mut self) -> u64 {
-            self.0 ^= self.0 >> 12;
-            self.0 ^= self.0 << 25;
-            self.0 ^= self.0 >> 27;
-            self.0.wrapping_mul(0x2545_F491_4F6C_DD1D)
-        }
-        fn below(&mut self, n: u64) -> u64 {
-            self.next() % n.max(1)
-        }
-    }
+    // The run's schedule (keys, operations, timeouts) comes from `--seed`.
+    use rvlab::clock::Rng;
 
     /// A change a writer made, as its answer told it.
     #[derive(Debug, Clone, PartialEq, Eq)]

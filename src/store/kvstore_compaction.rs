@@ -99,13 +99,8 @@ mod compact_tests {
     fn backend_matches_the_index(version: EtcdVersion) {
         let mut s = KvStore::new();
         s.set_version(version);
-        let mut x: u64 = 0x9E37_79B9_7F4A_7C15;
-        let mut next = |m: u64| {
-            x ^= x << 13;
-            x ^= x >> 7;
-            x ^= x << 17;
-            x % m
-        };
+        let mut rng = crate::clock::Rng::new(0x9E37_79B9_7F4A_7C15);
+        let mut next = |m: u64| rng.below(m);
         for step in 0..20_000u64 {
             let k = format!("/k/{:03}", next(40)).into_bytes();
             if next(5) == 0 {

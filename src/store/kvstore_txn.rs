@@ -271,13 +271,8 @@ mod count_tests {
     #[test]
     fn limited_range_count_matches_a_walk() {
         let mut s = KvStore::new();
-        let mut x: u64 = 0x2545_F491_4F6C_DD1D;
-        let mut next = |m: u64| {
-            x ^= x << 13;
-            x ^= x >> 7;
-            x ^= x << 17;
-            x % m
-        };
+        let mut rng = crate::clock::Rng::new(0x2545_F491_4F6C_DD1D);
+        let mut next = |m: u64| rng.below(m);
         let key = |i: u64| format!("/k/{i:03}").into_bytes();
         for step in 0..9_000u64 {
             let k = key(next(60));

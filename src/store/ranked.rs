@@ -117,11 +117,9 @@ mod tests {
     fn ranks_match_a_btreeset_through_inserts_and_removes() {
         let mut r = RankedSet::new();
         let mut b = BTreeSet::new();
-        let mut x: u64 = 88172645463325252;
+        let mut rng = crate::clock::Rng::new(88172645463325252);
         for _ in 0..20_000 {
-            x ^= x << 13;
-            x ^= x >> 7;
-            x ^= x << 17;
+            let x = rng.next_u64();
             let k = (x % 3000) as u32;
             if x.is_multiple_of(3) {
                 assert_eq!(r.remove(&k), b.remove(&k));

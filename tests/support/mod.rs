@@ -33,24 +33,16 @@ pub fn round_trip<T: FromStr<Err: Display> + Display + PartialEq + Debug>(text: 
     canon
 }
 
-/// A small deterministic generator (xorshift): the same seed gives the same sweep.
-pub struct Rng(pub u64);
+/// The project's one deterministic generator: the same seed gives the same sweep.
+pub use rvlab::clock::Rng;
 
-impl Rng {
-    pub fn next(&mut self) -> u64 {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        self.0
-    }
+/// `pick` for tests: one of a fixed, non-empty list.
+pub trait Pick {
+    fn pick<T: Copy>(&mut self, xs: &[T]) -> T;
+}
 
-    /// One of `xs` (not empty).
-    pub fn pick<T: Copy>(&mut self, xs: &[T]) -> T {
-        xs[(self.next() % xs.len() as u64) as usize]
-    }
-
-    /// A number in [0, n) (0 when n is 0).
-    pub fn below(&mut self, n: u64) -> u64 {
-        self.next() % n.max(1)
+impl Pick for Rng {
+    fn pick<T: Copy>(&mut self, xs: &[T]) -> T {
+        self.choose(xs).expect("pick from a non-empty list")
     }
 }
