@@ -251,6 +251,9 @@ check() {
 
 cmd_test() {
   STATUS=0
+  # The tests that drive kubectl, etcd, the Python client and client-node skip without them under
+  # a plain `cargo test`; here, where they are installed, a missing one is a failure.
+  export RVLAB_REQUIRE_TOOLS=1
   local logs; logs=$(mktemp -d)
   phase "installing what is missing (pinned tools into $TOOL_CACHE, Debian packages)"
   need_rust
