@@ -1,6 +1,6 @@
 //! Every string the UI shows, in English and 简体中文. [`K`] is one key per string; the
 //! `strings!` table below gives both translations for each key, so a key without a translation
-//! does not compile, and `tests/web.rs` checks that none is empty and that both sides use the
+//! does not compile, and `tests/web/` checks that none is empty and that both sides use the
 //! same `{0}`, `{1}` … placeholders. Terms (resourceVersion, etcd, continue token, watch,
 //! revision, list, informer, apiserver) stay in English in the Chinese text, as Chinese
 //! Kubernetes documentation writes them.

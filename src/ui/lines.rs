@@ -1,6 +1,6 @@
 //! The one place that turns UI actions into script lines, and reads the JSON output objects
 //! back (status texts, continue tokens, revisions seen, watches). Pure functions only: the
-//! components call these, and `tests/web.rs` tests them directly.
+//! components call these, and `tests/web/` tests them directly.
 
 use serde_json::{Value, json};
 

@@ -1,0 +1,164 @@
+//! Pure helpers of the UI (no DOM): tokens, statuses, revisions, watches, request lines.
+
+use super::*;
+
+#[wasm_bindgen_test]
+fn continue_token_decodes_as_the_spec_example() {
+    let v =
+        lines::decode_continue("eyJ2IjoibWV0YS5rOHMuaW8vdjEiLCJydiI6NCwic3RhcnQiOiJhXHUwMDAwIn0").unwrap();
+    assert_eq!(v, json!({"v": "meta.k8s.io/v1", "rv": 4, "start": "a\u{0}"}));
+    assert_eq!(
+        lines::describe_token("eyJ2IjoibWV0YS5rOHMuaW8vdjEiLCJydiI6NCwic3RhcnQiOiJhXHUwMDAwIn0"),
+        r#"rv 4, start "a\u0000""#
+    );
+    // The viewer's decoder is the apiserver's: on any token it says what the server says.
+    for tok in ["ab!c", "bm90IGpzb24", "eyJ2IjoieCJ9", "eyJ2IjoibWV0YS5rOHMuaW8vdjEiLCJydiI6NH0", "YQ="] {
+        let out = rvlab::script::Session::new()
+            .run_line(1, &format!("GET /api/v1/namespaces/default/configmaps?limit=1&continue={tok}"))
+            .unwrap();
+        assert_eq!(out["code"], 400, "{out}");
+        assert_eq!(
+            lines::decode_continue(tok).unwrap_err(),
+            out["body"]["message"].as_str().unwrap(),
+            "{tok}"
+        );
+    }
+    assert_eq!(
+        lines::decode_continue("ab!c").unwrap_err(),
+        "invalid continue token: continue key is not valid: illegal base64 data at input byte 2"
+    );
+}
+
+#[wasm_bindgen_test]
+fn status_lines_and_errors() {
+    let gone = json!({"line": 3, "code": 410, "body": {"kind": "Status", "apiVersion": "v1", "metadata": {},
+        "status": "Failure", "message": "too old", "reason": "Expired", "code": 410}});
+    assert_eq!(lines::status_line(&gone).unwrap(), "410 Gone — Expired");
+    assert!(lines::is_error(&gone));
+    let ok = json!({"line": 1, "code": 200, "body": {"kind": "PodList", "metadata": {"resourceVersion": "7"}, "items": []}});
+    assert_eq!(lines::status_line(&ok).unwrap(), "200 OK");
+    assert!(!lines::is_error(&ok));
+    assert!(lines::is_error(&json!({"line": 2, "error": "mvcc: required revision has been compacted"})));
+}
+
+#[wasm_bindgen_test]
+fn revisions_tokens_and_latest_object_are_read_from_outputs() {
+    let outs = [
+        json!({"line": 1, "code": 201, "body": {"apiVersion": "v1", "kind": "Pod", "metadata": {"name": "a", "namespace": "default", "resourceVersion": "2"}}}),
+        json!({"line": 2, "code": 200, "body": {"kind": "PodList", "apiVersion": "v1", "metadata": {"resourceVersion": "3", "continue": "T1"},
+            "items": [{"metadata": {"name": "a", "namespace": "default", "resourceVersion": "3"}}]}}),
+        json!({"line": 3, "header": {"revision": 9}, "kvs": [{"key": "/registry/pods/default/a", "mod_revision": 3, "create_revision": 2}]}),
+        json!({"line": 4, "code": 200, "body": {"kind": "PodList", "metadata": {"resourceVersion": "3", "continue": "T2"}, "items": []}}),
+    ];
+    assert_eq!(lines::revisions_seen(outs.iter()), vec![9, 3, 2]);
+    assert_eq!(lines::tokens_seen(outs.iter()), vec!["T2", "T1"]);
+    let a = lines::latest_object(outs.iter(), "Pod", "default", "a").unwrap();
+    assert_eq!(a["metadata"]["resourceVersion"], "3");
+    assert_eq!(a["kind"], "Pod", "items get their kind back for an update body");
+    assert!(lines::latest_object(outs.iter(), "ConfigMap", "default", "a").is_none());
+}
+
+#[wasm_bindgen_test]
+fn watches_are_followed_through_the_log() {
+    let opened = json!({"line": 1, "code": 200, "watch": "w1"});
+    let ev = json!({"line": 2, "events": [
+        {"type": "ADDED", "object": {"metadata": {"name": "a", "resourceVersion": "2"}}},
+        {"type": "ERROR", "object": {"kind": "Status", "code": 410, "reason": "Expired"}}], "closed": true});
+    let paused = json!({"line": 3, "paused": "w1"}); // the engine's answer to `pause w1`
+    let entries = vec![
+        ("GET /api/v1/pods?watch=true", Some(&opened)),
+        ("events w1", Some(&ev)),
+        ("pause w1", Some(&paused)),
+    ];
+    let ws = lines::watches(entries);
+    assert_eq!(ws.len(), 1);
+    assert_eq!(ws[0].id, "w1");
+    assert_eq!(ws[0].request, "GET /api/v1/pods?watch=true");
+    assert_eq!(
+        ws[0].frames[0],
+        lines::Frame {
+            kind: "ADDED".into(),
+            name: "a".into(),
+            rv: "2".into(),
+            detail: String::new(),
+            watch_why: None,
+            ended_why: None
+        }
+    );
+    assert_eq!(ws[0].frames[1].detail, "410 Expired");
+    assert!(ws[0].closed && ws[0].paused && !ws[0].cancelled);
+}
+
+/// The sandbox keeps what its outputs show (revisions, continue tokens, watches) folded as lines
+/// run, with marks every 1,024 entries; after every kind of change it must equal the fold of the
+/// entries up to the scrubber.
+#[wasm_bindgen_test]
+fn the_sandbox_keeps_what_its_outputs_show_in_step_with_the_scrubber() {
+    use rvlab::ui::state::{Action, Lab as Sandbox};
+    use yew::functional::Reducible;
+    let line = |i: usize| match i % 300 {
+        7 => "GET /api/v1/namespaces/default/configmaps?watch=true&resourceVersion=0".to_string(),
+        11 | 150 => "events w1".to_string(),
+        40 => "pause w1".to_string(),
+        90 => "GET /api/v1/namespaces/default/configmaps?limit=1".to_string(),
+        200 => "# a comment".to_string(),
+        _ => format!(
+            r#"POST /api/v1/namespaces/default/configmaps {{"metadata":{{"name":"c{i}"}},"data":{{"k":"v"}}}}"#
+        ),
+    };
+    let check = |lab: &Sandbox, what: &str| {
+        let vis = &lab.entries[..lab.at];
+        let want = lines::Seen::of(vis.iter().map(|e| (&*e.line, e.out.as_deref())));
+        assert_eq!(lab.seen(), &want, "{what}: at {} of {}", lab.at, lab.entries.len());
+    };
+    let mut start = Sandbox::replay((0..2000).map(line).collect(), Vec::new());
+    start.persist = false;
+    let lab = Rc::new(start);
+    check(&lab, "replayed");
+    assert!(lab.seen().revisions().count() > 1000 && lab.seen().tokens().count() > 0);
+    assert!(!lab.seen().watches.is_empty() && !lab.seen().watches[0].frames.is_empty());
+    let lab = lab.reduce(Action::Run((2000..2100).map(line).collect()));
+    check(&lab, "ran");
+    let mut lab = lab;
+    for n in [1500, 1025, 1024, 1023, 3, 4, 2048, 2100, 0, 2100] {
+        lab = lab.reduce(Action::Seek(n));
+        assert_eq!(lab.at, n);
+        check(&lab, "seek");
+    }
+    let lab = lab.reduce(Action::Undo);
+    check(&lab, "undo");
+    let lab = lab.reduce(Action::Redo);
+    check(&lab, "redo");
+    let lab = lab.reduce(Action::Seek(1030)).reduce(Action::Run(vec![line(7)])).reduce(Action::ConfirmFork);
+    assert_eq!(lab.entries.len(), 1031);
+    check(&lab, "fork");
+    let lab = lab.reduce(Action::Seek(1024)).reduce(Action::Run(vec![line(91)])).reduce(Action::ConfirmFork);
+    assert_eq!(lab.entries.len(), 1025);
+    check(&lab, "fork at a mark");
+    let lab = lab.reduce(Action::PlayTick(2)).reduce(Action::PlayTick(3));
+    assert_eq!(lab.entries.last().map(|e| &*e.line), Some("advance 5s"));
+    check(&lab, "play");
+    let lab = lab.reduce(Action::Seek(1025));
+    check(&lab, "seek after play");
+}
+
+#[wasm_bindgen_test]
+fn request_lines_for_every_verb() {
+    let mut s = RequestSpec {
+        verb: Verb::Update,
+        name: "a".into(),
+        body: "{\n \"a\": 1\n}".into(),
+        ..RequestSpec::default()
+    };
+    assert_eq!(lines::request_line(&s), r#"PUT /api/v1/namespaces/default/pods/a {"a":1}"#);
+    s.verb = Verb::List;
+    s.namespace = String::new();
+    s.continue_token = "abc".into();
+    assert_eq!(lines::request_line(&s), "GET /api/v1/pods?continue=abc");
+    assert_eq!(lines::shell_quote("it's"), r"'it'\''s'");
+    assert_eq!(lines::split_script("a\r\n\n b \n"), vec!["a", "b"]);
+    assert_eq!(
+        lines::next_names(&[r#"POST /x {"metadata":{"name":"pod-4"}}"#.into()], "pod", 2),
+        vec!["pod-5", "pod-6"]
+    );
+}
