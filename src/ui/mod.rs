@@ -29,6 +29,7 @@ pub mod model;
 pub mod pictures;
 pub mod response;
 pub mod safety;
+pub mod save;
 pub mod scrubber;
 pub mod share;
 pub mod sim;
