@@ -152,9 +152,9 @@ impl Client {
         let t = &self.target;
         let addrs: Vec<_> = (t.host.as_str(), t.port)
             .to_socket_addrs()
-            .map_err(|e| Failure::Unreachable(format!("{}: {e}", t.server)))?
+            .map_err(|e| Failure::Unreachable(e.to_string()))?
             .collect();
-        let mut last = format!("{}: no address", t.server);
+        let mut last = "the name has no address".to_string();
         let mut sock = None;
         for a in addrs {
             match TcpStream::connect_timeout(&a, CONNECT_TIMEOUT) {
@@ -162,11 +162,11 @@ impl Client {
                     sock = Some(s);
                     break;
                 }
-                Err(e) => last = format!("{}: {e}", t.server),
+                Err(e) => last = e.to_string(),
             }
         }
         let sock = sock.ok_or(Failure::Unreachable(last))?;
-        let io = |e: std::io::Error| Failure::Unreachable(format!("{}: {e}", t.server));
+        let io = |e: std::io::Error| Failure::Unreachable(e.to_string());
         sock.set_read_timeout(Some(READ_TIMEOUT)).map_err(io)?;
         sock.set_nodelay(true).map_err(io)?;
         let handle = sock.try_clone().map_err(io)?;
@@ -180,10 +180,9 @@ impl Client {
         while conn.is_handshaking() {
             rounds += 1;
             if rounds > 64 {
-                return Err(Failure::Tls(format!("handshake with {} does not finish", t.server)));
+                return Err(Failure::Tls("the handshake does not finish".into()));
             }
-            conn.complete_io(&mut sock)
-                .map_err(|e| Failure::Tls(format!("handshake with {}: {e}", t.server)))?;
+            conn.complete_io(&mut sock).map_err(|e| Failure::Tls(format!("handshake: {e}")))?;
         }
         Ok((Conn::Tls(Box::new(rustls::StreamOwned::new(conn, sock))), handle))
     }
@@ -220,7 +219,7 @@ impl Client {
             head.push_str(&format!("Content-Length: {}\r\n", body.len()));
         }
         head.push_str("\r\n");
-        let lost = |e: std::io::Error| Failure::Protocol(format!("{}: {e}", t.server));
+        let lost = |e: std::io::Error| Failure::Protocol(format!("sending the request: {e}"));
         conn.write_all(head.as_bytes()).map_err(lost)?;
         conn.write_all(body).map_err(lost)?;
         conn.flush().map_err(lost)?;
