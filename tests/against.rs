@@ -2,6 +2,7 @@
 //! kubeconfig) as the cluster and against the simulation. Where the two agree every line's
 //! `diff` is empty; where the cluster is set up differently (through its control endpoint) the
 //! difference is reported; bad input gets its message and exit code 2.
+#![cfg(not(target_arch = "wasm32"))]
 
 #[path = "support/serve.rs"]
 mod serve;
