@@ -411,3 +411,119 @@ fn usage_errors() {
         (2, "rvlab run: --keep-namespaces goes with --against".to_string())
     );
 }
+
+/// A cluster that serves namespaces, made of `rvlab serve --http` behind a proxy: the proxy
+/// answers `GET /api` and the namespace requests itself, records them, and forwards the rest
+/// with the run's namespace written back as `default`. Without `--keep-namespaces` the run
+/// makes `rvlab-<suffix>-default`, sends every line there and deletes it at the end.
+#[test]
+fn each_run_gets_its_own_namespace() {
+    use std::sync::{Arc, Mutex};
+    let backend = serve::start("against-ns", &[]);
+    let seen = Arc::new(Mutex::new(Vec::<String>::new()));
+    let listener = TcpListener::bind("127.0.0.1:0").expect("bind");
+    let addr = listener.local_addr().expect("addr").to_string();
+    let (log, to) = (seen.clone(), backend.addr.clone());
+    std::thread::spawn(move || {
+        for client in listener.incoming() {
+            let Ok(client) = client else { return };
+            let (log, to) = (log.clone(), to.clone());
+            std::thread::spawn(move || proxy(client, &to, &log));
+        }
+    });
+    let dir = std::env::temp_dir().join(format!("rvlab-against-ns-kc-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let kc = kubeconfig(&dir, "proxy.kubeconfig", &format!("    server: http://{addr}\n"), "    token: t\n");
+    let script = format!(
+        "POST {CM} {{\"metadata\":{{\"name\":\"a\",\"namespace\":\"default\"}}}}\nGET {CM}/b\nGET {CM}?limit=1\n"
+    );
+    let (code, outs, err) = against(&kc, &[], &script);
+    let _ = std::fs::remove_dir_all(&dir);
+    let seen = seen.lock().expect("log").clone();
+    let ns = seen
+        .iter()
+        .find_map(|l| l.strip_prefix("POST /api/v1/namespaces {\"apiVersion\":\"v1\",\"kind\":\"Namespace\",\"metadata\":{\"name\":\""))
+        .and_then(|rest| rest.strip_suffix("\"}}"))
+        .unwrap_or_else(|| panic!("no namespace made: {seen:?}"))
+        .to_string();
+    assert!(
+        ns.starts_with("rvlab-") && ns.ends_with("-default") && ns.len() == "rvlab-123456-default".len(),
+        "{ns}"
+    );
+    assert_eq!(
+        seen,
+        vec![
+            "GET /api".to_string(),
+            format!(
+                "POST /api/v1/namespaces {{\"apiVersion\":\"v1\",\"kind\":\"Namespace\",\"metadata\":{{\"name\":\"{ns}\"}}}}"
+            ),
+            format!(
+                "POST /api/v1/namespaces/{ns}/configmaps {{\"metadata\":{{\"name\":\"a\",\"namespace\":\"{ns}\"}}}}"
+            ),
+            format!("GET /api/v1/namespaces/{ns}/configmaps/b"),
+            format!("GET /api/v1/namespaces/{ns}/configmaps?limit=1"),
+            format!("DELETE /api/v1/namespaces/{ns}"),
+        ]
+    );
+    assert_eq!(outs.iter().map(|o| o["diff"].clone()).collect::<Vec<_>>(), vec![json!([]); 3], "{outs:#?}");
+    assert_eq!(outs[1]["compared"]["cluster"]["message"], "configmaps \"b\" not found");
+    assert_eq!(
+        err,
+        format!(
+            "rvlab run --against http://{addr}: 3 lines compared, 0 differ, 0 run in the simulation only; namespaces: {ns} deleted\n"
+        )
+    );
+    assert_eq!(code, 0);
+}
+
+/// One proxied connection (see [`each_run_gets_its_own_namespace`]).
+fn proxy(mut client: TcpStream, backend: &str, log: &std::sync::Mutex<Vec<String>>) {
+    use std::io::BufRead;
+    let mut r = std::io::BufReader::new(client.try_clone().expect("clone"));
+    let mut head = String::new();
+    let mut length = 0;
+    loop {
+        let mut line = String::new();
+        if r.read_line(&mut line).unwrap_or(0) == 0 {
+            return;
+        }
+        if let Some(v) = line.to_ascii_lowercase().strip_prefix("content-length:") {
+            length = v.trim().parse().unwrap_or(0);
+        }
+        head.push_str(&line);
+        if line == "\r\n" {
+            break;
+        }
+    }
+    let mut body = vec![0; length];
+    r.read_exact(&mut body).expect("body");
+    let body = String::from_utf8(body).expect("utf-8");
+    let mut words = head.split(' ');
+    let (method, target) = (words.next().unwrap_or("").to_string(), words.next().unwrap_or("").to_string());
+    let sep = if body.is_empty() { "" } else { " " };
+    log.lock().expect("log").push(format!("{method} {target}{sep}{body}"));
+    let mine = match (method.as_str(), target.as_str()) {
+        ("GET", "/api") => Some(answer("200 OK", r#"{"kind":"APIVersions","versions":["v1"]}"#)),
+        ("POST", "/api/v1/namespaces") => Some(answer("201 Created", &body)),
+        ("DELETE", t) if t.starts_with("/api/v1/namespaces/") && t.matches('/').count() == 4 => {
+            Some(answer("200 OK", r#"{"kind":"Namespace","apiVersion":"v1","metadata":{"name":"x"}}"#))
+        }
+        _ => None,
+    };
+    if let Some(a) = mine {
+        let _ = client.write_all(&a);
+        return;
+    }
+    let run_ns =
+        target.split('/').nth(4).filter(|n| n.starts_with("rvlab-")).unwrap_or("default").to_string();
+    let body = body.replace(&run_ns, "default");
+    let head = head.replacen(&run_ns, "default", 1).replacen(
+        &format!("Content-Length: {length}"),
+        &format!("Content-Length: {}", body.len()),
+        1,
+    );
+    let forward = format!("{head}{body}");
+    let mut up = TcpStream::connect(backend).expect("backend");
+    up.write_all(forward.as_bytes()).expect("forward");
+    let _ = std::io::copy(&mut up, &mut client);
+}
