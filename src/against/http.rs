@@ -425,6 +425,49 @@ impl rustls::client::danger::ServerCertVerifier for NoVerify {
 mod tests {
     use super::*;
 
+    fn target(client_cert: Option<(Vec<u8>, Vec<u8>)>, ca: Option<Vec<u8>>, insecure: bool) -> Target {
+        Target {
+            server: "https://127.0.0.1:1".into(),
+            tls: true,
+            host: "127.0.0.1".into(),
+            port: 1,
+            prefix: String::new(),
+            ca_pem: ca,
+            insecure,
+            server_name: None,
+            token: None,
+            client_cert,
+        }
+    }
+
+    /// Client certificates (kind's users) and CAs load, or say what is wrong with them.
+    #[test]
+    fn certificates_load_or_say_why_not() {
+        let ca = rcgen::generate_simple_self_signed(vec!["127.0.0.1".into()]).unwrap();
+        let ca_pem = ca.cert.pem().into_bytes();
+        let user = rcgen::generate_simple_self_signed(vec!["kubernetes-admin".into()]).unwrap();
+        let pair = (user.cert.pem().into_bytes(), user.signing_key.serialize_pem().into_bytes());
+        assert!(Client::new(target(Some(pair.clone()), Some(ca_pem.clone()), false)).is_ok());
+        assert!(Client::new(target(None, None, true)).is_ok(), "insecure-skip-tls-verify needs no CA");
+        let err = |t: Target| Client::new(t).err().map(|e| e.to_string());
+        assert_eq!(
+            err(target(None, None, false)),
+            Some(
+                "TLS: the cluster has no certificate-authority(-data) and is not insecure-skip-tls-verify"
+                    .into()
+            )
+        );
+        assert_eq!(
+            err(target(None, Some(b"not a pem".to_vec()), false)),
+            Some("TLS: certificate-authority: no certificate in it".into())
+        );
+        let no_key = (pair.0.clone(), b"-----BEGIN CERTIFICATE-----\n".to_vec());
+        assert!(
+            err(target(Some(no_key), Some(ca_pem), false))
+                .is_some_and(|e| e.starts_with("TLS: client key: "))
+        );
+    }
+
     #[test]
     fn reads_heads_and_bodies() {
         let mut r = &b"HTTP/1.1 201 Created\r\ncontent-length: 2\r\n\r\n{}"[..];

@@ -49,7 +49,9 @@ impl Rewrite {
             return ns.to_string();
         }
         let mut name = format!("rvlab-{}-{ns}", self.suffix);
-        name.truncate(63);
+        while name.len() > 63 {
+            name.pop();
+        }
         name.trim_end_matches('-').to_string()
     }
 
@@ -186,6 +188,12 @@ mod tests {
             json!({"metadata": {"name": "a", "namespace": "rvlab-ab12-default", "resourceVersion": "904"}})
         );
         assert_eq!(r.back("namespaces \"rvlab-ab12-default\" not found"), "namespaces \"default\" not found");
+        let long = r.cluster_namespace(&"é".repeat(40));
+        assert_eq!(
+            (long.len(), long.starts_with("rvlab-ab12-é")),
+            (62, true),
+            "cut at a character, not inside one"
+        );
         let keep = Rewrite::new(true, "x".into());
         assert_eq!(keep.target("/api/v1/namespaces/default/pods"), "/api/v1/namespaces/default/pods");
     }
