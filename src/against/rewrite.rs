@@ -191,7 +191,7 @@ mod tests {
         let long = r.cluster_namespace(&"é".repeat(40));
         assert_eq!(
             (long.len(), long.starts_with("rvlab-ab12-é")),
-            (62, true),
+            (63, true),
             "cut at a character, not inside one"
         );
         let keep = Rewrite::new(true, "x".into());
