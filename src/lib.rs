@@ -17,6 +17,10 @@ pub mod store;
 #[cfg(not(target_arch = "wasm32"))]
 pub mod serve;
 
+/// `rvlab run --against`: a script against a real cluster and the simulation (host only).
+#[cfg(not(target_arch = "wasm32"))]
+pub mod against;
+
 #[cfg(target_arch = "wasm32")]
 pub mod ui;
 

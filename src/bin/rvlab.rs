@@ -2,6 +2,8 @@
 //!
 //! * `rvlab run [--explain] FILE|-` prints one JSON object per executed line (JSON Lines); a
 //!   script over `script::batch`'s limits runs nothing and prints one error object (exit 2).
+//! * `rvlab run --against KUBECONFIG FILE|-` runs the script's API lines against a real cluster
+//!   and the simulation and prints both with their differences (see `rvlab::against`).
 //! * `rvlab test FILE|DIR...` runs scripts with their `expect` lines and ends with
 //!   `N passed, N failed`.
 //! * `rvlab serve [...] [SCRIPT...]` serves the simulated cluster as a Kubernetes HTTP API on
@@ -21,6 +23,10 @@ mod cli {
     const USAGE: &str = "usage:
   rvlab run [--explain] FILE|-     run a script, print one JSON object per line (at most
                                    50000 lines and 8192 KB: a bigger script prints one error)
+  rvlab run --against KUBECONFIG [--keep-namespaces] [--explain] FILE|-
+                                   run the script's API lines against the cluster the
+                                   kubeconfig names and against the simulation; print both
+                                   and what differs (exit 0 same, 1 different, 2 trouble)
   rvlab test FILE|DIR...           run scripts and check their expect lines
   rvlab serve [--listen ADDR:PORT] [--http | --page-listen ADDR:PORT] [--tls-cert-dir DIR]
               [--kubeconfig PATH] [--speed N] [--record FILE]
@@ -84,9 +90,20 @@ mod cli {
     fn run(args: &[String]) -> i32 {
         let mut explain = false;
         let mut file = None;
-        for a in args {
+        let mut against = None;
+        let mut keep_namespaces = false;
+        let mut args = args.iter();
+        while let Some(a) = args.next() {
             match a.as_str() {
                 "--explain" => explain = true,
+                "--keep-namespaces" => keep_namespaces = true,
+                "--against" => match args.next() {
+                    Some(k) => against = Some(PathBuf::from(k)),
+                    None => {
+                        eprintln!("rvlab run: --against needs a kubeconfig\n{USAGE}");
+                        return 2;
+                    }
+                },
                 _ if file.is_none() => file = Some(a.clone()),
                 _ => {
                     eprintln!("{USAGE}");
@@ -105,6 +122,19 @@ mod cli {
                 return 2;
             }
         };
+        if keep_namespaces && against.is_none() {
+            eprintln!("rvlab run: --keep-namespaces goes with --against\n{USAGE}");
+            return 2;
+        }
+        if let Some(kubeconfig) = against {
+            let opts = rvlab::against::Options { kubeconfig, explain, keep_namespaces };
+            return rvlab::against::run(
+                &opts,
+                &text,
+                &mut std::io::stdout().lock(),
+                &mut std::io::stderr().lock(),
+            );
+        }
         let mut session = Session::with_explain(explain);
         let stdout = std::io::stdout();
         let mut out = stdout.lock();
