@@ -413,16 +413,21 @@ fn run_library(lib: Lib, fault: Fault) {
         Fault::CompactWhilePaging => {
             let w = r.current_watch();
             r.control(&format!("network watch-delay 2s\ndrop {w}"));
+            // Two writes, then a compaction past the revision its re-watch starts from.
             r.create("x2");
-            let rv = r.expected["x2"].clone();
+            r.create("x3");
+            let rv = r.expected["x3"].clone();
             r.control(&format!("compact {rv}"));
             std::thread::sleep(Duration::from_millis(2500));
             r.control("network watch-delay 0s");
             // The relist's first page is answered; its continuation is held on the wire.
             r.wait_first_page(from);
-            r.update("c1");
-            let rv = r.expected["c1"].clone();
+            // A create, not an update: with the watch cache off, a watch that replays an update
+            // whose previous version was compacted meets etcd3's `PrevKv=nil` 500 instead.
+            r.create("x4");
+            let rv = r.expected["x4"].clone();
             r.control(&format!("compact {rv}"));
+            r.update("c1");
             r.delete("c2");
         }
         Fault::LaggingApiserver => {
@@ -533,8 +538,8 @@ fn model_script(fault: Fault) -> String {
         Fault::CompactWhilePaging => {
             s.push("drop informer inf".into());
             s.push("drop informer inf".into());
-            s.push(cm("x2"));
-            s.push("compact 8".into());
+            s.extend([cm("x2"), cm("x3")]);
+            s.push("compact 9".into());
             s.extend([update, delete]);
         }
         Fault::LaggingApiserver => {

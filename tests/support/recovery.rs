@@ -100,8 +100,8 @@ impl Fault {
             }
             Fault::CompactWhilePaging => {
                 "`set watch-cache off` (pages come from etcd), `network continue-delay 2s` (each \
-                 continuation arrives 2 s late). A dropped, held watch meets a compaction and answers 410; \
-                 the library relists, and once its first page is answered a write and a `compact` past \
+                 continuation arrives 2 s late). Its watch is dropped and held 2 s while two writes and a compaction \
+                 pass the revision it re-watches from: 410 (from etcd); the library relists, and once its first page is answered a write and a `compact` past \
                  that page's revision expire its continue token."
             }
             Fault::LaggingApiserver => {
@@ -225,7 +225,9 @@ pub fn summarise_model(before: &Value, end: &Value) -> Summary {
     let error_frames = strings(end, "log")
         .iter()
         .filter(|l| l.contains("ERROR"))
-        .filter_map(|l| l.split(|c: char| !c.is_ascii_digit()).find(|w| w.len() == 3).and_then(|w| w.parse().ok()))
+        .filter_map(|l| {
+            l.split(|c: char| !c.is_ascii_digit()).find(|w| w.len() == 3).and_then(|w| w.parse().ok())
+        })
         .collect();
     Summary {
         before: strings(before, "requests").iter().filter_map(to_shape).collect(),
@@ -330,6 +332,7 @@ pub fn render() -> String {
             let s = summary_of(&v);
             let frames: Vec<String> = s.error_frames.iter().map(u64::to_string).collect();
             let recovered = match v["recovered_ms"].as_u64() {
+                Some(ms) if ms < 1000 => format!("{ms} ms"),
                 Some(ms) => format!("{:.1} s", ms as f64 / 1000.0),
                 None => "—".into(),
             };
