@@ -1,6 +1,7 @@
 //! Real client libraries under the same five faults (issue #32 §2): the Python client
-//! (`kubernetes==37.0.2`, `tests/serve_clients/python_watch.py`) and `@kubernetes/client-node`
-//! 1.4.0 (`tests/serve_clients/node_informer.mjs`) keep a cache of the ConfigMaps of one
+//! (`kubernetes==37.0.2`, `tests/serve_clients/python_watch.py`), `@kubernetes/client-node`
+//! 1.4.0 (`tests/serve_clients/node_informer.mjs`) and kube-rs 5.0.0 (`examples/controller.rs`,
+//! `--page-size 2`) keep a cache of the ConfigMaps of one
 //! namespace against `rvlab serve` (HTTPS, `--record`) while the control endpoint injects a
 //! dropped connection, a window moved past their resourceVersion, an apiserver restart, a
 //! compaction while they page a list, and a lagging second apiserver behind a load balancer.
@@ -88,6 +89,19 @@ fn driver(lib: Lib, kubeconfig: &Path) -> Command {
             );
             let mut c = Command::new("node");
             c.arg(dir.join("node_informer.mjs")).arg(modules).arg(kubeconfig).arg(NS);
+            c
+        }
+        Lib::KubeRs => {
+            // `cargo test` builds the examples beside the test binaries: target/…/examples/.
+            let exe = std::env::current_exe().expect("the test's path");
+            let examples = exe
+                .parent()
+                .and_then(Path::parent)
+                .map(|d| d.join("examples/controller"))
+                .unwrap_or_default();
+            assert!(examples.exists(), "{}: cargo test builds examples/controller.rs", examples.display());
+            let mut c = Command::new(examples);
+            c.arg("--kubeconfig").arg(kubeconfig).args(["--namespace", NS, "--page-size", "2"]);
             c
         }
         Lib::ClientGo => unreachable!("client-go is the model, run by `rvlab run`"),
@@ -258,7 +272,9 @@ impl Run {
                     });
                     if let Some(c) = v.get("cache") {
                         self.cache = Some(c.clone());
-                    } else if v.get("error").and_then(Value::as_str).is_none() {
+                    } else if v.get("error").and_then(Value::as_str).is_none()
+                        && !(self.lib == Lib::KubeRs && v.get("reconciled").is_some())
+                    {
                         self.fail(&format!("the driver printed {line}: neither cache nor error"));
                     }
                     self.seen.push(line);
@@ -630,6 +646,11 @@ matrix! {
     client_node_across_an_apiserver_restart: Lib::ClientNode, Fault::Restart;
     client_node_under_compaction_while_paging: Lib::ClientNode, Fault::CompactWhilePaging;
     client_node_behind_a_load_balancer_with_a_lagging_apiserver: Lib::ClientNode, Fault::LaggingApiserver;
+    kube_rs_after_a_dropped_connection: Lib::KubeRs, Fault::Drop;
+    kube_rs_when_the_window_moved_past_it: Lib::KubeRs, Fault::Expired;
+    kube_rs_across_an_apiserver_restart: Lib::KubeRs, Fault::Restart;
+    kube_rs_under_compaction_while_paging: Lib::KubeRs, Fault::CompactWhilePaging;
+    kube_rs_behind_a_load_balancer_with_a_lagging_apiserver: Lib::KubeRs, Fault::LaggingApiserver;
 }
 
 /// The committed chapter is exactly the rendering of the committed data. `./dev.sh recovery`

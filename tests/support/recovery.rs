@@ -25,16 +25,18 @@ pub enum Lib {
     ClientGo,
     Python,
     ClientNode,
+    KubeRs,
 }
 
 impl Lib {
-    pub const ALL: [Lib; 3] = [Lib::ClientGo, Lib::Python, Lib::ClientNode];
+    pub const ALL: [Lib; 4] = [Lib::ClientGo, Lib::Python, Lib::ClientNode, Lib::KubeRs];
 
     pub fn id(self) -> &'static str {
         match self {
             Lib::ClientGo => "client-go",
             Lib::Python => "python",
             Lib::ClientNode => "client-node",
+            Lib::KubeRs => "kube-rs",
         }
     }
 
@@ -43,6 +45,7 @@ impl Lib {
             Lib::ClientGo => "client-go (rvlab's reflector model)",
             Lib::Python => "Python `kubernetes` 37.0.2",
             Lib::ClientNode => "`@kubernetes/client-node` 1.4.0",
+            Lib::KubeRs => "kube-rs 5.0.0 (`Controller`)",
         }
     }
 }
@@ -371,7 +374,9 @@ test --test recovery` runs them again and fails when a library's requests no lon
 committed shapes), and every run ends with the library's cache equal to the server's state: the
 same names at the same resourceVersions, nothing lost, nothing left over. The client-go row is
 the project's own reflector model (`informer start …`) under the same schedule, run by
-`rvlab run`; its session is a script.
+`rvlab run`; its session is a script. The model has no network to hold a request on, so where a
+fault needs one (a re-watch that arrives late) it breaks the informer's connection twice within
+a second instead: client-go then backs off before it relists, and the writes land meanwhile.
 
 The libraries, as their own documentation says to use them:
 
@@ -390,11 +395,19 @@ The libraries, as their own documentation says to use them:
   calls the `error` handler: the program must start it again (here after 5 s, as the library's
   examples do), and `start()` watches again from where it was, listing only when it has no
   resourceVersion.
+- **kube-rs** (5.0.0): `examples/controller.rs`, a `Controller` whose `watcher` feeds a
+  `reflector` store, with the watcher's defaults but `page_size(2)`. Its watcher
+  (`kube-runtime/src/watcher.rs`) lists with `limit` following `continue` at rv `""` (the default
+  `ListSemantic::MostRecent`), watches with `allowWatchBookmarks=true`, re-watches from its last
+  resourceVersion when a stream ends, and after a 410 starts again from an empty state: a new
+  paginated list at `""`. Errors go to the program's stream, which retries with
+  `DefaultBackoff` (800 ms doubling to 30 s, jittered, reset after 120 s).
 - **client-go** (`tools/cache/reflector.go`): lists at `"0"` (or streams the list with
   `sendInitialEvents=true` where the WatchList feature is on, as in 1.37), watches with
   `allowWatchBookmarks=true`, backs off (800 ms doubling to 30 s, jittered) before it lists
   again, re-watches from its last resourceVersion after a clean end, and after a 410 relists at
-  `""` only when `"0"` or its last resourceVersion cannot be served.
+  its last resourceVersion (from the watch cache), at `""` only when that list answers 410 or
+  "too large resource version" (`setIsLastSyncResourceVersionUnavailable`).
 
 A request is written `list rv=…` or `watch rv=…` (`N` is a resourceVersion the client had seen),
 with `limit=`, `continue` (a continuation), `bookmarks` (`allowWatchBookmarks=true`) and
@@ -410,27 +423,34 @@ const POSTSCRIPT: &str = r#"
 
 - **No bookmarks → 410s on quiet resources.** Neither the Python client nor client-node asks for
   `allowWatchBookmarks`, so on a resource that does not change while others do, the
-  resourceVersion they re-watch from falls out of the watch cache's window, and every reconnect
-  after that is a 410 and a full relist. client-go asks for bookmarks on every watch
-  (`reflector.go`, `watchList`/`ListAndWatch` options `AllowWatchBookmarks: true`), so its
-  resourceVersion moves with the cache even when its objects do not. Python:
-  `kubernetes/watch/watch.py` (37.0.2) passes through only what the caller gives;
-  client-node: `src/cache.ts` (1.4.0) `doneHandler` sends only `resourceVersion` (and
-  selectors).
-- **Relisting from `""` → etcd load.** client-node's informer relists with the user's list
-  function, which sends no `resourceVersion`: every relist is a consistent read (from etcd
-  before 1.31, or with the watch cache off), where client-go relists at `"0"` or its last
-  resourceVersion from the watch cache. The Python program above does the same, because the
-  library has no relist of its own.
+  resourceVersion they re-watch from falls out of the watch cache's window, and a reconnect
+  after that is a 410 and a full relist. client-go and kube-rs ask for bookmarks on every watch
+  (`reflector.go` `AllowWatchBookmarks: true`; `watcher.rs` `Config::default()` `bookmarks:
+  true`), so their resourceVersion moves with the cache even when their objects do not. Python:
+  `kubernetes/watch/watch.py` (37.0.2) sends only what the caller passes; client-node:
+  `src/cache.ts` (1.4.0) `doneHandler` sends only `resourceVersion` (and selectors).
+- **Relisting from `""` → etcd load.** client-node's informer relists with the program's list
+  function, which sends no `resourceVersion`; kube-rs's watcher relists at `""` by default; the
+  Python program does the same, because the library has no relist of its own. Each is a
+  consistent read: from etcd with the watch cache off or before 1.31 (and, where the cache
+  serves it, only after the cache has caught up with etcd's current revision). client-go
+  relists at its last resourceVersion from the watch cache.
 - **An error stops client-node's informer.** Any error other than a 410 (a 429 while the cache
   initialises, a 504 from a lagging apiserver, a broken connection) ends the informer until the
-  program calls `start()` again (`src/cache.ts` `doneHandler`: `callbackCache[ERROR]` and
+  program calls `start()` again (`src/cache.ts` `doneHandler`: the `ERROR` callbacks, then
   `return`); the delay is the program's choice, and meanwhile the cache is stale.
-- **No pager.** A continuation that answers 410 is a Python `ApiException` the program must
-  handle; client-go's pager makes one full list at the requested resourceVersion instead
-  (`tools/pager/pager.go`, `FullListIfExpired`). client-node never pages.
+- **An ERROR frame other than 410 is ignored by client-node.** `watchHandler` (`src/cache.ts`)
+  acts only on `code === 410`; when the stream then ends, `doneHandler` watches again at once
+  from the same resourceVersion, with no back-off. A watch the apiserver keeps failing the same
+  way (with the watch cache off, an update whose previous version was compacted is etcd3's
+  500 `etcd event received with PrevKv=nil`) becomes a loop of watches as fast as the network
+  allows, and the cache stays stale.
+- **No pager in Python.** A continuation that answers 410 is an `ApiException` the program must
+  handle (here: by listing again from the first page); client-go's pager makes one full list at
+  the requested resourceVersion instead (`tools/pager/pager.go`, `FullListIfExpired`).
+  client-node never pages.
 
 Upstream: client-go `tools/cache/reflector.go`, `tools/pager/pager.go` (v0.34.0);
 kubernetes-client/python `kubernetes/watch/watch.py` (v37.0.2); kubernetes-client/javascript
-`src/cache.ts`, `src/watch.ts` (1.4.0).
+`src/cache.ts`, `src/watch.ts` (1.4.0); kube-rs `kube-runtime/src/watcher.rs` (5.0.0).
 "#;
