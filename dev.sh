@@ -503,6 +503,21 @@ cmd_soak() {
     --server "$ROOT/target/release/rvlab"
 }
 
+# ./dev.sh recovery: runs tests/recovery.rs writing its data (site/src/data/recovery/: each
+# library's requests under each fault and its recorded session), then renders the chapter
+# site/src/concepts/client-libraries.md from that data. `./dev.sh test` runs the same test
+# without writing: the committed chapter must be the rendering, the live runs the same shapes.
+cmd_recovery() {
+  need_rust
+  need_python_client
+  need_client_node
+  say "client libraries under five faults (writing site/src/data/recovery/)"
+  rm -f "$ROOT"/site/src/data/recovery/*.json "$ROOT"/site/src/data/recovery/*.rv
+  RVLAB_WRITE_RECOVERY=1 RVLAB_CLIENT_NODE="$CLIENT_NODE_DIR" cargo test --offline --test recovery >&2 || die "a recovery run failed"
+  say "rendering site/src/concepts/client-libraries.md"
+  RVLAB_WRITE_RECOVERY=chapter cargo test --offline --test recovery the_chapter >&2 || die "rendering failed"
+}
+
 case "${1:-}" in
   serve) shift; cmd_serve "$@" ;;
   book) shift; cmd_book "$@" ;;
@@ -511,5 +526,6 @@ case "${1:-}" in
   bench) shift; cmd_bench "$@" ;;
   shots) cmd_shots ;;
   soak) shift; cmd_soak "$@" ;;
-  *) echo "usage: ./dev.sh serve [TRUNK FLAGS] | build [DIR] | test | book [PORT] | bench [--smoke] [--markdown] | shots | soak [SECONDS]" >&2; exit 2 ;;
+  recovery) cmd_recovery ;;
+  *) echo "usage: ./dev.sh serve [TRUNK FLAGS] | build [DIR] | test | book [PORT] | bench [--smoke] [--markdown] | shots | soak [SECONDS] | recovery" >&2; exit 2 ;;
 esac

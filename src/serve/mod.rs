@@ -80,7 +80,7 @@ struct Shared {
 async fn serve(cfg: ServeConfig) -> Result<(), String> {
     let recorder = cfg.record.as_deref().map(record::Recorder::create).transpose()?;
     let mut engine = Engine::new(cfg.speed, recorder);
-    engine.set_network(network::Network { watch_delay: cfg.watch_delay });
+    engine.set_network(network::Network { watch_delay: cfg.watch_delay, ..Default::default() });
     // Timestamps are wall-clock times while serving (scripts and the browser count from the fixed
     // 2026-01-01 epoch): the first recorded line says which, so the record replays exactly.
     let epoch = engine.run_operator_line(&engine::epoch_line(std::time::SystemTime::now()));

@@ -9,6 +9,10 @@
 //!
 //! Set with `--watch-delay DURATION` or the serve-only line `network watch-delay DURATION`
 //! (at start in a script, on stdin, or through the control endpoint).
+//!
+//! `network continue-delay DURATION` holds each list continuation (a request with a non-empty
+//! `continue`) the same way: a client that pages a list is then still paging when a
+//! compaction happens, as one busy with each page would be.
 //! Upstream counterpart: none (latency between client-go and kube-apiserver).
 
 use serde_json::{Value, json};
@@ -24,16 +28,21 @@ pub const MAX_DELAY: Duration = Duration(10 * 60 * 1000);
 pub struct Network {
     /// Wall time each watch request is held before the apiserver sees it.
     pub watch_delay: Duration,
+    /// Wall time each list continuation (non-empty `continue`) is held before the apiserver
+    /// sees it.
+    pub continue_delay: Duration,
 }
 
 /// What a `network …` line asks for.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum NetworkLine {
     WatchDelay(Duration),
+    ContinueDelay(Duration),
 }
 
 /// The usage line of the serve-only `network` command.
-pub const USAGE: &str = "network watch-delay DURATION (e.g. network watch-delay 2s; 0s for none)";
+pub const USAGE: &str =
+    "network watch-delay|continue-delay DURATION (e.g. network watch-delay 2s; 0s for none)";
 
 /// Parses a duration for the watch delay (`0s` … [`MAX_DELAY`]).
 pub fn parse_delay(text: &str) -> Result<Duration, String> {
@@ -53,6 +62,9 @@ pub fn parse_line(line: &str) -> Option<Result<NetworkLine, String>> {
     }
     let r = match (words.next(), words.next(), words.next()) {
         (Some("watch-delay"), Some(d), None) => parse_delay(d).map(NetworkLine::WatchDelay),
+        (Some("continue-delay"), Some(d), None) => parse_delay(d)
+            .map_err(|e| format!("continue-{}", e.trim_start_matches("watch-")))
+            .map(NetworkLine::ContinueDelay),
         _ => Err(format!("usage: {USAGE}")),
     };
     Some(r)
@@ -66,18 +78,28 @@ impl Network {
                 self.watch_delay = d;
                 json!({"network": {"watch-delay": d.to_string()}})
             }
+            NetworkLine::ContinueDelay(d) => {
+                self.continue_delay = d;
+                json!({"network": {"continue-delay": d.to_string()}})
+            }
         }
     }
 
     /// How long to hold a request to `query` (the raw query string) before the engine sees it:
-    /// the watch delay when it is a watch, decoding `watch` as the apiserver does.
+    /// the watch delay when it is a watch, decoding `watch` as the apiserver does; the continue
+    /// delay when it carries a non-empty `continue`.
     pub fn delay_for(&self, query: Option<&str>) -> std::time::Duration {
-        let is_watch = query.is_some_and(|q| Query::parse(q).bool("watch") == Some(true));
-        if is_watch && self.watch_delay.0 > 0 {
-            std::time::Duration::from_millis(self.watch_delay.0)
+        let q = query.map(Query::parse);
+        let is_watch = q.as_ref().is_some_and(|q| q.bool("watch") == Some(true));
+        let is_continue = q.as_ref().is_some_and(|q| q.string("continue").is_some());
+        let d = if is_watch {
+            self.watch_delay
+        } else if is_continue {
+            self.continue_delay
         } else {
-            std::time::Duration::ZERO
-        }
+            Duration(0)
+        };
+        std::time::Duration::from_millis(d.0)
     }
 }
 
@@ -106,5 +128,27 @@ mod tests {
         assert_eq!(n.delay_for(Some("watch=false")), std::time::Duration::ZERO);
         assert_eq!(n.delay_for(Some("limit=500")), std::time::Duration::ZERO);
         assert_eq!(n.delay_for(None), std::time::Duration::ZERO);
+        assert_eq!(n.delay_for(Some("limit=2&continue=abc")), std::time::Duration::ZERO);
+    }
+
+    #[test]
+    fn continue_delay_holds_only_continuations() {
+        assert_eq!(
+            parse_line("network continue-delay 2s"),
+            Some(Ok(NetworkLine::ContinueDelay(Duration(2000))))
+        );
+        assert!(
+            matches!(parse_line("network continue-delay 11m"), Some(Err(m)) if m.starts_with("continue-delay") && m.contains("at most"))
+        );
+        let mut n = Network::default();
+        assert_eq!(
+            n.apply(NetworkLine::ContinueDelay(Duration(2000))),
+            json!({"network": {"continue-delay": "2s"}})
+        );
+        let held = std::time::Duration::from_millis(2000);
+        assert_eq!(n.delay_for(Some("limit=2&continue=eyJ2Ijo")), held);
+        assert_eq!(n.delay_for(Some("limit=2&continue=")), std::time::Duration::ZERO);
+        assert_eq!(n.delay_for(Some("limit=2")), std::time::Duration::ZERO);
+        assert_eq!(n.delay_for(Some("watch=true&resourceVersion=5")), std::time::Duration::ZERO);
     }
 }

@@ -10,6 +10,7 @@ pub struct Process {
     pub child: Child,
     /// `127.0.0.1:PORT`, from the server's first output line (`{"listening":"http://…"}`, or
     /// `https://…` when serving HTTPS).
+    #[allow(dead_code)]
     pub addr: String,
     /// The page's listener, `127.0.0.1:PORT` (`"page"` in the first line): beside HTTPS, the
     /// plain-HTTP listener for the playground; with `--http`, the same as `addr`.
