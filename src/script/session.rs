@@ -166,6 +166,11 @@ impl Session {
         }
     }
 
+    /// The settings in effect (cluster-wide and per apiserver), as `set` lines write them.
+    pub fn settings(&self) -> view::SettingsView {
+        view::SettingsView::of(&self.cluster, self.current_apiserver)
+    }
+
     /// etcd's current revision.
     pub fn revision(&self) -> i64 {
         self.cluster.etcd().current_revision()

@@ -30,6 +30,7 @@ pub mod pictures;
 pub mod response;
 pub mod safety;
 pub mod scrubber;
+pub mod settings;
 pub mod share;
 pub mod sim;
 pub mod state;
