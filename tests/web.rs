@@ -2009,11 +2009,20 @@ async fn check_says_what_is_still_missing_after_a_wrong_action() {
     lab.console(r#"POST /api/v1/namespaces/default/configmaps {"metadata":{"name":"b"}}"#).await;
     lab.click("#lesson-check").await;
     let missing = lab.text("#lesson-missing");
-    assert!(missing.contains(r#"body.metadata.name == "a""#) && missing.contains(r#""b""#), "{missing}");
-    assert!(!missing.contains("code 201"), "the code check holds: {missing}");
+    assert!(
+        missing.contains(r#"body.metadata.name in the answer should be "a"; now it is "b"."#),
+        "{missing}"
+    );
+    assert!(!missing.contains("status code"), "the code check holds: {missing}");
+    assert!(!missing.contains("=="), "learner words, not checker expressions: {missing}");
     // In Chinese too.
     lab.select("#lang", "zh").await;
     assert!(lab.text("#lesson-result").contains("还没有完成"), "{}", lab.text("#lesson-result"));
+    assert!(
+        lab.text("#lesson-missing").contains(r#"响应中的 body.metadata.name应为 "a"；现在是 "b"。"#),
+        "{}",
+        lab.text("#lesson-missing")
+    );
     lab.select("#lang", "en").await;
     // A later change makes the result stale.
     lab.console("advance 1s").await;
@@ -5013,4 +5022,28 @@ async fn the_settings_panel_shows_the_settings_in_effect() {
     assert_eq!(cell(&lab, 1, "watch-cache"), "on");
     assert_eq!(select(&lab, "#set-watch-cache"), "off");
     lab.unmount();
+}
+
+// ==== Lesson 1, step 5: the etcd panel's Read etcd does what the step asks ==================
+
+/// "Read `a` from etcd again and find its version": the etcd panel's Read etcd reads every key
+/// now, `a` at mod_revision 4 and version 2, and Check accepts it.
+#[wasm_bindgen_test]
+async fn lesson_one_step_five_passes_with_the_etcd_panels_read() {
+    clear_lessons();
+    let cfg = Config::parse("?lang=en&lesson=where-rv-comes-from", "").with_loader(inline_loader());
+    let lab = Lab::with_config(cfg).await;
+    lab.wait_for("#lesson-title").await;
+    for _ in 0..4 {
+        lab.click("#lesson-show").await;
+        lab.click("#lesson-check").await;
+        lab.click("#lesson-next").await;
+    }
+    lab.click("#etcd-read").await;
+    let rows = lab.text("#etcd-kvs");
+    assert!(rows.contains("/registry/configmaps/default/a"), "{rows}");
+    lab.click("#lesson-check").await;
+    assert!(lab.el("#lesson-result").class_list().contains("ok"), "{}", lab.text("#lesson-result"));
+    lab.unmount();
+    clear_lessons();
 }

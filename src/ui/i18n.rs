@@ -482,8 +482,6 @@ strings! {
     CheckTitle => "Check the goal against the outputs produced since this step began", "根据这一步开始以来产生的输出检查目标是否达成";
     CheckPassed => "Goal reached.", "目标已达成。";
     CheckMissing => "Not yet. Still missing:", "还没有完成。仍然缺少：";
-    CheckItem => "expected {0}, seen {1}", "期望 {0}，实际 {1}";
-    CheckNothing => "nothing has run in this step yet", "这一步还没有运行任何命令";
     CheckStale => "The sandbox changed since the last check: press Check again.", "上次检查之后沙盒有了变化：请再点一次“检查”。";
     PrevStep => "← Previous", "← 上一步";
     NextStep => "Next →", "下一步 →";
