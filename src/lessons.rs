@@ -35,6 +35,7 @@ use serde_json::Value;
 
 use crate::script::expect::{ExpectFailure, Expectation, FailureKind, parse_expectation};
 use crate::script::parse::parse_line;
+use crate::script::why::Lang;
 
 /// A text in both languages.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
@@ -370,4 +371,99 @@ pub fn check_step(step: &Step, outputs: &[Value]) -> Vec<(usize, CheckResult)> {
 /// True when every check of the step holds for these outputs.
 pub fn step_done(step: &Step, outputs: &[Value]) -> bool {
     check_step(step, outputs).iter().all(|(_, r)| r.is_ok())
+}
+
+/// What a step still needs, in the learner's words (English or 中文): the check's subject and
+/// test said as a sentence, and what the closest output had instead. Exhaustive over subjects,
+/// tests and failure kinds, so a new one does not compile without both languages.
+pub fn still_missing(e: &Expectation, f: &ExpectFailure, lang: Lang) -> String {
+    use crate::script::expect::{Check, CmpOp, Entry, Subject};
+    let zh = lang == Lang::Zh;
+    let pick = |en: String, z: String| if zh { z } else { en };
+    let kvs = e.subject == Subject::Kvs;
+    let entry = |x: &Entry| match (&x.rv, kvs, zh) {
+        (None, _, _) => x.text.clone(),
+        (Some(rv), true, false) => format!("{} (mod_revision {rv})", x.text),
+        (Some(rv), true, true) => format!("{}（mod_revision {rv}）", x.text),
+        (Some(rv), false, false) => format!("{} (resourceVersion {rv})", x.text),
+        (Some(rv), false, true) => format!("{}（resourceVersion {rv}）", x.text),
+    };
+    let list = |xs: &[Entry]| {
+        if xs.is_empty() {
+            pick("nothing".into(), "空".into())
+        } else {
+            xs.iter().map(entry).collect::<Vec<_>>().join(if zh { "、" } else { ", " })
+        }
+    };
+    let what = match &e.subject {
+        Subject::Code => pick("The answer's status code".into(), "响应的状态码".into()),
+        Subject::Reason => pick("The Status reason".into(), "Status 的 reason".into()),
+        Subject::Message => pick("The message".into(), "消息".into()),
+        Subject::Error => pick("The line's error".into(), "这一行的错误".into()),
+        Subject::Count => pick("The count".into(), "数量".into()),
+        Subject::Closed => pick("Whether the watch stream ended".into(), "watch 流是否已结束".into()),
+        Subject::Header(n) => pick(format!("The answer's {n} header"), format!("响应头 {n}")),
+        Subject::Items => pick("The objects in the list".into(), "列表里的对象".into()),
+        Subject::Events => pick("The watch's events".into(), "watch 收到的事件".into()),
+        Subject::Kvs => pick("The keys etcd returned".into(), "etcd 返回的 key".into()),
+        Subject::InformerStore(n) => {
+            pick(format!("What informer {n} holds"), format!("informer {n} 中保存的对象"))
+        }
+        Subject::Informer { name, path } => {
+            pick(format!("{path} of informer {name}"), format!("informer {name} 的 {path}"))
+        }
+        Subject::Path(p) => pick(format!("{p} in the answer"), format!("响应中的 {p}")),
+    };
+    let should = match &e.check {
+        Check::Exists => pick("should be there".into(), "应当存在".into()),
+        Check::Absent => pick("should not be there".into(), "不应存在".into()),
+        Check::Compare(op, v) => match op {
+            CmpOp::Eq => pick(format!("should be {v}"), format!("应为 {v}")),
+            CmpOp::Ne => pick(format!("should not be {v}"), format!("不应为 {v}")),
+            CmpOp::Lt => pick(format!("should be less than {v}"), format!("应小于 {v}")),
+            CmpOp::Le => pick(format!("should be at most {v}"), format!("应不大于 {v}")),
+            CmpOp::Gt => pick(format!("should be more than {v}"), format!("应大于 {v}")),
+            CmpOp::Ge => pick(format!("should be at least {v}"), format!("应不小于 {v}")),
+        },
+        Check::Contains(v) => pick(format!("should contain {v}"), format!("应包含 {v}")),
+        Check::ListEq(xs) => {
+            pick(format!("should be exactly: {}", list(xs)), format!("应当恰好是：{}", list(xs)))
+        }
+        Check::ListNe(xs) => pick(format!("should not be: {}", list(xs)), format!("不应是：{}", list(xs))),
+        Check::ListContains(x) => {
+            pick(format!("should include {}", entry(x)), format!("应当包含 {}", entry(x)))
+        }
+    };
+    // What the closest output had: the value after the subject, without the checker's operator.
+    let seen_value = {
+        let s = f.seen.trim();
+        let after = s.split_once(" == ").map_or(s, |(_, v)| v);
+        after.strip_prefix(e.subject.to_string().as_str()).unwrap_or(after).trim().to_string()
+    };
+    // A list as the checker writes it (`[a@4, b@3]`) in the same words as the expected entries.
+    let seen_value = match seen_value.strip_prefix('[').and_then(|v| v.strip_suffix(']')) {
+        Some(inner) if e.subject.is_list() => {
+            let xs: Vec<Entry> = inner
+                .split(", ")
+                .filter(|t| !t.is_empty())
+                .map(|t| match t.rsplit_once('@') {
+                    Some((text, rv)) => Entry { text: text.to_string(), rv: Some(rv.to_string()) },
+                    None => Entry::new(t),
+                })
+                .collect();
+            list(&xs)
+        }
+        _ => seen_value,
+    };
+    let seen = match f.kind {
+        FailureKind::Mismatch => pick(format!("now it is {seen_value}"), format!("现在是 {seen_value}")),
+        FailureKind::SubjectAbsent => {
+            pick("the answers so far do not have it".into(), "目前的响应里还没有它".into())
+        }
+        FailureKind::NoInformer => pick("there is no such informer yet".into(), "还没有这个 informer".into()),
+        FailureKind::NoOutput => {
+            pick("nothing has run in this step yet".into(), "这一步还没有运行任何命令".into())
+        }
+    };
+    pick(format!("{what} {should}; {seen}."), format!("{what}{should}；{seen}。"))
 }

@@ -277,6 +277,50 @@ fn restart_gives_429_until_ready() {
     assert_eq!(out[7]["code"], 200);
 }
 
+// §C.3 the 429 of an initialising cache names the rule of the watch's own semantics: upstream
+// `cacher.go` `Watch` (staging/src/k8s.io/apiserver/pkg/storage/cacher, v1.31.0 onwards; 1.32 and
+// 1.34+ here, where WatchList is on) checks
+// `c.ready.check()` before it looks at the resourceVersion, so the refusal is the same for every
+// start; a watch from rv=2 is Start at Exact (served from the cache's history), not the
+// "Get State and Start at Any" of a watch from rv unset or "0".
+#[test]
+fn an_initialising_cache_refuses_each_watch_under_its_own_rule() {
+    let base = "GET /api/v1/namespaces/default/configmaps?watch=1";
+    let bookmarks = "&allowWatchBookmarks=true";
+    let sie = "&sendInitialEvents=true&resourceVersionMatch=NotOlderThan";
+    let no_sie = "&sendInitialEvents=false&resourceVersionMatch=NotOlderThan&resourceVersion=0";
+    // (releases, query, semantics, rule). Where WatchList is on, a watch from rv unset or "0"
+    // with bookmarks is defaulted to a watch-list (§E.2), so the Get State cases use 1.31.
+    let cases: [(&[&str], String, &str, &str); 6] = [
+        (&["1.31", "1.32", "1.34", "1.37"], "&resourceVersion=2".into(), "Exact", "watch-from-cache-history"),
+        (&["1.31"], String::new(), "MostRecent", "watch-state-from-cache"),
+        (&["1.31"], "&resourceVersion=0".into(), "Any", "watch-state-from-cache"),
+        (
+            &["1.32", "1.34", "1.37"],
+            format!("{sie}{bookmarks}"),
+            "SendInitialEvents",
+            "watch-list-from-cache",
+        ),
+        (&["1.32", "1.34", "1.37"], no_sie.into(), "Any", "watch-no-initial-state"),
+        (&["1.31", "1.37"], "&resourceVersion=9".into(), "Exact", "watch-from-cache-history"),
+    ];
+    for (kubes, query, semantics, rule) in &cases {
+        for kube in *kubes {
+            let out = Session::with_explain(true).run_script(&format!(
+                "set kubernetes {kube}\n{}\nrestart apiserver 1\n{base}{query}",
+                cm("a")
+            ));
+            let w = &out[3];
+            assert_eq!(w["code"], 429, "{kube} {query}: {w}");
+            assert_eq!(w["why"]["outcome"], "cache-initializing", "{kube} {query}");
+            assert_eq!(w["why"]["semantics"], *semantics, "{kube} {query}: {w}");
+            assert_eq!(w["why"]["rule"], *rule, "{kube} {query}");
+            let explain = w["explain"].as_str().unwrap_or("");
+            assert!(!explain.contains('?'), "{kube} {query}: {explain}");
+        }
+    }
+}
+
 // §E.3 a restart (relist) ends cache watchers cleanly and resets the window to the list RV.
 #[test]
 fn relist_closes_watchers_and_resets_the_window() {

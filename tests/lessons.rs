@@ -281,3 +281,39 @@ fn the_books_own_lesson_files_are_checked_like_the_lessons() {
         assert!(s.tally().expect_passed > 0, "{name}: no expect pins");
     }
 }
+
+/// Lesson 1, step 5 ("read `a` from etcd again and find its version"): the etcd panel's Read
+/// etcd (every key under /registry/) reads `a` at its current version and passes the step, as
+/// does the single-key read; a read before the update does not, and says so in the learner's
+/// words in both languages (no checker expressions).
+#[test]
+fn lesson_one_step_five_accepts_the_etcd_panels_read() {
+    use rvlab::lessons::{check_step, still_missing};
+    use rvlab::script::why::Lang;
+    let l = rvlab::lessons::find("where-rv-comes-from").expect("lesson 1");
+    let step = &l.steps[4];
+    assert!(step.goal.get("en").contains("find its `version`"), "{}", step.goal.get("en"));
+    let mut s = Session::new();
+    for st in &l.steps[..4] {
+        s.run_script(&st.solution.join("\n"));
+    }
+    // What the etcd panel's Read etcd runs (`ui::lines::etcd_read_all`).
+    let panel = s.run_script(&format!("etcd get {} --prefix", rvlab::apiserver::resource::KEY_PREFIX));
+    assert!(rvlab::lessons::step_done(step, &panel), "{panel:?}");
+    let single = s.run_script("etcd get /registry/configmaps/default/a");
+    assert!(rvlab::lessons::step_done(step, &single));
+    // Reading `a` as it was at revision 2 is not what the step asks.
+    let old = s.run_script("etcd get /registry/configmaps/default/a --rev=3");
+    let res = check_step(step, &old);
+    let failed: Vec<_> = res.iter().filter_map(|(i, r)| r.as_ref().err().map(|f| (*i, f))).collect();
+    assert!(!failed.is_empty());
+    for (i, f) in failed {
+        let en = still_missing(&step.checks[i], f, Lang::En);
+        let zh = still_missing(&step.checks[i], f, Lang::Zh);
+        assert!(en.starts_with("The keys etcd returned") || en.contains("in the answer"), "{en}");
+        assert!(zh.chars().any(|c| ('\u{4e00}'..='\u{9fff}').contains(&c)), "{zh}");
+        for t in [&en, &zh] {
+            assert!(!t.contains("==") && !t.contains('@'), "{t}");
+        }
+    }
+}

@@ -284,3 +284,52 @@ fn timers_events_in_flight_the_freshness_wait_deadlines_and_bookmarks() {
     assert!(!c.ready);
     assert_eq!(c.ready_at_ms, Some(1000));
 }
+
+/// The settings in effect are the engine's: a fresh sandbox runs one apiserver of the newest
+/// release with its watch cache on and no lag; a `set` line changes only the apiserver it goes
+/// to; and a `set` line with every shown value changes nothing.
+#[test]
+fn settings_are_the_ones_in_effect() {
+    use rvlab::cluster::SettingName;
+    let s = Session::new();
+    let v = s.settings();
+    assert_eq!(v.apiservers, 1);
+    assert_eq!(v.current_apiserver, 1);
+    assert_eq!(v.client_go, None);
+    let a = &v.per_apiserver[0];
+    assert_eq!(a.kubernetes, "1.37");
+    assert!(a.watch_cache);
+    assert_eq!(a.value(SettingName::CacheLag).as_deref(), Some("0s"));
+    assert_eq!(a.value(SettingName::CacheCapacity).as_deref(), Some("auto"));
+    assert_eq!(a.value(SettingName::CompactionInterval).as_deref(), Some("300s"));
+    assert_eq!(a.value(SettingName::Apiservers), None);
+
+    let mut s = Session::new();
+    s.run_script("set apiservers 2\napiserver 2\nset cache.lag 2s\nset kubernetes 1.33\nset feature-gates WatchList=true");
+    let v = s.settings();
+    assert_eq!(v.apiservers, 2);
+    assert_eq!(v.current_apiserver, 2);
+    let (one, two) = (&v.per_apiserver[0], &v.per_apiserver[1]);
+    assert_eq!(one.value(SettingName::CacheLag).as_deref(), Some("0s"));
+    assert_eq!(two.value(SettingName::CacheLag).as_deref(), Some("2s"));
+    // `set kubernetes` is every apiserver's release; feature gates are apiserver 2's own.
+    assert_eq!((one.kubernetes.as_str(), two.kubernetes.as_str()), ("1.33", "1.33"));
+    assert_eq!(two.gates, ["WatchList=true"]);
+    assert!(one.gates.is_empty());
+
+    // Re-setting each shown value is a no-op.
+    let before = s.settings();
+    let cur = before.current().cloned();
+    let lines: Vec<String> = SettingName::ALL
+        .iter()
+        .filter_map(|n| {
+            cur.as_ref()?.value(*n).filter(|v| !v.is_empty()).map(|v| format!("set {} {v}", n.as_str()))
+        })
+        .collect();
+    assert!(lines.len() >= 6, "{lines:?}");
+    for line in &lines {
+        let out = s.run_line(1, line);
+        assert!(out.as_ref().is_some_and(|o| o.get("error").is_none()), "{line}: {out:?}");
+    }
+    assert_eq!(s.settings(), before, "{lines:?}");
+}

@@ -49,7 +49,68 @@ fn check_rendering(w: &OutputWhy) -> Result<(), String> {
     if en.contains('§') || zh.contains('§') {
         return Err(format!("a spec section number in learner-facing text: {en} / {zh}"));
     }
+    // A number the decision lacks is left out, never shown as a placeholder.
+    if en.contains('?') || zh.contains('?') || zh.contains('？') {
+        return Err(format!("a placeholder in the rendering of {w:?}:\n{en}\n{zh}"));
+    }
+    if let OutputWhy::Request(r) = w
+        && let Some(s) = r.semantics
+        && !rule_fits(r.rule, s, r.verb)
+    {
+        return Err(format!("rule {} contradicts semantics {}: {w:?}\n{en}", id(&r.rule), id(&s)));
+    }
     Ok(())
+}
+
+/// Whether a rule can serve a request of these semantics (the docs' "Semantics for get and
+/// list" and "Semantics for watch" tables against the rules of `storage/cacher`). Exhaustive,
+/// no wildcard: a new rule does not compile until it is placed here.
+fn rule_fits(rule: Rule, s: Semantics, verb: Option<Verb>) -> bool {
+    use Semantics as S;
+    let watch = verb == Some(Verb::Watch);
+    match rule {
+        // A watch from rv unset or "0" without sendInitialEvents: Get State and Start at
+        // Most Recent / Any.
+        Rule::WatchStateFromCache => watch && matches!(s, S::MostRecent | S::Any),
+        Rule::WatchListFromCache => watch && s == S::SendInitialEvents,
+        Rule::WatchNoInitialState => watch && matches!(s, S::MostRecent | S::Any),
+        // Start at Exact: a watch from rv=n.
+        Rule::WatchFromCacheHistory | Rule::WatchAheadOfCache => watch && s == S::Exact,
+        Rule::WatchListFromEtcd => watch && matches!(s, S::MostRecent | S::Any | S::SendInitialEvents),
+        Rule::WatchFromEtcd => watch && s != S::SendInitialEvents,
+        Rule::GetFromEtcd => !watch && s == S::MostRecent,
+        Rule::ConsistentReadFromEtcd | Rule::ConsistentReadFromCache => {
+            !watch && matches!(s, S::MostRecent | S::ContinueLatest)
+        }
+        Rule::AnyFromCache => !watch && s == S::Any,
+        Rule::NotOlderThanFromCache | Rule::PaginatedListFromEtcd => !watch && s == S::NotOlderThan,
+        Rule::ExactFromCacheSnapshot | Rule::ExactFromEtcd => {
+            !watch && matches!(s, S::Exact | S::LegacyExact | S::Continue)
+        }
+        Rule::ContinueLatestFromEtcd => !watch && s == S::ContinueLatest,
+        // Served by etcd whatever was asked, or refused before a path was chosen.
+        Rule::WatchCacheOff
+        | Rule::RequestRejected
+        | Rule::InvalidListOptions
+        | Rule::MalformedContinueToken
+        | Rule::InvalidResourceVersion
+        | Rule::FieldSelectorNotSupported
+        | Rule::NoSuchApiserver => true,
+        // Writes carry no read semantics.
+        Rule::Create
+        | Rule::Update
+        | Rule::UpdateUnconditional
+        | Rule::UpdateZeroResourceVersion
+        | Rule::UpdateNoOp
+        | Rule::Delete
+        | Rule::DeleteReturnsObject
+        | Rule::BodyRejected
+        | Rule::ResourceVersionOnCreate
+        | Rule::ObjectInvalid
+        | Rule::PatchRejected
+        | Rule::DryRun
+        | Rule::DeleteCollection => false,
+    }
 }
 
 /// Checks one output: a `why` that deserialises into a decision, re-serialises to itself, and
@@ -182,14 +243,21 @@ fn every_value_has_both_translations() {
         for verb in verbs {
             for sem in &sems {
                 for out in &outs {
-                    let mut w = Why::new(rule);
-                    w.apiserver = 1;
-                    w.verb = verb;
-                    w.semantics = *sem;
-                    w.outcome = *out;
-                    w.rv = Some(7);
-                    if let Err(e) = check_rendering(&OutputWhy::Request(w)) {
-                        panic!("{e}");
+                    // Every number recorded, or none of them: neither renders a placeholder.
+                    for numbers in [false, true] {
+                        let mut w = Why::new(rule);
+                        w.apiserver = 1;
+                        w.verb = verb;
+                        w.semantics = *sem;
+                        w.outcome = *out;
+                        if numbers {
+                            fill_numbers(&mut w);
+                        }
+                        let fits = sem.is_none_or(|s| rule_fits(rule, s, verb));
+                        match check_rendering(&OutputWhy::Request(w)) {
+                            Err(e) if fits => panic!("{e}"),
+                            _ => {}
+                        }
                     }
                 }
             }
@@ -225,15 +293,36 @@ fn every_value_has_both_translations() {
         }
     }
     for reason in EndReason::ALL {
-        for relisted in [None, Some(true)] {
+        for (relisted, numbers) in [(None, false), (Some(true), false), (None, true)] {
             let mut e = Ended::new(reason);
             e.apiserver = 2;
             e.cache_relisted = relisted;
+            if numbers {
+                e.rv = Some(7);
+                e.cache_rv = Some(5);
+                e.oldest_startable_rv = Some(4);
+                e.channel_size = Some(10);
+            }
             if let Err(err) = check_rendering(&OutputWhy::Ended(e)) {
                 panic!("{err}");
             }
         }
     }
+}
+
+/// Every number a decision can carry, as a served request records them.
+fn fill_numbers(w: &mut Why) {
+    w.rv = Some(7);
+    w.etcd_revision = Some(8);
+    w.cache_rv = Some(5);
+    w.snapshot_rv = Some(7);
+    w.compact_revision = Some(6);
+    w.oldest_startable_rv = Some(4);
+    w.revision = Some(8);
+    w.initial_events = Some(2);
+    w.start_rv = Some(7);
+    w.current_rv = Some(6);
+    w.retry_after = Some(1);
 }
 
 fn random_line(r: &mut Rng, watches: &mut u64) -> String {
@@ -327,4 +416,115 @@ fn explanations_are_renderings_of_their_why() {
         }
     }
     assert!(checked > 1000, "only {checked} decisions checked");
+}
+
+/// The request shapes the generated enumeration sends, each on a fresh sandbox in each state.
+fn request_shapes() -> Vec<String> {
+    let base = "/api/v1/namespaces/default/configmaps";
+    let mut shapes = Vec::new();
+    for rv in ["", "resourceVersion=0&", "resourceVersion=2&", "resourceVersion=99&"] {
+        shapes.push(format!("GET {base}/a?{rv}"));
+        for watch in
+            ["", "sendInitialEvents=true&resourceVersionMatch=NotOlderThan&allowWatchBookmarks=true&"]
+        {
+            shapes.push(format!("GET {base}?watch=true&{rv}{watch}timeoutSeconds=5"));
+        }
+        shapes.push(format!(
+            "GET {base}?watch=true&{rv}sendInitialEvents=false&resourceVersionMatch=NotOlderThan"
+        ));
+        for m in ["", "resourceVersionMatch=Exact&", "resourceVersionMatch=NotOlderThan&"] {
+            for limit in ["", "limit=1&"] {
+                shapes.push(format!("GET {base}?{rv}{m}{limit}"));
+            }
+        }
+    }
+    shapes.push(format!("GET {base}?limit=1&continue=CONTINUE"));
+    shapes.push(format!("GET {base}?limit=1&continue=LATEST"));
+    shapes
+}
+
+/// A generated enumeration: every (verb, semantics, rule, outcome) and watch end the engine
+/// produces over the releases × watch cache on/off × cache ready / (re)initialising / lagging /
+/// compacted × the request shapes, each rendered in English and 中文 — no placeholder, and no rule
+/// that contradicts the request's semantics.
+#[test]
+fn every_engine_decision_renders_whole() {
+    let mut seen: BTreeSet<(String, String, String, String)> = BTreeSet::new();
+    let mut ends = BTreeSet::new();
+    let states = [
+        "",
+        "restart apiserver 1",
+        "set cache.lag 5s\nPOST /api/v1/namespaces/default/configmaps {\"metadata\":{\"name\":\"d\"}}",
+        "DELETE /api/v1/namespaces/default/configmaps/b\ncompact 4",
+    ];
+    for kube in ["1.30", "1.31", "1.33", "1.34", "1.37"] {
+        for cache in ["on", "off"] {
+            for state in states {
+                for shape in request_shapes() {
+                    let mut s = Session::with_explain(true);
+                    let setup = format!(
+                        "set kubernetes {kube}\nset watch-cache {cache}\nPOST /api/v1/namespaces/default/configmaps {{\"metadata\":{{\"name\":\"a\"}}}}\nPOST /api/v1/namespaces/default/configmaps {{\"metadata\":{{\"name\":\"b\"}}}}\nPOST /api/v1/namespaces/default/configmaps {{\"metadata\":{{\"name\":\"c\"}}}}"
+                    );
+                    let mut outs = s.run_script(&setup);
+                    // A continuation needs a token from a first page.
+                    let line = if shape.contains("continue=") {
+                        let first = s.run_line(90, "GET /api/v1/namespaces/default/configmaps?limit=1");
+                        let token = first
+                            .as_ref()
+                            .and_then(|o| o["body"]["metadata"]["continue"].as_str().map(str::to_string))
+                            .unwrap_or_default();
+                        let token = if shape.contains("LATEST") { latest_token(&token) } else { token };
+                        shape.replace("CONTINUE", &token).replace("LATEST", &token)
+                    } else {
+                        shape.clone()
+                    };
+                    outs.extend(s.run_script(state));
+                    outs.extend(s.run_line(100, &line));
+                    outs.extend(s.run_script("advance 10s\nevents w1\ncancel w1\nevents w1"));
+                    for out in &outs {
+                        let w = match check_output(out) {
+                            Err(e) => {
+                                panic!("kubernetes {kube}, watch-cache {cache}, {state:?}, {line}: {e}")
+                            }
+                            Ok(w) => w,
+                        };
+                        match w {
+                            Some(OutputWhy::Request(w)) => {
+                                seen.insert((
+                                    w.verb.map(|v| id(&v)).unwrap_or_default(),
+                                    w.semantics.map(|v| id(&v)).unwrap_or_default(),
+                                    id(&w.rule),
+                                    w.outcome.map(|v| id(&v)).unwrap_or_default(),
+                                ));
+                            }
+                            Some(OutputWhy::Ended(e)) => {
+                                ends.insert(id(&e.ended));
+                            }
+                            _ => {}
+                        }
+                    }
+                }
+            }
+        }
+    }
+    // The enumeration reaches the reads, watches and refusals it is meant to: among them the
+    // 429 of a watch at an exact revision on an initialising cache, under its own rule.
+    let has = |verb: &str, sem: &str, rule: &str, outcome: &str| {
+        seen.contains(&(verb.into(), sem.into(), rule.into(), outcome.into()))
+    };
+    assert!(has("watch", "Exact", "watch-from-cache-history", "cache-initializing"), "{seen:#?}");
+    assert!(has("watch", "Any", "watch-state-from-cache", "cache-initializing"), "{seen:#?}");
+    assert!(has("watch", "SendInitialEvents", "watch-list-from-cache", ""), "{seen:#?}");
+    assert!(has("list", "NotOlderThan", "not-older-than-from-cache", ""), "{seen:#?}");
+    assert!(seen.len() > 60, "only {} combinations: {seen:#?}", seen.len());
+    assert!(ends.contains("cancelled") && ends.contains("cache-window"), "{ends:?}");
+}
+
+/// The same continue token with its revision replaced by -1 (the inconsistent continuation).
+fn latest_token(token: &str) -> String {
+    use rvlab::apiserver::continue_token::ContinueToken;
+    match ContinueToken::decode(token) {
+        Ok(t) => ContinueToken { rv: -1, start: t.start }.encode(),
+        Err(_) => token.to_string(),
+    }
 }

@@ -390,6 +390,11 @@ impl Semantics {
 }
 
 impl Rule {
+    /// The rule's id as `"why"` writes it (`"watch-from-cache-history"`).
+    pub fn id(self) -> String {
+        serde_json::to_value(self).ok().and_then(|v| v.as_str().map(str::to_string)).unwrap_or_default()
+    }
+
     /// Every value, for tests and documentation checks.
     pub const ALL: [Rule; 36] = [
         Rule::RequestRejected,
@@ -572,5 +577,165 @@ impl EtcdWhy {
             apiservers: None,
             refused: None,
         }
+    }
+}
+
+#[cfg(test)]
+mod all_lists {
+    use super::*;
+
+    /// The position of `v` in [`Path::ALL`]: an exhaustive match with no wildcard arm, so
+    /// a new variant does not compile until it is placed here, and then fails
+    /// `all_lists_are_exhaustive` until `ALL` holds it.
+    fn position_path(v: Path) -> usize {
+        match v {
+            Path::WatchCache => 0,
+            Path::CacheSnapshot => 1,
+            Path::Etcd => 2,
+        }
+    }
+
+    /// The position of `v` in [`Semantics::ALL`]: an exhaustive match with no wildcard arm, so
+    /// a new variant does not compile until it is placed here, and then fails
+    /// `all_lists_are_exhaustive` until `ALL` holds it.
+    fn position_semantics(v: Semantics) -> usize {
+        match v {
+            Semantics::MostRecent => 0,
+            Semantics::Any => 1,
+            Semantics::NotOlderThan => 2,
+            Semantics::Exact => 3,
+            Semantics::LegacyExact => 4,
+            Semantics::Continue => 5,
+            Semantics::ContinueLatest => 6,
+            Semantics::SendInitialEvents => 7,
+        }
+    }
+
+    /// The position of `v` in [`Rule::ALL`]: an exhaustive match with no wildcard arm, so
+    /// a new variant does not compile until it is placed here, and then fails
+    /// `all_lists_are_exhaustive` until `ALL` holds it.
+    fn position_rule(v: Rule) -> usize {
+        match v {
+            Rule::RequestRejected => 0,
+            Rule::InvalidListOptions => 1,
+            Rule::MalformedContinueToken => 2,
+            Rule::InvalidResourceVersion => 3,
+            Rule::FieldSelectorNotSupported => 4,
+            Rule::WatchCacheOff => 5,
+            Rule::GetFromEtcd => 6,
+            Rule::ConsistentReadFromEtcd => 7,
+            Rule::ConsistentReadFromCache => 8,
+            Rule::AnyFromCache => 9,
+            Rule::NotOlderThanFromCache => 10,
+            Rule::PaginatedListFromEtcd => 11,
+            Rule::ExactFromCacheSnapshot => 12,
+            Rule::ExactFromEtcd => 13,
+            Rule::ContinueLatestFromEtcd => 14,
+            Rule::WatchStateFromCache => 15,
+            Rule::WatchListFromCache => 16,
+            Rule::WatchNoInitialState => 17,
+            Rule::WatchFromCacheHistory => 18,
+            Rule::WatchAheadOfCache => 19,
+            Rule::WatchListFromEtcd => 20,
+            Rule::WatchFromEtcd => 21,
+            Rule::Create => 22,
+            Rule::Update => 23,
+            Rule::UpdateUnconditional => 24,
+            Rule::UpdateZeroResourceVersion => 25,
+            Rule::UpdateNoOp => 26,
+            Rule::Delete => 27,
+            Rule::DeleteReturnsObject => 28,
+            Rule::BodyRejected => 29,
+            Rule::ResourceVersionOnCreate => 30,
+            Rule::ObjectInvalid => 31,
+            Rule::PatchRejected => 32,
+            Rule::DryRun => 33,
+            Rule::DeleteCollection => 34,
+            Rule::NoSuchApiserver => 35,
+        }
+    }
+
+    /// The position of `v` in [`Outcome::ALL`]: an exhaustive match with no wildcard arm, so
+    /// a new variant does not compile until it is placed here, and then fails
+    /// `all_lists_are_exhaustive` until `ALL` holds it.
+    fn position_outcome(v: Outcome) -> usize {
+        match v {
+            Outcome::CacheNotReady => 0,
+            Outcome::CacheInitializing => 1,
+            Outcome::CacheWaitedReady => 2,
+            Outcome::FutureRevisionUnmapped => 3,
+            Outcome::CacheNotFresh => 4,
+            Outcome::ConsistentReadTimeout => 5,
+            Outcome::ConsistentReadTimeoutNoFallback => 6,
+            Outcome::SnapshotMissing => 7,
+            Outcome::EtcdCompacted => 8,
+            Outcome::ContinueCompacted => 9,
+            Outcome::CacheWindow => 10,
+            Outcome::NotFound => 11,
+            Outcome::TooLargeResourceVersion => 12,
+            Outcome::AlreadyExists => 13,
+            Outcome::Conflict => 14,
+            Outcome::PreconditionFailed => 15,
+            Outcome::Internal => 16,
+        }
+    }
+
+    /// The position of `v` in [`EndReason::ALL`]: an exhaustive match with no wildcard arm, so
+    /// a new variant does not compile until it is placed here, and then fails
+    /// `all_lists_are_exhaustive` until `ALL` holds it.
+    fn position_endreason(v: EndReason) -> usize {
+        match v {
+            EndReason::CacheWindow => 0,
+            EndReason::EtcdCompacted => 1,
+            EndReason::SlowConsumer => 2,
+            EndReason::Timeout => 3,
+            EndReason::Cancelled => 4,
+            EndReason::Restart => 5,
+            EndReason::CacheOff => 6,
+            EndReason::CacheNotFresh => 7,
+            EndReason::PrevKvMissing => 8,
+        }
+    }
+
+    /// The position of `v` in [`EtcdOp::ALL`]: an exhaustive match with no wildcard arm, so
+    /// a new variant does not compile until it is placed here, and then fails
+    /// `all_lists_are_exhaustive` until `ALL` holds it.
+    fn position_etcdop(v: EtcdOp) -> usize {
+        match v {
+            EtcdOp::Put => 0,
+            EtcdOp::Range => 1,
+            EtcdOp::DeleteRange => 2,
+            EtcdOp::Compact => 3,
+        }
+    }
+
+    /// The position of `v` in [`EtcdRefusal::ALL`]: an exhaustive match with no wildcard arm, so
+    /// a new variant does not compile until it is placed here, and then fails
+    /// `all_lists_are_exhaustive` until `ALL` holds it.
+    fn position_etcdrefusal(v: EtcdRefusal) -> usize {
+        match v {
+            EtcdRefusal::Compacted => 0,
+            EtcdRefusal::FutureRevision => 1,
+        }
+    }
+
+    #[test]
+    fn all_lists_are_exhaustive() {
+        fn check<T: Copy + std::fmt::Debug>(all: &[T], pos: fn(T) -> usize) {
+            for (i, v) in all.iter().enumerate() {
+                assert_eq!(pos(*v), i, "{v:?} is out of place in ALL");
+            }
+        }
+        check(&Path::ALL, position_path);
+        check(&Semantics::ALL, position_semantics);
+        check(&Rule::ALL, position_rule);
+        check(&Outcome::ALL, position_outcome);
+        check(&EndReason::ALL, position_endreason);
+        check(&EtcdOp::ALL, position_etcdop);
+        check(&EtcdRefusal::ALL, position_etcdrefusal);
+        // The last variant of each list sits at its end: a variant added to the match but not
+        // to ALL gets a position equal to ALL's length, caught here.
+        assert_eq!(position_rule(Rule::NoSuchApiserver) + 1, Rule::ALL.len());
+        assert_eq!(position_outcome(Outcome::Internal) + 1, Outcome::ALL.len());
     }
 }

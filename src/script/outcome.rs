@@ -6,15 +6,20 @@
 use serde_json::Value;
 
 use super::line_error::LineError;
+use super::parse::Command;
 use super::refusal::Refusal;
 use super::syntax::ParseError;
-use super::why::Lang;
+use super::why::{Lang, OutputWhy};
 
 /// What one line gave.
 #[derive(Debug, Clone, PartialEq)]
 pub struct LineOutcome {
     pub out: Value,
     pub failure: Option<LineFailure>,
+    /// The line as parsed, once (None when it does not parse): what the UI reads the line as.
+    pub command: Option<Command>,
+    /// The output's decision as its type (the `"why"`, when the output carries one).
+    pub why: Option<OutputWhy>,
 }
 
 /// Why a line did not run, as the session decided it.

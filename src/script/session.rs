@@ -166,6 +166,11 @@ impl Session {
         }
     }
 
+    /// The settings in effect (cluster-wide and per apiserver), as `set` lines write them.
+    pub fn settings(&self) -> view::SettingsView {
+        view::SettingsView::of(&self.cluster, self.current_apiserver)
+    }
+
     /// etcd's current revision.
     pub fn revision(&self) -> i64 {
         self.cluster.etcd().current_revision()
@@ -230,6 +235,7 @@ impl Session {
             return None;
         }
         let mut failure = None;
+        let mut command = None;
         let mut out = match parse_line(t) {
             Err(e) => {
                 self.parse_errors += 1;
@@ -239,6 +245,7 @@ impl Session {
                 out
             }
             Ok(Command::Expect(exp)) => {
+                let parsed = Some(Command::Expect(exp.clone()));
                 let known = &self.informers;
                 let explain = self.explain;
                 let informers = |name: &str| -> Option<Value> {
@@ -262,10 +269,16 @@ impl Session {
                 if let Value::Object(rest) = o {
                     m.extend(rest);
                 }
-                return Some(LineOutcome { out: Value::Object(m), failure: None });
+                return Some(LineOutcome {
+                    out: Value::Object(m),
+                    failure: None,
+                    command: parsed,
+                    why: None,
+                });
             }
             Ok(cmd) => {
                 self.line = line_no;
+                command = Some(cmd.clone());
                 let out = self.execute(cmd);
                 self.poll_informers();
                 out.unwrap_or_else(|r| {
@@ -284,7 +297,8 @@ impl Session {
         }
         let out = Value::Object(m);
         self.previous = Some(out.clone());
-        Some(LineOutcome { out, failure })
+        let why = OutputWhy::from_output(&out);
+        Some(LineOutcome { out, failure, command, why })
     }
 
     /// Runs a whole script, numbering lines from 1.

@@ -10,7 +10,7 @@
 use crate::apiserver::cacher::CacheView;
 use crate::apiserver::decision::Ended;
 use crate::apiserver::server::WatchStreamView;
-use crate::clock::Instant;
+use crate::clock::{Duration, Instant};
 use crate::store::{KeyIndex, MvccStore, RangeRequest};
 
 /// One moment of the sandbox, as a picture shows it.
@@ -325,6 +325,102 @@ impl ReadFrames {
         if ended && !self.ended {
             self.ended = true;
             self.ended_line = Some(line);
+        }
+    }
+}
+
+/// The settings in effect, as `set` lines write their values: the cluster's and each
+/// apiserver's. A `set <name> <value>` line with a shown value changes nothing.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SettingsView {
+    /// `set apiservers N`.
+    pub apiservers: usize,
+    /// `set etcd`: the etcd release whose compaction rules apply.
+    pub etcd: &'static str,
+    /// `set client-go`: `None` = auto (the release of apiserver 1).
+    pub client_go: Option<u32>,
+    /// The apiserver per-apiserver `set` lines (and requests) go to, 1-based.
+    pub current_apiserver: usize,
+    /// One per apiserver, `apiserver 1` first.
+    pub per_apiserver: Vec<ApiserverSettings>,
+}
+
+/// One apiserver's settings in effect.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ApiserverSettings {
+    /// 1-based.
+    pub number: usize,
+    /// `set kubernetes`: "1.37".
+    pub kubernetes: String,
+    /// `set feature-gates`: the gates set away from the release's default, as `Name=value`.
+    pub gates: Vec<String>,
+    /// `set watch-cache on|off`.
+    pub watch_cache: bool,
+    /// `set cache.lag`.
+    pub cache_lag: Duration,
+    /// `set cache.capacity`: `None` = auto.
+    pub cache_capacity: Option<usize>,
+    /// `set cache.init-delay`.
+    pub cache_init_delay: Duration,
+    /// `set compaction-interval` (`None`: `set compactor off`).
+    pub compaction_interval: Option<Duration>,
+}
+
+impl SettingsView {
+    pub fn of(cluster: &crate::cluster::Cluster, current_apiserver: usize) -> SettingsView {
+        let per_apiserver = (0..cluster.apiserver_count())
+            .filter_map(|i| cluster.apiserver(i).map(|s| (i, s)))
+            .map(|(i, s)| {
+                let f = s.config.features;
+                let gates = crate::apiserver::features::gates_for(f.minor)
+                    .into_iter()
+                    .filter(|(g, _)| f.overridden(*g))
+                    .map(|(g, _)| format!("{}={}", g.name(), f.enabled(g)))
+                    .collect();
+                ApiserverSettings {
+                    number: i + 1,
+                    kubernetes: f.version(),
+                    gates,
+                    watch_cache: s.config.watch_cache,
+                    cache_lag: s.config.cache_lag,
+                    cache_capacity: s.config.cache_capacity,
+                    cache_init_delay: s.config.init_delay,
+                    compaction_interval: s.compactor.interval,
+                }
+            })
+            .collect();
+        SettingsView {
+            apiservers: cluster.apiserver_count(),
+            etcd: cluster.etcd().version().release(),
+            client_go: cluster.client_go_explicit(),
+            current_apiserver: current_apiserver + 1,
+            per_apiserver,
+        }
+    }
+
+    /// The settings of the apiserver `set` lines go to.
+    pub fn current(&self) -> Option<&ApiserverSettings> {
+        self.per_apiserver.iter().find(|a| a.number == self.current_apiserver)
+    }
+}
+
+impl ApiserverSettings {
+    /// The value of a per-apiserver setting as a `set` line writes it; `None` for a cluster-wide
+    /// one.
+    pub fn value(&self, name: crate::cluster::SettingName) -> Option<String> {
+        use crate::cluster::SettingName as N;
+        match name {
+            N::Kubernetes => Some(self.kubernetes.clone()),
+            N::FeatureGates => Some(self.gates.join(",")),
+            N::WatchCache => Some(if self.watch_cache { "on" } else { "off" }.to_string()),
+            N::CacheLag => Some(self.cache_lag.to_string()),
+            N::CacheCapacity => {
+                Some(self.cache_capacity.map_or_else(|| "auto".to_string(), |n| n.to_string()))
+            }
+            N::CacheInitDelay => Some(self.cache_init_delay.to_string()),
+            N::CompactionInterval => self.compaction_interval.map(|d| d.to_string()),
+            N::Compactor => Some(if self.compaction_interval.is_some() { "on" } else { "off" }.to_string()),
+            N::Apiservers | N::Etcd | N::ClientGo | N::ClockEpoch | N::Explain => None,
         }
     }
 }

@@ -29,6 +29,7 @@ use super::i18n::{K, Tr, use_tr};
 use super::model::Problem;
 use super::state::{self, Action, LabHandle, Notice};
 use crate::lessons::{Lesson, check_step};
+use crate::script::expect::ExpectFailure;
 
 /// Where the files are fetched from, relative to the page.
 pub const DIR: &str = "lessons/";
@@ -142,8 +143,8 @@ impl PartialEq for Slot {
 pub struct Checked {
     /// The session stamp it was computed at (a later change makes it stale).
     pub stamp: u64,
-    /// `(expected, seen)` for every check that does not hold yet.
-    pub missing: Vec<(String, String)>,
+    /// Every check that does not hold yet: its index in the step and how it failed.
+    pub missing: Vec<(usize, ExpectFailure)>,
 }
 
 /// A lesson being followed.
@@ -625,8 +626,8 @@ fn lesson_view(
         Callback::from(move |_: MouseEvent| {
             let outs = outputs_since(&lab, start);
             let results = check_step(&step, &outs);
-            let missing: Vec<(String, String)> =
-                results.into_iter().filter_map(|(_, r)| r.err()).map(|f| (f.expected, f.seen)).collect();
+            let missing: Vec<(usize, ExpectFailure)> =
+                results.into_iter().filter_map(|(i, r)| r.err().map(|f| (i, f))).collect();
             let ok = missing.is_empty();
             guide.dispatch(GuideAction::Checked(Checked { stamp: lab.stamp, missing }, ok));
         })
@@ -647,10 +648,9 @@ fn lesson_view(
                 </div>
             }
         } else {
-            let items = c.missing.iter().map(|(exp, seen)| {
-                let seen =
-                    if seen == "nothing yet" { tr.t(K::CheckNothing).to_string() } else { seen.clone() };
-                html! { <li class="mono">{ tr.f(K::CheckItem, &[exp, &seen]) }</li> }
+            let items = c.missing.iter().filter_map(|(i, f)| {
+                let words = crate::lessons::still_missing(step.checks.get(*i)?, f, super::why::lang(tr));
+                Some(html! { <li>{ words }</li> })
             });
             html! {
                 <div id="lesson-result" class="lesson-result missing" role="status">

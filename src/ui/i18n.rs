@@ -331,6 +331,12 @@ strings! {
     HintEvents => "events", "事件数";
     HintDuration => "e.g. 2s", "例如 2s";
     HintCount => "count", "数量";
+    SettingsInEffect => "In effect now (set lines change them)", "当前生效的设置（用 set 行修改）";
+    SettingsGoTo => "Per-apiserver settings go to apiserver {0} (the one requests go to).", "按 apiserver 的设置作用于 apiserver {0}（请求发往的那台）。";
+    SettingsCluster => "cluster: apiservers {0} · etcd {1} · client-go {2}", "集群：apiservers {0} · etcd {1} · client-go {2}";
+    SettingsApiserver => "apiserver", "apiserver";
+    SettingsNoGates => "defaults", "默认";
+    SettingsUnchanged => "This is the value in effect: Set would change nothing.", "这就是当前生效的值：应用不会改变任何东西。";
     EtcdRead => "Read etcd", "读取 etcd";
     EtcdEmpty => "Press Read etcd to see the raw keys, values and revisions under /registry/.", "点“读取 etcd”查看 /registry/ 下原始的键、值和 revision。";
     EtcdAsOf => "as of line {0} · etcd revision {1}", "截至第 {0} 行 · etcd revision {1}";
@@ -476,8 +482,6 @@ strings! {
     CheckTitle => "Check the goal against the outputs produced since this step began", "根据这一步开始以来产生的输出检查目标是否达成";
     CheckPassed => "Goal reached.", "目标已达成。";
     CheckMissing => "Not yet. Still missing:", "还没有完成。仍然缺少：";
-    CheckItem => "expected {0}, seen {1}", "期望 {0}，实际 {1}";
-    CheckNothing => "nothing has run in this step yet", "这一步还没有运行任何命令";
     CheckStale => "The sandbox changed since the last check: press Check again.", "上次检查之后沙盒有了变化：请再点一次“检查”。";
     PrevStep => "← Previous", "← 上一步";
     NextStep => "Next →", "下一步 →";

@@ -463,9 +463,12 @@ enum WatchCmd {
     Cancel,
 }
 
-/// Every watch opened in the log, in order, with its frames and state. `entries` are
-/// (script line, output) pairs.
-pub fn watches<'a>(entries: impl IntoIterator<Item = (&'a str, Option<&'a Value>)>) -> Vec<WatchInfo> {
+/// One log entry as [`Seen`] folds it: the script line, its output and the command the session
+/// parsed it as.
+pub type SeenEntry<'a> = (&'a str, Option<&'a Value>, Option<&'a Command>);
+
+/// Every watch opened in the log, in order, with its frames and state.
+pub fn watches<'a>(entries: impl IntoIterator<Item = SeenEntry<'a>>) -> Vec<WatchInfo> {
     Seen::of(entries).watches
 }
 
@@ -484,17 +487,18 @@ pub struct Seen {
 }
 
 impl Seen {
-    /// The fold of these (script line, output) entries.
-    pub fn of<'a>(entries: impl IntoIterator<Item = (&'a str, Option<&'a Value>)>) -> Seen {
+    /// The fold of these (script line, output, parsed command) entries.
+    pub fn of<'a>(entries: impl IntoIterator<Item = SeenEntry<'a>>) -> Seen {
         let mut seen = Seen::default();
-        for (line, out) in entries {
-            seen.push(line, out);
+        for (line, out, command) in entries {
+            seen.push(line, out, command);
         }
         seen
     }
 
-    /// Folds the next entry: its script line and output (None for blank lines and comments).
-    pub fn push(&mut self, line: &str, out: Option<&Value>) {
+    /// Folds the next entry: its script line, its output (None for blank lines and comments)
+    /// and the command the session parsed it as (None when it did not parse).
+    pub fn push(&mut self, line: &str, out: Option<&Value>, command: Option<&Command>) {
         let i = self.len;
         self.len += 1;
         let Some(out) = out else { return };
@@ -514,16 +518,13 @@ impl Seen {
             });
             return;
         }
-        // Only the answers to `events`, `pause`, `resume` and `cancel` change a watch (an error
-        // never does): other lines need not be parsed again.
-        if !["events", "paused", "resumed", "canceled"].iter().any(|k| out.get(k).is_some()) {
-            return;
-        }
-        let (id, cmd) = match parse_line(line) {
-            Ok(Command::Events { watch }) => (watch, WatchCmd::Events),
-            Ok(Command::Pause(id)) => (id, WatchCmd::Pause),
-            Ok(Command::Resume(id)) => (id, WatchCmd::Resume),
-            Ok(Command::Cancel(id)) => (id, WatchCmd::Cancel),
+        // Only `events`, `pause`, `resume` and `cancel` change a watch: the session's parse of
+        // the line says which it was.
+        let (id, cmd) = match command {
+            Some(Command::Events { watch }) => (watch.clone(), WatchCmd::Events),
+            Some(Command::Pause(id)) => (id.clone(), WatchCmd::Pause),
+            Some(Command::Resume(id)) => (id.clone(), WatchCmd::Resume),
+            Some(Command::Cancel(id)) => (id.clone(), WatchCmd::Cancel),
             _ => return,
         };
         let Some(w) = ws.iter_mut().rev().find(|w| w.id == id) else { return };

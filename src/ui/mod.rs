@@ -31,6 +31,7 @@ pub mod response;
 pub mod safety;
 pub mod save;
 pub mod scrubber;
+pub mod settings;
 pub mod share;
 pub mod sim;
 pub mod state;

@@ -10,6 +10,8 @@ use serde_json::Value;
 
 use super::i18n::{K, Tr};
 use super::share::DataError;
+use crate::script::parse::Command;
+use crate::script::why::OutputWhy;
 use crate::script::{LineFailure, LineOutcome};
 
 /// The localStorage key of the saved sandbox: `{"log":[lines…],"redo":[lines…]}`.
@@ -26,16 +28,23 @@ pub struct Entry {
     pub out: Option<Rc<Value>>,
     /// Why the line did not run, as the session decided it (what the UI renders of an error).
     pub failure: Option<Rc<LineFailure>>,
+    /// The line as the session parsed it (None for blank lines, comments and syntax errors): the
+    /// UI never parses a line again to know what it was.
+    pub command: Option<Rc<Command>>,
+    /// The output's decision as its type.
+    pub why: Option<Rc<OutputWhy>>,
 }
 
 impl Entry {
     /// Script line `line` with what the session gave for it.
     pub fn new(line: impl Into<Rc<str>>, outcome: Option<LineOutcome>) -> Entry {
-        let (out, failure) = match outcome {
-            None => (None, None),
-            Some(o) => (Some(Rc::new(o.out)), o.failure.map(Rc::new)),
+        let (out, failure, command, why) = match outcome {
+            None => (None, None, None, None),
+            Some(o) => {
+                (Some(Rc::new(o.out)), o.failure.map(Rc::new), o.command.map(Rc::new), o.why.map(Rc::new))
+            }
         };
-        Entry { line: line.into(), out, failure }
+        Entry { line: line.into(), out, failure, command, why }
     }
 }
 

@@ -179,7 +179,7 @@ pub fn pictures(props: &PicturesProps) -> Html {
     };
     let dense = model.lanes.iter().any(|l| matches!(l.body, LaneBody::Buckets(_))) || model.more_keys > 0;
     let selected = lab.shown();
-    let selected_out = selected.and_then(|i| lab.visible().get(i)).and_then(|e| e.out.clone());
+    let selected_why = selected.and_then(|i| lab.visible().get(i)).and_then(|e| e.why.clone());
     let kinds_present = {
         let m = &*model;
         let mut k = Vec::new();
@@ -241,7 +241,7 @@ pub fn pictures(props: &PicturesProps) -> Html {
             <div class={classes!("pictures", overflows.then_some("scrolls"), more_left.then_some("more-left"), more_right.then_some("more-right"))}
                 ref={node} onscroll={on_scroll} data-motion={if reduce { "reduce" } else { "full" }} data-step={step.n.to_string()}>
                 if !model.is_empty() {
-                    <SystemView model={model.clone()} axis={axis.clone()} selected={selected} selected_out={selected_out} step={step.clone()} {reduce} />
+                    <SystemView model={model.clone()} axis={axis.clone()} selected={selected} selected_why={selected_why} step={step.clone()} {reduce} />
                 }
                 <Picture model={model.clone()} axis={axis.clone()} selected={selected} hovered={hover.as_ref().and_then(|h| **h)} {on_select} {on_hover} step={step.clone()} {on_open_fold} />
             </div>

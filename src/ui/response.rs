@@ -273,7 +273,9 @@ pub fn response_view(p: &ResponseProps) -> Html {
             parts.push(html! { <p class="muted">{ tr.t(K::NoNewEvents) }</p> });
         } else {
             // The decision that opened this watch, from the log up to this line.
-            let ws = lines::watches(lab.entries[..=i].iter().map(|e| (&*e.line, e.out.as_deref())));
+            let ws = lines::watches(
+                lab.entries[..=i].iter().map(|e| (&*e.line, e.out.as_deref(), e.command.as_deref())),
+            );
             let watch_why = match crate::script::parse::parse_line(&entry.line) {
                 Ok(crate::script::parse::Command::Events { watch }) => {
                     ws.into_iter().rev().find(|w| w.id == watch).and_then(|w| w.why)

@@ -1,5 +1,5 @@
-//! Simulation controls (create N objects, compact, advance the clock, settings, apiservers) and
-//! the etcd view. Every control appends a script line; nothing reaches the engine another way.
+//! Simulation controls (create N objects, compact, advance the clock, settings (`settings`),
+//! apiservers) and the etcd view. Every control appends a script line; nothing reaches the engine another way.
 
 use std::cell::Cell;
 use std::rc::Rc;
@@ -13,112 +13,15 @@ use super::i18n::{K, use_tr};
 use super::lines;
 use super::messages::Messages;
 use super::response::kvs_table;
+use super::settings::SettingsPanel;
 use super::state::{Action, LabHandle, Place};
-use crate::apiserver::features;
 use crate::script::parse::{Command, EtcdCommand, parse_line};
 
 fn input_value(e: &InputEvent) -> String {
     e.target_unchecked_into::<HtmlInputElement>().value()
 }
 
-#[derive(Properties, PartialEq)]
-struct SettingProps {
-    /// The setting's name on the `set` line.
-    name: &'static str,
-    /// Choices for a select; empty = a text field.
-    #[prop_or_default]
-    choices: &'static [&'static str],
-    initial: &'static str,
-    #[prop_or_default]
-    hint: Option<K>,
-}
-
-/// One `set <name> <value>` row.
-#[function_component(Setting)]
-fn setting(p: &SettingProps) -> Html {
-    let tr = use_tr();
-    let lab = use_context::<LabHandle>().expect("LabHandle context");
-    let value = use_state(|| p.initial.to_string());
-    let id = format!("set-{}", p.name.replace('.', "-"));
-    let cmd = format!("set {} {}", p.name, value.trim());
-    let onclick = {
-        let cmd = cmd.clone();
-        Callback::from(move |_: MouseEvent| lab.dispatch(Action::RunAt(Place::Sim, vec![cmd.clone()])))
-    };
-    let control = if p.choices.is_empty() {
-        let value2 = value.clone();
-        let oninput = Callback::from(move |e: InputEvent| value2.set(input_value(&e)));
-        html! { <input id={id.clone()} type="text" spellcheck="false" value={(*value).clone()} placeholder={p.hint.map(|h| tr.t(h))} {oninput} /> }
-    } else {
-        let value2 = value.clone();
-        let onchange = Callback::from(move |e: Event| {
-            value2.set(e.target_unchecked_into::<HtmlSelectElement>().value())
-        });
-        let opts =
-            p.choices.iter().map(|c| html! { <option value={*c} selected={*value == *c}>{ *c }</option> });
-        html! { <select id={id.clone()} {onchange}>{ for opts }</select> }
-    };
-    html! {
-        <div class="setting">
-            <label for={id.clone()} class="mono">{ p.name }</label>
-            { control }
-            <button type="button" class="small" data-cmd={cmd} disabled={value.trim().is_empty()} {onclick}>{ tr.t(K::SetBtn) }</button>
-        </div>
-    }
-}
-
 /// The default name prefix of new objects of `resource`: its singular (`pods` → `pod`).
-/// The `set feature-gates` row: the gates the model knows in the release the sandbox runs (read
-/// from the session, so it follows `set kubernetes`), each offered at the value away from that
-/// release's default. Locked gates (GA or deprecated) are not offered: they refuse to change.
-#[function_component(FeatureGates)]
-fn feature_gates() -> Html {
-    let tr = use_tr();
-    let lab = use_context::<LabHandle>().expect("LabHandle context");
-    let minor = lab.session().kubernetes_minor();
-    let choices: Vec<(String, String)> = features::gates_for(minor)
-        .into_iter()
-        .filter(|(_, spec)| !spec.locked)
-        .map(|(gate, spec)| {
-            let value = format!("{}={}", gate.name(), !spec.default);
-            let stage = match spec.stage {
-                features::Stage::Alpha => "alpha",
-                features::Stage::Beta => "beta",
-                features::Stage::Ga => "GA",
-                features::Stage::Deprecated => "deprecated",
-            };
-            (value.clone(), format!("{value} ({stage}, 1.{minor})"))
-        })
-        .collect();
-    let picked = use_state(String::new);
-    // The pick, while the release still offers it; else the release's first gate.
-    let value = choices
-        .iter()
-        .find(|(v, _)| *v == *picked)
-        .or(choices.first())
-        .map(|(v, _)| v.clone())
-        .unwrap_or_default();
-    let cmd = format!("set feature-gates {value}");
-    let onclick = {
-        let cmd = cmd.clone();
-        Callback::from(move |_: MouseEvent| lab.dispatch(Action::RunAt(Place::Sim, vec![cmd.clone()])))
-    };
-    let onchange = {
-        let picked = picked.clone();
-        Callback::from(move |e: Event| picked.set(e.target_unchecked_into::<HtmlSelectElement>().value()))
-    };
-    let opts = choices.iter().map(
-        |(v, label)| html! { <option value={v.clone()} selected={*v == value}>{ label.clone() }</option> },
-    );
-    html! {
-        <div class="setting">
-            <label for="set-feature-gates" class="mono">{ "feature-gates" }</label>
-            <select id="set-feature-gates" {onchange}>{ for opts }</select>
-            <button type="button" class="small" data-cmd={cmd} disabled={value.is_empty()} {onclick}>{ tr.t(K::SetBtn) }</button>
-        </div>
-    }
-}
-
 pub fn name_prefix(resource: &str) -> &str {
     resource.strip_suffix('s').unwrap_or(resource)
 }
@@ -419,16 +322,7 @@ pub fn sim_controls(props: &SimProps) -> Html {
                 <button id="sim-informer-show" type="button" class="small" data-cmd={inf_show.clone()} onclick={run(inf_show)}>{ tr.t(K::Show) }</button>
                 <button id="sim-informer-stop" type="button" class="small" data-cmd={inf_stop.clone()} onclick={run(inf_stop)}>{ tr.t(K::Stop) }</button>
             </div>
-            <details class="settings">
-                <summary>{ tr.t(K::Settings) }</summary>
-                <Setting name="watch-cache" choices={&["on", "off"][..]} initial="off" />
-                <Setting name="cache.capacity" initial="100" hint={K::HintEvents} />
-                <Setting name="cache.lag" initial="2s" hint={K::HintDuration} />
-                <Setting name="kubernetes" choices={&["1.37", "1.36", "1.35", "1.34", "1.33", "1.32", "1.31", "1.30", "1.29", "1.28", "1.27"][..]} initial="1.30" />
-                <FeatureGates />
-                <Setting name="apiservers" initial="2" hint={K::HintCount} />
-                <Setting name="compaction-interval" initial="5m" hint={K::HintDuration} />
-            </details>
+            <SettingsPanel />
             <Messages at={Place::Sim} />
         </section>
     }

@@ -264,7 +264,7 @@ impl Lab {
             None => Seen::default(),
         };
         for e in &self.entries[seen.len..n] {
-            seen.push(&e.line, e.out.as_deref());
+            seen.push(&e.line, e.out.as_deref(), e.command.as_deref());
         }
         Rc::new(seen)
     }
@@ -277,7 +277,7 @@ impl Lab {
             self.seen = self.seen_at(self.entries.len() - 1);
         }
         let seen = Rc::make_mut(&mut self.seen);
-        seen.push(&e.line, e.out.as_deref());
+        seen.push(&e.line, e.out.as_deref(), e.command.as_deref());
         if seen.len.is_multiple_of(SEEN_EVERY) && self.seen_marks.len() < seen.len / SEEN_EVERY {
             let mark = self.seen.clone();
             Rc::make_mut(&mut self.seen_marks).push(mark);

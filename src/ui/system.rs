@@ -9,8 +9,10 @@
 
 use std::rc::Rc;
 
-use serde_json::Value;
 use yew::prelude::*;
+
+use crate::apiserver::decision::Path;
+use crate::script::why::OutputWhy;
 
 use super::i18n::{K, Tr, use_tr};
 use super::timeline::{
@@ -26,8 +28,9 @@ pub struct SystemProps {
     /// The entry shown in the response viewer, and its output.
     #[prop_or_default]
     pub selected: Option<usize>,
+    /// The selected line's decision, as the session typed it.
     #[prop_or_default]
-    pub selected_out: Option<Rc<Value>>,
+    pub selected_why: Option<Rc<OutputWhy>>,
     /// What changed since the previous picture (staged: travel, decision, answer).
     #[prop_or_default]
     pub step: Rc<Step>,
@@ -45,12 +48,12 @@ pub enum PathTier {
 }
 
 impl PathTier {
-    pub fn parse(s: &str) -> Option<PathTier> {
-        match s {
-            "watch-cache" => Some(PathTier::WatchCache),
-            "cache-snapshot" => Some(PathTier::CacheSnapshot),
-            "etcd" => Some(PathTier::Etcd),
-            _ => None,
+    /// The tier of a decision's path (exhaustive: a new path does not compile without a tier).
+    pub fn of(p: Path) -> PathTier {
+        match p {
+            Path::WatchCache => PathTier::WatchCache,
+            Path::CacheSnapshot => PathTier::CacheSnapshot,
+            Path::Etcd => PathTier::Etcd,
         }
     }
     pub fn as_str(self) -> &'static str {
@@ -71,19 +74,17 @@ pub struct PathOf {
     pub rv: Option<i64>,
 }
 
-/// Reads `why.path`, `why.apiserver` and the revision of an output's typed decision.
-pub fn path_of(out: &Value) -> Option<PathOf> {
-    let why = out.get("why")?;
-    let tier = PathTier::parse(why.get("path")?.as_str()?)?;
-    let apiserver =
-        why.get("apiserver").and_then(Value::as_u64).and_then(|n| usize::try_from(n).ok()).unwrap_or(1);
+/// The path, apiserver and revision of a typed decision; `None` for decisions without a path.
+pub fn path_of(why: &OutputWhy) -> Option<PathOf> {
     // Where on the axis it was decided: the snapshot it read, the RV it asked for (rv −1, "the
     // latest", is the head), or the revision it answered at.
-    let rv = ["snapshotRv", "rv", "revision", "cacheRv"]
-        .iter()
-        .filter_map(|k| why.get(*k).and_then(Value::as_i64))
-        .find(|r| *r > 0);
-    Some(PathOf { tier, apiserver, rv })
+    let (path, apiserver, rvs) = match why {
+        OutputWhy::Request(w) => (w.path?, w.apiserver, [w.snapshot_rv, w.rv, w.revision, w.cache_rv]),
+        OutputWhy::Ended(e) => (e.path?, e.apiserver, [None, e.rv, None, e.cache_rv]),
+        OutputWhy::Setting(_) | OutputWhy::Etcd(_) => return None,
+    };
+    let rv = rvs.into_iter().flatten().find(|r| *r > 0);
+    Some(PathOf { tier: PathTier::of(path), apiserver: apiserver.max(1), rv })
 }
 
 fn hatch_defs() -> Html {
@@ -124,7 +125,7 @@ pub fn system_view(p: &SystemProps) -> Html {
     let head_x = x(m.current as f64 + 0.5);
     let mut y = 0.0;
     let mut parts: Vec<Html> = Vec::new();
-    let path = p.selected_out.as_deref().and_then(path_of);
+    let path = p.selected_why.as_deref().and_then(path_of);
     let mut path_points: Vec<(f64, f64)> = Vec::new();
     // Revisions that reached a watch cache this step: where they land (x, the band's centre).
     let mut landings: Vec<(i64, f64, f64)> = Vec::new();
@@ -418,14 +419,11 @@ pub fn system_view(p: &SystemProps) -> Html {
         None => tr.f(K::SvAriaNoPath, &[&v.apiservers.len(), &v.revision]),
     };
     // The Why strip: the rule that decided the selected line, rendered from its typed `why`.
-    let rule = p
-        .selected_out
-        .as_deref()
-        .and_then(|o| o.pointer("/why/rule"))
-        .and_then(Value::as_str)
-        .map(str::to_string);
-    let why_text =
-        p.selected_out.as_deref().and_then(|o| crate::script::why::render_output(o, super::why::lang(tr)));
+    let rule = match p.selected_why.as_deref() {
+        Some(OutputWhy::Request(w)) => Some(w.rule.id()),
+        _ => None,
+    };
+    let why_text = p.selected_why.as_deref().map(|w| crate::script::why::render(w, super::why::lang(tr)));
     let strip = why_text.map(|t| html! {
         <p id="sv-why" class={classes!("sv-why", "small", (!p.reduce).then_some(fresh))} data-rule={rule.clone()} data-line={p.selected.map(|s| (s + 1).to_string())}>
             if let Some(r) = rule.clone() { <code class="rule-chip">{ r }</code>{ " " } }

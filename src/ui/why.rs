@@ -11,7 +11,7 @@ use super::lines;
 use super::model::Entry;
 use crate::apiserver::watch::FrameType;
 use crate::script::LineFailure;
-use crate::script::parse::{Command, parse_line};
+use crate::script::parse::Command;
 use crate::script::why::{self, Lang, OutputWhy};
 
 /// The rendering language for the UI's language.
@@ -30,15 +30,6 @@ pub struct WhyText {
     pub engine: Vec<String>,
 }
 
-/// The engine's decisions an output carries, rendered in `lang`: an API answer's or an ended
-/// watch's `why`, or the client decisions of an informer / pager line (`why.log`).
-pub fn engine(out: &Value, lang: Lang) -> Vec<String> {
-    if let Some(text) = why::render_output(out, lang) {
-        return vec![text];
-    }
-    why::informer::render_output(out, lang).unwrap_or_default()
-}
-
 /// The error of a line in the UI's language: the session's typed reason the line did not run (a
 /// syntax error or a refusal) rendered in it, any other error (an etcd or client error) as the
 /// engine wrote it.
@@ -51,7 +42,11 @@ pub fn error(tr: Tr, entry: &Entry) -> Option<String> {
 
 /// "Why?" of the output `out` of log entry `entry`.
 pub fn explain(tr: Tr, entry: &Entry, out: &Value) -> WhyText {
-    let engine = engine(out, lang(tr));
+    // The decision as the session typed it; a client's log (informer, pager) otherwise.
+    let engine = match entry.why.as_deref() {
+        Some(w) => vec![why::render(w, lang(tr))],
+        None => why::informer::render_output(out, lang(tr)).unwrap_or_default(),
+    };
     let mut framing = Vec::new();
     let failed = match entry.failure.as_deref() {
         Some(LineFailure::Syntax(_)) => Some(K::WhyLineSyntax),
@@ -64,22 +59,23 @@ pub fn explain(tr: Tr, entry: &Entry, out: &Value) -> WhyText {
         framing.push(tr.t(k).to_string());
         return WhyText { framing, engine };
     }
-    match parse_line(&entry.line) {
-        Ok(Command::Events { .. }) if out.get("dropped").and_then(Value::as_bool) == Some(true) => {
+    // The line as the session parsed it.
+    match entry.command.as_deref() {
+        Some(Command::Events { .. }) if out.get("dropped").and_then(Value::as_bool) == Some(true) => {
             framing.push(tr.t(K::WhyEventsDropped).to_string());
         }
-        Ok(Command::Drop(_)) => framing.push(tr.t(K::WhyDroppedWatch).to_string()),
-        Ok(Command::Events { .. }) => {
+        Some(Command::Drop(_)) => framing.push(tr.t(K::WhyDroppedWatch).to_string()),
+        Some(Command::Events { .. }) => {
             let none = out.get("events").and_then(Value::as_array).is_none_or(Vec::is_empty);
             framing.push(tr.t(if none { K::WhyEventsNone } else { K::WhyEventsRead }).to_string());
         }
-        Ok(Command::DropInformer(_)) => framing.push(tr.t(K::WhyDropped).to_string()),
-        Ok(Command::Advance(_)) => framing.push(tr.t(K::WhyAdvance).to_string()),
-        Ok(Command::Expect(_)) => framing.push(tr.t(K::WhyExpect).to_string()),
-        Ok(Command::Set { .. } | Command::Apiserver(_) | Command::RestartApiserver(_)) => {
+        Some(Command::DropInformer(_)) => framing.push(tr.t(K::WhyDropped).to_string()),
+        Some(Command::Advance(_)) => framing.push(tr.t(K::WhyAdvance).to_string()),
+        Some(Command::Expect(_)) => framing.push(tr.t(K::WhyExpect).to_string()),
+        Some(Command::Set { .. } | Command::Apiserver(_) | Command::RestartApiserver(_)) => {
             framing.push(tr.t(K::WhySetting).to_string());
         }
-        Ok(Command::Pause(_) | Command::Resume(_) | Command::Cancel(_)) => {
+        Some(Command::Pause(_) | Command::Resume(_) | Command::Cancel(_)) => {
             framing.push(tr.t(K::WhyWatchControl).to_string());
         }
         _ if engine.is_empty() => framing.push(tr.t(K::WhyNoDecision).to_string()),

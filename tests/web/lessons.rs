@@ -109,11 +109,7 @@ async fn every_lesson_completes_through_the_dom_in_both_languages() {
 
 /// A loader that answers `text` for the address `url` only (and 404 otherwise), recording what
 /// it was asked for.
-pub(crate) fn src_loader(
-    url: &'static str,
-    text: String,
-    asked: Rc<std::cell::RefCell<Vec<String>>>,
-) -> Loader {
+pub(crate) fn src_loader(url: &'static str, text: String, asked: Rc<std::cell::RefCell<Vec<String>>>) -> Loader {
     Rc::new(move |file: &str, done: yew::Callback<Result<String, Problem>>| {
         asked.borrow_mut().push(file.to_string());
         let r = if file == url {
@@ -202,11 +198,20 @@ async fn check_says_what_is_still_missing_after_a_wrong_action() {
     lab.console(r#"POST /api/v1/namespaces/default/configmaps {"metadata":{"name":"b"}}"#).await;
     lab.click("#lesson-check").await;
     let missing = lab.text("#lesson-missing");
-    assert!(missing.contains(r#"body.metadata.name == "a""#) && missing.contains(r#""b""#), "{missing}");
-    assert!(!missing.contains("code 201"), "the code check holds: {missing}");
+    assert!(
+        missing.contains(r#"body.metadata.name in the answer should be "a"; now it is "b"."#),
+        "{missing}"
+    );
+    assert!(!missing.contains("status code"), "the code check holds: {missing}");
+    assert!(!missing.contains("=="), "learner words, not checker expressions: {missing}");
     // In Chinese too.
     lab.select("#lang", "zh").await;
     assert!(lab.text("#lesson-result").contains("还没有完成"), "{}", lab.text("#lesson-result"));
+    assert!(
+        lab.text("#lesson-missing").contains(r#"响应中的 body.metadata.name应为 "a"；现在是 "b"。"#),
+        "{}",
+        lab.text("#lesson-missing")
+    );
     lab.select("#lang", "en").await;
     // A later change makes the result stale.
     lab.console("advance 1s").await;

@@ -14,35 +14,35 @@ use web_sys::{Element, HtmlElement, HtmlInputElement, HtmlSelectElement, HtmlTex
 
 use rvlab::script::why;
 use rvlab::ui::config::Config;
-use rvlab::ui::config::{FILES, Loader, index_of, slug_of};
-use rvlab::ui::guided::{self, ACTIVE_KEY, PROGRESS_KEY};
 use rvlab::ui::i18n::{self, K, Lang};
 use rvlab::ui::timeline::{self, Window};
 use std::rc::Rc;
+use rvlab::ui::config::{FILES, Loader, index_of, slug_of};
+use rvlab::ui::guided::{self, ACTIVE_KEY, PROGRESS_KEY};
 
-mod axis;
-mod clipboard;
-mod console;
-mod embed;
-mod engine;
-mod explain;
-mod flow;
-mod lessons;
-mod long;
-mod no_lost_work;
-mod persistence;
-mod pictures;
-mod pure;
-mod sandbox;
-mod seeing;
-mod share;
 mod shell;
+mod console;
+mod persistence;
 mod sim;
+mod pure;
+mod engine;
+mod seeing;
+mod explain;
+mod share;
+mod lessons;
+mod no_lost_work;
+mod embed;
+mod pictures;
+mod axis;
+mod flow;
+mod long;
+mod clipboard;
+mod sandbox;
+mod truth;
+mod marks;
+mod keyboard;
 #[allow(unused_imports)]
-use {
-    axis::*, clipboard::*, console::*, embed::*, engine::*, explain::*, flow::*, lessons::*, long::*,
-    no_lost_work::*, persistence::*, pictures::*, pure::*, sandbox::*, seeing::*, share::*, shell::*, sim::*,
-};
+use {shell::*, console::*, persistence::*, sim::*, pure::*, engine::*, seeing::*, explain::*, share::*, lessons::*, no_lost_work::*, embed::*, pictures::*, axis::*, flow::*, long::*, clipboard::*, sandbox::*, truth::*, marks::*, keyboard::*};
 
 wasm_bindgen_test_configure!(run_in_browser);
 

@@ -65,12 +65,14 @@ fn watches_are_followed_through_the_log() {
         {"type": "ADDED", "object": {"metadata": {"name": "a", "resourceVersion": "2"}}},
         {"type": "ERROR", "object": {"kind": "Status", "code": 410, "reason": "Expired"}}], "closed": true});
     let paused = json!({"line": 3, "paused": "w1"}); // the engine's answer to `pause w1`
-    let entries = vec![
+    let entries = [
         ("GET /api/v1/pods?watch=true", Some(&opened)),
         ("events w1", Some(&ev)),
         ("pause w1", Some(&paused)),
     ];
-    let ws = lines::watches(entries);
+    // The session hands each line's parse with its output; here the lines are parsed the same way.
+    let cmds: Vec<_> = entries.iter().map(|(l, _)| rvlab::script::parse::parse_line(l).ok()).collect();
+    let ws = lines::watches(entries.iter().zip(&cmds).map(|((l, o), c)| (*l, *o, c.as_ref())));
     assert_eq!(ws.len(), 1);
     assert_eq!(ws[0].id, "w1");
     assert_eq!(ws[0].request, "GET /api/v1/pods?watch=true");
@@ -108,7 +110,7 @@ fn the_sandbox_keeps_what_its_outputs_show_in_step_with_the_scrubber() {
     };
     let check = |lab: &Sandbox, what: &str| {
         let vis = &lab.entries[..lab.at];
-        let want = lines::Seen::of(vis.iter().map(|e| (&*e.line, e.out.as_deref())));
+        let want = lines::Seen::of(vis.iter().map(|e| (&*e.line, e.out.as_deref(), e.command.as_deref())));
         assert_eq!(lab.seen(), &want, "{what}: at {} of {}", lab.at, lab.entries.len());
     };
     let mut start = Sandbox::replay((0..2000).map(line).collect(), Vec::new());

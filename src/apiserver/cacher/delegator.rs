@@ -476,7 +476,7 @@ impl<'a> CacheDelegator<'a> {
                 // `cacher.go` `Watch` with ResilientWatchCacheInitialization: 429.
                 let retry = c.retry_after_seconds(now, features.growing_retry_after);
                 why.path = Some(Path::WatchCache);
-                why.rule = Rule::WatchStateFromCache;
+                why.rule = super::watch_rule(args.rv.map(revision), args.send_initial_events);
                 why.outcome = Some(Outcome::CacheInitializing);
                 why.retry_after = Some(retry.into());
                 (Err(Status::storage_initializing(retry)), why)

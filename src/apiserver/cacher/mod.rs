@@ -585,7 +585,7 @@ impl Cacher {
         why.path = Some(Path::WatchCache);
         if !self.is_ready(now) {
             let retry = self.retry_after_seconds(now, true);
-            why.rule = Rule::WatchStateFromCache;
+            why.rule = watch_rule(rv, sie);
             why.outcome = Some(Outcome::CacheInitializing);
             why.retry_after = Some(retry.into());
             return Err(Status::storage_initializing(retry));
@@ -789,4 +789,20 @@ fn page_from<'a>(
         _ => (None, None),
     };
     ListPage { items, resource_version: rv, continue_token, remaining_item_count }
+}
+
+/// The rule a cache watch follows, by what it asks for (§E.2's table): the rule names how the
+/// request is served even when the cache refuses it before starting. Upstream `cacher.go`
+/// `Watch` (v1.31.0–v1.37.0) checks readiness first — `if !c.ready.check() { return nil,
+/// errors.NewTooManyRequests("storage is (re)initializing", …) }` under
+/// ResilientWatchCacheInitialization — for every resourceVersion, so a 429 says nothing about
+/// the start rule; the rule stays the one of the request's semantics (a watch from `n` is still
+/// one from the cache's history, never "Get State and Start at Any").
+pub fn watch_rule(rv: Option<i64>, send_initial_events: Option<bool>) -> Rule {
+    match (send_initial_events, rv) {
+        (Some(true), _) => Rule::WatchListFromCache,
+        (None, None | Some(0)) => Rule::WatchStateFromCache,
+        (Some(false), None | Some(0)) => Rule::WatchNoInitialState,
+        (_, Some(_)) => Rule::WatchFromCacheHistory,
+    }
 }

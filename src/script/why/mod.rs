@@ -6,11 +6,16 @@
 //!
 //! * [`api`]: apiserver decisions (read paths, watch starts, writes, rejections) and why a watch
 //!   stream ended.
+//! * [`ops`]: `set` lines and etcd operations.
+//! * `plain`: each rule, outcome and end in words without numbers — what a decision says when
+//!   the request stopped before the rule's numbers existed (a 429 before a watch started).
 //! * [`informer`]: client decisions (informer, reflector, pager, REST client) — the `log` of
 //!   `informer show` and `pager list`.
 
 pub mod api;
 pub mod informer;
+pub mod ops;
+mod plain;
 
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
@@ -94,8 +99,8 @@ pub fn render(why: &OutputWhy, lang: Lang) -> String {
     match why {
         OutputWhy::Request(w) => api::request(w, lang),
         OutputWhy::Ended(e) => api::ended(e, lang),
-        OutputWhy::Setting(s) => api::setting(s, lang),
-        OutputWhy::Etcd(e) => api::etcd(e, lang),
+        OutputWhy::Setting(s) => ops::setting(s, lang),
+        OutputWhy::Etcd(e) => ops::etcd(e, lang),
     }
 }
 
