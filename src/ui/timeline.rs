@@ -20,22 +20,21 @@
 use std::cell::RefCell;
 use std::collections::HashMap;
 
-use serde_json::Value;
 use wasm_bindgen::JsCast;
 use yew::prelude::*;
 
 use super::i18n::{K, Tr, use_tr};
-use super::lines;
+pub use super::picture::axis::*;
+pub use super::picture::{Mark, MarkKind};
+
+mod nav;
+mod reads;
 use super::model::Entry;
 use crate::apiserver::cacher::FRESHNESS_TIMEOUT;
 use crate::apiserver::decision::EndReason;
 use crate::script::Session;
 use crate::script::view::{FrameKind, View};
 
-/// Row heights.
-pub const AXIS_H: f64 = 24.0;
-pub const LANE_H: f64 = 22.0;
-pub const ROW_H: f64 = 24.0;
 /// Lanes drawn one by one; the other keys share one aggregate lane.
 pub const MAX_LANES: usize = 14;
 /// Watch rows drawn in all; beyond it, `MAX_WATCH_ROWS - FOLD_ROWS` are drawn one by one and
@@ -49,207 +48,6 @@ pub const DENSE: usize = 120;
 /// The compactor's bookkeeping key (one write per round), hidden from the lanes.
 pub const COMPACT_KEY: &str = crate::apiserver::compactor::COMPACT_REV_KEY;
 
-/// The revisions shown, inclusive.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Window {
-    pub lo: i64,
-    pub hi: i64,
-}
-
-impl Window {
-    pub fn span(self) -> i64 {
-        self.hi - self.lo + 1
-    }
-}
-
-/// The layout for a container `width` CSS pixels wide: the label gutter and the plot. Below
-/// [`STACKED_BELOW`] px (a phone) the picture is laid out vertically instead: each row's label
-/// sits on its own line above the row and the plot takes the whole width, so nothing is squeezed
-/// into a gutter and no text shrinks.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub struct Geom {
-    pub width: f64,
-    /// Left edge of the plot (row labels are left of it, or above it when stacked).
-    pub x0: f64,
-    /// Right edge of the plot.
-    pub x1: f64,
-}
-
-/// Narrower than this, labels go above their rows.
-pub const STACKED_BELOW: f64 = 520.0;
-/// The line a stacked row's label takes above the row.
-pub const LABEL_LINE: f64 = 15.0;
-
-impl Geom {
-    pub fn for_width(width: f64) -> Geom {
-        let width = width.clamp(260.0, 4000.0).floor();
-        let gutter = if width >= 760.0 {
-            170.0
-        } else if width >= STACKED_BELOW {
-            120.0
-        } else {
-            8.0
-        };
-        Geom { width, x0: gutter, x1: width - 14.0 }
-    }
-
-    /// Row labels above their rows (phone width).
-    pub fn stacked(self) -> bool {
-        self.x0 < 100.0
-    }
-
-    /// The height of a row's drawing (its marks).
-    pub fn content_h(self) -> f64 {
-        if self.x0 >= 170.0 {
-            ROW_H
-        } else if self.stacked() {
-            26.0
-        } else {
-            32.0
-        }
-    }
-
-    /// The height of a row with a label: its drawing, plus the label's line when stacked.
-    pub fn row_h(self) -> f64 {
-        self.content_h() + self.label_line()
-    }
-
-    /// The label line above a stacked row (0 beside the plot).
-    pub fn label_line(self) -> f64 {
-        if self.stacked() { LABEL_LINE } else { 0.0 }
-    }
-
-    /// The vertical centre of the drawing of the row that starts at `y`.
-    pub fn mid(self, y: f64) -> f64 {
-        y + self.label_line() + self.content_h() / 2.0
-    }
-
-    /// A row whose gutter label takes two lines: its top-to-top height and its drawing's centre.
-    pub fn two_line_row(self, y: f64) -> (f64, f64) {
-        if self.stacked() {
-            (self.row_h(), self.mid(y))
-        } else {
-            (self.row_h().max(32.0), y + self.row_h().max(32.0) / 2.0)
-        }
-    }
-
-    /// The height of a key lane (its bar, and its label's line when stacked).
-    pub fn lane_h(self) -> f64 {
-        LANE_H + self.label_line()
-    }
-}
-
-/// Where revision `rev` begins on an axis without folds (slot `rev` spans `x_of(rev)`..
-/// `x_of(rev + 1)`; a point at a revision is drawn at its slot's centre, `x_of(rev + 0.5)`).
-pub fn x_of(rev: f64, w: Window, g: Geom) -> f64 {
-    Axis::new(w, g, Vec::new()).x(rev)
-}
-
-/// The width a revision needs to be drawn and pointed at on its own (a 24 px pointer target):
-/// below it, stretches with nothing but writes are folded.
-pub const COMFORT_PX: f64 = 24.0;
-/// The width a fold takes on the axis.
-pub const FOLD_W: f64 = 32.0;
-/// The line above the axis ticks holding the folds' buttons.
-pub const FOLD_LINE: f64 = 22.0;
-/// Shorter stretches are never folded.
-pub const MIN_FOLD: i64 = 4;
-/// Stretches the learner opened may make the picture this many times wider than its panel
-/// (then it scrolls sideways, and says so).
-pub const MAX_GROW: f64 = 4.0;
-
-/// The revision axis as both pictures draw it: the window, the layout, and the stretches of
-/// revisions folded into one narrow mark each (`lo..=hi`, sorted). Open revisions share the rest
-/// of the plot equally.
-#[derive(Clone, Debug, PartialEq)]
-pub struct Axis {
-    pub w: Window,
-    pub g: Geom,
-    pub folds: Vec<(i64, i64)>,
-    /// Pixels per open revision.
-    pub per: f64,
-    /// The learner opened a stretch that would have been folded.
-    pub opened: bool,
-}
-
-impl Axis {
-    /// An axis over `w` laid out in `g` with `folds` (each inside the window, disjoint).
-    pub fn new(w: Window, g: Geom, mut folds: Vec<(i64, i64)>) -> Axis {
-        folds.retain(|(a, b)| a <= b && *a >= w.lo && *b <= w.hi);
-        folds.sort_unstable();
-        let folded: i64 = folds.iter().map(|(a, b)| b - a + 1).sum();
-        let open = (w.span() - folded).max(1) as f64;
-        let per = ((g.x1 - g.x0) - folds.len() as f64 * FOLD_W).max(1.0) / open;
-        Axis { w, g, folds, per, opened: false }
-    }
-
-    /// Lays out `m` for a container `width` px wide: when revisions would be narrower than
-    /// [`COMFORT_PX`], the longest stretches with nothing but writes ([`quiet_stretches`]) are
-    /// folded until they are not, except stretches the learner opened (`opened`); if those make
-    /// revisions too narrow again, the picture grows (up to [`MAX_GROW`] × the width) and scrolls.
-    pub fn plan(m: &Model, width: f64, opened: &[(i64, i64)]) -> Axis {
-        let g = Geom::for_width(width);
-        let w = m.window;
-        let plot = g.x1 - g.x0;
-        let span = w.span();
-        if plot / span as f64 >= COMFORT_PX {
-            return Axis::new(w, g, Vec::new());
-        }
-        let meets = |(a, b): (i64, i64)| opened.iter().any(|(c, d)| a <= *d && *c <= b);
-        let mut cands = quiet_stretches(m);
-        let was_opened = cands.iter().any(|c| meets(*c));
-        cands.retain(|c| !meets(*c));
-        cands.sort_by_key(|(a, b)| (std::cmp::Reverse(b - a), *a));
-        let mut folds = Vec::new();
-        let mut folded = 0;
-        for (a, b) in cands {
-            let per = (plot - folds.len() as f64 * FOLD_W) / (span - folded).max(1) as f64;
-            if per >= COMFORT_PX {
-                break;
-            }
-            // Folding must leave the other revisions more room than it takes.
-            if (b - a + 1) as f64 * per <= FOLD_W + per {
-                continue;
-            }
-            folds.push((a, b));
-            folded += b - a + 1;
-        }
-        let axis = Axis::new(w, g, folds);
-        if !was_opened || axis.per >= COMFORT_PX {
-            return axis;
-        }
-        let need = (span - folded) as f64 * COMFORT_PX + axis.folds.len() as f64 * FOLD_W;
-        let grown = need.min(plot * MAX_GROW);
-        let g2 = Geom { width: g.width + grown - plot, x0: g.x0, x1: g.x1 + grown - plot };
-        Axis { opened: true, ..Axis::new(w, g2, axis.folds) }
-    }
-
-    /// Where revision slot `rev` (fractional) begins.
-    pub fn x(&self, rev: f64) -> f64 {
-        let lo = self.w.lo as f64;
-        let mut x = self.g.x0 + (rev - lo) * self.per;
-        for (a, b) in &self.folds {
-            let (a, b1) = (*a as f64, *b as f64 + 1.0);
-            if rev >= b1 {
-                x += FOLD_W - (b1 - a) * self.per;
-            } else if rev > a {
-                x += (rev - a) / (b1 - a) * FOLD_W - (rev - a) * self.per;
-            }
-        }
-        x
-    }
-
-    /// The fold holding revision `rev`, if one does.
-    pub fn fold_of(&self, rev: i64) -> Option<(i64, i64)> {
-        self.folds.iter().copied().find(|(a, b)| *a <= rev && rev <= *b)
-    }
-
-    /// The folds as the pictures' `data-folds` say them: `lo-hi` each, space separated.
-    pub fn folds_attr(&self) -> String {
-        self.folds.iter().map(|(a, b)| format!("{a}-{b}")).collect::<Vec<_>>().join(" ")
-    }
-}
-
 /// Every revision of the window at which something is drawn besides a key's write: reads
 /// (lists, tokens, refusals), watch starts, frames, bookmarks, cursors and ends, each watch
 /// cache's oldest startable RV, its RV and the revisions still on their way to it, the
@@ -257,7 +55,11 @@ impl Axis {
 /// snapshot of a write is part of that write: it does not hold a stretch open). Runs of at least
 /// [`MIN_FOLD`] revisions between them are the stretches the axis may fold.
 pub fn quiet_stretches(m: &Model) -> Vec<(i64, i64)> {
-    let w = m.window;
+    quiet_stretches_in(m.window, &busy_revisions(m))
+}
+
+/// The revisions [`quiet_stretches`] keeps open.
+pub fn busy_revisions(m: &Model) -> Vec<i64> {
     let mut at: Vec<i64> = Vec::new();
     at.extend(m.marks.iter().map(|mk| mk.rv));
     for wr in &m.watches {
@@ -272,18 +74,14 @@ pub fn quiet_stretches(m: &Model) -> Vec<(i64, i64)> {
     at.extend(m.rounds.iter().map(|(_, r)| *r));
     at.extend(m.view.informers.iter().filter_map(|i| i.last_sync_rv.parse::<i64>().ok()));
     at.push(m.current);
-    at.retain(|r| *r >= w.lo && *r <= w.hi);
-    at.sort_unstable();
-    at.dedup();
-    let mut out = Vec::new();
-    let mut from = w.lo;
-    for r in at.into_iter().chain(std::iter::once(w.hi + 1)) {
-        if r - from >= MIN_FOLD {
-            out.push((from, r - 1));
-        }
-        from = r + 1;
+    at
+}
+
+impl Axis {
+    /// Lays out `m` for a container `width` px wide ([`Axis::plan_around`] its busy revisions).
+    pub fn plan(m: &Model, width: f64, opened: &[(i64, i64)]) -> Axis {
+        Axis::plan_around(m.window, &busy_revisions(m), width, opened)
     }
-    out
 }
 
 /// The width of `text` as the pictures draw it, measured by the browser: an offscreen SVG
@@ -312,7 +110,7 @@ fn measure(text: &str, bold: bool) -> f64 {
         f.call0(p).ok()?.as_f64()
     });
     // Without a document (never in a browser): a generous bound, CJK a full em.
-    let w = measured.unwrap_or_else(|| text.chars().map(|c| if c.is_ascii() { 7.5 } else { 12.5 }).sum());
+    let w = measured.unwrap_or_else(|| super::picture::estimate_width(text));
     CACHE.with(|c| c.borrow_mut().insert(key, w));
     w
 }
@@ -435,25 +233,6 @@ pub struct Lane {
     pub changes: usize,
     /// The last few changes inside the window: (revision, version, is a tombstone).
     pub recent: Vec<(i64, i64, bool)>,
-}
-
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum MarkKind {
-    /// A list answered at its list RV.
-    List,
-    /// A continue token: the page it asks for, and whether it reads at the latest revision
-    /// (rv −1: no longer one snapshot) — then it is drawn hollow at the head.
-    Token { page: usize, latest: bool },
-    /// A read the apiserver refused (410, 504, …), at the revision its decision names.
-    Refused { code: u16 },
-}
-
-#[derive(Clone, Debug, PartialEq)]
-pub struct Mark {
-    pub kind: MarkKind,
-    pub rv: i64,
-    /// The log entry (0-based) it comes from.
-    pub entry: usize,
 }
 
 /// How a watch ended, as the engine and the frames read say.
@@ -608,45 +387,9 @@ fn bucket(rev: i64, w: Window) -> usize {
     (((rev - w.lo) as f64 / w.span() as f64) * BUCKETS as f64).clamp(0.0, (BUCKETS - 1) as f64) as usize
 }
 
-/// The reads the log's outputs carry: lists (at their list RV) and continue tokens, numbered by
-/// page along each chain of continuations.
+/// The reads the log's outputs carry ([`super::picture::marks`]).
 pub fn marks(entries: &[Entry], head: i64) -> Vec<Mark> {
-    let mut out = Vec::new();
-    // token → the page it asks for.
-    let mut pages: HashMap<String, usize> = HashMap::new();
-    for (i, e) in entries.iter().enumerate() {
-        let Some(o) = e.out.as_deref() else { continue };
-        let Some(body) = o.get("body") else { continue };
-        // A refused read (a Status with an error code): drawn at the RV its typed decision asked
-        // for (a continue token's, a list's), if it names one.
-        if let Some(code) = o.get("code").and_then(Value::as_u64).and_then(|c| u16::try_from(c).ok())
-            && code >= 400
-            && o.pointer("/why/verb").and_then(Value::as_str).is_some_and(|v| v == "list" || v == "get")
-            && let Some(rv) = o.pointer("/why/rv").and_then(Value::as_i64).filter(|r| *r > 0 && *r <= head)
-        {
-            out.push(Mark { kind: MarkKind::Refused { code }, rv, entry: i });
-        }
-        if o.get("code").and_then(Value::as_u64) == Some(200)
-            && body.get("items").is_some()
-            && let Some(rv) =
-                body.pointer("/metadata/resourceVersion").and_then(Value::as_str).and_then(lines::rv_number)
-        {
-            out.push(Mark { kind: MarkKind::List, rv, entry: i });
-        }
-        if let Some(tok) =
-            body.pointer("/metadata/continue").and_then(Value::as_str).filter(|t| !t.is_empty())
-            && let Some(rv) =
-                lines::decode_continue(tok).ok().and_then(|v| v.get("rv").and_then(Value::as_i64))
-        {
-            let this_page = lines::query_param(&e.line, "continue").and_then(|t| pages.get(&t).copied());
-            let page = this_page.unwrap_or(1) + 1;
-            pages.insert(tok.to_string(), page);
-            let latest = rv <= 0;
-            let rv = if latest { head } else { rv };
-            out.push(Mark { kind: MarkKind::Token { page, latest }, rv, entry: i });
-        }
-    }
-    out
+    super::picture::marks(entries.iter().map(|e| (&*e.line, e.out.as_deref())), head)
 }
 
 /// The watches of the read model as rows.
@@ -1067,6 +810,16 @@ fn pack(placed: &mut [Vec<(f64, f64)>], a: f64, b: f64) -> Option<usize> {
 #[function_component(Picture)]
 pub fn picture(p: &PictureProps) -> Html {
     let tr = use_tr();
+    let reads_open = use_state(|| false);
+    let svg_ref = use_node_ref();
+    {
+        let svg_ref = svg_ref.clone();
+        use_effect(move || {
+            if let Some(svg) = svg_ref.cast::<web_sys::Element>() {
+                nav::ensure_tab_stop(&svg);
+            }
+        });
+    }
     let m = &*p.model;
     let w = m.window;
     let axis = &*p.axis;
@@ -1123,77 +876,13 @@ pub fn picture(p: &PictureProps) -> Html {
     y += axis_y + 4.0;
     let plot_top = y;
 
-    // Reads: lists (◆) and continue-token chips, packed into at most three sub-rows.
-    let reads: Vec<&Mark> = m.marks.iter().filter(|mk| mk.rv >= w.lo && mk.rv <= w.hi).collect();
-    if !reads.is_empty() {
-        let mut placed: Vec<Vec<(f64, f64)>> = vec![Vec::new(); 3];
-        let mut shapes = Vec::new();
-        let mut used = 1;
-        for mk in &reads {
-            let cx = x(mk.rv as f64 + 0.5);
-            let (half, text) = match mk.kind {
-                MarkKind::List => (6.0, None),
-                MarkKind::Refused { code } => {
-                    let t = code.to_string();
-                    ((text_width(&t) + 26.0) / 2.0, Some(t))
-                }
-                MarkKind::Token { page, latest } => {
-                    let t = if latest { format!("p{page}~") } else { format!("p{page}") };
-                    ((text_width(&t) + 10.0) / 2.0, Some(t))
-                }
-            };
-            let Some(sub) = pack(&mut placed, cx - half, cx + half) else { continue };
-            used = used.max(sub + 1);
-            let cy = g.mid(y) + sub as f64 * g.content_h();
-            let (hl, onclick, onmouseenter, onmouseleave) = mark_attrs(mk.entry);
-            let (kind, title, shape) = match (mk.kind, text) {
-                (MarkKind::Token { page, latest }, Some(t)) => (
-                    "continue-token",
-                    if latest {
-                        tr.f(K::TlTokenLatest, &[&(mk.entry + 1), &page])
-                    } else {
-                        tr.f(K::TlTokenAt, &[&(mk.entry + 1), &mk.rv, &page])
-                    },
-                    html! { <>
-                        <rect class={classes!("chip", latest.then_some("hollow"))} x={f(cx - half)} y={f(cy - 9.0)} width={f(2.0 * half)} height="18" rx="9" />
-                        <text class="chip-text" x={f(cx)} y={f(cy + 4.0)} data-label-for="continue-token" data-w={f(2.0 * half - 10.0)}>{ t }</text>
-                    </> },
-                ),
-                (MarkKind::Refused { code }, Some(t)) => (
-                    "request-error",
-                    tr.f(K::TlRefusedAt, &[&(mk.entry + 1), &code, &mk.rv]),
-                    html! { <>
-                        { end_glyph(true, cx - half + 7.0, cy) }
-                        <text class="refused-text" x={f(cx - half + 18.0)} y={f(cy + 4.0)} data-label-for="request-error">{ t }</text>
-                    </> },
-                ),
-                _ => (
-                    "list-rv",
-                    tr.f(K::TlListAt, &[&(mk.entry + 1), &mk.rv]),
-                    html! { <path class="diamond" d={format!("M{} {}l6 6l-6 6l-6 -6z", f(cx), f(cy - 6.0))} /> },
-                ),
-            };
-            let class = match kind {
-                "list-rv" => "list",
-                "request-error" => "refused",
-                _ => "token",
-            };
-            let new = change.marks.contains(&(mk.entry, mk.rv)).then_some(fresh);
-            shapes.push(html! {
-                <g class={classes!("mark", class, hl.then_some("hl"), new)} data-kind={kind} data-rv={mk.rv.to_string()} data-line={(mk.entry + 1).to_string()}
-                    data-x={f(cx)} {onclick} {onmouseenter} {onmouseleave}>
-                    <title>{ title }</title>
-                    { hit(cx, cy) }
-                    { for hl.then(|| sel_ring(cx - half - 3.0, cy - 12.0, 2.0 * half + 6.0, 24.0)) }
-                    { shape }
-                </g>
-            });
-        }
-        let h = g.row_h() + (used - 1) as f64 * g.content_h();
-        parts.push(html! { <g class="row reads" key="reads">
-            { gutter_label(g, g.mid(y), tr.t(K::TlReads), None, tr.t(K::TlReads)) }
-            { for shapes }
-        </g> });
+    // Reads: lists (◆), continue-token chips and refusals; a crowd behind "+N".
+    let toggle_reads = {
+        let open = reads_open.clone();
+        Callback::from(move |()| open.set(!*open))
+    };
+    if let Some((row, h)) = reads::reads_row(tr, m, axis, y, p, *reads_open, toggle_reads) {
+        parts.push(row);
         y += h;
     }
 
@@ -1243,7 +932,7 @@ pub fn picture(p: &PictureProps) -> Html {
         let cursor = wr.cursor.filter(|r| in_w(*r) && wr.end.is_none()).map(|r| {
             let xc = x(r as f64 + 0.5);
             html! {
-                <g class={classes!("mark", "watch", hl.then_some("hl"))} data-kind="watch-frame" data-rv={r.to_string()} data-line={(wr.entry + 1).to_string()} data-x={f(xc)}
+                <g class={classes!("mark", "watch", hl.then_some("hl"))} data-kind="watch-frame" data-rv={r.to_string()} data-line={(wr.entry + 1).to_string()} data-x={f(xc)} data-nav="" tabindex="-1" role="button"
                     onclick={onclick.clone()} onmouseenter={onmouseenter.clone()} onmouseleave={onmouseleave.clone()}>
                     <title>{ tr.f(K::TlWatchAt, &[&wr.id, &r]) }</title>
                     { hit(xc, cy) }
@@ -1284,7 +973,7 @@ pub fn picture(p: &PictureProps) -> Html {
                 <g class={classes!("mark", "watch-end", if error { "error" } else { "clean" }, ehl.then_some("hl"), change.ended.contains(&wr.id).then_some(fresh))} data-kind="watch-end"
                     data-cause={e.cause.and_then(cause_name)} data-code={e.code.map(|c| c.to_string())}
                     data-apiserver={wr.apiserver.to_string()} data-rv={e.rv.to_string()} data-line={(e.entry + 1).to_string()}
-                    onclick={eclick} onmouseenter={eenter} onmouseleave={eleave}>
+                    data-nav="" tabindex="-1" role="button" onclick={eclick} onmouseenter={eenter} onmouseleave={eleave}>
                     <title>{ tr.f(K::TlWatchEnded, &[&wr.id, &text]) }</title>
                     { hit(xe, cy) }
                     { for ehl.then(|| sel_ring(xe - 9.0, cy - 9.0, 18.0, 18.0)) }
@@ -1392,30 +1081,32 @@ pub fn picture(p: &PictureProps) -> Html {
         let cy = g.mid(y);
         // Every ✂ first (marks are never covered), then the boundary's label, then each round's
         // label where it fits.
-        let glyphs: Vec<(f64, f64)> = m
-            .rounds
-            .iter()
-            .map(|(_, r)| *r)
-            .chain(std::iter::once(c))
-            .filter(|r| *r >= w.lo && *r <= w.hi)
-            .map(|r| (x(r as f64) - 8.0, x(r as f64) + 1.0))
-            .collect();
-        let mut placed: Vec<Vec<(f64, f64)>> = vec![glyphs];
-        let lw = text_width(&label_c);
-        let (lx, ok) = if xe + 8.0 + lw <= g.x1 {
-            (xe + 8.0, true)
-        } else if xe - 8.0 - lw >= g.x0 {
-            (xe - 8.0 - lw, true)
-        } else {
-            (0.0, false)
-        };
-        let boundary_label = (ok && pack(&mut placed, lx, lx + lw).is_some())
-            .then(|| label("compact-label", lx, cy + 4.0, label_c.clone(), "compaction"));
-        let rounds = m.rounds.iter().filter(|(_, r)| *r >= w.lo && *r <= w.hi).map(|(n, r)| {
+        let in_w: Vec<(usize, i64)> =
+            m.rounds.iter().copied().filter(|(_, r)| *r >= w.lo && *r <= w.hi).collect();
+        let round_xs: Vec<f64> = in_w.iter().map(|(_, r)| x(*r as f64)).collect();
+        let round_texts: Vec<String> = in_w.iter().map(|(n, _)| tr.f(K::TlRound, &[n])).collect();
+        let round_ws: Vec<f64> = round_texts.iter().map(|t| text_width(t)).collect();
+        let boundary_x = Some(xe);
+        let row = super::picture::compaction_row(
+            boundary_x,
+            text_width(&label_c),
+            &round_xs,
+            &round_ws,
+            (g.x0, g.x1),
+        );
+        // Never left out: beside its ✂, or on the row's second line.
+        let (lx, line) = row.boundary;
+        let boundary_label = Some(label(
+            "compact-label",
+            lx,
+            cy + 4.0 + line as f64 * g.content_h(),
+            label_c.clone(),
+            "compaction",
+        ));
+        let extra_lines = row.lines - 1;
+        let rounds = in_w.iter().zip(round_texts).zip(&row.rounds).map(|(((n, r), text), at)| {
             let xr = x(*r as f64);
-            let text = tr.f(K::TlRound, &[n]);
-            let tw = text_width(&text);
-            let lbl = pack(&mut placed, xr + 9.0, xr + 9.0 + tw).is_some().then(|| label("round-label", xr + 9.0, cy + 4.0, text.clone(), "compaction"));
+            let lbl = at.map(|lx| label("round-label", lx, cy + 4.0, text.clone(), "compaction"));
             html! {
                 <g class="mark compaction" data-kind="compaction" data-rev={r.to_string()} data-rv={r.to_string()} data-round={n.to_string()}>
                     <title>{ tr.f(K::TlRoundTitle, &[n, r]) }</title>
@@ -1441,7 +1132,7 @@ pub fn picture(p: &PictureProps) -> Html {
             { for manual }
             { for rounds }
         </g> });
-        y += g.row_h();
+        y += g.row_h() + extra_lines as f64 * g.content_h();
     }
 
     // Key lanes.
@@ -1557,14 +1248,15 @@ pub fn picture(p: &PictureProps) -> Html {
     let img_label = tr.f(K::TlImgLabel, &[&w.lo, &w.hi, &m.keys, &m.current]);
     html! {
         <div class="tl-wrap">
-            <svg id="timeline-svg" class="timeline" role={if folds.is_empty() { "img" } else { "group" }} aria-label={img_label}
+            <svg id="timeline-svg" ref={svg_ref} class="timeline" role="group" aria-label={img_label} aria-describedby="tl-keys"
                 width={f(g.width)} height={f(height)} viewBox={format!("0 0 {} {}", f(g.width), f(height))}
                 data-lo={w.lo.to_string()} data-hi={w.hi.to_string()} data-x0={f(g.x0)} data-x1={f(g.x1)} data-width={f(g.width)}
                 data-current={m.current.to_string()} data-folds={axis.folds_attr()}>
                 <g class="fold-strips" aria-hidden="true">{ for strips }</g>
-                <g class="rows">{ for parts }</g>
+                <g class="rows" onkeydown={Callback::from(nav::on_key)}>{ for parts }</g>
                 <g class="folds">{ for folds }</g>
             </svg>
+            <p id="tl-keys" class="visually-hidden">{ tr.t(K::TlMarksKeys) }</p>
             { table(tr, m) }
         </div>
     }
