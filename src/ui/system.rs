@@ -424,11 +424,21 @@ pub fn system_view(p: &SystemProps) -> Html {
         .and_then(|o| o.pointer("/why/rule"))
         .and_then(Value::as_str)
         .map(str::to_string);
+    // What the rule ended in, when not the plain answer (`continue-compacted`: etcd refused it),
+    // so the chip never names a path the request did not end on.
+    let outcome = p
+        .selected_out
+        .as_deref()
+        .and_then(|o| o.pointer("/why/outcome"))
+        .and_then(Value::as_str)
+        .map(str::to_string);
     let why_text =
         p.selected_out.as_deref().and_then(|o| crate::script::why::render_output(o, super::why::lang(tr)));
     let strip = why_text.map(|t| html! {
-        <p id="sv-why" class={classes!("sv-why", "small", (!p.reduce).then_some(fresh))} data-rule={rule.clone()} data-line={p.selected.map(|s| (s + 1).to_string())}>
+        <p id="sv-why" class={classes!("sv-why", "small", (!p.reduce).then_some(fresh))} data-rule={rule.clone()} data-outcome={outcome.clone()}
+            data-path={path.as_ref().map(|pth| pth.tier.as_str())} data-line={p.selected.map(|s| (s + 1).to_string())}>
             if let Some(r) = rule.clone() { <code class="rule-chip">{ r }</code>{ " " } }
+            if let Some(o) = outcome.clone() { { "→ " }<code class="rule-chip outcome">{ o }</code>{ " " } }
             { t }
         </p>
     });
