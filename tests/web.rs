@@ -5125,6 +5125,7 @@ async fn a_crowd_of_reads_is_behind_a_plus_n_that_opens_the_rest() {
     key_on(&more[0], "Enter");
     flush().await;
     settle().await;
+    motionless(&lab).await;
     assert_eq!(lab.all("#timeline-svg .reads [data-kind='list-rv']").len(), n);
     assert!(lab.q("#timeline-svg .reads [data-kind='overflow']").is_none());
     assert_reads_apart(&lab, "opened at 390");
@@ -5142,6 +5143,7 @@ async fn timeline_marks_are_one_tab_stop_with_arrows_and_enter() {
     let refs: Vec<&str> = lines.iter().map(String::as_str).collect();
     run_all(&lab, &refs).await;
     settle().await;
+    motionless(&lab).await;
     let stops: Vec<Element> = lab
         .all("#timeline-svg [data-nav]")
         .into_iter()
@@ -5165,7 +5167,10 @@ async fn timeline_marks_are_one_tab_stop_with_arrows_and_enter() {
         flush().await;
         let next = focused().expect("a focused mark");
         assert!(next.has_attribute("data-nav"), "focus stays on the marks");
-        assert!(!next.is_same_node(Some(&at)), "→ moves");
+        let name = |e: &Element| {
+            format!("{:?} line {:?}", e.get_attribute("data-kind"), e.get_attribute("data-line"))
+        };
+        assert!(!next.is_same_node(Some(&at)), "→ moves from {} (step {steps})", name(&at));
         assert_eq!(next.get_attribute("tabindex").as_deref(), Some("0"));
         assert_eq!(at.get_attribute("tabindex").as_deref(), Some("-1"));
         at = next;

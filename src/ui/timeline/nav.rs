@@ -18,8 +18,13 @@ fn nav_marks(svg: &web_sys::Element) -> Vec<web_sys::Element> {
         .iter()
         .filter_map(|v| v.dyn_into::<web_sys::Element>().ok())
         .map(|el| {
-            let r = el.get_bounding_client_rect();
-            (r.left() + r.width() / 2.0, r.top(), el)
+            // Where the picture put it (not where an animation has it now): its glyph's centre.
+            let x = ["data-cx", "data-x"]
+                .iter()
+                .find_map(|a| el.get_attribute(a).and_then(|v| v.parse::<f64>().ok()))
+                .unwrap_or_default();
+            let y = el.get_attribute("data-cy").and_then(|v| v.parse::<f64>().ok()).unwrap_or_default();
+            (x, y, el)
         })
         .collect();
     els.sort_by(|a, b| a.0.total_cmp(&b.0).then(a.1.total_cmp(&b.1)));
@@ -32,14 +37,19 @@ fn focus(el: &web_sys::Element) {
     }
 }
 
-/// Gives the marks of `svg` their one Tab stop: keeps the mark that holds it, else the first.
+/// Keeps the marks of `svg` one Tab stop: when a new picture left none or two (the one the
+/// keyboard moved to and the one the picture starts with), the focused mark keeps it, else the
+/// first.
 pub fn ensure_tab_stop(svg: &web_sys::Element) {
     let marks = nav_marks(svg);
-    if marks.iter().any(|m| m.get_attribute("tabindex").as_deref() == Some("0")) {
+    let stops = marks.iter().filter(|m| m.get_attribute("tabindex").as_deref() == Some("0")).count();
+    if stops == 1 {
         return;
     }
-    if let Some(first) = marks.first() {
-        let _ = first.set_attribute("tabindex", "0");
+    let active = web_sys::window().and_then(|w| w.document()).and_then(|d| d.active_element());
+    let keep = marks.iter().find(|m| active.as_ref().is_some_and(|a| a == *m)).or(marks.first());
+    for m in &marks {
+        let _ = m.set_attribute("tabindex", if Some(m) == keep { "0" } else { "-1" });
     }
 }
 

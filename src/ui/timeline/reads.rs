@@ -34,6 +34,15 @@ pub fn reads_row(
     let change = &*p.step;
     let fresh = change.fresh();
     let line_y = |line: usize| g.mid(y) + line as f64 * g.content_h();
+    // The marks' one Tab stop starts on the leftmost ("+N" marks included).
+    let first = lay
+        .placed
+        .iter()
+        .map(|pl| (pl.l, false, pl.mark))
+        .chain(lay.overflow.iter().enumerate().map(|(i, o)| (o.l, true, i)))
+        .min_by(|a, b| a.0.total_cmp(&b.0))
+        .map(|(_, more, i)| (more, i));
+    let stop = |more: bool, i: usize| if first == Some((more, i)) { "0" } else { "-1" };
     let mut shapes: Vec<Html> = Vec::new();
     for pl in &lay.placed {
         let mk = &reads[pl.mark];
@@ -79,7 +88,7 @@ pub fn reads_row(
         let anchor = axis.x(mk.rv as f64 + 0.5);
         shapes.push(html! {
             <g class={classes!("mark", class, hl.then_some("hl"), new)} data-kind={mk.kind.data_kind()} data-rv={mk.rv.to_string()} data-line={(entry + 1).to_string()}
-                data-x={f(anchor)} data-cx={f(cx)} data-nav="" tabindex="-1" role="button" aria-label={title.clone()} {onclick} {onmouseenter} {onmouseleave}>
+                data-x={f(anchor)} data-cx={f(cx)} data-cy={f(cy)} data-nav="" tabindex={stop(false, pl.mark)} role="button" aria-label={title.clone()} {onclick} {onmouseenter} {onmouseleave}>
                 <title>{ title }</title>
                 { hit(cx, cy) }
                 { for hl.then(|| sel_ring(pl.l - 3.0, cy - 12.0, 2.0 * half + 6.0, 24.0)) }
@@ -87,20 +96,17 @@ pub fn reads_row(
             </g>
         });
     }
-    for o in &lay.overflow {
+    for (i, o) in lay.overflow.iter().enumerate() {
         let cy = line_y(o.line);
         let lines: Vec<String> = o.marks.iter().map(|i| (reads[*i].entry + 1).to_string()).collect();
         let title = tr.f(K::TlMoreReads, &[&o.marks.len(), &lines.join(", ")]);
         shapes.push(overflow_chip(
             &o.text,
-            o.l,
-            o.r,
-            cy,
-            o.lo,
-            o.hi,
+            (o.l, o.r, cy),
+            (o.lo, o.hi),
             o.marks.len(),
             &title,
-            false,
+            stop(true, i),
             on_toggle.clone(),
         ));
     }
@@ -111,7 +117,7 @@ pub fn reads_row(
         let wd = overflow_width(&text, &text_width);
         let cy = line_y(line);
         let title = tr.t(K::TlFewerReads).to_string();
-        shapes.push(overflow_chip(&text, g.x1 - wd, g.x1, cy, w.lo, w.hi, 0, &title, true, on_toggle));
+        shapes.push(overflow_chip(&text, (g.x1 - wd, g.x1, cy), (w.lo, w.hi), 0, &title, "-1", on_toggle));
     }
     let lines = lay.lines + usize::from(open && crowded);
     let h = g.row_h() + (lines.saturating_sub(1)) as f64 * g.content_h();
@@ -124,24 +130,22 @@ pub fn reads_row(
 
 /// A "+N" mark (or the "−" that closes the opened row): a button on the row, focusable, that
 /// opens the marks it counts.
-#[allow(clippy::too_many_arguments)]
 fn overflow_chip(
     text: &str,
-    l: f64,
-    r: f64,
-    cy: f64,
-    lo: i64,
-    hi: i64,
+    (l, r, cy): (f64, f64, f64),
+    (lo, hi): (i64, i64),
     count: usize,
     title: &str,
-    opened: bool,
+    tabindex: &'static str,
     on_toggle: Callback<()>,
 ) -> Html {
+    // The "−" of an opened row counts nothing.
+    let opened = count == 0;
     let onclick = on_toggle.reform(|_: MouseEvent| ());
     let cx = (l + r) / 2.0;
     html! {
         <g class={classes!("mark", "overflow", opened.then_some("opened"))} data-kind={if opened { "overflow-close" } else { "overflow" }} data-rv={lo.to_string()} data-to={hi.to_string()}
-            data-count={count.to_string()} data-x={f(cx)} data-nav="" tabindex="-1" role="button" aria-expanded={opened.to_string()} aria-label={title.to_string()} {onclick}>
+            data-count={count.to_string()} data-x={f(cx)} data-cy={f(cy)} data-nav="" {tabindex} role="button" aria-expanded={opened.to_string()} aria-label={title.to_string()} {onclick}>
             <title>{ title.to_string() }</title>
             <rect class="hit" x={f(cx - (r - l).max(24.0) / 2.0)} y={f(cy - 12.0)} width={f((r - l).max(24.0))} height="24" />
             <rect class="more-pill" x={f(l)} y={f(cy - 9.0)} width={f(r - l)} height="18" rx="9" />
