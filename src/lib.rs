@@ -24,6 +24,12 @@ pub mod against;
 #[cfg(target_arch = "wasm32")]
 pub mod ui;
 
+/// On the host, only the UI's plain-Rust parts (no Yew), so `cargo test` checks them.
+#[cfg(not(target_arch = "wasm32"))]
+pub mod ui {
+    pub mod picture;
+}
+
 /// The version of rvlab, as printed by `rvlab --version` and shown in the UI footer.
 pub const VERSION: &str = env!("CARGO_PKG_VERSION");
 pub mod bench;

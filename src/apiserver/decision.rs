@@ -437,6 +437,11 @@ impl Rule {
 }
 
 impl Outcome {
+    /// The outcome's id as `"why"` writes it (`"continue-compacted"`).
+    pub fn id(self) -> String {
+        serde_json::to_value(self).ok().and_then(|v| v.as_str().map(str::to_string)).unwrap_or_default()
+    }
+
     /// Every value, for tests and documentation checks.
     pub const ALL: [Outcome; 17] = [
         Outcome::CacheNotReady,

@@ -358,7 +358,7 @@ strings! {
 
     // ---- timeline
     TimelineHeading => "Revision timeline", "revision 时间轴";
-    TlDesc => "One lane per etcd key; each bar is one version of it, from the revision that wrote it to the next change. Click a mark to see its line.", "每条泳道是一个 etcd 键；每个色块是它的一个版本，从写入它的 revision 延续到下一次修改。点击标记可查看对应的命令行。";
+    TlDesc => "One lane per etcd key; each bar is one version of it, from the revision that wrote it to the next change. Click a mark to see its line, or Tab to the marks and move with ← →, Enter to see its line.", "每条泳道是一个 etcd 键；每个色块是它的一个版本，从写入它的 revision 延续到下一次修改。点击标记可查看对应的命令行，或按 Tab 进入标记、用 ← → 移动、按 Enter 查看。";
     TlEmpty => "No writes yet: etcd is at revision {0}.", "还没有写入：etcd 处于 revision {0}。";
     TlEmptyHint => "The picture of the apiservers, etcd and each key's revisions is drawn here once a line writes something.", "一旦有命令写入数据，这里就会画出 apiserver、etcd 以及每个 key 的 revision。";
     TlFrom => "from revision", "起始 revision";
@@ -402,6 +402,9 @@ strings! {
     TlRefusedAt => "line {0}: {1}, refused at rv {2}", "第 {0} 行：{1}，在 rv {2} 处被拒绝";
     TlRevision => "revision", "revision";
     TlReads => "lists, tokens", "list 与 token";
+    TlMoreReads => "{0} more reads here (lines {1}): show them", "此处还有 {0} 个读取（第 {1} 行）：展开";
+    TlFewerReads => "Show fewer reads", "收起读取";
+    TlMarksKeys => "Reads and watches on the timeline: ← → move between marks, Enter shows the mark's line", "时间线上的读取与 watch：← → 在标记之间移动，Enter 显示该标记的行";
     TlCompaction => "compaction", "压缩";
     TlRound => "round {0}", "第 {0} 轮";
     TlRoundTitle => "compactor round {0}: etcd compacted to revision {1}", "压缩器第 {0} 轮：etcd 压缩到 revision {1}";

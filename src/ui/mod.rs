@@ -26,6 +26,7 @@ pub mod lines;
 pub mod live;
 pub mod messages;
 pub mod model;
+pub mod picture;
 pub mod pictures;
 pub mod response;
 pub mod safety;

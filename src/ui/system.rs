@@ -419,14 +419,16 @@ pub fn system_view(p: &SystemProps) -> Html {
         None => tr.f(K::SvAriaNoPath, &[&v.apiservers.len(), &v.revision]),
     };
     // The Why strip: the rule that decided the selected line, rendered from its typed `why`.
-    let rule = match p.selected_why.as_deref() {
-        Some(OutputWhy::Request(w)) => Some(w.rule.id()),
-        _ => None,
+    let (rule, outcome) = match p.selected_why.as_deref() {
+        Some(OutputWhy::Request(w)) => (Some(w.rule.id()), w.outcome.map(|o| o.id())),
+        _ => (None, None),
     };
     let why_text = p.selected_why.as_deref().map(|w| crate::script::why::render(w, super::why::lang(tr)));
     let strip = why_text.map(|t| html! {
-        <p id="sv-why" class={classes!("sv-why", "small", (!p.reduce).then_some(fresh))} data-rule={rule.clone()} data-line={p.selected.map(|s| (s + 1).to_string())}>
+        <p id="sv-why" class={classes!("sv-why", "small", (!p.reduce).then_some(fresh))} data-rule={rule.clone()} data-outcome={outcome.clone()}
+            data-path={path.as_ref().map(|pth| pth.tier.as_str())} data-line={p.selected.map(|s| (s + 1).to_string())}>
             if let Some(r) = rule.clone() { <code class="rule-chip">{ r }</code>{ " " } }
+            if let Some(o) = outcome.clone() { { "→ " }<code class="rule-chip outcome">{ o }</code>{ " " } }
             { t }
         </p>
     });

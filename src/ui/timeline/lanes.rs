@@ -1,0 +1,86 @@
+//! The key lanes of the timeline: one per key with a bar per version and a ✕ per delete (per-
+//! column counts when too many to draw one by one), and one lane for the keys beyond
+//! [`MAX_LANES`].
+
+#[allow(unused_imports)]
+use super::*;
+
+/// Draws the key lanes from `y` down (moving it), appending them to `parts`.
+pub(super) fn draw(tr: Tr, m: &Model, axis: &Axis, y: &mut f64, parts: &mut Vec<Html>) {
+    let g = axis.g;
+    let x = |rev: f64| axis.x(rev);
+    let clamp = |v: f64| v.clamp(g.x0, g.x1);
+    // Key lanes.
+    for lane in &m.lanes {
+        let top = *y + g.label_line();
+        let body = match &lane.body {
+            LaneBody::Segs { segs, tombs } => {
+                let bars = segs.iter().map(|s| {
+                    let x1 = clamp(x(s.start as f64));
+                    let x2 = clamp(x(s.end as f64));
+                    let end_label = if s.open { tr.f(K::TlNow, &[&m.current]) } else { (s.end - 1).to_string() };
+                    let title = tr.f(K::TlVersion, &[&lane.key, &s.start, &end_label, &s.create, &s.version]);
+                    html! {
+                        <rect class={classes!("seg", if s.version % 2 == 0 { "even" } else { "odd" }, s.open.then_some("open"))}
+                            data-rev={s.start.to_string()} data-version={s.version.to_string()}
+                            x={f(x1)} y={f(top + 4.0)} width={f((x2 - x1).max(1.0))} height={f(LANE_H - 8.0)} rx="2">
+                            <title>{ title }</title>
+                        </rect>
+                    }
+                });
+                let crosses = tombs.iter().map(|t| {
+                    let xt = x(*t as f64 + 0.5);
+                    let r = 5.0;
+                    let cy = top + LANE_H / 2.0;
+                    let d = format!("M{} {}L{} {}M{} {}L{} {}", f(xt - r), f(cy - r), f(xt + r), f(cy + r), f(xt - r), f(cy + r), f(xt + r), f(cy - r));
+                    html! { <path class="tomb" data-rev={t.to_string()} {d}><title>{ tr.f(K::TlTombstone, &[&lane.key, t]) }</title></path> }
+                });
+                html! { <>{ for bars }{ for crosses }</> }
+            }
+            LaneBody::Buckets(b) => buckets(tr, &lane.key, b, axis, top),
+        };
+        parts.push(html! {
+            <g class="lane" key={format!("lane-{}", lane.key)} data-key={lane.key.clone()}>
+                { lane_label(g, *y, &lane.short, &lane.key, true) }
+                { body }
+            </g>
+        });
+        *y += g.lane_h();
+    }
+    if m.more_keys > 0 {
+        let l = tr.f(K::TlMoreKeys, &[&m.more_keys]);
+        parts.push(html! {
+            <g class="lane more" key="more-keys" id="tl-more">
+                { lane_label(g, *y, &l, &l, false) }
+                { buckets(tr, &l, &m.more, axis, *y + g.label_line()) }
+            </g>
+        });
+        *y += g.lane_h();
+    }
+}
+
+/// A key lane's label: in the gutter, or on its own line above the lane when stacked; `keep_end`
+/// keeps a key's end (its name) when it must be cut.
+fn lane_label(g: Geom, y: f64, text: &str, title: &str, keep_end: bool) -> Html {
+    let (x, y, max) =
+        if g.stacked() { (g.x0, y + 11.0, g.x1 - g.x0) } else { (6.0, y + LANE_H / 2.0 + 4.0, g.x0 - 12.0) };
+    html! {
+        <text class={classes!("row-label", "lane-label", g.stacked().then_some("above"))} x={f(x)} y={f(y)} data-label-for="row">{ fit(text, max, keep_end) }<title>{ title.to_string() }</title></text>
+    }
+}
+
+fn buckets(tr: Tr, key: &str, b: &[u32], axis: &Axis, y: f64) -> Html {
+    let w = axis.w;
+    let max = b.iter().copied().max().unwrap_or(1).max(1) as f64;
+    let cols = b.iter().enumerate().filter(|(_, n)| **n > 0).map(|(i, n)| {
+        let lo = w.lo + (i as i64 * w.span()) / BUCKETS as i64;
+        let hi = (w.lo + ((i as i64 + 1) * w.span()) / BUCKETS as i64 - 1).max(lo);
+        let (x1, x2) = (axis.x(lo as f64), axis.x(hi as f64 + 1.0));
+        let op = 0.3 + 0.7 * (*n as f64 / max);
+        html! {
+            <rect class="bucket" x={f(x1)} y={f(y + 4.0)} width={f((x2 - x1).max(1.0))} height={f(LANE_H - 8.0)}
+                style={format!("opacity:{}", f(op))}><title>{ tr.f(K::TlAggregate, &[&key, n, &lo, &hi]) }</title></rect>
+        }
+    });
+    html! { <g class="dense">{ for cols }</g> }
+}

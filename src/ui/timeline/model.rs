@@ -1,0 +1,374 @@
+//! The timeline's data, built from the session and the log ([`build`]): key lanes, reads, watch
+//! cache windows, watches and how they ended, and what changed since the previous picture
+//! ([`Step`]). Pure: no DOM.
+
+#[allow(unused_imports)]
+use super::*;
+
+/// One version of a key: written at `start`, replaced (or deleted) at `end` (exclusive).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Seg {
+    pub start: i64,
+    pub end: i64,
+    pub create: i64,
+    pub version: i64,
+    /// The last version, still current.
+    pub open: bool,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub enum LaneBody {
+    Segs {
+        segs: Vec<Seg>,
+        tombs: Vec<i64>,
+    },
+    /// Changes per column (too many to draw one by one).
+    Buckets(Vec<u32>),
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct Lane {
+    pub key: String,
+    /// The label: the key below the apiserver's prefix (from the read model).
+    pub short: String,
+    pub body: LaneBody,
+    /// Changes inside the window.
+    pub changes: usize,
+    /// The last few changes inside the window: (revision, version, is a tombstone).
+    pub recent: Vec<(i64, i64, bool)>,
+}
+
+/// How a watch ended, as the engine and the frames read say.
+#[derive(Clone, Debug, PartialEq)]
+pub struct WatchEnd {
+    /// Where it is drawn: the requested RV for a refused start, else the last RV it delivered.
+    pub rv: i64,
+    /// The log entry that saw the end (the `events` read), or the one that opened it.
+    pub entry: usize,
+    /// The code of the ERROR frame that ended it (None: it just stopped, no ERROR frame).
+    pub code: Option<u16>,
+    /// The `ended` value of the engine's typed decision.
+    pub cause: Option<EndReason>,
+}
+
+/// One watch the script opened.
+#[derive(Clone, Debug, PartialEq)]
+pub struct WatchRow {
+    pub id: String,
+    pub entry: usize,
+    pub apiserver: usize,
+    pub resource: String,
+    /// The RV it asked to start after (exclusive), if one.
+    pub start: Option<i64>,
+    /// The RVs of the frames its client read, and of the bookmarks among them.
+    pub frames: Vec<i64>,
+    pub bookmarks: Vec<i64>,
+    /// The newest RV its client read.
+    pub cursor: Option<i64>,
+    /// Frames held for a consumer that stopped reading, and how many fit.
+    pub buffered: usize,
+    pub buffer_limit: usize,
+    pub paused: bool,
+    pub end: Option<WatchEnd>,
+}
+
+/// One apiserver's watch cache window for one resource.
+#[derive(Clone, Debug, PartialEq)]
+pub struct CacheBand {
+    pub apiserver: usize,
+    pub resource: String,
+    pub oldest: i64,
+    pub rv: i64,
+    pub held: usize,
+    pub capacity: usize,
+    pub ready: bool,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct Model {
+    pub window: Window,
+    pub current: i64,
+    pub compact: Option<i64>,
+    /// Compactor rounds: (round number, revision compacted to).
+    pub rounds: Vec<(usize, i64)>,
+    pub keys: usize,
+    pub lanes: Vec<Lane>,
+    /// Keys beyond [`MAX_LANES`] that change in the window, and their changes per column.
+    pub more_keys: usize,
+    pub more: Vec<u32>,
+    /// `compact_rev_key` writes (hidden from the lanes, explained in the legend).
+    pub compact_key_writes: usize,
+    pub marks: Vec<Mark>,
+    pub caches: Vec<CacheBand>,
+    pub watches: Vec<WatchRow>,
+    /// The read model this was built from (the system view draws it).
+    pub view: View,
+}
+
+impl Model {
+    /// Nothing happened yet: no writes, no reads, no watches.
+    pub fn is_empty(&self) -> bool {
+        self.keys == 0 && self.marks.is_empty() && self.watches.is_empty() && self.current <= 1
+    }
+}
+
+/// What changed from the previous picture to this one (a scrubber step, a new line, a Play
+/// tick), so each step is drawn in stages: the request travels (and the revisions that reached a
+/// lagging watch cache rise to it), then the decision and the bands and heads move, then the
+/// answer appears (new marks, frames and ends). Read from two read-model snapshots; nothing here
+/// decides anything the engine did not.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Step {
+    /// Counts the pictures' steps; its parity names the animations, so a step restarts them on
+    /// the elements the last step animated too.
+    pub n: u64,
+    /// Revisions that reached a watch cache since the previous picture: (apiserver, resource, rv).
+    pub landed: Vec<(usize, String, i64)>,
+    /// Frames (events and bookmarks) a watch's client read since then: (watch id, rv).
+    pub frames: Vec<(String, i64)>,
+    /// Watches that started or ended since then.
+    pub started: Vec<String>,
+    pub ended: Vec<String>,
+    /// Reads (lists, tokens, refusals) new since then: (log entry, rv).
+    pub marks: Vec<(usize, i64)>,
+}
+
+impl Step {
+    /// The change from `prev` to `m`, numbered `n`.
+    pub fn between(prev: Option<&Model>, m: &Model, n: u64) -> Step {
+        let mut s = Step { n, ..Step::default() };
+        let Some(p) = prev else { return s };
+        for c in m.view.apiservers.iter().flat_map(|a| a.caches.iter()) {
+            let Some(old) = p
+                .view
+                .apiservers
+                .iter()
+                .flat_map(|a| a.caches.iter())
+                .find(|o| o.apiserver == c.apiserver && o.resource == c.resource)
+            else {
+                continue;
+            };
+            for (r, _) in &old.in_flight_revs {
+                if *r > old.rv && *r <= c.rv && c.in_flight_revs.iter().all(|(q, _)| q != r) {
+                    s.landed.push((c.apiserver, c.resource.to_string(), *r));
+                }
+            }
+        }
+        for w in &m.watches {
+            let old = p.watches.iter().find(|o| o.id == w.id && o.entry == w.entry);
+            let seen = |r: &i64| old.is_some_and(|o| o.frames.contains(r) || o.bookmarks.contains(r));
+            for r in w.frames.iter().chain(&w.bookmarks).filter(|r| !seen(r)) {
+                s.frames.push((w.id.clone(), *r));
+            }
+            if old.is_none() {
+                s.started.push(w.id.clone());
+            }
+            if w.end.is_some() && old.is_none_or(|o| o.end.is_none()) {
+                s.ended.push(w.id.clone());
+            }
+        }
+        for mk in &m.marks {
+            if !p.marks.iter().any(|o| o.entry == mk.entry && o.rv == mk.rv && o.kind == mk.kind) {
+                s.marks.push((mk.entry, mk.rv));
+            }
+        }
+        s
+    }
+
+    /// The class an element this step changed wears (`fresh-a` / `fresh-b`, by the parity of
+    /// [`Step::n`]).
+    pub fn fresh(&self) -> &'static str {
+        if self.n.is_multiple_of(2) { "fresh-a" } else { "fresh-b" }
+    }
+
+    pub fn new_frame(&self, id: &str, rv: i64) -> bool {
+        self.frames.iter().any(|(w, r)| w == id && *r == rv)
+    }
+}
+
+fn bucket(rev: i64, w: Window) -> usize {
+    (((rev - w.lo) as f64 / w.span() as f64) * BUCKETS as f64).clamp(0.0, (BUCKETS - 1) as f64) as usize
+}
+
+/// The reads the log's outputs carry ([`crate::ui::picture::marks`]).
+pub fn marks(entries: &[Entry], head: i64) -> Vec<Mark> {
+    crate::ui::picture::marks(entries.iter().map(|e| (&*e.line, e.out.as_deref())), head)
+}
+
+/// The watches of the read model as rows.
+pub fn watch_rows(view: &View) -> Vec<WatchRow> {
+    view.watches
+        .iter()
+        .map(|w| {
+            let entry = w.line.saturating_sub(1);
+            let start = w.requested_rv.filter(|r| *r > 0).or(w.stream.as_ref().and_then(|s| s.started_from));
+            let frames: Vec<i64> =
+                w.read.rvs.iter().filter(|(_, k)| *k == FrameKind::Event).map(|(r, _)| *r).collect();
+            let bookmarks =
+                w.read.rvs.iter().filter(|(_, k)| *k == FrameKind::Bookmark).map(|(r, _)| *r).collect();
+            let closed = w.read.ended || w.stream.as_ref().is_some_and(|s| s.closed);
+            let end = closed.then(|| WatchEnd {
+                rv: w.read.last_rv.or(start).unwrap_or(view.revision),
+                entry: w.read.ended_line.map_or(entry, |l| l.saturating_sub(1)),
+                code: w.read.error_code,
+                cause: w.ended.as_ref().map(|e| e.ended),
+            });
+            WatchRow {
+                id: w.id.clone(),
+                entry,
+                apiserver: w.apiserver,
+                resource: w.resource.to_string(),
+                start,
+                frames,
+                bookmarks,
+                cursor: w.read.last_rv,
+                buffered: w.stream.as_ref().map_or(0, |s| s.buffered),
+                buffer_limit: w.stream.as_ref().map_or(0, |s| s.buffer_limit),
+                paused: w.stream.as_ref().is_some_and(|s| s.paused),
+                end,
+            }
+        })
+        .collect()
+}
+
+/// The watch cache windows worth drawing: every apiserver's cache of each resource the sandbox
+/// has written, listed or watched.
+pub fn caches(view: &View, resources: &[String]) -> Vec<CacheBand> {
+    view.apiservers
+        .iter()
+        .flat_map(|a| a.caches.iter())
+        .filter(|c| resources.iter().any(|r| r == c.resource))
+        .map(|c| CacheBand {
+            apiserver: c.apiserver,
+            resource: c.resource.to_string(),
+            oldest: c.oldest_startable_rv,
+            rv: c.rv,
+            held: c.history_len,
+            capacity: c.capacity,
+            ready: c.ready,
+        })
+        .collect()
+}
+
+/// The whole range of revisions, `1..=current`.
+pub fn full_window(session: &Session) -> Window {
+    Window { lo: 1, hi: session.revision().max(1) }
+}
+
+/// Builds the picture's data for `window` (None = every revision).
+pub fn build(session: &Session, entries: &[Entry], window: Option<Window>) -> Model {
+    let view = session.view();
+    let current = view.revision.max(1);
+    let w = match window {
+        None => Window { lo: 1, hi: current },
+        Some(w) => {
+            let hi = w.hi.clamp(1, current);
+            Window { lo: w.lo.clamp(1, hi), hi }
+        }
+    };
+    let mut lanes = Vec::new();
+    let mut more = vec![0u32; BUCKETS];
+    let mut more_keys = 0;
+    let mut keys = 0;
+    let mut compact_key_writes = 0;
+    let mut resources: Vec<String> = Vec::new();
+    for lane in session.revision_lanes() {
+        if lane.key == COMPACT_KEY {
+            compact_key_writes = lane.changes.len();
+            continue;
+        }
+        keys += 1;
+        if let Some(r) = &lane.resource
+            && !resources.contains(r)
+        {
+            resources.push(r.clone());
+        }
+        let revs = &lane.changes;
+        // First revision whose version reaches into the window.
+        let first = revs.partition_point(|r| r.rev < w.lo).saturating_sub(1);
+        let in_window: Vec<usize> = (first..revs.len()).take_while(|&i| revs[i].rev <= w.hi).collect();
+        let visible = in_window.iter().any(|&i| {
+            let (rev, tomb) = (revs[i].rev, revs[i].deleted);
+            let end = revs.get(i + 1).map_or(current + 1, |n| n.rev);
+            if tomb { rev >= w.lo } else { end > w.lo }
+        });
+        if !visible {
+            continue;
+        }
+        let changes: Vec<usize> = in_window.iter().copied().filter(|&i| revs[i].rev >= w.lo).collect();
+        if lanes.len() >= MAX_LANES {
+            more_keys += 1;
+            for &i in &changes {
+                more[bucket(revs[i].rev, w)] += 1;
+            }
+            continue;
+        }
+        let recent = changes
+            .iter()
+            .rev()
+            .take(12)
+            .rev()
+            .map(|&i| (revs[i].rev, revs[i].version, revs[i].deleted))
+            .collect();
+        let body = if changes.len() > DENSE {
+            let mut b = vec![0u32; BUCKETS];
+            for &i in &changes {
+                b[bucket(revs[i].rev, w)] += 1;
+            }
+            LaneBody::Buckets(b)
+        } else {
+            let mut segs = Vec::new();
+            let mut tombs = Vec::new();
+            for &i in &in_window {
+                let c = revs[i];
+                if c.deleted {
+                    if c.rev >= w.lo {
+                        tombs.push(c.rev);
+                    }
+                    continue;
+                }
+                let next = revs.get(i + 1).map(|n| n.rev);
+                let end = next.unwrap_or(current + 1);
+                if end > w.lo {
+                    segs.push(Seg {
+                        start: c.rev,
+                        end,
+                        create: c.create_rev,
+                        version: c.version,
+                        open: next.is_none(),
+                    });
+                }
+            }
+            LaneBody::Segs { segs, tombs }
+        };
+        lanes.push(Lane { key: lane.key, short: lane.short, body, changes: changes.len(), recent });
+    }
+    let watches = watch_rows(&view);
+    for r in
+        watches.iter().map(|w| w.resource.clone()).chain(view.informers.iter().map(|i| i.resource.clone()))
+    {
+        if !r.is_empty() && !resources.contains(&r) {
+            resources.push(r);
+        }
+    }
+    let marks = marks(entries, current);
+    if !marks.is_empty() && resources.is_empty() {
+        resources.push("configmaps".into());
+    }
+    resources.sort();
+    Model {
+        window: w,
+        current,
+        compact: view.compacted,
+        rounds: view.compactions.iter().map(|c| (c.round, c.revision)).collect(),
+        keys,
+        lanes,
+        more_keys,
+        more,
+        compact_key_writes,
+        marks,
+        caches: caches(&view, &resources),
+        watches,
+        view,
+    }
+}

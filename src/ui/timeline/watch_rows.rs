@@ -1,0 +1,167 @@
+//! The watch rows of the timeline: one per watch (○ start, frame ticks, ◇ bookmarks, ▶ cursor,
+//! the end mark with its cause in words, the buffer of a paused consumer); beyond
+//! [`MAX_WATCH_ROWS`], one summary row per apiserver with a cursor histogram.
+
+#[allow(unused_imports)]
+use super::*;
+
+/// Draws the watch rows from `y` down (moving it), appending them to `parts`.
+pub(super) fn draw(tr: Tr, m: &Model, axis: &Axis, p: &PictureProps, y: &mut f64, parts: &mut Vec<Html>) {
+    let w = m.window;
+    let g = axis.g;
+    let x = |rev: f64| axis.x(rev);
+    let clamp = |v: f64| v.clamp(g.x0, g.x1);
+    let mark_attrs = |entry: usize| {
+        let hl = p.selected == Some(entry) || p.hovered == Some(entry);
+        let onclick = p.on_select.reform(move |_: MouseEvent| entry);
+        let onmouseenter = p.on_hover.reform(move |_: MouseEvent| Some(entry));
+        let onmouseleave = p.on_hover.reform(|_: MouseEvent| None);
+        (hl, onclick, onmouseenter, onmouseleave)
+    };
+    let change = &*p.step;
+    let fresh = change.fresh();
+    // Watches: one row each; beyond [`MAX_WATCH_ROWS`], the first few and one summary row per
+    // apiserver for the rest.
+    let shown = m.watches.len().min(if m.watches.len() > MAX_WATCH_ROWS {
+        MAX_WATCH_ROWS - FOLD_ROWS
+    } else {
+        MAX_WATCH_ROWS
+    });
+    for wr in &m.watches[..shown] {
+        let cy = g.mid(*y);
+        let row_name =
+            fit(&format!("{} · {}", wr.id, tr.f(K::TlApiserver, &[&wr.apiserver])), g.x1 - g.x0, false);
+        let in_w = |r: i64| r >= w.lo && r <= w.hi;
+        let from = wr.start.unwrap_or(w.lo - 1);
+        let to = wr.end.as_ref().map(|e| e.rv).or(wr.cursor).unwrap_or(m.current);
+        let xa = clamp(x(from as f64 + 1.0));
+        let xb = clamp(x(to as f64 + 0.5));
+        let (hl, onclick, onmouseenter, onmouseleave) = mark_attrs(wr.entry);
+        let start = wr.start.filter(|r| in_w(*r)).map(|r| {
+            let xs = x(r as f64 + 0.5);
+            html! {
+                <g class={classes!("mark", "watch-start", change.started.contains(&wr.id).then_some(fresh))} data-kind="watch-start" data-rv={r.to_string()} data-line={(wr.entry + 1).to_string()} data-apiserver={wr.apiserver.to_string()}>
+                    <title>{ tr.f(K::TlWatchStart, &[&wr.id, &r]) }</title>
+                    { hit(xs, cy) }
+                    <circle cx={f(xs)} cy={f(cy)} r="5" />
+                </g>
+            }
+        });
+        let ticks = wr.frames.iter().filter(|r| in_w(**r)).map(|r| {
+            let xt = x(*r as f64 + 0.5);
+            html! { <line class={classes!("frame", change.new_frame(&wr.id, *r).then_some(fresh))} x1={f(xt)} x2={f(xt)} y1={f(cy - 6.0)} y2={f(cy + 6.0)} /> }
+        });
+        let bookmarks = wr.bookmarks.iter().filter(|r| in_w(**r)).map(|r| {
+            let xb = x(*r as f64 + 0.5);
+            html! {
+                <g class={classes!("mark", "bookmark", change.new_frame(&wr.id, *r).then_some(fresh))} data-kind="bookmark" data-rv={r.to_string()} data-line={(wr.entry + 1).to_string()}>
+                    <title>{ tr.f(K::TlBookmark, &[&wr.id, r]) }</title>
+                    { hit(xb, cy) }
+                    <path d={format!("M{} {}l5 5l-5 5l-5 -5z", f(xb), f(cy - 5.0))} />
+                </g>
+            }
+        });
+        let cursor = wr.cursor.filter(|r| in_w(*r) && wr.end.is_none()).map(|r| {
+            let xc = x(r as f64 + 0.5);
+            html! {
+                <g class={classes!("mark", "watch", hl.then_some("hl"))} data-kind="watch-frame" data-rv={r.to_string()} data-line={(wr.entry + 1).to_string()} data-x={f(xc)} data-cy={f(cy)} data-nav="" tabindex="-1" role="button"
+                    onclick={onclick.clone()} onmouseenter={onmouseenter.clone()} onmouseleave={onmouseleave.clone()}>
+                    <title>{ tr.f(K::TlWatchAt, &[&wr.id, &r]) }</title>
+                    { hit(xc, cy) }
+                    { for hl.then(|| sel_ring(xc - 9.0, cy - 9.0, 18.0, 18.0)) }
+                    <path d={format!("M{} {}l8 5l-8 5z", f(xc - 3.0), f(cy - 5.0))} />
+                </g>
+            }
+        });
+        let mut right_edge = xb + 8.0;
+        let mut extra_line = 0.0;
+        let end = wr.end.as_ref().map(|e| {
+            let xe = clamp(x(e.rv as f64 + 0.5));
+            let (error, text) = end_text(tr, e);
+            let (ehl, eclick, eenter, eleave) = mark_attrs(e.entry);
+            // The selected line's labels are bold: measured so.
+            let width_of = |t: &str| if ehl { bold_width(t) } else { text_width(t) };
+            let tw = width_of(&text);
+            let lx = if xe + 10.0 + tw <= g.x1 { Some(xe + 10.0) } else if xe - 10.0 - tw >= xa.min(xe) - 0.1 && xe - 10.0 - tw >= g.x0 { Some(xe - 10.0 - tw) } else { None };
+            if let Some(lx) = lx {
+                right_edge = right_edge.max(lx + tw);
+            }
+            // No room beside the mark: on a phone, the row's label line takes it, right of the
+            // row's name (cut with "…" only if even that line is too short; the title has it all).
+            let above = (lx.is_none() && g.stacked()).then(|| {
+                let name = text_width(&row_name) + 12.0;
+                if name + tw <= g.x1 - g.x0 {
+                    (g.x1 - tw, cy - g.content_h() / 2.0 - 4.0, text.clone())
+                } else {
+                    // Not even there: a line of its own under the row, under the mark.
+                    extra_line = LABEL_LINE;
+                    let t = fit(&text, g.x1 - g.x0 - (tw - text_width(&text)), false);
+                    let w2 = width_of(&t);
+                    ((xe - w2 / 2.0).min(g.x1 - w2).max(g.x0), cy + g.content_h() / 2.0 + 10.0, t)
+                }
+            });
+            let lx = lx.map(|lx| (lx, cy + 4.0, text.clone())).or(above);
+            html! {
+                <g class={classes!("mark", "watch-end", if error { "error" } else { "clean" }, ehl.then_some("hl"), change.ended.contains(&wr.id).then_some(fresh))} data-kind="watch-end"
+                    data-cause={e.cause.and_then(cause_name)} data-code={e.code.map(|c| c.to_string())}
+                    data-apiserver={wr.apiserver.to_string()} data-rv={e.rv.to_string()} data-line={(e.entry + 1).to_string()}
+                    data-cx={f(xe)} data-cy={f(cy)} data-nav="" tabindex="-1" role="button" onclick={eclick} onmouseenter={eenter} onmouseleave={eleave}>
+                    <title>{ tr.f(K::TlWatchEnded, &[&wr.id, &text]) }</title>
+                    { hit(xe, cy) }
+                    { for ehl.then(|| sel_ring(xe - 9.0, cy - 9.0, 18.0, 18.0)) }
+                    { end_glyph(error, xe, cy) }
+                    { for lx.map(|(lx, ly, t)| label("end-label", lx, ly, t, "watch-end")) }
+                </g>
+            }
+        });
+        let buffer = (wr.end.is_none() && wr.paused && wr.buffer_limit > 0)
+            .then(|| {
+                let text = tr.f(K::TlBuffer, &[&wr.buffered, &wr.buffer_limit]);
+                let tw = text_width(&text);
+                (right_edge + tw <= g.x1).then(|| label("buffer-label", right_edge, cy + 4.0, text, "buffer"))
+            })
+            .flatten();
+        parts.push(html! {
+            <g class="row watch-row" key={format!("watch-{}", wr.id)} data-watch={wr.id.clone()} data-apiserver={wr.apiserver.to_string()} data-resource={wr.resource.clone()}>
+                { gutter_label_as("watch-label", g, cy, &wr.id, Some(&tr.f(K::TlApiserver, &[&wr.apiserver])), &tr.f(K::TlWatchRow, &[&wr.id, &wr.apiserver, &wr.resource])) }
+                <line class={classes!("bar", wr.end.is_some().then_some("ended"))} x1={f(xa)} x2={f(xb.max(xa))} y1={f(cy)} y2={f(cy)} />
+                <g class="frames">{ for ticks }</g>
+                <g>{ for start }</g>
+                <g class="bookmarks">{ for bookmarks }</g>
+                <g>{ for cursor }</g>
+                <g>{ for end }</g>
+                <g>{ for buffer }</g>
+            </g>
+        });
+        *y += g.row_h() + extra_line;
+    }
+    if m.watches.len() > shown {
+        let rest = &m.watches[shown..];
+        let mut servers: Vec<usize> = rest.iter().map(|w| w.apiserver).collect();
+        servers.sort_unstable();
+        servers.dedup();
+        for n in servers {
+            let group: Vec<&WatchRow> = rest.iter().filter(|w| w.apiserver == n).collect();
+            let errors = group.iter().filter(|w| w.end.as_ref().is_some_and(|e| e.code.is_some())).count();
+            let clean = group.iter().filter(|w| w.end.as_ref().is_some_and(|e| e.code.is_none())).count();
+            let (rh, cy) = g.two_line_row(*y);
+            let bars = cursor_bars(tr, axis, cy, &group);
+            let first = tr.f(K::TlMoreWatchesOn, &[&group.len()]);
+            let second = tr.f(K::TlApiserver, &[&n]);
+            let title = tr.f(K::TlMoreWatches, &[&group.len(), &errors, &clean]);
+            let ends = (errors + clean > 0).then(|| tr.f(K::TlFoldedEnds, &[&errors, &clean]));
+            let second = match &ends {
+                Some(e) => format!("{second} · {e}"),
+                None => second,
+            };
+            parts.push(html! {
+                <g class="row watch-row more" key={format!("fold-{n}")} data-kind="watch-summary" data-apiserver={n.to_string()} data-count={group.len().to_string()}
+                    data-errors={errors.to_string()} data-clean={clean.to_string()}>
+                    { gutter_label(g, cy, &first, Some(&second), &title) }
+                    { bars }
+                </g>
+            });
+            *y += rh;
+        }
+    }
+}
