@@ -91,10 +91,15 @@ fn skip_link() -> Html {
     let onclick = Callback::from(|e: MouseEvent| {
         // The address bar's fragment is the share link's: the link moves focus, not the URL.
         e.prevent_default();
-        let doc = web_sys::window().and_then(|w| w.document());
-        let target = doc.and_then(|d| {
-            d.get_element_by_id("console-input")
-                .or_else(|| d.query_selector("#log button[tabindex='0']").ok().flatten())
+        let app = e
+            .target()
+            .and_then(|t| wasm_bindgen::JsCast::dyn_into::<web_sys::Element>(t).ok())
+            .and_then(|a| a.closest(".app").ok().flatten());
+        let target = app.and_then(|app| {
+            app.query_selector("#console-input")
+                .ok()
+                .flatten()
+                .or_else(|| app.query_selector("#log button[tabindex='0']").ok().flatten())
         });
         if let Some(el) = target.and_then(|t| wasm_bindgen::JsCast::dyn_into::<web_sys::HtmlElement>(t).ok())
         {

@@ -62,13 +62,15 @@ pub fn clear_unfit(spec: &mut RequestSpec) -> Vec<&'static str> {
     gone
 }
 
-/// Scrolls the page so that the response panel is in view: nothing when it already is, else its
-/// nearest edge (its top when it is taller than the window).
-fn show_response() {
-    let Some(win) = web_sys::window() else { return };
-    let Some(el) = win.document().and_then(|d| d.query_selector(".panes .response").ok().flatten()) else {
+/// Scrolls the page so that the response panel of the app `builder` is in is in view: nothing
+/// when it already is, else its nearest edge (its top when it is taller than the window).
+fn show_response(builder: &web_sys::Element) {
+    let Some(el) =
+        builder.closest(".panes").ok().flatten().and_then(|p| p.query_selector(".response").ok().flatten())
+    else {
         return;
     };
+    let Some(win) = builder.owner_document().and_then(|d| d.default_view()) else { return };
     let r = el.get_bounding_client_rect();
     let vh = win.inner_height().ok().and_then(|h| h.as_f64()).unwrap_or(0.0);
     if r.top() >= 0.0 && r.bottom() <= vh {
@@ -199,13 +201,18 @@ pub fn request_builder() -> Html {
     // The line sent last: once it has run, its response is brought into view (in lesson mode,
     // and on a phone, the builder sits below the response).
     let sent = use_mut_ref(|| None::<String>);
+    let section = use_node_ref();
     {
         let sent = sent.clone();
+        let section = section.clone();
         let last = lab.entries.last().map(|e| e.line.to_string());
         use_effect_with(lab.entries.len(), move |_| {
             let line = sent.borrow_mut().take();
-            if line.is_some() && line == last {
-                show_response();
+            if line.is_some()
+                && line == last
+                && let Some(el) = section.cast::<web_sys::Element>()
+            {
+                show_response(&el);
             }
         });
     }
@@ -384,7 +391,7 @@ pub fn request_builder() -> Html {
     };
 
     html! {
-        <section class="request" aria-labelledby="rb-h">
+        <section class="request" aria-labelledby="rb-h" ref={section}>
             <h2 id="rb-h">{ tr.t(K::RequestHeading) }</h2>
             <form id="request-form" class="builder" onsubmit={on_submit}>
                 if !cleared.is_empty() {
