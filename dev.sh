@@ -286,6 +286,11 @@ cmd_test() {
   [ "${PIPESTATUS[0]}" -eq 0 ] || { STATUS=1; failed_part "embed layout: $(grep -a '^not ok' "$logs/embed-layout.log" | head -n 10 | paste -sd, -)"; }
   count_plain "$logs/embed-layout.log"
 
+  phase "the page's keyboard and phone flow (skip link, 390 px order, response after Send; headless Chromium)"
+  node tests/page/flow.mjs dist 2>&1 | tee "$logs/page-flow.log" >&2
+  [ "${PIPESTATUS[0]}" -eq 0 ] || { STATUS=1; failed_part "page flow: $(grep -a '^not ok' "$logs/page-flow.log" | head -n 10 | paste -sd, -)"; }
+  count_plain "$logs/page-flow.log"
+
   phase "native tests"
   cargo test --offline --no-fail-fast --all-targets -- --include-ignored 2>&1 | tee "$logs/native.log" >&2
   [ "${PIPESTATUS[0]}" -eq 0 ] || { STATUS=1; failed_part "native tests: $(grep -aE '^    [A-Za-z0-9_:]+$|^test .* FAILED$|could not compile' "$logs/native.log" | tr -s ' ' | sort -u | head -n 20 | paste -sd, -)"; }
@@ -483,6 +488,7 @@ HTML
   shot two-apiservers-zh 1280 1100 index.html "lang=zh&$(script_q two-apiservers)"
   shot informer-relist-zh-390 390 1400 index.html "lang=zh&$(script_q informer-relist)"
   shot two-apiservers-grey 1280 1100 shots-grey.html "lang=en&$(script_q two-apiservers)"
+  node tests/page/flow.mjs "$dist" --shots "$out/flow" >/dev/null || { say "FAILED: tests/page/flow.mjs (shots/flow)"; status=1; }
   echo "screenshots in $out"
   return "$status"
 }

@@ -83,6 +83,32 @@ fn panes(p: &PanesProps) -> Html {
     }
 }
 
+/// The page's first Tab stop, shown when focused: it puts the keyboard in the console's input
+/// (the log's row when there is no input), past the toolbar, the builder and the settings.
+#[function_component(SkipLink)]
+fn skip_link() -> Html {
+    let tr = super::i18n::use_tr();
+    let onclick = Callback::from(|e: MouseEvent| {
+        // The address bar's fragment is the share link's: the link moves focus, not the URL.
+        e.prevent_default();
+        let app = e
+            .target()
+            .and_then(|t| wasm_bindgen::JsCast::dyn_into::<web_sys::Element>(t).ok())
+            .and_then(|a| a.closest(".app").ok().flatten());
+        let target = app.and_then(|app| {
+            app.query_selector("#console-input")
+                .ok()
+                .flatten()
+                .or_else(|| app.query_selector("#log button[tabindex='0']").ok().flatten())
+        });
+        if let Some(el) = target.and_then(|t| wasm_bindgen::JsCast::dyn_into::<web_sys::HtmlElement>(t).ok())
+        {
+            let _ = el.focus();
+        }
+    });
+    html! { <a id="skip-console" class="skip-link" href="#console-input" {onclick}>{ tr.t(K::SkipToConsole) }</a> }
+}
+
 #[function_component(App)]
 pub fn app(props: &AppProps) -> Html {
     let cfg = use_memo((), {
@@ -150,6 +176,7 @@ pub fn app(props: &AppProps) -> Html {
         <ContextProvider<HoverHandle> context={hover}>
             <div class={classes!("app", embed.then_some("embed"), lab.readonly.then_some("readonly"), reduce_motion.then_some("reduce-motion"))} data-theme={theme.code()} lang={lang.tag()}
                 ref={app_ref} {style}>
+                if !embed { <SkipLink /> }
                 <header::Header cfg={cfg.clone()} lang={lang.clone()} theme={theme.clone()} guide={guide.clone()} on_share={on_share.clone()} />
                 <header::NoticeBar guide={guide.clone()} />
                 if *sharing && !embed { <header::ShareBox on_close={on_share} /> }

@@ -62,6 +62,30 @@ pub fn clear_unfit(spec: &mut RequestSpec) -> Vec<&'static str> {
     gone
 }
 
+/// Scrolls the page so that the response panel of the app `builder` is in is in view: nothing
+/// when it already is, else its nearest edge (its top when it is taller than the window).
+fn show_response(builder: &web_sys::Element) {
+    let Some(el) =
+        builder.closest(".panes").ok().flatten().and_then(|p| p.query_selector(".response").ok().flatten())
+    else {
+        return;
+    };
+    let Some(win) = builder.owner_document().and_then(|d| d.default_view()) else { return };
+    let r = el.get_bounding_client_rect();
+    let vh = win.inner_height().ok().and_then(|h| h.as_f64()).unwrap_or(0.0);
+    if r.top() >= 0.0 && r.bottom() <= vh {
+        return;
+    }
+    let opts = js_sys::Object::new();
+    let block = if r.height() > vh { "start" } else { "nearest" };
+    let _ = js_sys::Reflect::set(&opts, &"block".into(), &block.into());
+    if let Ok(f) = js_sys::Reflect::get(&el, &"scrollIntoView".into())
+        .and_then(wasm_bindgen::JsCast::dyn_into::<js_sys::Function>)
+    {
+        let _ = f.call1(&el, &opts);
+    }
+}
+
 #[function_component(RequestBuilder)]
 pub fn request_builder() -> Html {
     let tr = use_tr();
@@ -174,25 +198,46 @@ pub fn request_builder() -> Html {
     };
 
     let line = lines::request_line(&spec);
-    let on_submit = {
+    // The line sent last: once it has run, its response is brought into view (in lesson mode,
+    // and on a phone, the builder sits below the response).
+    let sent = use_mut_ref(|| None::<String>);
+    let section = use_node_ref();
+    {
+        let sent = sent.clone();
+        let section = section.clone();
+        let last = lab.entries.last().map(|e| e.line.to_string());
+        use_effect_with(lab.entries.len(), move |_| {
+            let line = sent.borrow_mut().take();
+            if line.is_some()
+                && line == last
+                && let Some(el) = section.cast::<web_sys::Element>()
+            {
+                show_response(&el);
+            }
+        });
+    }
+    let send = {
         let lab = lab.clone();
         let line = line.clone();
+        move || {
+            *sent.borrow_mut() = Some(line.clone());
+            lab.dispatch(Action::RunAt(Place::Builder, vec![line.clone()]));
+        }
+    };
+    let on_submit = {
+        let send = send.clone();
         Callback::from(move |e: SubmitEvent| {
             e.prevent_default();
-            lab.dispatch(Action::RunAt(Place::Builder, vec![line.clone()]));
+            send();
         })
     };
     // Ctrl+Enter in the body editor sends.
-    let on_body_key = {
-        let lab = lab.clone();
-        let line = line.clone();
-        Callback::from(move |e: KeyboardEvent| {
-            if e.key() == "Enter" && (e.ctrl_key() || e.meta_key()) {
-                e.prevent_default();
-                lab.dispatch(Action::RunAt(Place::Builder, vec![line.clone()]));
-            }
-        })
-    };
+    let on_body_key = Callback::from(move |e: KeyboardEvent| {
+        if e.key() == "Enter" && (e.ctrl_key() || e.meta_key()) {
+            e.prevent_default();
+            send();
+        }
+    });
 
     let v = spec.verb;
     let rvs: Vec<u64> = lab.seen().revisions().take(60).collect();
@@ -346,7 +391,7 @@ pub fn request_builder() -> Html {
     };
 
     html! {
-        <section class="request" aria-labelledby="rb-h">
+        <section class="request" aria-labelledby="rb-h" ref={section}>
             <h2 id="rb-h">{ tr.t(K::RequestHeading) }</h2>
             <form id="request-form" class="builder" onsubmit={on_submit}>
                 if !cleared.is_empty() {

@@ -380,7 +380,12 @@ pub fn console() -> Html {
         html! {
             <div id="log-empty" class="empty">
                 <p>{ tr.t(K::LogEmpty) }</p>
-                <ul class="examples">{ for examples }</ul>
+                // "Try one:" and its lines go together (the welcome panel, which has its own,
+                // hides both): the sentence never ends on a colon with nothing after it.
+                <div class="log-try">
+                    <p>{ tr.t(K::LogTry) }</p>
+                    <ul class="examples">{ for examples }</ul>
+                </div>
             </div>
         }
     } else {

@@ -178,7 +178,9 @@ strings! {
     WelcomeAllLessons => "All lessons", "全部课程";
     WelcomeTry => "Or run one line and watch the answer appear:", "或者运行一行命令，看看返回了什么：";
     LinesCountOne => " · {0} line", " · 共 {0} 行";
-    LogEmpty => "Nothing has run yet. Every click in this playground becomes a line here; you can also type lines below or paste a whole script. Try one:", "还没有运行任何命令。在这里的每一次点击都会变成一行脚本；你也可以在下方输入命令，或粘贴一整段脚本。试试这些：";
+    LogEmpty => "Nothing has run yet. Every click in this playground becomes a line here; you can also type lines below or paste a whole script.", "还没有运行任何命令。在这里的每一次点击都会变成一行脚本；你也可以在下方输入命令，或粘贴一整段脚本。";
+    LogTry => "Try one:", "试试这些：";
+    SkipToConsole => "Skip to console", "跳到控制台";
     ConsoleInputLabel => "Script line (Enter runs, ↑/↓ history, paste a script to run it all)", "脚本行（回车运行，↑/↓ 翻看历史，粘贴脚本会逐行运行）";
     Run => "Run", "运行";
     LogHidden => "{0} earlier lines are not shown.", "前面还有 {0} 行未显示。";

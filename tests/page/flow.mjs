@@ -1,0 +1,272 @@
+// The full page's keyboard and phone flow, in headless Chromium (playwright-core, pinned in
+// dev.sh), against a built bundle:
+//   node tests/page/flow.mjs [DIST] [--shots DIR]
+// DIST (default dist/, from ./dev.sh build) is served under /rvlab/ by a static server on
+// 127.0.0.1 (a free port); a request for anything else, or one that would leave the machine, is
+// refused and counted as a failure.
+//
+// Checked, in English and 中文, with real key presses and positions (getBoundingClientRect):
+// - the first Tab stop from page load is the "Skip to console" link, off screen until it has the
+//   focus and then inside the window; Enter on it puts the focus in the console's input (at
+//   1280×800 and 390×844);
+// - the console's empty state never ends on "Try one:" with nothing shown after it: on a first
+//   visit (where the welcome panel has its own lines) the sentence goes with its lines, and where
+//   they are shown, the lines are laid out below it;
+// - at 390×844 (a phone) the panels come in the order a learner works in, by position: the
+//   console, its response, then the picture (nothing else between them), and no panel is wider
+//   than the window; also with a guided lesson open;
+// - in a guided lesson, after Send in the request builder (pressed as a user does, with the
+//   builder scrolled into view), the response panel is inside the window (1280×800, 390×844).
+// Prints one "ok - …" / "not ok - …" line per check ("# …" lines are measurements), then
+// "N passed, N failed"; exits 1 on any failure, and when it cannot run (no browser, no bundle).
+// With --shots DIR it also writes a screenshot of each page it checks there.
+import fs from 'node:fs';
+import path from 'node:path';
+import http from 'node:http';
+import { createRequire } from 'node:module';
+import { launchChromium, pwPath, sleep, until } from '../browser.mjs';
+
+const require = createRequire(import.meta.url);
+const here = path.dirname(new URL(import.meta.url).pathname);
+const PREFIX = '/rvlab/';
+const DESKTOP = { width: 1280, height: 800 };
+const PHONE = { width: 390, height: 844 };
+const LESSON = 'where-rv-comes-from';
+
+const args = process.argv.slice(2);
+const shotsAt = args.indexOf('--shots');
+const shots = shotsAt >= 0 ? path.resolve(args[shotsAt + 1] || 'shots/flow') : null;
+const positional = args.filter((a, i) => !a.startsWith('--') && (shotsAt < 0 || i !== shotsAt + 1));
+const dist = path.resolve(positional[0] || path.join(here, '../../dist'));
+
+let passed = 0, failed = 0;
+const check = (ok, what, detail = '') => {
+  if (ok) { passed++; console.log(`ok - ${what}`); }
+  else { failed++; console.log(`not ok - ${what}${detail ? ': ' + detail : ''}`); }
+};
+const finish = code => { console.log(`${passed} passed, ${failed} failed`); process.exit(code ?? (failed ? 1 : 0)); };
+
+check(fs.existsSync(path.join(dist, 'index.html')), 'the bundle has index.html', dist);
+if (failed) finish();
+if (shots) fs.mkdirSync(shots, { recursive: true });
+
+let chromium;
+try { ({ chromium } = require(pwPath)); } catch (e) { check(false, 'playwright-core is installed', String(e).split('\n')[0]); finish(); }
+
+const types = { '.html': 'text/html; charset=utf-8', '.js': 'text/javascript', '.wasm': 'application/wasm', '.css': 'text/css', '.json': 'application/json', '.svg': 'image/svg+xml', '.rv': 'text/plain; charset=utf-8', '.txt': 'text/plain' };
+const misses = [];
+const server = http.createServer((req, res) => {
+  let p;
+  try { p = decodeURIComponent(new URL(req.url, 'http://x').pathname); } catch { p = req.url; }
+  if (!p.startsWith(PREFIX)) { misses.push(req.url); res.writeHead(404); res.end(); return; }
+  p = p.slice(PREFIX.length - 1);
+  if (p.endsWith('/')) p += 'index.html';
+  const f = path.join(dist, path.normalize(p));
+  if (!f.startsWith(dist) || !fs.existsSync(f) || fs.statSync(f).isDirectory()) { misses.push(req.url); res.writeHead(404); res.end(); return; }
+  res.writeHead(200, { 'content-type': types[path.extname(f)] || 'application/octet-stream', 'cache-control': 'no-store' });
+  fs.createReadStream(f).pipe(res);
+});
+await new Promise(r => server.listen(0, '127.0.0.1', r));
+const origin = `http://127.0.0.1:${server.address().port}`;
+const base = origin + PREFIX;
+
+let browser;
+try {
+  browser = await launchChromium(chromium);
+} catch (e) { check(false, 'headless Chromium starts', String(e).split('\n')[0]); server.close(); finish(); }
+
+/** A fresh context (empty storage: a first visit) at `viewport`, showing `query`; null if the app did not render. */
+async function open(name, viewport, query) {
+  const context = await browser.newContext({ viewport, reducedMotion: 'reduce' });
+  const page = await context.newPage();
+  const errors = [];
+  await context.route('**/*', route => {
+    const u = route.request().url();
+    if (u.startsWith(origin + '/') || u.startsWith('data:') || u.startsWith('blob:')) return route.continue();
+    errors.push(`refused ${u}`);
+    return route.abort('internetdisconnected');
+  });
+  page.on('pageerror', e => errors.push(String(e)));
+  page.on('console', m => { if (m.type() === 'error') errors.push(m.text()); });
+  await page.goto(`${base}?${query}`);
+  const app = await until(() => page.$('.app .panes'));
+  check(!!app, `${name}: the app renders`);
+  if (!app) { await context.close(); return null; }
+  if (query.includes('lesson=')) {
+    const ok = await until(() => page.$('.lesson-goal, .lesson-error'));
+    check(!!ok && !(await page.$('.lesson-error')), `${name}: its lesson loaded`);
+  }
+  await sleep(200);
+  return { name, context, page, errors };
+}
+
+async function close(t) {
+  if (shots) await t.page.screenshot({ path: path.join(shots, `${t.name.replace(/[^a-z0-9]+/gi, '-')}.png`), fullPage: true });
+  check(t.errors.length === 0, `${t.name}: no console error, no refused request`, t.errors.join(' | '));
+  await t.context.close();
+}
+
+/** What has the keyboard's focus: its id (else its tag and classes). */
+const focused = page => page.evaluate(() => {
+  const a = document.activeElement;
+  return a ? (a.id ? `#${a.id}` : `${a.tagName.toLowerCase()}.${[...a.classList].join('.')}`) : '';
+});
+
+/** A box as plain numbers (null when the element is absent or not laid out). */
+const box = (page, sel) => page.evaluate(s => {
+  const el = document.querySelector(s);
+  if (!el || el.getClientRects().length === 0) return null;
+  const r = el.getBoundingClientRect();
+  return { top: r.top, bottom: r.bottom, left: r.left, right: r.right, width: r.width, height: r.height, vh: innerHeight, vw: innerWidth };
+}, sel);
+
+/** Runs `line` by typing it in the console (as a user does) and waits until the log has `n` lines. */
+async function type(page, line, n) {
+  await page.fill('#console-input', line);
+  await page.press('#console-input', 'Enter');
+  return until(() => page.evaluate(k => document.querySelectorAll('#log li.entry').length >= k, n));
+}
+
+const TEXT = {
+  en: { skip: 'Skip to console', tryOne: 'Try one:' },
+  zh: { skip: '跳到控制台', tryOne: '试试这些：' },
+};
+
+// ---- the skip link, the Tab stops of a first visit, the empty console's last words
+
+for (const lang of ['en', 'zh']) {
+  for (const [vp, size] of [['1280', DESKTOP], ['390', PHONE]]) {
+    const t = await open(`first visit ${vp} px ${lang}`, size, `lang=${lang}`);
+    if (!t) continue;
+    const { page } = t;
+    // The empty console's text: where the welcome panel shows its lines, the console's own
+    // "Try one:" goes with them; it never ends the visible text.
+    const empty = await page.evaluate(() => document.querySelector('#log-empty')?.innerText.trim() ?? '');
+    check(empty.length > 0 && !/[:：]$/.test(empty), `${t.name}: the empty console does not end on a colon`, JSON.stringify(empty.slice(-60)));
+
+    // How many plain Tab presses reach the console's input (measured, reported).
+    let stops = 0, at = '';
+    while (stops < 120 && at !== '#console-input') { await page.keyboard.press('Tab'); stops++; at = await focused(page); }
+    console.log(`# ${t.name}: the console's input is Tab stop ${stops} (Tab, Enter on the skip link: 1)`);
+
+    await page.reload();
+    await until(() => page.$('.app .panes'));
+    await sleep(200);
+    const before = await box(page, '#skip-console');
+    check(!!before && before.bottom <= 0, `${t.name}: the skip link is out of sight until focused`, JSON.stringify(before));
+    await page.keyboard.press('Tab');
+    const first = await focused(page);
+    check(first === '#skip-console', `${t.name}: the first Tab stop is the skip link`, first);
+    const shown = await box(page, '#skip-console');
+    const text = await page.evaluate(() => document.querySelector('#skip-console')?.textContent ?? '');
+    check(!!shown && shown.top >= 0 && shown.bottom <= shown.vh && shown.left >= 0 && shown.right <= shown.vw && shown.height > 10,
+      `${t.name}: focused, the skip link is inside the window`, JSON.stringify(shown));
+    check(text === TEXT[lang].skip, `${t.name}: the skip link reads "${TEXT[lang].skip}"`, text);
+    await page.keyboard.press('Enter');
+    await sleep(100);
+    const after = await focused(page);
+    check(after === '#console-input', `${t.name}: Enter on the skip link puts the focus in the console's input`, after);
+    const input = await box(page, '#console-input');
+    check(!!input && input.top >= 0 && input.bottom <= input.vh, `${t.name}: the console's input is in view`, JSON.stringify(input));
+    check(!(await page.evaluate(() => location.hash)), `${t.name}: the skip link leaves the address bar alone`);
+    // A line typed there runs.
+    const ran = await type(page, 'GET /api/v1/namespaces/default/pods', 1);
+    check(!!ran, `${t.name}: a line typed after the skip link runs`);
+    await close(t);
+  }
+
+  // An embed has no welcome panel: "Try one:" is followed by its lines, runnable.
+  const t = await open(`empty embed ${lang}`, { width: 800, height: 700 }, `lang=${lang}&embed=1&mode=interactive`);
+  if (t) {
+    const { page } = t;
+    const lay = await page.evaluate(() => {
+      const p = document.querySelector('#log-empty .log-try p');
+      const bs = [...document.querySelectorAll('#log-empty .log-try .examples button')];
+      if (!p) return null;
+      const pr = p.getBoundingClientRect();
+      return { text: p.textContent, pBottom: pr.bottom, buttons: bs.map(b => { const r = b.getBoundingClientRect(); return { top: r.top, h: r.height, line: b.textContent }; }) };
+    });
+    check(!!lay && lay.text === TEXT[lang].tryOne && lay.buttons.length >= 3 && lay.buttons.every(b => b.h > 0 && b.top >= lay.pBottom - 1),
+      `${t.name}: "${TEXT[lang].tryOne}" is followed by its lines, laid out below it`, JSON.stringify(lay));
+    if (lay && lay.buttons.length) {
+      await page.click('#log-empty .log-try .examples li:first-child button');
+      const ran = await until(() => page.evaluate(() => document.querySelectorAll('#log li.entry').length === 1));
+      const line = await page.evaluate(() => document.querySelector('#log li.entry .cmd')?.textContent ?? '');
+      check(!!ran && line === lay.buttons[0].line, `${t.name}: a suggested line runs when pressed`, line);
+    }
+    await close(t);
+  }
+}
+
+// ---- a phone: the console, its response, then the picture
+
+/** The panels' boxes in page coordinates, top to bottom. */
+const panels = page => page.evaluate(() => {
+  const sel = { lesson: '.lesson-panel', welcome: '#welcome', console: 'section.console', response: 'section.response', picture: 'section.timeline-panel', scrubber: 'section.scrubber', watches: 'section.watches', etcd: 'section.etcd', builder: 'section.request', sim: 'section.sim' };
+  const out = [];
+  for (const [k, s] of Object.entries(sel)) {
+    const el = document.querySelector(s);
+    if (!el || el.getClientRects().length === 0) continue;
+    const r = el.getBoundingClientRect();
+    out.push({ k, top: Math.round(r.top + scrollY), bottom: Math.round(r.bottom + scrollY), left: Math.round(r.left), right: Math.round(r.right) });
+  }
+  return { boxes: out.sort((a, b) => a.top - b.top), docW: document.documentElement.scrollWidth, vw: innerWidth };
+});
+
+function phoneOrder(name, { boxes, docW, vw }, expect) {
+  const order = boxes.map(b => b.k);
+  console.log(`# ${name}: ${boxes.map(b => `${b.k}@${b.top}`).join(' ')}`);
+  check(JSON.stringify(order.slice(0, expect.length)) === JSON.stringify(expect), `${name}: the panels start ${expect.join(', ')}`, order.join(', '));
+  const overlaps = boxes.slice(1).filter((b, i) => b.top < boxes[i].bottom - 1).map(b => b.k);
+  check(overlaps.length === 0, `${name}: no panel overlaps the one above it`, overlaps.join(', '));
+  const wide = boxes.filter(b => b.left < -1 || b.right > vw + 1).map(b => `${b.k} ${b.left}..${b.right}`);
+  check(wide.length === 0 && docW <= vw, `${name}: every panel fits the ${vw} px window`, `${wide.join(', ')} page ${docW}`);
+}
+
+for (const lang of ['en', 'zh']) {
+  const t = await open(`phone ${lang}`, PHONE, `lang=${lang}`);
+  if (t) {
+    phoneOrder(`${t.name}, first visit`, await panels(t.page), ['welcome', 'console', 'response']);
+    const ran = await type(t.page, 'POST /api/v1/namespaces/default/configmaps {"apiVersion":"v1","kind":"ConfigMap","metadata":{"name":"a"}}', 1);
+    check(!!ran, `${t.name}: a line runs`);
+    await until(() => t.page.$('section.timeline-panel'));
+    await sleep(300);
+    phoneOrder(`${t.name}, after a line`, await panels(t.page), ['console', 'response', 'picture']);
+    await close(t);
+  }
+  const l = await open(`phone lesson ${lang}`, PHONE, `lang=${lang}&lesson=${LESSON}`);
+  if (l) {
+    const ran = await type(l.page, 'GET /api/v1/namespaces/default/configmaps', 1);
+    check(!!ran, `${l.name}: a line runs`);
+    await until(() => l.page.$('section.timeline-panel'));
+    await sleep(300);
+    phoneOrder(l.name, await panels(l.page), ['lesson', 'console', 'response', 'picture']);
+    await close(l);
+  }
+}
+
+// ---- a lesson: after Send, the response is in view
+
+for (const lang of ['en', 'zh']) {
+  for (const [vp, size] of [['1280', DESKTOP], ['390', PHONE]]) {
+    const t = await open(`lesson Send ${vp} px ${lang}`, size, `lang=${lang}&lesson=${LESSON}`);
+    if (!t) continue;
+    const { page } = t;
+    const n = await page.evaluate(() => document.querySelectorAll('#log li.entry').length);
+    await page.locator('#send').scrollIntoViewIfNeeded();
+    const send = await box(page, '#send');
+    check(!!send && send.top >= 0 && send.bottom <= send.vh, `${t.name}: Send is in view to press`, JSON.stringify(send));
+    await page.click('#send');
+    const ran = await until(() => page.evaluate(k => document.querySelectorAll('#log li.entry').length > k, n));
+    check(!!ran, `${t.name}: Send runs the builder's line`);
+    await sleep(400);
+    const r = await box(page, 'section.response');
+    check(!!r && r.top >= -1 && r.top < r.vh && (r.bottom <= r.vh || r.height > r.vh),
+      `${t.name}: after Send the response is inside the window`, JSON.stringify(r));
+    await close(t);
+  }
+}
+
+await browser.close();
+server.close();
+finish();
