@@ -109,7 +109,11 @@ async fn every_lesson_completes_through_the_dom_in_both_languages() {
 
 /// A loader that answers `text` for the address `url` only (and 404 otherwise), recording what
 /// it was asked for.
-pub(crate) fn src_loader(url: &'static str, text: String, asked: Rc<std::cell::RefCell<Vec<String>>>) -> Loader {
+pub(crate) fn src_loader(
+    url: &'static str,
+    text: String,
+    asked: Rc<std::cell::RefCell<Vec<String>>>,
+) -> Loader {
     Rc::new(move |file: &str, done: yew::Callback<Result<String, Problem>>| {
         asked.borrow_mut().push(file.to_string());
         let r = if file == url {

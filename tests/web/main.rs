@@ -14,35 +14,39 @@ use web_sys::{Element, HtmlElement, HtmlInputElement, HtmlSelectElement, HtmlTex
 
 use rvlab::script::why;
 use rvlab::ui::config::Config;
+use rvlab::ui::config::{FILES, Loader, index_of, slug_of};
+use rvlab::ui::guided::{self, ACTIVE_KEY, PROGRESS_KEY};
 use rvlab::ui::i18n::{self, K, Lang};
 use rvlab::ui::timeline::{self, Window};
 use std::rc::Rc;
-use rvlab::ui::config::{FILES, Loader, index_of, slug_of};
-use rvlab::ui::guided::{self, ACTIVE_KEY, PROGRESS_KEY};
 
-mod shell;
-mod console;
-mod persistence;
-mod sim;
-mod pure;
-mod engine;
-mod seeing;
-mod explain;
-mod share;
-mod lessons;
-mod no_lost_work;
-mod embed;
-mod pictures;
 mod axis;
-mod flow;
-mod long;
 mod clipboard;
-mod sandbox;
-mod truth;
-mod marks;
+mod console;
+mod embed;
+mod engine;
+mod explain;
+mod flow;
 mod keyboard;
+mod lessons;
+mod long;
+mod marks;
+mod no_lost_work;
+mod persistence;
+mod pictures;
+mod pure;
+mod sandbox;
+mod seeing;
+mod share;
+mod shell;
+mod sim;
+mod truth;
 #[allow(unused_imports)]
-use {shell::*, console::*, persistence::*, sim::*, pure::*, engine::*, seeing::*, explain::*, share::*, lessons::*, no_lost_work::*, embed::*, pictures::*, axis::*, flow::*, long::*, clipboard::*, sandbox::*, truth::*, marks::*, keyboard::*};
+use {
+    axis::*, clipboard::*, console::*, embed::*, engine::*, explain::*, flow::*, keyboard::*, lessons::*,
+    long::*, marks::*, no_lost_work::*, persistence::*, pictures::*, pure::*, sandbox::*, seeing::*,
+    share::*, shell::*, sim::*, truth::*,
+};
 
 wasm_bindgen_test_configure!(run_in_browser);
 

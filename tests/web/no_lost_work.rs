@@ -35,7 +35,8 @@ async fn the_panic_overlay_saves_the_log_and_offers_reload_and_export() {
     storage().remove_item(STORAGE_KEY).unwrap();
 }
 
-pub(crate) const HOSTILE: &str = "<img src=x onerror=window.__rvpwned=1>\u{202E}evil\u{200B}\u{200D}👩‍👩‍👧e\u{301}\u{301}";
+pub(crate) const HOSTILE: &str =
+    "<img src=x onerror=window.__rvpwned=1>\u{202E}evil\u{200B}\u{200D}👩‍👩‍👧e\u{301}\u{301}";
 
 #[wasm_bindgen_test]
 async fn hostile_names_labels_and_values_render_as_text_everywhere() {
