@@ -395,7 +395,7 @@ fn moved_window(mode: Mode) {
     }
     assert_eq!(lines[rewatch + 1..], relist, "{mode:?}: {lines:#?}");
     c.wait_for_reconciles(&s, &want);
-    let seen = c.finish();
+    c.finish();
     s.check_replay();
 }
 
@@ -469,7 +469,7 @@ fn compaction_while_paging(mode: Mode) {
                 "{lines:#?}"
             );
             c.wait_for_reconciles(&s, &want);
-            let seen = c.finish();
+            c.finish();
         }
         Mode::Streaming => {
             // A streaming list does not page: `page_size` is for lists only, and the watch-list
@@ -516,7 +516,7 @@ fn lagging_apiserver(mode: Mode) {
         .iter()
         .filter(|o| o["line"].as_u64().is_some_and(|n| n as usize <= created + 1))
         .filter_map(|o| o["now"].as_str())
-        .last();
+        .next_back();
     let made = made.map_or(0, ms);
     let arrived = outs
         .iter()
