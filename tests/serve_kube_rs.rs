@@ -19,8 +19,8 @@
 //! (`kube-client/src/client/retry.rs` `RetryPolicy::server_retry`, installed by
 //! `Config::default_retry`).
 //!
-//! The example is built by `cargo test` (all targets; `./dev.sh test`) or
-//! `cargo build --example controller`; a missing binary is a failure, not a skip.
+//! The test builds the example itself (`cargo build --example controller`, once per run); a
+//! build that fails is a test failure, not a skip.
 #![cfg(not(target_arch = "wasm32"))]
 
 use std::io::{BufRead, BufReader, Read, Write};
@@ -194,20 +194,41 @@ fn last_rv(outs: &[Value]) -> u64 {
     rv.unwrap_or_else(|| panic!("no object in {outs:#?}")).parse().unwrap()
 }
 
-/// The example, built beside the test binaries (`target/<profile>/examples/controller`).
+/// The example, built beside the test binaries (`target/<profile>/examples/controller`) by
+/// `cargo build --example controller` once per run: `cargo test` builds examples only as test
+/// harnesses when targets are named (`--all-targets`, `--test serve_kube_rs`), and cargo holds no
+/// lock on the build directory while tests run.
 fn controller_bin() -> PathBuf {
-    let bin = PathBuf::from(env!("CARGO_BIN_EXE_rvlab"));
-    let path = bin.parent().unwrap().join("examples").join("controller");
-    assert!(
-        path.is_file(),
-        "{} is missing: `cargo test` (all targets, as ./dev.sh test runs it) or `cargo build --example controller` builds it",
-        path.display()
-    );
-    path
+    static BUILT: std::sync::OnceLock<Result<PathBuf, String>> = std::sync::OnceLock::new();
+    let built = BUILT.get_or_init(|| {
+        let bin = PathBuf::from(env!("CARGO_BIN_EXE_rvlab"));
+        let dir = bin.parent().ok_or("no directory for the rvlab binary")?;
+        let path = dir.join("examples").join("controller");
+        let cargo = std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into());
+        let mut cmd = Command::new(cargo);
+        cmd.args(["build", "--quiet", "--example", "controller"]).current_dir(env!("CARGO_MANIFEST_DIR"));
+        if dir.file_name().is_some_and(|n| n == "release") {
+            cmd.arg("--release");
+        }
+        let out = cmd.output().map_err(|e| format!("cargo build --example controller: {e}"))?;
+        if !out.status.success() {
+            return Err(format!(
+                "cargo build --example controller: {}",
+                String::from_utf8_lossy(&out.stderr)
+            ));
+        }
+        if !path.is_file() {
+            return Err(format!("{} is missing after cargo build --example controller", path.display()));
+        }
+        Ok(path)
+    });
+    built.clone().unwrap_or_else(|e| panic!("{e}"))
 }
 
 /// The example running against a server: what it printed, line by line.
 struct Controller {
+    /// Its stderr (logs), shown when a wait fails.
+    log: PathBuf,
     child: Child,
     stdin: Option<ChildStdin>,
     lines: mpsc::Receiver<Value>,
@@ -216,6 +237,7 @@ struct Controller {
 
 impl Controller {
     fn start(s: &Server, mode: Mode, extra: &[&str]) -> Controller {
+        let log = s.process.dir.join(format!("controller-{mode:?}.log"));
         let mut cmd = Command::new(controller_bin());
         cmd.arg("--kubeconfig").arg(s.process.dir.join("kubeconfig")).args(extra);
         if mode == Mode::Streaming {
@@ -224,7 +246,7 @@ impl Controller {
         let mut child = cmd
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
-            .stderr(Stdio::inherit())
+            .stderr(std::fs::File::create(&log).unwrap())
             .spawn()
             .expect("start the controller example");
         let stdin = child.stdin.take();
@@ -240,7 +262,7 @@ impl Controller {
                 }
             }
         });
-        Controller { child, stdin, lines, seen: Vec::new() }
+        Controller { log, child, stdin, lines, seen: Vec::new() }
     }
 
     /// Reads its output until `pred` holds for a line.
@@ -257,8 +279,9 @@ impl Controller {
                     }
                 }
                 Err(e) => panic!(
-                    "{what}: {e}; the controller printed:\n{}\nthe server's log:\n{}",
+                    "{what}: {e}; the controller printed:\n{}\nits stderr:\n{}\nthe server's log:\n{}",
                     self.seen.iter().map(Value::to_string).collect::<Vec<_>>().join("\n"),
+                    std::fs::read_to_string(&self.log).unwrap_or_default(),
                     s.recorded().join("\n")
                 ),
             }
