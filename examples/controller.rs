@@ -48,6 +48,7 @@ mod host {
         "usage: controller --kubeconfig PATH [--namespace NS] [--streaming-lists] [--page-size N]";
 
     /// The command line.
+    #[derive(Debug)]
     struct Args {
         kubeconfig: PathBuf,
         namespace: String,
