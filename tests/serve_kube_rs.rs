@@ -35,6 +35,9 @@ use serde_json::{Value, json};
 #[path = "support/serve.rs"]
 mod serve;
 
+#[path = "support/external.rs"]
+mod external;
+
 const CM: &str = "/api/v1/namespaces/default/configmaps";
 /// kube-runtime's first list (`Config::default()`: `limit=500`, no resourceVersion).
 const LIST: &str = "GET /api/v1/namespaces/default/configmaps?&limit=500";
@@ -194,37 +197,6 @@ fn last_rv(outs: &[Value]) -> u64 {
     rv.unwrap_or_else(|| panic!("no object in {outs:#?}")).parse().unwrap()
 }
 
-/// The example, built beside the test binaries (`target/<profile>/examples/controller`) by
-/// `cargo build --example controller` once per run: `cargo test` builds examples only as test
-/// harnesses when targets are named (`--all-targets`, `--test serve_kube_rs`), and cargo holds no
-/// lock on the build directory while tests run.
-fn controller_bin() -> PathBuf {
-    static BUILT: std::sync::OnceLock<Result<PathBuf, String>> = std::sync::OnceLock::new();
-    let built = BUILT.get_or_init(|| {
-        let bin = PathBuf::from(env!("CARGO_BIN_EXE_rvlab"));
-        let dir = bin.parent().ok_or("no directory for the rvlab binary")?;
-        let path = dir.join("examples").join("controller");
-        let cargo = std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into());
-        let mut cmd = Command::new(cargo);
-        cmd.args(["build", "--quiet", "--example", "controller"]).current_dir(env!("CARGO_MANIFEST_DIR"));
-        if dir.file_name().is_some_and(|n| n == "release") {
-            cmd.arg("--release");
-        }
-        let out = cmd.output().map_err(|e| format!("cargo build --example controller: {e}"))?;
-        if !out.status.success() {
-            return Err(format!(
-                "cargo build --example controller: {}",
-                String::from_utf8_lossy(&out.stderr)
-            ));
-        }
-        if !path.is_file() {
-            return Err(format!("{} is missing after cargo build --example controller", path.display()));
-        }
-        Ok(path)
-    });
-    built.clone().unwrap_or_else(|e| panic!("{e}"))
-}
-
 /// The example running against a server: what it printed, line by line.
 struct Controller {
     /// Its stderr (logs), shown when a wait fails.
@@ -238,7 +210,7 @@ struct Controller {
 impl Controller {
     fn start(s: &Server, mode: Mode, extra: &[&str]) -> Controller {
         let log = s.process.dir.join(format!("controller-{mode:?}.log"));
-        let mut cmd = Command::new(controller_bin());
+        let mut cmd = Command::new(external::kube_controller());
         cmd.arg("--kubeconfig").arg(s.process.dir.join("kubeconfig")).args(extra);
         if mode == Mode::Streaming {
             cmd.arg("--streaming-lists");
@@ -572,7 +544,7 @@ fn an_unreadable_kubeconfig_or_unreachable_server_is_exit_1_with_a_message() {
     let dir = std::env::temp_dir().join(format!("rvlab-kube-rs-bad-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let run = |args: &[&str]| {
-        let out = Command::new(controller_bin()).args(args).stdin(Stdio::null()).output().unwrap();
+        let out = Command::new(external::kube_controller()).args(args).stdin(Stdio::null()).output().unwrap();
         (
             out.status.code(),
             String::from_utf8_lossy(&out.stdout).into_owned(),

@@ -108,3 +108,34 @@ pub fn client_node() -> Option<PathBuf> {
         missing(&what, format!("{} has {version:?} (or set RVLAB_CLIENT_NODE)", pkg.display()))
     }
 }
+
+/// The kube-rs example (`examples/controller.rs`), built beside the test binaries (`target/<profile>/examples/controller`) by
+/// `cargo build --example controller` once per run: `cargo test` builds examples only as test
+/// harnesses when targets are named (`--all-targets`, `--test serve_kube_rs`), and cargo holds no
+/// lock on the build directory while tests run.
+pub fn kube_controller() -> PathBuf {
+    static BUILT: std::sync::OnceLock<Result<PathBuf, String>> = std::sync::OnceLock::new();
+    let built = BUILT.get_or_init(|| {
+        let bin = PathBuf::from(env!("CARGO_BIN_EXE_rvlab"));
+        let dir = bin.parent().ok_or("no directory for the rvlab binary")?;
+        let path = dir.join("examples").join("controller");
+        let cargo = std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into());
+        let mut cmd = Command::new(cargo);
+        cmd.args(["build", "--quiet", "--example", "controller"]).current_dir(env!("CARGO_MANIFEST_DIR"));
+        if dir.file_name().is_some_and(|n| n == "release") {
+            cmd.arg("--release");
+        }
+        let out = cmd.output().map_err(|e| format!("cargo build --example controller: {e}"))?;
+        if !out.status.success() {
+            return Err(format!(
+                "cargo build --example controller: {}",
+                String::from_utf8_lossy(&out.stderr)
+            ));
+        }
+        if !path.is_file() {
+            return Err(format!("{} is missing after cargo build --example controller", path.display()));
+        }
+        Ok(path)
+    });
+    built.clone().unwrap_or_else(|e| panic!("{e}"))
+}
