@@ -1,6 +1,9 @@
 // What the headless-Chromium checks share (site/check.mjs, tests/embed/*.mjs,
-// tests/trunk/serve.mjs): where playwright-core is (PLAYWRIGHT_CORE, set by dev.sh, or the
-// per-machine tool cache it installs into), how Chromium is launched, and polling.
+// tests/page/flow.mjs, tests/trunk/serve.mjs): where playwright-core is (PLAYWRIGHT_CORE, set by dev.sh, or the
+// per-machine tool cache it installs into), how Chromium is launched, polling, the report they
+// print, their command line and the static server they load the bundle from.
+import fs from 'node:fs';
+import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 
@@ -22,4 +25,54 @@ export async function until(f, ms = 20000, step = 100) {
   let v;
   while (Date.now() < end) { try { v = await f(); } catch { v = undefined; } if (v) return v; await sleep(step); }
   return v;
+}
+
+/**
+ * The checks' report: `check(ok, what, detail)` prints one "ok - …" / "not ok - …" line;
+ * `finish(code)` prints "N passed, N failed" and exits (1 on any failure unless `code` says).
+ */
+export function tap() {
+  const t = { passed: 0, failed: 0 };
+  t.check = (ok, what, detail = '') => {
+    if (ok) { t.passed++; console.log(`ok - ${what}`); }
+    else { t.failed++; console.log(`not ok - ${what}${detail ? ': ' + detail : ''}`); }
+  };
+  t.finish = code => { console.log(`${t.passed} passed, ${t.failed} failed`); process.exit(code ?? (t.failed ? 1 : 0)); };
+  return t;
+}
+
+/** `[DIST] [--shots DIR]` from the command line: the bundle (default `defaultDist`) and the shots folder (or null). */
+export function bundleArgs(defaultDist, defaultShots) {
+  const args = process.argv.slice(2);
+  const at = args.indexOf('--shots');
+  const shots = at >= 0 ? path.resolve(args[at + 1] || defaultShots) : null;
+  const positional = args.filter((a, i) => !a.startsWith('--') && (at < 0 || i !== at + 1));
+  return { dist: path.resolve(positional[0] || defaultDist), shots };
+}
+
+/** Content types of the files a built bundle or book holds. */
+export const contentTypes = { '.html': 'text/html; charset=utf-8', '.js': 'text/javascript', '.mjs': 'text/javascript', '.wasm': 'application/wasm', '.css': 'text/css', '.json': 'application/json', '.svg': 'image/svg+xml', '.woff2': 'font/woff2', '.woff': 'font/woff', '.ttf': 'font/ttf', '.png': 'image/png', '.ico': 'image/x-icon', '.rv': 'text/plain; charset=utf-8', '.txt': 'text/plain' };
+
+/**
+ * A static server on 127.0.0.1 (a free port) serving `root` under the sub-path `prefix`; `page(path)`
+ * may answer a path first with an HTML text. Anything else is a 404 recorded in `misses`.
+ */
+export async function serveStatic(root, prefix, page = () => null) {
+  const misses = [];
+  const server = http.createServer((req, res) => {
+    let p;
+    try { p = decodeURIComponent(new URL(req.url, 'http://x').pathname); } catch { p = req.url; }
+    const html = page(p);
+    if (html != null) { res.writeHead(200, { 'content-type': contentTypes['.html'], 'cache-control': 'no-store' }); res.end(html); return; }
+    if (!p.startsWith(prefix)) { misses.push(req.url); res.writeHead(404); res.end(); return; }
+    p = p.slice(prefix.length - 1);
+    if (p.endsWith('/')) p += 'index.html';
+    const f = path.join(root, path.normalize(p));
+    if (!f.startsWith(root) || !fs.existsSync(f) || fs.statSync(f).isDirectory()) { misses.push(req.url); res.writeHead(404); res.end(); return; }
+    res.writeHead(200, { 'content-type': contentTypes[path.extname(f)] || 'application/octet-stream', 'cache-control': 'no-store' });
+    fs.createReadStream(f).pipe(res);
+  });
+  await new Promise(r => server.listen(0, '127.0.0.1', r));
+  const origin = `http://127.0.0.1:${server.address().port}`;
+  return { server, origin, base: origin + prefix, misses };
 }

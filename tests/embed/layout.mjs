@@ -19,10 +19,8 @@
 // With --shots DIR, it also writes screenshots of the example page and of each embed there.
 import fs from 'node:fs';
 import path from 'node:path';
-import os from 'node:os';
-import http from 'node:http';
 import { createRequire } from 'node:module';
-import { launchChromium, pwPath, sleep, until } from '../browser.mjs';
+import { bundleArgs, launchChromium, pwPath, serveStatic, sleep, tap, until } from '../browser.mjs';
 
 const require = createRequire(import.meta.url);
 const here = path.dirname(new URL(import.meta.url).pathname);
@@ -30,23 +28,14 @@ const PREFIX = '/rvlab/';
 const FRAME_W = 800;
 const MAX_SHORT = 900;
 
-const args = process.argv.slice(2);
-const shotsAt = args.indexOf('--shots');
-const shots = shotsAt >= 0 ? path.resolve(args[shotsAt + 1] || 'shots/embed') : null;
-const positional = args.filter((a, i) => !a.startsWith('--') && (shotsAt < 0 || i !== shotsAt + 1));
-const dist = path.resolve(positional[0] || path.join(here, '../../dist'));
-
-let passed = 0, failed = 0;
-const check = (ok, what, detail = '') => {
-  if (ok) { passed++; console.log(`ok - ${what}`); }
-  else { failed++; console.log(`not ok - ${what}${detail ? ': ' + detail : ''}`); }
-};
-const finish = code => { console.log(`${passed} passed, ${failed} failed`); process.exit(code ?? (failed ? 1 : 0)); };
+const { dist, shots } = bundleArgs(path.join(here, '../../dist'), 'shots/embed');
+const t = tap();
+const { check, finish } = t;
 
 for (const f of ['index.html', 'embed-example.html', 'rv-playground.js', 'favicon.svg']) {
   check(fs.existsSync(path.join(dist, f)), `the bundle has ${f}`, dist);
 }
-if (failed) finish();
+if (t.failed) finish();
 if (shots) fs.mkdirSync(shots, { recursive: true });
 
 let chromium;
@@ -54,24 +43,8 @@ try { ({ chromium } = require(pwPath)); } catch (e) { check(false, 'playwright-c
 
 // ---- the static server: the bundle under PREFIX, and host pages the checks write
 
-const types = { '.html': 'text/html; charset=utf-8', '.js': 'text/javascript', '.mjs': 'text/javascript', '.wasm': 'application/wasm', '.css': 'text/css', '.json': 'application/json', '.svg': 'image/svg+xml', '.png': 'image/png', '.ico': 'image/x-icon', '.rv': 'text/plain; charset=utf-8', '.txt': 'text/plain' };
-const misses = [];
 const hosts = new Map();
-const server = http.createServer((req, res) => {
-  let p;
-  try { p = decodeURIComponent(new URL(req.url, 'http://x').pathname); } catch { p = req.url; }
-  if (hosts.has(p)) { res.writeHead(200, { 'content-type': types['.html'], 'cache-control': 'no-store' }); res.end(hosts.get(p)); return; }
-  if (!p.startsWith(PREFIX)) { misses.push(req.url); res.writeHead(404); res.end(); return; }
-  p = p.slice(PREFIX.length - 1);
-  if (p.endsWith('/')) p += 'index.html';
-  const f = path.join(dist, path.normalize(p));
-  if (!f.startsWith(dist) || !fs.existsSync(f) || fs.statSync(f).isDirectory()) { misses.push(req.url); res.writeHead(404); res.end(); return; }
-  res.writeHead(200, { 'content-type': types[path.extname(f)] || 'application/octet-stream', 'cache-control': 'no-store' });
-  fs.createReadStream(f).pipe(res);
-});
-await new Promise(r => server.listen(0, '127.0.0.1', r));
-const origin = `http://127.0.0.1:${server.address().port}`;
-const base = origin + PREFIX;
+const { server, origin, base, misses } = await serveStatic(dist, PREFIX, p => hosts.get(p) ?? null);
 
 /** A host page (outside the bundle) with one 800 px iframe of `src`, sized as the example page does. */
 function hostPage(name, src) {

@@ -22,9 +22,8 @@
 // With --shots DIR it also writes a screenshot of each page it checks there.
 import fs from 'node:fs';
 import path from 'node:path';
-import http from 'node:http';
 import { createRequire } from 'node:module';
-import { launchChromium, pwPath, sleep, until } from '../browser.mjs';
+import { bundleArgs, launchChromium, pwPath, serveStatic, sleep, tap, until } from '../browser.mjs';
 
 const require = createRequire(import.meta.url);
 const here = path.dirname(new URL(import.meta.url).pathname);
@@ -33,42 +32,18 @@ const DESKTOP = { width: 1280, height: 800 };
 const PHONE = { width: 390, height: 844 };
 const LESSON = 'where-rv-comes-from';
 
-const args = process.argv.slice(2);
-const shotsAt = args.indexOf('--shots');
-const shots = shotsAt >= 0 ? path.resolve(args[shotsAt + 1] || 'shots/flow') : null;
-const positional = args.filter((a, i) => !a.startsWith('--') && (shotsAt < 0 || i !== shotsAt + 1));
-const dist = path.resolve(positional[0] || path.join(here, '../../dist'));
-
-let passed = 0, failed = 0;
-const check = (ok, what, detail = '') => {
-  if (ok) { passed++; console.log(`ok - ${what}`); }
-  else { failed++; console.log(`not ok - ${what}${detail ? ': ' + detail : ''}`); }
-};
-const finish = code => { console.log(`${passed} passed, ${failed} failed`); process.exit(code ?? (failed ? 1 : 0)); };
+const { dist, shots } = bundleArgs(path.join(here, '../../dist'), 'shots/flow');
+const t = tap();
+const { check, finish } = t;
 
 check(fs.existsSync(path.join(dist, 'index.html')), 'the bundle has index.html', dist);
-if (failed) finish();
+if (t.failed) finish();
 if (shots) fs.mkdirSync(shots, { recursive: true });
 
 let chromium;
 try { ({ chromium } = require(pwPath)); } catch (e) { check(false, 'playwright-core is installed', String(e).split('\n')[0]); finish(); }
 
-const types = { '.html': 'text/html; charset=utf-8', '.js': 'text/javascript', '.wasm': 'application/wasm', '.css': 'text/css', '.json': 'application/json', '.svg': 'image/svg+xml', '.rv': 'text/plain; charset=utf-8', '.txt': 'text/plain' };
-const misses = [];
-const server = http.createServer((req, res) => {
-  let p;
-  try { p = decodeURIComponent(new URL(req.url, 'http://x').pathname); } catch { p = req.url; }
-  if (!p.startsWith(PREFIX)) { misses.push(req.url); res.writeHead(404); res.end(); return; }
-  p = p.slice(PREFIX.length - 1);
-  if (p.endsWith('/')) p += 'index.html';
-  const f = path.join(dist, path.normalize(p));
-  if (!f.startsWith(dist) || !fs.existsSync(f) || fs.statSync(f).isDirectory()) { misses.push(req.url); res.writeHead(404); res.end(); return; }
-  res.writeHead(200, { 'content-type': types[path.extname(f)] || 'application/octet-stream', 'cache-control': 'no-store' });
-  fs.createReadStream(f).pipe(res);
-});
-await new Promise(r => server.listen(0, '127.0.0.1', r));
-const origin = `http://127.0.0.1:${server.address().port}`;
-const base = origin + PREFIX;
+const { server, origin, base, misses } = await serveStatic(dist, PREFIX);
 
 let browser;
 try {
