@@ -249,9 +249,10 @@ fn the_books_own_lesson_files_are_checked_like_the_lessons() {
     fn rv_files(dir: &std::path::Path, out: &mut Vec<std::path::PathBuf>) {
         for e in std::fs::read_dir(dir).expect("site/src is readable").flatten() {
             let p = e.path();
-            if p.is_dir() {
+            // `site/src/data/` holds recorded sessions (`./dev.sh recovery`), not lessons.
+            if p.is_dir() && !p.ends_with("site/src/data") {
                 rv_files(&p, out);
-            } else if p.extension().is_some_and(|x| x == "rv") {
+            } else if p.is_file() && p.extension().is_some_and(|x| x == "rv") {
                 out.push(p);
             }
         }
