@@ -300,7 +300,7 @@ pub fn notice_bar(p: &NoticeBarProps) -> Html {
             let lab = lab.clone();
             let guide = p.guide.clone();
             let onclick =
-                Callback::from(move |_: MouseEvent| match super::save::load_saved(super::model::BACKUP_KEY) {
+                Callback::from(move |_: MouseEvent| match browser::load_saved(super::model::BACKUP_KEY) {
                     Ok(Some(saved)) => {
                         guide.dispatch(guided::GuideAction::Close);
                         // The sandbox shown now is kept in turn: a misclick loses nothing.

@@ -30,7 +30,6 @@ pub mod picture;
 pub mod pictures;
 pub mod response;
 pub mod safety;
-pub mod save;
 pub mod scrubber;
 pub mod settings;
 pub mod share;

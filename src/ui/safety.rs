@@ -137,7 +137,7 @@ pub fn on_panic(message: &str) {
     let (log, redo) = latest.unwrap_or_default();
     let running = RUNNING.with(|r| r.try_borrow().map(|r| r.clone()).unwrap_or_default());
     let lang = LANG.with(|l| l.get());
-    let saved = if persist { super::save::save(&log, &redo).err() } else { None };
+    let saved = if persist { super::browser::save(&log, &redo).err() } else { None };
     let saved = saved.map(|p| p.text(super::i18n::Tr(lang)));
     let mut script = script_text(&log);
     if !running.is_empty() {

@@ -12,15 +12,11 @@ use std::rc::Rc;
 use serde_json::Value;
 use yew::prelude::*;
 
+use super::browser::{load_saved, save_lines};
 use super::i18n::K;
 use super::lines::Seen;
 pub use super::model::{Entry, Notice, Place};
 use super::model::{Problem, STORAGE_KEY, Saved};
-pub use super::save::{
-    SAVE_IDLE_TIMEOUT_MS, flush_save, keep_for_restore, latest, latest_persists, save_pending, track_mounted,
-    track_unmounted,
-};
-use super::save::{load_saved, save_lab, track};
 use crate::script::Session;
 use crate::script::session::Checkpoints;
 
@@ -207,7 +203,7 @@ impl Lab {
             Ok(None) => Lab::empty(),
             Err(msg) => {
                 let mut lab = Lab::empty();
-                let notice = if super::save::keep_aside(STORAGE_KEY, UNREADABLE_KEY) {
+                let notice = if super::browser::keep_aside(STORAGE_KEY, UNREADABLE_KEY) {
                     Notice::error(K::NoticeRestoreFailedKept, vec![STORAGE_KEY.into()])
                         .arg(msg)
                         .arg(UNREADABLE_KEY)
@@ -344,7 +340,7 @@ impl Lab {
     }
 
     /// A copy sharing the session (for changes that do not touch it).
-    pub(super) fn copy(&self) -> Lab {
+    fn copy(&self) -> Lab {
         Lab {
             entries: self.entries.clone(),
             at: self.at,
@@ -419,7 +415,7 @@ impl Lab {
         }
     }
 
-    pub(super) fn save_warning(&self) -> bool {
+    fn save_warning(&self) -> bool {
         self.notice.as_ref().is_some_and(|n| n.key == K::NoticeSaveFailed)
     }
 }
@@ -626,4 +622,110 @@ impl Reducible for Lab {
         track(&next, true);
         next
     }
+}
+
+// ---- saving: when the browser is idle, and at once when the page goes away
+
+thread_local! {
+    /// The sandbox as it is now: what the idle save writes and the panic hook saves and exports.
+    static LATEST: RefCell<Option<Rc<Lab>>> = const { RefCell::new(None) };
+    /// LATEST has changes that are not saved yet.
+    static DIRTY: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+    /// An idle callback is pending.
+    static SCHEDULED: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+    /// Where a save's outcome goes (the mounted app's reducer).
+    static REPORT: RefCell<Option<UseReducerDispatcher<Lab>>> = const { RefCell::new(None) };
+}
+
+/// How long a save may wait for the browser to be idle, in milliseconds.
+pub const SAVE_IDLE_TIMEOUT_MS: u32 = 1000;
+
+/// The reducer's new state: remembered as the latest, and (when `changed` and the sandbox
+/// persists) saved once the browser is idle.
+fn track(lab: &Rc<Lab>, changed: bool) {
+    LATEST.with(|l| *l.borrow_mut() = Some(lab.clone()));
+    super::safety::set_latest_source(|| (latest(), latest_persists()));
+    if !(changed && lab.persist) {
+        return;
+    }
+    DIRTY.with(|d| d.set(true));
+    if SCHEDULED.with(|s| s.replace(true)) {
+        return;
+    }
+    let scheduled = super::browser::when_idle(SAVE_IDLE_TIMEOUT_MS, || {
+        SCHEDULED.with(|s| s.set(false));
+        flush_save();
+    });
+    if !scheduled {
+        SCHEDULED.with(|s| s.set(false));
+        flush_save();
+    }
+}
+
+/// The sandbox a mounted app starts with is the latest (nothing to save yet), and save
+/// outcomes go to its reducer (until [`track_unmounted`]).
+pub fn track_mounted(lab: &Lab, report: UseReducerDispatcher<Lab>) {
+    track(&Rc::new(lab.copy()), false);
+    REPORT.with(|r| *r.borrow_mut() = Some(report));
+}
+
+/// The app whose reducer is `report` unmounted (after its last save): save outcomes no longer
+/// go to it and its sandbox is no longer the latest (what the panic hook would save), unless an
+/// app mounted since took over.
+pub fn track_unmounted(report: &UseReducerDispatcher<Lab>) {
+    if REPORT.with(|r| r.borrow().as_ref() == Some(report)) {
+        REPORT.with(|r| *r.borrow_mut() = None);
+        LATEST.with(|l| *l.borrow_mut() = None);
+    }
+}
+
+/// Saves the latest sandbox now if it has unsaved changes (on idle, `visibilitychange` to
+/// hidden, `pagehide`, unmount); the outcome goes to the app as [`Action::Saved`]. Returns
+/// whether it saved.
+pub fn flush_save() -> bool {
+    if !DIRTY.with(|d| d.replace(false)) {
+        return false;
+    }
+    let Some(lab) = LATEST.with(|l| l.borrow().clone()).filter(|l| l.persist) else { return false };
+    let result = save_lab(&lab);
+    if result.is_err() || lab.save_warning() {
+        let report = REPORT.with(|r| r.borrow().clone());
+        if let Some(d) = report {
+            d.dispatch(Action::Saved(result));
+        }
+    }
+    true
+}
+
+/// Keeps the sandbox about to be replaced (by an example, an imported file, a lesson) under
+/// [`super::model::BACKUP_KEY`], so a notice can offer it back. It is the one on screen — with
+/// the lines still waiting for the idle save, and also in a tab that stopped saving because
+/// another tab saved (localStorage then holds the other tab's) — or, before any app runs, the
+/// saved one. Returns whether there was a non-empty sandbox and it was kept.
+pub fn keep_for_restore() -> bool {
+    flush_save();
+    match LATEST.with(|l| l.try_borrow().ok().and_then(|l| l.clone())) {
+        Some(lab) => super::browser::backup_lines(lab.entries.iter().map(|e| &*e.line), &lab.redo),
+        None => super::browser::backup_saved(),
+    }
+}
+
+/// Whether a change waits for the idle save.
+pub fn save_pending() -> bool {
+    DIRTY.with(|d| d.get())
+}
+
+/// The latest log and redo stack (for the panic hook; [`latest_persists`] says whether it is
+/// saved).
+pub fn latest() -> Option<Saved> {
+    LATEST.with(|l| l.try_borrow().ok()?.as_ref().map(|lab| (lab.log(), lab.redo.clone())))
+}
+
+/// Whether the latest sandbox is saved to localStorage (not an embed).
+pub fn latest_persists() -> bool {
+    LATEST.with(|l| l.try_borrow().ok().and_then(|l| l.as_ref().map(|lab| lab.persist)).unwrap_or(false))
+}
+
+fn save_lab(lab: &Lab) -> Result<(), Problem> {
+    save_lines(lab.entries.iter().map(|e| &*e.line), &lab.redo)
 }
