@@ -9,22 +9,14 @@ use super::*;
 // rest, the 410 mark where it was decided, the Why strip saying what the engine's `why` says,
 // marks reachable by keyboard, positions checked at 1280 and 390 px. (A block of its own.)
 
-pub(crate) const TOKEN_A: &str = "eyJ2IjoibWV0YS5rOHMuaW8vdjEiLCJydiI6NCwic3RhcnQiOiJhXHUwMDAwIn0";
-
 /// Lists with rv unset, "0" and `limit=1`, the first page's token followed, `compact 5`, the
-/// same token followed again → 410 Expired (line 10).
+/// same token followed again → 410 Expired (line 10): `scripts/shots/crowded-reads.rv`.
 pub(crate) fn issue_33_lines() -> Vec<String> {
-    let cm = "/api/v1/namespaces/default/configmaps";
-    let mut l: Vec<String> =
-        ["a", "b", "c"].iter().map(|n| format!("POST {cm} {{\"metadata\":{{\"name\":\"{n}\"}}}}")).collect();
-    l.push(format!("GET {cm}"));
-    l.push(format!("GET {cm}?resourceVersion=0"));
-    l.push(format!("GET {cm}?limit=1"));
-    l.push(format!("GET {cm}?limit=1&continue={TOKEN_A}"));
-    l.push(format!("POST {cm} {{\"metadata\":{{\"name\":\"d\"}}}}"));
-    l.push("compact 5".into());
-    l.push(format!("GET {cm}?limit=1&continue={TOKEN_A}"));
-    l
+    include_str!("../../scripts/shots/crowded-reads.rv")
+        .lines()
+        .filter(|l| !l.starts_with('#'))
+        .map(str::to_string)
+        .collect()
 }
 
 /// The drawn shape of a read mark (not its invisible pointer target).

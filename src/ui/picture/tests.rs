@@ -76,19 +76,13 @@ fn check(ms: &[Mark], r: &ReadsLayout, g: Geom, max: Option<usize>) -> Result<()
     Ok(())
 }
 
-/// The issue's sequence; `T1` is the first page's token, followed twice.
+/// The issue's sequence (`scripts/shots/crowded-reads.rv`, which the browser tests draw too).
 fn issue_33() -> Vec<String> {
-    let t1 = "eyJ2IjoibWV0YS5rOHMuaW8vdjEiLCJydiI6NCwic3RhcnQiOiJhXHUwMDAwIn0";
-    let mut l: Vec<String> =
-        ["a", "b", "c"].iter().map(|n| format!("POST {CM} {{\"metadata\":{{\"name\":\"{n}\"}}}}")).collect();
-    l.push(format!("GET {CM}"));
-    l.push(format!("GET {CM}?resourceVersion=0"));
-    l.push(format!("GET {CM}?limit=1"));
-    l.push(format!("GET {CM}?limit=1&continue={t1}"));
-    l.push(format!("POST {CM} {{\"metadata\":{{\"name\":\"d\"}}}}"));
-    l.push("compact 5".into());
-    l.push(format!("GET {CM}?limit=1&continue={t1}"));
-    l
+    include_str!("../../../scripts/shots/crowded-reads.rv")
+        .lines()
+        .filter(|l| !l.starts_with('#'))
+        .map(str::to_string)
+        .collect()
 }
 
 #[test]
