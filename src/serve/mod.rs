@@ -83,7 +83,7 @@ async fn serve(cfg: ServeConfig) -> Result<(), String> {
     engine.set_network(network::Network { watch_delay: cfg.watch_delay, ..Default::default() });
     // Timestamps are wall-clock times while serving (scripts and the browser count from the fixed
     // 2026-01-01 epoch): the first recorded line says which, so the record replays exactly.
-    let epoch = engine.run_operator_line(&engine::epoch_line(std::time::SystemTime::now()));
+    let epoch = engine.begin(std::time::SystemTime::now());
     if let Some(err) = epoch.get("error") {
         return Err(format!("rvlab serve: {err}"));
     }
