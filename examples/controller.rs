@@ -16,6 +16,12 @@
 //!   itself;
 //! - `{"reconciled":"name","rv":"…"}` for each reconcile.
 //!
+//! After a relist (a 410, or a restart of the watch), kube-runtime hands the Controller the
+//! relisted objects (`InitApply`) before its reflector swaps them into the store (at `InitDone`,
+//! kube-runtime 5.0.0 `src/reflector/store.rs`); an object first seen in that relist is then
+//! "not found in local store" and its reconcile is dropped (an error on stderr). So this
+//! controller also reconciles everything once each list is in the store (`reconcile_all_on`).
+//!
 //! It exits 0 when its standard input reaches end of file, and 1 with a message on stderr when
 //! the kubeconfig cannot be read or the server cannot be reached.
 
@@ -178,6 +184,8 @@ mod host {
         let (reader, writer) = reflector::store::<ConfigMap>();
         let seen = reader.clone();
         let last: Mutex<Option<Vec<(String, String)>>> = Mutex::new(None);
+        // Each complete list, once the store holds it: reconcile everything then.
+        let (listed, lists) = futures::channel::mpsc::unbounded::<()>();
         // The watcher (list then watch, or a streaming list), with client-go's backoff after an
         // error, feeding the reflector's store; each change of the store and each error is printed
         // before the Controller sees the object.
@@ -185,7 +193,10 @@ mod host {
             .default_backoff()
             .reflect(writer)
             .inspect(move |ev| match ev {
-                Ok(_) => {
+                Ok(ev) => {
+                    if matches!(ev, watcher::Event::InitDone) {
+                        let _ = listed.unbounded_send(());
+                    }
                     let now = snapshot(&seen);
                     let mut last = last.lock().unwrap_or_else(|p| p.into_inner());
                     if last.as_ref() != Some(&now) {
@@ -200,6 +211,7 @@ mod host {
             })
             .touched_objects();
         let controller = Controller::for_stream(trigger, reader)
+            .reconcile_all_on(lists)
             .run(reconcile, error_policy, Arc::new(Ctx))
             .for_each(|r| async move {
                 if let Err(e) = r {
