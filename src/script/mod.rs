@@ -14,6 +14,9 @@ pub mod line_error;
 pub mod outcome;
 pub mod parse;
 pub mod refusal;
+pub mod reply;
+#[cfg(test)]
+mod reply_tests;
 pub mod syntax;
 pub mod view;
 pub mod why;

@@ -10,12 +10,14 @@ use serde_json::{Map, Value, json};
 use super::outcome::{LineFailure, LineOutcome};
 use super::parse::{Command, EtcdCommand, InformerCommand, Method, parse_line};
 use super::refusal::Refusal;
+use super::reply::{ApiReply, EtcdReply, EventFacts, EventsReply, Kv, Reply};
 use super::view::{
     self, ApiserverView, CacheWindow, InformerView, ReadFrames, RevisionLane, View, WatchView,
 };
 use super::why::{self, Lang, OutputWhy};
 use crate::apiserver::decision::{EtcdOp, EtcdRefusal, EtcdWhy};
-use crate::client::informer::{Informer, InformerMode};
+use crate::client::informer::{Informer, InformerMode, InformerReport};
+use crate::client::trace::LogEntry;
 use crate::cluster::{Cluster, Setting, SettingName, SettingWhy, WatchHandle};
 use crate::store::{DeleteRangeRequest, KeyValue, PutRequest, RangeRequest};
 
@@ -48,6 +50,13 @@ pub struct Session {
     informer_records: BTreeMap<String, (String, usize)>,
     /// The line being run (1-based).
     line: usize,
+    /// The answer of the line being run, as typed facts, and its decision when the output
+    /// carries it: set where the output is written, taken when the line is done.
+    reply: Reply,
+    why: Option<OutputWhy>,
+    /// The client decisions of the line being run (an informer's, a pager's), when its output
+    /// carries them.
+    client_log: Option<Vec<LogEntry>>,
 }
 
 /// What the session remembers of a watch it opened, for [`Session::view`].
@@ -274,11 +283,16 @@ impl Session {
                     failure: None,
                     command: parsed,
                     why: None,
+                    reply: Reply::Other,
+                    client_log: None,
                 });
             }
             Ok(cmd) => {
                 self.line = line_no;
                 command = Some(cmd.clone());
+                self.reply = Reply::Other;
+                self.why = None;
+                self.client_log = None;
                 let out = self.execute(cmd);
                 self.poll_informers();
                 out.unwrap_or_else(|r| {
@@ -289,6 +303,10 @@ impl Session {
                 })
             }
         };
+        let (reply, why, client_log) = match failure {
+            Some(_) => (Reply::Other, None, None),
+            None => (std::mem::take(&mut self.reply), self.why.take(), self.client_log.take()),
+        };
         // "line" first, then the command's fields.
         let mut m = Map::new();
         m.insert("line".into(), json!(line_no));
@@ -297,8 +315,7 @@ impl Session {
         }
         let out = Value::Object(m);
         self.previous = Some(out.clone());
-        let why = OutputWhy::from_output(&out);
-        Some(LineOutcome { out, failure, command, why })
+        Some(LineOutcome { out, failure, command, why, reply, client_log })
     }
 
     /// Runs a whole script, numbering lines from 1.
@@ -307,6 +324,7 @@ impl Session {
     }
 
     /// Sends one API request to the current apiserver; its output object (a watch gets its id).
+    /// Its reply and decision are the line's.
     fn request(
         &mut self,
         method: &str,
@@ -318,6 +336,10 @@ impl Session {
             self.cluster.request_typed(self.current_apiserver, method, target, content_type, body);
         let mut m = Map::new();
         m.insert("code".into(), json!(resp.code));
+        let continued = target.split_once('?').and_then(|(_, q)| {
+            crate::apiserver::request::Query::parse(q).first("continue").map(str::to_string)
+        });
+        let mut watch = None;
         if let Some(h) = handle {
             self.watch_seq += 1;
             let id = format!("w{}", self.watch_seq);
@@ -339,10 +361,12 @@ impl Session {
                     read: ReadFrames::default(),
                 },
             );
+            watch = Some(id.clone());
             m.insert("watch".into(), Value::String(id));
         } else {
             m.insert("body".into(), resp.body);
         }
+        self.reply = Reply::Api(ApiReply::of(resp.code, m.get("body"), watch, continued));
         if !resp.headers.is_empty() {
             let h: Map<String, Value> =
                 resp.headers.into_iter().map(|(k, v)| (k, Value::String(v))).collect();
@@ -352,6 +376,7 @@ impl Session {
             let why = OutputWhy::Request(*resp.why);
             m.insert("explain".into(), Value::String(why::render(&why, Lang::En)));
             m.insert("why".into(), why.to_json());
+            self.why = Some(why);
         }
         m
     }
@@ -366,6 +391,7 @@ impl Session {
         let mut requests: Vec<Value> = Vec::new();
         let mut last: Option<Map<String, Value>> = None;
         let mut result: Option<Map<String, Value>> = None;
+        let mut reply = Reply::Other;
         loop {
             let answer = last.as_ref().map(|m| Answer {
                 code: m.get("code").and_then(Value::as_u64).and_then(|c| u16::try_from(c).ok()).unwrap_or(0),
@@ -390,11 +416,16 @@ impl Session {
             requests.push(Value::Object(shown));
             m.remove("explain");
             m.remove("why");
+            let answered = std::mem::take(&mut self.reply);
             if !req.follow_up {
                 result = Some(m.clone());
+                reply = answered;
             }
             last = Some(m);
         }
+        // The line's answer is its result's; the decisions stay with each request.
+        self.reply = reply;
+        self.why = None;
         let mut out = result.unwrap_or_default();
         out.insert("requests".into(), Value::Array(requests));
         Value::Object(out)
@@ -413,6 +444,8 @@ impl Session {
             Command::Kubectl(k) => self.kubectl(k),
             Command::Events { watch } if self.dropped.contains(&watch) => {
                 // The connection is gone: nothing more arrives, frames not yet read are lost.
+                self.reply =
+                    Reply::Events(EventsReply { events: vec![], closed: true, dropped: true, paused: false });
                 json!({"events": [], "closed": true, "dropped": true})
             }
             Command::Events { watch } => match self.watches.get(&watch).copied() {
@@ -434,9 +467,17 @@ impl Session {
                             })
                             .collect();
                         let mut o = json!({"events": events, "closed": closed});
-                        if self.cluster.apiserver(h.apiserver).is_some_and(|s| s.is_paused(h.stream)) {
+                        let paused =
+                            self.cluster.apiserver(h.apiserver).is_some_and(|s| s.is_paused(h.stream));
+                        if paused {
                             o["paused"] = Value::Bool(true);
                         }
+                        self.reply = Reply::Events(EventsReply {
+                            events: frames.iter().map(|f| EventFacts::of(f.kind, &f.object)).collect(),
+                            closed,
+                            dropped: false,
+                            paused,
+                        });
                         if closed
                             && self.explain
                             && let Some(r) = self.cluster.watch_close_reason(h)
@@ -444,6 +485,7 @@ impl Session {
                             let why = OutputWhy::Ended(r);
                             o["explain"] = Value::String(why::render(&why, Lang::En));
                             o["why"] = why.to_json();
+                            self.why = Some(why);
                         }
                         o
                     }
@@ -465,10 +507,13 @@ impl Session {
                 let out = match self.cluster.compact(revision) {
                     Ok(()) => {
                         why.apiservers = Some(self.cluster.apiserver_count());
-                        json!({"compacted": revision, "header": {"revision": self.cluster.etcd().current_revision()}})
+                        let now = self.cluster.etcd().current_revision();
+                        self.reply = Reply::Etcd(EtcdReply::done(EtcdOp::Compact, now));
+                        json!({"compacted": revision, "header": {"revision": now}})
                     }
                     Err(e) => {
                         why.refused = Some(Self::refusal(&e));
+                        self.reply = Reply::Etcd(EtcdReply::refused(EtcdOp::Compact, e.to_string()));
                         json!({"error": e.to_string()})
                     }
                 };
@@ -501,15 +546,19 @@ impl Session {
                 }
                 None => return Err(Refusal::NoInformer { name }),
             },
-            Command::Pager(p) => super::clients::pager_list(
-                &mut self.cluster,
-                self.current_apiserver,
-                &p,
-                self.explain,
-                &mut self.pager,
-            )?,
+            Command::Pager(p) => {
+                let a = super::clients::pager_list(
+                    &mut self.cluster,
+                    self.current_apiserver,
+                    &p,
+                    self.explain,
+                    &mut self.pager,
+                )?;
+                self.pager_answer(a)
+            }
             Command::PagerNext { pages } => {
-                super::clients::pager_next(&mut self.cluster, pages, self.explain, &mut self.pager)?
+                let a = super::clients::pager_next(&mut self.cluster, pages, self.explain, &mut self.pager)?;
+                self.pager_answer(a)
             }
             Command::Set { name, value } => {
                 let explain_to = match (name.as_str(), value.as_str()) {
@@ -556,6 +605,7 @@ impl Session {
                     let why = OutputWhy::Setting(why);
                     out["explain"] = Value::String(why::render(&why, Lang::En));
                     out["why"] = why.to_json();
+                    self.why = Some(why);
                 }
                 out
             }
@@ -631,6 +681,21 @@ impl Session {
         }
     }
 
+    /// A pager line's output; its reply and decisions are the line's.
+    fn pager_answer(&mut self, a: super::clients::PagerAnswer) -> Value {
+        self.reply = a.reply;
+        self.client_log = a.log;
+        a.out
+    }
+
+    /// An informer line's output (`informer start|show|stop`); its decisions are the line's.
+    fn informer_report(&mut self, r: &InformerReport) -> Value {
+        if self.explain {
+            self.client_log = Some(r.log.iter().map(super::why::informer::log_entry).collect());
+        }
+        super::why::informer::report_json(r, self.explain)
+    }
+
     fn poll_informers(&mut self) {
         for inf in self.informers.values_mut() {
             inf.poll(&mut self.cluster);
@@ -668,7 +733,8 @@ impl Session {
                     Informer::new(&name, &resource, namespace.as_deref(), mode, indexes, seed, resync)
                         .with_client_go(self.cluster.client_go_minor(), self.cluster.now());
                 inf.poll(&mut self.cluster);
-                let mut out = super::why::informer::report_json(&inf.peek(), self.explain);
+                let report = inf.peek();
+                let mut out = self.informer_report(&report);
                 self.informer_records.insert(name.clone(), (resource.clone(), inf.apiserver()));
                 self.informers.insert(name, inf);
                 if let Value::Object(m) = &mut out {
@@ -679,7 +745,8 @@ impl Session {
             InformerCommand::Stop { name } => match self.informers.get_mut(&name) {
                 Some(inf) => {
                     inf.stop(&mut self.cluster);
-                    let mut out = super::why::informer::report_json(&inf.show(), self.explain);
+                    let report = inf.show();
+                    let mut out = self.informer_report(&report);
                     if let Value::Object(m) = &mut out {
                         m.insert("stopped".into(), Value::Bool(true));
                     }
@@ -688,23 +755,28 @@ impl Session {
                 None => return Err(Refusal::NoInformer { name }),
             },
             InformerCommand::Show { name } => match self.informers.get_mut(&name) {
-                Some(inf) => super::why::informer::report_json(&inf.show(), self.explain),
+                Some(inf) => {
+                    let report = inf.show();
+                    self.informer_report(&report)
+                }
                 None => return Err(Refusal::NoInformer { name }),
             },
         })
     }
 
     fn etcd(&mut self, cmd: EtcdCommand) -> Value {
-        let (out, why) = self.cluster.with_etcd(|etcd| Self::etcd_op(etcd, cmd));
+        let (out, why, reply) = self.cluster.with_etcd(|etcd| Self::etcd_op(etcd, cmd));
+        self.reply = Reply::Etcd(reply);
         self.with_etcd_why(out, why)
     }
 
     /// Adds an etcd operation's `"explain"` and `"why"` when explanations are on.
-    fn with_etcd_why(&self, mut out: Value, why: EtcdWhy) -> Value {
+    fn with_etcd_why(&mut self, mut out: Value, why: EtcdWhy) -> Value {
         if self.explain {
             let why = OutputWhy::Etcd(why);
             out["explain"] = Value::String(why::render(&why, Lang::En));
             out["why"] = why.to_json();
+            self.why = Some(why);
         }
         out
     }
@@ -716,7 +788,7 @@ impl Session {
         }
     }
 
-    fn etcd_op(etcd: &mut crate::store::MvccStore, cmd: EtcdCommand) -> (Value, EtcdWhy) {
+    fn etcd_op(etcd: &mut crate::store::MvccStore, cmd: EtcdCommand) -> (Value, EtcdWhy, EtcdReply) {
         match cmd {
             EtcdCommand::Put { key, value } => {
                 let r = etcd.put(PutRequest {
@@ -727,6 +799,7 @@ impl Session {
                 (
                     json!({"header": {"revision": r.header.revision}}),
                     EtcdWhy::new(EtcdOp::Put, r.header.revision),
+                    EtcdReply::done(EtcdOp::Put, r.header.revision),
                 )
             }
             EtcdCommand::Get { key, prefix, revision, limit } => {
@@ -747,15 +820,26 @@ impl Session {
                         why.revision = r.header.revision;
                         why.count = Some(r.count);
                         why.more = Some(r.more);
+                        let reply = EtcdReply {
+                            kvs: r.kvs.iter().map(Kv::of).collect(),
+                            count: Some(r.count),
+                            more: Some(r.more),
+                            ..EtcdReply::done(EtcdOp::Range, r.header.revision)
+                        };
                         (
                             json!({"header": {"revision": r.header.revision}, "kvs": kvs, "count": r.count, "more": r.more}),
                             why,
+                            reply,
                         )
                     }
                     Err(e) => {
                         why.refused = Some(Self::refusal(&e));
                         why.compacted = etcd.compact_revision();
-                        (json!({"error": e.to_string()}), why)
+                        (
+                            json!({"error": e.to_string()}),
+                            why,
+                            EtcdReply::refused(EtcdOp::Range, e.to_string()),
+                        )
                     }
                 }
             }
@@ -765,25 +849,33 @@ impl Session {
                 let r = etcd.delete_range(DeleteRangeRequest { key: k, range_end, prev_kv: false });
                 let mut why = EtcdWhy::new(EtcdOp::DeleteRange, r.header.revision);
                 why.count = Some(r.deleted);
-                (json!({"header": {"revision": r.header.revision}, "deleted": r.deleted}), why)
+                (
+                    json!({"header": {"revision": r.header.revision}, "deleted": r.deleted}),
+                    why,
+                    EtcdReply::done(EtcdOp::DeleteRange, r.header.revision),
+                )
             }
             EtcdCommand::Compact { revision } => Self::compact_op(etcd, revision),
         }
     }
 
     /// etcd's `Compact` with its decision (the apiservers are told by the caller, if at all).
-    fn compact_op(etcd: &mut crate::store::MvccStore, revision: i64) -> (Value, EtcdWhy) {
+    fn compact_op(etcd: &mut crate::store::MvccStore, revision: i64) -> (Value, EtcdWhy, EtcdReply) {
         let mut why = EtcdWhy::new(EtcdOp::Compact, etcd.current_revision());
         why.at = Some(revision);
         why.compacted = etcd.compact_revision();
         match etcd.compact(revision) {
             Ok(h) => {
                 why.revision = h.revision;
-                (json!({"header": {"revision": h.revision}, "compacted": revision}), why)
+                (
+                    json!({"header": {"revision": h.revision}, "compacted": revision}),
+                    why,
+                    EtcdReply::done(EtcdOp::Compact, h.revision),
+                )
             }
             Err(e) => {
                 why.refused = Some(Self::refusal(&e));
-                (json!({"error": e.to_string()}), why)
+                (json!({"error": e.to_string()}), why, EtcdReply::refused(EtcdOp::Compact, e.to_string()))
             }
         }
     }

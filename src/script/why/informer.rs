@@ -368,10 +368,14 @@ pub fn render(d: &Decision, lang: Lang) -> String {
     }
 }
 
+/// A log line as an output's `why.log` carries it.
+pub fn log_entry(l: &LogLine) -> LogEntry {
+    LogEntry { at: fmt_ms(l.at.0), decision: l.decision.clone() }
+}
+
 /// A log entry as typed JSON: `{"at":"1.6s","decision":"…", …}`.
 pub fn log_json(l: &LogLine) -> Value {
-    let entry = LogEntry { at: fmt_ms(l.at.0), decision: l.decision.clone() };
-    serde_json::to_value(entry).unwrap_or(Value::Null)
+    serde_json::to_value(log_entry(l)).unwrap_or(Value::Null)
 }
 
 /// The typed client decisions an output carries (`why.log` of `informer` and `pager` lines), if
