@@ -385,12 +385,6 @@ pub fn output_log(out: &Value) -> Option<Vec<LogEntry>> {
     log.iter().map(LogEntry::from_json).collect()
 }
 
-/// The client decisions of an output rendered in `lang`, one line each; `None` when the output
-/// carries none.
-pub fn render_output(out: &Value, lang: Lang) -> Option<Vec<String>> {
-    output_log(out).map(|log| log.iter().map(|e| render(&e.decision, lang)).collect())
-}
-
 /// The output of `informer start|show|stop`: `{"informer","state","store","lastSyncRV","log":[English
 /// renderings],"requests","handlers"}`, plus `"why":{"log":[typed decisions]}` when `explain`.
 pub fn report_json(r: &InformerReport, explain: bool) -> Value {
