@@ -170,31 +170,50 @@ fn check(line: &str, o: &LineOutcome) -> Result<(), String> {
     Ok(())
 }
 
-/// Runs `text` and checks every line; returns how many lines gave each kind of reply.
-fn check_script(text: &str, explain: bool) -> [usize; 5] {
+/// Runs `text` and checks every line; returns the outcomes.
+fn check_script(text: &str, explain: bool) -> Vec<LineOutcome> {
     let mut s = Session::with_explain(explain);
-    let mut kinds = [0; 5];
+    let mut outcomes = Vec::new();
     for (i, line) in text.lines().enumerate() {
         let Some(o) = s.run_line_outcome(i + 1, line) else { continue };
         if let Err(e) = check(line, &o) {
             panic!("{e}");
         }
-        kinds[match o.reply {
-            Reply::Api(_) => 0,
-            Reply::Events(_) => 1,
-            Reply::Etcd(_) => 2,
-            Reply::ClientError(_) => 3,
-            Reply::Other => 4,
-        }] += 1;
+        outcomes.push(o);
     }
-    kinds
+    outcomes
 }
 
 #[test]
 fn the_typed_answer_says_what_the_output_says() {
     for explain in [true, false] {
-        let kinds = check_script(SCRIPT, explain);
-        assert!(kinds[0] >= 8 && kinds[1] >= 4 && kinds[2] >= 5 && kinds[4] >= 5, "{kinds:?}");
+        let os = check_script(SCRIPT, explain);
+        let replies = || os.iter().map(|o| &o.reply);
+        let api = || replies().filter_map(Reply::api);
+        // The script reaches every fact the panels draw.
+        assert!(
+            api().any(|a| a.reason() == Some("Expired") && a.body.continue_token().is_some()),
+            "a 410 token"
+        );
+        assert!(api().any(|a| a.continued.is_some()), "a continued list");
+        assert!(api().any(|a| matches!(&a.body, Body::List(l) if l.continue_token.is_some())), "a page");
+        assert!(api().any(|a| a.reason() == Some("NotFound")), "a 404");
+        assert_eq!(api().filter_map(|a| a.watch.as_deref()).collect::<Vec<_>>(), ["w1", "w2"]);
+        let frames = || replies().filter_map(Reply::events).flat_map(|e| &e.events);
+        assert!(frames().any(|f| f.error.as_ref().is_some_and(|s| s.code == Some(410))), "a 410 frame");
+        assert!(frames().any(|f| f.error.is_none() && f.object.name.is_some()), "an object frame");
+        assert!(replies().filter_map(Reply::events).any(|e| e.dropped && e.closed), "a dropped watch");
+        let etcd = || replies().filter_map(Reply::etcd);
+        assert!(etcd().any(|e| e.is_read() && !e.kvs.is_empty() && e.more == Some(true)), "an etcd page");
+        assert!(etcd().any(|e| e.error.is_some()), "an etcd refusal");
+        assert!(os.iter().any(|o| o.failure.is_some()), "lines that did not run");
+        let decided = os.iter().filter(|o| o.why.is_some()).count();
+        let logged = os.iter().filter(|o| o.client_log.is_some()).count();
+        if explain {
+            assert!(decided >= 15 && logged >= 3, "{decided} decisions, {logged} client logs");
+        } else {
+            assert_eq!((decided, logged), (0, 0));
+        }
     }
 }
 
