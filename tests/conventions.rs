@@ -41,13 +41,12 @@ fn one_seeded_generator_serves_the_engine_the_soak_and_the_tests() {
 }
 
 /// Where the UI may read JSON or text: input it decodes (a share link, the page's address,
-/// the server's live feed, a saved sandbox, saved lesson progress) and the JSON the learner asked
-/// to see (the response viewer). Everywhere else it draws the session's typed values.
-const UI_BOUNDARIES: [(&str, &str); 4] = [
+/// the server's live feed; a saved sandbox and saved lesson progress below). Everywhere else it
+/// draws the session's typed values (the response viewer pretty-prints the output as it is).
+const UI_BOUNDARIES: [(&str, &str); 3] = [
     ("src/ui/share.rs", "decodes a share link"),
     ("src/ui/config.rs", "decodes the page's URL parameters"),
     ("src/ui/live.rs", "decodes the server's SSE feed"),
-    ("src/ui/response.rs", "shows the JSON the learner selected"),
 ];
 
 /// Single lines outside the boundaries that may match, each with why.

@@ -81,6 +81,8 @@ pub struct ApiReply {
     /// The continue token the request sent (its `continue` parameter), as the apiserver decoded
     /// the query.
     pub continued: Option<String>,
+    /// The response headers (`Retry-After`, …), in the order sent.
+    pub headers: Vec<(String, String)>,
     pub body: Body,
 }
 
@@ -88,7 +90,7 @@ impl ApiReply {
     /// The answer with `code` and `body` (none for a watch); `continued` is the request's
     /// `continue` parameter.
     pub fn of(code: u16, body: Option<&Value>, watch: Option<String>, continued: Option<String>) -> ApiReply {
-        ApiReply { code, watch, continued, body: body.map_or(Body::None, Body::of) }
+        ApiReply { code, watch, continued, headers: Vec::new(), body: body.map_or(Body::None, Body::of) }
     }
 
     /// The Status reason of an error answer (`Expired`, `NotFound`, …), when it has one.
@@ -150,7 +152,10 @@ pub struct StatusFacts {
     pub status: String,
     /// Empty when the Status has none.
     pub reason: String,
+    pub message: String,
     pub code: Option<i64>,
+    /// `details.causes`: each field the request got wrong.
+    pub causes: Vec<StatusCause>,
     /// The token a 410 Expired continue answer offers (never empty).
     pub continue_token: Option<String>,
 }
@@ -160,9 +165,36 @@ impl StatusFacts {
         StatusFacts {
             status: text(v, "/status").unwrap_or_default(),
             reason: text(v, "/reason").unwrap_or_default(),
+            message: text(v, "/message").unwrap_or_default(),
             code: v.pointer("/code").and_then(Value::as_i64),
+            causes: match v.pointer("/details/causes") {
+                Some(Value::Array(cs)) => cs
+                    .iter()
+                    .map(|c| StatusCause {
+                        field: text(c, "/field").unwrap_or_default(),
+                        message: text(c, "/message").unwrap_or_default(),
+                        reason: text(c, "/reason").unwrap_or_default(),
+                    })
+                    .collect(),
+                _ => Vec::new(),
+            },
             continue_token: text(v, "/metadata/continue").filter(|t| !t.is_empty()),
         }
+    }
+}
+
+/// One cause of a `Status` (`details.causes[]`); empty strings for what it leaves out.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct StatusCause {
+    pub field: String,
+    pub message: String,
+    pub reason: String,
+}
+
+impl StatusFacts {
+    /// Whether it reports a failure (not a delete's `Success`).
+    pub fn is_failure(&self) -> bool {
+        self.status == "Failure"
     }
 }
 

@@ -64,7 +64,14 @@ fn check(line: &str, o: &LineOutcome) -> Result<(), String> {
     }
     match &o.reply {
         Reply::Api(a) => {
-            if out["code"].as_u64() != Some(u64::from(a.code)) || text(&out["watch"]) != a.watch {
+            let headers: Vec<(String, String)> = out["headers"]
+                .as_object()
+                .map(|h| h.iter().map(|(k, v)| (k.clone(), text(v).unwrap_or_default())).collect())
+                .unwrap_or_default();
+            if out["code"].as_u64() != Some(u64::from(a.code))
+                || text(&out["watch"]) != a.watch
+                || headers != a.headers
+            {
                 return Err(here("code or watch"));
             }
             if let Some(Command::Request { target, .. }) = &o.command {
@@ -82,6 +89,8 @@ fn check(line: &str, o: &LineOutcome) -> Result<(), String> {
                     body["kind"] == "Status"
                         && text(&body["reason"]).unwrap_or_default() == s.reason
                         && body["code"].as_i64() == s.code
+                        && text(&body["message"]).unwrap_or_default() == s.message
+                        && body["details"]["causes"].as_array().map_or(0, Vec::len) == s.causes.len()
                         && a.reason() == body["reason"].as_str().filter(|r| !r.is_empty())
                         && text(&body["metadata"]["continue"]).filter(|t| !t.is_empty()) == s.continue_token
                 }

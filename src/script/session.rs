@@ -366,7 +366,9 @@ impl Session {
         } else {
             m.insert("body".into(), resp.body);
         }
-        self.reply = Reply::Api(ApiReply::of(resp.code, m.get("body"), watch, continued));
+        let mut reply = ApiReply::of(resp.code, m.get("body"), watch, continued);
+        reply.headers = resp.headers.clone();
+        self.reply = Reply::Api(reply);
         if !resp.headers.is_empty() {
             let h: Map<String, Value> =
                 resp.headers.into_iter().map(|(k, v)| (k, Value::String(v))).collect();

@@ -1,8 +1,8 @@
 //! The response viewer: the selected (or latest) output — status line, headers, the explain
-//! text, a Status error highlighted, the continue token decoded, watch frames, etcd key-values,
-//! and the whole JSON, pretty-printed. Every value is rendered as text.
+//! text, a Status error highlighted, the continue token decoded, watch frames, etcd key-values
+//! (each from the session's typed answer), and the whole JSON, pretty-printed. Every value is
+//! rendered as text.
 
-use serde_json::Value;
 use yew::prelude::*;
 
 use super::i18n::{K, Tr, use_tr};
@@ -11,12 +11,8 @@ use super::state::{LabHandle, SpecHandle};
 use super::why;
 use crate::apiserver::watch::FrameType;
 use crate::script::parse::Command;
-use crate::script::reply::{EventsReply, Kv};
+use crate::script::reply::{At, Body, EventsReply, Kv, object_json};
 use crate::script::why::OutputWhy;
-
-fn s<'a>(v: &'a Value, p: &str) -> &'a str {
-    v.pointer(p).and_then(Value::as_str).unwrap_or("")
-}
 
 /// Puts a continue token into the request builder (switching it to list if needed).
 #[derive(Properties, PartialEq)]
@@ -82,16 +78,14 @@ pub const ROWS_SHOWN: usize = 200;
 /// its Status shows in the output.
 fn events_table(
     tr: Tr,
-    out: &Value,
     e: &EventsReply,
     ended: Option<&OutputWhy>,
     watch_why: Option<&OutputWhy>,
     rows_max: usize,
 ) -> Html {
     let frames = lines::frames_of(e, ended, watch_why);
-    let events = out.get("events").and_then(Value::as_array).map(Vec::as_slice).unwrap_or_default();
-    let rows = frames.iter().zip(events).take(rows_max).map(|(f, ev)| {
-        let message = ev.pointer("/object/message").and_then(Value::as_str).unwrap_or("");
+    let rows = frames.iter().zip(&e.events).take(rows_max).map(|(f, ev)| {
+        let message = ev.error.as_ref().map_or("", |s| s.message.as_str());
         frame_row(tr, f, message)
     });
     html! {
@@ -202,9 +196,9 @@ pub fn response_view(p: &ResponseProps) -> Html {
         parts.push(html! { <p id="status" class={classes!("status", err.then_some("err"))}>{ status }</p> });
     }
 
-    if let Some(headers) = out.get("headers").and_then(Value::as_object) {
+    let api = entry.reply.api();
+    if let Some(headers) = api.map(|a| &a.headers).filter(|h| !h.is_empty()) {
         let rows = headers.iter().map(|(k, v)| {
-            let v = v.as_str().map(String::from).unwrap_or_else(|| v.to_string());
             let id = if k.eq_ignore_ascii_case("Retry-After") { Some("retry-after") } else { None };
             html! { <li id={id} class="mono">{ format!("{k}: {v}") }</li> }
         });
@@ -230,47 +224,52 @@ pub fn response_view(p: &ResponseProps) -> Html {
         });
     }
 
-    let body = out.get("body");
-    if let Some(body) = body.filter(|b| s(b, "/kind") == "Status" && s(b, "/status") == "Failure") {
-        let code = body.get("code").map(|c| c.to_string()).unwrap_or_default();
-        let causes: Vec<Html> = body
-            .pointer("/details/causes")
-            .and_then(Value::as_array)
-            .map(|cs| {
-                cs.iter()
-                    .map(|c| html! { <li><span class="mono">{ s(c, "/field").to_string() }</span>{ format!(" {} ({})", s(c, "/message"), s(c, "/reason")) }</li> })
-                    .collect()
-            })
-            .unwrap_or_default();
+    let body = api.map(|a| &a.body);
+    if let Some(Body::Status(st)) = body.filter(|b| matches!(b, Body::Status(st) if st.is_failure())) {
+        let code = st.code.map(|c| c.to_string()).unwrap_or_default();
+        let causes: Vec<Html> = st
+            .causes
+            .iter()
+            .map(|c| html! { <li><span class="mono">{ c.field.clone() }</span>{ format!(" {} ({})", c.message, c.reason) }</li> })
+            .collect();
         parts.push(html! {
             <div id="status-error" class="error-box" role="alert">
-                <div><strong class="reason">{ s(body, "/reason").to_string() }</strong><span class="code">{ tr.f(K::StatusCode, &[&code]) }</span></div>
-                <div class="message">{ s(body, "/message").to_string() }</div>
+                <div><strong class="reason">{ st.reason.clone() }</strong><span class="code">{ tr.f(K::StatusCode, &[&code]) }</span></div>
+                <div class="message">{ st.message.clone() }</div>
                 if !causes.is_empty() { <ul class="causes">{ for causes }</ul> }
             </div>
         });
     }
 
     if let Some(body) = body {
-        if let Some(items) = body.get("items").and_then(Value::as_array) {
-            let n = items.len();
-            let mut meta =
-                format!("{} · {}", tr.items(n), tr.f(K::ListMeta, &[&s(body, "/metadata/resourceVersion")]));
-            if let Some(r) = body.pointer("/metadata/remainingItemCount") {
+        if let Body::List(l) = body {
+            let n = l.items.len();
+            let rv = l.resource_version.as_deref().unwrap_or("");
+            let mut meta = format!("{} · {}", tr.items(n), tr.f(K::ListMeta, &[&rv]));
+            if let Some(r) = l.remaining_item_count {
                 meta.push_str(&format!(" · remainingItemCount {r}"));
             }
-            let names = items.iter().take(rows_max).map(|it| {
-                html! { <li><span class="mono">{ format!("{}{}", if s(it, "/metadata/namespace").is_empty() { String::new() } else { format!("{}/", s(it, "/metadata/namespace")) }, s(it, "/metadata/name")) }</span>
-                    <span class="muted">{ format!(" RV {}", s(it, "/metadata/resourceVersion")) }</span></li> }
+            let names = l.items.iter().take(rows_max).map(|it| {
+                let ns = it
+                    .namespace
+                    .as_deref()
+                    .filter(|n| !n.is_empty())
+                    .map(|n| format!("{n}/"))
+                    .unwrap_or_default();
+                let name = it.name.as_deref().unwrap_or("");
+                let rv = it.resource_version.as_deref().unwrap_or("");
+                html! { <li><span class="mono">{ format!("{ns}{name}") }</span>
+                <span class="muted">{ format!(" RV {rv}") }</span></li> }
             });
             let rest = n.saturating_sub(rows_max);
             parts.push(html! { <div id="list-summary"><p class="muted">{ meta }</p><ul class="items">{ for names }</ul>
                 if rest > 0 { { show_more(rest, "items-more") } }</div> });
         }
-        let token = s(body, "/metadata/continue");
-        if !token.is_empty() {
-            let label =
-                if s(body, "/kind") == "Status" { tr.t(K::ContinueLabelErr) } else { tr.t(K::ContinueLabel) };
+        if let Some(token) = body.continue_token() {
+            let label = match body {
+                Body::Status(_) => tr.t(K::ContinueLabelErr),
+                Body::List(_) | Body::Object(_) | Body::None => tr.t(K::ContinueLabel),
+            };
             parts.push(token_box("continue-decoded", label, token));
         }
     }
@@ -291,7 +290,7 @@ pub fn response_view(p: &ResponseProps) -> Html {
                     .and_then(|w| w.why),
                 _ => None,
             };
-            parts.push(events_table(tr, out, e, entry.why.as_deref(), watch_why.as_ref(), rows_max));
+            parts.push(events_table(tr, e, entry.why.as_deref(), watch_why.as_ref(), rows_max));
             if e.events.len() > rows_max {
                 parts.push(show_more(e.events.len() - rows_max, "events-more"));
             }
@@ -308,6 +307,7 @@ pub fn response_view(p: &ResponseProps) -> Html {
         }
     }
 
+    let body = object_json(out, At::Body);
     let shown_json = body.unwrap_or(out);
     let mut pretty = serde_json::to_string_pretty(shown_json).unwrap_or_default();
     let total = pretty.len();
