@@ -237,10 +237,6 @@ impl Lab {
         self.at < self.entries.len()
     }
 
-    pub fn outputs(&self) -> impl DoubleEndedIterator<Item = &Value> + Clone {
-        self.visible().iter().filter_map(|e| e.out.as_deref())
-    }
-
     /// The outputs up to the scrubber, each with its typed answer.
     pub fn answers(&self) -> impl DoubleEndedIterator<Item = (&Value, &Reply)> + Clone {
         self.visible().iter().filter_map(|e| Some((e.out.as_deref()?, &*e.reply)))
