@@ -2,7 +2,9 @@
 
 pub mod batch;
 pub mod budget;
+pub mod checkpoints;
 pub mod clients;
+mod etcd_ops;
 pub mod session;
 
 pub use outcome::{LineFailure, LineOutcome};

@@ -7,19 +7,19 @@ use std::collections::BTreeMap;
 
 use serde_json::{Map, Value, json};
 
+pub use super::checkpoints::Checkpoints;
 use super::outcome::{LineFailure, LineOutcome};
 use super::parse::{Command, EtcdCommand, InformerCommand, Method, parse_line};
 use super::refusal::Refusal;
-use super::reply::{ApiReply, EtcdReply, EventFacts, EventsReply, Kv, Reply};
+use super::reply::{ApiReply, EtcdReply, EventFacts, EventsReply, Reply};
 use super::view::{
     self, ApiserverView, CacheWindow, InformerView, ReadFrames, RevisionLane, View, WatchView,
 };
 use super::why::{self, Lang, OutputWhy};
-use crate::apiserver::decision::{EtcdOp, EtcdRefusal, EtcdWhy};
+use crate::apiserver::decision::{EtcdOp, EtcdWhy};
 use crate::client::informer::{Informer, InformerMode, InformerReport};
 use crate::client::trace::LogEntry;
 use crate::cluster::{Cluster, Setting, SettingName, SettingWhy, WatchHandle};
-use crate::store::{DeleteRangeRequest, KeyValue, PutRequest, RangeRequest};
 
 /// One sandbox. Feed it lines; each non-blank, non-comment line yields one output object.
 #[derive(Debug, Default, Clone)]
@@ -74,26 +74,6 @@ pub struct Tally {
     pub parse_errors: usize,
     pub expect_passed: usize,
     pub expect_failed: usize,
-}
-
-fn kv_json(kv: &KeyValue) -> Value {
-    let mut m = Map::new();
-    m.insert("key".into(), Value::String(String::from_utf8_lossy(&kv.key).into_owned()));
-    if !kv.value.is_empty() {
-        m.insert("value".into(), Value::String(String::from_utf8_lossy(&kv.value).into_owned()));
-    }
-    m.insert("create_revision".into(), json!(kv.create_revision));
-    m.insert("mod_revision".into(), json!(kv.mod_revision));
-    m.insert("version".into(), json!(kv.version));
-    if kv.lease != 0 {
-        m.insert("lease".into(), json!(kv.lease));
-    }
-    Value::Object(m)
-}
-
-/// etcd's prefix convention: the range end that covers every key starting with `key`.
-fn prefix_end(key: &[u8]) -> Vec<u8> {
-    crate::apiserver::etcd3::prefix_range_end(key)
 }
 
 impl Session {
@@ -514,7 +494,7 @@ impl Session {
                         json!({"compacted": revision, "header": {"revision": now}})
                     }
                     Err(e) => {
-                        why.refused = Some(Self::refusal(&e));
+                        why.refused = Some(super::etcd_ops::refusal(&e));
                         self.reply = Reply::Etcd(EtcdReply::refused(EtcdOp::Compact, e.to_string()));
                         json!({"error": e.to_string()})
                     }
@@ -767,7 +747,7 @@ impl Session {
     }
 
     fn etcd(&mut self, cmd: EtcdCommand) -> Value {
-        let (out, why, reply) = self.cluster.with_etcd(|etcd| Self::etcd_op(etcd, cmd));
+        let (out, why, reply) = self.cluster.with_etcd(|etcd| super::etcd_ops::etcd_op(etcd, cmd));
         self.reply = Reply::Etcd(reply);
         self.with_etcd_why(out, why)
     }
@@ -781,204 +761,5 @@ impl Session {
             self.why = Some(why);
         }
         out
-    }
-
-    fn refusal(e: &crate::store::MvccError) -> EtcdRefusal {
-        match e {
-            crate::store::MvccError::Compacted => EtcdRefusal::Compacted,
-            crate::store::MvccError::FutureRev => EtcdRefusal::FutureRevision,
-        }
-    }
-
-    fn etcd_op(etcd: &mut crate::store::MvccStore, cmd: EtcdCommand) -> (Value, EtcdWhy, EtcdReply) {
-        match cmd {
-            EtcdCommand::Put { key, value } => {
-                let r = etcd.put(PutRequest {
-                    key: key.into_bytes(),
-                    value: value.into_bytes(),
-                    ..Default::default()
-                });
-                (
-                    json!({"header": {"revision": r.header.revision}}),
-                    EtcdWhy::new(EtcdOp::Put, r.header.revision),
-                    EtcdReply::done(EtcdOp::Put, r.header.revision),
-                )
-            }
-            EtcdCommand::Get { key, prefix, revision, limit } => {
-                let k = key.into_bytes();
-                let range_end = if prefix { prefix_end(&k) } else { vec![] };
-                let req = RangeRequest {
-                    key: k,
-                    range_end,
-                    revision: revision.unwrap_or(0),
-                    limit: limit.unwrap_or(0),
-                    ..Default::default()
-                };
-                let mut why = EtcdWhy::new(EtcdOp::Range, etcd.current_revision());
-                why.at = revision.filter(|r| *r > 0);
-                match etcd.range(&req) {
-                    Ok(r) => {
-                        let kvs: Vec<Value> = r.kvs.iter().map(kv_json).collect();
-                        why.revision = r.header.revision;
-                        why.count = Some(r.count);
-                        why.more = Some(r.more);
-                        let reply = EtcdReply {
-                            kvs: r.kvs.iter().map(Kv::of).collect(),
-                            count: Some(r.count),
-                            more: Some(r.more),
-                            ..EtcdReply::done(EtcdOp::Range, r.header.revision)
-                        };
-                        (
-                            json!({"header": {"revision": r.header.revision}, "kvs": kvs, "count": r.count, "more": r.more}),
-                            why,
-                            reply,
-                        )
-                    }
-                    Err(e) => {
-                        why.refused = Some(Self::refusal(&e));
-                        why.compacted = etcd.compact_revision();
-                        (
-                            json!({"error": e.to_string()}),
-                            why,
-                            EtcdReply::refused(EtcdOp::Range, e.to_string()),
-                        )
-                    }
-                }
-            }
-            EtcdCommand::Del { key, prefix } => {
-                let k = key.into_bytes();
-                let range_end = if prefix { prefix_end(&k) } else { vec![] };
-                let r = etcd.delete_range(DeleteRangeRequest { key: k, range_end, prev_kv: false });
-                let mut why = EtcdWhy::new(EtcdOp::DeleteRange, r.header.revision);
-                why.count = Some(r.deleted);
-                (
-                    json!({"header": {"revision": r.header.revision}, "deleted": r.deleted}),
-                    why,
-                    EtcdReply::done(EtcdOp::DeleteRange, r.header.revision),
-                )
-            }
-            EtcdCommand::Compact { revision } => Self::compact_op(etcd, revision),
-        }
-    }
-
-    /// etcd's `Compact` with its decision (the apiservers are told by the caller, if at all).
-    fn compact_op(etcd: &mut crate::store::MvccStore, revision: i64) -> (Value, EtcdWhy, EtcdReply) {
-        let mut why = EtcdWhy::new(EtcdOp::Compact, etcd.current_revision());
-        why.at = Some(revision);
-        why.compacted = etcd.compact_revision();
-        match etcd.compact(revision) {
-            Ok(h) => {
-                why.revision = h.revision;
-                (
-                    json!({"header": {"revision": h.revision}, "compacted": revision}),
-                    why,
-                    EtcdReply::done(EtcdOp::Compact, h.revision),
-                )
-            }
-            Err(e) => {
-                why.refused = Some(Self::refusal(&e));
-                (json!({"error": e.to_string()}), why, EtcdReply::refused(EtcdOp::Compact, e.to_string()))
-            }
-        }
-    }
-}
-
-/// Snapshots of a session taken as a log runs, so that the state after any prefix of a long
-/// log (the scrubber, undo) is rebuilt from the nearest snapshot at or before it instead of by
-/// replaying the whole log from its first line.
-///
-/// A snapshot is a deep copy of the [`Session`] (the engine holds no shared mutable state, so a
-/// clone is a sandbox of its own that evolves exactly like the original). A copy costs about as
-/// much as running the lines that built the state (every object is copied), so snapshots are
-/// few: on the spacing ([`Checkpoints::every`] lines), at most one per batch of lines run (the
-/// last spacing point the batch passes) and at most one per rebuild; when there would be more
-/// than [`Checkpoints::MAX`], the spacing doubles and every other one is dropped.
-///
-/// Whoever owns the log says when a prefix changes ([`Checkpoints::truncate`]): lines are only
-/// ever appended, or the log is cut back (undo, a fork, Play growing its last line).
-#[derive(Debug, Clone)]
-pub struct Checkpoints {
-    every: usize,
-    /// `(n, state after the first n lines)`, ascending in `n`.
-    snaps: Vec<(usize, std::rc::Rc<Session>)>,
-}
-
-impl Default for Checkpoints {
-    fn default() -> Self {
-        Checkpoints::new(Checkpoints::EVERY)
-    }
-}
-
-impl Checkpoints {
-    /// The first spacing, in lines.
-    pub const EVERY: usize = 128;
-    /// The most snapshots kept.
-    pub const MAX: usize = 16;
-
-    /// No snapshots yet; one is taken every `every` lines (at least 1).
-    pub fn new(every: usize) -> Self {
-        Checkpoints { every: every.max(1), snaps: Vec::new() }
-    }
-
-    /// The current spacing in lines.
-    pub fn every(&self) -> usize {
-        self.every
-    }
-
-    /// The line counts that have a snapshot, ascending.
-    pub fn positions(&self) -> impl Iterator<Item = usize> + '_ {
-        self.snaps.iter().map(|(n, _)| *n)
-    }
-
-    /// The last spacing point in `from + 1 ..= to` (where a batch that runs those lines keeps its
-    /// one snapshot), if any.
-    pub fn mark_in(&self, from: usize, to: usize) -> Option<usize> {
-        let m = to / self.every * self.every;
-        (m > from && m > 0).then_some(m)
-    }
-
-    /// `session` has run the first `n` lines of the log: keeps a copy of it if `n` is on the
-    /// spacing and not already kept.
-    pub fn offer(&mut self, n: usize, session: &Session) {
-        if n == 0 || !n.is_multiple_of(self.every) || self.snaps.last().is_some_and(|(m, _)| *m >= n) {
-            return;
-        }
-        self.snaps.push((n, std::rc::Rc::new(session.clone())));
-        if self.snaps.len() > Self::MAX {
-            self.every *= 2;
-            let every = self.every;
-            self.snaps.retain(|(m, _)| m.is_multiple_of(every));
-        }
-    }
-
-    /// The log changed after its first `n` lines: forgets the snapshots beyond them.
-    pub fn truncate(&mut self, n: usize) {
-        self.snaps.retain(|(m, _)| *m <= n);
-    }
-
-    /// The state after the first `n` lines of `lines` (`lines` is the log, at least `n` long):
-    /// a copy of the nearest snapshot at or before `n`, then the lines after it run again, with
-    /// the same line numbers. The last spacing point passed on the way is kept, so that the next
-    /// step nearby starts from there.
-    pub fn session_at<S: AsRef<str>>(
-        &mut self,
-        n: usize,
-        lines: &[S],
-        fresh: impl FnOnce() -> Session,
-    ) -> Session {
-        let n = n.min(lines.len());
-        let (mut done, mut session) = match self.snaps.iter().rev().find(|(m, _)| *m <= n) {
-            Some((m, s)) => (*m, Session::clone(s)),
-            None => (0, fresh()),
-        };
-        let mark = self.mark_in(done, n);
-        while done < n {
-            session.run_line(done + 1, lines[done].as_ref());
-            done += 1;
-            if Some(done) == mark {
-                self.offer(done, &session);
-            }
-        }
-        session
     }
 }
