@@ -8,13 +8,23 @@ use serde_json::{Value, json};
 
 use super::parse::PagerCommand;
 use super::refusal::Refusal;
+use super::reply::{ApiReply, Reply};
 use super::why::Lang;
-use super::why::informer::{describe, log_json, render};
+use super::why::informer::{describe, log_entry, log_json, render};
 use crate::client::pager::{ListPager, PagerPoll, PagerRun};
 use crate::client::rest::ResourcePath;
 use crate::client::rest::{ApiError, ListOptions};
-use crate::client::trace::Trace;
+use crate::client::trace::{LogEntry, Trace};
 use crate::cluster::Cluster;
+
+/// What one `pager` line gave: its output, the answer's facts and, when explanations are on,
+/// the pager's decisions (the output's `why.log`).
+#[derive(Clone, Debug, PartialEq)]
+pub struct PagerAnswer {
+    pub out: Value,
+    pub reply: Reply,
+    pub log: Option<Vec<LogEntry>>,
+}
 
 /// A pager the script stopped between pages (`pages=<n>`), until `pager next` continues it.
 #[derive(Clone, Debug, Default)]
@@ -46,7 +56,7 @@ pub fn pager_list(
     cmd: &PagerCommand,
     explain: bool,
     open: &mut OpenPager,
-) -> Result<Value, Refusal> {
+) -> Result<PagerAnswer, Refusal> {
     let path = collection(&cmd.path)?;
     let pager = match cmd.limit {
         Some(l) => ListPager::new(l),
@@ -66,7 +76,7 @@ pub fn pager_next(
     pages: Option<u32>,
     explain: bool,
     open: &mut OpenPager,
-) -> Result<Value, Refusal> {
+) -> Result<PagerAnswer, Refusal> {
     let (run, collection, mut trace) = open.run.take().ok_or(Refusal::NoPager)?;
     trace.mark_shown();
     Ok(drive(cluster, run, collection, trace, pages, explain, open))
@@ -80,7 +90,7 @@ fn drive(
     pages: Option<u32>,
     explain: bool,
     open: &mut OpenPager,
-) -> Value {
+) -> PagerAnswer {
     let stop_at = pages.map(|n| run.pages_received().saturating_add(n));
     let result = loop {
         if stop_at.is_some_and(|n| run.pages_received() >= n) {
@@ -96,32 +106,37 @@ fn drive(
         }
     };
     let mut out = json!({ "pager": collection });
-    match result {
+    let reply = match result {
         None => {
             out["done"] = json!(false);
             out["pages"] = json!(run.pages_received());
+            Reply::Other
         }
         Some(Ok(list)) => {
             out["code"] = json!(200);
-            out["body"] = json!({
+            let body = json!({
                 "metadata": { "resourceVersion": list.resource_version },
                 "items": list.items,
             });
+            let reply = Reply::Api(ApiReply::of(200, Some(&body), None, None));
+            out["body"] = body;
             out["pages"] = json!(list.pages);
             out["fullListFallback"] = json!(list.fell_back_to_full_list);
+            reply
         }
         Some(Err(e)) => failed(&mut out, &e),
-    }
+    };
     let new = trace.new_log();
     out["log"] = json!(new.iter().map(|l| render(&l.decision, Lang::En)).collect::<Vec<_>>());
     out["requests"] = json!(trace.new_requests().iter().map(|r| r.render()).collect::<Vec<_>>());
+    let log = explain.then(|| new.iter().map(log_entry).collect::<Vec<_>>());
     if explain {
         out["why"] = json!({ "log": new.iter().map(log_json).collect::<Vec<_>>() });
     }
     if result_pending(&out) {
         open.run = Some((run, collection_of(&out), trace));
     }
-    out
+    PagerAnswer { out, reply, log }
 }
 
 fn result_pending(out: &Value) -> bool {
@@ -132,14 +147,18 @@ fn collection_of(out: &Value) -> String {
     out.get("pager").and_then(Value::as_str).unwrap_or_default().to_string()
 }
 
-fn failed(out: &mut Value, e: &ApiError) {
+fn failed(out: &mut Value, e: &ApiError) -> Reply {
     if e.code == 0 {
-        out["error"] = json!(describe(&e.info(), Lang::En));
-        return;
+        let error = describe(&e.info(), Lang::En);
+        out["error"] = json!(error);
+        return Reply::ClientError(error);
     }
     out["code"] = json!(e.code);
-    out["body"] = json!({
+    let body = json!({
         "kind": "Status", "apiVersion": "v1", "metadata": {}, "status": "Failure",
         "message": e.message, "reason": e.reason, "code": e.code,
     });
+    let reply = Reply::Api(ApiReply::of(e.code, Some(&body), None, None));
+    out["body"] = body;
+    reply
 }

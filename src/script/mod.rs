@@ -2,7 +2,9 @@
 
 pub mod batch;
 pub mod budget;
+pub mod checkpoints;
 pub mod clients;
+mod etcd_ops;
 pub mod session;
 
 pub use outcome::{LineFailure, LineOutcome};
@@ -14,6 +16,9 @@ pub mod line_error;
 pub mod outcome;
 pub mod parse;
 pub mod refusal;
+pub mod reply;
+#[cfg(test)]
+mod reply_tests;
 pub mod syntax;
 pub mod view;
 pub mod why;

@@ -1,15 +1,18 @@
-//! What one script line gave: its output object (the JSON Lines contract) and, when the line did
-//! not run, why, as the session decided it ([`LineFailure`]: a syntax error or a refusal). The
-//! CLI prints the output; the UI renders the failure in its language rather than the output's
-//! English. No upstream counterpart.
+//! What one script line gave: its output object (the JSON Lines contract) and, as typed values
+//! made where the session decided them, the line as parsed, the answer's facts ([`Reply`]), the
+//! decision behind it and, when the line did not run, why ([`LineFailure`]: a syntax error or a
+//! refusal). The CLI prints the output; the UI renders the typed values, in its language, and
+//! never reads them back out of the output. No upstream counterpart.
 
 use serde_json::Value;
 
 use super::line_error::LineError;
 use super::parse::Command;
 use super::refusal::Refusal;
+use super::reply::Reply;
 use super::syntax::ParseError;
 use super::why::{Lang, OutputWhy};
+use crate::client::trace::LogEntry;
 
 /// What one line gave.
 #[derive(Debug, Clone, PartialEq)]
@@ -20,6 +23,10 @@ pub struct LineOutcome {
     pub command: Option<Command>,
     /// The output's decision as its type (the `"why"`, when the output carries one).
     pub why: Option<OutputWhy>,
+    /// What the answer says (code, Status reason, list, watch, frames, etcd keys).
+    pub reply: Reply,
+    /// The client decisions the output carries (`why.log` of `informer` and `pager` lines).
+    pub client_log: Option<Vec<LogEntry>>,
 }
 
 /// Why a line did not run, as the session decided it.

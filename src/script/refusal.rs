@@ -428,10 +428,7 @@ mod tests {
         assert_eq!(documented("## Refusal kinds"), kinds);
         let settings = set(refusals
             .iter()
-            .filter_map(|r| match r {
-                Refusal::Setting { error } => Some(setting_kind(error)),
-                _ => None,
-            })
+            .filter_map(|r| if let Refusal::Setting { error } = r { Some(setting_kind(error)) } else { None })
             .collect());
         assert_eq!(settings.len(), SETTING_KINDS, "a sample of every setting error in all()");
         assert_eq!(documented("## Setting errors"), settings);

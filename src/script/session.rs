@@ -7,17 +7,19 @@ use std::collections::BTreeMap;
 
 use serde_json::{Map, Value, json};
 
+pub use super::checkpoints::Checkpoints;
 use super::outcome::{LineFailure, LineOutcome};
 use super::parse::{Command, EtcdCommand, InformerCommand, Method, parse_line};
 use super::refusal::Refusal;
+use super::reply::{ApiReply, EtcdReply, EventFacts, EventsReply, Reply};
 use super::view::{
     self, ApiserverView, CacheWindow, InformerView, ReadFrames, RevisionLane, View, WatchView,
 };
 use super::why::{self, Lang, OutputWhy};
-use crate::apiserver::decision::{EtcdOp, EtcdRefusal, EtcdWhy};
-use crate::client::informer::{Informer, InformerMode};
+use crate::apiserver::decision::{EtcdOp, EtcdWhy};
+use crate::client::informer::{Informer, InformerMode, InformerReport};
+use crate::client::trace::LogEntry;
 use crate::cluster::{Cluster, Setting, SettingName, SettingWhy, WatchHandle};
-use crate::store::{DeleteRangeRequest, KeyValue, PutRequest, RangeRequest};
 
 /// One sandbox. Feed it lines; each non-blank, non-comment line yields one output object.
 #[derive(Debug, Default, Clone)]
@@ -48,6 +50,13 @@ pub struct Session {
     informer_records: BTreeMap<String, (String, usize)>,
     /// The line being run (1-based).
     line: usize,
+    /// The answer of the line being run, as typed facts, and its decision when the output
+    /// carries it: set where the output is written, taken when the line is done.
+    reply: Reply,
+    why: Option<OutputWhy>,
+    /// The client decisions of the line being run (an informer's, a pager's), when its output
+    /// carries them.
+    client_log: Option<Vec<LogEntry>>,
 }
 
 /// What the session remembers of a watch it opened, for [`Session::view`].
@@ -65,26 +74,6 @@ pub struct Tally {
     pub parse_errors: usize,
     pub expect_passed: usize,
     pub expect_failed: usize,
-}
-
-fn kv_json(kv: &KeyValue) -> Value {
-    let mut m = Map::new();
-    m.insert("key".into(), Value::String(String::from_utf8_lossy(&kv.key).into_owned()));
-    if !kv.value.is_empty() {
-        m.insert("value".into(), Value::String(String::from_utf8_lossy(&kv.value).into_owned()));
-    }
-    m.insert("create_revision".into(), json!(kv.create_revision));
-    m.insert("mod_revision".into(), json!(kv.mod_revision));
-    m.insert("version".into(), json!(kv.version));
-    if kv.lease != 0 {
-        m.insert("lease".into(), json!(kv.lease));
-    }
-    Value::Object(m)
-}
-
-/// etcd's prefix convention: the range end that covers every key starting with `key`.
-fn prefix_end(key: &[u8]) -> Vec<u8> {
-    crate::apiserver::etcd3::prefix_range_end(key)
 }
 
 impl Session {
@@ -274,11 +263,16 @@ impl Session {
                     failure: None,
                     command: parsed,
                     why: None,
+                    reply: Reply::Other,
+                    client_log: None,
                 });
             }
             Ok(cmd) => {
                 self.line = line_no;
                 command = Some(cmd.clone());
+                self.reply = Reply::Other;
+                self.why = None;
+                self.client_log = None;
                 let out = self.execute(cmd);
                 self.poll_informers();
                 out.unwrap_or_else(|r| {
@@ -289,6 +283,10 @@ impl Session {
                 })
             }
         };
+        let (reply, why, client_log) = match failure {
+            Some(_) => (Reply::Other, None, None),
+            None => (std::mem::take(&mut self.reply), self.why.take(), self.client_log.take()),
+        };
         // "line" first, then the command's fields.
         let mut m = Map::new();
         m.insert("line".into(), json!(line_no));
@@ -297,8 +295,7 @@ impl Session {
         }
         let out = Value::Object(m);
         self.previous = Some(out.clone());
-        let why = OutputWhy::from_output(&out);
-        Some(LineOutcome { out, failure, command, why })
+        Some(LineOutcome { out, failure, command, why, reply, client_log })
     }
 
     /// Runs a whole script, numbering lines from 1.
@@ -307,6 +304,7 @@ impl Session {
     }
 
     /// Sends one API request to the current apiserver; its output object (a watch gets its id).
+    /// Its reply and decision are the line's.
     fn request(
         &mut self,
         method: &str,
@@ -318,6 +316,10 @@ impl Session {
             self.cluster.request_typed(self.current_apiserver, method, target, content_type, body);
         let mut m = Map::new();
         m.insert("code".into(), json!(resp.code));
+        let continued = target.split_once('?').and_then(|(_, q)| {
+            crate::apiserver::request::Query::parse(q).first("continue").map(str::to_string)
+        });
+        let mut watch = None;
         if let Some(h) = handle {
             self.watch_seq += 1;
             let id = format!("w{}", self.watch_seq);
@@ -339,10 +341,14 @@ impl Session {
                     read: ReadFrames::default(),
                 },
             );
+            watch = Some(id.clone());
             m.insert("watch".into(), Value::String(id));
         } else {
             m.insert("body".into(), resp.body);
         }
+        let mut reply = ApiReply::of(resp.code, m.get("body"), watch, continued);
+        reply.headers = resp.headers.clone();
+        self.reply = Reply::Api(reply);
         if !resp.headers.is_empty() {
             let h: Map<String, Value> =
                 resp.headers.into_iter().map(|(k, v)| (k, Value::String(v))).collect();
@@ -352,6 +358,7 @@ impl Session {
             let why = OutputWhy::Request(*resp.why);
             m.insert("explain".into(), Value::String(why::render(&why, Lang::En)));
             m.insert("why".into(), why.to_json());
+            self.why = Some(why);
         }
         m
     }
@@ -366,6 +373,7 @@ impl Session {
         let mut requests: Vec<Value> = Vec::new();
         let mut last: Option<Map<String, Value>> = None;
         let mut result: Option<Map<String, Value>> = None;
+        let mut reply = Reply::Other;
         loop {
             let answer = last.as_ref().map(|m| Answer {
                 code: m.get("code").and_then(Value::as_u64).and_then(|c| u16::try_from(c).ok()).unwrap_or(0),
@@ -390,11 +398,16 @@ impl Session {
             requests.push(Value::Object(shown));
             m.remove("explain");
             m.remove("why");
+            let answered = std::mem::take(&mut self.reply);
             if !req.follow_up {
                 result = Some(m.clone());
+                reply = answered;
             }
             last = Some(m);
         }
+        // The line's answer is its result's; the decisions stay with each request.
+        self.reply = reply;
+        self.why = None;
         let mut out = result.unwrap_or_default();
         out.insert("requests".into(), Value::Array(requests));
         Value::Object(out)
@@ -413,6 +426,8 @@ impl Session {
             Command::Kubectl(k) => self.kubectl(k),
             Command::Events { watch } if self.dropped.contains(&watch) => {
                 // The connection is gone: nothing more arrives, frames not yet read are lost.
+                self.reply =
+                    Reply::Events(EventsReply { events: vec![], closed: true, dropped: true, paused: false });
                 json!({"events": [], "closed": true, "dropped": true})
             }
             Command::Events { watch } => match self.watches.get(&watch).copied() {
@@ -434,9 +449,17 @@ impl Session {
                             })
                             .collect();
                         let mut o = json!({"events": events, "closed": closed});
-                        if self.cluster.apiserver(h.apiserver).is_some_and(|s| s.is_paused(h.stream)) {
+                        let paused =
+                            self.cluster.apiserver(h.apiserver).is_some_and(|s| s.is_paused(h.stream));
+                        if paused {
                             o["paused"] = Value::Bool(true);
                         }
+                        self.reply = Reply::Events(EventsReply {
+                            events: frames.iter().map(|f| EventFacts::of(f.kind, &f.object)).collect(),
+                            closed,
+                            dropped: false,
+                            paused,
+                        });
                         if closed
                             && self.explain
                             && let Some(r) = self.cluster.watch_close_reason(h)
@@ -444,6 +467,7 @@ impl Session {
                             let why = OutputWhy::Ended(r);
                             o["explain"] = Value::String(why::render(&why, Lang::En));
                             o["why"] = why.to_json();
+                            self.why = Some(why);
                         }
                         o
                     }
@@ -465,10 +489,13 @@ impl Session {
                 let out = match self.cluster.compact(revision) {
                     Ok(()) => {
                         why.apiservers = Some(self.cluster.apiserver_count());
-                        json!({"compacted": revision, "header": {"revision": self.cluster.etcd().current_revision()}})
+                        let now = self.cluster.etcd().current_revision();
+                        self.reply = Reply::Etcd(EtcdReply::done(EtcdOp::Compact, now));
+                        json!({"compacted": revision, "header": {"revision": now}})
                     }
                     Err(e) => {
-                        why.refused = Some(Self::refusal(&e));
+                        why.refused = Some(super::etcd_ops::refusal(&e));
+                        self.reply = Reply::Etcd(EtcdReply::refused(EtcdOp::Compact, e.to_string()));
                         json!({"error": e.to_string()})
                     }
                 };
@@ -501,15 +528,19 @@ impl Session {
                 }
                 None => return Err(Refusal::NoInformer { name }),
             },
-            Command::Pager(p) => super::clients::pager_list(
-                &mut self.cluster,
-                self.current_apiserver,
-                &p,
-                self.explain,
-                &mut self.pager,
-            )?,
+            Command::Pager(p) => {
+                let a = super::clients::pager_list(
+                    &mut self.cluster,
+                    self.current_apiserver,
+                    &p,
+                    self.explain,
+                    &mut self.pager,
+                )?;
+                self.pager_answer(a)
+            }
             Command::PagerNext { pages } => {
-                super::clients::pager_next(&mut self.cluster, pages, self.explain, &mut self.pager)?
+                let a = super::clients::pager_next(&mut self.cluster, pages, self.explain, &mut self.pager)?;
+                self.pager_answer(a)
             }
             Command::Set { name, value } => {
                 let explain_to = match (name.as_str(), value.as_str()) {
@@ -556,6 +587,7 @@ impl Session {
                     let why = OutputWhy::Setting(why);
                     out["explain"] = Value::String(why::render(&why, Lang::En));
                     out["why"] = why.to_json();
+                    self.why = Some(why);
                 }
                 out
             }
@@ -631,6 +663,21 @@ impl Session {
         }
     }
 
+    /// A pager line's output; its reply and decisions are the line's.
+    fn pager_answer(&mut self, a: super::clients::PagerAnswer) -> Value {
+        self.reply = a.reply;
+        self.client_log = a.log;
+        a.out
+    }
+
+    /// An informer line's output (`informer start|show|stop`); its decisions are the line's.
+    fn informer_report(&mut self, r: &InformerReport) -> Value {
+        if self.explain {
+            self.client_log = Some(r.log.iter().map(super::why::informer::log_entry).collect());
+        }
+        super::why::informer::report_json(r, self.explain)
+    }
+
     fn poll_informers(&mut self) {
         for inf in self.informers.values_mut() {
             inf.poll(&mut self.cluster);
@@ -668,7 +715,8 @@ impl Session {
                     Informer::new(&name, &resource, namespace.as_deref(), mode, indexes, seed, resync)
                         .with_client_go(self.cluster.client_go_minor(), self.cluster.now());
                 inf.poll(&mut self.cluster);
-                let mut out = super::why::informer::report_json(&inf.peek(), self.explain);
+                let report = inf.peek();
+                let mut out = self.informer_report(&report);
                 self.informer_records.insert(name.clone(), (resource.clone(), inf.apiserver()));
                 self.informers.insert(name, inf);
                 if let Value::Object(m) = &mut out {
@@ -679,7 +727,8 @@ impl Session {
             InformerCommand::Stop { name } => match self.informers.get_mut(&name) {
                 Some(inf) => {
                     inf.stop(&mut self.cluster);
-                    let mut out = super::why::informer::report_json(&inf.show(), self.explain);
+                    let report = inf.show();
+                    let mut out = self.informer_report(&report);
                     if let Value::Object(m) = &mut out {
                         m.insert("stopped".into(), Value::Bool(true));
                     }
@@ -688,203 +737,29 @@ impl Session {
                 None => return Err(Refusal::NoInformer { name }),
             },
             InformerCommand::Show { name } => match self.informers.get_mut(&name) {
-                Some(inf) => super::why::informer::report_json(&inf.show(), self.explain),
+                Some(inf) => {
+                    let report = inf.show();
+                    self.informer_report(&report)
+                }
                 None => return Err(Refusal::NoInformer { name }),
             },
         })
     }
 
     fn etcd(&mut self, cmd: EtcdCommand) -> Value {
-        let (out, why) = self.cluster.with_etcd(|etcd| Self::etcd_op(etcd, cmd));
+        let (out, why, reply) = self.cluster.with_etcd(|etcd| super::etcd_ops::etcd_op(etcd, cmd));
+        self.reply = Reply::Etcd(reply);
         self.with_etcd_why(out, why)
     }
 
     /// Adds an etcd operation's `"explain"` and `"why"` when explanations are on.
-    fn with_etcd_why(&self, mut out: Value, why: EtcdWhy) -> Value {
+    fn with_etcd_why(&mut self, mut out: Value, why: EtcdWhy) -> Value {
         if self.explain {
             let why = OutputWhy::Etcd(why);
             out["explain"] = Value::String(why::render(&why, Lang::En));
             out["why"] = why.to_json();
+            self.why = Some(why);
         }
         out
-    }
-
-    fn refusal(e: &crate::store::MvccError) -> EtcdRefusal {
-        match e {
-            crate::store::MvccError::Compacted => EtcdRefusal::Compacted,
-            crate::store::MvccError::FutureRev => EtcdRefusal::FutureRevision,
-        }
-    }
-
-    fn etcd_op(etcd: &mut crate::store::MvccStore, cmd: EtcdCommand) -> (Value, EtcdWhy) {
-        match cmd {
-            EtcdCommand::Put { key, value } => {
-                let r = etcd.put(PutRequest {
-                    key: key.into_bytes(),
-                    value: value.into_bytes(),
-                    ..Default::default()
-                });
-                (
-                    json!({"header": {"revision": r.header.revision}}),
-                    EtcdWhy::new(EtcdOp::Put, r.header.revision),
-                )
-            }
-            EtcdCommand::Get { key, prefix, revision, limit } => {
-                let k = key.into_bytes();
-                let range_end = if prefix { prefix_end(&k) } else { vec![] };
-                let req = RangeRequest {
-                    key: k,
-                    range_end,
-                    revision: revision.unwrap_or(0),
-                    limit: limit.unwrap_or(0),
-                    ..Default::default()
-                };
-                let mut why = EtcdWhy::new(EtcdOp::Range, etcd.current_revision());
-                why.at = revision.filter(|r| *r > 0);
-                match etcd.range(&req) {
-                    Ok(r) => {
-                        let kvs: Vec<Value> = r.kvs.iter().map(kv_json).collect();
-                        why.revision = r.header.revision;
-                        why.count = Some(r.count);
-                        why.more = Some(r.more);
-                        (
-                            json!({"header": {"revision": r.header.revision}, "kvs": kvs, "count": r.count, "more": r.more}),
-                            why,
-                        )
-                    }
-                    Err(e) => {
-                        why.refused = Some(Self::refusal(&e));
-                        why.compacted = etcd.compact_revision();
-                        (json!({"error": e.to_string()}), why)
-                    }
-                }
-            }
-            EtcdCommand::Del { key, prefix } => {
-                let k = key.into_bytes();
-                let range_end = if prefix { prefix_end(&k) } else { vec![] };
-                let r = etcd.delete_range(DeleteRangeRequest { key: k, range_end, prev_kv: false });
-                let mut why = EtcdWhy::new(EtcdOp::DeleteRange, r.header.revision);
-                why.count = Some(r.deleted);
-                (json!({"header": {"revision": r.header.revision}, "deleted": r.deleted}), why)
-            }
-            EtcdCommand::Compact { revision } => Self::compact_op(etcd, revision),
-        }
-    }
-
-    /// etcd's `Compact` with its decision (the apiservers are told by the caller, if at all).
-    fn compact_op(etcd: &mut crate::store::MvccStore, revision: i64) -> (Value, EtcdWhy) {
-        let mut why = EtcdWhy::new(EtcdOp::Compact, etcd.current_revision());
-        why.at = Some(revision);
-        why.compacted = etcd.compact_revision();
-        match etcd.compact(revision) {
-            Ok(h) => {
-                why.revision = h.revision;
-                (json!({"header": {"revision": h.revision}, "compacted": revision}), why)
-            }
-            Err(e) => {
-                why.refused = Some(Self::refusal(&e));
-                (json!({"error": e.to_string()}), why)
-            }
-        }
-    }
-}
-
-/// Snapshots of a session taken as a log runs, so that the state after any prefix of a long
-/// log (the scrubber, undo) is rebuilt from the nearest snapshot at or before it instead of by
-/// replaying the whole log from its first line.
-///
-/// A snapshot is a deep copy of the [`Session`] (the engine holds no shared mutable state, so a
-/// clone is a sandbox of its own that evolves exactly like the original). A copy costs about as
-/// much as running the lines that built the state (every object is copied), so snapshots are
-/// few: on the spacing ([`Checkpoints::every`] lines), at most one per batch of lines run (the
-/// last spacing point the batch passes) and at most one per rebuild; when there would be more
-/// than [`Checkpoints::MAX`], the spacing doubles and every other one is dropped.
-///
-/// Whoever owns the log says when a prefix changes ([`Checkpoints::truncate`]): lines are only
-/// ever appended, or the log is cut back (undo, a fork, Play growing its last line).
-#[derive(Debug, Clone)]
-pub struct Checkpoints {
-    every: usize,
-    /// `(n, state after the first n lines)`, ascending in `n`.
-    snaps: Vec<(usize, std::rc::Rc<Session>)>,
-}
-
-impl Default for Checkpoints {
-    fn default() -> Self {
-        Checkpoints::new(Checkpoints::EVERY)
-    }
-}
-
-impl Checkpoints {
-    /// The first spacing, in lines.
-    pub const EVERY: usize = 128;
-    /// The most snapshots kept.
-    pub const MAX: usize = 16;
-
-    /// No snapshots yet; one is taken every `every` lines (at least 1).
-    pub fn new(every: usize) -> Self {
-        Checkpoints { every: every.max(1), snaps: Vec::new() }
-    }
-
-    /// The current spacing in lines.
-    pub fn every(&self) -> usize {
-        self.every
-    }
-
-    /// The line counts that have a snapshot, ascending.
-    pub fn positions(&self) -> impl Iterator<Item = usize> + '_ {
-        self.snaps.iter().map(|(n, _)| *n)
-    }
-
-    /// The last spacing point in `from + 1 ..= to` (where a batch that runs those lines keeps its
-    /// one snapshot), if any.
-    pub fn mark_in(&self, from: usize, to: usize) -> Option<usize> {
-        let m = to / self.every * self.every;
-        (m > from && m > 0).then_some(m)
-    }
-
-    /// `session` has run the first `n` lines of the log: keeps a copy of it if `n` is on the
-    /// spacing and not already kept.
-    pub fn offer(&mut self, n: usize, session: &Session) {
-        if n == 0 || !n.is_multiple_of(self.every) || self.snaps.last().is_some_and(|(m, _)| *m >= n) {
-            return;
-        }
-        self.snaps.push((n, std::rc::Rc::new(session.clone())));
-        if self.snaps.len() > Self::MAX {
-            self.every *= 2;
-            let every = self.every;
-            self.snaps.retain(|(m, _)| m.is_multiple_of(every));
-        }
-    }
-
-    /// The log changed after its first `n` lines: forgets the snapshots beyond them.
-    pub fn truncate(&mut self, n: usize) {
-        self.snaps.retain(|(m, _)| *m <= n);
-    }
-
-    /// The state after the first `n` lines of `lines` (`lines` is the log, at least `n` long):
-    /// a copy of the nearest snapshot at or before `n`, then the lines after it run again, with
-    /// the same line numbers. The last spacing point passed on the way is kept, so that the next
-    /// step nearby starts from there.
-    pub fn session_at<S: AsRef<str>>(
-        &mut self,
-        n: usize,
-        lines: &[S],
-        fresh: impl FnOnce() -> Session,
-    ) -> Session {
-        let n = n.min(lines.len());
-        let (mut done, mut session) = match self.snaps.iter().rev().find(|(m, _)| *m <= n) {
-            Some((m, s)) => (*m, Session::clone(s)),
-            None => (0, fresh()),
-        };
-        let mark = self.mark_in(done, n);
-        while done < n {
-            session.run_line(done + 1, lines[done].as_ref());
-            done += 1;
-            if Some(done) == mark {
-                self.offer(done, &session);
-            }
-        }
-        session
     }
 }

@@ -24,7 +24,7 @@ fn refill(spec: &mut RequestSpec, lab: &Lab) {
         Verb::Create => spec.body = lines::body_template(&spec.resource, &spec.namespace, &spec.name),
         Verb::Update => {
             let kind = lines::kind_of(&spec.resource);
-            spec.body = lines::latest_object(lab.outputs(), kind, spec.namespace.trim(), spec.name.trim())
+            spec.body = lines::latest_object(lab.answers(), kind, spec.namespace.trim(), spec.name.trim())
                 .and_then(|o| serde_json::to_string_pretty(&o).ok())
                 .unwrap_or_else(|| lines::body_template(&spec.resource, &spec.namespace, &spec.name));
         }

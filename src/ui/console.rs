@@ -11,58 +11,72 @@ use super::i18n::{K, Tr, use_tr};
 use super::lines;
 use super::messages::Messages;
 use super::state::{Action, Entry, HoverHandle, LabHandle, Place};
+use crate::script::reply::{Body, EtcdReply, Reply};
 
-/// One line of text saying what an output is.
+/// One line of text saying what an output is, from the session's typed answer.
 pub fn summary(tr: Tr, entry: &Entry, out: &Value) -> String {
     if let Some(e) = super::why::error(tr, entry) {
         return tr.f(K::SumError, &[&e]);
     }
-    if let Some(id) = out.get("watch").and_then(Value::as_str) {
-        let code = out.get("code").and_then(Value::as_u64).unwrap_or(200);
-        return tr.f(K::SumWatchOpened, &[&format!("{code} {}", lines::status_text(code)), &id]);
-    }
-    if let Some(events) = out.get("events").and_then(Value::as_array) {
-        let closed = out.get("closed").and_then(Value::as_bool) == Some(true);
-        let kinds: Vec<&str> = events.iter().filter_map(|e| e.get("type").and_then(Value::as_str)).collect();
-        let mut s = match kinds.len() {
-            0 => tr.t(K::SumNoEvents).to_string(),
-            1 => tr.f(K::SumOneEvent, &[&kinds[0]]),
-            n => tr.f(K::SumEvents, &[&n, &kinds.join(", ")]),
-        };
-        if closed {
-            s.push_str(tr.t(K::SumClosed));
-        }
-        return s;
-    }
-    if let Some(status) = lines::status_line(out) {
-        let mut s = status;
-        if let Some(body) = out.get("body") {
-            if let Some(items) = body.get("items").and_then(Value::as_array) {
-                s.push_str(&format!(" · {}", tr.items(items.len())));
-            } else if let Some(name) = body.pointer("/metadata/name").and_then(Value::as_str) {
-                s.push_str(&format!(" · {name}"));
+    match &*entry.reply {
+        Reply::Api(a) => match &a.watch {
+            Some(id) => {
+                let code = u64::from(a.code);
+                tr.f(K::SumWatchOpened, &[&format!("{code} {}", lines::status_text(code)), id])
             }
-            if body.get("kind").and_then(Value::as_str) != Some("Status")
-                && let Some(rv) = body.pointer("/metadata/resourceVersion").and_then(Value::as_str)
-            {
-                s.push_str(&format!(" · RV {rv}"));
+            None => {
+                let mut s = lines::status_line(a);
+                let rv = match &a.body {
+                    Body::List(l) => {
+                        s.push_str(&format!(" · {}", tr.items(l.items.len())));
+                        l.resource_version.as_deref()
+                    }
+                    Body::Object(o) => {
+                        if let Some(name) = &o.name {
+                            s.push_str(&format!(" · {name}"));
+                        }
+                        o.resource_version.as_deref()
+                    }
+                    Body::Status(_) | Body::None => None,
+                };
+                if let Some(rv) = rv {
+                    s.push_str(&format!(" · RV {rv}"));
+                }
+                if a.body.continue_token().is_some() {
+                    s.push_str(" · continue…");
+                }
+                s
             }
-            if body.pointer("/metadata/continue").and_then(Value::as_str).is_some_and(|c| !c.is_empty()) {
-                s.push_str(" · continue…");
+        },
+        Reply::Events(e) => {
+            let kinds: Vec<&str> = e.events.iter().map(|f| f.kind.as_str()).collect();
+            let mut s = match kinds.len() {
+                0 => tr.t(K::SumNoEvents).to_string(),
+                1 => tr.f(K::SumOneEvent, &[&kinds[0]]),
+                n => tr.f(K::SumEvents, &[&n, &kinds.join(", ")]),
+            };
+            if e.closed {
+                s.push_str(tr.t(K::SumClosed));
             }
+            s
         }
-        return s;
+        Reply::Etcd(EtcdReply { revision: Some(rev), count, more, .. }) => {
+            let mut s = tr.f(K::SumRevision, &[rev]);
+            if let Some(c) = count {
+                s.push_str(&tr.f(K::SumCount, &[c]));
+            }
+            if *more == Some(true) {
+                s.push_str(tr.t(K::SumMore));
+            }
+            s
+        }
+        Reply::Etcd(_) | Reply::ClientError(_) | Reply::Other => shown(tr, out),
     }
-    if let Some(rev) = out.pointer("/header/revision") {
-        let mut s = tr.f(K::SumRevision, &[rev]);
-        if let Some(c) = out.get("count") {
-            s.push_str(&tr.f(K::SumCount, &[c]));
-        }
-        if out.get("more").and_then(Value::as_bool) == Some(true) {
-            s.push_str(tr.t(K::SumMore));
-        }
-        return s;
-    }
+}
+
+/// An output with no answer to summarise (a setting, `advance`, an informer), as its JSON
+/// without the line number, cut at 90 characters.
+fn shown(tr: Tr, out: &Value) -> String {
     let mut rest = out.clone();
     if let Some(o) = rest.as_object_mut() {
         o.remove("line");
@@ -129,7 +143,10 @@ fn log_row(p: &RowProps) -> Html {
     let (i, n, entry, future) = (p.i, p.i + 1, &p.entry, p.future);
     let (class, summ) = match &entry.out {
         None => ("entry comment", String::new()),
-        Some(out) => (if lines::is_error(out) { "entry err" } else { "entry" }, summary(tr, entry, out)),
+        Some(out) => (
+            if lines::is_error(&entry.reply, entry.failure.is_some()) { "entry err" } else { "entry" },
+            summary(tr, entry, out),
+        ),
     };
     let on_click = p.on_select.reform(move |_: MouseEvent| i);
     let enter = p.on_hover.reform(move |_: MouseEvent| Some(i));

@@ -249,7 +249,6 @@ strings! {
     WhyFrameModified => "“{0}” was changed at revision {1}; the frame carries the object as it is after that write.", "“{0}”在 revision {1} 被修改；这一帧携带的是写入之后的对象。";
     WhyFrameDeleted => "“{0}” was deleted at revision {1}; the frame carries its last state.", "“{0}”在 revision {1} 被删除；这一帧携带的是它最后的状态。";
     WhyFrameBookmark => "No object changed: the server tells the watch it has seen everything up to revision {0}, so a restart can resume from there.", "没有对象变化：服务器告诉这个 watch 它已经看到了 revision {0} 之前的一切，重启时可以从这里继续。";
-    WhyFrameUnknown => "A frame of type “{0}”, which is not one a watch sends (ADDED, MODIFIED, DELETED, BOOKMARK, ERROR).", "类型为“{0}”的帧：这不是 watch 会发送的类型（ADDED、MODIFIED、DELETED、BOOKMARK、ERROR）。";
 
     // ---- watches
     WatchesHeading => "Watches", "Watch";

@@ -1,12 +1,16 @@
-//! The one place that turns UI actions into script lines, and reads the JSON output objects
-//! back (status texts, continue tokens, revisions seen, watches). Pure functions only: the
-//! components call these, and `tests/web/` tests them directly.
+//! The one place that turns UI actions into script lines, and the session's typed answers into
+//! what the panels list (status texts, continue tokens, revisions seen, watches and their
+//! frames). Pure functions only: the components call these, and `tests/web/` tests them
+//! directly.
 
 use serde_json::{Value, json};
 
+use super::model::Entry;
 use crate::apiserver::continue_token::ContinueToken;
-use crate::apiserver::request::Query;
-use crate::script::parse::{Command, parse_line};
+use crate::apiserver::watch::FrameType;
+use crate::script::parse::Command;
+use crate::script::reply::{ApiReply, At, Body, EventFacts, EventsReply, ObjectFacts, Reply, object_json};
+use crate::script::why::OutputWhy;
 
 /// The request builder's verbs: the apiserver's own (its `ALL` is what the builder offers).
 pub use crate::apiserver::verb::Verb;
@@ -252,29 +256,21 @@ pub fn status_text(code: u64) -> &'static str {
     }
 }
 
-/// The status line of an API output, e.g. `410 Gone — Expired`; None for other outputs.
-pub fn status_line(out: &Value) -> Option<String> {
-    let code = out.get("code")?.as_u64()?;
+/// The status line of an API answer, e.g. `410 Gone — Expired`.
+pub fn status_line(a: &ApiReply) -> String {
+    let code = u64::from(a.code);
     let mut s = format!("{code} {}", status_text(code)).trim_end().to_string();
-    if let Some(reason) = out.pointer("/body/reason").and_then(Value::as_str)
-        && out.pointer("/body/kind").and_then(Value::as_str) == Some("Status")
-        && !reason.is_empty()
-    {
+    if let Some(reason) = a.reason() {
         s.push_str(" — ");
         s.push_str(reason);
     }
-    Some(s)
+    s
 }
 
-/// Whether an output is an error of any kind (parse error, Status failure, etcd error).
-pub fn is_error(out: &Value) -> bool {
-    if out.get("error").is_some() {
-        return true;
-    }
-    if let Some(code) = out.get("code").and_then(Value::as_u64) {
-        return code >= 400;
-    }
-    false
+/// Whether a line is an error of any kind: it did not run (`failed`), or its answer is a Status
+/// failure, etcd's error or a client's.
+pub fn is_error(reply: &Reply, failed: bool) -> bool {
+    failed || reply.is_error()
 }
 
 /// Decodes a continue token with the apiserver's own decoder (`storage.DecodeContinue`), e.g.
@@ -282,110 +278,93 @@ pub fn is_error(out: &Value) -> bool {
 /// on every input. The error is the server's own message for that token
 /// (`invalid continue token: …`).
 pub fn decode_continue(token: &str) -> Result<Value, String> {
-    match ContinueToken::decode(token) {
-        Ok(t) => {
-            Ok(json!({"v": crate::apiserver::continue_token::TOKEN_VERSION, "rv": t.rv, "start": t.start}))
-        }
-        Err(e) => Err(format!("invalid continue token: {e}")),
-    }
+    ContinueToken::decode(token)
+        .map(|t| json!({"v": crate::apiserver::continue_token::TOKEN_VERSION, "rv": t.rv, "start": t.start}))
+        .map_err(|e| format!("invalid continue token: {e}"))
 }
 
 /// A one-line summary of a decoded token: `rv 4, start "a\u0000"`.
 pub fn describe_token(token: &str) -> String {
-    match decode_continue(token) {
-        Ok(v) => {
-            let rv = v.get("rv").map(|r| r.to_string()).unwrap_or_else(|| "?".into());
-            let start = v.get("start").map(|s| s.to_string()).unwrap_or_else(|| "?".into());
-            format!("rv {rv}, start {start}")
-        }
-        Err(e) => e,
+    match ContinueToken::decode(token) {
+        Ok(t) => format!("rv {}, start {}", t.rv, Value::String(t.start)),
+        Err(e) => format!("invalid continue token: {e}"),
     }
 }
 
-fn push_rv(out: &mut std::collections::BTreeSet<u64>, v: Option<&Value>) {
-    let n = match v {
-        Some(Value::String(s)) => s.parse::<u64>().ok(),
-        Some(Value::Number(n)) => n.as_u64(),
-        _ => None,
-    };
-    if let Some(n) = n
+fn push_rv(out: &mut std::collections::BTreeSet<u64>, rv: Option<&str>) {
+    push_revision(out, rv.and_then(|s| s.parse::<i64>().ok()));
+}
+
+fn push_revision(out: &mut std::collections::BTreeSet<u64>, rev: Option<i64>) {
+    if let Some(n) = rev.and_then(|r| u64::try_from(r).ok())
         && n > 0
     {
         out.insert(n);
     }
 }
 
-fn object_rvs(out: &mut std::collections::BTreeSet<u64>, obj: &Value) {
-    push_rv(out, obj.pointer("/metadata/resourceVersion"));
-    if let Some(items) = obj.get("items").and_then(Value::as_array) {
-        for it in items {
-            push_rv(out, it.pointer("/metadata/resourceVersion"));
-        }
-    }
-}
-
-/// Every revision / resourceVersion that appears in the outputs, newest first.
-pub fn revisions_seen<'a>(outputs: impl IntoIterator<Item = &'a Value>) -> Vec<u64> {
+/// Every revision / resourceVersion that appears in the answers, newest first.
+pub fn revisions_seen<'a>(replies: impl IntoIterator<Item = &'a Reply>) -> Vec<u64> {
     let mut seen = Seen::default();
-    outputs.into_iter().for_each(|out| seen.push_output(out));
+    replies.into_iter().for_each(|r| seen.push_reply(r));
     seen.revisions().collect()
 }
 
-/// Every continue token in the outputs (`body.metadata.continue`), newest first, no repeats.
-pub fn tokens_seen<'a>(outputs: impl IntoIterator<Item = &'a Value>) -> Vec<String> {
+/// Every continue token in the answers, newest first, no repeats.
+pub fn tokens_seen<'a>(replies: impl IntoIterator<Item = &'a Reply>) -> Vec<String> {
     let mut seen = Seen::default();
-    outputs.into_iter().for_each(|out| seen.push_output(out));
+    replies.into_iter().for_each(|r| seen.push_reply(r));
     seen.tokens().map(str::to_string).collect()
 }
 
-/// The newest object named `name` (of `kind`, and in `namespace` when given) in the outputs:
-/// from a single-object body, a list's items or a watch event.
+/// The newest object named `name` (of `kind`, and in `namespace` when given) in the answers
+/// (each output with its typed reply): from a single-object body, a list's items or a watch
+/// event; its JSON as answered (with `apiVersion` and `kind` added to a list's item).
 pub fn latest_object<'a>(
-    outputs: impl DoubleEndedIterator<Item = &'a Value>,
+    answers: impl DoubleEndedIterator<Item = (&'a Value, &'a Reply)>,
     kind: &str,
     namespace: &str,
     name: &str,
 ) -> Option<Value> {
-    let matches = |o: &Value, kind_hint: Option<&str>| -> bool {
-        let k = o.get("kind").and_then(Value::as_str).or(kind_hint);
-        k == Some(kind)
-            && o.pointer("/metadata/name").and_then(Value::as_str) == Some(name)
-            && (namespace.is_empty()
-                || o.pointer("/metadata/namespace").and_then(Value::as_str).unwrap_or(namespace) == namespace)
+    let matches = |o: &ObjectFacts, kind_hint: Option<&str>| -> bool {
+        o.kind.as_deref().or(kind_hint) == Some(kind)
+            && o.name.as_deref() == Some(name)
+            && (namespace.is_empty() || o.namespace.as_deref().unwrap_or(namespace) == namespace)
     };
-    for out in outputs.rev() {
-        if let Some(events) = out.get("events").and_then(Value::as_array) {
-            for ev in events.iter().rev() {
-                if ev.get("type").and_then(Value::as_str) == Some("DELETED") {
-                    continue;
-                }
-                if let Some(o) = ev.get("object")
-                    && matches(o, None)
-                {
-                    return Some(o.clone());
-                }
-            }
-        }
-        let Some(body) = out.get("body") else { continue };
-        if matches(body, None) {
-            return Some(body.clone());
-        }
-        let item_kind = body.get("kind").and_then(Value::as_str).and_then(|k| k.strip_suffix("List"));
-        if let Some(items) = body.get("items").and_then(Value::as_array)
-            && let Some(o) = items.iter().rev().find(|o| matches(o, item_kind))
-        {
-            let mut o = o.clone();
-            if o.get("kind").is_none()
-                && let (Some(map), Some(k)) = (o.as_object_mut(), item_kind)
-            {
+    for (out, reply) in answers.rev() {
+        let found = match reply {
+            Reply::Events(e) => e
+                .events
+                .iter()
+                .enumerate()
+                .rev()
+                .find(|(_, ev)| ev.kind != FrameType::Deleted && matches(&ev.object, None))
+                .map(|(i, _)| (At::Event(i), None)),
+            Reply::Api(a) => match &a.body {
+                Body::Object(o) if matches(o, None) => Some((At::Body, None)),
+                Body::List(l) => l
+                    .items
+                    .iter()
+                    .enumerate()
+                    .rev()
+                    .find(|(_, o)| matches(o, l.item_kind()))
+                    .map(|(i, o)| (At::Item(i), l.item_kind().filter(|_| o.kind.is_none()))),
+                Body::Object(_) | Body::Status(_) | Body::None => None,
+            },
+            Reply::Etcd(_) | Reply::ClientError(_) | Reply::Other => None,
+        };
+        let Some((at, add_kind)) = found else { continue };
+        let o = object_json(out, at)?.clone();
+        return Some(match (add_kind, o) {
+            (Some(k), Value::Object(map)) => {
                 let mut m = serde_json::Map::new();
                 m.insert("apiVersion".into(), Value::String("v1".into()));
                 m.insert("kind".into(), Value::String(k.into()));
-                m.extend(std::mem::take(map));
-                *map = m;
+                m.extend(map);
+                Value::Object(m)
             }
-            return Some(o);
-        }
+            (_, o) => o,
+        });
     }
     None
 }
@@ -393,15 +372,15 @@ pub fn latest_object<'a>(
 /// A watch frame as the watches panel lists it.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Frame {
-    pub kind: String,
+    pub kind: FrameType,
     pub name: String,
     pub rv: String,
     /// For ERROR frames: the Status code and reason.
     pub detail: String,
-    /// The `why` of the output that opened the watch (its decision), when known.
-    pub watch_why: Option<Value>,
-    /// For the frames of an `events` output whose stream ended: that output's `why`.
-    pub ended_why: Option<Value>,
+    /// The decision of the output that opened the watch, when known.
+    pub watch_why: Option<OutputWhy>,
+    /// For the frames of an `events` line whose stream ended: why it ended.
+    pub ended_why: Option<OutputWhy>,
 }
 
 /// What the log says about one watch stream.
@@ -416,44 +395,42 @@ pub struct WatchInfo {
     pub paused: bool,
     pub cancelled: bool,
     pub closed: bool,
-    /// The `why` of the output that opened it.
-    pub why: Option<Value>,
+    /// The decision of the output that opened it.
+    pub why: Option<OutputWhy>,
 }
 
-pub fn frame_of(ev: &Value) -> Frame {
-    let o = ev.get("object").cloned().unwrap_or(Value::Null);
-    let s = |p: &str| o.pointer(p).and_then(Value::as_str).unwrap_or("").to_string();
-    let kind = ev.get("type").and_then(Value::as_str).unwrap_or("?").to_string();
-    let detail = if kind == "ERROR" {
-        let code = o.get("code").map(|c| c.to_string()).unwrap_or_default();
-        format!("{code} {}", s("/reason")).trim().to_string()
-    } else {
-        String::new()
+pub fn frame_of(ev: &EventFacts) -> Frame {
+    let detail = match &ev.error {
+        Some(s) => {
+            let code = s.code.map(|c| c.to_string()).unwrap_or_default();
+            format!("{code} {}", s.reason).trim().to_string()
+        }
+        None => String::new(),
     };
+    let o = &ev.object;
     Frame {
-        kind,
-        name: s("/metadata/name"),
-        rv: s("/metadata/resourceVersion"),
+        kind: ev.kind,
+        name: o.name.clone().unwrap_or_default(),
+        rv: o.resource_version.clone().unwrap_or_default(),
         detail,
         watch_why: None,
         ended_why: None,
     }
 }
 
-/// The frames of one `events` output, each with the decisions behind it: `watch_why` from the
-/// output that opened the watch, `ended_why` from this output when its stream ended.
-pub fn frames_of(events_out: &Value, watch_why: Option<&Value>) -> Vec<Frame> {
-    let ended =
-        events_out.get("why").filter(|_| events_out.get("closed").and_then(Value::as_bool) == Some(true));
-    events_out
-        .get("events")
-        .and_then(Value::as_array)
-        .map(|evs| {
-            evs.iter()
-                .map(|ev| Frame { watch_why: watch_why.cloned(), ended_why: ended.cloned(), ..frame_of(ev) })
-                .collect()
-        })
-        .unwrap_or_default()
+/// The frames of one `events` line, each with the decisions behind it: `watch_why` from the
+/// output that opened the watch, `ended` (why the stream ended) when it ended.
+pub fn frames_of(
+    events: &EventsReply,
+    ended: Option<&OutputWhy>,
+    watch_why: Option<&OutputWhy>,
+) -> Vec<Frame> {
+    let ended = ended.filter(|_| events.closed);
+    events
+        .events
+        .iter()
+        .map(|ev| Frame { watch_why: watch_why.cloned(), ended_why: ended.cloned(), ..frame_of(ev) })
+        .collect()
 }
 
 enum WatchCmd {
@@ -463,16 +440,12 @@ enum WatchCmd {
     Cancel,
 }
 
-/// One log entry as [`Seen`] folds it: the script line, its output and the command the session
-/// parsed it as.
-pub type SeenEntry<'a> = (&'a str, Option<&'a Value>, Option<&'a Command>);
-
 /// Every watch opened in the log, in order, with its frames and state.
-pub fn watches<'a>(entries: impl IntoIterator<Item = SeenEntry<'a>>) -> Vec<WatchInfo> {
+pub fn watches<'a>(entries: impl IntoIterator<Item = &'a Entry>) -> Vec<WatchInfo> {
     Seen::of(entries).watches
 }
 
-/// What the panels read from a log's outputs (the revisions and continue tokens seen, the
+/// What the panels read from a log's answers (the revisions and continue tokens seen, the
 /// watches and their frames), folded one entry at a time: a sandbox keeps it up to date as
 /// lines run, instead of reading the whole log again at every render.
 #[derive(Clone, Debug, Default, PartialEq)]
@@ -487,40 +460,42 @@ pub struct Seen {
 }
 
 impl Seen {
-    /// The fold of these (script line, output, parsed command) entries.
-    pub fn of<'a>(entries: impl IntoIterator<Item = SeenEntry<'a>>) -> Seen {
+    /// The fold of these entries.
+    pub fn of<'a>(entries: impl IntoIterator<Item = &'a Entry>) -> Seen {
         let mut seen = Seen::default();
-        for (line, out, command) in entries {
-            seen.push(line, out, command);
+        for e in entries {
+            seen.push(e);
         }
         seen
     }
 
-    /// Folds the next entry: its script line, its output (None for blank lines and comments)
-    /// and the command the session parsed it as (None when it did not parse).
-    pub fn push(&mut self, line: &str, out: Option<&Value>, command: Option<&Command>) {
+    /// Folds the next entry: its answer, and what the session parsed its line as.
+    pub fn push(&mut self, e: &Entry) {
         let i = self.len;
         self.len += 1;
-        let Some(out) = out else { return };
-        self.push_output(out);
+        if e.out.is_none() {
+            return;
+        }
+        let reply = &*e.reply;
+        self.push_reply(reply);
         let ws = &mut self.watches;
-        if let Some(id) = out.get("watch").and_then(Value::as_str) {
+        if let Some(id) = reply.api().and_then(|a| a.watch.as_deref()) {
             ws.retain(|w| w.id != id);
             ws.push(WatchInfo {
                 id: id.to_string(),
                 entry: i,
-                request: line.to_string(),
+                request: e.line.to_string(),
                 frames: Vec::new(),
                 paused: false,
                 cancelled: false,
                 closed: false,
-                why: out.get("why").cloned(),
+                why: e.why.as_deref().cloned(),
             });
             return;
         }
         // Only `events`, `pause`, `resume` and `cancel` change a watch: the session's parse of
         // the line says which it was.
-        let (id, cmd) = match command {
+        let (id, cmd) = match e.command.as_deref() {
             Some(Command::Events { watch }) => (watch.clone(), WatchCmd::Events),
             Some(Command::Pause(id)) => (id.clone(), WatchCmd::Pause),
             Some(Command::Resume(id)) => (id.clone(), WatchCmd::Resume),
@@ -528,14 +503,14 @@ impl Seen {
             _ => return,
         };
         let Some(w) = ws.iter_mut().rev().find(|w| w.id == id) else { return };
-        if out.get("events").is_some() {
-            w.frames.extend(frames_of(out, w.why.as_ref()));
-            if out.get("closed").and_then(Value::as_bool) == Some(true) {
+        if let Some(events) = reply.events() {
+            w.frames.extend(frames_of(events, e.why.as_deref(), w.why.as_ref()));
+            if events.closed {
                 w.closed = true;
             }
             return;
         }
-        if out.get("error").is_some() {
+        if e.failure.is_some() || reply.error().is_some() {
             return;
         }
         match cmd {
@@ -546,31 +521,39 @@ impl Seen {
         }
     }
 
-    /// The revisions and continue token of one output.
-    fn push_output(&mut self, out: &Value) {
+    /// The revisions and continue token of one answer.
+    fn push_reply(&mut self, reply: &Reply) {
         let rvs = &mut self.rvs;
-        if let Some(body) = out.get("body") {
-            object_rvs(rvs, body);
-        }
-        if let Some(events) = out.get("events").and_then(Value::as_array) {
-            for ev in events {
-                if let Some(o) = ev.get("object") {
-                    object_rvs(rvs, o);
+        match reply {
+            Reply::Api(a) => {
+                match &a.body {
+                    Body::List(l) => {
+                        push_rv(rvs, l.resource_version.as_deref());
+                        for it in &l.items {
+                            push_rv(rvs, it.resource_version.as_deref());
+                        }
+                    }
+                    Body::Object(o) => push_rv(rvs, o.resource_version.as_deref()),
+                    Body::Status(_) | Body::None => {}
+                }
+                if let Some(t) = a.body.continue_token() {
+                    self.tokens.retain(|x| x != t);
+                    self.tokens.push(t.to_string());
                 }
             }
-        }
-        push_rv(rvs, out.pointer("/header/revision"));
-        if let Some(kvs) = out.get("kvs").and_then(Value::as_array) {
-            for kv in kvs {
-                push_rv(rvs, kv.get("mod_revision"));
-                push_rv(rvs, kv.get("create_revision"));
+            Reply::Events(e) => {
+                for ev in &e.events {
+                    push_rv(rvs, ev.object.resource_version.as_deref());
+                }
             }
-        }
-        if let Some(t) = out.pointer("/body/metadata/continue").and_then(Value::as_str)
-            && !t.is_empty()
-        {
-            self.tokens.retain(|x| x != t);
-            self.tokens.push(t.to_string());
+            Reply::Etcd(e) => {
+                push_revision(rvs, e.revision);
+                for kv in &e.kvs {
+                    push_revision(rvs, Some(kv.mod_revision));
+                    push_revision(rvs, Some(kv.create_revision));
+                }
+            }
+            Reply::ClientError(_) | Reply::Other => {}
         }
     }
 
@@ -594,31 +577,32 @@ pub fn split_script(text: &str) -> Vec<String> {
         .collect()
 }
 
-/// The next free `<prefix>-<n>` names for "create N objects", given the log so far.
-pub fn next_names(log: &[String], prefix: &str, count: usize) -> Vec<String> {
+/// The next free `<prefix>-<n>` names for "create N objects": past every `<prefix>-<n>` named in
+/// the answers so far (objects answered, list items, watch frames).
+pub fn next_names<'a>(
+    replies: impl IntoIterator<Item = &'a Reply>,
+    prefix: &str,
+    count: usize,
+) -> Vec<String> {
     let mut n = 0usize;
-    let needle = format!("\"name\":\"{prefix}-");
-    for line in log {
-        let mut rest = line.as_str();
-        while let Some(i) = rest.find(&needle) {
-            rest = &rest[i + needle.len()..];
-            let digits: String = rest.chars().take_while(char::is_ascii_digit).collect();
-            if let Ok(k) = digits.parse::<usize>() {
-                n = n.max(k);
-            }
+    let mut see = |o: &ObjectFacts| {
+        let k = o.name.as_deref().and_then(|name| name.strip_prefix(prefix)?.strip_prefix('-'));
+        if let Some(k) = k.and_then(|d| d.parse::<usize>().ok()) {
+            n = n.max(k);
+        }
+    };
+    for reply in replies {
+        match reply {
+            Reply::Api(a) => match &a.body {
+                Body::Object(o) => see(o),
+                Body::List(l) => l.items.iter().for_each(&mut see),
+                Body::Status(_) | Body::None => {}
+            },
+            Reply::Events(e) => e.events.iter().for_each(|ev| see(&ev.object)),
+            Reply::Etcd(_) | Reply::ClientError(_) | Reply::Other => {}
         }
     }
     (1..=count).map(|i| format!("{prefix}-{}", n + i)).collect()
-}
-
-/// The query parameter `key` of a request line, decoded as the apiserver decodes it (Go's
-/// `url.ParseQuery`, first value). `None` for a line that is not a request.
-pub fn query_param(line: &str, key: &str) -> Option<String> {
-    let Ok(Command::Request { target, .. }) = parse_line(line) else {
-        return None;
-    };
-    let (_, raw) = target.split_once('?')?;
-    Query::parse(raw).first(key).map(str::to_string)
 }
 
 /// The resourceVersion a frame or object carries, as a number.

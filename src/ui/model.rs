@@ -10,7 +10,9 @@ use serde_json::Value;
 
 use super::i18n::{K, Tr};
 use super::share::DataError;
+use crate::client::trace::LogEntry;
 use crate::script::parse::Command;
+use crate::script::reply::Reply;
 use crate::script::why::OutputWhy;
 use crate::script::{LineFailure, LineOutcome};
 
@@ -33,18 +35,28 @@ pub struct Entry {
     pub command: Option<Rc<Command>>,
     /// The output's decision as its type.
     pub why: Option<Rc<OutputWhy>>,
+    /// What the answer says, as the session typed it (what the panels draw).
+    pub reply: Rc<Reply>,
+    /// The client decisions of an `informer` or `pager` line, typed.
+    pub client_log: Option<Rc<Vec<LogEntry>>>,
 }
 
 impl Entry {
     /// Script line `line` with what the session gave for it.
     pub fn new(line: impl Into<Rc<str>>, outcome: Option<LineOutcome>) -> Entry {
-        let (out, failure, command, why) = match outcome {
-            None => (None, None, None, None),
-            Some(o) => {
-                (Some(Rc::new(o.out)), o.failure.map(Rc::new), o.command.map(Rc::new), o.why.map(Rc::new))
-            }
+        let Some(o) = outcome else {
+            let (out, failure, command, why, client_log) = (None, None, None, None, None);
+            return Entry { line: line.into(), out, failure, command, why, reply: Rc::default(), client_log };
         };
-        Entry { line: line.into(), out, failure, command, why }
+        Entry {
+            line: line.into(),
+            out: Some(Rc::new(o.out)),
+            failure: o.failure.map(Rc::new),
+            command: o.command.map(Rc::new),
+            why: o.why.map(Rc::new),
+            reply: Rc::new(o.reply),
+            client_log: o.client_log.map(Rc::new),
+        }
     }
 }
 

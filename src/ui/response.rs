@@ -1,18 +1,18 @@
 //! The response viewer: the selected (or latest) output — status line, headers, the explain
-//! text, a Status error highlighted, the continue token decoded, watch frames, etcd key-values,
-//! and the whole JSON, pretty-printed. Every value is rendered as text.
+//! text, a Status error highlighted, the continue token decoded, watch frames, etcd key-values
+//! (each from the session's typed answer), and the whole JSON, pretty-printed. Every value is
+//! rendered as text.
 
-use serde_json::Value;
 use yew::prelude::*;
 
 use super::i18n::{K, Tr, use_tr};
 use super::lines;
 use super::state::{LabHandle, SpecHandle};
 use super::why;
-
-fn s<'a>(v: &'a Value, p: &str) -> &'a str {
-    v.pointer(p).and_then(Value::as_str).unwrap_or("")
-}
+use crate::apiserver::watch::FrameType;
+use crate::script::parse::Command;
+use crate::script::reply::{At, Body, EventsReply, Kv, object_json};
+use crate::script::why::OutputWhy;
 
 /// Puts a continue token into the request builder (switching it to list if needed).
 #[derive(Properties, PartialEq)]
@@ -52,11 +52,13 @@ fn token_box(id: &'static str, label: &str, token: &str) -> Html {
 
 /// A watch frame's row, with its "why" in a disclosure.
 pub fn frame_row(tr: Tr, f: &lines::Frame, message: &str) -> Html {
-    let what =
-        if f.kind == "ERROR" { format!("{} {message}", f.detail).trim().to_string() } else { f.name.clone() };
+    let what = match f.kind {
+        FrameType::Error => format!("{} {message}", f.detail).trim().to_string(),
+        FrameType::Added | FrameType::Modified | FrameType::Deleted | FrameType::Bookmark => f.name.clone(),
+    };
     html! {
-        <tr class={classes!("ev", format!("ev-{}", f.kind.to_lowercase()))}>
-            <td>{ f.kind.clone() }</td><td class="mono">{ what }</td><td class="mono">{ f.rv.clone() }</td>
+        <tr class={classes!("ev", format!("ev-{}", f.kind.as_str().to_lowercase()))}>
+            <td>{ f.kind.as_str() }</td><td class="mono">{ what }</td><td class="mono">{ f.rv.clone() }</td>
             <td class="why-cell"><details class="why-frame"><summary>{ tr.t(K::Why) }</summary><p>{ why::frame(tr, f) }</p></details></td>
         </tr>
     }
@@ -71,13 +73,19 @@ pub const JSON_SHOWN: usize = 64 * 1024;
 /// Lists, frames and keys show this many rows at first (each "show more" doubles it).
 pub const ROWS_SHOWN: usize = 200;
 
-/// The frames of an `events` output, each with the decisions behind it (`watch_why`: the output
-/// that opened the watch).
-fn events_table(tr: Tr, out: &Value, watch_why: Option<&Value>, rows_max: usize) -> Html {
-    let frames = lines::frames_of(out, watch_why);
-    let events = out.get("events").and_then(Value::as_array).map(Vec::as_slice).unwrap_or_default();
-    let rows = frames.iter().zip(events).take(rows_max).map(|(f, ev)| {
-        let message = ev.pointer("/object/message").and_then(Value::as_str).unwrap_or("");
+/// The frames of an `events` line, each with the decisions behind it (`ended`: why the stream
+/// ended; `watch_why`: the output that opened the watch) and, for an ERROR frame, the message
+/// its Status shows in the output.
+fn events_table(
+    tr: Tr,
+    e: &EventsReply,
+    ended: Option<&OutputWhy>,
+    watch_why: Option<&OutputWhy>,
+    rows_max: usize,
+) -> Html {
+    let frames = lines::frames_of(e, ended, watch_why);
+    let rows = frames.iter().zip(&e.events).take(rows_max).map(|(f, ev)| {
+        let message = ev.error.as_ref().map_or("", |s| s.message.as_str());
         frame_row(tr, f, message)
     });
     html! {
@@ -88,22 +96,17 @@ fn events_table(tr: Tr, out: &Value, watch_why: Option<&Value>, rows_max: usize)
     }
 }
 
-pub fn kvs_table(tr: Tr, id: &'static str, kvs: &[Value]) -> Html {
+pub fn kvs_table(tr: Tr, id: &'static str, kvs: &[Kv]) -> Html {
     let rows = kvs.iter().map(|kv| {
-        let cell = |k: &str| match kv.get(k) {
-            Some(Value::String(x)) => x.clone(),
-            Some(v) => v.to_string(),
-            None => String::new(),
-        };
         html! {
             <tbody class="kv">
                 <tr>
-                    <td class="mono key">{ cell("key") }</td>
-                    <td class="num">{ cell("create_revision") }</td>
-                    <td class="num">{ cell("mod_revision") }</td>
-                    <td class="num">{ cell("version") }</td>
+                    <td class="mono key">{ kv.key.clone() }</td>
+                    <td class="num">{ kv.create_revision }</td>
+                    <td class="num">{ kv.mod_revision }</td>
+                    <td class="num">{ kv.version }</td>
                 </tr>
-                <tr><td colspan="4" class="mono val">{ cell("value") }</td></tr>
+                <tr><td colspan="4" class="mono val">{ kv.value.clone() }</td></tr>
             </tbody>
         }
     });
@@ -187,14 +190,15 @@ pub fn response_view(p: &ResponseProps) -> Html {
         parts.push(html! { <p id="line-error" class="error-box" role="alert">{ err }</p> });
     }
 
-    if let Some(status) = lines::status_line(out) {
-        let err = lines::is_error(out);
+    if let Some(a) = entry.reply.api() {
+        let status = lines::status_line(a);
+        let err = lines::is_error(&entry.reply, entry.failure.is_some());
         parts.push(html! { <p id="status" class={classes!("status", err.then_some("err"))}>{ status }</p> });
     }
 
-    if let Some(headers) = out.get("headers").and_then(Value::as_object) {
+    let api = entry.reply.api();
+    if let Some(headers) = api.map(|a| &a.headers).filter(|h| !h.is_empty()) {
         let rows = headers.iter().map(|(k, v)| {
-            let v = v.as_str().map(String::from).unwrap_or_else(|| v.to_string());
             let id = if k.eq_ignore_ascii_case("Retry-After") { Some("retry-after") } else { None };
             html! { <li id={id} class="mono">{ format!("{k}: {v}") }</li> }
         });
@@ -202,7 +206,7 @@ pub fn response_view(p: &ResponseProps) -> Html {
     }
 
     // "Why?" only when there is something to say: never an empty box.
-    let text = why::explain(tr, entry, out);
+    let text = why::explain(tr, entry);
     if !(text.framing.is_empty() && text.engine.is_empty()) {
         let framing = text.framing.into_iter().map(|p| html! { <p>{ p }</p> });
         let lang = tr.0.code();
@@ -220,85 +224,90 @@ pub fn response_view(p: &ResponseProps) -> Html {
         });
     }
 
-    let body = out.get("body");
-    if let Some(body) = body.filter(|b| s(b, "/kind") == "Status" && s(b, "/status") == "Failure") {
-        let code = body.get("code").map(|c| c.to_string()).unwrap_or_default();
-        let causes: Vec<Html> = body
-            .pointer("/details/causes")
-            .and_then(Value::as_array)
-            .map(|cs| {
-                cs.iter()
-                    .map(|c| html! { <li><span class="mono">{ s(c, "/field").to_string() }</span>{ format!(" {} ({})", s(c, "/message"), s(c, "/reason")) }</li> })
-                    .collect()
-            })
-            .unwrap_or_default();
+    let body = api.map(|a| &a.body);
+    if let Some(Body::Status(st)) = body.filter(|b| matches!(b, Body::Status(st) if st.is_failure())) {
+        let code = st.code.map(|c| c.to_string()).unwrap_or_default();
+        let causes: Vec<Html> = st
+            .causes
+            .iter()
+            .map(|c| html! { <li><span class="mono">{ c.field.clone() }</span>{ format!(" {} ({})", c.message, c.reason) }</li> })
+            .collect();
         parts.push(html! {
             <div id="status-error" class="error-box" role="alert">
-                <div><strong class="reason">{ s(body, "/reason").to_string() }</strong><span class="code">{ tr.f(K::StatusCode, &[&code]) }</span></div>
-                <div class="message">{ s(body, "/message").to_string() }</div>
+                <div><strong class="reason">{ st.reason.clone() }</strong><span class="code">{ tr.f(K::StatusCode, &[&code]) }</span></div>
+                <div class="message">{ st.message.clone() }</div>
                 if !causes.is_empty() { <ul class="causes">{ for causes }</ul> }
             </div>
         });
     }
 
     if let Some(body) = body {
-        if let Some(items) = body.get("items").and_then(Value::as_array) {
-            let n = items.len();
-            let mut meta =
-                format!("{} · {}", tr.items(n), tr.f(K::ListMeta, &[&s(body, "/metadata/resourceVersion")]));
-            if let Some(r) = body.pointer("/metadata/remainingItemCount") {
+        if let Body::List(l) = body {
+            let n = l.items.len();
+            let rv = l.resource_version.as_deref().unwrap_or("");
+            let mut meta = format!("{} · {}", tr.items(n), tr.f(K::ListMeta, &[&rv]));
+            if let Some(r) = l.remaining_item_count {
                 meta.push_str(&format!(" · remainingItemCount {r}"));
             }
-            let names = items.iter().take(rows_max).map(|it| {
-                html! { <li><span class="mono">{ format!("{}{}", if s(it, "/metadata/namespace").is_empty() { String::new() } else { format!("{}/", s(it, "/metadata/namespace")) }, s(it, "/metadata/name")) }</span>
-                    <span class="muted">{ format!(" RV {}", s(it, "/metadata/resourceVersion")) }</span></li> }
+            let names = l.items.iter().take(rows_max).map(|it| {
+                let ns = it
+                    .namespace
+                    .as_deref()
+                    .filter(|n| !n.is_empty())
+                    .map(|n| format!("{n}/"))
+                    .unwrap_or_default();
+                let name = it.name.as_deref().unwrap_or("");
+                let rv = it.resource_version.as_deref().unwrap_or("");
+                html! { <li><span class="mono">{ format!("{ns}{name}") }</span>
+                <span class="muted">{ format!(" RV {rv}") }</span></li> }
             });
             let rest = n.saturating_sub(rows_max);
             parts.push(html! { <div id="list-summary"><p class="muted">{ meta }</p><ul class="items">{ for names }</ul>
                 if rest > 0 { { show_more(rest, "items-more") } }</div> });
         }
-        let token = s(body, "/metadata/continue");
-        if !token.is_empty() {
-            let label =
-                if s(body, "/kind") == "Status" { tr.t(K::ContinueLabelErr) } else { tr.t(K::ContinueLabel) };
+        if let Some(token) = body.continue_token() {
+            let label = match body {
+                Body::Status(_) => tr.t(K::ContinueLabelErr),
+                Body::List(_) | Body::Object(_) | Body::None => tr.t(K::ContinueLabel),
+            };
             parts.push(token_box("continue-decoded", label, token));
         }
     }
-    if let Some(tok) = lines::query_param(&entry.line, "continue").filter(|t| !t.is_empty()) {
-        parts.push(token_box("request-continue-decoded", tr.t(K::RequestContinue), &tok));
+    if let Some(tok) = entry.reply.api().and_then(|a| a.continued.as_deref()).filter(|t| !t.is_empty()) {
+        parts.push(token_box("request-continue-decoded", tr.t(K::RequestContinue), tok));
     }
 
-    if let Some(events) = out.get("events").and_then(Value::as_array) {
-        if events.is_empty() {
+    if let Some(e) = entry.reply.events() {
+        if e.events.is_empty() {
             parts.push(html! { <p class="muted">{ tr.t(K::NoNewEvents) }</p> });
         } else {
             // The decision that opened this watch, from the log up to this line.
-            let ws = lines::watches(
-                lab.entries[..=i].iter().map(|e| (&*e.line, e.out.as_deref(), e.command.as_deref())),
-            );
-            let watch_why = match crate::script::parse::parse_line(&entry.line) {
-                Ok(crate::script::parse::Command::Events { watch }) => {
-                    ws.into_iter().rev().find(|w| w.id == watch).and_then(|w| w.why)
-                }
+            let watch_why = match entry.command.as_deref() {
+                Some(Command::Events { watch }) => lines::watches(&lab.entries[..=i])
+                    .into_iter()
+                    .rev()
+                    .find(|w| &w.id == watch)
+                    .and_then(|w| w.why),
                 _ => None,
             };
-            parts.push(events_table(tr, out, watch_why.as_ref(), rows_max));
-            if events.len() > rows_max {
-                parts.push(show_more(events.len() - rows_max, "events-more"));
+            parts.push(events_table(tr, e, entry.why.as_deref(), watch_why.as_ref(), rows_max));
+            if e.events.len() > rows_max {
+                parts.push(show_more(e.events.len() - rows_max, "events-more"));
             }
         }
-        if out.get("closed").and_then(Value::as_bool) == Some(true) {
+        if e.closed {
             parts.push(html! { <p class="warn">{ tr.t(K::ServerClosedWatch) }</p> });
         }
     }
 
-    if let Some(kvs) = out.get("kvs").and_then(Value::as_array) {
+    if let Some(kvs) = entry.reply.etcd().filter(|r| r.is_read() && r.error.is_none()).map(|r| &r.kvs) {
         parts.push(kvs_table(tr, "response-kvs", &kvs[..kvs.len().min(rows_max)]));
         if kvs.len() > rows_max {
             parts.push(show_more(kvs.len() - rows_max, "kvs-more"));
         }
     }
 
+    let body = object_json(out, At::Body);
     let shown_json = body.unwrap_or(out);
     let mut pretty = serde_json::to_string_pretty(shown_json).unwrap_or_default();
     let total = pretty.len();

@@ -15,7 +15,7 @@ use super::messages::Messages;
 use super::response::kvs_table;
 use super::settings::SettingsPanel;
 use super::state::{Action, LabHandle, Place};
-use crate::script::parse::{Command, EtcdCommand, parse_line};
+use crate::script::reply::Reply;
 
 fn input_value(e: &InputEvent) -> String {
     e.target_unchecked_into::<HtmlInputElement>().value()
@@ -132,7 +132,7 @@ pub fn sim_controls(props: &SimProps) -> Html {
         Callback::from(move |_: MouseEvent| {
             let n = count.trim().parse::<usize>().unwrap_or(0).min(200);
             let p = if prefix.trim().is_empty() { "obj" } else { prefix.trim() };
-            let names = lines::next_names(&lab.log(), p, n);
+            let names = lines::next_names(lab.entries.iter().map(|e| &*e.reply), p, n);
             let ls = names.iter().map(|name| lines::create_line(&resource, "default", name)).collect();
             lab.dispatch(Action::RunAt(Place::Sim, ls));
         })
@@ -330,8 +330,7 @@ pub fn sim_controls(props: &SimProps) -> Html {
 
 /// The etcd view: reads every key under the apiserver's prefix when asked (one `etcd get` line) and shows
 /// the newest such read — labelled with the line it came from, since later lines may change etcd.
-/// The script parser says which lines are etcd reads (a line whose first word is not `etcd` is
-/// never one, so it is not parsed).
+/// The session's typed answer says which lines are etcd reads.
 #[function_component(EtcdView)]
 pub fn etcd_view() -> Html {
     let tr = use_tr();
@@ -342,26 +341,25 @@ pub fn etcd_view() -> Html {
         let line = line.clone();
         Callback::from(move |_: MouseEvent| lab.dispatch(Action::RunAt(Place::Sim, vec![line.clone()])))
     };
-    let last =
-        lab.visible().iter().enumerate().rev().find(|(_, e)| {
-            e.out.is_some() && e.line.trim_start().starts_with("etcd") && is_etcd_read(&e.line)
-        });
+    let last = lab.visible().iter().enumerate().rev().find_map(|(i, e)| match &*e.reply {
+        Reply::Etcd(r) if r.is_read() => Some((i, r)),
+        Reply::Etcd(_) | Reply::Api(_) | Reply::Events(_) | Reply::ClientError(_) | Reply::Other => None,
+    });
     let body = match last {
         None => {
             html! { <p id="etcd-empty" class="empty">{ tr.t(K::EtcdEmpty) }</p> }
         }
-        Some((i, e)) => {
-            let out = e.out.as_deref().expect("checked");
+        Some((i, r)) => {
             let stale = i + 1 != lab.visible().len();
-            if let Some(err) = out.get("error").and_then(serde_json::Value::as_str) {
-                html! { <p class="error-box">{ err.to_string() }</p> }
+            if let Some(err) = &r.error {
+                html! { <p class="error-box">{ err.clone() }</p> }
             } else {
-                let rev = out.pointer("/header/revision").map(|r| r.to_string()).unwrap_or_default();
-                let kvs = out.get("kvs").and_then(serde_json::Value::as_array).cloned().unwrap_or_default();
+                let rev = r.revision.map(|r| r.to_string()).unwrap_or_default();
+                let kvs = &r.kvs;
                 html! {
                     <>
                     <p class="muted small">{ tr.f(K::EtcdAsOf, &[&(i + 1), &rev]) }{ if stale { tr.t(K::EtcdStale) } else { "" } }</p>
-                    if kvs.is_empty() { <p class="empty">{ tr.t(K::NoKeys) }</p> } else { { kvs_table(tr, "etcd-kvs", &kvs) } }
+                    if kvs.is_empty() { <p class="empty">{ tr.t(K::NoKeys) }</p> } else { { kvs_table(tr, "etcd-kvs", kvs) } }
                     </>
                 }
             }
@@ -376,9 +374,4 @@ pub fn etcd_view() -> Html {
             <div id="etcd">{ body }</div>
         </section>
     }
-}
-
-/// Whether `line` is an `etcd get` (an etcd Range), as the script parser reads it.
-fn is_etcd_read(line: &str) -> bool {
-    matches!(parse_line(line), Ok(Command::Etcd(EtcdCommand::Get { .. })))
 }

@@ -18,6 +18,7 @@ use super::lines::Seen;
 pub use super::model::{Entry, Notice, Place};
 use super::model::{Problem, STORAGE_KEY, Saved};
 use crate::script::Session;
+use crate::script::reply::Reply;
 use crate::script::session::Checkpoints;
 
 /// Where a saved sandbox that cannot be read is kept as it was (the next save would overwrite
@@ -236,8 +237,9 @@ impl Lab {
         self.at < self.entries.len()
     }
 
-    pub fn outputs(&self) -> impl DoubleEndedIterator<Item = &Value> + Clone {
-        self.visible().iter().filter_map(|e| e.out.as_deref())
+    /// The outputs up to the scrubber, each with its typed answer.
+    pub fn answers(&self) -> impl DoubleEndedIterator<Item = (&Value, &Reply)> + Clone {
+        self.visible().iter().filter_map(|e| Some((e.out.as_deref()?, &*e.reply)))
     }
 
     /// What the outputs up to the scrubber show: revisions, continue tokens, watches.
@@ -260,7 +262,7 @@ impl Lab {
             None => Seen::default(),
         };
         for e in &self.entries[seen.len..n] {
-            seen.push(&e.line, e.out.as_deref(), e.command.as_deref());
+            seen.push(e);
         }
         Rc::new(seen)
     }
@@ -273,7 +275,7 @@ impl Lab {
             self.seen = self.seen_at(self.entries.len() - 1);
         }
         let seen = Rc::make_mut(&mut self.seen);
-        seen.push(&e.line, e.out.as_deref(), e.command.as_deref());
+        seen.push(e);
         if seen.len.is_multiple_of(SEEN_EVERY) && self.seen_marks.len() < seen.len / SEEN_EVERY {
             let mark = self.seen.clone();
             Rc::make_mut(&mut self.seen_marks).push(mark);

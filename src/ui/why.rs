@@ -1,10 +1,9 @@
 //! "Why?" for every output and every watch frame, in the UI's language. The engine's reasoning
-//! is rendered only from the output's typed `"why"` through `script::why` (API answers, ended
-//! watches, client decisions); nothing here reads request text or re-derives semantics from a
-//! response. Outputs that carry no decision (etcd commands, settings, `advance`, `expect`) get a
-//! sentence about what kind of line they were, chosen by parsing the line with the script parser.
-
-use serde_json::Value;
+//! is rendered only from the decisions the session typed (API answers, ended watches, settings,
+//! etcd operations, client decisions) through `script::why`; nothing here reads request text,
+//! the output's JSON or re-derives semantics from a response. Outputs that carry no decision get
+//! a sentence about what kind of line they were, chosen by the command the session parsed and
+//! its typed answer.
 
 use super::i18n::{K, Lang as UiLang, Tr};
 use super::lines;
@@ -37,22 +36,24 @@ pub fn error(tr: Tr, entry: &Entry) -> Option<String> {
     if let Some(f) = &entry.failure {
         return Some(f.render(lang(tr)));
     }
-    entry.out.as_deref()?.get("error").and_then(Value::as_str).map(str::to_string)
+    entry.reply.error().map(str::to_string)
 }
 
-/// "Why?" of the output `out` of log entry `entry`.
-pub fn explain(tr: Tr, entry: &Entry, out: &Value) -> WhyText {
+/// "Why?" of log entry `entry`.
+pub fn explain(tr: Tr, entry: &Entry) -> WhyText {
     // The decision as the session typed it; a client's log (informer, pager) otherwise.
-    let engine = match entry.why.as_deref() {
-        Some(w) => vec![why::render(w, lang(tr))],
-        None => why::informer::render_output(out, lang(tr)).unwrap_or_default(),
+    let engine = match (entry.why.as_deref(), entry.client_log.as_deref()) {
+        (Some(w), _) => vec![why::render(w, lang(tr))],
+        (None, Some(log)) => log.iter().map(|e| why::informer::render(&e.decision, lang(tr))).collect(),
+        (None, None) => Vec::new(),
     };
+    let reply = &*entry.reply;
     let mut framing = Vec::new();
     let failed = match entry.failure.as_deref() {
         Some(LineFailure::Syntax(_)) => Some(K::WhyLineSyntax),
         Some(LineFailure::Refused(_)) => Some(K::WhyLineError),
         // etcd's own error or the client's, in their words; `engine` has the typed decision.
-        None if out.get("error").is_some() => Some(K::WhyOtherError),
+        None if reply.error().is_some() => Some(K::WhyOtherError),
         None => None,
     };
     if let Some(k) = failed {
@@ -61,12 +62,12 @@ pub fn explain(tr: Tr, entry: &Entry, out: &Value) -> WhyText {
     }
     // The line as the session parsed it.
     match entry.command.as_deref() {
-        Some(Command::Events { .. }) if out.get("dropped").and_then(Value::as_bool) == Some(true) => {
+        Some(Command::Events { .. }) if reply.events().is_some_and(|e| e.dropped) => {
             framing.push(tr.t(K::WhyEventsDropped).to_string());
         }
         Some(Command::Drop(_)) => framing.push(tr.t(K::WhyDroppedWatch).to_string()),
         Some(Command::Events { .. }) => {
-            let none = out.get("events").and_then(Value::as_array).is_none_or(Vec::is_empty);
+            let none = reply.events().is_none_or(|e| e.events.is_empty());
             framing.push(tr.t(if none { K::WhyEventsNone } else { K::WhyEventsRead }).to_string());
         }
         Some(Command::DropInformer(_)) => framing.push(tr.t(K::WhyDropped).to_string()),
@@ -89,17 +90,15 @@ pub fn explain(tr: Tr, entry: &Entry, out: &Value) -> WhyText {
 /// watch (its semantics, where its stream starts, the order of its initial events).
 pub fn frame(tr: Tr, f: &lines::Frame) -> String {
     let lang = lang(tr);
-    let decision =
-        |v: &Option<Value>| v.as_ref().and_then(OutputWhy::from_json).map(|w| why::render(&w, lang));
-    let what = match FrameType::parse(&f.kind) {
-        Some(FrameType::Error) => {
+    let decision = |w: &Option<OutputWhy>| w.as_ref().map(|w| why::render(w, lang));
+    let what = match f.kind {
+        FrameType::Error => {
             return decision(&f.ended_why).unwrap_or_else(|| tr.f(K::WhyFrameErrorPlain, &[&f.detail]));
         }
-        Some(FrameType::Added) => tr.f(K::WhyFrameAdded, &[&f.name, &f.rv]),
-        Some(FrameType::Modified) => tr.f(K::WhyFrameModified, &[&f.name, &f.rv]),
-        Some(FrameType::Deleted) => tr.f(K::WhyFrameDeleted, &[&f.name, &f.rv]),
-        Some(FrameType::Bookmark) => tr.f(K::WhyFrameBookmark, &[&f.rv]),
-        None => return tr.f(K::WhyFrameUnknown, &[&f.kind]),
+        FrameType::Added => tr.f(K::WhyFrameAdded, &[&f.name, &f.rv]),
+        FrameType::Modified => tr.f(K::WhyFrameModified, &[&f.name, &f.rv]),
+        FrameType::Deleted => tr.f(K::WhyFrameDeleted, &[&f.name, &f.rv]),
+        FrameType::Bookmark => tr.f(K::WhyFrameBookmark, &[&f.rv]),
     };
     match decision(&f.watch_why) {
         Some(w) => format!("{what} {}", tr.f(K::WhyOfWatch, &[&w])),

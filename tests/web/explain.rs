@@ -73,12 +73,12 @@ async fn why_watch_cache_window_410_frame_in_both_languages() {
     let ended = json!({"apiserver": 1, "ended": "cache-window", "path": "watch-cache", "oldestStartableRv": 3, "rv": 2});
     why_of_line_is(&lab, 7, &ended).await;
     let frame = lines::Frame {
-        kind: "ERROR".into(),
+        kind: rvlab::apiserver::watch::FrameType::Error,
         name: String::new(),
         rv: String::new(),
         detail: "410 Expired".into(),
-        watch_why: Some(opened),
-        ended_why: Some(ended),
+        watch_why: why::OutputWhy::from_json(&opened),
+        ended_why: why::OutputWhy::from_json(&ended),
     };
     let frame_why = || lab.all("#response-events .why-frame p")[0].text_content().unwrap();
     assert_eq!(frame_why(), rvlab::ui::why::frame(en(), &frame));
@@ -113,11 +113,11 @@ async fn why_initial_events_come_in_key_order_in_both_languages() {
     assert!(rows[0].starts_with("ADDEDa3") && rows[1].starts_with("ADDEDb2"), "{rows:?}");
     for (i, (name, rv)) in [("a", "3"), ("b", "2")].into_iter().enumerate() {
         let frame = lines::Frame {
-            kind: "ADDED".into(),
+            kind: rvlab::apiserver::watch::FrameType::Added,
             name: name.into(),
             rv: rv.into(),
             detail: String::new(),
-            watch_why: Some(opened.clone()),
+            watch_why: why::OutputWhy::from_json(&opened),
             ended_why: None,
         };
         let shown = lab.all("#response-events .why-frame p")[i].text_content().unwrap();

@@ -31,64 +31,93 @@ fn continue_token_decodes_as_the_spec_example() {
 
 #[wasm_bindgen_test]
 fn status_lines_and_errors() {
-    let gone = json!({"line": 3, "code": 410, "body": {"kind": "Status", "apiVersion": "v1", "metadata": {},
-        "status": "Failure", "message": "too old", "reason": "Expired", "code": 410}});
-    assert_eq!(lines::status_line(&gone).unwrap(), "410 Gone — Expired");
-    assert!(lines::is_error(&gone));
-    let ok = json!({"line": 1, "code": 200, "body": {"kind": "PodList", "metadata": {"resourceVersion": "7"}, "items": []}});
-    assert_eq!(lines::status_line(&ok).unwrap(), "200 OK");
-    assert!(!lines::is_error(&ok));
-    assert!(lines::is_error(&json!({"line": 2, "error": "mvcc: required revision has been compacted"})));
+    use rvlab::script::reply::{ApiReply, EtcdReply, Reply};
+    let gone = json!({"kind": "Status", "apiVersion": "v1", "metadata": {},
+        "status": "Failure", "message": "too old", "reason": "Expired", "code": 410});
+    let gone = ApiReply::of(410, Some(&gone), None, None);
+    assert_eq!(lines::status_line(&gone), "410 Gone — Expired");
+    assert!(lines::is_error(&Reply::Api(gone), false));
+    let ok = json!({"kind": "PodList", "metadata": {"resourceVersion": "7"}, "items": []});
+    let ok = ApiReply::of(200, Some(&ok), None, None);
+    assert_eq!(lines::status_line(&ok), "200 OK");
+    assert!(!lines::is_error(&Reply::Api(ok.clone()), false));
+    assert!(lines::is_error(&Reply::Api(ok), true), "a line that did not run");
+    let compacted = EtcdReply::refused(
+        rvlab::apiserver::decision::EtcdOp::Range,
+        "mvcc: required revision has been compacted".into(),
+    );
+    assert!(lines::is_error(&Reply::Etcd(compacted), false));
+}
+
+/// Each line of `lines` run in a fresh session, as the sandbox keeps it.
+fn entries_of(lines: &[&str]) -> Vec<rvlab::ui::state::Entry> {
+    let mut s = rvlab::script::Session::with_explain(true);
+    lines
+        .iter()
+        .enumerate()
+        .map(|(i, l)| rvlab::ui::state::Entry::new(*l, s.run_line_outcome(i + 1, l)))
+        .collect()
 }
 
 #[wasm_bindgen_test]
-fn revisions_tokens_and_latest_object_are_read_from_outputs() {
-    let outs = [
-        json!({"line": 1, "code": 201, "body": {"apiVersion": "v1", "kind": "Pod", "metadata": {"name": "a", "namespace": "default", "resourceVersion": "2"}}}),
-        json!({"line": 2, "code": 200, "body": {"kind": "PodList", "apiVersion": "v1", "metadata": {"resourceVersion": "3", "continue": "T1"},
-            "items": [{"metadata": {"name": "a", "namespace": "default", "resourceVersion": "3"}}]}}),
-        json!({"line": 3, "header": {"revision": 9}, "kvs": [{"key": "/registry/pods/default/a", "mod_revision": 3, "create_revision": 2}]}),
-        json!({"line": 4, "code": 200, "body": {"kind": "PodList", "metadata": {"resourceVersion": "3", "continue": "T2"}, "items": []}}),
-    ];
-    assert_eq!(lines::revisions_seen(outs.iter()), vec![9, 3, 2]);
-    assert_eq!(lines::tokens_seen(outs.iter()), vec!["T2", "T1"]);
-    let a = lines::latest_object(outs.iter(), "Pod", "default", "a").unwrap();
-    assert_eq!(a["metadata"]["resourceVersion"], "3");
+fn revisions_tokens_and_latest_object_are_read_from_the_typed_answers() {
+    let pod = r#"{"metadata":{"name":"a"},"spec":{"containers":[{"name":"c","image":"i"}]}}"#;
+    let es = entries_of(&[
+        &format!("POST /api/v1/namespaces/default/pods {pod}"),
+        &format!("POST /api/v1/namespaces/default/pods {}", pod.replace("\"a\"", "\"b\"")),
+        "GET /api/v1/namespaces/default/pods?limit=1",
+        "etcd put /x 1",
+        "GET /api/v1/namespaces/default/pods?limit=1&resourceVersion=2&resourceVersionMatch=Exact",
+    ]);
+    let replies = || es.iter().map(|e| &*e.reply);
+    assert_eq!(lines::revisions_seen(replies()), vec![4, 3, 2]);
+    let tokens = lines::tokens_seen(replies());
+    assert_eq!(tokens.len(), 1, "{tokens:?}");
+    assert_eq!(lines::describe_token(&tokens[0]), r#"rv 3, start "a\u0000""#);
+    let answers = || es.iter().filter_map(|e| Some((e.out.as_deref()?, &*e.reply)));
+    let a = lines::latest_object(answers(), "Pod", "default", "a").unwrap();
+    assert_eq!(a["metadata"]["resourceVersion"], "2");
     assert_eq!(a["kind"], "Pod", "items get their kind back for an update body");
-    assert!(lines::latest_object(outs.iter(), "ConfigMap", "default", "a").is_none());
+    let b = lines::latest_object(answers(), "Pod", "default", "b").unwrap();
+    assert_eq!(b["metadata"]["resourceVersion"], "3");
+    assert!(lines::latest_object(answers(), "ConfigMap", "default", "a").is_none());
+    assert_eq!(lines::next_names(replies(), "a", 1), ["a-1"]);
 }
 
 #[wasm_bindgen_test]
 fn watches_are_followed_through_the_log() {
-    let opened = json!({"line": 1, "code": 200, "watch": "w1"});
-    let ev = json!({"line": 2, "events": [
-        {"type": "ADDED", "object": {"metadata": {"name": "a", "resourceVersion": "2"}}},
-        {"type": "ERROR", "object": {"kind": "Status", "code": 410, "reason": "Expired"}}], "closed": true});
-    let paused = json!({"line": 3, "paused": "w1"}); // the engine's answer to `pause w1`
-    let entries = [
-        ("GET /api/v1/pods?watch=true", Some(&opened)),
-        ("events w1", Some(&ev)),
-        ("pause w1", Some(&paused)),
-    ];
-    // The session hands each line's parse with its output; here the lines are parsed the same way.
-    let cmds: Vec<_> = entries.iter().map(|(l, _)| rvlab::script::parse::parse_line(l).ok()).collect();
-    let ws = lines::watches(entries.iter().zip(&cmds).map(|((l, o), c)| (*l, *o, c.as_ref())));
+    let cm =
+        |n: &str| format!(r#"POST /api/v1/namespaces/default/configmaps {{"metadata":{{"name":"{n}"}}}}"#);
+    let es = entries_of(&[
+        &cm("a"),
+        "GET /api/v1/namespaces/default/configmaps?watch=true&resourceVersion=0",
+        "events w1",
+        "pause w1",
+        &cm("b"),
+    ]);
+    let ws = lines::watches(&es);
     assert_eq!(ws.len(), 1);
     assert_eq!(ws[0].id, "w1");
-    assert_eq!(ws[0].request, "GET /api/v1/pods?watch=true");
+    assert_eq!(ws[0].request, "GET /api/v1/namespaces/default/configmaps?watch=true&resourceVersion=0");
+    assert!(ws[0].why.is_some(), "the decision that opened it");
     assert_eq!(
         ws[0].frames[0],
         lines::Frame {
-            kind: "ADDED".into(),
+            kind: rvlab::apiserver::watch::FrameType::Added,
             name: "a".into(),
             rv: "2".into(),
             detail: String::new(),
-            watch_why: None,
+            watch_why: ws[0].why.clone(),
             ended_why: None
         }
     );
-    assert_eq!(ws[0].frames[1].detail, "410 Expired");
-    assert!(ws[0].closed && ws[0].paused && !ws[0].cancelled);
+    assert!(ws[0].paused && !ws[0].closed && !ws[0].cancelled);
+    // An ERROR frame says its Status code and reason.
+    let error = rvlab::script::reply::EventFacts::of(
+        rvlab::apiserver::watch::FrameType::Error,
+        &json!({"kind": "Status", "code": 410, "reason": "Expired"}),
+    );
+    assert_eq!(lines::frame_of(&error).detail, "410 Expired");
 }
 
 /// The sandbox keeps what its outputs show (revisions, continue tokens, watches) folded as lines
@@ -110,7 +139,7 @@ fn the_sandbox_keeps_what_its_outputs_show_in_step_with_the_scrubber() {
     };
     let check = |lab: &Sandbox, what: &str| {
         let vis = &lab.entries[..lab.at];
-        let want = lines::Seen::of(vis.iter().map(|e| (&*e.line, e.out.as_deref(), e.command.as_deref())));
+        let want = lines::Seen::of(vis);
         assert_eq!(lab.seen(), &want, "{what}: at {} of {}", lab.at, lab.entries.len());
     };
     let mut start = Sandbox::replay((0..2000).map(line).collect(), Vec::new());
@@ -159,8 +188,6 @@ fn request_lines_for_every_verb() {
     assert_eq!(lines::request_line(&s), "GET /api/v1/pods?continue=abc");
     assert_eq!(lines::shell_quote("it's"), r"'it'\''s'");
     assert_eq!(lines::split_script("a\r\n\n b \n"), vec!["a", "b"]);
-    assert_eq!(
-        lines::next_names(&[r#"POST /x {"metadata":{"name":"pod-4"}}"#.into()], "pod", 2),
-        vec!["pod-5", "pod-6"]
-    );
+    let es = entries_of(&[r#"POST /api/v1/namespaces/default/configmaps {"metadata":{"name":"pod-4"}}"#]);
+    assert_eq!(lines::next_names(es.iter().map(|e| &*e.reply), "pod", 2), vec!["pod-5", "pod-6"]);
 }

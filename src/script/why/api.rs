@@ -52,7 +52,39 @@ pub fn request(w: &Why, lang: Lang) -> String {
 fn arrow(w: &Why) -> &'static str {
     match w.rule {
         Rule::WatchCacheOff | Rule::ExactFromEtcd | Rule::ContinueLatestFromEtcd => " ",
-        _ => ": ",
+        Rule::RequestRejected
+        | Rule::InvalidListOptions
+        | Rule::MalformedContinueToken
+        | Rule::InvalidResourceVersion
+        | Rule::FieldSelectorNotSupported
+        | Rule::GetFromEtcd
+        | Rule::ConsistentReadFromEtcd
+        | Rule::ConsistentReadFromCache
+        | Rule::AnyFromCache
+        | Rule::NotOlderThanFromCache
+        | Rule::PaginatedListFromEtcd
+        | Rule::ExactFromCacheSnapshot
+        | Rule::WatchStateFromCache
+        | Rule::WatchListFromCache
+        | Rule::WatchNoInitialState
+        | Rule::WatchFromCacheHistory
+        | Rule::WatchAheadOfCache
+        | Rule::WatchListFromEtcd
+        | Rule::WatchFromEtcd
+        | Rule::Create
+        | Rule::Update
+        | Rule::UpdateUnconditional
+        | Rule::UpdateZeroResourceVersion
+        | Rule::UpdateNoOp
+        | Rule::Delete
+        | Rule::DeleteReturnsObject
+        | Rule::BodyRejected
+        | Rule::ResourceVersionOnCreate
+        | Rule::ObjectInvalid
+        | Rule::PatchRejected
+        | Rule::DryRun
+        | Rule::DeleteCollection
+        | Rule::NoSuchApiserver => ": ",
     }
 }
 
@@ -64,7 +96,10 @@ fn semantics_clause(w: &Why, lang: Lang) -> Option<String> {
     let (en, zh) = match w.verb {
         Some(Verb::Get) => (format!("get with {en}"), format!("get 请求，{zh}")),
         Some(Verb::Watch) => (format!("watch with {en}"), format!("watch 请求，{zh}")),
-        _ => (en, zh),
+        Some(
+            Verb::List | Verb::Create | Verb::Update | Verb::Delete | Verb::Patch | Verb::DeleteCollection,
+        )
+        | None => (en, zh),
     };
     Some(lang.pick(en, zh))
 }
@@ -132,7 +167,17 @@ fn etcd_target(w: &Why, lang: Lang) -> String {
             format!("etcd at its current revision, checked against {rv}"),
             format!("etcd 的当前修订版本，并检查它不早于 {rv}"),
         ),
-        _ => lang.pick("etcd at its current revision".into(), "etcd 的当前修订版本".into()),
+        (
+            Some(
+                Semantics::NotOlderThan
+                | Semantics::MostRecent
+                | Semantics::Any
+                | Semantics::ContinueLatest
+                | Semantics::SendInitialEvents,
+            )
+            | None,
+            _,
+        ) => lang.pick("etcd at its current revision".into(), "etcd 的当前修订版本".into()),
     }
 }
 
@@ -148,7 +193,16 @@ fn state_start(w: &Why) -> (&'static str, &'static str) {
             "Get State and Start at Most Recent",
             "获取状态并从最新版本开始（Get State and Start at Most Recent）",
         ),
-        _ => ("Get State and Start at Any", "获取状态并从任意版本开始（Get State and Start at Any）"),
+        Some(
+            Semantics::Any
+            | Semantics::NotOlderThan
+            | Semantics::Exact
+            | Semantics::LegacyExact
+            | Semantics::Continue
+            | Semantics::ContinueLatest
+            | Semantics::SendInitialEvents,
+        )
+        | None => ("Get State and Start at Any", "获取状态并从任意版本开始（Get State and Start at Any）"),
     }
 }
 
@@ -282,7 +336,23 @@ fn rule_numbers(w: &Why, lang: Lang) -> Clause {
                 "served by the watch cache, from its history window".into(),
                 "由 watch cache 从它的历史窗口提供".into(),
             ),
-            _ => {
+            Some(Outcome::CacheNotReady
+                | Outcome::CacheInitializing
+                | Outcome::CacheWaitedReady
+                | Outcome::FutureRevisionUnmapped
+                | Outcome::CacheNotFresh
+                | Outcome::ConsistentReadTimeout
+                | Outcome::ConsistentReadTimeoutNoFallback
+                | Outcome::SnapshotMissing
+                | Outcome::EtcdCompacted
+                | Outcome::ContinueCompacted
+                | Outcome::NotFound
+                | Outcome::TooLargeResourceVersion
+                | Outcome::AlreadyExists
+                | Outcome::Conflict
+                | Outcome::PreconditionFailed
+                | Outcome::Internal)
+            | None => {
                 let (rv, events, oldest) = (w.rv?, w.initial_events?, w.oldest_startable_rv?);
                 lang.pick(
                     format!("served by the watch cache: {events} buffered changes after {rv} from the cache's history (oldest startable RV {oldest}), then new ones"),

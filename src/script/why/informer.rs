@@ -368,10 +368,14 @@ pub fn render(d: &Decision, lang: Lang) -> String {
     }
 }
 
+/// A log line as an output's `why.log` carries it.
+pub fn log_entry(l: &LogLine) -> LogEntry {
+    LogEntry { at: fmt_ms(l.at.0), decision: l.decision.clone() }
+}
+
 /// A log entry as typed JSON: `{"at":"1.6s","decision":"…", …}`.
 pub fn log_json(l: &LogLine) -> Value {
-    let entry = LogEntry { at: fmt_ms(l.at.0), decision: l.decision.clone() };
-    serde_json::to_value(entry).unwrap_or(Value::Null)
+    serde_json::to_value(log_entry(l)).unwrap_or(Value::Null)
 }
 
 /// The typed client decisions an output carries (`why.log` of `informer` and `pager` lines), if
@@ -379,12 +383,6 @@ pub fn log_json(l: &LogLine) -> Value {
 pub fn output_log(out: &Value) -> Option<Vec<LogEntry>> {
     let log = out.pointer("/why/log")?.as_array()?;
     log.iter().map(LogEntry::from_json).collect()
-}
-
-/// The client decisions of an output rendered in `lang`, one line each; `None` when the output
-/// carries none.
-pub fn render_output(out: &Value, lang: Lang) -> Option<Vec<String>> {
-    output_log(out).map(|log| log.iter().map(|e| render(&e.decision, lang)).collect())
 }
 
 /// The output of `informer start|show|stop`: `{"informer","state","store","lastSyncRV","log":[English

@@ -1,8 +1,8 @@
 //! Every explanation the playground shows, rendered from the engine's typed decisions — the one
 //! place where a decision becomes words, in English and 中文. The CLI's `"explain"` is
-//! [`render`] in [`Lang::En`]; the UI deserialises an output's `"why"` ([`OutputWhy`]) or gets it
-//! typed from the `Session`, and calls [`render`] in its language. Nothing here reads request
-//! text or response bodies: only the decision value.
+//! [`render`] in [`Lang::En`]; the UI gets the decision typed from the `Session` (the same value
+//! the output's `"why"` serialises) and calls [`render`] in its language. Nothing here reads
+//! request text or response bodies: only the decision value.
 //!
 //! * [`api`]: apiserver decisions (read paths, watch starts, writes, rejections) and why a watch
 //!   stream ended.
@@ -69,7 +69,8 @@ pub enum OutputWhy {
 }
 
 impl OutputWhy {
-    /// The output's `"why"` value, if it has a well-formed one.
+    /// The output's `"why"` value, if it has a well-formed one (what a reader of the JSON Lines
+    /// gets back; the session hands its own decisions over typed).
     pub fn from_output(out: &Value) -> Option<OutputWhy> {
         OutputWhy::from_json(out.get("why")?)
     }
@@ -102,10 +103,4 @@ pub fn render(why: &OutputWhy, lang: Lang) -> String {
         OutputWhy::Setting(s) => ops::setting(s, lang),
         OutputWhy::Etcd(e) => ops::etcd(e, lang),
     }
-}
-
-/// The explanation of an output (a JSON object from the `Session`) in `lang`, from its `"why"`
-/// only; `None` when the output carries no decision.
-pub fn render_output(out: &Value, lang: Lang) -> Option<String> {
-    OutputWhy::from_output(out).map(|w| render(&w, lang))
 }

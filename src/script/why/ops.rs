@@ -100,7 +100,9 @@ pub fn etcd(w: &EtcdWhy, lang: Lang) -> String {
     if let Some(refused) = w.refused {
         let op = match w.etcd {
             EtcdOp::Compact => lang.pick("Compact".into(), "压缩".into()),
-            _ => lang.pick("Range".into(), "Range 读取".into()),
+            EtcdOp::Range | EtcdOp::Put | EtcdOp::DeleteRange => {
+                lang.pick("Range".into(), "Range 读取".into())
+            }
         };
         let (en, zh) = match (refused, w.etcd) {
             (EtcdRefusal::Compacted, EtcdOp::Compact) => (

@@ -1,15 +1,14 @@
-//! The reads a session's outputs carry, as the timeline draws them: every list answered (at its
+//! The reads a session's typed answers carry, as the timeline draws them: every list answered (at its
 //! list RV), every continue token (a chip numbered by page along its chain, at the revision it
 //! pins, or hollow at the head when it reads at the latest revision), and every read the
 //! apiserver refused (at the revision its typed decision names).
 
 use std::collections::HashMap;
 
-use serde_json::Value;
-
 use crate::apiserver::continue_token::ContinueToken;
-use crate::apiserver::request::Query;
-use crate::script::parse::{Command, parse_line};
+use crate::apiserver::verb::Verb;
+use crate::script::reply::{Body, Reply};
+use crate::script::why::OutputWhy;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum MarkKind {
@@ -51,47 +50,39 @@ pub struct Mark {
     pub entry: usize,
 }
 
-/// The `continue` parameter of a request line, decoded as the apiserver decodes its query.
-fn continue_param(line: &str) -> Option<String> {
-    let Ok(Command::Request { target, .. }) = parse_line(line) else {
-        return None;
-    };
-    let (_, raw) = target.split_once('?')?;
-    Query::parse(raw).first("continue").map(str::to_string)
-}
-
-/// The reads of a log (each line with what the engine answered), `head` being etcd's revision.
-pub fn marks<'a>(entries: impl IntoIterator<Item = (&'a str, Option<&'a Value>)>, head: i64) -> Vec<Mark> {
+/// The reads of a log (each line's typed answer with its decision), `head` being etcd's
+/// revision.
+pub fn marks<'a>(
+    entries: impl IntoIterator<Item = (&'a Reply, Option<&'a OutputWhy>)>,
+    head: i64,
+) -> Vec<Mark> {
     let mut out = Vec::new();
     // token → the page it asks for.
     let mut pages: HashMap<String, usize> = HashMap::new();
-    for (i, (line, o)) in entries.into_iter().enumerate() {
-        let Some(o) = o else { continue };
-        let Some(body) = o.get("body") else { continue };
-        let code = o.get("code").and_then(Value::as_u64);
-        // A refused read (a Status with an error code): drawn at the RV its typed decision asked
-        // for (a continue token's, a list's), if it names one.
-        if let Some(code) = code.and_then(|c| u16::try_from(c).ok())
-            && code >= 400
-            && o.pointer("/why/verb").and_then(Value::as_str).is_some_and(|v| v == "list" || v == "get")
-            && let Some(rv) = o.pointer("/why/rv").and_then(Value::as_i64).filter(|r| *r > 0 && *r <= head)
-        {
-            out.push(Mark { kind: MarkKind::Refused { code }, rv, entry: i });
+    for (i, (reply, why)) in entries.into_iter().enumerate() {
+        let Some(a) = reply.api() else { continue };
+        if matches!(a.body, Body::None) {
+            continue;
         }
-        if code == Some(200)
-            && body.get("items").is_some()
-            && let Some(rv) = body
-                .pointer("/metadata/resourceVersion")
-                .and_then(Value::as_str)
-                .and_then(|s| s.trim().parse::<i64>().ok())
+        // A refused read (an error code): drawn at the RV its typed decision asked for (a
+        // continue token's, a list's), if it names one.
+        if a.code >= 400
+            && let Some(OutputWhy::Request(w)) = why
+            && matches!(w.verb, Some(Verb::List | Verb::Get))
+            && let Some(rv) = w.rv.filter(|r| *r > 0 && *r <= head)
+        {
+            out.push(Mark { kind: MarkKind::Refused { code: a.code }, rv, entry: i });
+        }
+        if a.code == 200
+            && let Body::List(l) = &a.body
+            && let Some(rv) = l.resource_version.as_deref().and_then(|s| s.trim().parse::<i64>().ok())
         {
             out.push(Mark { kind: MarkKind::List, rv, entry: i });
         }
-        if let Some(tok) =
-            body.pointer("/metadata/continue").and_then(Value::as_str).filter(|t| !t.is_empty())
+        if let Some(tok) = a.body.continue_token()
             && let Ok(t) = ContinueToken::decode(tok)
         {
-            let this_page = continue_param(line).and_then(|t| pages.get(&t).copied());
+            let this_page = a.continued.as_ref().and_then(|t| pages.get(t).copied());
             let page = this_page.unwrap_or(1) + 1;
             pages.insert(tok.to_string(), page);
             let latest = t.rv <= 0;

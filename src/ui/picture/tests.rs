@@ -9,19 +9,21 @@ use super::axis::{Axis, Geom, Window};
 use super::marks::{Mark, MarkKind, marks};
 use super::place::{GAP, compaction_row, estimate_width};
 use super::reads::{READ_LINES, ReadsLayout, layout_reads};
-use crate::script::Session;
+use crate::script::reply::Reply;
+use crate::script::{LineOutcome, Session};
 
 const CM: &str = "/api/v1/namespaces/default/configmaps";
 
 /// Runs `lines` in a session that explains (as the playground's does): each line and its output.
-fn run(lines: &[String]) -> (Session, Vec<(String, Option<Value>)>) {
+fn run(lines: &[String]) -> (Session, Vec<(String, Option<LineOutcome>)>) {
     let mut s = Session::with_explain(true);
-    let out = lines.iter().enumerate().map(|(i, l)| (l.clone(), s.run_line(i + 1, l))).collect();
+    let out = lines.iter().enumerate().map(|(i, l)| (l.clone(), s.run_line_outcome(i + 1, l))).collect();
     (s, out)
 }
 
-fn marks_of(log: &[(String, Option<Value>)], head: i64) -> Vec<Mark> {
-    marks(log.iter().map(|(l, o)| (l.as_str(), o.as_ref())), head)
+fn marks_of(log: &[(String, Option<LineOutcome>)], head: i64) -> Vec<Mark> {
+    static NONE: Reply = Reply::Other;
+    marks(log.iter().map(|(_, o)| o.as_ref().map_or((&NONE, None), |o| (&o.reply, o.why.as_ref()))), head)
 }
 
 /// The reads row of `ms` at a container `width` px wide over revisions 1..=head.
@@ -88,7 +90,7 @@ fn issue_33() -> Vec<String> {
 #[test]
 fn the_410_and_every_read_of_issue_33_are_drawn_or_behind_a_plus_n() {
     let (s, log) = run(&issue_33());
-    let out = log[9].1.as_ref().expect("an output");
+    let out = &log[9].1.as_ref().expect("an output").out;
     assert_eq!(out.get("code").and_then(Value::as_u64), Some(410), "{out}");
     let head = s.revision();
     let ms = marks_of(&log, head);
@@ -178,9 +180,9 @@ fn op() -> impl Strategy<Value = Op> {
 }
 
 /// Runs `ops` one line at a time (a followed token is one the session gave earlier).
-fn session_of(ops: &[Op]) -> (Session, Vec<(String, Option<Value>)>) {
+fn session_of(ops: &[Op]) -> (Session, Vec<(String, Option<LineOutcome>)>) {
     let mut s = Session::with_explain(true);
-    let mut log: Vec<(String, Option<Value>)> = Vec::new();
+    let mut log: Vec<(String, Option<LineOutcome>)> = Vec::new();
     let mut tokens: Vec<String> = Vec::new();
     for op in ops {
         let line = match op {
@@ -202,9 +204,9 @@ fn session_of(ops: &[Op]) -> (Session, Vec<(String, Option<Value>)>) {
             },
             Op::Compact => format!("compact {}", s.revision()),
         };
-        let out = s.run_line(log.len() + 1, &line);
+        let out = s.run_line_outcome(log.len() + 1, &line);
         if let Some(t) =
-            out.as_ref().and_then(|o| o.pointer("/body/metadata/continue")).and_then(Value::as_str)
+            out.as_ref().and_then(|o| o.out.pointer("/body/metadata/continue")).and_then(Value::as_str)
             && !t.is_empty()
         {
             tokens.push(t.to_string());

@@ -192,7 +192,7 @@ fn bucket(rev: i64, w: Window) -> usize {
 
 /// The reads the log's outputs carry ([`crate::ui::picture::marks`]).
 pub fn marks(entries: &[Entry], head: i64) -> Vec<Mark> {
-    crate::ui::picture::marks(entries.iter().map(|e| (&*e.line, e.out.as_deref())), head)
+    crate::ui::picture::marks(entries.iter().map(|e| (&*e.reply, e.why.as_deref())), head)
 }
 
 /// The watches of the read model as rows.
