@@ -15,9 +15,10 @@ use crate::apiserver::decision::Path;
 use crate::script::why::OutputWhy;
 
 use super::i18n::{K, Tr, use_tr};
+use super::picture::chips::{CHIP_LINE, Chip, flow_chips};
 use super::timeline::{
     Axis, FOLD_W, Geom, MAX_WATCH_TIMERS, Model, Step, Tier, Timer, Window, duration_text, f, gutter_label,
-    label, text_width, timer_list, wrap,
+    label, text_width, timer_list,
 };
 
 #[derive(Properties, PartialEq)]
@@ -99,10 +100,10 @@ fn hatch_defs() -> Html {
 
 /// A tier's heading line, with the countdowns of that tier flowed to its right (wrapping onto
 /// more lines only when they do not fit); returns the drawing and its height.
-fn tier_label(g: Geom, y: f64, text: &str, timers: &[&Timer]) -> (Html, f64) {
+fn tier_label(g: Geom, y: f64, text: &str, timers: &[&Timer], on_more: &Callback<MouseEvent>) -> (Html, f64) {
     let start = 6.0 + text_width(text) + 18.0;
-    let (chips, lines) = timer_chips(g, start, y, timers);
-    let h = 18.0 + (lines - 1.0).max(0.0) * TIMER_LINE;
+    let (chips, lines) = timer_chips(g, start, y, timers, on_more);
+    let h = 18.0 + (lines - 1.0).max(0.0) * CHIP_LINE;
     let html = html! {
         <g class="tier" key={format!("tier-{text}")}>
             <line class="tier-rule" x1="0" x2={f(g.width)} y1={f(y)} y2={f(y)} />
@@ -132,9 +133,15 @@ pub fn system_view(p: &SystemProps) -> Html {
 
     // Clients.
     let drawn: Vec<&str> = m.caches.iter().map(|c| c.resource.as_str()).collect();
-    let timers = timer_list(tr, v, &drawn, MAX_WATCH_TIMERS);
+    // The chip counting the watch timers not shown opens them all (and closes them again).
+    let timers_open = use_state(|| false);
+    let on_more = {
+        let open = timers_open.clone();
+        Callback::from(move |_: MouseEvent| open.set(!*open))
+    };
+    let timers = timer_list(tr, v, &drawn, if *timers_open { usize::MAX } else { MAX_WATCH_TIMERS });
     let of_tier = |t: Tier| timers.iter().filter(|x| x.tier == t).collect::<Vec<_>>();
-    let (heading, h) = tier_label(g, y, tr.t(K::SvClients), &of_tier(Tier::Clients));
+    let (heading, h) = tier_label(g, y, tr.t(K::SvClients), &of_tier(Tier::Clients), &on_more);
     parts.push(heading);
     y += h;
     let you_y = g.mid(y);
@@ -179,7 +186,7 @@ pub fn system_view(p: &SystemProps) -> Html {
     }
 
     // Apiservers: a band per watch cache.
-    let (heading, h) = tier_label(g, y, tr.t(K::SvApiservers), &of_tier(Tier::Apiservers));
+    let (heading, h) = tier_label(g, y, tr.t(K::SvApiservers), &of_tier(Tier::Apiservers), &on_more);
     parts.push(heading);
     y += h;
     for a in &v.apiservers {
@@ -336,7 +343,7 @@ pub fn system_view(p: &SystemProps) -> Html {
     }
 
     // etcd.
-    let (heading, h) = tier_label(g, y, "etcd", &of_tier(Tier::Etcd));
+    let (heading, h) = tier_label(g, y, "etcd", &of_tier(Tier::Etcd), &on_more);
     parts.push(heading);
     y += h;
     let cy = g.mid(y);
@@ -456,44 +463,43 @@ fn tier_name(tr: Tr, t: PathTier) -> String {
     }
 }
 
-/// The timers as chips (a clock whose arc is the part of the period left, and the text),
-/// flowed left to right over as many lines as they need: none overlaps, none is cut off.
-/// The height of a line of timer chips.
-const TIMER_LINE: f64 = 20.0;
-
 /// Timer chips (a clock whose arc is the part of the period left, and the text) flowed from
-/// `start` to the right edge on the line at `top`, then on more lines from the left: none
-/// overlaps, none is cut off (a chip wider than a line wraps its text). Returns the drawing and
-/// the number of lines used.
-fn timer_chips(g: Geom, start: f64, top: f64, timers: &[&Timer]) -> (Html, f64) {
-    let (left, right) = (6.0, g.width - 6.0);
-    let (mut cx, mut line) = (start, 0.0);
-    let mut chips = Vec::new();
-    for tm in timers {
+/// `start` to the right edge on the line at `top`, then on more lines from the left
+/// (`picture::chips::flow_chips`): none overlaps, none is cut off, no line of a wrapped chip
+/// starts with a comma. The chip counting the timers not shown opens them (`on_more`). Returns
+/// the drawing and the number of lines used.
+fn timer_chips(
+    g: Geom,
+    start: f64,
+    top: f64,
+    timers: &[&Timer],
+    on_more: &Callback<MouseEvent>,
+) -> (Html, f64) {
+    let chips: Vec<Chip> =
+        timers.iter().map(|t| Chip { text: t.text.clone(), clock: !t.owner.is_empty() }).collect();
+    let (placed, used) = flow_chips(&chips, start, (6.0, g.width - 6.0), &text_width);
+    let drawn = timers.iter().zip(&placed).map(|(tm, at)| {
         let counted = tm.owner.is_empty();
-        let icon = if counted { 0.0 } else { 18.0 };
-        let one = text_width(&tm.text) + icon;
-        if cx + one > right && cx > left {
-            cx = left;
-            line += 1.0;
-        }
-        let lines = wrap(&tm.text, right - cx - icon);
-        let wdt = icon + lines.iter().map(|l| text_width(l)).fold(0.0, f64::max);
-        let cy = top + line * TIMER_LINE + 9.0;
+        let cx = at.x;
+        let cy = top + at.line as f64 * CHIP_LINE + 9.0;
         let arc = tm.period_ms.filter(|p| *p > 0).map(|p| {
             let frac = (tm.in_ms as f64 / p as f64).clamp(0.0, 1.0);
             let circ = 2.0 * std::f64::consts::PI * 6.0;
             format!("{} {}", f(frac * circ), f(circ))
         });
-        let texts = lines.iter().enumerate().map(|(i, l)| {
-            label("timer-label", cx + icon, cy + 4.0 + i as f64 * TIMER_LINE, l.clone(), "timer")
+        let texts = at.lines.iter().enumerate().map(|(i, l)| {
+            label("timer-label", at.text_x(!counted), cy + 4.0 + i as f64 * CHIP_LINE, l.clone(), "timer")
         });
-        chips.push(html! {
+        let onclick = counted.then(|| on_more.clone());
+        html! {
             <g class={classes!("timer", counted.then_some("more"))} data-kind={(!counted).then_some("timer")} data-timer={(!counted).then(|| tm.kind.as_str())}
                 data-owner={(!counted).then(|| tm.owner.clone())} data-due-ms={(!counted).then(|| tm.due_ms.to_string())}
-                data-in-ms={(!counted).then(|| tm.in_ms.to_string())}>
+                data-in-ms={(!counted).then(|| tm.in_ms.to_string())}
+                role={counted.then_some("button")} tabindex={counted.then_some("0")} {onclick}>
                 <title>{ tm.text.clone() }</title>
-                if !counted {
+                if counted {
+                    <rect class="hit" x={f(cx)} y={f(cy - 10.0)} width={f(at.w.max(24.0))} height="20" />
+                } else {
                     <circle class="clock" cx={f(cx + 7.0)} cy={f(cy)} r="6" />
                     if let Some(a) = arc {
                         <circle class="clock-arc" cx={f(cx + 7.0)} cy={f(cy)} r="6" stroke-dasharray={a}
@@ -503,14 +509,7 @@ fn timer_chips(g: Geom, start: f64, top: f64, timers: &[&Timer]) -> (Html, f64) 
                 }
                 { for texts }
             </g>
-        });
-        if lines.len() > 1 {
-            line += lines.len() as f64;
-            cx = left;
-        } else {
-            cx += wdt + 14.0;
         }
-    }
-    let used = if cx > left || timers.is_empty() { line + 1.0 } else { line };
-    (html! { <g class="timers">{ for chips }</g> }, used)
+    });
+    (html! { <g class="timers">{ for drawn }</g> }, used as f64)
 }

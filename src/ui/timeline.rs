@@ -404,46 +404,51 @@ pub fn picture(p: &PictureProps) -> Html {
 
     let mut zone_at: Option<(i64, f64, String)> = None;
 
-    watch_rows::draw(tr, m, axis, p, &mut y, &mut parts);
+    // The lines crossing every row: the compaction boundary and the folds' edges. Labels on the
+    // rows meet none of them.
+    let mut crossing: Vec<f64> =
+        m.compact.filter(|c| *c > w.lo).map(|c| clamp(x(c as f64))).into_iter().collect();
+    for (a, _) in &axis.folds {
+        let xa = x(*a as f64);
+        crossing.extend([xa, xa + FOLD_W]);
+    }
+    watch_rows::draw(tr, m, axis, p, &crossing, &mut y, &mut parts);
     // Watch cache windows: one row each, named in the gutter, its numbers on or beside the band.
     for c in &m.caches {
         let lo = c.oldest.max(w.lo);
         let hi = c.rv.min(w.hi);
-        let cy = g.mid(y);
         let name = tr.f(K::TlApiserver, &[&c.apiserver]);
         let title = tr.f(K::TlCacheAt, &[&c.apiserver, &c.resource, &c.oldest, &c.rv]);
-        let band = (hi >= lo).then(|| {
-            let x1 = x(lo as f64);
-            let x2 = x(hi as f64 + 0.5);
-            let text = if c.ready {
-                tr.f(K::TlCacheBand, &[&c.oldest, &c.rv, &c.held, &c.capacity])
-            } else {
-                tr.t(K::TlCacheNotReady).to_string()
-            };
-            let tw = text_width(&text);
-            let tx = if x2 - x1 >= tw + 12.0 {
-                Some(x1 + 6.0)
-            } else if x2 + 6.0 + tw <= g.x1 {
-                Some(x2 + 6.0)
-            } else if x1 - 6.0 - tw >= g.x0 {
-                Some(x1 - 6.0 - tw)
-            } else {
-                None
-            };
-            html! { <>
+        let name_w = text_width(&format!("{name} · {}", c.resource)) + 12.0;
+        let text = if c.ready {
+            tr.f(K::TlCacheBand, &[&c.oldest, &c.rv, &c.held, &c.capacity])
+        } else {
+            tr.t(K::TlCacheNotReady).to_string()
+        };
+        // An empty window (not ready yet, or outside the view) is a 2 px band at its RV.
+        let (x1, x2) = if hi >= lo {
+            (x(lo as f64), x(hi as f64 + 0.5))
+        } else {
+            let xr = clamp(x(c.rv.clamp(w.lo, w.hi) as f64 + 0.5));
+            (xr - 1.0, xr + 1.0)
+        };
+        let laid = super::picture::rows::band_row(g, y, name_w, &crossing, (x1, x2), &text, &text_width);
+        let cy = laid.cy;
+        let band = html! { <>
+            if hi >= lo {
                 <rect class={classes!("band", (!c.ready).then_some("unready"))} x={f(x1)} y={f(cy - 8.0)} width={f((x2 - x1).max(2.0))} height="16" rx="3" />
-                { for tx.map(|tx| label("band-label", tx, cy + 4.0, text.clone(), "cache-window")) }
-            </> }
-        });
+            }
+            { label("band-label", laid.label.l, laid.label.baseline, laid.label.text.clone(), "cache-window") }
+        </> };
         parts.push(html! {
             <g class="row cache" key={format!("cache-{}-{}", c.apiserver, c.resource)} data-kind="cache-window" data-apiserver={c.apiserver.to_string()} data-resource={c.resource.clone()}
                 data-rv={c.rv.to_string()} data-from={c.oldest.to_string()}>
                 <title>{ title }</title>
                 { gutter_label(g, cy, &name, Some(&c.resource), &tr.f(K::TlCacheRow, &[&c.apiserver, &c.resource])) }
-                { for band }
+                { band }
             </g>
         });
-        y += g.row_h();
+        y += laid.h;
     }
 
     // Compaction: the zone over the lanes and a row of rounds.

@@ -1,0 +1,120 @@
+//! Labels that no line runs through: a watch ended by `set watch-cache off` (its end label
+//! "watch cache switched off (no ERROR)"), with the compaction boundary drawn across the rows
+//! right of the end mark, at 1280 and 390 px — measured with the elements' bounding boxes.
+
+use super::*;
+
+const CM: &str = "/api/v1/namespaces/default/configmaps";
+
+/// `scripts/shots/cache-off.rv`, then ten more writes and a compaction at revision 5 (its line
+/// crosses every row just right of where the watch ended).
+fn cache_off_then_compacted() -> Vec<String> {
+    let mut v: Vec<String> = vec![
+        "set explain on".into(),
+        format!("POST {CM} {{\"metadata\":{{\"name\":\"a\"}}}}"),
+        format!("GET {CM}?watch=true&resourceVersion=1"),
+        "set watch-cache off".into(),
+        "events w1".into(),
+    ];
+    for n in 0..10 {
+        v.push(format!("POST {CM} {{\"metadata\":{{\"name\":\"b{n}\"}}}}"));
+    }
+    v.push("compact 5".into());
+    v
+}
+
+/// The lines drawn in an SVG: `line` elements, the folds' edges and the edges of the watch cache
+/// bands (each edge as a zero-width box).
+fn drawn_lines(lab: &Lab, svg: &str) -> Vec<(String, Box4)> {
+    let mut out: Vec<(String, Box4)> = lab
+        .all(&format!("{svg} line"))
+        .iter()
+        .map(|l| (l.get_attribute("class").unwrap_or_else(|| "line".into()), rect_of(l)))
+        .collect();
+    // A fold's edges are one path: its two vertical lines.
+    for e in lab.all(&format!("{svg} .fold-edge")) {
+        let r = rect_of(&e);
+        out.push(("fold's left edge".into(), Box4 { l: r.l, t: r.t, r: r.l, b: r.b }));
+        out.push(("fold's right edge".into(), Box4 { l: r.r, t: r.t, r: r.r, b: r.b }));
+    }
+    for b in lab.all(&format!("{svg} rect.band")) {
+        let r = rect_of(&b);
+        out.push(("band left edge".into(), Box4 { l: r.l, t: r.t, r: r.l, b: r.b }));
+        out.push(("band right edge".into(), Box4 { l: r.r, t: r.t, r: r.r, b: r.b }));
+        out.push(("band top edge".into(), Box4 { l: r.l, t: r.t, r: r.r, b: r.t }));
+        out.push(("band bottom edge".into(), Box4 { l: r.l, t: r.b, r: r.r, b: r.b }));
+    }
+    out
+}
+
+#[wasm_bindgen_test]
+async fn the_cache_off_end_label_meets_no_line_and_no_other_label() {
+    let script = cache_off_then_compacted();
+    let lines: Vec<&str> = script.iter().map(String::as_str).collect();
+    for width in [1280, 390] {
+        let lab = Lab::sized(width).await;
+        run_all(&lab, &lines).await;
+        settle().await;
+        motionless(&lab).await;
+        let end = lab.el("#timeline-svg [data-kind='watch-end']");
+        assert_eq!(end.get_attribute("data-cause").as_deref(), Some("cache-off"), "{width}");
+        let label =
+            end.query_selector(".end-label").unwrap().unwrap_or_else(|| panic!("{width}: no end label"));
+        assert_eq!(
+            label.text_content().unwrap_or_default(),
+            "watch cache switched off (no ERROR)",
+            "{width}: the whole text"
+        );
+        let lb = rect_of(&label);
+        // The compaction line is drawn, and crosses the watch's row.
+        let compact = rect_of(&lab.el("#tl-compact-line"));
+        let row = rect_of(&lab.el("#timeline-svg .watch-row"));
+        assert!(compact.t <= row.t && compact.b >= row.b, "{width}: the compaction line crosses the row");
+        for (what, l) in drawn_lines(&lab, "#timeline-svg") {
+            assert!(
+                !overlaps(&lb, &l),
+                "{width}: the end label ({:.1},{:.1})–({:.1},{:.1}) meets a {what} ({:.1},{:.1})–({:.1},{:.1})",
+                lb.l,
+                lb.t,
+                lb.r,
+                lb.b,
+                l.l,
+                l.t,
+                l.r,
+                l.b
+            );
+        }
+        for t in lab.all("#timeline-svg text") {
+            if t == label {
+                continue;
+            }
+            assert!(!overlaps(&lb, &rect_of(&t)), "{width}: the end label meets {:?}", t.text_content());
+        }
+        for s in lab.all("#timeline-svg g.mark > circle, #timeline-svg g.mark > path, #timeline-svg g.mark > rect:not(.hit)") {
+            assert!(!overlaps(&lb, &rect_of(&s)), "{width}: the end label covers a mark");
+        }
+        assert_legible(&lab, &format!("cache off at {width}"));
+        lab.unmount();
+    }
+}
+
+#[wasm_bindgen_test]
+async fn no_label_of_the_timeline_meets_a_watch_or_lane_line() {
+    let script = cache_off_then_compacted();
+    let mut lines: Vec<&str> = script.iter().map(String::as_str).collect();
+    lines.extend(TWO_APISERVERS);
+    for width in [1280, 390] {
+        let lab = Lab::sized(width).await;
+        run_all(&lab, &lines).await;
+        settle().await;
+        motionless(&lab).await;
+        let walls = drawn_lines(&lab, "#timeline-svg");
+        for t in lab.all("#timeline-svg .end-label, #timeline-svg .band-label, #timeline-svg .buffer-label") {
+            let b = rect_of(&t);
+            for (what, l) in &walls {
+                assert!(!overlaps(&b, l), "{width}: {:?} meets a {what}", t.text_content());
+            }
+        }
+        lab.unmount();
+    }
+}
