@@ -17,8 +17,8 @@ use crate::script::why::OutputWhy;
 use super::i18n::{K, Tr, use_tr};
 use super::picture::chips::{CHIP_LINE, Chip, flow_chips};
 use super::timeline::{
-    Axis, FOLD_W, Geom, MAX_WATCH_TIMERS, Model, Step, Tier, Timer, Window, duration_text, f, gutter_label,
-    label, text_width, timer_list,
+    Axis, FOLD_W, Geom, MAX_WATCH_TIMERS, Model, Step, Tier, Timer, Window, duration_text, f, fit,
+    gutter_label, label, text_width, timer_list,
 };
 
 #[derive(Properties, PartialEq)]
@@ -195,12 +195,18 @@ pub fn system_view(p: &SystemProps) -> Html {
         if !a.watch_cache || m.caches.iter().all(|c| c.apiserver != a.number) {
             let cy = g.mid(y);
             let text = if a.watch_cache { tr.t(K::SvNoCacheYet) } else { tr.t(K::SvCacheOff) };
-            let tw = text_width(text);
+            // The words on the row's line, the line going on after them (never through them, nor
+            // over the row's name above it on a phone); cut with "…" where the plot is narrower
+            // than they are (the row's title says them whole).
+            let shown = fit(text, g.x1 - g.x0, false);
+            let tw = text_width(&shown);
+            let line_from = (g.x0 + tw + 6.0).min(g.x1);
             parts.push(html! {
                 <g class="row apiserver" key={format!("as-{}", a.number)} data-apiserver={a.number.to_string()}>
+                    <title>{ text.to_string() }</title>
                     { gutter_label(g, cy, &tr.f(K::TlApiserver, &[&a.number]), None, &tr.f(K::TlApiserver, &[&a.number])) }
-                    <line class="off-line" x1={f(g.x0)} x2={f(g.x1)} y1={f(cy)} y2={f(cy)} />
-                    { for (g.x0 + 6.0 + tw <= g.x1).then(|| label("off-label", g.x0 + 6.0, cy - 4.0, text.to_string(), "cache-window")) }
+                    <line class="off-line" x1={f(line_from)} x2={f(g.x1)} y1={f(cy)} y2={f(cy)} />
+                    { label("off-label", g.x0, cy + 4.0, shown, "cache-window") }
                 </g>
             });
             if path.as_ref().is_some_and(|pth| pth.apiserver == a.number)

@@ -138,6 +138,20 @@ pub fn label(class: &str, x: f64, y: f64, text: String, for_kind: &str) -> Html 
     }
 }
 
+/// A label laid out by `picture::rows`: one `<text>`, its lines (when broken under its row)
+/// one `<tspan>` each.
+pub fn placed_label(class: &str, l: &super::picture::rows::Label, for_kind: &str) -> Html {
+    if l.lines.len() <= 1 {
+        return label(class, l.l, l.baseline, l.text.clone(), for_kind);
+    }
+    let lines = l.lines.iter().enumerate().map(|(i, t)| {
+        html! { <tspan x={f(l.l)} y={f(l.baseline + i as f64 * LABEL_LINE)}>{ t.clone() }</tspan> }
+    });
+    html! {
+        <text class={classes!("lbl", class.to_string())} x={f(l.l)} y={f(l.baseline)} data-label-for={for_kind.to_string()} data-w={f(l.w)} data-lines={l.lines.len().to_string()}>{ for lines }</text>
+    }
+}
+
 /// A row label in the gutter: one line, or two when the row names an owner and a thing.
 pub fn gutter_label(g: Geom, y_mid: f64, first: &str, second: Option<&str>, title: &str) -> Html {
     gutter_label_as("", g, y_mid, first, second, title)
@@ -438,7 +452,7 @@ pub fn picture(p: &PictureProps) -> Html {
             if hi >= lo {
                 <rect class={classes!("band", (!c.ready).then_some("unready"))} x={f(x1)} y={f(cy - 8.0)} width={f((x2 - x1).max(2.0))} height="16" rx="3" />
             }
-            { label("band-label", laid.label.l, laid.label.baseline, laid.label.text.clone(), "cache-window") }
+            { placed_label("band-label", &laid.label, "cache-window") }
         </> };
         parts.push(html! {
             <g class="row cache" key={format!("cache-{}-{}", c.apiserver, c.resource)} data-kind="cache-window" data-apiserver={c.apiserver.to_string()} data-resource={c.resource.clone()}

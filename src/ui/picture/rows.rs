@@ -4,12 +4,13 @@
 //! lines (a watch's bar, a band's edges), marks or other labels, nor the lines that cross every
 //! row (the compaction boundary, the folds' edges); on a phone, else on the row's label line
 //! right of the row's name; else on a line of its own under the row, which the row then takes.
-//! A label is never left out: where even that line has no room for all of it, it is cut with
-//! "…" to the widest free stretch (its mark's title says it all).
+//! A label is never left out nor cut: where no stretch of that line has room for all of it, it
+//! is broken into lines (by [`super::text::wrap`]'s rules) in the widest stretch, and the row
+//! takes as many lines under it as the label needs.
 
 use super::axis::{Geom, LABEL_LINE};
 use super::place::{GAP, Lines};
-use super::text::fit;
+use super::text::wrap;
 
 /// A label's box reaches this far above its baseline and below it (12 px text).
 pub const ASCENT: f64 = 11.0;
@@ -28,11 +29,13 @@ pub enum Where {
     Below,
 }
 
-/// A label placed: its text (cut with "…" only when no line had room), left edge, width,
-/// baseline and where it went.
+/// A label placed: its text, left edge, width, the baseline of its first line and where it
+/// went. `lines` holds its text broken into lines when it is drawn under the row in a stretch
+/// narrower than it (else the one line, `text`).
 #[derive(Clone, Debug, PartialEq)]
 pub struct Label {
     pub text: String,
+    pub lines: Vec<String>,
     pub l: f64,
     pub w: f64,
     pub baseline: f64,
@@ -42,7 +45,8 @@ pub struct Label {
 impl Label {
     /// Its box: left, top, right, bottom.
     pub fn rect(&self) -> Rect {
-        Rect { l: self.l, t: self.baseline - ASCENT, r: self.l + self.w, b: self.baseline + DESCENT }
+        let more = self.lines.len().saturating_sub(1) as f64 * LABEL_LINE;
+        Rect { l: self.l, t: self.baseline - ASCENT, r: self.l + self.w, b: self.baseline + more + DESCENT }
     }
 }
 
@@ -70,8 +74,8 @@ pub struct RowSpace {
     /// The row's top.
     pub top: f64,
     pub lines: Lines,
-    /// Whether a label took the line under the row.
-    pub below: bool,
+    /// The lines under the row that labels took.
+    pub below: usize,
 }
 
 impl RowSpace {
@@ -87,7 +91,7 @@ impl RowSpace {
                 lines.put(i, x - 0.5, x + 0.5);
             }
         }
-        RowSpace { g, top, lines, below: false }
+        RowSpace { g, top, lines, below: 0 }
     }
 
     /// The centre of the row's drawing.
@@ -97,7 +101,7 @@ impl RowSpace {
 
     /// The row's height: its drawing and label line, and the line under it if a label took it.
     pub fn h(&self) -> f64 {
-        self.g.row_h() + if self.below { LABEL_LINE } else { 0.0 }
+        self.g.row_h() + self.below as f64 * LABEL_LINE
     }
 
     /// A mark or line on the row's line spanning [`l`, `r`].
@@ -116,7 +120,7 @@ impl RowSpace {
 
     /// Places `text` beside the mark spanning [`ml`, `mr`] on the row's line (right of it, else
     /// left of it), else on the label line (phone), else under the row (nearest the mark,
-    /// cut with "…" only if no stretch of that line is wide enough).
+    /// broken into lines in the widest stretch if no stretch of that line is wide enough).
     pub fn label(&mut self, (ml, mr): (f64, f64), text: &str, measure: &dyn Fn(&str) -> f64) -> Label {
         let g = self.g;
         let w = measure(text);
@@ -143,7 +147,7 @@ impl RowSpace {
         if let Some(l) = best {
             return self.take(2, Where::Below, text.to_string(), l, w);
         }
-        // No stretch wide enough: the widest one, and the text cut to it.
+        // No stretch wide enough: the text broken into lines in the widest one.
         let mut edges: Vec<(f64, f64)> = boxes;
         edges.sort_by(|a, b| a.0.total_cmp(&b.0));
         let mut gaps = Vec::new();
@@ -154,17 +158,20 @@ impl RowSpace {
         }
         let (a, b) =
             gaps.into_iter().max_by(|x, y| (x.1 - x.0).total_cmp(&(y.1 - y.0))).unwrap_or((g.x0, g.x1));
-        let cut = fit(text, (b - a).max(0.0), false, measure);
-        let cw = measure(&cut);
-        self.take(2, Where::Below, cut, a, cw)
+        let lines = wrap(text, (b - a).max(1.0), measure);
+        let w = lines.iter().map(|l| measure(l)).fold(0.0, f64::max);
+        let mut label = self.take(2, Where::Below, text.to_string(), a, w);
+        self.below = self.below.max(lines.len());
+        label.lines = lines;
+        label
     }
 
     fn take(&mut self, line: usize, at: Where, text: String, l: f64, w: f64) -> Label {
         self.lines.put(line, l, l + w);
         if at == Where::Below {
-            self.below = true;
+            self.below = self.below.max(1);
         }
-        Label { text, l, w, baseline: self.baseline(at), at }
+        Label { lines: vec![text.clone()], text, l, w, baseline: self.baseline(at), at }
     }
 }
 
@@ -256,7 +263,14 @@ pub fn band_row(
     let label = if inside {
         let l = x1 + PAD;
         row.lines.put(0, l, l + tw);
-        Label { text: text.to_string(), l, w: tw, baseline: cy + 4.0, at: Where::Beside }
+        Label {
+            text: text.to_string(),
+            lines: vec![text.to_string()],
+            l,
+            w: tw,
+            baseline: cy + 4.0,
+            at: Where::Beside,
+        }
     } else {
         row.put(x1, x2);
         row.label((x1, x2), text, measure)

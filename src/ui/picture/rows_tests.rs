@@ -7,7 +7,7 @@ use proptest::prelude::*;
 use super::axis::{Geom, LABEL_LINE};
 use super::chips::{CHIP_LINE, Chip, ICON_W, flow_chips, soonest};
 use super::estimate_width;
-use super::rows::{Rect, WatchIn, Where, band_row, watch_row};
+use super::rows::{Label, Rect, WatchIn, Where, band_row, watch_row};
 use super::text::{no_line_end, no_line_start, wrap};
 
 /// End texts as the timeline words them (English and 中文), and a long one.
@@ -21,15 +21,14 @@ const TEXTS: &[&str] = &[
     "a consistent read on apiserver 2 · configmaps now waits 3s in vain, then goes to etcd",
 ];
 
-/// A label's text is the whole text, or a non-empty start of it cut with "…".
-fn whole_or_cut(got: &str, want: &str) -> Result<(), TestCaseError> {
-    if got != want {
-        let kept = got.strip_suffix('…');
-        prop_assert!(
-            kept.is_some_and(|k| !k.is_empty() && want.starts_with(k)),
-            "{got:?} is not {want:?} cut"
-        );
-    }
+/// A label says its whole text: on one line, or broken into lines (no line starting with
+/// closing punctuation) that together say it.
+fn whole(l: &Label, want: &str) -> Result<(), TestCaseError> {
+    prop_assert_eq!(&l.text, want);
+    let squashed = |s: &str| s.chars().filter(|c| !c.is_whitespace()).collect::<String>();
+    prop_assert_eq!(squashed(&l.lines.concat()), squashed(want), "{:?}", l.lines);
+    prop_assert!(l.lines.iter().skip(1).all(|t| t.chars().next().is_some_and(|c| !no_line_start(c))));
+    prop_assert!(l.lines.len() == 1 || l.at == Where::Below, "only a label under its row takes lines");
     Ok(())
 }
 
@@ -88,27 +87,29 @@ proptest! {
             buffer: buffer.filter(|_| end.is_none()).map(|i| TEXTS[i].to_string()),
         };
         let r = watch_row(g, top, name_w, &cross, &wi, &estimate_width);
-        prop_assert_eq!(r.h, g.row_h() + if [&r.end, &r.buffer].iter().any(|l| l.as_ref().is_some_and(|l| l.at == Where::Below)) { LABEL_LINE } else { 0.0 });
+        let below = [&r.end, &r.buffer].iter().filter_map(|l| l.as_ref()).filter(|l| l.at == Where::Below).map(|l| l.lines.len()).max().unwrap_or(0);
+        prop_assert_eq!(r.h, g.row_h() + below as f64 * LABEL_LINE, "the row takes the lines under it its labels need");
         // Never left out.
         prop_assert_eq!(r.end.is_some(), wi.end.is_some());
         prop_assert_eq!(r.buffer.is_some(), wi.buffer.is_some());
-        let labels: Vec<(Rect, &str, &str)> = r
+        let labels: Vec<(Rect, &Label, &str)> = r
             .end
             .iter()
             .zip(wi.end.iter().map(|(_, t)| t.as_str()))
             .chain(r.buffer.iter().zip(wi.buffer.iter().map(String::as_str)))
-            .map(|(l, want)| (l.rect(), l.text.as_str(), want))
+            .map(|(l, want)| (l.rect(), l, want))
             .collect();
         let mut walls = r.boxes.clone();
         walls.extend(row_obstacles(g, top, r.h, name_w, &cross));
         for (i, (rect, got, want)) in labels.iter().enumerate() {
-            whole_or_cut(got, want)?;
+            whole(got, want)?;
+            let got = &got.text;
             inside_row(rect, g, top, r.h)?;
             for w in &walls {
                 prop_assert!(!rect.meets(w), "label {got:?} {rect:?} meets {w:?}");
             }
             for (other, o, _) in &labels[i + 1..] {
-                prop_assert!(!rect.meets(other), "label {got:?} meets label {o:?}");
+                prop_assert!(!rect.meets(other), "label {got:?} meets label {:?}", o.text);
             }
         }
     }
@@ -127,7 +128,7 @@ proptest! {
         let cross = crossing(g.x0, g.x1, &cross);
         let r = band_row(g, 10.0, name_w, &cross, (x1, x2), TEXTS[text], &estimate_width);
         let rect = r.label.rect();
-        whole_or_cut(&r.label.text, TEXTS[text])?;
+        whole(&r.label, TEXTS[text])?;
         inside_row(&rect, g, 10.0, r.h)?;
         for w in row_obstacles(g, 10.0, r.h, name_w, &cross) {
             prop_assert!(!rect.meets(&w), "{rect:?} meets {w:?}");

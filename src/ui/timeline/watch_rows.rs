@@ -126,11 +126,11 @@ pub(super) fn draw(
                     { hit(xe, cy) }
                     { for ehl.then(|| sel_ring(xe - 9.0, cy - 9.0, 18.0, 18.0)) }
                     { end_glyph(error, xe, cy) }
-                    { for lbl.map(|l| label("end-label", l.l, l.baseline, l.text, "watch-end")) }
+                    { for lbl.map(|l| placed_label("end-label", &l, "watch-end")) }
                 </g>
             }
         });
-        let buffer = laid.buffer.clone().map(|l| label("buffer-label", l.l, l.baseline, l.text, "buffer"));
+        let buffer = laid.buffer.as_ref().map(|l| placed_label("buffer-label", l, "buffer"));
         parts.push(html! {
             <g class="row watch-row" key={format!("watch-{}", wr.id)} data-watch={wr.id.clone()} data-apiserver={wr.apiserver.to_string()} data-resource={wr.resource.clone()}>
                 { gutter_label_as("watch-label", g, cy, &wr.id, Some(&tr.f(K::TlApiserver, &[&wr.apiserver])), &tr.f(K::TlWatchRow, &[&wr.id, &wr.apiserver, &wr.resource])) }
