@@ -197,6 +197,22 @@ pub fn gutter_label_as(
     }
 }
 
+/// A vertical line at `x` from `y0` down to `y1` as path data, leaving out the stretches `gaps`
+/// (the rows' label lines on a phone: no line runs through a label).
+pub fn vline(x: f64, y0: f64, y1: f64, gaps: &[(f64, f64)]) -> String {
+    let mut d = String::new();
+    let mut from = y0;
+    let mut gaps: Vec<(f64, f64)> = gaps.iter().copied().filter(|(a, b)| *b > y0 && *a < y1).collect();
+    gaps.sort_by(|a, b| a.0.total_cmp(&b.0));
+    for (a, b) in gaps.into_iter().chain([(y1, y1)]) {
+        if a > from {
+            d.push_str(&format!("M{} {}V{}", f(x), f(from), f(a)));
+        }
+        from = from.max(b);
+    }
+    d
+}
+
 /// The selected line's marking around a mark, beyond colour: a dashed ring (its label turns bold).
 fn sel_ring(x: f64, y: f64, w: f64, h: f64) -> Html {
     html! { <g class="sel"><rect class="sel-ring" x={f(x)} y={f(y)} width={f(w)} height={f(h)} rx={f(h.min(w) / 2.0)} /></g> }
@@ -411,7 +427,11 @@ pub fn picture(p: &PictureProps) -> Html {
         let open = reads_open.clone();
         Callback::from(move |()| open.set(!*open))
     };
+    // Each row's top: on a phone its label has the line under it to itself, which the lines
+    // crossing every row (the compaction boundary, the folds' edges) leave out.
+    let mut tops: Vec<f64> = Vec::new();
     if let Some((row, h)) = reads::reads_row(tr, m, axis, y, p, *reads_open, toggle_reads) {
+        tops.push(y);
         parts.push(row);
         y += h;
     }
@@ -426,9 +446,10 @@ pub fn picture(p: &PictureProps) -> Html {
         let xa = x(*a as f64);
         crossing.extend([xa, xa + FOLD_W]);
     }
-    watch_rows::draw(tr, m, axis, p, &crossing, &mut y, &mut parts);
+    watch_rows::draw(tr, m, axis, p, &crossing, (&mut y, &mut tops), &mut parts);
     // Watch cache windows: one row each, named in the gutter, its numbers on or beside the band.
     for c in &m.caches {
+        tops.push(y);
         let lo = c.oldest.max(w.lo);
         let hi = c.rv.min(w.hi);
         let name = tr.f(K::TlApiserver, &[&c.apiserver]);
@@ -467,6 +488,7 @@ pub fn picture(p: &PictureProps) -> Html {
 
     // Compaction: the zone over the lanes and a row of rounds.
     if let Some(c) = m.compact {
+        tops.push(y);
         let xe = clamp(x(c as f64));
         let label_c = tr.f(K::TlCompacted, &[&c]);
         zone_at = (c > w.lo).then_some((c, xe, label_c.clone()));
@@ -527,7 +549,9 @@ pub fn picture(p: &PictureProps) -> Html {
         y += g.row_h() + extra_lines as f64 * g.content_h();
     }
 
-    lanes::draw(tr, m, axis, &mut y, &mut parts);
+    lanes::draw(tr, m, axis, &mut y, &mut tops, &mut parts);
+    let label_lines: Vec<(f64, f64)> =
+        if g.stacked() { tops.iter().map(|t| (*t, t + g.label_line())).collect() } else { Vec::new() };
 
     // The compacted zone over every plot row (it lets pointer events through to the marks).
     if let Some((c, xe, label_c)) = zone_at {
@@ -536,7 +560,7 @@ pub fn picture(p: &PictureProps) -> Html {
                 <rect id="tl-compacted" class="zone" data-rev={c.to_string()} x={f(g.x0)} y={f(plot_top)} width={f(xe - g.x0)} height={f((y - plot_top).max(0.0))}>
                     <title>{ label_c }</title>
                 </rect>
-                <line id="tl-compact-line" x1={f(xe)} x2={f(xe)} y1={f(plot_top)} y2={f(y)} />
+                <path id="tl-compact-line" data-x={f(xe)} d={vline(xe, plot_top, y, &label_lines)} />
             </g>
         });
     }
@@ -574,7 +598,7 @@ pub fn picture(p: &PictureProps) -> Html {
         let strip = html! {
             <g class="fold-under" key={format!("strip-{a}-{b}")} data-from={a.to_string()} data-to={b.to_string()} onclick={open.clone()}>
                 <rect class="fold-strip" x={f(xa)} y={f(strip_top)} width={f(FOLD_W)} height={f((height - 4.0 - strip_top).max(0.0))} />
-                <path class="fold-edge" d={format!("M{} {}V{}M{} {}V{}", f(xa), f(strip_top), f(height - 4.0), f(xa + FOLD_W), f(strip_top), f(height - 4.0))} />
+                <path class="fold-edge" d={format!("{}{}", vline(xa, strip_top, height - 4.0, &label_lines), vline(xa + FOLD_W, strip_top, height - 4.0, &label_lines))} />
             </g>
         };
         let button = html! {

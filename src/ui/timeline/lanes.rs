@@ -5,13 +5,15 @@
 #[allow(unused_imports)]
 use super::*;
 
-/// Draws the key lanes from `y` down (moving it), appending them to `parts`.
-pub(super) fn draw(tr: Tr, m: &Model, axis: &Axis, y: &mut f64, parts: &mut Vec<Html>) {
+/// Draws the key lanes from `y` down (moving it), appending them to `parts` and each lane's top
+/// to `tops`.
+pub(super) fn draw(tr: Tr, m: &Model, axis: &Axis, y: &mut f64, tops: &mut Vec<f64>, parts: &mut Vec<Html>) {
     let g = axis.g;
     let x = |rev: f64| axis.x(rev);
     let clamp = |v: f64| v.clamp(g.x0, g.x1);
     // Key lanes.
     for lane in &m.lanes {
+        tops.push(*y);
         let top = *y + g.label_line();
         let body = match &lane.body {
             LaneBody::Segs { segs, tombs } => {
@@ -48,6 +50,7 @@ pub(super) fn draw(tr: Tr, m: &Model, axis: &Axis, y: &mut f64, parts: &mut Vec<
         *y += g.lane_h();
     }
     if m.more_keys > 0 {
+        tops.push(*y);
         let l = tr.f(K::TlMoreKeys, &[&m.more_keys]);
         parts.push(html! {
             <g class="lane more" key="more-keys" id="tl-more">

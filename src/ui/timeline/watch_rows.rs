@@ -6,14 +6,15 @@
 use super::*;
 
 /// Draws the watch rows from `y` down (moving it), appending them to `parts`.
-/// `crossing`: the x of each line crossing every row (the compaction boundary, the folds' edges).
+/// `crossing`: the x of each line crossing every row (the compaction boundary, the folds' edges);
+/// each row's top is pushed on `tops`.
 pub(super) fn draw(
     tr: Tr,
     m: &Model,
     axis: &Axis,
     p: &PictureProps,
     crossing: &[f64],
-    y: &mut f64,
+    (y, tops): (&mut f64, &mut Vec<f64>),
     parts: &mut Vec<Html>,
 ) {
     let w = m.window;
@@ -37,6 +38,7 @@ pub(super) fn draw(
         MAX_WATCH_ROWS
     });
     for wr in &m.watches[..shown] {
+        tops.push(*y);
         let cy = g.mid(*y);
         let row_name =
             fit(&format!("{} · {}", wr.id, tr.f(K::TlApiserver, &[&wr.apiserver])), g.x1 - g.x0, false);
@@ -154,6 +156,7 @@ pub(super) fn draw(
             let group: Vec<&WatchRow> = rest.iter().filter(|w| w.apiserver == n).collect();
             let errors = group.iter().filter(|w| w.end.as_ref().is_some_and(|e| e.code.is_some())).count();
             let clean = group.iter().filter(|w| w.end.as_ref().is_some_and(|e| e.code.is_none())).count();
+            tops.push(*y);
             let (rh, cy) = g.two_line_row(*y);
             let bars = cursor_bars(tr, axis, cy, &group);
             let first = tr.f(K::TlMoreWatchesOn, &[&group.len()]);
