@@ -16,6 +16,7 @@ use crate::script::why::OutputWhy;
 
 use super::i18n::{K, Tr, use_tr};
 use super::picture::chips::{CHIP_LINE, Chip, flow_chips};
+use super::picture::rows::RowSpace;
 use super::timeline::{
     Axis, FOLD_W, Geom, MAX_WATCH_TIMERS, Model, Step, Tier, Timer, Window, duration_text, f, fit,
     gutter_label, label, text_width, timer_list,
@@ -100,9 +101,18 @@ fn hatch_defs() -> Html {
 
 /// A tier's heading line, with the countdowns of that tier flowed to its right (wrapping onto
 /// more lines only when they do not fit); returns the drawing and its height.
-fn tier_label(g: Geom, y: f64, text: &str, timers: &[&Timer], on_more: &Callback<MouseEvent>) -> (Html, f64) {
+/// `crossing`: the vertical lines through the heading (the folds' edges, the selected request's
+/// path), which no chip meets.
+fn tier_label(
+    g: Geom,
+    y: f64,
+    text: &str,
+    timers: &[&Timer],
+    on_more: &Callback<MouseEvent>,
+    crossing: &[f64],
+) -> (Html, f64) {
     let start = 6.0 + text_width(text) + 18.0;
-    let (chips, lines) = timer_chips(g, start, y, timers, on_more);
+    let (chips, lines) = timer_chips(g, start, y, timers, on_more, crossing);
     let h = 18.0 + (lines - 1.0).max(0.0) * CHIP_LINE;
     let html = html! {
         <g class="tier" key={format!("tier-{text}")}>
@@ -141,15 +151,25 @@ pub fn system_view(p: &SystemProps) -> Html {
     };
     let timers = timer_list(tr, v, &drawn, if *timers_open { usize::MAX } else { MAX_WATCH_TIMERS });
     let of_tier = |t: Tier| timers.iter().filter(|x| x.tier == t).collect::<Vec<_>>();
-    let (heading, h) = tier_label(g, y, tr.t(K::SvClients), &of_tier(Tier::Clients), &on_more);
+    // The lines crossing the tiers' headings: the folds' edges over the whole view, and the
+    // selected request's path from "you" down to where it was served.
+    let fold_edges: Vec<f64> =
+        axis.folds.iter().flat_map(|(a, _)| [axis.x(*a as f64), axis.x(*a as f64) + FOLD_W]).collect();
+    let path_x = path
+        .as_ref()
+        .map(|pth| pth.rv.filter(|r| *r >= w.lo && *r <= w.hi).map_or(head_x, |r| x(r as f64 + 0.5)));
+    let through = |tier: PathTier| -> Vec<f64> {
+        let on_path = path.as_ref().is_some_and(|pth| tier != PathTier::Etcd || pth.tier == PathTier::Etcd);
+        fold_edges.iter().copied().chain(path_x.filter(|_| on_path)).collect()
+    };
+    let (heading, h) = tier_label(g, y, tr.t(K::SvClients), &of_tier(Tier::Clients), &on_more, &fold_edges);
     parts.push(heading);
     y += h;
     let you_y = g.mid(y);
     parts.push(
         html! { <g class="row you" key="you">{ gutter_label(g, you_y, tr.t(K::SvYou), None, tr.t(K::SvYou)) }</g> },
     );
-    if let Some(pth) = &path {
-        let px = pth.rv.filter(|r| *r >= w.lo && *r <= w.hi).map_or(head_x, |r| x(r as f64 + 0.5));
+    if let Some(px) = path_x {
         path_points.push((px, you_y));
     }
     y += g.row_h();
@@ -186,7 +206,14 @@ pub fn system_view(p: &SystemProps) -> Html {
     }
 
     // Apiservers: a band per watch cache.
-    let (heading, h) = tier_label(g, y, tr.t(K::SvApiservers), &of_tier(Tier::Apiservers), &on_more);
+    let (heading, h) = tier_label(
+        g,
+        y,
+        tr.t(K::SvApiservers),
+        &of_tier(Tier::Apiservers),
+        &on_more,
+        &through(PathTier::WatchCache),
+    );
     parts.push(heading);
     y += h;
     for a in &v.apiservers {
@@ -256,21 +283,25 @@ pub fn system_view(p: &SystemProps) -> Html {
                 let xs = px as f64 + 0.5;
                 (std::mem::replace(&mut last_px, px) != px).then(|| html! { <line class="snapshot" key={px} data-kind="snapshot" data-rv={r.to_string()} x1={f(xs)} x2={f(xs)} y1={f(cy - 8.0)} y2={f(cy - 3.0)} /> })
             }).collect::<Vec<_>>().into_iter().rev();
+            let crossing: Vec<f64> = fold_edges.iter().copied().chain(path_x).collect();
+            let mut row_h = g.row_h();
             let lag = (c.rv < v.revision && (c.in_flight > 0 || c.lag_ms > 0)).then(|| {
                 let behind = v.revision - c.rv;
                 let text = tr.f(K::SvLag, &[&behind, &duration_text(c.lag_ms)]);
-                let tw = text_width(&text);
                 let xa = x(c.rv as f64 + 0.5);
-                // Right of etcd's head; on a phone without room there, on the row's label line
-                // right of the row's name.
+                // Right of etcd's head; else on a phone on the row's label line right of the
+                // row's name; else under the row: meeting no line (the request's path, the
+                // folds' edges), mark or label (`picture::rows`).
                 let name = text_width(&format!("{} · {}", tr.f(K::TlApiserver, &[&c.apiserver]), c.resource));
-                let lx = if head_x + 8.0 + tw <= g.x1 {
-                    Some((head_x + 8.0, cy + 4.0))
-                } else if g.stacked() && g.x0 + name + 12.0 + tw <= g.x1 {
-                    Some((g.x1 - tw, cy - g.content_h() / 2.0 - 4.0))
-                } else {
-                    None
-                };
+                let mut row = RowSpace::new(g, y, name + 12.0, &crossing);
+                row.put(x1, x2.max(x1 + 2.0));
+                if let Some(tx) = text_x {
+                    row.put(tx, tx + tw);
+                }
+                row.put(xa, head_x);
+                let placed = row.label((xa, head_x), &text, &text_width);
+                row_h = row.h();
+                let lx = Some((placed.l, placed.baseline));
                 // Each response still on its way, at the newest revision it carries.
                 let dots = c.in_flight_revs.iter().filter(|(r, _)| *r >= w.lo && *r <= w.hi).map(|(r, at)| {
                     let xd = x(*r as f64 + 0.5);
@@ -314,7 +345,7 @@ pub fn system_view(p: &SystemProps) -> Html {
                     <g>{ for lag }</g>
                 </g>
             });
-            y += g.row_h();
+            y += row_h;
         }
         // When the timeline folds its watch rows: the watches on this apiserver, summed up: how many, how many ended (✕ with an ERROR,
         // ■ without), and where their cursors stand.
@@ -349,7 +380,7 @@ pub fn system_view(p: &SystemProps) -> Html {
     }
 
     // etcd.
-    let (heading, h) = tier_label(g, y, "etcd", &of_tier(Tier::Etcd), &on_more);
+    let (heading, h) = tier_label(g, y, "etcd", &of_tier(Tier::Etcd), &on_more, &through(PathTier::Etcd));
     parts.push(heading);
     y += h;
     let cy = g.mid(y);
@@ -480,10 +511,11 @@ fn timer_chips(
     top: f64,
     timers: &[&Timer],
     on_more: &Callback<MouseEvent>,
+    crossing: &[f64],
 ) -> (Html, f64) {
     let chips: Vec<Chip> =
         timers.iter().map(|t| Chip { text: t.text.clone(), clock: !t.owner.is_empty() }).collect();
-    let (placed, used) = flow_chips(&chips, start, (6.0, g.width - 6.0), &text_width);
+    let (placed, used) = flow_chips(&chips, start, (6.0, g.width - 6.0), crossing, &text_width);
     let drawn = timers.iter().zip(&placed).map(|(tm, at)| {
         let counted = tm.owner.is_empty();
         let cx = at.x;

@@ -144,11 +144,13 @@ proptest! {
         width in prop_oneof![Just(390.0), Just(1280.0), 260.0f64..2400.0],
         chips in proptest::collection::vec((0usize..TEXTS.len(), any::<bool>()), 0..10),
         heading in 30.0f64..120.0,
+        cross in proptest::collection::vec(0.0f64..1.0, 0..4),
     ) {
         let chips: Vec<Chip> = chips.iter().map(|(i, c)| Chip { text: TEXTS[*i].to_string(), clock: *c }).collect();
         let (left, right) = (6.0, width - 6.0);
         let start = left + heading;
-        let (placed, used) = flow_chips(&chips, start, (left, right), &estimate_width);
+        let cross = crossing(left, right, &cross);
+        let (placed, used) = flow_chips(&chips, start, (left, right), &cross, &estimate_width);
         prop_assert_eq!(placed.len(), chips.len());
         // Each chip's box: its lines from its first line down.
         let boxes: Vec<Rect> = placed
@@ -163,6 +165,10 @@ proptest! {
             prop_assert!(p.x >= left - 0.01 && p.x + p.w <= right + 0.01, "inside: {p:?}");
             prop_assert!(p.line + p.lines.len() <= used, "{p:?} inside the {used} lines counted");
             prop_assert!(!boxes[i].meets(&head), "{p:?} meets the heading");
+            for x in &cross {
+                let line = Rect { l: x - 0.5, t: 0.0, r: x + 0.5, b: used as f64 * CHIP_LINE };
+                prop_assert!(!boxes[i].meets(&line), "{p:?} crosses the line at {x}");
+            }
             let icon = if c.clock { ICON_W } else { 0.0 };
             prop_assert!(p.w >= icon);
             for (j, o) in boxes.iter().enumerate().skip(i + 1) {
