@@ -108,7 +108,7 @@ fn tier_label(
     y: f64,
     text: &str,
     timers: &[&Timer],
-    on_more: &Callback<MouseEvent>,
+    on_more: &Callback<()>,
     crossing: &[f64],
 ) -> (Html, f64) {
     let start = 6.0 + text_width(text) + 18.0;
@@ -143,11 +143,11 @@ pub fn system_view(p: &SystemProps) -> Html {
 
     // Clients.
     let drawn: Vec<&str> = m.caches.iter().map(|c| c.resource.as_str()).collect();
-    // The chip counting the watch timers not shown opens them all (and closes them again).
+    // The chip counting the watch timers not shown opens them all.
     let timers_open = use_state(|| false);
     let on_more = {
         let open = timers_open.clone();
-        Callback::from(move |_: MouseEvent| open.set(!*open))
+        Callback::from(move |()| open.set(true))
     };
     let timers = timer_list(tr, v, &drawn, if *timers_open { usize::MAX } else { MAX_WATCH_TIMERS });
     let of_tier = |t: Tier| timers.iter().filter(|x| x.tier == t).collect::<Vec<_>>();
@@ -510,7 +510,7 @@ fn timer_chips(
     start: f64,
     top: f64,
     timers: &[&Timer],
-    on_more: &Callback<MouseEvent>,
+    on_more: &Callback<()>,
     crossing: &[f64],
 ) -> (Html, f64) {
     let chips: Vec<Chip> =
@@ -528,12 +528,21 @@ fn timer_chips(
         let texts = at.lines.iter().enumerate().map(|(i, l)| {
             label("timer-label", at.text_x(!counted), cy + 4.0 + i as f64 * CHIP_LINE, l.clone(), "timer")
         });
-        let onclick = counted.then(|| on_more.clone());
+        let onclick = counted.then(|| on_more.reform(|_: MouseEvent| ()));
+        let onkeydown = counted.then(|| {
+            let more = on_more.clone();
+            Callback::from(move |e: KeyboardEvent| {
+                if e.key() == "Enter" || e.key() == " " {
+                    e.prevent_default();
+                    more.emit(());
+                }
+            })
+        });
         html! {
             <g class={classes!("timer", counted.then_some("more"))} data-kind={(!counted).then_some("timer")} data-timer={(!counted).then(|| tm.kind.as_str())}
                 data-owner={(!counted).then(|| tm.owner.clone())} data-due-ms={(!counted).then(|| tm.due_ms.to_string())}
                 data-in-ms={(!counted).then(|| tm.in_ms.to_string())}
-                role={counted.then_some("button")} tabindex={counted.then_some("0")} {onclick}>
+                role={counted.then_some("button")} tabindex={counted.then_some("0")} {onclick} {onkeydown}>
                 <title>{ tm.text.clone() }</title>
                 if counted {
                     <rect class="hit" x={f(cx)} y={f(cy - 10.0)} width={f(at.w.max(24.0))} height="20" />
