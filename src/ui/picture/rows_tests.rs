@@ -7,6 +7,7 @@ use proptest::prelude::*;
 use super::axis::{Geom, LABEL_LINE};
 use super::chips::{CHIP_LINE, Chip, ICON_W, flow_chips, soonest};
 use super::estimate_width;
+use super::lanes::lanes;
 use super::rows::{Label, Rect, WatchIn, Where, band_row, watch_row};
 use super::text::{no_line_end, no_line_start, wrap};
 
@@ -217,6 +218,49 @@ proptest! {
             }
             if i + 1 < lines.len() {
                 prop_assert!(l.chars().last().is_some_and(|c| !no_line_end(c)), "{lines:?}");
+            }
+        }
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 128, ..ProptestConfig::default() })]
+
+    #[test]
+    fn a_lanes_label_meets_no_bar_and_no_other_label(
+        width in prop_oneof![Just(390.0), Just(1280.0), 260.0f64..2400.0],
+        names in proptest::collection::vec(("[a-z0-9/-]{1,60}", any::<bool>()), 0..16),
+        top in 0.0f64..300.0,
+    ) {
+        let g = Geom::for_width(width);
+        let named: Vec<(String, bool)> = names.iter().map(|(n, k)| (format!("configmaps/default/{n}"), *k)).collect();
+        let refs: Vec<(&str, bool)> = named.iter().map(|(n, k)| (n.as_str(), *k)).collect();
+        let (ls, h) = lanes(g, top, &refs, &estimate_width);
+        prop_assert_eq!(ls.len(), refs.len());
+        prop_assert!((h - refs.len() as f64 * g.lane_h()).abs() < 1e-9);
+        for (i, (l, (name, keep_end))) in ls.iter().zip(&refs).enumerate() {
+            let r = l.label.rect();
+            // Whole, or cut with "…" keeping the end (a key's name) or the start.
+            let t = &l.label.text;
+            if t != name {
+                let ok = if *keep_end {
+                    t.strip_prefix('…').is_some_and(|k| !k.is_empty() && name.ends_with(k))
+                } else {
+                    t.strip_suffix('…').is_some_and(|k| !k.is_empty() && name.starts_with(k))
+                };
+                prop_assert!(ok, "{t:?} is not {name:?} cut");
+            }
+            if g.stacked() {
+                prop_assert!(r.l >= g.x0 - 0.01 && r.r <= g.x1 + 0.01, "{r:?} inside the plot");
+            } else {
+                prop_assert!(r.l >= 0.0 && r.r <= g.x0 - 0.01, "{r:?} inside the gutter");
+            }
+            prop_assert!(r.t >= l.top - 0.01 && r.b <= l.top + g.lane_h() + 0.01, "{r:?} inside its lane");
+            for (j, o) in ls.iter().enumerate() {
+                prop_assert!(!r.meets(&o.bar), "lane {i}'s label meets lane {j}'s bar");
+                if j != i {
+                    prop_assert!(!r.meets(&o.label.rect()), "lane {i}'s label meets lane {j}'s");
+                }
             }
         }
     }
