@@ -15,11 +15,11 @@ use crate::apiserver::decision::Path;
 use crate::script::why::OutputWhy;
 
 use super::i18n::{K, Tr, use_tr};
-use super::picture::chips::{CHIP_LINE, Chip, flow_chips};
-use super::picture::rows::RowSpace;
+use super::picture::chips::{CHIP_LINE, Chip, ChipAt, flow_chips};
+use super::picture::rows::{RowSpace, Where};
 use super::timeline::{
-    Axis, FOLD_W, Geom, MAX_WATCH_TIMERS, Model, Step, Tier, Timer, Window, duration_text, f, fit,
-    gutter_label, label, text_width, timer_list,
+    Axis, FOLD_W, Geom, MAX_WATCH_TIMERS, Model, Step, Tier, Timer, Window, duration_text, f, gutter_label,
+    label, placed_label, text_width, timer_list,
 };
 
 #[derive(Properties, PartialEq)]
@@ -111,13 +111,13 @@ fn tier_label(
     on_more: &Callback<()>,
     crossing: &[f64],
 ) -> (Html, f64) {
-    let start = 6.0 + text_width(text) + 18.0;
-    let (chips, lines) = timer_chips(g, start, y, timers, on_more, crossing);
+    let (heading, chips, lines) = timer_chips(g, text, y, timers, on_more, crossing);
     let h = 18.0 + (lines - 1.0).max(0.0) * CHIP_LINE;
+    let hy = y + 13.0 + heading.line as f64 * CHIP_LINE;
     let html = html! {
         <g class="tier" key={format!("tier-{text}")}>
             <line class="tier-rule" x1="0" x2={f(g.width)} y1={f(y)} y2={f(y)} />
-            <text class="tier-label" x="6" y={f(y + 13.0)} data-label-for="tier">{ text.to_string() }</text>
+            <text class="tier-label" x={f(heading.x)} y={f(hy)} data-label-for="tier">{ text.to_string() }</text>
             { chips }
         </g>
     };
@@ -140,6 +140,9 @@ pub fn system_view(p: &SystemProps) -> Html {
     let mut path_points: Vec<(f64, f64)> = Vec::new();
     // Revisions that reached a watch cache this step: where they land (x, the band's centre).
     let mut landings: Vec<(i64, f64, f64)> = Vec::new();
+    // Each row's top: on a phone its label has the line under it to itself, which the request's
+    // path and the folds' edges leave out.
+    let mut tops: Vec<f64> = Vec::new();
 
     // Clients.
     let drawn: Vec<&str> = m.caches.iter().map(|c| c.resource.as_str()).collect();
@@ -165,6 +168,7 @@ pub fn system_view(p: &SystemProps) -> Html {
     let (heading, h) = tier_label(g, y, tr.t(K::SvClients), &of_tier(Tier::Clients), &on_more, &fold_edges);
     parts.push(heading);
     y += h;
+    tops.push(y);
     let you_y = g.mid(y);
     parts.push(
         html! { <g class="row you" key="you">{ gutter_label(g, you_y, tr.t(K::SvYou), None, tr.t(K::SvYou)) }</g> },
@@ -174,6 +178,7 @@ pub fn system_view(p: &SystemProps) -> Html {
     }
     y += g.row_h();
     for inf in &v.informers {
+        tops.push(y);
         let cy = g.mid(y);
         let sync = inf.last_sync_rv.parse::<i64>().ok();
         let flag = sync.filter(|r| *r >= w.lo && *r <= w.hi).map(|r| {
@@ -220,20 +225,25 @@ pub fn system_view(p: &SystemProps) -> Html {
         let on_path =
             path.as_ref().is_some_and(|pth| pth.apiserver == a.number && pth.tier != PathTier::Etcd);
         if !a.watch_cache || m.caches.iter().all(|c| c.apiserver != a.number) {
+            tops.push(y);
             let cy = g.mid(y);
             let text = if a.watch_cache { tr.t(K::SvNoCacheYet) } else { tr.t(K::SvCacheOff) };
-            // The words on the row's line, the line going on after them (never through them, nor
-            // over the row's name above it on a phone); cut with "…" where the plot is narrower
-            // than they are (the row's title says them whole).
-            let shown = fit(text, g.x1 - g.x0, false);
-            let tw = text_width(&shown);
-            let line_from = (g.x0 + tw + 6.0).min(g.x1);
+            // The words at the start of the row's line, the line going on after them; where the
+            // request's path or a fold's edge crosses them there, on the label line or under the
+            // row (`picture::rows`), and the line is whole.
+            let name = text_width(&tr.f(K::TlApiserver, &[&a.number]));
+            let crossing: Vec<f64> = fold_edges.iter().copied().chain(path_x).collect();
+            let mut row = RowSpace::new(g, y, name + 12.0, &crossing);
+            let words = row.label((g.x0 - 6.0, g.x0 - 6.0), text, &text_width);
+            let on_line = words.at == Where::Beside;
+            let line_from = if on_line { (words.l + words.w + 6.0).min(g.x1) } else { g.x0 };
+            let row_h = row.h();
             parts.push(html! {
                 <g class="row apiserver" key={format!("as-{}", a.number)} data-apiserver={a.number.to_string()}>
                     <title>{ text.to_string() }</title>
                     { gutter_label(g, cy, &tr.f(K::TlApiserver, &[&a.number]), None, &tr.f(K::TlApiserver, &[&a.number])) }
                     <line class="off-line" x1={f(line_from)} x2={f(g.x1)} y1={f(cy)} y2={f(cy)} />
-                    { label("off-label", g.x0, cy + 4.0, shown, "cache-window") }
+                    { placed_label("off-label", &words, "cache-window") }
                 </g>
             });
             if path.as_ref().is_some_and(|pth| pth.apiserver == a.number)
@@ -241,13 +251,14 @@ pub fn system_view(p: &SystemProps) -> Html {
             {
                 path_points.push((px, cy));
             }
-            y += g.row_h();
+            y += row_h;
             continue;
         }
         for c in v.apiservers.iter().filter(|x| x.number == a.number).flat_map(|a| a.caches.iter()) {
             if !m.caches.iter().any(|b| b.apiserver == c.apiserver && b.resource == c.resource) {
                 continue;
             }
+            tops.push(y);
             let cy = g.mid(y);
             if !p.reduce {
                 for (_, _, r) in
@@ -266,14 +277,27 @@ pub fn system_view(p: &SystemProps) -> Html {
             } else {
                 tr.t(K::TlCacheNotReady).to_string()
             };
-            let tw = text_width(&text);
-            let text_x = if x2 - x1 >= tw + 12.0 {
-                Some(x1 + 6.0)
-            } else if x1 - 8.0 - tw >= g.x0 {
-                Some(x1 - 8.0 - tw)
-            } else {
-                None
+            // Every label of the row meets no line (the request's path, the folds' edges), mark
+            // or other label (`picture::rows`): the head's, then the band's (on it, else beside
+            // it), then the lag's.
+            let name = text_width(&format!("{} · {}", tr.f(K::TlApiserver, &[&c.apiserver]), c.resource));
+            let crossing: Vec<f64> = fold_edges.iter().copied().chain(path_x).collect();
+            let mut row = RowSpace::new(g, y, name + 12.0, &crossing);
+            let head_label = {
+                let t = tr.f(K::SvRv, &[&c.rv]);
+                let tw2 = text_width(&t);
+                let lx = x2 + 6.0;
+                (c.rv >= v.revision && lx + tw2 <= g.x1 && row.lines.free(0, lx, lx + tw2)).then(|| {
+                    row.put(lx, lx + tw2);
+                    label("head-label", lx, cy + 4.0, t, "cache-window")
+                })
             };
+            let lagging = c.rv < v.revision && (c.in_flight > 0 || c.lag_ms > 0);
+            let xa = x(c.rv as f64 + 0.5);
+            if lagging {
+                row.put(xa, head_x + 4.0);
+            }
+            let band_label = row.on_or_beside((x1, x2.max(x1 + 2.0)), &text, &text_width);
             // At most one snapshot tick per pixel (the newest there), drawn at that pixel and
             // keyed by it: a cache holds one snapshot per revision, and thousands of ticks on one
             // row would otherwise all be redrawn at every step as the scale moves.
@@ -283,24 +307,12 @@ pub fn system_view(p: &SystemProps) -> Html {
                 let xs = px as f64 + 0.5;
                 (std::mem::replace(&mut last_px, px) != px).then(|| html! { <line class="snapshot" key={px} data-kind="snapshot" data-rv={r.to_string()} x1={f(xs)} x2={f(xs)} y1={f(cy - 8.0)} y2={f(cy - 3.0)} /> })
             }).collect::<Vec<_>>().into_iter().rev();
-            let crossing: Vec<f64> = fold_edges.iter().copied().chain(path_x).collect();
-            let mut row_h = g.row_h();
-            let lag = (c.rv < v.revision && (c.in_flight > 0 || c.lag_ms > 0)).then(|| {
+            let lag = lagging.then(|| {
                 let behind = v.revision - c.rv;
                 let text = tr.f(K::SvLag, &[&behind, &duration_text(c.lag_ms)]);
-                let xa = x(c.rv as f64 + 0.5);
                 // Right of etcd's head; else on a phone on the row's label line right of the
-                // row's name; else under the row: meeting no line (the request's path, the
-                // folds' edges), mark or label (`picture::rows`).
-                let name = text_width(&format!("{} · {}", tr.f(K::TlApiserver, &[&c.apiserver]), c.resource));
-                let mut row = RowSpace::new(g, y, name + 12.0, &crossing);
-                row.put(x1, x2.max(x1 + 2.0));
-                if let Some(tx) = text_x {
-                    row.put(tx, tx + tw);
-                }
-                row.put(xa, head_x);
+                // row's name; else under the row.
                 let placed = row.label((xa, head_x), &text, &text_width);
-                row_h = row.h();
                 let lx = Some((placed.l, placed.baseline));
                 // Each response still on its way, at the newest revision it carries.
                 let dots = c.in_flight_revs.iter().filter(|(r, _)| *r >= w.lo && *r <= w.hi).map(|(r, at)| {
@@ -317,13 +329,7 @@ pub fn system_view(p: &SystemProps) -> Html {
                     </g>
                 }
             });
-            let head_label = {
-                let t = tr.f(K::SvRv, &[&c.rv]);
-                let tw2 = text_width(&t);
-                let lx = x2 + 6.0;
-                (c.rv >= v.revision && lx + tw2 <= g.x1)
-                    .then(|| label("head-label", lx, cy + 4.0, t, "cache-window"))
-            };
+            let row_h = row.h();
             if on_path
                 && path.as_ref().is_some_and(|pth| pth.apiserver == c.apiserver)
                 && path_points.len() == 1
@@ -340,7 +346,7 @@ pub fn system_view(p: &SystemProps) -> Html {
                     <rect class={classes!("band", (!c.ready).then_some("unready"))} x={f(x1)} y={f(cy - 9.0)}
                         width={f(if hi >= lo { (x2 - x1).max(2.0) } else { 0.0 })} height="18" rx="3" />
                     <g class="snaps">{ for snaps }</g>
-                    <g>{ for text_x.map(|tx| label("band-label", tx, cy + 4.0, text.clone(), "cache-window")) }</g>
+                    <g>{ placed_label("band-label", &band_label, "cache-window") }</g>
                     <g>{ for head_label }</g>
                     <g>{ for lag }</g>
                 </g>
@@ -352,6 +358,7 @@ pub fn system_view(p: &SystemProps) -> Html {
         let group: Vec<&super::timeline::WatchRow> =
             m.watches.iter().filter(|wr| wr.apiserver == a.number).collect();
         if m.watches.len() > super::timeline::MAX_WATCH_ROWS && !group.is_empty() {
+            tops.push(y);
             let (rh, cy) = g.two_line_row(y);
             let errors = group.iter().filter(|w| w.end.as_ref().is_some_and(|e| e.code.is_some())).count();
             let clean = group.iter().filter(|w| w.end.as_ref().is_some_and(|e| e.code.is_none())).count();
@@ -383,6 +390,7 @@ pub fn system_view(p: &SystemProps) -> Html {
     let (heading, h) = tier_label(g, y, "etcd", &of_tier(Tier::Etcd), &on_more, &through(PathTier::Etcd));
     parts.push(heading);
     y += h;
+    tops.push(y);
     let cy = g.mid(y);
     let tape_x1 = x(w.lo as f64);
     let zone = v.compacted.filter(|c| *c > w.lo).map(|c| {
@@ -390,15 +398,18 @@ pub fn system_view(p: &SystemProps) -> Html {
         html! { <rect class="zone hatched" data-kind="compacted-zone" data-rev={c.to_string()} x={f(g.x0)} y={f(cy - 9.0)} width={f(xe - g.x0)} height="18">
             <title>{ tr.f(K::TlCompacted, &[&c]) }</title></rect> }
     });
+    // The head's words beside its ▼, meeting no line crossing the row (`picture::rows`).
     let head_text = tr.f(K::SvHead, &[&v.revision]);
-    let htw = text_width(&head_text);
-    let etcd_label = if head_x + 8.0 + htw <= g.x1 {
-        Some((head_x + 8.0, head_text))
-    } else if head_x - 8.0 - htw >= g.x0 {
-        Some((head_x - 8.0 - htw, head_text))
-    } else {
-        None
-    };
+    let crossing: Vec<f64> = fold_edges
+        .iter()
+        .copied()
+        .chain(path_x.filter(|_| path.as_ref().is_some_and(|pth| pth.tier == PathTier::Etcd)))
+        .collect();
+    let mut row = RowSpace::new(g, y, text_width("etcd") + 12.0, &crossing);
+    // The ▼ above the tape reaches up into the row's label line.
+    row.lines.put(1, head_x - 6.0, head_x + 6.0);
+    let etcd_label = row.label((head_x - 2.0, head_x + 2.0), &head_text, &text_width);
+    let etcd_h = row.h();
     if path.as_ref().is_some_and(|pth| pth.tier == PathTier::Etcd)
         && let Some((px, _)) = path_points.first().copied()
     {
@@ -410,10 +421,10 @@ pub fn system_view(p: &SystemProps) -> Html {
             <rect class="tape" x={f(tape_x1)} y={f(cy - 9.0)} width={f((head_x - tape_x1).max(2.0))} height="18" rx="2" />
             <g>{ for zone }</g>
             <path class="head" data-kind="head" data-rv={v.revision.to_string()} d={format!("M{} {}l-5 -7h10z", f(head_x), f(cy - 9.0))} />
-            { for etcd_label.map(|(lx, t)| label("etcd-label", lx, cy + 4.0, t, "etcd")) }
+            { placed_label("etcd-label", &etcd_label, "etcd") }
         </g>
     });
-    y += g.row_h();
+    y += etcd_h;
     // Each revision that reached a lagging cache this step rises from etcd to its band.
     let fresh = p.step.fresh();
     let landing_html = landings.iter().map(|(r, lx, ly)| {
@@ -421,12 +432,14 @@ pub fn system_view(p: &SystemProps) -> Html {
             cx={f(*lx)} cy={f(*ly)} r="3.5" style={format!("--rise:{}px", f(cy - ly))} /> }
     });
 
+    let label_lines: Vec<(f64, f64)> =
+        if g.stacked() { tops.iter().map(|t| (*t, t + g.label_line())).collect() } else { Vec::new() };
     // The selected request's path.
     let path_html = path.as_ref().filter(|_| path_points.len() >= 2).map(|pth| {
+        // Straight down (every point at one x), leaving out the rows' label lines.
         let d: String = path_points
-            .iter()
-            .enumerate()
-            .map(|(i, (px, py))| format!("{}{} {}", if i == 0 { "M" } else { "L" }, f(*px), f(*py)))
+            .windows(2)
+            .map(|p| super::timeline::vline(p[0].0, p[0].1, p[1].1, &label_lines))
             .collect();
         let (ex, ey) = path_points.last().copied().unwrap_or_default();
         let (_, sy) = path_points.first().copied().unwrap_or_default();
@@ -455,7 +468,7 @@ pub fn system_view(p: &SystemProps) -> Html {
         let xa = axis.x(*a as f64);
         html! { <g class="fold-under" data-from={a.to_string()} data-to={b.to_string()}>
             <rect class="fold-strip" x={f(xa)} y="0" width={f(FOLD_W)} height={f(height)} />
-            <path class="fold-edge" d={format!("M{} 0V{}M{} 0V{}", f(xa), f(height), f(xa + FOLD_W), f(height))} />
+            <path class="fold-edge" d={format!("{}{}", super::timeline::vline(xa, 0.0, height, &label_lines), super::timeline::vline(xa + FOLD_W, 0.0, height, &label_lines))} />
         </g> }
     });
     let aria = match &path {
@@ -500,22 +513,25 @@ fn tier_name(tr: Tr, t: PathTier) -> String {
     }
 }
 
-/// Timer chips (a clock whose arc is the part of the period left, and the text) flowed from
-/// `start` to the right edge on the line at `top`, then on more lines from the left
-/// (`picture::chips::flow_chips`): none overlaps, none is cut off, no line of a wrapped chip
-/// starts with a comma. The chip counting the timers not shown opens them (`on_more`). Returns
-/// the drawing and the number of lines used.
+/// A tier's `heading` and its timer chips (a clock whose arc is the part of the period left, and
+/// the text) flowed from the left on the line at `top`, then on more lines
+/// (`picture::chips::flow_chips`): none overlaps, none meets a `crossing` line, none is cut off,
+/// no line of a wrapped chip starts with a comma. The chip counting the timers not shown opens
+/// them (`on_more`). Returns where the heading goes, the chips' drawing and the lines used.
 fn timer_chips(
     g: Geom,
-    start: f64,
+    heading: &str,
     top: f64,
     timers: &[&Timer],
     on_more: &Callback<()>,
     crossing: &[f64],
-) -> (Html, f64) {
-    let chips: Vec<Chip> =
-        timers.iter().map(|t| Chip { text: t.text.clone(), clock: !t.owner.is_empty() }).collect();
-    let (placed, used) = flow_chips(&chips, start, (6.0, g.width - 6.0), crossing, &text_width);
+) -> (ChipAt, Html, f64) {
+    // The heading flows first, like a chip without a clock (so no crossing line meets it either).
+    let chips: Vec<Chip> = std::iter::once(Chip { text: heading.to_string(), clock: false })
+        .chain(timers.iter().map(|t| Chip { text: t.text.clone(), clock: !t.owner.is_empty() }))
+        .collect();
+    let (mut placed, used) = flow_chips(&chips, 6.0, (6.0, g.width - 6.0), crossing, &text_width);
+    let head = placed.remove(0);
     let drawn = timers.iter().zip(&placed).map(|(tm, at)| {
         let counted = tm.owner.is_empty();
         let cx = at.x;
@@ -558,5 +574,5 @@ fn timer_chips(
             </g>
         }
     });
-    (html! { <g class="timers">{ for drawn }</g> }, used as f64)
+    (head, html! { <g class="timers">{ for drawn }</g> }, used as f64)
 }

@@ -130,3 +130,54 @@ async fn no_label_of_the_timeline_meets_a_line() {
         lab.unmount();
     }
 }
+
+/// The selected request's path in the system view: vertical lines ("M x y V y2"…), one SVG unit
+/// per CSS pixel.
+fn path_segments(lab: &Lab) -> Vec<(String, Box4)> {
+    let frame = rect_of(&lab.el("#system-view"));
+    let mut out = Vec::new();
+    for p in lab.all("#system-view .path-line") {
+        let d = p.get_attribute("d").unwrap_or_default();
+        for seg in d.split('M').filter(|s| !s.is_empty()) {
+            let nums: Vec<f64> = seg.split(['V', ' ']).filter_map(|n| n.trim().parse().ok()).collect();
+            let [x, y0, y1] = nums[..] else { panic!("the path is not straight down: {seg:?} in {d:?}") };
+            let (l, t, b) = (frame.l + x, frame.t + y0.min(y1), frame.t + y0.max(y1));
+            out.push(("request path".to_string(), Box4 { l, t, r: l, b }));
+        }
+    }
+    out
+}
+
+#[wasm_bindgen_test]
+async fn no_label_of_the_system_view_meets_the_requests_path_or_a_line() {
+    let cnf: Vec<&str> = include_str!("../../scripts/shots/cache-not-fresh.rv")
+        .lines()
+        .filter(|l| !l.starts_with('#') && !l.starts_with("expect"))
+        .collect();
+    // Two apiservers, the second lagging; the last line a list whose path is drawn.
+    let two: Vec<&str> = ["set explain on"]
+        .into_iter()
+        .chain(TWO_APISERVERS.iter().copied())
+        .chain(["apiserver 2", "GET /api/v1/namespaces/default/configmaps?resourceVersion=0"])
+        .collect();
+    for (what, lines) in [("cache not fresh", cnf), ("two apiservers", two)] {
+        for width in [1280, 390] {
+            let lab = Lab::sized(width).await;
+            run_all(&lab, &lines).await;
+            settle().await;
+            motionless(&lab).await;
+            let mut walls = path_segments(&lab);
+            assert!(!walls.is_empty(), "{what} at {width}: the selected line draws its path");
+            // A band's snapshot ticks lie under its words (which hide them): not lines to avoid.
+            walls.extend(drawn_lines(&lab, "#system-view").into_iter().filter(|(c, _)| c != "snapshot"));
+            for t in lab.all("#system-view text") {
+                let b = rect_of(&t);
+                for (kind, l) in &walls {
+                    assert!(!overlaps(&b, l), "{what} at {width}: {:?} meets a {kind}", t.text_content());
+                }
+            }
+            assert_legible(&lab, &format!("{what} at {width}"));
+            lab.unmount();
+        }
+    }
+}

@@ -166,6 +166,27 @@ impl RowSpace {
         label
     }
 
+    /// Places `text` on a band spanning [`x1`, `x2`] (between its edges, meeting nothing else on
+    /// the row's line), else like [`RowSpace::label`] beside it; the band is then on the line.
+    pub fn on_or_beside(&mut self, (x1, x2): (f64, f64), text: &str, measure: &dyn Fn(&str) -> f64) -> Label {
+        let tw = measure(text);
+        let l = x1 + PAD;
+        let inside = x2 - x1 >= tw + 2.0 * PAD && self.lines.free(0, l, l + tw);
+        self.put(x1, x2);
+        if inside {
+            let baseline = self.baseline(Where::Beside);
+            return Label {
+                text: text.to_string(),
+                lines: vec![text.to_string()],
+                l,
+                w: tw,
+                baseline,
+                at: Where::Beside,
+            };
+        }
+        self.label((x1, x2), text, measure)
+    }
+
     fn take(&mut self, line: usize, at: Where, text: String, l: f64, w: f64) -> Label {
         self.lines.put(line, l, l + w);
         if at == Where::Below {
@@ -257,23 +278,6 @@ pub fn band_row(
     let cy = row.cy();
     let x2 = x2.max(x1 + 2.0);
     let band = Rect { l: x1, t: cy - BAND_H / 2.0, r: x2, b: cy + BAND_H / 2.0 };
-    let tw = measure(text);
-    // Inside: between the band's edges, and meeting no crossing line.
-    let inside = x2 - x1 >= tw + 2.0 * PAD && row.lines.free(0, x1 + PAD, x1 + PAD + tw);
-    let label = if inside {
-        let l = x1 + PAD;
-        row.lines.put(0, l, l + tw);
-        Label {
-            text: text.to_string(),
-            lines: vec![text.to_string()],
-            l,
-            w: tw,
-            baseline: cy + 4.0,
-            at: Where::Beside,
-        }
-    } else {
-        row.put(x1, x2);
-        row.label((x1, x2), text, measure)
-    };
+    let label = row.on_or_beside((x1, x2), text, measure);
     BandLayout { cy, h: row.h(), label, band }
 }
