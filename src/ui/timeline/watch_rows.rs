@@ -115,7 +115,6 @@ pub(super) fn draw(
             &input,
             &measure,
         );
-        debug_assert!((laid.cy - cy).abs() < 0.01);
         let end = ended.map(|(e, xe, (error, text))| {
             let (_, eclick, eenter, eleave) = mark_attrs(e.entry);
             let lbl = laid.end.clone();
