@@ -181,33 +181,30 @@ pub fn system_view(p: &SystemProps) -> Html {
         tops.push(y);
         let cy = g.mid(y);
         let sync = inf.last_sync_rv.parse::<i64>().ok();
+        let to = tr.f(K::SvToApiserver, &[&inf.apiserver]);
+        // The flag's words beside it, meeting no line crossing the row (`picture::rows`).
+        let crossing: Vec<f64> = fold_edges.iter().copied().chain(path_x).collect();
+        let mut row = RowSpace::new(g, y, text_width(&format!("{} · {to}", inf.name)) + 12.0, &crossing);
         let flag = sync.filter(|r| *r >= w.lo && *r <= w.hi).map(|r| {
             let xf = x(r as f64 + 0.5);
             let text = tr.f(K::SvLastSync, &[&r]);
-            let tw = text_width(&text);
-            let lx = if xf + 10.0 + tw <= g.x1 {
-                Some(xf + 10.0)
-            } else if xf - 10.0 - tw >= g.x0 {
-                Some(xf - 10.0 - tw)
-            } else {
-                None
-            };
+            let words = row.label((xf - 1.0, xf + 9.0), &text, &text_width);
             html! {
                 <g class="mark last-sync" data-kind="last-sync" data-rv={r.to_string()}>
                     <title>{ tr.f(K::SvInformerTitle, &[&inf.name, &inf.state, &r]) }</title>
                     <line class="flag-pole" x1={f(xf)} x2={f(xf)} y1={f(cy - 8.0)} y2={f(cy + 8.0)} />
                     <path class="flag" d={format!("M{} {}l8 3l-8 3z", f(xf), f(cy - 8.0))} />
-                    { for lx.map(|lx| label("sync-label", lx, cy + 4.0, text.clone(), "last-sync")) }
+                    { placed_label("sync-label", &words, "last-sync") }
                 </g>
             }
         });
         parts.push(html! {
             <g class="row informer" key={format!("inf-{}", inf.name)} data-informer={inf.name.clone()} data-apiserver={inf.apiserver.to_string()}>
-                { gutter_label(g, cy, &inf.name, Some(&tr.f(K::SvToApiserver, &[&inf.apiserver])), &tr.f(K::SvInformerRow, &[&inf.name, &inf.resource, &inf.apiserver])) }
+                { gutter_label(g, cy, &inf.name, Some(&to), &tr.f(K::SvInformerRow, &[&inf.name, &inf.resource, &inf.apiserver])) }
                 { for flag }
             </g>
         });
-        y += g.row_h();
+        y += row.h();
     }
 
     // Apiservers: a band per watch cache.

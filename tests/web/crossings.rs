@@ -160,7 +160,12 @@ async fn no_label_of_the_system_view_meets_the_requests_path_or_a_line() {
         .chain(TWO_APISERVERS.iter().copied())
         .chain(["apiserver 2", "GET /api/v1/namespaces/default/configmaps?resourceVersion=0"])
         .collect();
-    for (what, lines) in [("cache not fresh", cnf), ("two apiservers", two)] {
+    let relist: Vec<&str> = include_str!("../../scripts/shots/informer-relist.rv")
+        .lines()
+        .filter(|l| !l.starts_with('#') && !l.starts_with("expect"))
+        .chain(["GET /api/v1/namespaces/default/configmaps?resourceVersion=0"])
+        .collect();
+    for (what, lines) in [("cache not fresh", cnf), ("two apiservers", two), ("informer relist", relist)] {
         for width in [1280, 390] {
             let lab = Lab::sized(width).await;
             run_all(&lab, &lines).await;
