@@ -15,9 +15,11 @@ use crate::apiserver::decision::Path;
 use crate::script::why::OutputWhy;
 
 use super::i18n::{K, Tr, use_tr};
+use super::picture::chips::{CHIP_LINE, Chip, ChipAt, flow_chips};
+use super::picture::rows::{RowSpace, Where};
 use super::timeline::{
     Axis, FOLD_W, Geom, MAX_WATCH_TIMERS, Model, Step, Tier, Timer, Window, duration_text, f, gutter_label,
-    label, text_width, timer_list, wrap,
+    label, placed_label, text_width, timer_list,
 };
 
 #[derive(Properties, PartialEq)]
@@ -99,14 +101,23 @@ fn hatch_defs() -> Html {
 
 /// A tier's heading line, with the countdowns of that tier flowed to its right (wrapping onto
 /// more lines only when they do not fit); returns the drawing and its height.
-fn tier_label(g: Geom, y: f64, text: &str, timers: &[&Timer]) -> (Html, f64) {
-    let start = 6.0 + text_width(text) + 18.0;
-    let (chips, lines) = timer_chips(g, start, y, timers);
-    let h = 18.0 + (lines - 1.0).max(0.0) * TIMER_LINE;
+/// `crossing`: the vertical lines through the heading (the folds' edges, the selected request's
+/// path), which no chip meets.
+fn tier_label(
+    g: Geom,
+    y: f64,
+    text: &str,
+    timers: &[&Timer],
+    on_more: &Callback<()>,
+    crossing: &[f64],
+) -> (Html, f64) {
+    let (heading, chips, lines) = timer_chips(g, text, y, timers, on_more, crossing);
+    let h = 18.0 + (lines - 1.0).max(0.0) * CHIP_LINE;
+    let hy = y + 13.0 + heading.line as f64 * CHIP_LINE;
     let html = html! {
         <g class="tier" key={format!("tier-{text}")}>
             <line class="tier-rule" x1="0" x2={f(g.width)} y1={f(y)} y2={f(y)} />
-            <text class="tier-label" x="6" y={f(y + 13.0)} data-label-for="tier">{ text.to_string() }</text>
+            <text class="tier-label" x={f(heading.x)} y={f(hy)} data-label-for="tier">{ text.to_string() }</text>
             { chips }
         </g>
     };
@@ -129,71 +140,107 @@ pub fn system_view(p: &SystemProps) -> Html {
     let mut path_points: Vec<(f64, f64)> = Vec::new();
     // Revisions that reached a watch cache this step: where they land (x, the band's centre).
     let mut landings: Vec<(i64, f64, f64)> = Vec::new();
+    // Each row's top: on a phone its label has the line under it to itself, which the request's
+    // path and the folds' edges leave out.
+    let mut tops: Vec<f64> = Vec::new();
 
     // Clients.
     let drawn: Vec<&str> = m.caches.iter().map(|c| c.resource.as_str()).collect();
-    let timers = timer_list(tr, v, &drawn, MAX_WATCH_TIMERS);
+    // The chip counting the watch timers not shown opens them all.
+    let timers_open = use_state(|| false);
+    let on_more = {
+        let open = timers_open.clone();
+        Callback::from(move |()| open.set(true))
+    };
+    let timers = timer_list(tr, v, &drawn, if *timers_open { usize::MAX } else { MAX_WATCH_TIMERS });
     let of_tier = |t: Tier| timers.iter().filter(|x| x.tier == t).collect::<Vec<_>>();
-    let (heading, h) = tier_label(g, y, tr.t(K::SvClients), &of_tier(Tier::Clients));
+    // The lines crossing the tiers' headings: the folds' edges over the whole view, and the
+    // selected request's path from "you" down to where it was served.
+    let fold_edges: Vec<f64> =
+        axis.folds.iter().flat_map(|(a, _)| [axis.x(*a as f64), axis.x(*a as f64) + FOLD_W]).collect();
+    let path_x = path
+        .as_ref()
+        .map(|pth| pth.rv.filter(|r| *r >= w.lo && *r <= w.hi).map_or(head_x, |r| x(r as f64 + 0.5)));
+    let through = |tier: PathTier| -> Vec<f64> {
+        let on_path = path.as_ref().is_some_and(|pth| tier != PathTier::Etcd || pth.tier == PathTier::Etcd);
+        fold_edges.iter().copied().chain(path_x.filter(|_| on_path)).collect()
+    };
+    let (heading, h) = tier_label(g, y, tr.t(K::SvClients), &of_tier(Tier::Clients), &on_more, &fold_edges);
     parts.push(heading);
     y += h;
+    tops.push(y);
     let you_y = g.mid(y);
     parts.push(
         html! { <g class="row you" key="you">{ gutter_label(g, you_y, tr.t(K::SvYou), None, tr.t(K::SvYou)) }</g> },
     );
-    if let Some(pth) = &path {
-        let px = pth.rv.filter(|r| *r >= w.lo && *r <= w.hi).map_or(head_x, |r| x(r as f64 + 0.5));
+    if let Some(px) = path_x {
         path_points.push((px, you_y));
     }
     y += g.row_h();
     for inf in &v.informers {
+        tops.push(y);
         let cy = g.mid(y);
         let sync = inf.last_sync_rv.parse::<i64>().ok();
+        let to = tr.f(K::SvToApiserver, &[&inf.apiserver]);
+        // The flag's words beside it, meeting no line crossing the row (`picture::rows`).
+        let crossing: Vec<f64> = fold_edges.iter().copied().chain(path_x).collect();
+        let mut row = RowSpace::new(g, y, text_width(&format!("{} · {to}", inf.name)) + 12.0, &crossing);
         let flag = sync.filter(|r| *r >= w.lo && *r <= w.hi).map(|r| {
             let xf = x(r as f64 + 0.5);
             let text = tr.f(K::SvLastSync, &[&r]);
-            let tw = text_width(&text);
-            let lx = if xf + 10.0 + tw <= g.x1 {
-                Some(xf + 10.0)
-            } else if xf - 10.0 - tw >= g.x0 {
-                Some(xf - 10.0 - tw)
-            } else {
-                None
-            };
+            let words = row.label((xf - 1.0, xf + 9.0), &text, &text_width);
             html! {
                 <g class="mark last-sync" data-kind="last-sync" data-rv={r.to_string()}>
                     <title>{ tr.f(K::SvInformerTitle, &[&inf.name, &inf.state, &r]) }</title>
                     <line class="flag-pole" x1={f(xf)} x2={f(xf)} y1={f(cy - 8.0)} y2={f(cy + 8.0)} />
                     <path class="flag" d={format!("M{} {}l8 3l-8 3z", f(xf), f(cy - 8.0))} />
-                    { for lx.map(|lx| label("sync-label", lx, cy + 4.0, text.clone(), "last-sync")) }
+                    { placed_label("sync-label", &words, "last-sync") }
                 </g>
             }
         });
         parts.push(html! {
             <g class="row informer" key={format!("inf-{}", inf.name)} data-informer={inf.name.clone()} data-apiserver={inf.apiserver.to_string()}>
-                { gutter_label(g, cy, &inf.name, Some(&tr.f(K::SvToApiserver, &[&inf.apiserver])), &tr.f(K::SvInformerRow, &[&inf.name, &inf.resource, &inf.apiserver])) }
+                { gutter_label(g, cy, &inf.name, Some(&to), &tr.f(K::SvInformerRow, &[&inf.name, &inf.resource, &inf.apiserver])) }
                 { for flag }
             </g>
         });
-        y += g.row_h();
+        y += row.h();
     }
 
     // Apiservers: a band per watch cache.
-    let (heading, h) = tier_label(g, y, tr.t(K::SvApiservers), &of_tier(Tier::Apiservers));
+    let (heading, h) = tier_label(
+        g,
+        y,
+        tr.t(K::SvApiservers),
+        &of_tier(Tier::Apiservers),
+        &on_more,
+        &through(PathTier::WatchCache),
+    );
     parts.push(heading);
     y += h;
     for a in &v.apiservers {
         let on_path =
             path.as_ref().is_some_and(|pth| pth.apiserver == a.number && pth.tier != PathTier::Etcd);
         if !a.watch_cache || m.caches.iter().all(|c| c.apiserver != a.number) {
+            tops.push(y);
             let cy = g.mid(y);
             let text = if a.watch_cache { tr.t(K::SvNoCacheYet) } else { tr.t(K::SvCacheOff) };
-            let tw = text_width(text);
+            // The words at the start of the row's line, the line going on after them; where the
+            // request's path or a fold's edge crosses them there, on the label line or under the
+            // row (`picture::rows`), and the line is whole.
+            let name = text_width(&tr.f(K::TlApiserver, &[&a.number]));
+            let crossing: Vec<f64> = fold_edges.iter().copied().chain(path_x).collect();
+            let mut row = RowSpace::new(g, y, name + 12.0, &crossing);
+            let words = row.label((g.x0 - 6.0, g.x0 - 6.0), text, &text_width);
+            let on_line = words.at == Where::Beside;
+            let line_from = if on_line { (words.l + words.w + 6.0).min(g.x1) } else { g.x0 };
+            let row_h = row.h();
             parts.push(html! {
                 <g class="row apiserver" key={format!("as-{}", a.number)} data-apiserver={a.number.to_string()}>
+                    <title>{ text.to_string() }</title>
                     { gutter_label(g, cy, &tr.f(K::TlApiserver, &[&a.number]), None, &tr.f(K::TlApiserver, &[&a.number])) }
-                    <line class="off-line" x1={f(g.x0)} x2={f(g.x1)} y1={f(cy)} y2={f(cy)} />
-                    { for (g.x0 + 6.0 + tw <= g.x1).then(|| label("off-label", g.x0 + 6.0, cy - 4.0, text.to_string(), "cache-window")) }
+                    <line class="off-line" x1={f(line_from)} x2={f(g.x1)} y1={f(cy)} y2={f(cy)} />
+                    { placed_label("off-label", &words, "cache-window") }
                 </g>
             });
             if path.as_ref().is_some_and(|pth| pth.apiserver == a.number)
@@ -201,13 +248,14 @@ pub fn system_view(p: &SystemProps) -> Html {
             {
                 path_points.push((px, cy));
             }
-            y += g.row_h();
+            y += row_h;
             continue;
         }
         for c in v.apiservers.iter().filter(|x| x.number == a.number).flat_map(|a| a.caches.iter()) {
             if !m.caches.iter().any(|b| b.apiserver == c.apiserver && b.resource == c.resource) {
                 continue;
             }
+            tops.push(y);
             let cy = g.mid(y);
             if !p.reduce {
                 for (_, _, r) in
@@ -226,14 +274,27 @@ pub fn system_view(p: &SystemProps) -> Html {
             } else {
                 tr.t(K::TlCacheNotReady).to_string()
             };
-            let tw = text_width(&text);
-            let text_x = if x2 - x1 >= tw + 12.0 {
-                Some(x1 + 6.0)
-            } else if x1 - 8.0 - tw >= g.x0 {
-                Some(x1 - 8.0 - tw)
-            } else {
-                None
+            // Every label of the row meets no line (the request's path, the folds' edges), mark
+            // or other label (`picture::rows`): the head's, then the band's (on it, else beside
+            // it), then the lag's.
+            let name = text_width(&format!("{} · {}", tr.f(K::TlApiserver, &[&c.apiserver]), c.resource));
+            let crossing: Vec<f64> = fold_edges.iter().copied().chain(path_x).collect();
+            let mut row = RowSpace::new(g, y, name + 12.0, &crossing);
+            let head_label = {
+                let t = tr.f(K::SvRv, &[&c.rv]);
+                let tw2 = text_width(&t);
+                let lx = x2 + 6.0;
+                (c.rv >= v.revision && lx + tw2 <= g.x1 && row.lines.free(0, lx, lx + tw2)).then(|| {
+                    row.put(lx, lx + tw2);
+                    label("head-label", lx, cy + 4.0, t, "cache-window")
+                })
             };
+            let lagging = c.rv < v.revision && (c.in_flight > 0 || c.lag_ms > 0);
+            let xa = x(c.rv as f64 + 0.5);
+            if lagging {
+                row.put(xa, head_x + 4.0);
+            }
+            let band_label = row.on_or_beside((x1, x2.max(x1 + 2.0)), &text, &text_width);
             // At most one snapshot tick per pixel (the newest there), drawn at that pixel and
             // keyed by it: a cache holds one snapshot per revision, and thousands of ticks on one
             // row would otherwise all be redrawn at every step as the scale moves.
@@ -243,21 +304,13 @@ pub fn system_view(p: &SystemProps) -> Html {
                 let xs = px as f64 + 0.5;
                 (std::mem::replace(&mut last_px, px) != px).then(|| html! { <line class="snapshot" key={px} data-kind="snapshot" data-rv={r.to_string()} x1={f(xs)} x2={f(xs)} y1={f(cy - 8.0)} y2={f(cy - 3.0)} /> })
             }).collect::<Vec<_>>().into_iter().rev();
-            let lag = (c.rv < v.revision && (c.in_flight > 0 || c.lag_ms > 0)).then(|| {
+            let lag = lagging.then(|| {
                 let behind = v.revision - c.rv;
                 let text = tr.f(K::SvLag, &[&behind, &duration_text(c.lag_ms)]);
-                let tw = text_width(&text);
-                let xa = x(c.rv as f64 + 0.5);
-                // Right of etcd's head; on a phone without room there, on the row's label line
-                // right of the row's name.
-                let name = text_width(&format!("{} · {}", tr.f(K::TlApiserver, &[&c.apiserver]), c.resource));
-                let lx = if head_x + 8.0 + tw <= g.x1 {
-                    Some((head_x + 8.0, cy + 4.0))
-                } else if g.stacked() && g.x0 + name + 12.0 + tw <= g.x1 {
-                    Some((g.x1 - tw, cy - g.content_h() / 2.0 - 4.0))
-                } else {
-                    None
-                };
+                // Right of etcd's head; else on a phone on the row's label line right of the
+                // row's name; else under the row.
+                let placed = row.label((xa, head_x), &text, &text_width);
+                let lx = Some((placed.l, placed.baseline));
                 // Each response still on its way, at the newest revision it carries.
                 let dots = c.in_flight_revs.iter().filter(|(r, _)| *r >= w.lo && *r <= w.hi).map(|(r, at)| {
                     let xd = x(*r as f64 + 0.5);
@@ -273,13 +326,7 @@ pub fn system_view(p: &SystemProps) -> Html {
                     </g>
                 }
             });
-            let head_label = {
-                let t = tr.f(K::SvRv, &[&c.rv]);
-                let tw2 = text_width(&t);
-                let lx = x2 + 6.0;
-                (c.rv >= v.revision && lx + tw2 <= g.x1)
-                    .then(|| label("head-label", lx, cy + 4.0, t, "cache-window"))
-            };
+            let row_h = row.h();
             if on_path
                 && path.as_ref().is_some_and(|pth| pth.apiserver == c.apiserver)
                 && path_points.len() == 1
@@ -296,18 +343,19 @@ pub fn system_view(p: &SystemProps) -> Html {
                     <rect class={classes!("band", (!c.ready).then_some("unready"))} x={f(x1)} y={f(cy - 9.0)}
                         width={f(if hi >= lo { (x2 - x1).max(2.0) } else { 0.0 })} height="18" rx="3" />
                     <g class="snaps">{ for snaps }</g>
-                    <g>{ for text_x.map(|tx| label("band-label", tx, cy + 4.0, text.clone(), "cache-window")) }</g>
+                    <g>{ placed_label("band-label", &band_label, "cache-window") }</g>
                     <g>{ for head_label }</g>
                     <g>{ for lag }</g>
                 </g>
             });
-            y += g.row_h();
+            y += row_h;
         }
         // When the timeline folds its watch rows: the watches on this apiserver, summed up: how many, how many ended (✕ with an ERROR,
         // ■ without), and where their cursors stand.
         let group: Vec<&super::timeline::WatchRow> =
             m.watches.iter().filter(|wr| wr.apiserver == a.number).collect();
         if m.watches.len() > super::timeline::MAX_WATCH_ROWS && !group.is_empty() {
+            tops.push(y);
             let (rh, cy) = g.two_line_row(y);
             let errors = group.iter().filter(|w| w.end.as_ref().is_some_and(|e| e.code.is_some())).count();
             let clean = group.iter().filter(|w| w.end.as_ref().is_some_and(|e| e.code.is_none())).count();
@@ -336,9 +384,10 @@ pub fn system_view(p: &SystemProps) -> Html {
     }
 
     // etcd.
-    let (heading, h) = tier_label(g, y, "etcd", &of_tier(Tier::Etcd));
+    let (heading, h) = tier_label(g, y, "etcd", &of_tier(Tier::Etcd), &on_more, &through(PathTier::Etcd));
     parts.push(heading);
     y += h;
+    tops.push(y);
     let cy = g.mid(y);
     let tape_x1 = x(w.lo as f64);
     let zone = v.compacted.filter(|c| *c > w.lo).map(|c| {
@@ -346,15 +395,18 @@ pub fn system_view(p: &SystemProps) -> Html {
         html! { <rect class="zone hatched" data-kind="compacted-zone" data-rev={c.to_string()} x={f(g.x0)} y={f(cy - 9.0)} width={f(xe - g.x0)} height="18">
             <title>{ tr.f(K::TlCompacted, &[&c]) }</title></rect> }
     });
+    // The head's words beside its ▼, meeting no line crossing the row (`picture::rows`).
     let head_text = tr.f(K::SvHead, &[&v.revision]);
-    let htw = text_width(&head_text);
-    let etcd_label = if head_x + 8.0 + htw <= g.x1 {
-        Some((head_x + 8.0, head_text))
-    } else if head_x - 8.0 - htw >= g.x0 {
-        Some((head_x - 8.0 - htw, head_text))
-    } else {
-        None
-    };
+    let crossing: Vec<f64> = fold_edges
+        .iter()
+        .copied()
+        .chain(path_x.filter(|_| path.as_ref().is_some_and(|pth| pth.tier == PathTier::Etcd)))
+        .collect();
+    let mut row = RowSpace::new(g, y, text_width("etcd") + 12.0, &crossing);
+    // The ▼ above the tape reaches up into the row's label line.
+    row.lines.put(1, head_x - 6.0, head_x + 6.0);
+    let etcd_label = row.label((head_x - 2.0, head_x + 2.0), &head_text, &text_width);
+    let etcd_h = row.h();
     if path.as_ref().is_some_and(|pth| pth.tier == PathTier::Etcd)
         && let Some((px, _)) = path_points.first().copied()
     {
@@ -366,10 +418,10 @@ pub fn system_view(p: &SystemProps) -> Html {
             <rect class="tape" x={f(tape_x1)} y={f(cy - 9.0)} width={f((head_x - tape_x1).max(2.0))} height="18" rx="2" />
             <g>{ for zone }</g>
             <path class="head" data-kind="head" data-rv={v.revision.to_string()} d={format!("M{} {}l-5 -7h10z", f(head_x), f(cy - 9.0))} />
-            { for etcd_label.map(|(lx, t)| label("etcd-label", lx, cy + 4.0, t, "etcd")) }
+            { placed_label("etcd-label", &etcd_label, "etcd") }
         </g>
     });
-    y += g.row_h();
+    y += etcd_h;
     // Each revision that reached a lagging cache this step rises from etcd to its band.
     let fresh = p.step.fresh();
     let landing_html = landings.iter().map(|(r, lx, ly)| {
@@ -377,12 +429,14 @@ pub fn system_view(p: &SystemProps) -> Html {
             cx={f(*lx)} cy={f(*ly)} r="3.5" style={format!("--rise:{}px", f(cy - ly))} /> }
     });
 
+    let label_lines: Vec<(f64, f64)> =
+        if g.stacked() { tops.iter().map(|t| (*t, t + g.label_line())).collect() } else { Vec::new() };
     // The selected request's path.
     let path_html = path.as_ref().filter(|_| path_points.len() >= 2).map(|pth| {
+        // Straight down (every point at one x), leaving out the rows' label lines.
         let d: String = path_points
-            .iter()
-            .enumerate()
-            .map(|(i, (px, py))| format!("{}{} {}", if i == 0 { "M" } else { "L" }, f(*px), f(*py)))
+            .windows(2)
+            .map(|p| super::timeline::vline(p[0].0, p[0].1, p[1].1, &label_lines))
             .collect();
         let (ex, ey) = path_points.last().copied().unwrap_or_default();
         let (_, sy) = path_points.first().copied().unwrap_or_default();
@@ -411,7 +465,7 @@ pub fn system_view(p: &SystemProps) -> Html {
         let xa = axis.x(*a as f64);
         html! { <g class="fold-under" data-from={a.to_string()} data-to={b.to_string()}>
             <rect class="fold-strip" x={f(xa)} y="0" width={f(FOLD_W)} height={f(height)} />
-            <path class="fold-edge" d={format!("M{} 0V{}M{} 0V{}", f(xa), f(height), f(xa + FOLD_W), f(height))} />
+            <path class="fold-edge" d={format!("{}{}", super::timeline::vline(xa, 0.0, height, &label_lines), super::timeline::vline(xa + FOLD_W, 0.0, height, &label_lines))} />
         </g> }
     });
     let aria = match &path {
@@ -456,44 +510,56 @@ fn tier_name(tr: Tr, t: PathTier) -> String {
     }
 }
 
-/// The timers as chips (a clock whose arc is the part of the period left, and the text),
-/// flowed left to right over as many lines as they need: none overlaps, none is cut off.
-/// The height of a line of timer chips.
-const TIMER_LINE: f64 = 20.0;
-
-/// Timer chips (a clock whose arc is the part of the period left, and the text) flowed from
-/// `start` to the right edge on the line at `top`, then on more lines from the left: none
-/// overlaps, none is cut off (a chip wider than a line wraps its text). Returns the drawing and
-/// the number of lines used.
-fn timer_chips(g: Geom, start: f64, top: f64, timers: &[&Timer]) -> (Html, f64) {
-    let (left, right) = (6.0, g.width - 6.0);
-    let (mut cx, mut line) = (start, 0.0);
-    let mut chips = Vec::new();
-    for tm in timers {
+/// A tier's `heading` and its timer chips (a clock whose arc is the part of the period left, and
+/// the text) flowed from the left on the line at `top`, then on more lines
+/// (`picture::chips::flow_chips`): none overlaps, none meets a `crossing` line, none is cut off,
+/// no line of a wrapped chip starts with a comma. The chip counting the timers not shown opens
+/// them (`on_more`). Returns where the heading goes, the chips' drawing and the lines used.
+fn timer_chips(
+    g: Geom,
+    heading: &str,
+    top: f64,
+    timers: &[&Timer],
+    on_more: &Callback<()>,
+    crossing: &[f64],
+) -> (ChipAt, Html, f64) {
+    // The heading flows first, like a chip without a clock (so no crossing line meets it either).
+    let chips: Vec<Chip> = std::iter::once(Chip { text: heading.to_string(), clock: false })
+        .chain(timers.iter().map(|t| Chip { text: t.text.clone(), clock: !t.owner.is_empty() }))
+        .collect();
+    let (mut placed, used) = flow_chips(&chips, 6.0, (6.0, g.width - 6.0), crossing, &text_width);
+    let head = placed.remove(0);
+    let drawn = timers.iter().zip(&placed).map(|(tm, at)| {
         let counted = tm.owner.is_empty();
-        let icon = if counted { 0.0 } else { 18.0 };
-        let one = text_width(&tm.text) + icon;
-        if cx + one > right && cx > left {
-            cx = left;
-            line += 1.0;
-        }
-        let lines = wrap(&tm.text, right - cx - icon);
-        let wdt = icon + lines.iter().map(|l| text_width(l)).fold(0.0, f64::max);
-        let cy = top + line * TIMER_LINE + 9.0;
+        let cx = at.x;
+        let cy = top + at.line as f64 * CHIP_LINE + 9.0;
         let arc = tm.period_ms.filter(|p| *p > 0).map(|p| {
             let frac = (tm.in_ms as f64 / p as f64).clamp(0.0, 1.0);
             let circ = 2.0 * std::f64::consts::PI * 6.0;
             format!("{} {}", f(frac * circ), f(circ))
         });
-        let texts = lines.iter().enumerate().map(|(i, l)| {
-            label("timer-label", cx + icon, cy + 4.0 + i as f64 * TIMER_LINE, l.clone(), "timer")
+        let texts = at.lines.iter().enumerate().map(|(i, l)| {
+            label("timer-label", at.text_x(!counted), cy + 4.0 + i as f64 * CHIP_LINE, l.clone(), "timer")
         });
-        chips.push(html! {
+        let onclick = counted.then(|| on_more.reform(|_: MouseEvent| ()));
+        let onkeydown = counted.then(|| {
+            let more = on_more.clone();
+            Callback::from(move |e: KeyboardEvent| {
+                if e.key() == "Enter" || e.key() == " " {
+                    e.prevent_default();
+                    more.emit(());
+                }
+            })
+        });
+        html! {
             <g class={classes!("timer", counted.then_some("more"))} data-kind={(!counted).then_some("timer")} data-timer={(!counted).then(|| tm.kind.as_str())}
                 data-owner={(!counted).then(|| tm.owner.clone())} data-due-ms={(!counted).then(|| tm.due_ms.to_string())}
-                data-in-ms={(!counted).then(|| tm.in_ms.to_string())}>
+                data-in-ms={(!counted).then(|| tm.in_ms.to_string())}
+                role={counted.then_some("button")} tabindex={counted.then_some("0")} {onclick} {onkeydown}>
                 <title>{ tm.text.clone() }</title>
-                if !counted {
+                if counted {
+                    <rect class="hit" x={f(cx)} y={f(cy - 10.0)} width={f(at.w.max(24.0))} height="20" />
+                } else {
                     <circle class="clock" cx={f(cx + 7.0)} cy={f(cy)} r="6" />
                     if let Some(a) = arc {
                         <circle class="clock-arc" cx={f(cx + 7.0)} cy={f(cy)} r="6" stroke-dasharray={a}
@@ -503,14 +569,7 @@ fn timer_chips(g: Geom, start: f64, top: f64, timers: &[&Timer]) -> (Html, f64) 
                 }
                 { for texts }
             </g>
-        });
-        if lines.len() > 1 {
-            line += lines.len() as f64;
-            cx = left;
-        } else {
-            cx += wdt + 14.0;
         }
-    }
-    let used = if cx > left || timers.is_empty() { line + 1.0 } else { line };
-    (html! { <g class="timers">{ for chips }</g> }, used)
+    });
+    (head, html! { <g class="timers">{ for drawn }</g> }, used as f64)
 }

@@ -138,6 +138,20 @@ pub fn label(class: &str, x: f64, y: f64, text: String, for_kind: &str) -> Html 
     }
 }
 
+/// A label laid out by `picture::rows`: one `<text>`, its lines (when broken under its row)
+/// one `<tspan>` each.
+pub fn placed_label(class: &str, l: &super::picture::rows::Label, for_kind: &str) -> Html {
+    if l.lines.len() <= 1 {
+        return label(class, l.l, l.baseline, l.text.clone(), for_kind);
+    }
+    let lines = l.lines.iter().enumerate().map(|(i, t)| {
+        html! { <tspan x={f(l.l)} y={f(l.baseline + i as f64 * LABEL_LINE)}>{ t.clone() }</tspan> }
+    });
+    html! {
+        <text class={classes!("lbl", class.to_string())} x={f(l.l)} y={f(l.baseline)} data-label-for={for_kind.to_string()} data-w={f(l.w)} data-lines={l.lines.len().to_string()}>{ for lines }</text>
+    }
+}
+
 /// A row label in the gutter: one line, or two when the row names an owner and a thing.
 pub fn gutter_label(g: Geom, y_mid: f64, first: &str, second: Option<&str>, title: &str) -> Html {
     gutter_label_as("", g, y_mid, first, second, title)
@@ -181,6 +195,22 @@ pub fn gutter_label_as(
             <title>{ title.to_string() }</title>
         </text>
     }
+}
+
+/// A vertical line at `x` from `y0` down to `y1` as path data, leaving out the stretches `gaps`
+/// (the rows' label lines on a phone: no line runs through a label).
+pub fn vline(x: f64, y0: f64, y1: f64, gaps: &[(f64, f64)]) -> String {
+    let mut d = String::new();
+    let mut from = y0;
+    let mut gaps: Vec<(f64, f64)> = gaps.iter().copied().filter(|(a, b)| *b > y0 && *a < y1).collect();
+    gaps.sort_by(|a, b| a.0.total_cmp(&b.0));
+    for (a, b) in gaps.into_iter().chain([(y1, y1)]) {
+        if a > from {
+            d.push_str(&format!("M{} {}V{}", f(x), f(from), f(a)));
+        }
+        from = from.max(b);
+    }
+    d
 }
 
 /// The selected line's marking around a mark, beyond colour: a dashed ring (its label turns bold).
@@ -397,57 +427,68 @@ pub fn picture(p: &PictureProps) -> Html {
         let open = reads_open.clone();
         Callback::from(move |()| open.set(!*open))
     };
+    // Each row's top: on a phone its label has the line under it to itself, which the lines
+    // crossing every row (the compaction boundary, the folds' edges) leave out.
+    let mut tops: Vec<f64> = Vec::new();
     if let Some((row, h)) = reads::reads_row(tr, m, axis, y, p, *reads_open, toggle_reads) {
+        tops.push(y);
         parts.push(row);
         y += h;
     }
 
     let mut zone_at: Option<(i64, f64, String)> = None;
 
-    watch_rows::draw(tr, m, axis, p, &mut y, &mut parts);
+    // The lines crossing every row: the compaction boundary and the folds' edges. Labels on the
+    // rows meet none of them.
+    let mut crossing: Vec<f64> =
+        m.compact.filter(|c| *c > w.lo).map(|c| clamp(x(c as f64))).into_iter().collect();
+    for (a, _) in &axis.folds {
+        let xa = x(*a as f64);
+        crossing.extend([xa, xa + FOLD_W]);
+    }
+    watch_rows::draw(tr, m, axis, p, &crossing, (&mut y, &mut tops), &mut parts);
     // Watch cache windows: one row each, named in the gutter, its numbers on or beside the band.
     for c in &m.caches {
+        tops.push(y);
         let lo = c.oldest.max(w.lo);
         let hi = c.rv.min(w.hi);
-        let cy = g.mid(y);
         let name = tr.f(K::TlApiserver, &[&c.apiserver]);
         let title = tr.f(K::TlCacheAt, &[&c.apiserver, &c.resource, &c.oldest, &c.rv]);
-        let band = (hi >= lo).then(|| {
-            let x1 = x(lo as f64);
-            let x2 = x(hi as f64 + 0.5);
-            let text = if c.ready {
-                tr.f(K::TlCacheBand, &[&c.oldest, &c.rv, &c.held, &c.capacity])
-            } else {
-                tr.t(K::TlCacheNotReady).to_string()
-            };
-            let tw = text_width(&text);
-            let tx = if x2 - x1 >= tw + 12.0 {
-                Some(x1 + 6.0)
-            } else if x2 + 6.0 + tw <= g.x1 {
-                Some(x2 + 6.0)
-            } else if x1 - 6.0 - tw >= g.x0 {
-                Some(x1 - 6.0 - tw)
-            } else {
-                None
-            };
-            html! { <>
+        let name_w = text_width(&format!("{name} · {}", c.resource)) + 12.0;
+        let text = if c.ready {
+            tr.f(K::TlCacheBand, &[&c.oldest, &c.rv, &c.held, &c.capacity])
+        } else {
+            tr.t(K::TlCacheNotReady).to_string()
+        };
+        // An empty window (not ready yet, or outside the view) is a 2 px band at its RV.
+        let (x1, x2) = if hi >= lo {
+            (x(lo as f64), x(hi as f64 + 0.5))
+        } else {
+            let xr = clamp(x(c.rv.clamp(w.lo, w.hi) as f64 + 0.5));
+            (xr - 1.0, xr + 1.0)
+        };
+        let laid = super::picture::rows::band_row(g, y, name_w, &crossing, (x1, x2), &text, &text_width);
+        let cy = laid.cy;
+        let band = html! { <>
+            if hi >= lo {
                 <rect class={classes!("band", (!c.ready).then_some("unready"))} x={f(x1)} y={f(cy - 8.0)} width={f((x2 - x1).max(2.0))} height="16" rx="3" />
-                { for tx.map(|tx| label("band-label", tx, cy + 4.0, text.clone(), "cache-window")) }
-            </> }
-        });
+            }
+            { placed_label("band-label", &laid.label, "cache-window") }
+        </> };
         parts.push(html! {
             <g class="row cache" key={format!("cache-{}-{}", c.apiserver, c.resource)} data-kind="cache-window" data-apiserver={c.apiserver.to_string()} data-resource={c.resource.clone()}
                 data-rv={c.rv.to_string()} data-from={c.oldest.to_string()}>
                 <title>{ title }</title>
                 { gutter_label(g, cy, &name, Some(&c.resource), &tr.f(K::TlCacheRow, &[&c.apiserver, &c.resource])) }
-                { for band }
+                { band }
             </g>
         });
-        y += g.row_h();
+        y += laid.h;
     }
 
     // Compaction: the zone over the lanes and a row of rounds.
     if let Some(c) = m.compact {
+        tops.push(y);
         let xe = clamp(x(c as f64));
         let label_c = tr.f(K::TlCompacted, &[&c]);
         zone_at = (c > w.lo).then_some((c, xe, label_c.clone()));
@@ -508,7 +549,9 @@ pub fn picture(p: &PictureProps) -> Html {
         y += g.row_h() + extra_lines as f64 * g.content_h();
     }
 
-    lanes::draw(tr, m, axis, &mut y, &mut parts);
+    lanes::draw(tr, m, axis, &mut y, &mut tops, &mut parts);
+    let label_lines: Vec<(f64, f64)> =
+        if g.stacked() { tops.iter().map(|t| (*t, t + g.label_line())).collect() } else { Vec::new() };
 
     // The compacted zone over every plot row (it lets pointer events through to the marks).
     if let Some((c, xe, label_c)) = zone_at {
@@ -517,7 +560,7 @@ pub fn picture(p: &PictureProps) -> Html {
                 <rect id="tl-compacted" class="zone" data-rev={c.to_string()} x={f(g.x0)} y={f(plot_top)} width={f(xe - g.x0)} height={f((y - plot_top).max(0.0))}>
                     <title>{ label_c }</title>
                 </rect>
-                <line id="tl-compact-line" x1={f(xe)} x2={f(xe)} y1={f(plot_top)} y2={f(y)} />
+                <path id="tl-compact-line" data-x={f(xe)} d={vline(xe, plot_top, y, &label_lines)} />
             </g>
         });
     }
@@ -555,7 +598,7 @@ pub fn picture(p: &PictureProps) -> Html {
         let strip = html! {
             <g class="fold-under" key={format!("strip-{a}-{b}")} data-from={a.to_string()} data-to={b.to_string()} onclick={open.clone()}>
                 <rect class="fold-strip" x={f(xa)} y={f(strip_top)} width={f(FOLD_W)} height={f((height - 4.0 - strip_top).max(0.0))} />
-                <path class="fold-edge" d={format!("M{} {}V{}M{} {}V{}", f(xa), f(strip_top), f(height - 4.0), f(xa + FOLD_W), f(strip_top), f(height - 4.0))} />
+                <path class="fold-edge" d={format!("{}{}", vline(xa, strip_top, height - 4.0, &label_lines), vline(xa + FOLD_W, strip_top, height - 4.0, &label_lines))} />
             </g>
         };
         let button = html! {

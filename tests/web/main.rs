@@ -23,6 +23,7 @@ use std::rc::Rc;
 mod axis;
 mod clipboard;
 mod console;
+mod crossings;
 mod embed;
 mod engine;
 mod explain;
@@ -43,9 +44,9 @@ mod sim;
 mod truth;
 #[allow(unused_imports)]
 use {
-    axis::*, clipboard::*, console::*, embed::*, engine::*, explain::*, flow::*, keyboard::*, lessons::*,
-    long::*, marks::*, no_lost_work::*, persistence::*, pictures::*, pure::*, sandbox::*, seeing::*,
-    share::*, shell::*, sim::*, truth::*,
+    axis::*, clipboard::*, console::*, crossings::*, embed::*, engine::*, explain::*, flow::*, keyboard::*,
+    lessons::*, long::*, marks::*, no_lost_work::*, persistence::*, pictures::*, pure::*, sandbox::*,
+    seeing::*, share::*, shell::*, sim::*, truth::*,
 };
 
 wasm_bindgen_test_configure!(run_in_browser);

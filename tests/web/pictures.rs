@@ -750,3 +750,29 @@ async fn the_pictures_fit_390_px_without_sideways_scrolling() {
     assert_legible(&lab, "two apiservers at 390");
     lab.unmount();
 }
+
+#[wasm_bindgen_test]
+async fn the_chip_counting_the_watch_timers_not_shown_opens_them() {
+    let lab = Lab::sized(1280).await;
+    // Three watches with a deadline and a bookmark each: six timers, the soonest four drawn.
+    let watch = "GET /api/v1/namespaces/default/configmaps?watch=true&resourceVersion=1&timeoutSeconds=60&allowWatchBookmarks=true";
+    run_all(&lab, &[CM_A, watch, watch, watch]).await;
+    settle().await;
+    let watch_timers = |lab: &Lab| {
+        lab.all("#system-view g.timer[data-kind='timer']")
+            .iter()
+            .filter(|t| matches!(t.get_attribute("data-timer").as_deref(), Some("deadline" | "bookmark")))
+            .count()
+    };
+    assert_eq!(watch_timers(&lab), rvlab::ui::timeline::MAX_WATCH_TIMERS);
+    let more = lab.el("#system-view g.timer.more");
+    assert_eq!(more.get_attribute("role").as_deref(), Some("button"));
+    assert!(more.text_content().unwrap_or_default().contains("+2 more"), "{:?}", more.text_content());
+    more.dispatch_event(&web_sys::MouseEvent::new("click").unwrap()).unwrap();
+    settle().await;
+    assert_eq!(watch_timers(&lab), 6, "every watch timer drawn once opened");
+    assert!(lab.q("#system-view g.timer.more").is_none(), "nothing left to count");
+    motionless(&lab).await;
+    assert_legible(&lab, "six watch timers");
+    lab.unmount();
+}

@@ -253,7 +253,7 @@ async fn timeline_draws_keys_compaction_lists_tokens_and_watches_where_the_state
         lab.num("#tl-compacted", "x") + lab.num("#tl-compacted", "width"),
         timeline::x_of(3.0, w, g)
     ));
-    assert!(close(lab.num("#tl-compact-line", "x1"), timeline::x_of(3.0, w, g)));
+    assert!(close(lab.num("#tl-compact-line", "data-x"), timeline::x_of(3.0, w, g)));
     // The list at its RV, its token pinned at the same revision, the watch at its last RV.
     let list = "g.mark.list[data-line='4']";
     assert_eq!(lab.attr(list, "data-rv"), "4");

@@ -8,12 +8,23 @@
 //! - [`marks`]: the reads a session's outputs carry (lists, continue tokens, refusals).
 //! - [`place`]: interval packing and placing a label beside its mark.
 //! - [`reads`]: the reads row — every mark drawn or inside an overflow group.
+//! - [`rows`]: the watch rows and the watch cache bands — each label beside its mark, on the
+//!   label line or under the row, meeting no line, mark or other label.
+//! - [`lanes`]: the key lanes and their labels (gutter, or above the bar on a phone).
+//! - [`chips`]: the system view's timer chips, flowed over lines; the soonest get a chip.
+//! - [`text`]: cutting and breaking text (no line starts with a comma, 中文 or English).
 
 pub mod axis;
+pub mod chips;
+pub mod lanes;
 pub mod marks;
 pub mod place;
 pub mod reads;
+pub mod rows;
+pub mod text;
 
+#[cfg(all(test, not(target_arch = "wasm32")))]
+mod rows_tests;
 #[cfg(all(test, not(target_arch = "wasm32")))]
 mod tests;
 

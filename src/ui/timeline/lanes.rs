@@ -5,14 +5,20 @@
 #[allow(unused_imports)]
 use super::*;
 
-/// Draws the key lanes from `y` down (moving it), appending them to `parts`.
-pub(super) fn draw(tr: Tr, m: &Model, axis: &Axis, y: &mut f64, parts: &mut Vec<Html>) {
+/// Draws the key lanes from `y` down (moving it), appending them to `parts` and each lane's top
+/// to `tops`.
+pub(super) fn draw(tr: Tr, m: &Model, axis: &Axis, y: &mut f64, tops: &mut Vec<f64>, parts: &mut Vec<Html>) {
     let g = axis.g;
     let x = |rev: f64| axis.x(rev);
     let clamp = |v: f64| v.clamp(g.x0, g.x1);
-    // Key lanes.
-    for lane in &m.lanes {
-        let top = *y + g.label_line();
+    // Where each lane and its label go (`picture::lanes`): the keys, then the lane for the rest.
+    let more = (m.more_keys > 0).then(|| tr.f(K::TlMoreKeys, &[&m.more_keys]));
+    let names: Vec<(&str, bool)> =
+        m.lanes.iter().map(|l| (l.short.as_str(), true)).chain(more.as_deref().map(|t| (t, false))).collect();
+    let (laid, h) = crate::ui::picture::lanes::lanes(g, *y, &names, &text_width);
+    tops.extend(laid.iter().map(|l| l.top));
+    for (lane, at) in m.lanes.iter().zip(&laid) {
+        let top = at.bar.t - 4.0;
         let body = match &lane.body {
             LaneBody::Segs { segs, tombs } => {
                 let bars = segs.iter().map(|s| {
@@ -41,31 +47,27 @@ pub(super) fn draw(tr: Tr, m: &Model, axis: &Axis, y: &mut f64, parts: &mut Vec<
         };
         parts.push(html! {
             <g class="lane" key={format!("lane-{}", lane.key)} data-key={lane.key.clone()}>
-                { lane_label(g, *y, &lane.short, &lane.key, true) }
+                { lane_label(g, &at.label, &lane.key) }
                 { body }
             </g>
         });
-        *y += g.lane_h();
     }
-    if m.more_keys > 0 {
-        let l = tr.f(K::TlMoreKeys, &[&m.more_keys]);
+    if let (Some(l), Some(at)) = (more, laid.get(m.lanes.len())) {
         parts.push(html! {
             <g class="lane more" key="more-keys" id="tl-more">
-                { lane_label(g, *y, &l, &l, false) }
-                { buckets(tr, &l, &m.more, axis, *y + g.label_line()) }
+                { lane_label(g, &at.label, &l) }
+                { buckets(tr, &l, &m.more, axis, at.bar.t - 4.0) }
             </g>
         });
-        *y += g.lane_h();
     }
+    *y += h;
 }
 
-/// A key lane's label: in the gutter, or on its own line above the lane when stacked; `keep_end`
-/// keeps a key's end (its name) when it must be cut.
-fn lane_label(g: Geom, y: f64, text: &str, title: &str, keep_end: bool) -> Html {
-    let (x, y, max) =
-        if g.stacked() { (g.x0, y + 11.0, g.x1 - g.x0) } else { (6.0, y + LANE_H / 2.0 + 4.0, g.x0 - 12.0) };
+/// A key lane's label where `picture::lanes` put it (cut with "…" if it had to be; its title
+/// says it whole).
+fn lane_label(g: Geom, l: &crate::ui::picture::rows::Label, title: &str) -> Html {
     html! {
-        <text class={classes!("row-label", "lane-label", g.stacked().then_some("above"))} x={f(x)} y={f(y)} data-label-for="row">{ fit(text, max, keep_end) }<title>{ title.to_string() }</title></text>
+        <text class={classes!("row-label", "lane-label", g.stacked().then_some("above"))} x={f(l.l)} y={f(l.baseline)} data-label-for="row">{ l.text.clone() }<title>{ title.to_string() }</title></text>
     }
 }
 

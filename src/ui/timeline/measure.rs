@@ -64,60 +64,11 @@ fn probe() -> Option<web_sys::Element> {
 
 /// `text` cut (with a leading or trailing "…") to fit `max` pixels.
 pub fn fit(text: &str, max: f64, keep_end: bool) -> String {
-    if text_width(text) <= max {
-        return text.to_string();
-    }
-    let chars: Vec<char> = text.chars().collect();
-    for n in (1..chars.len()).rev() {
-        let s: String = if keep_end {
-            std::iter::once('…').chain(chars[chars.len() - n..].iter().copied()).collect()
-        } else {
-            chars[..n].iter().copied().chain(std::iter::once('…')).collect()
-        };
-        if text_width(&s) <= max {
-            return s;
-        }
-    }
-    String::new()
+    crate::ui::picture::text::fit(text, max, keep_end, &text_width)
 }
 
-/// `text` broken into lines of at most `max` pixels: at spaces, and between CJK characters
-/// (which need no space); a word wider than a line is cut with "…".
+/// `text` broken into lines of at most `max` pixels: at spaces and between CJK characters,
+/// never before closing punctuation nor after opening punctuation (`picture::text::wrap`).
 pub fn wrap(text: &str, max: f64) -> Vec<String> {
-    // Tokens: (preceded by a space, text).
-    let mut tokens: Vec<(bool, String)> = Vec::new();
-    let mut space = false;
-    for c in text.chars() {
-        if c == ' ' {
-            space = true;
-            continue;
-        }
-        let wide = !c.is_ascii();
-        match tokens.last_mut() {
-            Some((_, t)) if !space && !wide && t.chars().last().is_some_and(|l| l.is_ascii()) => t.push(c),
-            _ => tokens.push((space, c.to_string())),
-        }
-        space = false;
-    }
-    let mut lines: Vec<String> = Vec::new();
-    let mut cur = String::new();
-    for (sp, t) in tokens {
-        let joined = if cur.is_empty() {
-            t.clone()
-        } else if sp {
-            format!("{cur} {t}")
-        } else {
-            format!("{cur}{t}")
-        };
-        if cur.is_empty() || text_width(&joined) <= max {
-            cur = joined;
-        } else {
-            lines.push(fit(&cur, max, false));
-            cur = t;
-        }
-    }
-    if !cur.is_empty() {
-        lines.push(fit(&cur, max, false));
-    }
-    lines
+    crate::ui::picture::text::wrap(text, max, &text_width)
 }

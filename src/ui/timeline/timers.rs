@@ -122,7 +122,7 @@ pub fn timer_list(
                 .iter()
                 .filter_map(|i| i.watch.as_ref().filter(|s| !s.closed).map(|s| (i.name.clone(), s))),
         );
-    let mut watch_timers = Vec::new();
+    let mut watch_timers: Vec<Timer> = Vec::new();
     for (id, s) in streams {
         if let Some(d) = s.deadline_ms {
             let text = tr.f(K::SvTimerDeadline, &[&id, &duration_text(d.saturating_sub(now))]);
@@ -134,10 +134,11 @@ pub fn timer_list(
             watch_timers.push(t(TimerKind::Bookmark, id, b, Some(period), text));
         }
     }
-    watch_timers.sort_by_key(|t| t.due_ms);
-    let more = watch_timers.len().saturating_sub(max_watch_timers);
-    watch_timers.truncate(max_watch_timers);
-    out.extend(watch_timers);
+    // The soonest get a chip each; the rest are counted in one chip that opens them.
+    let due: Vec<u64> = watch_timers.iter().map(|t| t.due_ms).collect();
+    let (shown, rest) = crate::ui::picture::chips::soonest(&due, max_watch_timers);
+    let more = rest.len();
+    out.extend(shown.into_iter().map(|i| watch_timers[i].clone()));
     if more > 0 {
         out.push(Timer {
             kind: TimerKind::Deadline,

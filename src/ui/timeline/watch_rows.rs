@@ -6,7 +6,17 @@
 use super::*;
 
 /// Draws the watch rows from `y` down (moving it), appending them to `parts`.
-pub(super) fn draw(tr: Tr, m: &Model, axis: &Axis, p: &PictureProps, y: &mut f64, parts: &mut Vec<Html>) {
+/// `crossing`: the x of each line crossing every row (the compaction boundary, the folds' edges);
+/// each row's top is pushed on `tops`.
+pub(super) fn draw(
+    tr: Tr,
+    m: &Model,
+    axis: &Axis,
+    p: &PictureProps,
+    crossing: &[f64],
+    (y, tops): (&mut f64, &mut Vec<f64>),
+    parts: &mut Vec<Html>,
+) {
     let w = m.window;
     let g = axis.g;
     let x = |rev: f64| axis.x(rev);
@@ -28,6 +38,7 @@ pub(super) fn draw(tr: Tr, m: &Model, axis: &Axis, p: &PictureProps, y: &mut f64
         MAX_WATCH_ROWS
     });
     for wr in &m.watches[..shown] {
+        tops.push(*y);
         let cy = g.mid(*y);
         let row_name =
             fit(&format!("{} · {}", wr.id, tr.f(K::TlApiserver, &[&wr.apiserver])), g.x1 - g.x0, false);
@@ -73,34 +84,40 @@ pub(super) fn draw(tr: Tr, m: &Model, axis: &Axis, p: &PictureProps, y: &mut f64
                 </g>
             }
         });
-        let mut right_edge = xb + 8.0;
-        let mut extra_line = 0.0;
-        let end = wr.end.as_ref().map(|e| {
-            let xe = clamp(x(e.rv as f64 + 0.5));
-            let (error, text) = end_text(tr, e);
-            let (ehl, eclick, eenter, eleave) = mark_attrs(e.entry);
-            // The selected line's labels are bold: measured so.
-            let width_of = |t: &str| if ehl { bold_width(t) } else { text_width(t) };
-            let tw = width_of(&text);
-            let lx = if xe + 10.0 + tw <= g.x1 { Some(xe + 10.0) } else if xe - 10.0 - tw >= xa.min(xe) - 0.1 && xe - 10.0 - tw >= g.x0 { Some(xe - 10.0 - tw) } else { None };
-            if let Some(lx) = lx {
-                right_edge = right_edge.max(lx + tw);
-            }
-            // No room beside the mark: on a phone, the row's label line takes it, right of the
-            // row's name (cut with "…" only if even that line is too short; the title has it all).
-            let above = (lx.is_none() && g.stacked()).then(|| {
-                let name = text_width(&row_name) + 12.0;
-                if name + tw <= g.x1 - g.x0 {
-                    (g.x1 - tw, cy - g.content_h() / 2.0 - 4.0, text.clone())
-                } else {
-                    // Not even there: a line of its own under the row, under the mark.
-                    extra_line = LABEL_LINE;
-                    let t = fit(&text, g.x1 - g.x0 - (tw - text_width(&text)), false);
-                    let w2 = width_of(&t);
-                    ((xe - w2 / 2.0).min(g.x1 - w2).max(g.x0), cy + g.content_h() / 2.0 + 10.0, t)
-                }
-            });
-            let lx = lx.map(|lx| (lx, cy + 4.0, text.clone())).or(above);
+        // Where the end's label and the buffer's text go: beside their mark, meeting no line,
+        // mark or other label (`picture::rows`).
+        let ended = wr.end.as_ref().map(|e| (e, clamp(x(e.rv as f64 + 0.5)), end_text(tr, e)));
+        let ehl =
+            ended.as_ref().is_some_and(|(e, _, _)| p.selected == Some(e.entry) || p.hovered == Some(e.entry));
+        // The selected line's labels are bold: measured so.
+        let measure = |t: &str| if ehl { bold_width(t) } else { text_width(t) };
+        let mark_xs: Vec<f64> = wr
+            .start
+            .filter(|r| in_w(*r))
+            .into_iter()
+            .chain(wr.frames.iter().chain(&wr.bookmarks).copied().filter(|r| in_w(*r)))
+            .chain(wr.cursor.filter(|r| in_w(*r) && wr.end.is_none()))
+            .map(|r| x(r as f64 + 0.5))
+            .collect();
+        let buffer_text = (wr.end.is_none() && wr.paused && wr.buffer_limit > 0)
+            .then(|| tr.f(K::TlBuffer, &[&wr.buffered, &wr.buffer_limit]));
+        let input = super::super::picture::rows::WatchIn {
+            bar: (xa, xb.max(xa)),
+            marks: mark_xs,
+            end: ended.as_ref().map(|(_, xe, (_, text))| (*xe, text.clone())),
+            buffer: buffer_text,
+        };
+        let laid = super::super::picture::rows::watch_row(
+            g,
+            *y,
+            text_width(&row_name) + 12.0,
+            crossing,
+            &input,
+            &measure,
+        );
+        let end = ended.map(|(e, xe, (error, text))| {
+            let (_, eclick, eenter, eleave) = mark_attrs(e.entry);
+            let lbl = laid.end.clone();
             html! {
                 <g class={classes!("mark", "watch-end", if error { "error" } else { "clean" }, ehl.then_some("hl"), change.ended.contains(&wr.id).then_some(fresh))} data-kind="watch-end"
                     data-cause={e.cause.and_then(cause_name)} data-code={e.code.map(|c| c.to_string())}
@@ -110,17 +127,11 @@ pub(super) fn draw(tr: Tr, m: &Model, axis: &Axis, p: &PictureProps, y: &mut f64
                     { hit(xe, cy) }
                     { for ehl.then(|| sel_ring(xe - 9.0, cy - 9.0, 18.0, 18.0)) }
                     { end_glyph(error, xe, cy) }
-                    { for lx.map(|(lx, ly, t)| label("end-label", lx, ly, t, "watch-end")) }
+                    { for lbl.map(|l| placed_label("end-label", &l, "watch-end")) }
                 </g>
             }
         });
-        let buffer = (wr.end.is_none() && wr.paused && wr.buffer_limit > 0)
-            .then(|| {
-                let text = tr.f(K::TlBuffer, &[&wr.buffered, &wr.buffer_limit]);
-                let tw = text_width(&text);
-                (right_edge + tw <= g.x1).then(|| label("buffer-label", right_edge, cy + 4.0, text, "buffer"))
-            })
-            .flatten();
+        let buffer = laid.buffer.as_ref().map(|l| placed_label("buffer-label", l, "buffer"));
         parts.push(html! {
             <g class="row watch-row" key={format!("watch-{}", wr.id)} data-watch={wr.id.clone()} data-apiserver={wr.apiserver.to_string()} data-resource={wr.resource.clone()}>
                 { gutter_label_as("watch-label", g, cy, &wr.id, Some(&tr.f(K::TlApiserver, &[&wr.apiserver])), &tr.f(K::TlWatchRow, &[&wr.id, &wr.apiserver, &wr.resource])) }
@@ -133,7 +144,7 @@ pub(super) fn draw(tr: Tr, m: &Model, axis: &Axis, p: &PictureProps, y: &mut f64
                 <g>{ for buffer }</g>
             </g>
         });
-        *y += g.row_h() + extra_line;
+        *y += laid.h;
     }
     if m.watches.len() > shown {
         let rest = &m.watches[shown..];
@@ -144,6 +155,7 @@ pub(super) fn draw(tr: Tr, m: &Model, axis: &Axis, p: &PictureProps, y: &mut f64
             let group: Vec<&WatchRow> = rest.iter().filter(|w| w.apiserver == n).collect();
             let errors = group.iter().filter(|w| w.end.as_ref().is_some_and(|e| e.code.is_some())).count();
             let clean = group.iter().filter(|w| w.end.as_ref().is_some_and(|e| e.code.is_none())).count();
+            tops.push(*y);
             let (rh, cy) = g.two_line_row(*y);
             let bars = cursor_bars(tr, axis, cy, &group);
             let first = tr.f(K::TlMoreWatchesOn, &[&group.len()]);
