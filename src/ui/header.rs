@@ -10,9 +10,9 @@ use super::browser;
 use super::config::{Config, Theme};
 use super::i18n::{self, K, Lang};
 use super::model::{EXPORT_NAME, Problem, script_text};
-use super::state::{self, Action, Lab, LabHandle, Notice, Place};
+use super::state::{Action, Lab, LabHandle, Notice, Place};
 use super::url::percent_encode;
-use super::{examples, guided, hooks, lines, safety};
+use super::{examples, guided, hooks, lines, safety, save};
 
 /// The share link of a sandbox: `<base>#v1=…`.
 pub fn share_url(lab: &Lab) -> String {
@@ -43,7 +43,7 @@ fn load(lab: &LabHandle, lines: Vec<String>) {
         lab.dispatch(Action::Notify(n));
         return;
     }
-    let kept = state::keep_for_restore();
+    let kept = save::keep_for_restore();
     lab.dispatch(Action::Load(lines, kept));
 }
 
@@ -300,11 +300,11 @@ pub fn notice_bar(p: &NoticeBarProps) -> Html {
             let lab = lab.clone();
             let guide = p.guide.clone();
             let onclick =
-                Callback::from(move |_: MouseEvent| match browser::load_saved(super::model::BACKUP_KEY) {
+                Callback::from(move |_: MouseEvent| match save::load(save::BACKUP_KEY) {
                     Ok(Some(saved)) => {
                         guide.dispatch(guided::GuideAction::Close);
                         // The sandbox shown now is kept in turn: a misclick loses nothing.
-                        let kept = state::keep_for_restore();
+                        let kept = save::keep_for_restore();
                         lab.dispatch(Action::Restore(saved, kept));
                     }
                     Ok(None) => {}
