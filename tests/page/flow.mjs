@@ -6,6 +6,10 @@
 // refused and counted as a failure.
 //
 // Checked, in English and 中文, with real key presses and positions (getBoundingClientRect):
+// - plain Tab reaches the console's input within 5 stops from page load (a first visit and a
+//   guided lesson, 1280 and 390 px); the header's controls are one WAI-ARIA toolbar (one Tab
+//   stop, ← → Home End inside, also on its selects); Tab goes round the page with no trap and
+//   every control outside the toolbar is one of its stops;
 // - the first Tab stop from page load is the "Skip to console" link, off screen until it has the
 //   focus and then inside the window; Enter on it puts the focus in the console's input (at
 //   1280×800 and 390×844);
@@ -102,6 +106,107 @@ async function type(page, line, n) {
   return until(() => page.evaluate(k => document.querySelectorAll('#log li.entry').length >= k, n));
 }
 
+/** The most plain Tab presses from page load to the console's input (the skip link is the first). */
+const MAX_STOPS = 5;
+
+/** Presses Tab from where the focus is until `sel` has it (at most 150 times); returns how many. */
+async function tabsTo(page, sel) {
+  let stops = 0, at = '';
+  const path = [];
+  while (stops < 150 && at !== sel) { await page.keyboard.press('Tab'); stops++; at = await focused(page); path.push(at); }
+  if (stops > MAX_STOPS) console.log(`# the Tab stops: ${path.slice(0, 12).join(' ')}`);
+  return at === sel ? stops : Infinity;
+}
+
+/** The header's toolbar controls, in order, and which of them are enabled. */
+const toolbarControls = page => page.evaluate(() => [...document.querySelectorAll('[role=toolbar] button, [role=toolbar] select')]
+  .map(e => ({ id: '#' + e.id, on: !e.disabled, tab: e.tabIndex })));
+
+/**
+ * The header's toolbar (WAI-ARIA APG "Toolbar"): one Tab stop; ← → Home End move between its
+ * enabled controls (wrapping), also from a <select>, whose value they leave alone; Tab leaves it
+ * forwards (to the console's input) and Shift+Tab backwards (to the skip link).
+ */
+async function toolbarKeys(t) {
+  const { page } = t;
+  await page.reload();
+  await until(() => page.$('.app .panes'));
+  await sleep(200);
+  const all = await toolbarControls(page);
+  const on = all.filter(c => c.on).map(c => c.id);
+  check(all.length >= 10 && all.filter(c => c.tab === 0).length === 1 && all[0].tab === 0,
+    `${t.name}: the toolbar is one Tab stop (its first control) among ${all.length} controls`, JSON.stringify(all));
+  await page.keyboard.press('Tab');
+  await page.keyboard.press('Tab');
+  check(await focused(page) === on[0], `${t.name}: the second Tab stop is the toolbar's first control`, await focused(page));
+  const walked = [];
+  for (let i = 0; i < on.length; i++) { walked.push(await focused(page)); await page.keyboard.press('ArrowRight'); }
+  check(JSON.stringify(walked) === JSON.stringify(on) && await focused(page) === on[0],
+    `${t.name}: → walks every enabled toolbar control in order and wraps to the first`, walked.join(' '));
+  await page.keyboard.press('ArrowLeft');
+  check(await focused(page) === on[on.length - 1], `${t.name}: ← from the first wraps to the last`, await focused(page));
+  await page.keyboard.press('Home');
+  check(await focused(page) === on[0], `${t.name}: Home goes to the first control`, await focused(page));
+  await page.keyboard.press('End');
+  check(await focused(page) === on[on.length - 1], `${t.name}: End goes to the last control`, await focused(page));
+  // On a <select> (the language), the arrows move the focus and the language stays.
+  const lang = await page.evaluate(() => document.querySelector('#lang').value);
+  await page.focus('#lang');
+  await page.keyboard.press('ArrowRight');
+  const after = await page.evaluate(() => document.querySelector('#lang').value);
+  check(await focused(page) === '#theme' && after === lang, `${t.name}: → on the language select moves to the theme, the language unchanged`, `${await focused(page)} ${after}`);
+  // The control last used is the toolbar's Tab stop: Tab leaves, Shift+Tab comes back to it.
+  await page.keyboard.press('Tab');
+  check(await focused(page) === '#console-input', `${t.name}: Tab from the toolbar goes on to the console's input`, await focused(page));
+  await page.keyboard.press('Shift+Tab');
+  check(await focused(page) === '#theme', `${t.name}: Shift+Tab comes back to the toolbar control last used`, await focused(page));
+  await page.keyboard.press('Shift+Tab');
+  check(await focused(page) === '#skip-console', `${t.name}: Shift+Tab from the toolbar goes back to the skip link`, await focused(page));
+  await page.keyboard.press('Enter');
+  await page.waitForTimeout(100);
+  await page.reload();
+  await until(() => page.$('.app .panes'));
+  await sleep(200);
+}
+
+/**
+ * No keyboard trap, nothing out of reach: Tab from page load goes round the whole page (back to
+ * the browser's chrome, then the skip link again), and every control that can take the focus is
+ * one of its stops, or a toolbar control the arrows reach.
+ */
+async function everyStop(t) {
+  const { page } = t;
+  await page.reload();
+  await until(() => page.$('.app .panes'));
+  await sleep(200);
+  await page.evaluate(() => { window.__stops = new Set(); });
+  let n = 0, round = false;
+  for (; n < 400; n++) {
+    await page.keyboard.press('Tab');
+    const back = await page.evaluate(() => {
+      const a = document.activeElement;
+      if (!a || a === document.body) return 'body';
+      if (window.__stops.has(a)) return 'again';
+      window.__stops.add(a);
+      return '';
+    });
+    if (back) { round = true; break; }
+  }
+  check(round, `${t.name}: Tab goes round the page and back (no keyboard trap)`, `${n} stops`);
+  const missed = await page.evaluate(() => {
+    const bar = document.querySelector('[role=toolbar]');
+    const can = [...document.querySelectorAll('a[href], button, select, input, textarea, [tabindex]')]
+      .filter(e => !e.disabled && e.tabIndex >= 0 && e.getClientRects().length > 0 && getComputedStyle(e).visibility !== 'hidden')
+      // Inside a closed <details> a control is reached by opening it (its summary is a stop).
+      .filter(e => e.tagName === 'SUMMARY' || !e.closest('details:not([open])'));
+    return can.filter(e => !window.__stops.has(e) && !bar.contains(e)).map(e => e.id || e.outerHTML.slice(0, 80));
+  });
+  check(missed.length === 0, `${t.name}: every control outside the toolbar is a Tab stop (${n} stops)`, missed.join(' | '));
+  await page.reload();
+  await until(() => page.$('.app .panes'));
+  await sleep(200);
+}
+
 const TEXT = {
   en: { skip: 'Skip to console', tryOne: 'Try one:' },
   zh: { skip: '跳到控制台', tryOne: '试试这些：' },
@@ -119,10 +224,12 @@ for (const lang of ['en', 'zh']) {
     const empty = await page.evaluate(() => document.querySelector('#log-empty')?.innerText.trim() ?? '');
     check(empty.length > 0 && !/[:：]$/.test(empty), `${t.name}: the empty console does not end on a colon`, JSON.stringify(empty.slice(-60)));
 
-    // How many plain Tab presses reach the console's input (measured, reported).
-    let stops = 0, at = '';
-    while (stops < 120 && at !== '#console-input') { await page.keyboard.press('Tab'); stops++; at = await focused(page); }
+    // How many plain Tab presses reach the console's input.
+    const stops = await tabsTo(page, '#console-input');
     console.log(`# ${t.name}: the console's input is Tab stop ${stops} (Tab, Enter on the skip link: 1)`);
+    check(stops <= MAX_STOPS, `${t.name}: plain Tab reaches the console's input within ${MAX_STOPS} stops (the skip link one of them)`, String(stops));
+    await toolbarKeys(t);
+    await everyStop(t);
 
     await page.reload();
     await until(() => page.$('.app .panes'));
@@ -211,6 +318,10 @@ for (const lang of ['en', 'zh']) {
   }
   const l = await open(`phone lesson ${lang}`, PHONE, `lang=${lang}&lesson=${LESSON}`);
   if (l) {
+    const stops = await tabsTo(l.page, '#console-input');
+    console.log(`# ${l.name}: the console's input is Tab stop ${stops}`);
+    check(stops <= MAX_STOPS, `${l.name}: plain Tab reaches the console's input within ${MAX_STOPS} stops`, String(stops));
+    await everyStop(l);
     const ran = await type(l.page, 'GET /api/v1/namespaces/default/configmaps', 1);
     check(!!ran, `${l.name}: a line runs`);
     await until(() => l.page.$('section.timeline-panel'));
@@ -227,6 +338,10 @@ for (const lang of ['en', 'zh']) {
     const t = await open(`lesson Send ${vp} px ${lang}`, size, `lang=${lang}&lesson=${LESSON}`);
     if (!t) continue;
     const { page } = t;
+    const stops = await tabsTo(page, '#console-input');
+    console.log(`# ${t.name}: the console's input is Tab stop ${stops}`);
+    check(stops <= MAX_STOPS, `${t.name}: plain Tab reaches the console's input within ${MAX_STOPS} stops in a lesson`, String(stops));
+    await everyStop(t);
     const n = await page.evaluate(() => document.querySelectorAll('#log li.entry').length);
     await page.locator('#send').scrollIntoViewIfNeeded();
     const send = await box(page, '#send');
