@@ -19,6 +19,9 @@
 // - at 390×844 (a phone) the panels come in the order a learner works in, by position: the
 //   console, its response, then the picture (nothing else between them), and no panel is wider
 //   than the window; also with a guided lesson open;
+// - at 390×844 after a script with lists, a compaction and a 410: the picture's top is below the
+//   response's bottom and above every other panel, and its labels ("compacted below 5", the 410,
+//   the token chip, the lanes) are drawn inside its panel;
 // - in a guided lesson, after Send in the request builder (pressed as a user does, with the
 //   builder scrolled into view), the response panel is inside the window (1280×800, 390×844).
 // Prints one "ok - …" / "not ok - …" line per check ("# …" lines are measurements), then
@@ -329,6 +332,62 @@ for (const lang of ['en', 'zh']) {
     phoneOrder(l.name, await panels(l.page), ['lesson', 'console', 'response', 'picture']);
     await close(l);
   }
+}
+
+// ---- a phone after compaction, lists and a 410: the picture right after the console and the
+// response, with all its labels
+
+const COMPACTED = [
+  'set watch-cache off',
+  'POST /api/v1/namespaces/default/configmaps {"metadata":{"name":"a"}}',
+  'POST /api/v1/namespaces/default/configmaps {"metadata":{"name":"b"}}',
+  'POST /api/v1/namespaces/default/configmaps {"metadata":{"name":"c"}}',
+  'GET /api/v1/namespaces/default/configmaps?limit=1',
+  'POST /api/v1/namespaces/default/configmaps {"metadata":{"name":"d"}}',
+  'compact 5',
+  // The first list's continue token (scripts/scenarios/continue-after-compaction.rv): 410 Expired.
+  'GET /api/v1/namespaces/default/configmaps?limit=1&continue=eyJ2IjoibWV0YS5rOHMuaW8vdjEiLCJydiI6NCwic3RhcnQiOiJhXHUwMDAwIn0',
+];
+const LABELS = {
+  en: ['compacted below 5', 'head 5', '410', 'p2', 'lists, tokens', 'compaction', 'configmaps/default/a', 'configmaps/default/d'],
+  zh: ['5 之前已压缩', '410', 'p2'],
+};
+
+for (const lang of ['en', 'zh']) {
+  const t = await open(`phone compaction ${lang}`, PHONE, `lang=${lang}`);
+  if (!t) continue;
+  const { page } = t;
+  let ran = true;
+  for (const [i, line] of COMPACTED.entries()) ran = ran && !!(await type(page, line, i + 1));
+  check(ran, `${t.name}: the script runs`);
+  const code = await page.evaluate(() => document.querySelector('#log li.entry:last-child')?.textContent ?? '');
+  check(code.includes('410'), `${t.name}: its last line is a 410`, code.slice(-80));
+  await until(() => page.$('section.timeline-panel svg'));
+  await sleep(400);
+  const p = await panels(page);
+  phoneOrder(t.name, p, ['console', 'response', 'picture']);
+  const at = k => p.boxes.find(b => b.k === k);
+  const [resp, pic] = [at('response'), at('picture')];
+  const others = p.boxes.filter(b => !['console', 'response', 'picture', 'lesson', 'welcome'].includes(b.k));
+  check(!!resp && !!pic && pic.top >= resp.bottom && others.every(b => b.top >= pic.bottom),
+    `${t.name}: the picture's top is below the response's bottom, everything else below the picture`,
+    JSON.stringify({ resp, pic, others: others.map(b => `${b.k}@${b.top}`) }));
+  // Every label is drawn, with a size, inside the picture's panel (in its horizontal scroll).
+  const drawn = await page.evaluate(want => {
+    const panel = document.querySelector('section.timeline-panel');
+    const pr = panel.getBoundingClientRect();
+    const texts = [...panel.querySelectorAll('svg text')];
+    return want.map(w => {
+      const el = texts.find(x => x.textContent.trim() === w || [...x.childNodes].some(c => c.nodeType === 3 && c.textContent.trim() === w));
+      if (!el) return { w, found: false };
+      const r = el.getBoundingClientRect();
+      const cs = getComputedStyle(el);
+      return { w, found: true, inside: r.width > 0 && r.height > 0 && r.left >= pr.left - 1 && r.right <= pr.right + 1, shown: cs.visibility !== 'hidden' && cs.display !== 'none' && Number(cs.opacity) > 0 };
+    });
+  }, LABELS[lang]);
+  const bad = drawn.filter(d => !(d.found && d.inside && d.shown));
+  check(bad.length === 0, `${t.name}: the picture's labels are drawn inside its panel (${LABELS[lang].join(', ')})`, JSON.stringify(bad));
+  await close(t);
 }
 
 // ---- a lesson: after Send, the response is in view
