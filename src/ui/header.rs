@@ -120,6 +120,26 @@ impl Tool {
     }
 }
 
+/// `from` when it is enabled, else the next enabled control after it (wrapping).
+fn next_enabled(from: Tool, enabled: impl Fn(Tool) -> bool) -> Tool {
+    let i = Tool::ALL.iter().position(|t| *t == from).unwrap_or(0);
+    (0..Tool::ALL.len())
+        .map(|k| Tool::ALL[(i + k) % Tool::ALL.len()])
+        .find(|t| enabled(*t))
+        .unwrap_or(Tool::Lessons)
+}
+
+/// Puts the focus on toolbar control `t`.
+fn focus_tool(bar: &NodeRef, t: Tool) {
+    let el = bar
+        .cast::<web_sys::Element>()
+        .and_then(|bar| bar.query_selector(&format!("#{}", t.id())).ok().flatten())
+        .map(wasm_bindgen::JsCast::unchecked_into::<web_sys::HtmlElement>);
+    if let Some(el) = el {
+        let _ = el.focus();
+    }
+}
+
 /// The toolbar control an event came from (an element: also one in another frame's document).
 fn tool_of(target: Option<web_sys::EventTarget>) -> Option<Tool> {
     let el = wasm_bindgen::JsCast::unchecked_into::<web_sys::Element>(target?);
@@ -213,9 +233,25 @@ fn toolbar(p: &ToolbarProps) -> Html {
         Tool::Import => !busy,
         Tool::Lessons | Tool::Share | Tool::Examples | Tool::Lang | Tool::Theme => true,
     };
-    // The Tab stop: the control last used, else (when it is disabled now) the first.
-    let stop = if enabled(*current) { *current } else { Tool::Lessons };
+    // The Tab stop: the control last used, else (when it is disabled now: Undo that undid the
+    // last line, Reset) the next enabled one.
+    let stop = next_enabled(*current, enabled);
     let tab = |t: Tool| if t == stop { "0" } else { "-1" };
+    // A control that disabled itself with the focus on it (a disabled button drops the focus to
+    // the page) hands the focus to the new Tab stop, so the keyboard stays in the toolbar.
+    use_effect_with((stop, *current), {
+        let bar_ref = bar_ref.clone();
+        move |(stop, current)| {
+            // Still on the disabled control (the browser moves the focus away later), or already
+            // on the page's body.
+            let lost = bar_ref.cast::<web_sys::Element>().and_then(|b| b.owner_document()).is_some_and(|d| {
+                d.active_element().is_none_or(|a| a.id() == current.id() || d.body().is_some_and(|b| *b == a))
+            });
+            if stop != current && lost {
+                focus_tool(&bar_ref, *stop);
+            }
+        }
+    });
     let onkeydown = {
         let current = current.clone();
         let bar_ref = bar_ref.clone();
@@ -228,13 +264,7 @@ fn toolbar(p: &ToolbarProps) -> Html {
             // Also on a <select>, whose value ← and → would change: in the toolbar they move.
             e.prevent_default();
             current.set(to);
-            let el = bar_ref
-                .cast::<web_sys::Element>()
-                .and_then(|bar| bar.query_selector(&format!("#{}", to.id())).ok().flatten())
-                .map(wasm_bindgen::JsCast::unchecked_into::<web_sys::HtmlElement>);
-            if let Some(el) = el {
-                let _ = el.focus();
-            }
+            focus_tool(&bar_ref, to);
         })
     };
     let onfocusin = {

@@ -165,8 +165,17 @@ async function toolbarKeys(t) {
   check(await focused(page) === '#theme', `${t.name}: Shift+Tab comes back to the toolbar control last used`, await focused(page));
   await page.keyboard.press('Shift+Tab');
   check(await focused(page) === '#skip-console', `${t.name}: Shift+Tab from the toolbar goes back to the skip link`, await focused(page));
+  // Reset pressed from the keyboard disables itself (the sandbox is empty): the focus goes on to
+  // the next enabled control instead of falling out of the toolbar.
+  const ran = await type(page, 'GET /api/v1/namespaces/default/pods', 1);
+  await page.focus('#lessons');
+  for (let i = 0; i < 3 && await focused(page) !== '#reset'; i++) await page.keyboard.press('ArrowRight');
+  const onReset = await focused(page);
   await page.keyboard.press('Enter');
-  await page.waitForTimeout(100);
+  await until(() => page.evaluate(() => document.querySelectorAll('#log li.entry').length === 0));
+  await sleep(100);
+  const next = await focused(page);
+  check(!!ran && onReset === '#reset' && next === '#import', `${t.name}: Enter on Reset (which disables it) leaves the focus on the next enabled control`, `${onReset} → ${next}`);
   await page.reload();
   await until(() => page.$('.app .panes'));
   await sleep(200);
