@@ -65,12 +65,10 @@ fn panes(p: &PanesProps) -> Html {
             </main>
         };
     }
+    // The console comes first in the page's order, so the keyboard reaches it after the
+    // header's one stop; the stylesheet still draws the builder's column first (`order`).
     html! {
         <main class="panes">
-            <div class="col col-build">
-                <builder::RequestBuilder />
-                <sim::SimControls reduce_motion={p.reduce_motion} tick_ms={p.tick_ms} />
-            </div>
             <div class="col col-log">
                 <console::Console />
             </div>
@@ -79,12 +77,16 @@ fn panes(p: &PanesProps) -> Html {
                 <watches::Watches />
                 <sim::EtcdView />
             </div>
+            <div class="col col-build">
+                <builder::RequestBuilder />
+                <sim::SimControls reduce_motion={p.reduce_motion} tick_ms={p.tick_ms} />
+            </div>
         </main>
     }
 }
 
 /// The page's first Tab stop, shown when focused: it puts the keyboard in the console's input
-/// (the log's row when there is no input), past the toolbar, the builder and the settings.
+/// (the log's row when there is no input), past the header's toolbar.
 #[function_component(SkipLink)]
 fn skip_link() -> Html {
     let tr = super::i18n::use_tr();
@@ -169,6 +171,9 @@ pub fn app(props: &AppProps) -> Html {
     let first_visit =
         !embed && !lesson_open && lab.entries.is_empty() && lab.redo.is_empty() && !lab.readonly;
 
+    let panes = html! { <Panes {embed} {reduce_motion} tick_ms={cfg.tick_ms.unwrap_or(1000)} /> };
+    let lesson = html! { <guided::LessonPanel guide={guide.clone()} loader={loader.clone()} {embed} /> };
+
     html! {
         <ContextProvider<Lang> context={*lang}>
         <ContextProvider<LabHandle> context={lab.clone()}>
@@ -181,8 +186,11 @@ pub fn app(props: &AppProps) -> Html {
                 <header::NoticeBar guide={guide.clone()} />
                 if *sharing && !embed { <header::ShareBox on_close={on_share} /> }
                 <div class={classes!("work", lesson_open.then_some("with-lesson"))}>
-                    if lesson_open { <guided::LessonPanel guide={guide.clone()} loader={loader.clone()} {embed} /> }
+                    if lesson_open && embed { {lesson.clone()} }
                     <div class="work-main">
+                        // The full page's panes come first in its order (the console a few Tab
+                        // stops from the top); the stylesheet draws them below the picture.
+                        if !embed { {panes.clone()} }
                         // An empty sandbox has no history and no picture yet: "start here"
                         // takes their place until the first line runs.
                         if first_visit {
@@ -191,8 +199,10 @@ pub fn app(props: &AppProps) -> Html {
                             <scrubber::Scrubber />
                             <pictures::Pictures {reduce_motion} />
                         }
-                        <Panes {embed} {reduce_motion} tick_ms={cfg.tick_ms.unwrap_or(1000)} />
+                        if embed { {panes} }
                     </div>
+                    // Drawn beside (or above) the work area, after it for the keyboard.
+                    if lesson_open && !embed { {lesson} }
                 </div>
                 if !embed {
                     <footer class="foot">{ tr.f(K::Footer, &[&crate::VERSION]) }</footer>

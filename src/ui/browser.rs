@@ -9,7 +9,7 @@
 use wasm_bindgen::JsCast;
 use wasm_bindgen::closure::Closure;
 
-use super::model::{BACKUP_KEY, Problem, STORAGE_KEY, Saved, parse_saved, saved_text};
+use super::model::Problem;
 use super::url::{percent_encode, query_pairs};
 
 /// A readable text for a thrown JS value.
@@ -251,55 +251,4 @@ impl Drop for Listener {
             let _ = t.remove_event_listener_with_callback(self.event, self.cb.as_ref().unchecked_ref());
         }
     }
-}
-
-// ---- the saved sandbox (format in `model`)
-
-/// Reads a saved sandbox from localStorage `key`; the error says what is wrong.
-pub fn load_saved(key: &str) -> Result<Option<Saved>, Problem> {
-    let storage = storage()?;
-    let text = storage.get_item(key).map_err(thrown)?;
-    let Some(text) = text else { return Ok(None) };
-    parse_saved(&text).map(Some)
-}
-
-/// Copies the saved sandbox to [`BACKUP_KEY`] (before a share link replaces it, when no app
-/// runs yet: the saved one is the learner's). Returns whether there was a non-empty sandbox
-/// (lines, or only a redo stack) to keep.
-pub fn backup_saved() -> bool {
-    let Ok(storage) = storage() else { return false };
-    let Ok(Some(text)) = storage.get_item(STORAGE_KEY) else { return false };
-    let has_lines = parse_saved(&text).is_ok_and(|(log, redo)| !(log.is_empty() && redo.is_empty()));
-    has_lines && storage.set_item(BACKUP_KEY, &text).is_ok()
-}
-
-/// Writes a sandbox (the one on screen) to [`BACKUP_KEY`]. Returns whether it was non-empty and
-/// written.
-pub fn backup_lines<'a>(log: impl ExactSizeIterator<Item = &'a str>, redo: &'a [String]) -> bool {
-    if log.len() == 0 && redo.is_empty() {
-        return false;
-    }
-    let Ok(storage) = storage() else { return false };
-    let Ok(text) = saved_text(log, redo) else { return false };
-    storage.set_item(BACKUP_KEY, &text).is_ok()
-}
-
-/// Saves the sandbox under [`STORAGE_KEY`].
-pub fn save(log: &[String], redo: &[String]) -> Result<(), Problem> {
-    save_lines(log.iter().map(String::as_str), redo)
-}
-
-/// [`save`], from borrowed lines (no copy of the log first).
-pub fn save_lines<'a>(log: impl Iterator<Item = &'a str>, redo: &'a [String]) -> Result<(), Problem> {
-    let storage = storage()?;
-    let text = saved_text(log, redo)?;
-    storage.set_item(STORAGE_KEY, &text).map_err(thrown)
-}
-
-/// Copies the text under localStorage `key` to `to` as it is (a saved sandbox this version
-/// cannot read, before anything overwrites it). Returns whether there was one and it was copied.
-pub fn keep_aside(key: &str, to: &str) -> bool {
-    let Ok(storage) = storage() else { return false };
-    let Ok(Some(text)) = storage.get_item(key) else { return false };
-    storage.set_item(to, &text).is_ok()
 }

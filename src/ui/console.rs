@@ -412,7 +412,6 @@ pub fn console() -> Html {
     html! {
         <section class="console" aria-labelledby="console-h">
             <h2 id="console-h">{ tr.t(K::ConsoleHeading) }<span class="muted small">{ tr.lines(lab.entries.len()) }</span></h2>
-            if !lab.readonly { { empty } }
             { for hidden }
             <ol id="log" class={classes!("log", (end - first > LONG_LOG).then_some("long"))} ref={log_ref} onkeydown={on_log_key}>{ for rows }</ol>
             if !lab.readonly {
@@ -425,6 +424,9 @@ pub fn console() -> Html {
                     <button id="console-run" type="submit">{ tr.t(K::Run) }</button>
                 </form>
                 <Messages at={Place::Console} />
+                // After the input for the keyboard (its lines are not Tab stops before it);
+                // the stylesheet draws it under the heading.
+                { empty }
             }
         </section>
     }

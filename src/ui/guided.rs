@@ -457,7 +457,7 @@ pub fn lesson_panel(p: &PanelProps) -> Html {
                     }),
                     None => {
                         let replay = lab.readonly;
-                        let backed_up = !embed && super::state::keep_for_restore();
+                        let backed_up = !embed && super::save::keep_for_restore();
                         let notice = backed_up.then(|| {
                             let mut n =
                                 Notice::info(K::NoticeLessonStarted, vec![l.title.get(lang).to_string()]);

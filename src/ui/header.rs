@@ -1,5 +1,5 @@
 //! The page's top: the title, the toolbar (lessons, undo/redo, reset, export, import, share,
-//! examples), language and theme, the share box, and the notice bar. An embed gets a compact
+//! examples, language, theme: one Tab stop, arrow keys inside), the share box, and the notice bar. An embed gets a compact
 //! header instead (title, read-only badge, start over, open in the full playground).
 
 use std::rc::Rc;
@@ -10,9 +10,9 @@ use super::browser;
 use super::config::{Config, Theme};
 use super::i18n::{self, K, Lang};
 use super::model::{EXPORT_NAME, Problem, script_text};
-use super::state::{self, Action, Lab, LabHandle, Notice, Place};
+use super::state::{Action, Lab, LabHandle, Notice, Place};
 use super::url::percent_encode;
-use super::{examples, guided, hooks, lines, safety};
+use super::{examples, guided, hooks, lines, safety, save};
 
 /// The share link of a sandbox: `<base>#v1=…`.
 pub fn share_url(lab: &Lab) -> String {
@@ -43,7 +43,7 @@ fn load(lab: &LabHandle, lines: Vec<String>) {
         lab.dispatch(Action::Notify(n));
         return;
     }
-    let kept = state::keep_for_restore();
+    let kept = save::keep_for_restore();
     lab.dispatch(Action::Load(lines, kept));
 }
 
@@ -70,18 +70,118 @@ fn import_file(file: web_sys::File, lab: LabHandle, importing: UseStateHandle<bo
     });
 }
 
+/// One control of the header's toolbar, in the order ← and → move through them.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum Tool {
+    Lessons,
+    Undo,
+    Redo,
+    Reset,
+    Export,
+    Import,
+    Share,
+    Examples,
+    Lang,
+    Theme,
+}
+
+impl Tool {
+    pub const ALL: [Tool; 10] = [
+        Tool::Lessons,
+        Tool::Undo,
+        Tool::Redo,
+        Tool::Reset,
+        Tool::Export,
+        Tool::Import,
+        Tool::Share,
+        Tool::Examples,
+        Tool::Lang,
+        Tool::Theme,
+    ];
+
+    /// The control's element id.
+    pub fn id(self) -> &'static str {
+        match self {
+            Tool::Lessons => "lessons",
+            Tool::Undo => "undo",
+            Tool::Redo => "redo",
+            Tool::Reset => "reset",
+            Tool::Export => "export",
+            Tool::Import => "import",
+            Tool::Share => "share",
+            Tool::Examples => "lesson-pick",
+            Tool::Lang => "lang",
+            Tool::Theme => "theme",
+        }
+    }
+
+    fn of_id(id: &str) -> Option<Tool> {
+        Tool::ALL.into_iter().find(|t| t.id() == id)
+    }
+}
+
+/// `from` when it is enabled, else the next enabled control after it (wrapping).
+fn next_enabled(from: Tool, enabled: impl Fn(Tool) -> bool) -> Tool {
+    let i = Tool::ALL.iter().position(|t| *t == from).unwrap_or(0);
+    (0..Tool::ALL.len())
+        .map(|k| Tool::ALL[(i + k) % Tool::ALL.len()])
+        .find(|t| enabled(*t))
+        .unwrap_or(Tool::Lessons)
+}
+
+/// Puts the focus on toolbar control `t`.
+fn focus_tool(bar: &NodeRef, t: Tool) {
+    let el = bar
+        .cast::<web_sys::Element>()
+        .and_then(|bar| bar.query_selector(&format!("#{}", t.id())).ok().flatten())
+        .map(wasm_bindgen::JsCast::unchecked_into::<web_sys::HtmlElement>);
+    if let Some(el) = el {
+        let _ = el.focus();
+    }
+}
+
+/// The toolbar control an event came from (an element: also one in another frame's document).
+fn tool_of(target: Option<web_sys::EventTarget>) -> Option<Tool> {
+    let el = wasm_bindgen::JsCast::unchecked_into::<web_sys::Element>(target?);
+    Tool::of_id(&el.id())
+}
+
+/// Where a key moves the toolbar's focus from `from` (WAI-ARIA APG "Toolbar": ← and → to the
+/// previous and next enabled control, wrapping; Home and End to the first and last), or None
+/// for a key the toolbar leaves alone. `enabled` says which controls can take the focus.
+pub fn tool_after(key: &str, from: Tool, enabled: impl Fn(Tool) -> bool) -> Option<Tool> {
+    let on: Vec<Tool> = Tool::ALL.into_iter().filter(|t| enabled(*t)).collect();
+    let n = on.len();
+    let at = on.iter().position(|t| *t == from);
+    match key {
+        "Home" => on.first().copied(),
+        "End" => on.last().copied(),
+        "ArrowRight" if n > 0 => Some(on[at.map_or(0, |i| (i + 1) % n)]),
+        "ArrowLeft" if n > 0 => Some(on[at.map_or(n - 1, |i| (i + n - 1) % n)]),
+        _ => None,
+    }
+}
+
 #[derive(Properties, PartialEq)]
 struct ToolbarProps {
     on_share: Callback<()>,
     on_lessons: Callback<()>,
+    from_location: bool,
+    lang: UseStateHandle<Lang>,
+    theme: UseStateHandle<Theme>,
 }
 
+/// The header's controls as one WAI-ARIA toolbar: a single Tab stop (the control last used,
+/// else the first), ← → Home End inside it. The page's Tab order so reaches the console after
+/// a few stops instead of after every control of the header.
 #[function_component(Toolbar)]
 fn toolbar(p: &ToolbarProps) -> Html {
     let tr = i18n::use_tr();
     let lab = use_context::<LabHandle>().expect("LabHandle context");
     let importing = use_state(|| false);
     let file_ref = use_node_ref();
+    let bar_ref = use_node_ref();
+    let current = use_state(|| Tool::Lessons);
     let act = |a: fn() -> Action| {
         let lab = lab.clone();
         Callback::from(move |_: MouseEvent| lab.dispatch(a()))
@@ -125,35 +225,101 @@ fn toolbar(p: &ToolbarProps) -> Html {
         })
     };
     let n = lab.entries.len();
-    let redo = if lab.redo.is_empty() {
-        tr.t(K::Redo).to_string()
-    } else {
-        format!("{} ({})", tr.t(K::Redo), lab.redo.len())
+    let no_redo = lab.redo.is_empty();
+    let busy = *importing;
+    let enabled = move |t: Tool| match t {
+        Tool::Undo | Tool::Reset | Tool::Export => n > 0,
+        Tool::Redo => !no_redo,
+        Tool::Import => !busy,
+        Tool::Lessons | Tool::Share | Tool::Examples | Tool::Lang | Tool::Theme => true,
     };
+    // The Tab stop: the control last used, else (when it is disabled now: Undo that undid the
+    // last line, Reset) the next enabled one.
+    let stop = next_enabled(*current, enabled);
+    let tab = |t: Tool| if t == stop { "0" } else { "-1" };
+    // A control that disabled itself with the focus on it (a disabled button drops the focus to
+    // the page) hands the focus to the new Tab stop, so the keyboard stays in the toolbar.
+    use_effect_with((stop, *current), {
+        let bar_ref = bar_ref.clone();
+        move |(stop, current)| {
+            // Still on the disabled control (the browser moves the focus away later), or already
+            // on the page's body.
+            let lost = bar_ref.cast::<web_sys::Element>().and_then(|b| b.owner_document()).is_some_and(|d| {
+                d.active_element().is_none_or(|a| a.id() == current.id() || d.body().is_some_and(|b| *b == a))
+            });
+            if stop != current && lost {
+                focus_tool(&bar_ref, *stop);
+            }
+        }
+    });
+    let onkeydown = {
+        let current = current.clone();
+        let bar_ref = bar_ref.clone();
+        Callback::from(move |e: KeyboardEvent| {
+            if e.alt_key() || e.ctrl_key() || e.meta_key() || e.shift_key() {
+                return;
+            }
+            let from = tool_of(e.target()).unwrap_or(stop);
+            let Some(to) = tool_after(&e.key(), from, enabled) else { return };
+            // Also on a <select>, whose value ← and → would change: in the toolbar they move.
+            e.prevent_default();
+            current.set(to);
+            focus_tool(&bar_ref, to);
+        })
+    };
+    let onfocusin = {
+        let current = current.clone();
+        Callback::from(move |e: FocusEvent| {
+            if let Some(t) = tool_of(e.target()) {
+                current.set(t);
+            }
+        })
+    };
+    let redo =
+        if no_redo { tr.t(K::Redo).to_string() } else { format!("{} ({})", tr.t(K::Redo), lab.redo.len()) };
     let example_opts = examples::menu(tr.0)
         .into_iter()
         .map(|(name, title)| html! { <option value={name}>{ title }</option> });
+    let on_lang = pref_select(p.lang.clone(), Lang::parse, Lang::code, "lang", p.from_location);
+    let on_theme = pref_select(p.theme.clone(), Theme::parse, Theme::code, "theme", p.from_location);
+    let lang = *p.lang;
+    let theme = *p.theme;
+    let lang_opts = Lang::ALL
+        .iter()
+        .map(|l| html! { <option value={l.code()} selected={*l == lang}>{ l.name() }</option> });
+    let theme_opts = Theme::ALL.iter().map(|t| {
+        let label = match t {
+            Theme::Auto => tr.t(K::ThemeAuto),
+            Theme::Light => tr.t(K::ThemeLight),
+            Theme::Dark => tr.t(K::ThemeDark),
+        };
+        html! { <option value={t.code()} selected={*t == theme}>{ label }</option> }
+    });
     html! {
-        <nav class="toolbar" aria-label={tr.t(K::ToolbarLabel)}>
-            <button id="lessons" type="button" class="primary-small" onclick={on_lessons} title={tr.t(K::LessonsTitle)}>{ tr.t(K::Lessons) }</button>
-            <button id="undo" type="button" disabled={n == 0} onclick={act(|| Action::Undo)}
+        <div class="toolbar" role="toolbar" aria-label={tr.t(K::ToolbarLabel)} ref={bar_ref} {onkeydown} {onfocusin}>
+            <button id="lessons" type="button" class="primary-small" tabindex={tab(Tool::Lessons)} onclick={on_lessons} title={tr.t(K::LessonsTitle)}>{ tr.t(K::Lessons) }</button>
+            <button id="undo" type="button" disabled={n == 0} tabindex={tab(Tool::Undo)} onclick={act(|| Action::Undo)}
                 title={tr.t(K::UndoTitle)}>{ tr.t(K::Undo) }</button>
-            <button id="redo" type="button" disabled={lab.redo.is_empty()} onclick={act(|| Action::Redo)}
+            <button id="redo" type="button" disabled={no_redo} tabindex={tab(Tool::Redo)} onclick={act(|| Action::Redo)}
                 title={tr.t(K::RedoTitle)}>{ redo }</button>
-            <button id="reset" type="button" disabled={n == 0} onclick={act(|| Action::Reset)}
+            <button id="reset" type="button" disabled={n == 0} tabindex={tab(Tool::Reset)} onclick={act(|| Action::Reset)}
                 title={tr.t(K::ResetTitle)}>{ tr.t(K::Reset) }</button>
-            <button id="export" type="button" disabled={n == 0} onclick={on_export}
+            <button id="export" type="button" disabled={n == 0} tabindex={tab(Tool::Export)} onclick={on_export}
                 title={tr.t(K::ExportTitle)}>{ tr.t(K::Export) }</button>
-            <button id="import" type="button" disabled={*importing} onclick={on_import}
-                title={tr.t(K::ImportTitle)}>{ if *importing { tr.t(K::Importing) } else { tr.t(K::Import) } }</button>
-            <button id="share" type="button" onclick={on_share} title={tr.t(K::ShareTitle)}>{ tr.t(K::Share) }</button>
-            <select id="lesson-pick" aria-label={tr.t(K::LessonLabel)} title={tr.t(K::LessonLabel)} onchange={on_example}>
+            <button id="import" type="button" disabled={busy} tabindex={tab(Tool::Import)} onclick={on_import}
+                title={tr.t(K::ImportTitle)}>{ if busy { tr.t(K::Importing) } else { tr.t(K::Import) } }</button>
+            <button id="share" type="button" tabindex={tab(Tool::Share)} onclick={on_share} title={tr.t(K::ShareTitle)}>{ tr.t(K::Share) }</button>
+            <select id="lesson-pick" tabindex={tab(Tool::Examples)} aria-label={tr.t(K::LessonLabel)} title={tr.t(K::LessonLabel)} onchange={on_example}>
                 <option value="" selected=true>{ tr.t(K::LessonPick) }</option>
                 { for example_opts }
             </select>
+            <span class="prefs">
+                <select id="lang" tabindex={tab(Tool::Lang)} aria-label={tr.t(K::LangLabel)} title={tr.t(K::LangLabel)} onchange={on_lang}>{ for lang_opts }</select>
+                <select id="theme" tabindex={tab(Tool::Theme)} aria-label={tr.t(K::ThemeLabel)} title={tr.t(K::ThemeLabel)} onchange={on_theme}>{ for theme_opts }</select>
+            </span>
             <input id="import-file" ref={file_ref} type="file" accept=".txt,.rvlab,text/plain"
                 class="visually-hidden" tabindex="-1" aria-hidden="true" onchange={on_file} />
-        </nav>
+        </div>
     }
 }
 
@@ -254,30 +420,11 @@ pub fn header(p: &HeaderProps) -> Html {
         let guide = p.guide.clone();
         Callback::from(move |_| guide.dispatch(guided::GuideAction::OpenList))
     };
-    let on_lang = pref_select(p.lang.clone(), Lang::parse, Lang::code, "lang", cfg.from_location);
-    let on_theme = pref_select(p.theme.clone(), Theme::parse, Theme::code, "theme", cfg.from_location);
-    let lang = *p.lang;
-    let theme = *p.theme;
-    let lang_opts = Lang::ALL
-        .iter()
-        .map(|l| html! { <option value={l.code()} selected={*l == lang}>{ l.name() }</option> });
-    let theme_opts = Theme::ALL.iter().map(|t| {
-        let label = match t {
-            Theme::Auto => tr.t(K::ThemeAuto),
-            Theme::Light => tr.t(K::ThemeLight),
-            Theme::Dark => tr.t(K::ThemeDark),
-        };
-        html! { <option value={t.code()} selected={*t == theme}>{ label }</option> }
-    });
     html! {
         <header class="top">
             <h1 id="title">{ "rvlab" }</h1>
             <span class="tagline">{ tr.t(K::Tagline) }</span>
-            <Toolbar on_share={p.on_share.clone()} {on_lessons} />
-            <div class="prefs">
-                <select id="lang" aria-label={tr.t(K::LangLabel)} title={tr.t(K::LangLabel)} onchange={on_lang}>{ for lang_opts }</select>
-                <select id="theme" aria-label={tr.t(K::ThemeLabel)} title={tr.t(K::ThemeLabel)} onchange={on_theme}>{ for theme_opts }</select>
-            </div>
+            <Toolbar on_share={p.on_share.clone()} {on_lessons} from_location={cfg.from_location} lang={p.lang.clone()} theme={p.theme.clone()} />
         </header>
     }
 }
@@ -300,11 +447,11 @@ pub fn notice_bar(p: &NoticeBarProps) -> Html {
             let lab = lab.clone();
             let guide = p.guide.clone();
             let onclick =
-                Callback::from(move |_: MouseEvent| match browser::load_saved(super::model::BACKUP_KEY) {
+                Callback::from(move |_: MouseEvent| match save::load(save::BACKUP_KEY) {
                     Ok(Some(saved)) => {
                         guide.dispatch(guided::GuideAction::Close);
                         // The sandbox shown now is kept in turn: a misclick loses nothing.
-                        let kept = state::keep_for_restore();
+                        let kept = save::keep_for_restore();
                         lab.dispatch(Action::Restore(saved, kept));
                     }
                     Ok(None) => {}

@@ -12,9 +12,8 @@ use yew::prelude::*;
 use super::browser::{self, Listener, On};
 use super::config::Config;
 use super::i18n::{K, Lang};
-use super::model::STORAGE_KEY;
-use super::state::{self, Action, Lab, LabHandle, Notice};
-use super::{examples, guided, lines, safety, share};
+use super::state::{Action, Lab, LabHandle, Notice};
+use super::{examples, guided, lines, safety, save, share};
 
 /// The lines an embed starts from (its `script=` or `lesson=`), checked line by line, both when
 /// it opens and on "start over"; the error is the notice to show instead (a line too long, an
@@ -36,7 +35,7 @@ pub fn embed_lines(cfg: &Config) -> Result<Vec<String>, Notice> {
 /// The sandbox a share-link fragment (`v1=…`) opens, with a notice saying what happened; the
 /// sandbox it replaces is backed up first (the notice offers to restore it).
 pub fn open_share(fragment: &str) -> Lab {
-    let backed_up = state::keep_for_restore();
+    let backed_up = save::keep_for_restore();
     let mut lab = match share::decode(fragment).map(|sh| (safety::check_each(&sh.log), sh)) {
         Ok((Err(refused), _)) => {
             let mut lab = Lab::empty();
@@ -128,7 +127,7 @@ pub fn use_lab(cfg: &Rc<Config>, lang: Lang) -> LabHandle {
     lab
 }
 
-/// Changes are saved when the browser is idle ([`state::flush_save`]); what is not saved yet is
+/// Changes are saved when the browser is idle ([`save::flush`]); what is not saved yet is
 /// saved at once when the page is hidden (`visibilitychange`), left (`pagehide`) or the app
 /// unmounts, so leaving never loses a line. Until the first change, the sandbox the app
 /// started with is what the panic hook knows. When another tab saves its sandbox (`storage`),
@@ -138,28 +137,28 @@ fn use_autosave(lab: &LabHandle) {
     let lab = lab.clone();
     use_effect_with((), move |_| {
         let report = lab.dispatcher();
-        state::track_mounted(&lab, report.clone());
+        let mount = save::mounted(lab.for_saving(), move |r| report.dispatch(Action::Saved(r)));
         let hidden = Listener::new(On::Document, "visibilitychange", |_| {
             if browser::page_hidden() {
-                state::flush_save();
+                save::flush();
             }
         });
         let left = Listener::new(On::Window, "pagehide", |_| {
-            state::flush_save();
+            save::flush();
         });
         let other_tab = {
             let d = lab.dispatcher();
             Listener::new(On::Window, "storage", move |e| {
                 let key = js_sys::Reflect::get(&e, &"key".into()).ok().and_then(|k| k.as_string());
-                if key.as_deref() == Some(STORAGE_KEY) {
+                if key.as_deref() == Some(save::STORAGE_KEY) {
                     d.dispatch(Action::SavedElsewhere);
                 }
             })
         };
         move || {
             drop((hidden, left, other_tab));
-            state::flush_save();
-            state::track_unmounted(&report);
+            save::flush();
+            save::unmounted(mount);
         }
     });
 }

@@ -6,7 +6,8 @@
 //! The modules form layers, each using only those below it (as in Yew's `function_todomvc`):
 //! [`app`] lays out the panels; [`header`] and the panels (one component per file, [`pictures`]
 //! holding [`system`] over [`timeline`]) and [`hooks`]; [`state`], the one reducer (and the
-//! context handles); [`safety`], [`config`] and [`browser`] (the glue to the page: storage,
+//! context handles); [`safety`] (the panic hook) and [`config`]; [`save`] (everything that
+//! saves and restores the sandbox); [`browser`] (the glue to the page: storage,
 //! clipboard, address bar, document listeners); at the bottom the pure [`model`] (entries,
 //! notices, the saved format), [`url`], [`lines`], [`i18n`] and [`share`].
 
@@ -30,6 +31,7 @@ pub mod picture;
 pub mod pictures;
 pub mod response;
 pub mod safety;
+pub mod save;
 pub mod scrubber;
 pub mod settings;
 pub mod share;

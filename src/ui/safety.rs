@@ -3,15 +3,15 @@
 //! error of that line), and the panic hook.
 //!
 //! Release builds use `panic = "abort"`: after a panic the wasm instance is dead and Yew can no
-//! longer render. The hook therefore makes sure the log is in localStorage (it is saved when the
-//! browser is idle after every change; the hook writes the last known log at once) and draws an
+//! longer render. The hook therefore makes sure the log is in localStorage (`save` saves it when
+//! the browser is idle after every change; the hook writes the last known log at once) and draws an
 //! overlay with plain DOM calls: what happened, "Reload and restore" and an "Export the log" link (a `data:` URL with
 //! the script, which needs no wasm to work).
 
 use std::cell::{Cell, RefCell};
 
 use super::i18n::{K, Lang};
-use super::model::{EXPORT_NAME, Notice, Saved, script_text};
+use super::model::{EXPORT_NAME, Notice, script_text};
 
 /// The most lines one action (a paste, an import, a lesson's "Show me") may run.
 pub const MAX_LINES: usize = 5_000;
@@ -111,19 +111,6 @@ pub fn install() {
     }));
 }
 
-/// Where the hook finds the latest sandbox and whether it persists. The reducer (`state`, a
-/// layer above this one) registers it, so this module never imports the reducer.
-pub type LatestFn = fn() -> (Option<Saved>, bool);
-
-thread_local! {
-    static LATEST_SOURCE: Cell<Option<LatestFn>> = const { Cell::new(None) };
-}
-
-/// Registers where [`on_panic`] reads the latest sandbox.
-pub fn set_latest_source(f: LatestFn) {
-    LATEST_SOURCE.with(|s| s.set(Some(f)));
-}
-
 /// Whether [`install`] ran.
 pub fn installed() -> bool {
     INSTALLED.with(|i| i.get())
@@ -133,11 +120,11 @@ pub fn installed() -> bool {
 pub fn on_panic(message: &str) {
     // The log as of the last change (what "Reload and restore" brings back), and whether the
     // app saves it (off for embeds).
-    let (latest, persist) = LATEST_SOURCE.with(Cell::get).map_or((None, false), |f| f());
-    let (log, redo) = latest.unwrap_or_default();
+    let (log, redo) = super::save::latest().unwrap_or_default();
+    let persist = super::save::latest_persists();
     let running = RUNNING.with(|r| r.try_borrow().map(|r| r.clone()).unwrap_or_default());
     let lang = LANG.with(|l| l.get());
-    let saved = if persist { super::browser::save(&log, &redo).err() } else { None };
+    let saved = if persist { super::save::write(&log, &redo).err() } else { None };
     let saved = saved.map(|p| p.text(super::i18n::Tr(lang)));
     let mut script = script_text(&log);
     if !running.is_empty() {

@@ -2,9 +2,9 @@
 //!
 //! The log (script lines) is the truth; the engine `Session` is rebuilt by replaying it. Undo
 //! and the scrubber rebuild a prefix from the nearest [`Checkpoints`] snapshot (not from the
-//! first line) and undone lines go onto a redo stack. Every change of the log is saved to
-//! localStorage under [`STORAGE_KEY`] when the browser is next idle, at once when the page is
-//! hidden, left or unmounted ([`flush_save`]), and restored on load (format in [`super::model`]).
+//! first line) and undone lines go onto a redo stack. Every new state is handed to
+//! [`super::save`], which saves the log when the browser is next idle (and restores it on load);
+//! the reducer only shows how saving went ([`Action::Saved`]).
 
 use std::cell::RefCell;
 use std::rc::Rc;
@@ -12,18 +12,14 @@ use std::rc::Rc;
 use serde_json::Value;
 use yew::prelude::*;
 
-use super::browser::{load_saved, save_lines};
 use super::i18n::K;
 use super::lines::Seen;
 pub use super::model::{Entry, Notice, Place};
-use super::model::{Problem, STORAGE_KEY, Saved};
+use super::model::{Problem, Saved};
+use super::save;
 use crate::script::Session;
 use crate::script::reply::Reply;
 use crate::script::session::Checkpoints;
-
-/// Where a saved sandbox that cannot be read is kept as it was (the next save would overwrite
-/// [`STORAGE_KEY`]).
-pub const UNREADABLE_KEY: &str = "rvlab.log.v1.unreadable";
 
 /// The handle every panel gets from context.
 pub type LabHandle = UseReducerHandle<Lab>;
@@ -55,7 +51,7 @@ pub enum Action {
     /// Empty sandbox.
     Reset,
     /// Replace the whole log (import, example): says "Imported N lines", and offers to restore
-    /// the sandbox it replaced when that was kept first (`true`: [`keep_for_restore`]).
+    /// the sandbox it replaced when that was kept first (`true`: [`save::keep_for_restore`]).
     Load(Vec<String>, bool),
     /// Replace the whole log with these lines and show `notice` (a guided lesson's setup, an
     /// embed's "start over"). Allowed in read-only embeds.
@@ -70,9 +66,9 @@ pub enum Action {
     DismissNotice,
     /// Replace the sandbox with this one (a share link opened while the app runs).
     Open(Box<Lab>),
-    /// How the idle save went ([`flush_save`]): an error shows a notice, success clears it.
+    /// How the idle save went ([`save::flush`]): an error shows a notice, success clears it.
     Saved(Result<(), Problem>),
-    /// Another tab saved its sandbox under [`STORAGE_KEY`]: this one stops saving (so neither
+    /// Another tab saved its sandbox under [`save::STORAGE_KEY`]: this one stops saving (so neither
     /// overwrites the other without a word) and says so.
     SavedElsewhere,
     /// One tick of Play: `secs` more simulated seconds. The first tick of a Play session appends
@@ -195,23 +191,15 @@ impl Lab {
         lab
     }
 
-    /// The sandbox saved in localStorage, or an empty one with a notice saying why not. What
-    /// cannot be read is never overwritten: it is copied to [`UNREADABLE_KEY`] first, or, when
-    /// that fails, this sandbox is not saved.
+    /// The sandbox saved in localStorage, or an empty one with a notice saying why not (and,
+    /// when what is saved could not be kept aside, not saving over it).
     pub fn restore() -> Self {
-        match load_saved(STORAGE_KEY) {
-            Ok(Some((log, redo))) => Lab::replay(log, redo),
-            Ok(None) => Lab::empty(),
-            Err(msg) => {
+        match save::restore() {
+            save::Restored::Saved(Some((log, redo))) => Lab::replay(log, redo),
+            save::Restored::Saved(None) => Lab::empty(),
+            save::Restored::Unreadable { notice, saving } => {
                 let mut lab = Lab::empty();
-                let notice = if super::browser::keep_aside(STORAGE_KEY, UNREADABLE_KEY) {
-                    Notice::error(K::NoticeRestoreFailedKept, vec![STORAGE_KEY.into()])
-                        .arg(msg)
-                        .arg(UNREADABLE_KEY)
-                } else {
-                    lab.persist = false;
-                    Notice::error(K::NoticeRestoreFailedNotSaving, vec![STORAGE_KEY.into()]).arg(msg)
-                };
+                lab.persist = saving;
                 lab.notice = Some(notice);
                 lab
             }
@@ -405,7 +393,7 @@ impl Lab {
         if !self.persist {
             return;
         }
-        self.saved(save_lab(self));
+        self.saved(save::write_sandbox(self));
     }
 
     /// Shows how saving went: an error as a notice; success clears an earlier save warning.
@@ -626,108 +614,35 @@ impl Reducible for Lab {
     }
 }
 
-// ---- saving: when the browser is idle, and at once when the page goes away
+// ---- saving (in `save`): each new state is the latest
 
-thread_local! {
-    /// The sandbox as it is now: what the idle save writes and the panic hook saves and exports.
-    static LATEST: RefCell<Option<Rc<Lab>>> = const { RefCell::new(None) };
-    /// LATEST has changes that are not saved yet.
-    static DIRTY: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
-    /// An idle callback is pending.
-    static SCHEDULED: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
-    /// Where a save's outcome goes (the mounted app's reducer).
-    static REPORT: RefCell<Option<UseReducerDispatcher<Lab>>> = const { RefCell::new(None) };
+impl save::Sandbox for Lab {
+    fn log_lines(&self) -> Box<dyn ExactSizeIterator<Item = &str> + '_> {
+        Box::new(self.entries.iter().map(|e| &*e.line))
+    }
+
+    fn redo_lines(&self) -> &[String] {
+        &self.redo
+    }
+
+    fn persists(&self) -> bool {
+        self.persist
+    }
+
+    fn shows_save_failure(&self) -> bool {
+        self.save_warning()
+    }
 }
 
-/// How long a save may wait for the browser to be idle, in milliseconds.
-pub const SAVE_IDLE_TIMEOUT_MS: u32 = 1000;
-
-/// The reducer's new state: remembered as the latest, and (when `changed` and the sandbox
-/// persists) saved once the browser is idle.
+/// The reducer's new state: the latest for [`save`], saved once the browser is idle when
+/// `changed`.
 fn track(lab: &Rc<Lab>, changed: bool) {
-    LATEST.with(|l| *l.borrow_mut() = Some(lab.clone()));
-    super::safety::set_latest_source(|| (latest(), latest_persists()));
-    if !(changed && lab.persist) {
-        return;
+    save::track(lab.clone(), changed);
+}
+
+impl Lab {
+    /// The sandbox as a mounted app starts with it, for [`save::mounted`].
+    pub fn for_saving(&self) -> Rc<dyn save::Sandbox> {
+        Rc::new(self.copy())
     }
-    DIRTY.with(|d| d.set(true));
-    if SCHEDULED.with(|s| s.replace(true)) {
-        return;
-    }
-    let scheduled = super::browser::when_idle(SAVE_IDLE_TIMEOUT_MS, || {
-        SCHEDULED.with(|s| s.set(false));
-        flush_save();
-    });
-    if !scheduled {
-        SCHEDULED.with(|s| s.set(false));
-        flush_save();
-    }
-}
-
-/// The sandbox a mounted app starts with is the latest (nothing to save yet), and save
-/// outcomes go to its reducer (until [`track_unmounted`]).
-pub fn track_mounted(lab: &Lab, report: UseReducerDispatcher<Lab>) {
-    track(&Rc::new(lab.copy()), false);
-    REPORT.with(|r| *r.borrow_mut() = Some(report));
-}
-
-/// The app whose reducer is `report` unmounted (after its last save): save outcomes no longer
-/// go to it and its sandbox is no longer the latest (what the panic hook would save), unless an
-/// app mounted since took over.
-pub fn track_unmounted(report: &UseReducerDispatcher<Lab>) {
-    if REPORT.with(|r| r.borrow().as_ref() == Some(report)) {
-        REPORT.with(|r| *r.borrow_mut() = None);
-        LATEST.with(|l| *l.borrow_mut() = None);
-    }
-}
-
-/// Saves the latest sandbox now if it has unsaved changes (on idle, `visibilitychange` to
-/// hidden, `pagehide`, unmount); the outcome goes to the app as [`Action::Saved`]. Returns
-/// whether it saved.
-pub fn flush_save() -> bool {
-    if !DIRTY.with(|d| d.replace(false)) {
-        return false;
-    }
-    let Some(lab) = LATEST.with(|l| l.borrow().clone()).filter(|l| l.persist) else { return false };
-    let result = save_lab(&lab);
-    if result.is_err() || lab.save_warning() {
-        let report = REPORT.with(|r| r.borrow().clone());
-        if let Some(d) = report {
-            d.dispatch(Action::Saved(result));
-        }
-    }
-    true
-}
-
-/// Keeps the sandbox about to be replaced (by an example, an imported file, a lesson) under
-/// [`super::model::BACKUP_KEY`], so a notice can offer it back. It is the one on screen — with
-/// the lines still waiting for the idle save, and also in a tab that stopped saving because
-/// another tab saved (localStorage then holds the other tab's) — or, before any app runs, the
-/// saved one. Returns whether there was a non-empty sandbox and it was kept.
-pub fn keep_for_restore() -> bool {
-    flush_save();
-    match LATEST.with(|l| l.try_borrow().ok().and_then(|l| l.clone())) {
-        Some(lab) => super::browser::backup_lines(lab.entries.iter().map(|e| &*e.line), &lab.redo),
-        None => super::browser::backup_saved(),
-    }
-}
-
-/// Whether a change waits for the idle save.
-pub fn save_pending() -> bool {
-    DIRTY.with(|d| d.get())
-}
-
-/// The latest log and redo stack (for the panic hook; [`latest_persists`] says whether it is
-/// saved).
-pub fn latest() -> Option<Saved> {
-    LATEST.with(|l| l.try_borrow().ok()?.as_ref().map(|lab| (lab.log(), lab.redo.clone())))
-}
-
-/// Whether the latest sandbox is saved to localStorage (not an embed).
-pub fn latest_persists() -> bool {
-    LATEST.with(|l| l.try_borrow().ok().and_then(|l| l.as_ref().map(|lab| lab.persist)).unwrap_or(false))
-}
-
-fn save_lab(lab: &Lab) -> Result<(), Problem> {
-    save_lines(lab.entries.iter().map(|e| &*e.line), &lab.redo)
 }

@@ -150,3 +150,85 @@ async fn the_empty_console_never_ends_on_try_one() {
     }
     clean_slate();
 }
+
+/// The page's Tab stops in document order (what a plain Tab walks, without the browser's
+/// chrome): ids, else tag names.
+fn tab_stops(s: &Sized) -> Vec<String> {
+    s.lab
+        .all("a[href], button, input, select, textarea, [tabindex]")
+        .into_iter()
+        .map(|e| e.unchecked_into::<HtmlElement>())
+        .filter(|e| {
+            e.tab_index() >= 0
+                && !e.has_attribute("disabled")
+                && {
+                    let r = e.get_bounding_client_rect();
+                    r.width() > 0.0 || r.height() > 0.0
+                }
+                && e.closest("details:not([open])").ok().flatten().is_none()
+        })
+        .map(|e| if e.id().is_empty() { e.tag_name().to_lowercase() } else { format!("#{}", e.id()) })
+        .collect()
+}
+
+#[wasm_bindgen_test]
+async fn the_console_is_a_few_tab_stops_in_and_the_header_one_toolbar() {
+    for (w, h) in [(1280, 800), (390, 844)] {
+        for lesson in [false, true] {
+            clean_slate();
+            let q = if lesson { "?lesson=paging&lang=en" } else { "?lang=en" };
+            let s = Sized::open(w, h, Config::parse(q, "").with_loader(inline_loader())).await;
+            if lesson {
+                s.lab.wait_for("#lesson-panel .lesson-goal").await;
+            }
+            let stops = tab_stops(&s);
+            let at = stops.iter().position(|x| x == "#console-input");
+            // The skip link, the toolbar, (when the log has lines, its one row stop,) the input.
+            let before = if lesson { 3 } else { 2 };
+            assert_eq!(at, Some(before), "{w}px lesson {lesson}: {:?}", &stops[..stops.len().min(6)]);
+            assert_eq!(&stops[..2], ["#skip-console", "#lessons"], "{w}px lesson {lesson}");
+            // The layout is kept: at 1280 px the builder's column is still left of the console.
+            if w == 1280 && !lesson {
+                assert!(s.rect("section.request").right() <= s.rect("section.console").left());
+            }
+            s.close();
+        }
+    }
+    // One toolbar: one Tab stop; → and ← move between its enabled controls (wrapping), Home and
+    // End to its ends, and the Tab stop follows.
+    clean_slate();
+    let s = Sized::open(1280, 800, Config::parse("?lang=zh", "")).await;
+    let bar = s.lab.el("[role=toolbar]");
+    assert_eq!(bar.get_attribute("aria-label").as_deref(), Some("沙盒"));
+    let stops = |s: &Sized| -> Vec<String> {
+        s.lab.all("[role=toolbar] [tabindex='0']").iter().map(|e| e.id()).collect::<Vec<_>>()
+    };
+    assert_eq!(stops(&s), ["lessons"]);
+    let active =
+        |s: &Sized| s.view().document().unwrap().active_element().map(|a| a.id()).unwrap_or_default();
+    s.lab.el("#lessons").unchecked_ref::<HtmlElement>().focus().unwrap();
+    // A first visit: undo, redo, reset and export are disabled and skipped.
+    for want in ["import", "share", "lesson-pick", "lang", "theme", "lessons"] {
+        super::axis::key_on(&s.view().document().unwrap().active_element().unwrap(), "ArrowRight");
+        settle().await;
+        assert_eq!(active(&s), want);
+        assert_eq!(stops(&s), [want]);
+    }
+    super::axis::key_on(&s.lab.el("#lessons"), "ArrowLeft");
+    settle().await;
+    assert_eq!(active(&s), "theme");
+    super::axis::key_on(&s.lab.el("#theme"), "Home");
+    settle().await;
+    assert_eq!(active(&s), "lessons");
+    super::axis::key_on(&s.lab.el("#lessons"), "End");
+    settle().await;
+    assert_eq!(active(&s), "theme");
+    // After a line, undo is enabled and on the way.
+    s.console("GET /api/v1/namespaces/default/pods").await;
+    super::axis::key_on(&s.lab.el("#theme"), "Home");
+    super::axis::key_on(&s.lab.el("#lessons"), "ArrowRight");
+    settle().await;
+    assert_eq!(active(&s), "undo");
+    s.close();
+    clean_slate();
+}

@@ -68,7 +68,7 @@ pub(crate) fn saved_log() -> serde_json::Value {
 
 #[wasm_bindgen_test]
 async fn changes_are_saved_when_idle_and_at_once_when_the_page_is_left_or_hidden() {
-    use rvlab::ui::state::save_pending;
+    use rvlab::ui::save::pending as save_pending;
     let lab = Lab::fresh().await;
     let run = |line: &str| {
         lab.el("#console-input").dyn_ref::<HtmlInputElement>().unwrap().set_value(line);

@@ -141,7 +141,7 @@ impl Lab {
     fn unmount(mut self) {
         // The app saves what is pending when it unmounts, but Yew runs that only when its
         // scheduler next runs, which may be after the next test cleared localStorage: save now.
-        rvlab::ui::state::flush_save();
+        rvlab::ui::save::flush();
         if let Some(h) = self.handle.take() {
             h.destroy();
         }
@@ -232,13 +232,13 @@ impl Lab {
 /// what it reported.
 async fn idle_saved() {
     let step = 20;
-    for _ in 0..(2 * rvlab::ui::state::SAVE_IDLE_TIMEOUT_MS / step) {
-        if !rvlab::ui::state::save_pending() {
+    for _ in 0..(2 * rvlab::ui::save::SAVE_IDLE_TIMEOUT_MS / step) {
+        if !rvlab::ui::save::pending() {
             break;
         }
         yew::platform::time::sleep(std::time::Duration::from_millis(step.into())).await;
     }
-    assert!(!rvlab::ui::state::save_pending(), "the idle save never ran");
+    assert!(!rvlab::ui::save::pending(), "the idle save never ran");
     flush().await;
 }
 

@@ -393,7 +393,7 @@ async fn another_tab_saving_the_sandbox_stops_this_one_overwriting_it() {
     );
     lab.console("advance 2s").await;
     idle_saved().await;
-    rvlab::ui::state::flush_save();
+    rvlab::ui::save::flush();
     assert_eq!(storage().get_item(STORAGE_KEY).unwrap().as_deref(), Some(other));
     lab.unmount();
     assert_eq!(storage().get_item(STORAGE_KEY).unwrap().as_deref(), Some(other));
@@ -435,9 +435,9 @@ async fn an_unmounted_app_leaves_no_latest_sandbox_behind() {
     clean_slate();
     let lab = Lab::with_config(Config::parse("?lang=en", "")).await;
     lab.console("advance 1s").await;
-    assert!(rvlab::ui::state::latest().is_some());
+    assert!(rvlab::ui::save::latest().is_some());
     lab.unmount();
     flush().await;
-    assert!(rvlab::ui::state::latest().is_none());
+    assert!(rvlab::ui::save::latest().is_none());
     clean_slate();
 }
