@@ -231,14 +231,19 @@ fn end_text(tr: Tr, e: &WatchEnd) -> (bool, String) {
             (true, tr.f(K::TlEndNotFresh, &[&code, &wait]))
         }
         (Some(code), Some(R::PrevKvMissing)) => (true, tr.f(K::TlEndPrevKv, &[&code])),
-        (Some(code), _) => (true, tr.f(K::TlEndError, &[&code])),
+        // Every cause by name (no wildcard): a new one must say how it is drawn.
+        (Some(code), Some(R::SlowConsumer | R::Timeout | R::Cancelled | R::Restart | R::CacheOff) | None) => {
+            (true, tr.f(K::TlEndError, &[&code]))
+        }
         (None, Some(R::EtcdCompacted)) => (false, tr.t(K::TlEndRelisted).to_string()),
         (None, Some(R::CacheOff)) => (false, tr.t(K::TlEndCacheOff).to_string()),
         (None, Some(R::SlowConsumer)) => (false, tr.t(K::TlEndSlow).to_string()),
         (None, Some(R::Timeout)) => (false, tr.t(K::TlEndTimeout).to_string()),
         (None, Some(R::Cancelled)) => (false, tr.t(K::TlEndCancelled).to_string()),
         (None, Some(R::Restart)) => (false, tr.t(K::TlEndRestart).to_string()),
-        (None, _) => (false, tr.t(K::TlEndClean).to_string()),
+        (None, Some(R::CacheWindow | R::CacheNotFresh | R::PrevKvMissing) | None) => {
+            (false, tr.t(K::TlEndClean).to_string())
+        }
     }
 }
 
