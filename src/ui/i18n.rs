@@ -430,7 +430,7 @@ strings! {
     TlWatchEnded => "{0} ended: {1}", "{0} 已结束：{1}";
     TlBuffer => "buffer {0}/{1}", "缓冲 {0}/{1}";
     TlWatchRow => "{0}: watch on apiserver {1}, {2}", "{0}：apiserver {1} 上对 {2} 的 watch";
-    TlMoreWatches => "+{0} more watches: {1} ended with ERROR, {2} ended without (see the table)", "另外 {0} 个 watch：{1} 个以 ERROR 结束，{2} 个没有 ERROR 就结束了（见表格）";
+    TlMoreWatches => "+{0} more watches on apiserver {3}: {1} ended with ERROR, {2} ended without — show them", "apiserver {3} 上另外 {0} 个 watch：{1} 个以 ERROR 结束，{2} 个没有 ERROR 就结束了——显示它们";
     TlMoreWatchesOn => "+{0} watches", "另外 {0} 个 watch";
     TlFoldedEnds => "{0} ✕ · {1} ■", "{0} ✕ · {1} ■";
     TlFoldedAt => "{0} folded watches have read up to RV {1}", "{0} 个折叠的 watch 已读到 RV {1}";

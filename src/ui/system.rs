@@ -475,7 +475,7 @@ pub fn system_view(p: &SystemProps) -> Html {
     // The Why strip: the rule that decided the selected line, rendered from its typed `why`.
     let (rule, outcome) = match p.selected_why.as_deref() {
         Some(OutputWhy::Request(w)) => (Some(w.rule.id()), w.outcome.map(|o| o.id())),
-        _ => (None, None),
+        Some(OutputWhy::Ended(_) | OutputWhy::Setting(_) | OutputWhy::Etcd(_)) | None => (None, None),
     };
     let why_text = p.selected_why.as_deref().map(|w| crate::script::why::render(w, super::why::lang(tr)));
     let strip = why_text.map(|t| html! {

@@ -48,10 +48,7 @@ pub use timers::*;
 
 /// Lanes drawn one by one; the other keys share one aggregate lane.
 pub const MAX_LANES: usize = 14;
-/// Watch rows drawn in all; beyond it, `MAX_WATCH_ROWS - FOLD_ROWS` are drawn one by one and
-/// the others fold into one row per apiserver.
-pub const MAX_WATCH_ROWS: usize = 8;
-pub const FOLD_ROWS: usize = 3;
+pub use super::picture::watches::{FOLD_ROWS, MAX_WATCH_ROWS};
 /// Columns of an aggregated lane.
 pub const BUCKETS: usize = 180;
 /// A lane with more changes than this in the window is aggregated.
@@ -234,14 +231,19 @@ fn end_text(tr: Tr, e: &WatchEnd) -> (bool, String) {
             (true, tr.f(K::TlEndNotFresh, &[&code, &wait]))
         }
         (Some(code), Some(R::PrevKvMissing)) => (true, tr.f(K::TlEndPrevKv, &[&code])),
-        (Some(code), _) => (true, tr.f(K::TlEndError, &[&code])),
+        // Every cause by name (no wildcard): a new one must say how it is drawn.
+        (Some(code), Some(R::SlowConsumer | R::Timeout | R::Cancelled | R::Restart | R::CacheOff) | None) => {
+            (true, tr.f(K::TlEndError, &[&code]))
+        }
         (None, Some(R::EtcdCompacted)) => (false, tr.t(K::TlEndRelisted).to_string()),
         (None, Some(R::CacheOff)) => (false, tr.t(K::TlEndCacheOff).to_string()),
         (None, Some(R::SlowConsumer)) => (false, tr.t(K::TlEndSlow).to_string()),
         (None, Some(R::Timeout)) => (false, tr.t(K::TlEndTimeout).to_string()),
         (None, Some(R::Cancelled)) => (false, tr.t(K::TlEndCancelled).to_string()),
         (None, Some(R::Restart)) => (false, tr.t(K::TlEndRestart).to_string()),
-        (None, _) => (false, tr.t(K::TlEndClean).to_string()),
+        (None, Some(R::CacheWindow | R::CacheNotFresh | R::PrevKvMissing) | None) => {
+            (false, tr.t(K::TlEndClean).to_string())
+        }
     }
 }
 
@@ -366,6 +368,8 @@ fn pack(placed: &mut [Vec<(f64, f64)>], a: f64, b: f64) -> Option<usize> {
 pub fn picture(p: &PictureProps) -> Html {
     let tr = use_tr();
     let reads_open = use_state(|| false);
+    // The apiservers whose folded watches the learner opened.
+    let watches_open = use_state(Vec::<usize>::new);
     let svg_ref = use_node_ref();
     {
         let svg_ref = svg_ref.clone();
@@ -446,7 +450,26 @@ pub fn picture(p: &PictureProps) -> Html {
         let xa = x(*a as f64);
         crossing.extend([xa, xa + FOLD_W]);
     }
-    watch_rows::draw(tr, m, axis, p, &crossing, (&mut y, &mut tops), &mut parts);
+    let open_watches = {
+        let open = watches_open.clone();
+        Callback::from(move |a: usize| {
+            let mut now = (*open).clone();
+            if !now.contains(&a) {
+                now.push(a);
+            }
+            open.set(now);
+        })
+    };
+    watch_rows::draw(
+        tr,
+        m,
+        axis,
+        p,
+        &crossing,
+        (&watches_open, &open_watches),
+        (&mut y, &mut tops),
+        &mut parts,
+    );
     // Watch cache windows: one row each, named in the gutter, its numbers on or beside the band.
     for c in &m.caches {
         tops.push(y);

@@ -42,11 +42,12 @@ mod share;
 mod shell;
 mod sim;
 mod truth;
+mod watch_folds;
 #[allow(unused_imports)]
 use {
     axis::*, clipboard::*, console::*, crossings::*, embed::*, engine::*, explain::*, flow::*, keyboard::*,
     lessons::*, long::*, marks::*, no_lost_work::*, persistence::*, pictures::*, pure::*, sandbox::*,
-    seeing::*, share::*, shell::*, sim::*, truth::*,
+    seeing::*, share::*, shell::*, sim::*, truth::*, watch_folds::*,
 };
 
 wasm_bindgen_test_configure!(run_in_browser);

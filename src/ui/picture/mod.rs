@@ -12,6 +12,7 @@
 //!   label line or under the row, meeting no line, mark or other label.
 //! - [`lanes`]: the key lanes and their labels (gutter, or above the bar on a phone).
 //! - [`chips`]: the system view's timer chips, flowed over lines; the soonest get a chip.
+//! - [`watches`]: which watches get a row, which are counted in a summary that opens them.
 //! - [`text`]: cutting and breaking text (no line starts with a comma, 中文 or English).
 
 pub mod axis;
@@ -22,11 +23,14 @@ pub mod place;
 pub mod reads;
 pub mod rows;
 pub mod text;
+pub mod watches;
 
 #[cfg(all(test, not(target_arch = "wasm32")))]
 mod rows_tests;
 #[cfg(all(test, not(target_arch = "wasm32")))]
 mod tests;
+#[cfg(all(test, not(target_arch = "wasm32")))]
+mod watches_tests;
 
 pub use marks::{Mark, MarkKind, marks};
 pub use place::{CompactionRow, GAP, Lines, beside, compaction_row, estimate_width};

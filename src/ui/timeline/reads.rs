@@ -72,7 +72,9 @@ pub fn reads_row(
                     <text class="refused-text" x={f(pl.l + 18.0)} y={f(cy + 4.0)} data-label-for="request-error">{ t }</text>
                 </> },
             ),
-            _ => (
+            // A token or refusal always has its chip text; were it without, a diamond still
+            // marks the read.
+            (MarkKind::List, _) | (MarkKind::Token { .. } | MarkKind::Refused { .. }, None) => (
                 tr.f(K::TlListAt, &[&(entry + 1), &mk.rv]),
                 html! { <path class="diamond" d={format!("M{} {}l6 6l-6 6l-6 -6z", f(cx), f(cy - 6.0))} /> },
             ),

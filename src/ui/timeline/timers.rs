@@ -110,7 +110,8 @@ pub fn timer_list(
                     text,
                 ));
             }
-            _ => {}
+            // No wait, or one of 0 ms.
+            Some(FreshWait::Waits(_)) | None => {}
         }
     }
     let streams = v

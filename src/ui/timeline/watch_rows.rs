@@ -1,19 +1,23 @@
 //! The watch rows of the timeline: one per watch (○ start, frame ticks, ◇ bookmarks, ▶ cursor,
 //! the end mark with its cause in words, the buffer of a paused consumer); beyond
-//! [`MAX_WATCH_ROWS`], one summary row per apiserver with a cursor histogram.
+//! [`MAX_WATCH_ROWS`], one summary row per apiserver with a cursor histogram, a button that
+//! opens the watches it counts (`picture::watches`).
 
 #[allow(unused_imports)]
 use super::*;
 
 /// Draws the watch rows from `y` down (moving it), appending them to `parts`.
 /// `crossing`: the x of each line crossing every row (the compaction boundary, the folds' edges);
-/// each row's top is pushed on `tops`.
+/// each row's top is pushed on `tops`. The summaries of the apiservers in `opened` are shown
+/// as rows; pressing a summary emits its apiserver on `on_open`.
+#[allow(clippy::too_many_arguments)]
 pub(super) fn draw(
     tr: Tr,
     m: &Model,
     axis: &Axis,
     p: &PictureProps,
     crossing: &[f64],
+    (opened, on_open): (&[usize], &Callback<usize>),
     (y, tops): (&mut f64, &mut Vec<f64>),
     parts: &mut Vec<Html>,
 ) {
@@ -31,13 +35,10 @@ pub(super) fn draw(
     let change = &*p.step;
     let fresh = change.fresh();
     // Watches: one row each; beyond [`MAX_WATCH_ROWS`], the first few and one summary row per
-    // apiserver for the rest.
-    let shown = m.watches.len().min(if m.watches.len() > MAX_WATCH_ROWS {
-        MAX_WATCH_ROWS - FOLD_ROWS
-    } else {
-        MAX_WATCH_ROWS
-    });
-    for wr in &m.watches[..shown] {
+    // apiserver for the rest, until it is opened.
+    let on: Vec<usize> = m.watches.iter().map(|w| w.apiserver).collect();
+    let plan = crate::ui::picture::watches::watch_rows(&on, opened);
+    for wr in plan.rows.iter().filter_map(|i| m.watches.get(*i)) {
         tops.push(*y);
         let cy = g.mid(*y);
         let row_name =
@@ -146,34 +147,34 @@ pub(super) fn draw(
         });
         *y += laid.h;
     }
-    if m.watches.len() > shown {
-        let rest = &m.watches[shown..];
-        let mut servers: Vec<usize> = rest.iter().map(|w| w.apiserver).collect();
-        servers.sort_unstable();
-        servers.dedup();
-        for n in servers {
-            let group: Vec<&WatchRow> = rest.iter().filter(|w| w.apiserver == n).collect();
-            let errors = group.iter().filter(|w| w.end.as_ref().is_some_and(|e| e.code.is_some())).count();
-            let clean = group.iter().filter(|w| w.end.as_ref().is_some_and(|e| e.code.is_none())).count();
-            tops.push(*y);
-            let (rh, cy) = g.two_line_row(*y);
-            let bars = cursor_bars(tr, axis, cy, &group);
-            let first = tr.f(K::TlMoreWatchesOn, &[&group.len()]);
-            let second = tr.f(K::TlApiserver, &[&n]);
-            let title = tr.f(K::TlMoreWatches, &[&group.len(), &errors, &clean]);
-            let ends = (errors + clean > 0).then(|| tr.f(K::TlFoldedEnds, &[&errors, &clean]));
-            let second = match &ends {
-                Some(e) => format!("{second} · {e}"),
-                None => second,
-            };
-            parts.push(html! {
-                <g class="row watch-row more" key={format!("fold-{n}")} data-kind="watch-summary" data-apiserver={n.to_string()} data-count={group.len().to_string()}
-                    data-errors={errors.to_string()} data-clean={clean.to_string()}>
-                    { gutter_label(g, cy, &first, Some(&second), &title) }
-                    { bars }
-                </g>
-            });
-            *y += rh;
-        }
+    for fold in &plan.folds {
+        let n = fold.apiserver;
+        let group: Vec<&WatchRow> = fold.watches.iter().filter_map(|i| m.watches.get(*i)).collect();
+        let errors = group.iter().filter(|w| w.end.as_ref().is_some_and(|e| e.code.is_some())).count();
+        let clean = group.iter().filter(|w| w.end.as_ref().is_some_and(|e| e.code.is_none())).count();
+        tops.push(*y);
+        let (rh, cy) = g.two_line_row(*y);
+        let bars = cursor_bars(tr, axis, cy, &group);
+        let first = tr.f(K::TlMoreWatchesOn, &[&group.len()]);
+        let second = tr.f(K::TlApiserver, &[&n]);
+        let title = tr.f(K::TlMoreWatches, &[&group.len(), &errors, &clean, &n]);
+        let ends = (errors + clean > 0).then(|| tr.f(K::TlFoldedEnds, &[&errors, &clean]));
+        let second = match &ends {
+            Some(e) => format!("{second} · {e}"),
+            None => second,
+        };
+        // A button (a click, or Enter/Space through the marks' keyboard) that gives each watch
+        // it counts its row; its hit area is the whole row.
+        let onclick = on_open.reform(move |_: MouseEvent| n);
+        parts.push(html! {
+            <g class="row watch-row more" key={format!("fold-{n}")} data-kind="watch-summary" data-apiserver={n.to_string()} data-count={group.len().to_string()}
+                data-errors={errors.to_string()} data-clean={clean.to_string()}
+                data-x={f(g.x0)} data-cy={f(cy)} data-nav="" tabindex="-1" role="button" aria-expanded="false" aria-label={title.clone()} {onclick}>
+                <rect class="hit" x="0" y={f(*y)} width={f(g.x1)} height={f(rh)} />
+                { gutter_label(g, cy, &first, Some(&second), &title) }
+                { bars }
+            </g>
+        });
+        *y += rh;
     }
 }
