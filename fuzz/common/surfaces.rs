@@ -20,6 +20,7 @@ use rvlab::serve::ServeConfig;
 use serde_json::{Value, json};
 
 /// The most script bytes one `embed_api` input runs (all its runs together): each runs twice.
+/// Its `advance` lines are bounded as `script_text`'s are (`bounded_advances`).
 pub const MAX_EMBED_SCRIPT_BYTES: usize = 1024;
 /// The most `Lab.run` calls one input makes.
 const MAX_RUNS: usize = 4;
@@ -33,6 +34,7 @@ pub fn check_embed_api(data: &[u8]) {
     let Some((&mode, rest)) = data.split_first() else { return };
     if mode & 1 == 0 {
         let text = String::from_utf8_lossy(&rest[..rest.len().min(MAX_EMBED_SCRIPT_BYTES)]);
+        let text = super::bounded_advances(&text);
         let runs: Vec<&str> = text.splitn(MAX_RUNS, '\0').collect();
         check_lab_runs(&runs, mode & 2 != 0);
     } else {
@@ -158,8 +160,9 @@ pub fn check_message(msg: &Value) {
             assert_eq!(id.is_some(), msg.get("id").is_some_and(|i| i.is_string() || i.is_number()));
             match message::script_text(script.as_ref()) {
                 Ok(text) => {
-                    let text = &text[..text.floor_char_boundary(MAX_EMBED_SCRIPT_BYTES)];
-                    check_lab_runs(&[text], false);
+                    let text =
+                        super::bounded_advances(&text[..text.floor_char_boundary(MAX_EMBED_SCRIPT_BYTES)]);
+                    check_lab_runs(&[&text], false);
                 }
                 Err(r) => {
                     assert!(!msg["script"].is_string(), "{msg}: a string script refused: {r}");
