@@ -192,6 +192,19 @@ fn share_link_corpus() {
     corpus("share_link", common::check_share_link);
 }
 
+/// The whole-script targets run an `advance` the engine would run for longer than an hour as an
+/// hour; one it refuses (past 168h), any other line, and line ends stay as written.
+#[test]
+fn fuzzed_scripts_advance_at_most_an_hour_a_line() {
+    let text =
+        "advance 168h\nadvance 169h\n  advance   2h\nadvance 1h\nadvance 59m\n# advance 5h\r\nadvance x\n";
+    assert_eq!(
+        common::bounded_advances(text),
+        "advance 3600s\nadvance 169h\nadvance 3600s\nadvance 1h\nadvance 59m\n# advance 5h\r\nadvance x\n"
+    );
+    assert_eq!(common::bounded_advances("etcd put /a 1"), "etcd put /a 1");
+}
+
 #[test]
 fn embed_api_corpus() {
     corpus("embed_api", common::surfaces::check_embed_api);
