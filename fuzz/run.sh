@@ -2,10 +2,14 @@
 # Runs fuzz targets one after the other, each for SECONDS (default 180) or for exactly N inputs.
 #   ./fuzz/run.sh [SECONDS] [TARGET...]
 #   ./fuzz/run.sh --runs N [TARGET...]     # libFuzzer -runs=N: reproducible execution counts
+#   ./fuzz/run.sh --record …               # also append each run to fuzz/record.tsv, the record the
+#                                          # book's fuzzing page shows, and rewrite that page's tables
 # Built with debug assertions (-a), so integer overflow panics too, and without a sanitizer
 # (-s none): the code under test is safe Rust, so AddressSanitizer finds nothing the panics do
 # not, and costs about half the executions.
-# Needs the nightly toolchain and cargo-fuzz (installed into .tools/ if missing).
+# Needs the nightly toolchain and cargo-fuzz $CARGO_FUZZ_VERSION, installed (`cargo install --locked`)
+# into the per-machine cache ~/.cache/rvlab/tools/cargo-fuzz-<version>/ if missing, outside the
+# clone, so every worktree and every later clone on the machine shares it.
 # The committed seeds in fuzz/corpus/<target>/ are read, not written: new inputs go to
 # target/fuzz-corpus/<target>/, crashes to target/fuzz-artifacts/<target>/.
 # The whole-script targets are built without integer-comparison tracing (--no-trace-compares):
@@ -19,19 +23,32 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 root=$PWD
-export PATH="$root/.tools/bin:$PATH"
+CARGO_FUZZ_VERSION=0.13.1
+fuzz_dir=${RVLAB_TOOLS:-${XDG_CACHE_HOME:-$HOME/.cache}/rvlab/tools}/cargo-fuzz-$CARGO_FUZZ_VERSION
+export PATH="$fuzz_dir/bin:$PATH"
 limit=(-max_total_time=180)
+record=
+if [ "${1:-}" = "--record" ]; then record=1; shift; fi
+how="run.sh 180"
 if [ "${1:-}" = "--runs" ]; then
   [ -n "${2:-}" ] || { echo "usage: $0 --runs N [TARGET...]" >&2; exit 2; }
-  limit=(-runs="$2"); shift 2
+  limit=(-runs="$2"); how="run.sh --runs $2"; shift 2
 elif [ -n "${1:-}" ] && [[ "$1" =~ ^[0-9]+$ ]]; then
-  limit=(-max_total_time="$1"); shift
+  limit=(-max_total_time="$1"); how="run.sh $1"; shift
 fi
+[ -z "${FUZZ_FORK:-}" ] || how="FUZZ_FORK=$FUZZ_FORK $how"
+[ -z "${FUZZ_TIMEOUT:-}" ] || how="FUZZ_TIMEOUT=$FUZZ_TIMEOUT $how"
 targets=("$@")
 [ ${#targets[@]} -gt 0 ] || targets=(continue_token request parse_line share_link patch kubectl selectors
-  protobuf serve_request script_text script_gen)
+  protobuf serve_request script_text script_gen embed_api feature_gates against_compare serve_config)
 rustup toolchain list | grep -q '^nightly' || rustup toolchain install nightly --profile minimal
-command -v cargo-fuzz >/dev/null || cargo install cargo-fuzz --locked --root "$root/.tools"
+if [ "$("$fuzz_dir/bin/cargo-fuzz" --version 2>/dev/null)" != "cargo-fuzz $CARGO_FUZZ_VERSION" ]; then
+  # Through a temporary folder renamed at the end: a build cut short never leaves a half tool.
+  tmp="$fuzz_dir.partial.$$"
+  rm -rf "$tmp" && mkdir -p "$(dirname "$fuzz_dir")"
+  CARGO_TARGET_DIR="$tmp.build" cargo install cargo-fuzz --version "$CARGO_FUZZ_VERSION" --locked --root "$tmp"
+  rm -rf "$tmp.build" "$tmp/.crates.toml" "$tmp/.crates2.json" "$fuzz_dir" && mv "$tmp" "$fuzz_dir"
+fi
 tgt=${CARGO_TARGET_DIR:-$root/target}
 fork=()
 [ -z "${FUZZ_FORK:-}" ] || fork=(-fork="$FUZZ_FORK" -ignore_crashes=0 -ignore_timeouts=0 -ignore_ooms=0)
@@ -41,7 +58,10 @@ for t in "${targets[@]}"; do
   # (src/script/budget.rs); on 2 shared cores a few such lines take more than 10 s of wall time.
   timeout=10
   build=(-a -s none)
-  case "$t" in script_text | script_gen) timeout=60 build+=(--no-trace-compares) ;; esac
+  case "$t" in
+    script_text | script_gen) timeout=60 build+=(--no-trace-compares) ;;
+    embed_api) timeout=60 ;; # it runs scripts too, each line within the same budget
+  esac
   # libFuzzer's timeout is wall time: a run at low priority beside other work needs a longer one
   # (FUZZ_TIMEOUT=900), or a starved input is reported as a hang.
   timeout=${FUZZ_TIMEOUT:-$timeout}
@@ -65,6 +85,18 @@ for t in "${targets[@]}"; do
   # A timeout is announced by ALARM before its report; without a sanitizer the report can hang in
   # the signal handler (the run is then interrupted by hand), so the ALARM alone counts too.
   if [ "$findings" = 0 ] && echo "$out" | grep -q '^ALARM:'; then findings=1; fi
-  printf '%s\t%s\t%s\t%s\t%s\n' "$(date -u +%FT%TZ)" "$t" "${execs:-?}" "$(( $(date +%s) - start ))" \
-    "$findings" >> "$tgt/fuzz-log.tsv"
+  seconds=$(( $(date +%s) - start ))
+  printf '%s\t%s\t%s\t%s\t%s\n' "$(date -u +%FT%TZ)" "$t" "${execs:-?}" "$seconds" "$findings" >> "$tgt/fuzz-log.tsv"
+  if [ -n "$record" ]; then
+    # The commit the targets were built from; + when the code under test had changes.
+    commit=$(git rev-parse --short HEAD)
+    [ -z "$(git status --porcelain -- src fuzz/common fuzz/fuzz_targets Cargo.toml Cargo.lock)" ] || commit="$commit+"
+    # A run that printed no count (cut short) is recorded with 0 executions and a finding.
+    [[ "${execs:-}" =~ ^[0-9]+$ ]] || { execs=0; findings=$((findings > 0 ? findings : 1)); }
+    printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$(date -u +%F)" "$t" "$execs" "$seconds" "$commit" "$findings" \
+      "$how" >> fuzz/record.tsv
+  fi
 done
+if [ -n "$record" ]; then
+  RVLAB_WRITE_FUZZ_RECORD=1 cargo test -q --test fuzz_regression the_fuzzing_page_shows_the_record
+fi

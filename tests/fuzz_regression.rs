@@ -192,6 +192,39 @@ fn share_link_corpus() {
     corpus("share_link", common::check_share_link);
 }
 
+/// The whole-script targets run an `advance` the engine would run for longer than an hour as an
+/// hour; one it refuses (past 168h), any other line, and line ends stay as written.
+#[test]
+fn fuzzed_scripts_advance_at_most_an_hour_a_line() {
+    let text =
+        "advance 168h\nadvance 169h\n  advance   2h\nadvance 1h\nadvance 59m\n# advance 5h\r\nadvance x\n";
+    assert_eq!(
+        common::bounded_advances(text),
+        "advance 3600s\nadvance 169h\nadvance 3600s\nadvance 1h\nadvance 59m\n# advance 5h\r\nadvance x\n"
+    );
+    assert_eq!(common::bounded_advances("etcd put /a 1"), "etcd put /a 1");
+}
+
+#[test]
+fn embed_api_corpus() {
+    corpus("embed_api", common::surfaces::check_embed_api);
+}
+
+#[test]
+fn feature_gates_corpus() {
+    corpus("feature_gates", common::surfaces::check_feature_gates);
+}
+
+#[test]
+fn against_compare_corpus() {
+    corpus("against_compare", common::surfaces::check_against_compare);
+}
+
+#[test]
+fn serve_config_corpus() {
+    corpus("serve_config", common::surfaces::check_serve_config);
+}
+
 /// A real link round-trips through the checks (the corpus also holds one).
 #[test]
 fn share_link_round_trip() {
@@ -202,4 +235,153 @@ fn share_link_round_trip() {
     let link = common::share::encode(&s);
     assert_eq!(common::share::decode(&link), Ok(s));
     common::check_share_link(link.as_bytes());
+}
+
+// --- the record -------------------------------------------------------------------------------
+
+/// The fuzz targets, as `fuzz/Cargo.toml` names them.
+fn targets() -> Vec<String> {
+    let toml = std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("fuzz/Cargo.toml"))
+        .expect("read fuzz/Cargo.toml");
+    let mut in_bin = false;
+    let mut names = Vec::new();
+    for line in toml.lines() {
+        if line.starts_with('[') {
+            in_bin = line == "[[bin]]";
+        } else if in_bin && let Some(v) = line.strip_prefix("name = ") {
+            names.push(v.trim_matches('"').to_string());
+        }
+    }
+    names
+}
+
+/// One run of `fuzz/record.tsv`.
+struct Run {
+    date: String,
+    target: String,
+    executions: u64,
+    seconds: Option<u64>,
+    commit: String,
+    findings: u64,
+    how: String,
+}
+
+fn record() -> Vec<Run> {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("fuzz/record.tsv");
+    let text = std::fs::read_to_string(&path).expect("read fuzz/record.tsv");
+    let mut lines = text.lines().filter(|l| !l.starts_with('#'));
+    assert_eq!(lines.next(), Some("date\ttarget\texecutions\tseconds\tcommit\tfindings\thow"));
+    lines
+        .map(|l| {
+            let f: Vec<&str> = l.split('\t').collect();
+            assert_eq!(f.len(), 7, "fuzz/record.tsv: {l:?} has not 7 fields");
+            let num =
+                |s: &str| s.parse::<u64>().unwrap_or_else(|_| panic!("fuzz/record.tsv: {s:?} in {l:?}"));
+            Run {
+                date: f[0].into(),
+                target: f[1].into(),
+                executions: num(f[2]),
+                seconds: (!f[3].is_empty()).then(|| num(f[3])),
+                commit: f[4].into(),
+                findings: num(f[5]),
+                how: f[6].into(),
+            }
+        })
+        .collect()
+}
+
+fn thousands(n: u64) -> String {
+    let digits = n.to_string();
+    let mut out = String::new();
+    for (i, c) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i).is_multiple_of(3) {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    out
+}
+
+const RECORD_BEGIN: &str = "<!-- The tables below are fuzz/record.tsv rendered by tests/fuzz_regression.rs (./fuzz/run.sh --record rewrites them). -->";
+const RECORD_END: &str = "<!-- End of the rendered record. -->";
+
+/// The record as the book shows it: per target, the longest run without a finding; then every run.
+fn render_record() -> String {
+    let runs = record();
+    let dash = |s: &str| if s.is_empty() { "–".to_string() } else { format!("`{s}`") };
+    let mut out = format!("{RECORD_BEGIN}\n\n");
+    out.push_str("| target | most executions in one run without a finding | seconds | commit | date |\n");
+    out.push_str("|---|---:|---:|---|---|\n");
+    for t in targets() {
+        let best = runs.iter().filter(|r| r.target == t && r.findings == 0).max_by_key(|r| r.executions);
+        match best {
+            Some(r) => out.push_str(&format!(
+                "| `{t}` | {} | {} | {} | {} |\n",
+                thousands(r.executions),
+                r.seconds.map_or("–".to_string(), thousands),
+                dash(&r.commit),
+                r.date
+            )),
+            None => out.push_str(&format!("| `{t}` | not run yet | – | – | – |\n")),
+        }
+    }
+    out.push_str(
+        "\nEvery recorded run, oldest first (findings: crashes, timeouts and out-of-memory inputs):\n\n",
+    );
+    out.push_str("| date | target | executions | seconds | commit | findings | how |\n");
+    out.push_str("|---|---|---:|---:|---|---:|---|\n");
+    for r in &runs {
+        out.push_str(&format!(
+            "| {} | `{}` | {} | {} | {} | {} | {} |\n",
+            r.date,
+            r.target,
+            thousands(r.executions),
+            r.seconds.map_or("–".to_string(), thousands),
+            dash(&r.commit),
+            r.findings,
+            r.how.replace('|', "\\|")
+        ));
+    }
+    out.push_str(&format!("\n{RECORD_END}"));
+    out
+}
+
+/// The book's fuzzing page shows `fuzz/record.tsv` as it is: its tables are the rendering of the
+/// data (`RVLAB_WRITE_FUZZ_RECORD=1` writes them, as `./fuzz/run.sh --record` does).
+#[test]
+fn the_fuzzing_page_shows_the_record() {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("site/src/project/fuzzing.md");
+    let page = std::fs::read_to_string(&path).expect("read the fuzzing page");
+    let (Some(a), Some(b)) = (page.find(RECORD_BEGIN), page.find(RECORD_END)) else {
+        panic!("{} has no rendered record between its markers", path.display());
+    };
+    let committed = &page[a..b + RECORD_END.len()];
+    let rendered = render_record();
+    if std::env::var_os("RVLAB_WRITE_FUZZ_RECORD").is_some() {
+        let new = format!("{}{rendered}{}", &page[..a], &page[b + RECORD_END.len()..]);
+        std::fs::write(&path, new).expect("write the fuzzing page");
+        return;
+    }
+    assert!(
+        committed == rendered,
+        "the record on {} is not fuzz/record.tsv: run RVLAB_WRITE_FUZZ_RECORD=1 cargo test --test fuzz_regression the_fuzzing_page",
+        path.display()
+    );
+}
+
+/// Every target has committed seeds, and every recorded run names a target that exists.
+#[test]
+fn every_target_has_seeds_and_every_run_a_target() {
+    let names = targets();
+    assert!(names.len() >= 15, "{names:?}");
+    let this = std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join(file!()))
+        .expect("read tests/fuzz_regression.rs");
+    for t in &names {
+        let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("fuzz/corpus").join(t);
+        assert!(!files(&dir).is_empty(), "fuzz/corpus/{t}/ has no seeds");
+        assert!(this.contains(&format!("corpus(\"{t}\", ")), "no test here replays fuzz/corpus/{t}/");
+    }
+    for r in record() {
+        assert!(names.contains(&r.target), "fuzz/record.tsv names {:?}, not a target", r.target);
+    }
 }

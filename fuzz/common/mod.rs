@@ -8,6 +8,8 @@
 
 use rvlab::apiserver::continue_token::{ContinueToken, go_base64_encode};
 use rvlab::apiserver::request::parse_request;
+use rvlab::clock::Duration;
+use rvlab::cluster::MAX_ADVANCE;
 use rvlab::script::parse::parse_line;
 use rvlab::script::{LineOutcome, Session};
 use serde_json::Value;
@@ -16,6 +18,16 @@ use serde_json::Value;
 pub const MAX_SCRIPT_BYTES: usize = 4096;
 /// Lines the structure-aware generator emits at most.
 pub const MAX_GEN_LINES: usize = 64;
+/// The longest `advance` a fuzzed script text runs: a longer one that the engine would run (at
+/// most 168h, within its timer budget) is run as this long. Time passes only at timers, but a
+/// day of them with watches and informers open is thousands of bookmark, progress and compaction
+/// rounds, and `advance 168h` lines made a mutated script cost up to a second. An hour still
+/// reaches everything timed in the engine (watch timeouts of 30–60 min, compactions, resyncs,
+/// the timer budget's refusals); an `advance` the engine refuses (over 168h) is left as written.
+pub const MAX_FUZZ_ADVANCE: Duration = Duration::from_secs(3600);
+/// The simulated time one generated script may advance in all; past it, its `advance` lines
+/// take the shortest durations.
+pub const MAX_GEN_TIME: Duration = Duration::from_secs(2 * 3600);
 
 /// (a) `ContinueToken::decode` never panics, and whatever decodes re-encodes to a token that
 /// decodes to the same value.
@@ -61,7 +73,7 @@ pub fn check_parse_line(data: &[u8]) {
 /// [`check_outcome`]).
 pub fn check_script_text(data: &[u8]) {
     let data = &data[..data.len().min(MAX_SCRIPT_BYTES)];
-    let text = String::from_utf8_lossy(data);
+    let text = bounded_advances(&String::from_utf8_lossy(data));
     let a = Session::new().run_script(&text);
     let mut s = Session::new();
     let mut b = Vec::new();
@@ -72,6 +84,27 @@ pub fn check_script_text(data: &[u8]) {
         }
     }
     assert!(a == b, "same script, different output:\n{text}");
+}
+
+/// `text` with each `advance` the engine would run capped at [`MAX_FUZZ_ADVANCE`] (written
+/// canonically); every other line as it is.
+pub fn bounded_advances(text: &str) -> String {
+    if !text.contains("advance") {
+        return text.to_string();
+    }
+    let mut out = String::with_capacity(text.len());
+    for (i, line) in text.split('\n').enumerate() {
+        if i > 0 {
+            out.push('\n');
+        }
+        match line.contains("advance").then(|| parse_line(line)) {
+            Some(Ok(Command::Advance(d))) if d > MAX_FUZZ_ADVANCE && d <= MAX_ADVANCE => {
+                out.push_str(&Command::Advance(MAX_FUZZ_ADVANCE).to_string());
+            }
+            _ => out.push_str(line),
+        }
+    }
+    out
 }
 
 /// A line's output carries `"syntax"` or `"refused"` exactly when the session hands a typed
@@ -107,7 +140,7 @@ pub fn check_script_gen(data: &[u8]) {
 /// Runs the script the bytes describe, appending each line to `script` *before* running it (so
 /// a caller that catches a panic can print the script up to the line that panicked).
 pub fn run_generated(data: &[u8], script: &mut String) -> Vec<Value> {
-    let mut g = Gen { b: Bytes { data, pos: 0 }, ctx: Ctx::default() };
+    let mut g = Gen { b: Bytes { data, pos: 0 }, ctx: Ctx::default(), time: Duration(0) };
     let mut s = Session::new();
     let mut outs = Vec::new();
     let mut n = 0;
@@ -203,9 +236,23 @@ const DURATIONS: &[&str] = &["100ms", "500ms", "1s", "2s", "3s", "10s", "61s", "
 struct Gen<'a> {
     b: Bytes<'a>,
     ctx: Ctx,
+    /// The simulated time the script's `advance` lines have asked for so far.
+    time: Duration,
 }
 
 impl Gen<'_> {
+    /// `advance` by a chosen duration, or by one of the shortest once the script has advanced
+    /// [`MAX_GEN_TIME`].
+    fn advance(&mut self) -> String {
+        let pick = self.b.pick(DURATIONS);
+        let d = Duration::parse(pick).unwrap_or(Duration(0));
+        if self.time.0.saturating_add(d.0) > MAX_GEN_TIME.0 {
+            return format!("advance {}", self.b.pick(&DURATIONS[..3]));
+        }
+        self.time = Duration(self.time.0 + d.0);
+        format!("advance {pick}")
+    }
+
     fn line(&mut self) -> Option<String> {
         let kind = self.b.u8()?;
         Some(match kind % 32 {
@@ -221,7 +268,7 @@ impl Gen<'_> {
                 format!("{verb} w{}", self.watch_id())
             }
             21 => format!("compact {}", self.rv_near()),
-            22 => format!("advance {}", self.b.pick(DURATIONS)),
+            22 => self.advance(),
             23 => self.set(),
             24 => format!("apiserver {}", 1 + self.b.below(3)),
             25 => format!("restart apiserver {}", 1 + self.b.below(3)),
@@ -598,6 +645,9 @@ impl Gen<'_> {
             .to_string()
     }
 }
+
+/// The targets for what rvlab reads from outside the script language.
+pub mod surfaces;
 
 /// The share-link codec of the browser app (pure Rust, so it is fuzzed natively).
 #[path = "../../src/ui/share.rs"]

@@ -71,18 +71,26 @@ fn data(v: &Value, field: &str) -> Result<Option<Vec<u8>>, String> {
         .transpose()
 }
 
-fn file(v: &Value, field: &str, dir: &Path) -> Result<Option<Vec<u8>>, String> {
+/// How a kubeconfig's files are read (`std::fs::read`; the fuzz target reads none).
+pub type ReadFile<'a> = &'a dyn Fn(&Path) -> std::io::Result<Vec<u8>>;
+
+fn file(v: &Value, field: &str, dir: &Path, read: ReadFile) -> Result<Option<Vec<u8>>, String> {
     string(v, field)?
         .map(|p| {
             let p = PathBuf::from(p);
             let full = if p.is_absolute() { p } else { dir.join(p) };
-            std::fs::read(&full).map_err(|e| format!("`{field}` {}: {e}", full.display()))
+            read(&full).map_err(|e| format!("`{field}` {}: {e}", full.display()))
         })
         .transpose()
 }
 
 /// The current context of a kubeconfig's text; relative file names are under `dir`.
 pub fn resolve(text: &str, dir: &Path) -> Result<Target, String> {
+    resolve_with(text, dir, &|p| std::fs::read(p))
+}
+
+/// [`resolve`], reading the files the kubeconfig names with `read`.
+pub fn resolve_with(text: &str, dir: &Path, read: ReadFile) -> Result<Target, String> {
     let doc = super::yaml::parse(text)?;
     if !doc.is_object() {
         return Err("not a kubeconfig: the document is not a mapping".into());
@@ -102,7 +110,7 @@ pub fn resolve(text: &str, dir: &Path) -> Result<Target, String> {
     };
     let ca_pem = match data(cluster, "certificate-authority-data")? {
         Some(d) => Some(d),
-        None => file(cluster, "certificate-authority", dir)?,
+        None => file(cluster, "certificate-authority", dir, read)?,
     };
     let server_name = string(cluster, "tls-server-name")?.map(str::to_string);
 
@@ -127,15 +135,17 @@ pub fn resolve(text: &str, dir: &Path) -> Result<Target, String> {
         }
         target.token = match string(user, "token")? {
             Some(t) => Some(t.to_string()),
-            None => file(user, "tokenFile", dir)?.map(|t| String::from_utf8_lossy(&t).trim().to_string()),
+            None => {
+                file(user, "tokenFile", dir, read)?.map(|t| String::from_utf8_lossy(&t).trim().to_string())
+            }
         };
         let cert = match data(user, "client-certificate-data")? {
             Some(d) => Some(d),
-            None => file(user, "client-certificate", dir)?,
+            None => file(user, "client-certificate", dir, read)?,
         };
         let key = match data(user, "client-key-data")? {
             Some(d) => Some(d),
-            None => file(user, "client-key", dir)?,
+            None => file(user, "client-key", dir, read)?,
         };
         target.client_cert = match (cert, key) {
             (Some(c), Some(k)) => Some((c, k)),

@@ -96,6 +96,32 @@ fn explain_option(options: &JsValue) -> Result<bool, JsValue> {
     explain.as_bool().ok_or_else(|| type_error("new Lab(options): explain must be true or false"))
 }
 
+/// A message from the page around an embed, as `Reflect` reads it.
+impl super::message::Message for JsValue {
+    fn is_record(&self) -> bool {
+        self.is_object() && !Array::is_array(self)
+    }
+
+    fn field(&self, key: &str) -> Option<JsValue> {
+        if !self.is_object() {
+            return None;
+        }
+        Reflect::get(self, &key.into()).ok().filter(|v| !v.is_undefined())
+    }
+
+    fn text(&self) -> Option<String> {
+        self.as_string()
+    }
+
+    fn number(&self) -> Option<f64> {
+        self.as_f64()
+    }
+
+    fn type_name(&self) -> String {
+        type_name(self)
+    }
+}
+
 /// JavaScript's name for the type of `v` (`null` and arrays by name).
 fn type_name(v: &JsValue) -> String {
     if v.is_null() {

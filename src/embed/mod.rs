@@ -7,6 +7,7 @@
 //! `site/src/reference/embedding-api.md`. No upstream counterpart.
 
 pub mod json;
+pub mod message;
 
 #[cfg(target_arch = "wasm32")]
 mod lab;

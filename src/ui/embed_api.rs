@@ -4,51 +4,24 @@
 //! dropped) and wherever the scrubber is, within `script::batch`'s limits (the same object as
 //! `Lab.run` for a script over them); each line's output goes to the page as it runs
 //! ([`super::embed_port::ran`]), then the answer `{type: "rvlab:result", id, outputs}`. Anything
-//! else from the parent gets `{type: "rvlab:error", id, message}` and changes nothing. The
-//! messages are documented in `site/src/reference/embedding-api.md`.
+//! else from the parent gets `{type: "rvlab:error", id, message}` and changes nothing. What a
+//! message says is decided in `crate::embed::message` (host-compiled, fuzzed). The messages are
+//! documented in `site/src/reference/embedding-api.md`.
 
-use js_sys::{Array, Reflect};
+use js_sys::Array;
 use wasm_bindgen::{JsCast, JsValue};
 use yew::prelude::*;
 
 use super::browser::{Listener, On};
 use super::embed_port::{self, message, post};
 use super::state::{Action, LabHandle};
+use crate::embed::message::{self as decode, Command};
 use crate::embed::{text_of, to_js};
 use crate::script::batch::{self, Size};
 
-/// What the parent asked for.
-enum Command {
-    Hello,
-    Run { id: JsValue, script: JsValue },
-}
-
 /// The `id` of a message: a string or a finite number, else `null`.
 fn id_of(data: &JsValue) -> JsValue {
-    let id = Reflect::get(data, &"id".into()).unwrap_or(JsValue::NULL);
-    let ok = id.is_string() || id.as_f64().is_some_and(f64::is_finite);
-    if ok { id } else { JsValue::NULL }
-}
-
-/// The command a message carries, or the error to answer it with.
-fn command(data: &JsValue) -> Result<Command, String> {
-    if !data.is_object() || Array::is_array(data) {
-        return Err(
-            "a message to the embed is an object such as {type: \"rvlab:run\", id: 1, script: \"…\"}".into(),
-        );
-    }
-    let kind = Reflect::get(data, &"type".into()).unwrap_or(JsValue::UNDEFINED);
-    match kind.as_string().as_deref() {
-        Some("rvlab:hello") => Ok(Command::Hello),
-        Some("rvlab:run") => Ok(Command::Run {
-            id: id_of(data),
-            script: Reflect::get(data, &"script".into()).unwrap_or(JsValue::UNDEFINED),
-        }),
-        Some(other) => {
-            Err(format!("unknown message type {other:?}; the embed takes \"rvlab:hello\" and \"rvlab:run\""))
-        }
-        None => Err("the message has no \"type\"; the embed takes \"rvlab:hello\" and \"rvlab:run\"".into()),
-    }
+    decode::id_of(data).unwrap_or(JsValue::NULL)
 }
 
 fn reply_error(id: JsValue, text: &str, origin: &str) {
@@ -86,7 +59,7 @@ fn on_message(lab: &LabHandle, e: web_sys::Event) {
     }
     let origin = e.origin();
     let data = e.data();
-    match command(&data) {
+    match decode::command(&data) {
         Err(text) => reply_error(id_of_any(&data), &text, &origin),
         Ok(Command::Hello) => {
             embed_port::connect(&origin);
@@ -97,6 +70,8 @@ fn on_message(lab: &LabHandle, e: web_sys::Event) {
             }
         }
         Ok(Command::Run { id, script }) => {
+            let id = id.unwrap_or(JsValue::NULL);
+            let script = script.unwrap_or(JsValue::UNDEFINED);
             embed_port::connect(&origin);
             if lab.readonly {
                 let text = "this embed is read-only (mode=readonly) and runs no lines; use mode=interactive";
