@@ -380,7 +380,15 @@ pub fn start_kubectl(n: usize, tools: &Tools, kubeconfig: &Path, dir: &Path) -> 
                     }
                 };
                 let Some(stdout) = c.stdout.take() else { return };
-                *child.lock().unwrap_or_else(|p| p.into_inner()) = Some(c);
+                {
+                    let mut guard = child.lock().unwrap_or_else(|p| p.into_inner());
+                    // `leave` sets the flag before it takes the lock: a process started after
+                    // its kill ends here.
+                    if stop.load(Ordering::SeqCst) {
+                        let _ = c.kill();
+                    }
+                    *guard = Some(c);
+                }
                 lock(&seen).processes += 1;
                 read_kubectl(stdout, &seen);
                 let status =
@@ -425,7 +433,7 @@ fn read_kubectl(stdout: std::process::ChildStdout, seen: &Arc<Mutex<Seen>>) {
         let ty = v["type"].as_str().unwrap_or("");
         let o = &v["object"];
         if ty == "ERROR" {
-            s.error(&o["message"].as_str().unwrap_or("").to_string());
+            s.error(o["message"].as_str().unwrap_or(""));
             continue;
         }
         let name = o["metadata"]["name"].as_str().unwrap_or("").to_string();

@@ -20,7 +20,7 @@ use tokio::net::TcpStream;
 
 use crate::net::{Target, connect, control, request, tcp};
 use crate::raw::NS_PATH;
-use crate::state::{Disruption, Shared, fail};
+use crate::state::{Disruption, DisruptionKind, Shared, fail};
 
 /// How often etcd is compacted, and how far behind the newest write.
 const COMPACT_EVERY: Duration = Duration::from_secs(3);
@@ -55,11 +55,11 @@ async fn control_ok(st: &Shared, t: &Target, script: &str) -> Option<Vec<Value>>
 }
 
 /// A control request that ends watches from the server's side, with its times.
-async fn disrupt(st: &Shared, t: &Target, script: &str, restart: bool) -> Option<Vec<Value>> {
+async fn disrupt(st: &Shared, t: &Target, script: &str, kind: DisruptionKind) -> Option<Vec<Value>> {
     let sent = Instant::now();
     let out = control(st, t, script).await;
     let answered = Instant::now();
-    st.borrow_mut().disruptions.push(Disruption { sent, answered, restart });
+    st.borrow_mut().disruptions.push(Disruption { sent, answered, kind });
     match out {
         Ok(out) => Some(out),
         Err(e) => {
@@ -79,6 +79,10 @@ async fn server_drops(st: &Shared, t: &Target, rng: &mut Rng) {
         return;
     };
     let Some(newest) = out.first().and_then(|o| o["watch"].as_str()).map(str::to_string) else {
+        // A 429 while the watch cache of a restarted apiserver initialises: no watch, no drops.
+        if out.first().is_some_and(|o| o["code"] == 429) {
+            return;
+        }
         return fail(st, format!("a watch through the control endpoint has no id: {out:?}"));
     };
     let _ = control(st, t, &format!("cancel {newest}")).await;
@@ -88,7 +92,7 @@ async fn server_drops(st: &Shared, t: &Target, rng: &mut Rng) {
         if k == 0 {
             continue;
         }
-        if let Some(out) = disrupt(st, t, &format!("drop w{k}"), false).await
+        if let Some(out) = disrupt(st, t, &format!("drop w{k}"), DisruptionKind::Drop).await
             && out.first().is_some_and(|o| o.get("dropped").is_some())
         {
             st.borrow_mut().server_drops += 1;
@@ -228,6 +232,38 @@ async fn garbage_http(t: &Target) -> Option<Vec<u8>> {
     }
 }
 
+/// One half-second step of the schedule: the cycle's restart, lagging and slow-network
+/// phases, and a hostile client every 2 s.
+async fn schedule_step(st: &Shared, t: &Target, step: u64) {
+    let phase = step % (CYCLE * 2);
+    if phase == 4 && disrupt(st, t, "restart apiserver 1", DisruptionKind::Restart).await.is_some() {
+        st.borrow_mut().restarts += 1;
+    }
+    if phase == 10 {
+        let sent = Instant::now();
+        if control_ok(st, t, "apiserver 2").await.is_some() {
+            let mut s = st.borrow_mut();
+            s.lagging_phases += 1;
+            s.lag_phases.push((sent, None));
+        }
+    }
+    if phase == 18 {
+        control_ok(st, t, "apiserver 1").await;
+        if let Some(p) = st.borrow_mut().lag_phases.last_mut() {
+            p.1.get_or_insert(Instant::now());
+        }
+    }
+    if phase == 20 && control_ok(st, t, "network watch-delay 1s").await.is_some() {
+        st.borrow_mut().watch_delay_phases += 1;
+    }
+    if phase == 25 {
+        control_ok(st, t, "network watch-delay 0s").await;
+    }
+    if step.is_multiple_of(4) {
+        tokio::task::spawn_local(hostile(st.clone(), t.clone(), step / 4));
+    }
+}
+
 /// The whole schedule, until `stop`; then the network and the load balancer are set back.
 pub async fn faults(st: Shared, t: Target, stop: Instant, first_rv: i64, seed: u64) {
     let t = &t;
@@ -236,32 +272,22 @@ pub async fn faults(st: Shared, t: Target, stop: Instant, first_rv: i64, seed: u
     let started = Instant::now();
     let mut next_compact = started + COMPACT_EVERY;
     let mut tick = 0u64;
+    // The schedule follows the wall clock in half-second steps: when a slow server holds the
+    // loop up, the steps it passed meanwhile all run, in order.
+    let mut step = 0u64;
     while Instant::now() < stop {
         tokio::time::sleep(Duration::from_millis(500)).await;
         tick += 1;
         sample_clock(&st, t).await;
-        // Half-second steps within the cycle.
-        let phase = tick % (CYCLE * 2);
-        if phase == 4 && disrupt(&st, t, "restart apiserver 1", true).await.is_some() {
-            st.borrow_mut().restarts += 1;
+        let now_step = (started.elapsed().as_millis() / 500) as u64;
+        let mut drops = false;
+        while step < now_step {
+            step += 1;
+            schedule_step(&st, t, step).await;
+            drops |= step.is_multiple_of(8);
         }
-        if phase == 10 && control_ok(&st, t, "apiserver 2").await.is_some() {
-            st.borrow_mut().lagging_phases += 1;
-        }
-        if phase == 18 {
-            control_ok(&st, t, "apiserver 1").await;
-        }
-        if phase == 20 && control_ok(&st, t, "network watch-delay 1s").await.is_some() {
-            st.borrow_mut().watch_delay_phases += 1;
-        }
-        if phase == 25 {
-            control_ok(&st, t, "network watch-delay 0s").await;
-        }
-        if tick.is_multiple_of(8) {
+        if drops {
             server_drops(&st, t, &mut rng).await;
-        }
-        if tick.is_multiple_of(4) {
-            tokio::task::spawn_local(hostile(st.clone(), t.clone(), tick / 4));
         }
         if Instant::now() >= next_compact {
             next_compact += COMPACT_EVERY;
@@ -270,7 +296,9 @@ pub async fn faults(st: Shared, t: Target, stop: Instant, first_rv: i64, seed: u
             let newest = st.borrow().newest_rv;
             let target = (newest - COMPACT_BEHIND).max(newest / 2);
             if target > 1 {
-                let out = control(&st, t, &format!("compact {target}")).await;
+                let out = disrupt(&st, t, &format!("compact {target}"), DisruptionKind::Compaction)
+                    .await
+                    .ok_or("no answer");
                 let v = out.as_ref().ok().and_then(|o| o.first().cloned()).unwrap_or_default();
                 if v["compacted"].as_i64() == Some(target) {
                     st.borrow_mut().compactions += 1;
@@ -352,4 +380,7 @@ pub async fn faults(st: Shared, t: Target, stop: Instant, first_rv: i64, seed: u
     }
     // Back to a plain network and the up-to-date apiserver for the drain.
     control_ok(&st, t, "network watch-delay 0s\napiserver 1").await;
+    if let Some(p) = st.borrow_mut().lag_phases.last_mut() {
+        p.1.get_or_insert(Instant::now());
+    }
 }

@@ -196,6 +196,52 @@ pub async fn control(st: &Shared, t: &Target, script: &str) -> Result<Vec<Value>
     Ok(text.lines().filter_map(|l| serde_json::from_str(l).ok()).collect())
 }
 
+/// What the server's log holds in memory, by design, as its own endpoints show it: every
+/// recorded line (`GET /rvlab/v1/script`) and the outputs of the most recent ones
+/// (`?output=jsonl`, within `engine::OUTPUT_BUDGET`).
+#[derive(Debug, Clone, Copy, Default)]
+pub struct LogSize {
+    pub lines: u64,
+    pub bytes: u64,
+    pub outputs: u64,
+    pub output_bytes: u64,
+}
+
+/// What one kept string costs beyond its text: its `String` (24 bytes) and the allocator's
+/// header and rounding (about 16).
+const PER_STRING: u64 = 40;
+
+impl LogSize {
+    /// The memory the log holds, estimated from its text, in KiB.
+    pub fn kib(&self) -> u64 {
+        (self.bytes + self.output_bytes + (self.lines + self.outputs) * PER_STRING) / 1024
+    }
+}
+
+pub async fn log_size(t: &Target) -> Result<LogSize, String> {
+    let (lines, bytes) = count_lines(t, "/rvlab/v1/script").await?;
+    let (outputs, output_bytes) = count_lines(t, "/rvlab/v1/script?output=jsonl").await?;
+    Ok(LogSize { lines, bytes, outputs, output_bytes })
+}
+
+/// Lines and bytes of a page-listener answer, counted as it streams.
+async fn count_lines(t: &Target, path: &str) -> Result<(u64, u64), String> {
+    let stream = tcp(t.page, false).await?;
+    let mut sender = handshake(TokioIo::new(stream)).await?;
+    sender.ready().await.map_err(|e| e.to_string())?;
+    let resp = sender.send_request(request("GET", path, None)).await.map_err(|e| e.to_string())?;
+    let mut body = resp.into_body();
+    let (mut lines, mut bytes) = (0u64, 0u64);
+    while let Some(frame) = body.frame().await {
+        let frame = frame.map_err(|e| e.to_string())?;
+        if let Ok(data) = frame.into_data() {
+            bytes += data.len() as u64;
+            lines += data.iter().filter(|b| **b == b'\n').count() as u64;
+        }
+    }
+    Ok((lines, bytes))
+}
+
 /// Peak and current resident set size of a process, in KiB (`VmHWM`, `VmRSS`).
 pub fn rss_kib(pid: u32) -> (u64, u64) {
     let text = std::fs::read_to_string(format!("/proc/{pid}/status")).unwrap_or_default();

@@ -13,7 +13,7 @@ use serde_json::{Value, json};
 
 use crate::Config;
 use crate::net::{Target, call, connect, request, rv_of};
-use crate::state::{Delete, End, Segment, Shared, State, Write, fail};
+use crate::state::{Delete, DisruptionKind, End, Segment, Shared, State, Write, fail};
 
 pub const NS_PATH: &str = "/api/v1/namespaces/default/configmaps";
 /// Keys each writer owns.
@@ -22,6 +22,8 @@ const KEYS_PER_WRITER: u64 = 4;
 pub const DRAIN: Duration = Duration::from_secs(10);
 /// How soon after a drop or a restart the stream it ended must have ended.
 const DISRUPTION_SLACK: Duration = Duration::from_secs(2);
+/// How soon after a compaction the streams of a watch cache it made relist must have ended.
+const RELIST_SLACK: Duration = Duration::from_secs(1);
 
 pub async fn writer(st: Shared, t: Target, id: usize, cfg: Config, stop: Instant) {
     let t = &t;
@@ -163,9 +165,11 @@ pub async fn watch_slot(st: Shared, t: Target, slot: usize, slow: bool, cfg: Con
             ended: now,
             events: Vec::new(),
             end: End::ClientStopped,
+            behind: 0,
         };
         seg.end = watch_once(&st, t, &mut seg, slow, timeout, hard_stop).await;
         seg.ended = Instant::now();
+        seg.behind = st.borrow().newest_rv - seg.events.last().map_or(start, |e| e.0);
         let mut retry = false;
         match &seg.end {
             // Whether it closed at its timeoutSeconds, or earlier for a cause, is judged at the
@@ -210,6 +214,7 @@ pub fn explain_early_ends(st: &mut State) -> Vec<String> {
     let mut drops_used = vec![false; st.disruptions.len()];
     let mut cutoffs = 0u64;
     let mut clock_ahead = 0u64;
+    let mut relisted = 0u64;
     for seg in &st.segments {
         if seg.end != End::Closed {
             continue;
@@ -234,13 +239,26 @@ pub fn explain_early_ends(st: &mut State) -> Vec<String> {
         let fits = |d: &crate::state::Disruption| {
             d.sent <= seg.ended && seg.opened <= d.answered && seg.ended <= d.answered + DISRUPTION_SLACK
         };
-        if st.disruptions.iter().any(|d| d.restart && fits(d)) {
+        if st.disruptions.iter().any(|d| d.kind == DisruptionKind::Restart && fits(d)) {
             continue;
         }
-        if let Some(i) = (0..st.disruptions.len())
-            .find(|&i| !drops_used[i] && !st.disruptions[i].restart && fits(&st.disruptions[i]))
-        {
+        if let Some(i) = (0..st.disruptions.len()).find(|&i| {
+            !drops_used[i] && st.disruptions[i].kind == DisruptionKind::Drop && fits(&st.disruptions[i])
+        }) {
             drops_used[i] = true;
+            continue;
+        }
+        // A compaction that passed the etcd watch of the stream's watch cache (a lagging
+        // apiserver's, or any cache behind etcd under load): the cache relists and ends every
+        // watcher at once, right after the compaction.
+        let relist = |d: &crate::state::Disruption| {
+            d.kind == DisruptionKind::Compaction
+                && seg.opened <= d.sent
+                && d.sent <= seg.ended
+                && seg.ended <= d.answered + RELIST_SLACK
+        };
+        if st.disruptions.iter().any(relist) {
+            relisted += 1;
             continue;
         }
         if seg.slow {
@@ -257,16 +275,18 @@ pub fn explain_early_ends(st: &mut State) -> Vec<String> {
             .fold(-1.0, f64::max);
         failures.push(format!(
             "watch {} from {}: opened at {:.1} s, closed after {:.1} s, before its timeoutSeconds={}, \
-             with no drop or restart to explain it (the last one before: at {last:.1} s)",
+             with no drop or restart to explain it (the last one before: at {last:.1} s; {} behind)",
             seg.slot,
             seg.start_rv,
             at.as_secs_f64(),
             lived.as_secs_f64(),
-            seg.timeout
+            seg.timeout,
+            seg.behind
         ));
     }
     st.slow_cutoffs = cutoffs;
     st.closed_by_clock_ahead = clock_ahead;
+    st.closed_by_cache_relist = relisted;
     failures
 }
 

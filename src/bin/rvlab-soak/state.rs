@@ -47,6 +47,9 @@ pub struct Segment {
     pub ended: Instant,
     pub events: Vec<(i64, String, String)>,
     pub end: End,
+    /// How far behind the writers the stream was when it ended: the newest write answered then,
+    /// less the last event it delivered.
+    pub behind: i64,
 }
 
 /// A fault that ends watches from the server's side, and when it ran (before the control
@@ -55,8 +58,19 @@ pub struct Segment {
 pub struct Disruption {
     pub sent: Instant,
     pub answered: Instant,
-    /// A restart ends every watch of the apiserver; a drop ends one.
-    pub restart: bool,
+    pub kind: DisruptionKind,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum DisruptionKind {
+    /// `restart apiserver 1` ends every watch of the apiserver.
+    Restart,
+    /// `drop wN` ends one watch.
+    Drop,
+    /// `compact N`: a watch cache whose own etcd watch it passes (the lagging apiserver's)
+    /// relists and ends every watcher cleanly (`Cacher.relist`, kube-apiserver's
+    /// `terminateAllWatchers`).
+    Compaction,
 }
 
 #[derive(Default)]
@@ -81,11 +95,16 @@ pub struct State {
     pub slow_cutoffs: u64,
     /// Streams that ended at their timeoutSeconds of simulated time, sooner in wall time.
     pub closed_by_clock_ahead: u64,
+    /// Streams of the lagging apiserver ended when its watch cache relisted after a compaction.
+    pub closed_by_cache_relist: u64,
     pub expired: u64,
     /// 429 (a watch cache initialising after a restart) and 504 `Too large resource version`
     /// (a lagging apiserver) answers to watches, retried from the same resourceVersion.
     pub retried: u64,
     pub disruptions: Vec<Disruption>,
+    /// When new connections went to the lagging apiserver: from the control request that sent
+    /// them there to the answer of the one that sent them back.
+    pub lag_phases: Vec<(Instant, Option<Instant>)>,
     /// The server's simulated clock, sampled: (wall instant, simulated milliseconds).
     pub clock: Vec<(Instant, u64)>,
     pub server_drops: u64,
