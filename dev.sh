@@ -317,6 +317,9 @@ cmd_test() {
   [ "${PIPESTATUS[0]}" -eq 0 ] || { STATUS=1; failed_part "the book: $(grep -aE '^not ok|^site:' "$logs/site.log" | head -n 10 | paste -sd, -)"; }
   count_plain "$logs/site.log"
 
+  phase "soak (60 s: rvlab serve over HTTPS, real clients, faults, hostile clients)"
+  check "soak (rvlab-soak, 60 s)" soak_ci
+
   phase "benchmark smoke run (every scenario at tiny sizes, native and in the browser)"
   check "benchmark smoke run" bench_smoke
 
@@ -493,20 +496,64 @@ HTML
   return "$status"
 }
 
-# ./dev.sh soak [SECONDS]: rvlab serve under load and faults (release build, loopback only):
-# 200 watches (10 deliberately slow), 20 writers, compaction every 3 s, watches dropped
-# mid-stream, half-open connections, for SECONDS (60) of wall time plus a short drain; every
-# watch is checked against what the writers wrote. Prints the report (one JSON object) and
-# exits non-zero when anything was lost or unexplained. `tests/soak.rs` runs a short version.
+# ./dev.sh soak [SECONDS] [--record]: rvlab serve (HTTPS, release build, loopback only) under
+# load, faults and hostile clients for SECONDS (60) of wall time plus a drain: kubectl watches,
+# the Python client's watch loop, client-node's informer and the kube-rs controller, 200 raw
+# watches (10 deliberately slow) and 20 writers, apiserver restarts, a lagging second
+# apiserver, `network watch-delay`, compaction every 3 s, watches dropped from either side,
+# half-open and hostile connections. Every watch and every client's cache is checked against
+# what the writers wrote (src/bin/rvlab-soak/main.rs). Prints the report (one JSON object) and
+# exits non-zero when a check failed. --record writes the report (passing or not) to
+# site/src/data/soak.json and renders site/src/project/soak.md from it. `./dev.sh test` runs a
+# 60 s soak as its own phase (soak_ci); `tests/soak.rs` runs a short version.
 cmd_soak() {
-  local seconds="${1:-60}"
+  local seconds=60 record=0 a
+  for a in "$@"; do
+    case "$a" in
+      --record) record=1 ;;
+      *) [[ "$a" =~ ^[0-9]+$ ]] || die "soak takes SECONDS and --record, not $a"; seconds=$a ;;
+    esac
+  done
   need_rust
-  say "building rvlab and rvlab-soak (release)"
-  cargo build --offline --release --bin rvlab --bin rvlab-soak >&2 \
-    || { cargo fetch >&2 && cargo build --offline --release --bin rvlab --bin rvlab-soak >&2; } || die "build failed"
-  say "soak: ${seconds}s, 200 watches, 20 writers"
-  "$ROOT/target/release/rvlab-soak" --seconds "$seconds" --watches 200 --writers 20 --slow 10 \
-    --server "$ROOT/target/release/rvlab"
+  soak_clients || die "installing the Python client or client-node failed"
+  say "building rvlab, rvlab-soak and the kube-rs controller (release)"
+  local bins=(--bin rvlab --bin rvlab-soak --example controller)
+  cargo build --offline --release "${bins[@]}" >&2 \
+    || { cargo fetch >&2 && cargo build --offline --release "${bins[@]}" >&2; } || die "build failed"
+  local dir="${CARGO_TARGET_DIR:-$ROOT/target}/release" out status=0
+  out=$(mktemp)
+  say "soak: ${seconds}s, real clients, 200 watches, 20 writers, faults, hostile clients"
+  "$dir/rvlab-soak" --seconds "$seconds" --require-clients --server "$dir/rvlab" \
+    --controller "$dir/examples/controller" > "$out" || status=$?
+  cat "$out"
+  if [ "$record" -eq 1 ]; then
+    # A failed check is recorded too: the page lists it.
+    python3 -m json.tool "$out" > site/src/data/soak.json || die "writing site/src/data/soak.json failed"
+    "$dir/rvlab-soak" --render-page site/src/data/soak.json > site/src/project/soak.md || die "rendering the page failed"
+    say "wrote site/src/data/soak.json and site/src/project/soak.md"
+  fi
+  rm -f "$out"
+  return "$status"
+}
+
+# The real clients the soak drives: kubectl on PATH, the Python client and client-node in the
+# tool cache (installed when missing).
+soak_clients() {
+  command -v kubectl >/dev/null || { echo "kubectl is not on PATH (see site/src/reference/serve.md, 'Tested with real clients')" >&2; return 1; }
+  need_python_client >&2 && need_client_node >&2
+}
+
+# The 60 s soak of `./dev.sh test`: the test build (debug, already built by the native tests),
+# every real client required, a smaller raw load than the release run so that the unoptimised
+# server keeps up. Its memory figures are printed, not judged: the server keeps a record of
+# every watch it ever served (`script::view` `ReadFrames`, up to 500 resourceVersions each), so
+# its memory grows with the watches opened (see site/src/project/soak.md).
+soak_ci() {
+  soak_clients || return 1
+  cargo build --offline --quiet --bin rvlab --bin rvlab-soak --example controller || return 1
+  local dir="${CARGO_TARGET_DIR:-$ROOT/target}/debug"
+  "$dir/rvlab-soak" --seconds 60 --require-clients --server "$dir/rvlab" \
+    --controller "$dir/examples/controller" --watches 60 --writers 8 --slow 4 --memory report
 }
 
 # ./dev.sh recovery: runs tests/recovery.rs writing its data (site/src/data/recovery/: each
@@ -533,5 +580,5 @@ case "${1:-}" in
   shots) cmd_shots ;;
   soak) shift; cmd_soak "$@" ;;
   recovery) cmd_recovery ;;
-  *) echo "usage: ./dev.sh serve [TRUNK FLAGS] | build [DIR] | test | book [PORT] | bench [--smoke] [--markdown] | shots | soak [SECONDS] | recovery" >&2; exit 2 ;;
+  *) echo "usage: ./dev.sh serve [TRUNK FLAGS] | build [DIR] | test | book [PORT] | bench [--smoke] [--markdown] | shots | soak [SECONDS] [--record] | recovery" >&2; exit 2 ;;
 esac

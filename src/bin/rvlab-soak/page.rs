@@ -1,0 +1,292 @@
+//! The book's soak page (`site/src/project/soak.md`), rendered from a run's report
+//! (`site/src/data/soak.json`): `rvlab-soak --render-page FILE` prints it; `./dev.sh soak
+//! --record` writes both; `tests/soak.rs` checks that the committed page is the rendering of
+//! the committed data.
+
+use serde_json::Value;
+
+fn n(v: &Value) -> String {
+    match v.as_f64() {
+        Some(f) if f.fract() == 0.0 && f.abs() < 1e15 => group(f as i64),
+        Some(f) => format!("{f}"),
+        None => v.as_str().map_or_else(|| v.to_string(), str::to_string),
+    }
+}
+
+/// 1234567 → 1,234,567.
+fn group(i: i64) -> String {
+    let s = i.unsigned_abs().to_string();
+    let mut out = String::new();
+    for (k, c) in s.chars().enumerate() {
+        if k > 0 && (s.len() - k).is_multiple_of(3) {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    if i < 0 { format!("-{out}") } else { out }
+}
+
+fn mib(kib: &Value) -> String {
+    format!("{:.1} MiB", kib.as_f64().unwrap_or(0.0) / 1024.0)
+}
+
+fn ms(v: &Value) -> String {
+    format!("{:.1} ms", v.as_f64().unwrap_or(0.0))
+}
+
+pub fn render(r: &Value) -> String {
+    let mut md = String::new();
+    md.push_str(PREAMBLE);
+    let seconds = r["seconds"].as_f64().unwrap_or(0.0);
+    md.push_str(&format!(
+        "\n## The record\n\n`./dev.sh soak {} --record` on {}, {} (the data: [`soak.json`](../data/soak.json)).{}\n\n",
+        seconds as u64,
+        n(&r["date"]),
+        n(&r["machine"]),
+        if seconds < 600.0 {
+            format!(
+                " This run lasted {} s, not the 600 s of the full record: run `./dev.sh soak 600 --record` to \
+                 replace it.",
+                seconds as u64
+            )
+        } else {
+            String::new()
+        }
+    ));
+    let f = &r["faults"];
+    let h = &r["hostile"]["byKind"];
+    let lat = &r["getLatencyMs"];
+    let rss = &r["rssKiB"];
+    let rows: Vec<(String, String)> = vec![
+        (
+            "load".into(),
+            format!(
+                "{} raw watch slots ({} slow readers), {} writers at {} writes/s each, {} real clients, over {}",
+                n(&r["watchSlots"]),
+                n(&r["slowReaders"]),
+                n(&r["writers"]),
+                n(&r["writesPerSecondPerWriter"]),
+                r["realClients"].as_array().map_or(0, Vec::len),
+                if r["tls"] == true { "HTTPS" } else { "plain HTTP" }
+            ),
+        ),
+        (
+            "watches".into(),
+            format!(
+                "{} held at once at the peak; {} watch requests in all",
+                n(&r["watchesHeldPeak"]),
+                n(&r["watchesOpened"])
+            ),
+        ),
+        (
+            "events delivered".into(),
+            format!("{}, every one checked against the writers' answers", n(&r["eventsChecked"])),
+        ),
+        ("writes".into(), format!("{} creates and updates, {} deletes", n(&r["writes"]), n(&r["deletes"]))),
+        ("requests per second".into(), n(&r["requestsPerSecond"])),
+        (
+            "timed GET".into(),
+            format!(
+                "`GET {}` every 100 ms: {} samples, p50 {}, **p99 {}**, max {}; {} unanswered",
+                n(&lat["path"]),
+                n(&lat["samples"]),
+                ms(&lat["p50"]),
+                ms(&lat["p99"]),
+                ms(&lat["max"]),
+                n(&lat["unanswered"])
+            ),
+        ),
+        (
+            "faults".into(),
+            format!(
+                "{} apiserver restarts, {} lagging-apiserver phases, {} `network watch-delay` phases, {} compactions, \
+                 {} watches dropped by the server and {} by their client, {} half-open connections, {} stale watches",
+                n(&f["restarts"]),
+                n(&f["laggingApiserverPhases"]),
+                n(&f["watchDelayPhases"]),
+                n(&f["compactions"]),
+                n(&f["droppedByServer"]),
+                n(&f["droppedByClient"]),
+                n(&f["halfOpen"]),
+                n(&f["staleWatches"])
+            ),
+        ),
+        (
+            "hostile clients".into(),
+            format!(
+                "{} in all: {} not-TLS byte streams, {} plain HTTP requests to the HTTPS port, {} garbage HTTP requests, \
+                 {} bodies over 3 MiB (413), {} watches never read; each answered as kube-apiserver answers it",
+                n(&r["hostile"]["total"]),
+                n(&h["garbageBytes"]),
+                n(&h["plainHttpToHttps"]),
+                n(&h["garbageHttp"]),
+                n(&h["oversizedBody"]),
+                n(&h["neverReads"])
+            ),
+        ),
+        (
+            "watch ends".into(),
+            format!(
+                "{} × 410 (each explained by its message), {} × 429 or 504 retried, {} closed at their \
+                 timeoutSeconds of simulated time while the clock ran ahead (by {} s over the run), {} slow readers cut off",
+                n(&r["expired410"]),
+                n(&r["retried429or504"]),
+                n(&r["closedAtSimulatedTimeout"]),
+                n(&r["simulatedClockAheadS"]),
+                n(&r["slowConsumerCutOff"])
+            ),
+        ),
+        (
+            "server memory (RSS)".into(),
+            format!(
+                "idle {}; start (after {} s of load) {}; peak {}; {} s after the clients left {} ({:.0}% of the start)",
+                mib(&rss["idle"]),
+                n(&rss["warmUpSeconds"]),
+                mib(&rss["startAfterWarmUp"]),
+                mib(&rss["peak"]),
+                n(&rss["settleSeconds"]),
+                mib(&rss["afterClientsLeft"]),
+                rss["ratio"].as_f64().unwrap_or(0.0) * 100.0
+            ),
+        ),
+        (
+            "server log".into(),
+            format!(
+                "{} lines, {} bytes (`GET /rvlab/v1/script`)",
+                n(&r["serverLog"]["lines"]),
+                n(&r["serverLog"]["bytes"])
+            ),
+        ),
+        (
+            "lost".into(),
+            format!("{} (failures: {})", n(&r["lost"]), r["failures"].as_array().map_or(0, Vec::len)),
+        ),
+    ];
+    md.push_str("| | |\n|---|---|\n");
+    for (k, v) in rows {
+        md.push_str(&format!("| {k} | {v} |\n"));
+    }
+    md.push_str(
+        "\n### The real clients\n\n| client | updates seen | objects held | errors surfaced | processes | out of order or twice | equal to the server's state |\n|---|---|---|---|---|---|---|\n",
+    );
+    for c in r["realClients"].as_array().into_iter().flatten() {
+        let conv = c["equalServerStateAfterS"]
+            .as_f64()
+            .map_or_else(|| "**no**".to_string(), |s| format!("yes, {s:.1} s after the drain"));
+        let errors = c["firstErrors"].as_array().map(|e| {
+            e.iter().filter_map(Value::as_str).map(|s| format!("`{s}`")).collect::<Vec<_>>().join(", ")
+        });
+        md.push_str(&format!(
+            "| {} | {} | {} | {}{} | {} | {} | {} |\n",
+            n(&c["client"]),
+            n(&c["updates"]),
+            n(&c["objectsHeld"]),
+            n(&c["errorsSurfaced"]),
+            errors.filter(|e| !e.is_empty()).map_or_else(String::new, |e| format!(" ({e})")),
+            n(&c["processes"]),
+            n(&c["outOfOrderOrTwice"]),
+            conv
+        ));
+    }
+    let failures: Vec<&str> =
+        r["failures"].as_array().into_iter().flatten().filter_map(Value::as_str).collect();
+    if !failures.is_empty() {
+        md.push_str(&format!("\n### Checks that failed ({})\n\n", failures.len()));
+        for f in failures.iter().take(10) {
+            md.push_str(&format!("- {}\n", f.replace('|', "\\|")));
+        }
+        if failures.len() > 10 {
+            md.push_str(&format!("- … and {} more (all in the data)\n", failures.len() - 10));
+        }
+    }
+    md.push_str(POSTSCRIPT);
+    md
+}
+
+const PREAMBLE: &str = r#"# The soak: real clients, faults and hostile connections
+
+<!-- Generated by `./dev.sh soak SECONDS --record` (src/bin/rvlab-soak/page.rs) from
+     site/src/data/soak.json: edit those, not this file. -->
+
+`./dev.sh soak [SECONDS]` (60 by default; `./dev.sh test` runs it for 60 s as its own phase, and
+`cargo test --test soak` for 20 s) starts `rvlab serve` over HTTPS on loopback and, at once:
+
+- **real clients**, against the kubeconfig it wrote (which carries the CA): two
+  `kubectl get configmaps --watch --output-watch-events -o json` processes (started again
+  whenever one exits), the Python client's watch loop (`kubernetes` 37.0.2), client-node's
+  informer (`@kubernetes/client-node` 1.4.0) and the kube-rs controller (5.0.0) — the drivers
+  of [How your client library recovers](../concepts/client-libraries.md);
+- **200 raw watches and 20 writers**: the writers create, update and delete their own
+  ConfigMaps in `default` (3 writes a second each); every watch has a random `timeoutSeconds`
+  of 4–11 s and resumes from the last resourceVersion it saw, as client-go's reflector does
+  (a relist after a 410, a retry after a 429 or a 504); ten of them read one frame a second
+  through a 4 KiB receive buffer;
+- **a fault schedule** through the [control endpoint](../reference/serve.md#the-control-endpoint),
+  every 15 s: `restart apiserver 1`; `apiserver 2` (a second apiserver whose watch cache lags
+  2 s takes every new connection for 4 s); `network watch-delay 1s` for 2.5 s. Throughout:
+  `set cache.capacity 500` so the watch cache's window moves within seconds, `compact` every
+  3 s, `drop wN` of three recent watches every 4 s, a watch dropped by its client every 0.5 s,
+  a stale watch (from the run's first resourceVersion) every 2 s, half-open connections;
+- **hostile connections** coming and going, one every 2 s in turn: bytes that are not TLS,
+  plain HTTP to the HTTPS port, garbage HTTP inside TLS, a body over 3 MiB, a watch whose
+  client never reads (held 5 s, then gone). Each answer is checked against what kube-apiserver
+  answers ([Clients that misbehave](../reference/serve.md#clients-that-misbehave));
+- a **timed GET** of one ConfigMap every 100 ms.
+
+At the end — the writers stop, the network and the load balancer are set back, the watches
+have 10 s to deliver the last write — the run fails (exit 1) unless:
+
+- every raw watch stream delivered, in order, with no gap and no duplicate, every change after
+  its start, and ended only for a cause that explains it: its `timeoutSeconds`, a 410 whose
+  message shows its start below the window, a 429/504 retried, a `drop` or a restart that ran
+  while it was open, or (slow readers only) the slow-consumer rule;
+- every real client's cache equals the server's state (a list at the end) within 45 s of the
+  drain: the same names at the same resourceVersions; no kubectl process saw an event older
+  than the one before it or an object's resourceVersion twice, no library's cache showed an
+  object going back to an older resourceVersion or coming back at one it had before it was
+  deleted, and every object any client held is one a writer wrote;
+- nothing written was lost: the server's state is what the writers' last answers say, and
+  etcd's revision moved by exactly the writes and deletes;
+- the server answered every timed GET (within 5 s);
+- the server's resident memory, 5 s after the clients left, is within 10% of its start.
+  *Start* is the resident size after 10 s of the full load (half the run when it is shorter):
+  by then the clients are connected, their caches filled, the watch cache's window and etcd's
+  history at their steady size. An idle server's size is printed too, but a growth from idle
+  says nothing about a leak.
+"#;
+
+const POSTSCRIPT: &str = r#"
+## What the soak found
+
+- **A wait moves everyone's clock.** `rvlab serve` runs one simulated clock that follows the
+  wall. A request that must wait — for a lagging apiserver's watch cache to catch up with the
+  resourceVersion it asks for, or for a restarted apiserver's cache to initialise — is modelled
+  by moving that clock on by the wait, and afterwards it stays ahead of the wall. Every watch's
+  `timeoutSeconds` counts simulated time, so after a lagging phase streams end sooner in wall
+  time than their client asked. In kube-apiserver a wait blocks only the request that waits.
+  The soak samples the simulated clock (`advance 0s` through the control endpoint) and counts
+  such ends apart ("closed at their timeoutSeconds of simulated time") instead of failing them.
+- **The server's log is kept whole.** Every recorded line stays in memory for
+  `GET /rvlab/v1/script` (the outputs of the most recent lines only, within 32 MiB), so the log
+  grows with the load for as long as the server runs; its size at the end is in the table. The
+  memory check does not count what the log grew by (estimated from its text, measured through
+  those endpoints).
+- **Every watch ever served is remembered.** Beyond the log, the server's memory keeps
+  growing with the load (the resident size every 5 s is in the data). The likely cause: the
+  session never forgets a watch — for every watch id it keeps the stream
+  (`apiserver::server` `watches`) and a record of what its client read (`script::view`
+  `ReadFrames`, up to 500 resourceVersions, for the playground's pictures), long after the watch
+  ended, and a run like this one opens tens of thousands of watches. A real apiserver forgets a
+  watch when it ends. Forgetting them in `rvlab serve` needs care — the server's log is a script that
+  `rvlab run` replays, and a later line may name an ended watch — and it is not done yet; until
+  it is, the memory check fails on long runs, and `./dev.sh test` prints the memory figures of
+  its 60 s soak without judging them (`--memory report`).
+- **Watches that end together, early, for no cause the soak can name.** Now and then every
+  watch of an apiserver ends at once, seconds before its `timeoutSeconds`, with no restart, no
+  drop and no compaction in the second before (the failures above name them, with the last fault
+  before). A watch cache that relists ends all its watchers like this; which event makes it
+  relist there is not known yet. Every client resumed from where it was, and nothing was lost.
+- **The compactors write too.** Each round of an apiserver's compactor writes `compact_rev_key`
+  (a revision of its own), so over a long run etcd's revision moves by the writes, the deletes
+  and the compactor rounds; the soak counts the rounds (`etcd get compact_rev_key`).
+"#;
