@@ -15,8 +15,8 @@ fn at(b: &Box4) -> String {
     format!("[{:.1}, {:.1}]–[{:.1}, {:.1}]", b.l, b.t, b.r, b.b)
 }
 
-/// Twenty configmaps k01…k20: fourteen lanes and a fold counting six. Pressing the fold (a
-/// click at 1280 px, Enter at 390 px) draws all twenty lanes, one under another in key order,
+/// Twenty configmaps k01…k20: fourteen lanes and a fold counting six, its words in English and
+/// 中文. Pressing the fold (a click at 1280 px, Enter at 390 px) draws all twenty lanes, one under another in key order,
 /// each with its bar inside the plot and its label legible, and no fold is left.
 #[wasm_bindgen_test]
 async fn the_folded_keys_open_into_their_lanes() {
@@ -25,10 +25,16 @@ async fn the_folded_keys_open_into_their_lanes() {
         .collect();
     let script = lines.join("\n");
     let key = |i: usize| format!("/registry/configmaps/default/k{i:02}");
-    for (width, press) in [(1280, "click"), (390, "Enter")] {
-        let lab =
-            Lab::sized_as(width, &format!("?lang=en&embed=1&motion=reduce&script={}", query_value(&script)))
-                .await;
+    let cases = [
+        (1280, "click", "en", "+6 more keys", "+6 more keys, 6 changes in the window — show their lanes"),
+        (390, "Enter", "zh", "另外 6 个键", "另外 6 个键，窗口内共 6 次修改——显示它们的泳道"),
+    ];
+    for (width, press, lang, name, said_all) in cases {
+        let lab = Lab::sized_as(
+            width,
+            &format!("?lang={lang}&embed=1&motion=reduce&script={}", query_value(&script)),
+        )
+        .await;
         settle().await;
         assert_eq!(lane_keys(&lab), (1..=14).map(key).collect::<Vec<_>>(), "{width}");
         let fold = lab.el("#timeline-svg [data-kind='key-fold']");
@@ -37,9 +43,9 @@ async fn the_folded_keys_open_into_their_lanes() {
         assert_eq!(fold.get_attribute("aria-expanded").as_deref(), Some("false"));
         assert!(fold.has_attribute("data-nav"), "reachable among the marks by keyboard");
         let said = fold.get_attribute("aria-label").unwrap();
-        assert_eq!(said, "+6 more keys, 6 changes in the window — show their lanes", "{width}");
+        assert_eq!(said, said_all, "{width}");
         let label = lab.text("#tl-more .lane-label");
-        assert!(label.starts_with("+6 more keys"), "{width}: {label}");
+        assert!(label.starts_with(name), "{width}: {label}");
         let fold_top = rect_of(&fold).t;
 
         if press == "click" {
