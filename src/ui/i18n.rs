@@ -387,6 +387,7 @@ strings! {
     TlTombstone => "{0}\ndeleted at revision {1} (tombstone)", "{0}\n在 revision {1} 被删除（tombstone）";
     TlAggregate => "{0}\n{1} changes in revisions {2}–{3}", "{0}\nrevision {2} 至 {3} 之间共有 {1} 次修改";
     TlMoreKeys => "+{0} more keys", "另外 {0} 个键";
+    TlMoreKeysOpen => "+{0} more keys, {1} changes in the window — show their lanes", "另外 {0} 个键，窗口内共 {1} 次修改——显示它们的泳道";
     TlNow => "now {0}", "当前 {0}";
     TlTable => "The timeline as a table", "以表格形式查看时间轴";
     TlColKey => "key", "键";

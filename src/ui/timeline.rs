@@ -46,8 +46,7 @@ pub use model::*;
 use table::table;
 pub use timers::*;
 
-/// Lanes drawn one by one; the other keys share one aggregate lane.
-pub const MAX_LANES: usize = 14;
+pub use super::picture::lanes::MAX_LANES;
 pub use super::picture::watches::{FOLD_ROWS, MAX_WATCH_ROWS};
 /// Columns of an aggregated lane.
 pub const BUCKETS: usize = 180;
@@ -370,6 +369,8 @@ pub fn picture(p: &PictureProps) -> Html {
     let reads_open = use_state(|| false);
     // The apiservers whose folded watches the learner opened.
     let watches_open = use_state(Vec::<usize>::new);
+    // Whether the learner opened the keys folded beyond `MAX_LANES`.
+    let keys_open = use_state(|| false);
     let svg_ref = use_node_ref();
     {
         let svg_ref = svg_ref.clone();
@@ -572,7 +573,7 @@ pub fn picture(p: &PictureProps) -> Html {
         y += g.row_h() + extra_lines as f64 * g.content_h();
     }
 
-    lanes::draw(tr, m, axis, &mut y, &mut tops, &mut parts);
+    lanes::draw(tr, m, axis, &keys_open, &mut y, &mut tops, &mut parts);
     let label_lines: Vec<(f64, f64)> =
         if g.stacked() { tops.iter().map(|t| (*t, t + g.label_line())).collect() } else { Vec::new() };
 

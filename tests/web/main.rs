@@ -28,6 +28,7 @@ mod embed;
 mod engine;
 mod explain;
 mod flow;
+mod key_folds;
 mod keyboard;
 mod lessons;
 mod long;
@@ -45,9 +46,9 @@ mod truth;
 mod watch_folds;
 #[allow(unused_imports)]
 use {
-    axis::*, clipboard::*, console::*, crossings::*, embed::*, engine::*, explain::*, flow::*, keyboard::*,
-    lessons::*, long::*, marks::*, no_lost_work::*, persistence::*, pictures::*, pure::*, sandbox::*,
-    seeing::*, share::*, shell::*, sim::*, truth::*, watch_folds::*,
+    axis::*, clipboard::*, console::*, crossings::*, embed::*, engine::*, explain::*, flow::*, key_folds::*,
+    keyboard::*, lessons::*, long::*, marks::*, no_lost_work::*, persistence::*, pictures::*, pure::*,
+    sandbox::*, seeing::*, share::*, shell::*, sim::*, truth::*, watch_folds::*,
 };
 
 wasm_bindgen_test_configure!(run_in_browser);

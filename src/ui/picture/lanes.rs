@@ -3,6 +3,10 @@
 //! versions across the plot. A label never reaches into the plot nor under another lane's bar;
 //! one too long for its place is cut with "…", keeping a key's end (its name); the lane's title
 //! says it whole.
+//!
+//! Beyond [`MAX_LANES`] keys, the rest fold into one lane of per-column counts: a button that
+//! says how many keys it holds and, once pressed, gives each of them its lane ([`key_lanes`]).
+//! A key that does not get a lane is behind that visible count, never dropped.
 
 use super::axis::{Geom, LANE_H};
 use super::rows::{Label, Rect, Where};
@@ -14,6 +18,28 @@ pub struct LaneAt {
     pub top: f64,
     pub label: Label,
     pub bar: Rect,
+}
+
+/// Key lanes drawn one by one; beyond, the other keys share one folded lane until it is opened.
+pub const MAX_LANES: usize = 14;
+
+/// Which of `keys` key lanes (in order) are drawn: all of them up to [`MAX_LANES`] or once the
+/// fold is `opened`; else the first [`MAX_LANES`], and the rest counted in the fold.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct KeyLanes {
+    /// The keys drawn in a lane of their own (indices, in order).
+    pub drawn: Vec<usize>,
+    /// The keys the folded lane counts (indices, in order); empty: no folded lane.
+    pub folded: Vec<usize>,
+}
+
+/// Lays out `keys` key lanes, the fold `opened` or not. Every key is drawn or folded, never
+/// both, never neither.
+pub fn key_lanes(keys: usize, opened: bool) -> KeyLanes {
+    if opened || keys <= MAX_LANES {
+        return KeyLanes { drawn: (0..keys).collect(), folded: Vec::new() };
+    }
+    KeyLanes { drawn: (0..MAX_LANES).collect(), folded: (MAX_LANES..keys).collect() }
 }
 
 /// The space between the gutter's labels and the plot.

@@ -10,7 +10,8 @@
 //! - [`reads`]: the reads row — every mark drawn or inside an overflow group.
 //! - [`rows`]: the watch rows and the watch cache bands — each label beside its mark, on the
 //!   label line or under the row, meeting no line, mark or other label.
-//! - [`lanes`]: the key lanes and their labels (gutter, or above the bar on a phone).
+//! - [`lanes`]: the key lanes and their labels (gutter, or above the bar on a phone), the keys
+//!   beyond the limit in one fold that opens them.
 //! - [`chips`]: the system view's timer chips, flowed over lines; the soonest get a chip.
 //! - [`watches`]: which watches get a row, which are counted in a summary that opens them.
 //! - [`text`]: cutting and breaking text (no line starts with a comma, 中文 or English).
@@ -25,6 +26,8 @@ pub mod rows;
 pub mod text;
 pub mod watches;
 
+#[cfg(all(test, not(target_arch = "wasm32")))]
+mod lanes_tests;
 #[cfg(all(test, not(target_arch = "wasm32")))]
 mod rows_tests;
 #[cfg(all(test, not(target_arch = "wasm32")))]

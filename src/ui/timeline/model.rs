@@ -96,6 +96,8 @@ pub struct Model {
     /// Keys beyond [`MAX_LANES`] that change in the window, and their changes per column.
     pub more_keys: usize,
     pub more: Vec<u32>,
+    /// The lanes of those keys, drawn once the learner opens the fold (`picture::lanes`).
+    pub more_lanes: Vec<Lane>,
     /// `compact_rev_key` writes (hidden from the lanes, explained in the legend).
     pub compact_key_writes: usize,
     pub marks: Vec<Mark>,
@@ -269,6 +271,7 @@ pub fn build(session: &Session, entries: &[Entry], window: Option<Window>) -> Mo
     let mut lanes = Vec::new();
     let mut more = vec![0u32; BUCKETS];
     let mut more_keys = 0;
+    let mut more_lanes = Vec::new();
     let mut keys = 0;
     let mut compact_key_writes = 0;
     let mut resources: Vec<String> = Vec::new();
@@ -296,12 +299,12 @@ pub fn build(session: &Session, entries: &[Entry], window: Option<Window>) -> Mo
             continue;
         }
         let changes: Vec<usize> = in_window.iter().copied().filter(|&i| revs[i].rev >= w.lo).collect();
-        if lanes.len() >= MAX_LANES {
+        let folded = lanes.len() >= MAX_LANES;
+        if folded {
             more_keys += 1;
             for &i in &changes {
                 more[bucket(revs[i].rev, w)] += 1;
             }
-            continue;
         }
         let recent = changes
             .iter()
@@ -341,7 +344,8 @@ pub fn build(session: &Session, entries: &[Entry], window: Option<Window>) -> Mo
             }
             LaneBody::Segs { segs, tombs }
         };
-        lanes.push(Lane { key: lane.key, short: lane.short, body, changes: changes.len(), recent });
+        let lane = Lane { key: lane.key, short: lane.short, body, changes: changes.len(), recent };
+        if folded { more_lanes.push(lane) } else { lanes.push(lane) }
     }
     let watches = watch_rows(&view);
     for r in
@@ -365,6 +369,7 @@ pub fn build(session: &Session, entries: &[Entry], window: Option<Window>) -> Mo
         lanes,
         more_keys,
         more,
+        more_lanes,
         compact_key_writes,
         marks,
         caches: caches(&view, &resources),

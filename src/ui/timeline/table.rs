@@ -6,7 +6,7 @@ use super::*;
 /// The table equivalent of the picture (for screen readers and for copying): every key, every
 /// mark, every cache window, every watch with how it ended.
 pub(super) fn table(tr: Tr, m: &Model) -> Html {
-    let rows = m.lanes.iter().map(|l| {
+    let rows = m.lanes.iter().chain(&m.more_lanes).map(|l| {
         let mut parts: Vec<String> = l
             .recent
             .iter()

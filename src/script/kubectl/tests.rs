@@ -1,5 +1,8 @@
 //! The requests each `kubectl` line becomes, and what kubectl refuses itself.
+use serde_json::json;
+
 use super::*;
+use crate::script::lex::{ParseError, Words};
 
 fn parse_any(line: &str) -> Result<KubectlCommand, ParseError> {
     parse(&mut Words::new(line.strip_prefix("kubectl ").unwrap_or(line)))
