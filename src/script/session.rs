@@ -138,6 +138,7 @@ impl Session {
                     // Behind a load balancer this is the apiserver of the current connection.
                     apiserver: inf.apiserver() + 1,
                     last_sync_rv: inf.last_sync_rv().to_string(),
+                    last_sync_revision: inf.last_sync_rv().trim().parse::<i64>().ok(),
                     state: inf.state(),
                     watch: inf.watch_handle().and_then(|h| c.watch_view(h)),
                 }

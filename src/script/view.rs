@@ -172,6 +172,8 @@ pub struct InformerView {
     pub apiserver: usize,
     /// The reflector's lastSyncResourceVersion ("" before the first list).
     pub last_sync_rv: String,
+    /// That resourceVersion as the revision it names (none before the first list).
+    pub last_sync_revision: Option<i64>,
     /// What the reflector is doing, in a few words.
     pub state: String,
     /// The watch stream it reads now, if any.

@@ -291,10 +291,6 @@ pub fn describe_token(token: &str) -> String {
     }
 }
 
-fn push_rv(out: &mut std::collections::BTreeSet<u64>, rv: Option<&str>) {
-    push_revision(out, rv.and_then(|s| s.parse::<i64>().ok()));
-}
-
 fn push_revision(out: &mut std::collections::BTreeSet<u64>, rev: Option<i64>) {
     if let Some(n) = rev.and_then(|r| u64::try_from(r).ok())
         && n > 0
@@ -528,12 +524,12 @@ impl Seen {
             Reply::Api(a) => {
                 match &a.body {
                     Body::List(l) => {
-                        push_rv(rvs, l.resource_version.as_deref());
+                        push_revision(rvs, l.revision);
                         for it in &l.items {
-                            push_rv(rvs, it.resource_version.as_deref());
+                            push_revision(rvs, it.revision);
                         }
                     }
-                    Body::Object(o) => push_rv(rvs, o.resource_version.as_deref()),
+                    Body::Object(o) => push_revision(rvs, o.revision),
                     Body::Status(_) | Body::None => {}
                 }
                 if let Some(t) = a.body.continue_token() {
@@ -543,7 +539,7 @@ impl Seen {
             }
             Reply::Events(e) => {
                 for ev in &e.events {
-                    push_rv(rvs, ev.object.resource_version.as_deref());
+                    push_revision(rvs, ev.object.revision);
                 }
             }
             Reply::Etcd(e) => {
@@ -603,9 +599,4 @@ pub fn next_names<'a>(
         }
     }
     (1..=count).map(|i| format!("{prefix}-{}", n + i)).collect()
-}
-
-/// The resourceVersion a frame or object carries, as a number.
-pub fn rv_number(s: &str) -> Option<i64> {
-    s.trim().parse::<i64>().ok()
 }

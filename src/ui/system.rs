@@ -180,7 +180,7 @@ pub fn system_view(p: &SystemProps) -> Html {
     for inf in &v.informers {
         tops.push(y);
         let cy = g.mid(y);
-        let sync = inf.last_sync_rv.parse::<i64>().ok();
+        let sync = inf.last_sync_revision;
         let to = tr.f(K::SvToApiserver, &[&inf.apiserver]);
         // The flag's words beside it, meeting no line crossing the row (`picture::rows`).
         let crossing: Vec<f64> = fold_edges.iter().copied().chain(path_x).collect();

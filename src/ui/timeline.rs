@@ -80,7 +80,7 @@ pub fn busy_revisions(m: &Model) -> Vec<i64> {
     }
     at.extend(m.compact);
     at.extend(m.rounds.iter().map(|(_, r)| *r));
-    at.extend(m.view.informers.iter().filter_map(|i| i.last_sync_rv.parse::<i64>().ok()));
+    at.extend(m.view.informers.iter().filter_map(|i| i.last_sync_revision));
     at.push(m.current);
     at
 }
