@@ -343,3 +343,39 @@ fn an_informer_hands_over_its_last_sync_revision_as_a_number() {
         [("3", Some(3))]
     );
 }
+
+#[test]
+fn the_session_follows_each_watch_through_the_lines_that_read_pause_cancel_or_drop_it() {
+    let mut s = Session::with_explain(false);
+    let lines = [
+        r#"POST /api/v1/namespaces/default/configmaps {"metadata":{"name":"a"}}"#,
+        "GET /api/v1/namespaces/default/configmaps?watch=true&resourceVersion=0",
+        "GET /api/v1/namespaces/default/configmaps?watch=true&resourceVersion=0",
+        "events w1",
+        "pause w1",
+        "events w2",
+        "drop w2",
+        "events w2",
+        "resume w1",
+        "pause w1",
+        "cancel w1",
+        "events w9",
+    ];
+    for (i, l) in lines.iter().enumerate() {
+        s.run_line_outcome(i + 1, l);
+    }
+    let ws = s.watches();
+    let got: Vec<_> = ws.iter().map(|w| (w.id.as_str(), w.line, w.script.clone())).collect();
+    let lines_of = |reads: &[usize], closed, paused, cancelled| crate::script::view::WatchLines {
+        reads: reads.to_vec(),
+        closed,
+        paused,
+        cancelled,
+    };
+    assert_eq!(
+        got,
+        [("w1", 2, lines_of(&[4], false, true, true)), ("w2", 3, lines_of(&[6, 8], true, false, false))]
+    );
+    // The timeline draws the same values.
+    assert_eq!(s.view().watches, ws);
+}

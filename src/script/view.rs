@@ -133,6 +133,22 @@ pub struct WatchView {
     pub stream: Option<WatchStreamView>,
     /// Why the stream ended, as the engine decided it (None while it runs).
     pub ended: Option<Ended>,
+    /// What the script did with it, line by line.
+    pub script: WatchLines,
+}
+
+/// What a script's lines did with one watch: the watches panel and the timeline draw the same
+/// [`WatchView`], the panel its frames from the `events` lines listed here.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct WatchLines {
+    /// The line of every `events` read answered (a dropped connection's too), oldest first.
+    pub reads: Vec<usize>,
+    /// An `events` read saw the stream end (the server closed it, or the script dropped it).
+    pub closed: bool,
+    /// `pause wN` (and no `resume wN` since).
+    pub paused: bool,
+    /// `cancel wN`.
+    pub cancelled: bool,
 }
 
 /// The frames a client read from one watch.

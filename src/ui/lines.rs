@@ -8,7 +8,6 @@ use serde_json::{Value, json};
 use super::model::Entry;
 use crate::apiserver::continue_token::ContinueToken;
 use crate::apiserver::watch::FrameType;
-use crate::script::parse::Command;
 use crate::script::reply::{ApiReply, At, Body, EventFacts, EventsReply, ObjectFacts, Reply, object_json};
 use crate::script::why::OutputWhy;
 
@@ -379,22 +378,6 @@ pub struct Frame {
     pub ended_why: Option<OutputWhy>,
 }
 
-/// What the log says about one watch stream.
-#[derive(Clone, Debug, PartialEq)]
-pub struct WatchInfo {
-    pub id: String,
-    /// Index (0-based, in the entries given) of the line that opened it.
-    pub entry: usize,
-    /// The request line that opened it.
-    pub request: String,
-    pub frames: Vec<Frame>,
-    pub paused: bool,
-    pub cancelled: bool,
-    pub closed: bool,
-    /// The decision of the output that opened it.
-    pub why: Option<OutputWhy>,
-}
-
 pub fn frame_of(ev: &EventFacts) -> Frame {
     let detail = match &ev.error {
         Some(s) => {
@@ -429,20 +412,8 @@ pub fn frames_of(
         .collect()
 }
 
-enum WatchCmd {
-    Events,
-    Pause,
-    Resume,
-    Cancel,
-}
-
-/// Every watch opened in the log, in order, with its frames and state.
-pub fn watches<'a>(entries: impl IntoIterator<Item = &'a Entry>) -> Vec<WatchInfo> {
-    Seen::of(entries).watches
-}
-
-/// What the panels read from a log's answers (the revisions and continue tokens seen, the
-/// watches and their frames), folded one entry at a time: a sandbox keeps it up to date as
+/// What the panels read from a log's answers (the revisions and continue tokens seen), folded
+/// one entry at a time: a sandbox keeps it up to date as
 /// lines run, instead of reading the whole log again at every render.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct Seen {
@@ -451,8 +422,6 @@ pub struct Seen {
     rvs: std::collections::BTreeSet<u64>,
     /// Continue tokens, oldest first, no repeats.
     tokens: Vec<String>,
-    /// Every watch opened, in order (see [`watches`]).
-    pub watches: Vec<WatchInfo>,
 }
 
 impl Seen {
@@ -465,56 +434,13 @@ impl Seen {
         seen
     }
 
-    /// Folds the next entry: its answer, and what the session parsed its line as.
+    /// Folds the next entry's answer.
     pub fn push(&mut self, e: &Entry) {
-        let i = self.len;
         self.len += 1;
         if e.out.is_none() {
             return;
         }
-        let reply = &*e.reply;
-        self.push_reply(reply);
-        let ws = &mut self.watches;
-        if let Some(id) = reply.api().and_then(|a| a.watch.as_deref()) {
-            ws.retain(|w| w.id != id);
-            ws.push(WatchInfo {
-                id: id.to_string(),
-                entry: i,
-                request: e.line.to_string(),
-                frames: Vec::new(),
-                paused: false,
-                cancelled: false,
-                closed: false,
-                why: e.why.as_deref().cloned(),
-            });
-            return;
-        }
-        // Only `events`, `pause`, `resume` and `cancel` change a watch: the session's parse of
-        // the line says which it was.
-        let (id, cmd) = match e.command.as_deref() {
-            Some(Command::Events { watch }) => (watch.clone(), WatchCmd::Events),
-            Some(Command::Pause(id)) => (id.clone(), WatchCmd::Pause),
-            Some(Command::Resume(id)) => (id.clone(), WatchCmd::Resume),
-            Some(Command::Cancel(id)) => (id.clone(), WatchCmd::Cancel),
-            _ => return,
-        };
-        let Some(w) = ws.iter_mut().rev().find(|w| w.id == id) else { return };
-        if let Some(events) = reply.events() {
-            w.frames.extend(frames_of(events, e.why.as_deref(), w.why.as_ref()));
-            if events.closed {
-                w.closed = true;
-            }
-            return;
-        }
-        if e.failure.is_some() || reply.error().is_some() {
-            return;
-        }
-        match cmd {
-            WatchCmd::Pause => w.paused = true,
-            WatchCmd::Resume => w.paused = false,
-            WatchCmd::Cancel => w.cancelled = true,
-            WatchCmd::Events => {}
-        }
+        self.push_reply(&e.reply);
     }
 
     /// The revisions and continue token of one answer.
