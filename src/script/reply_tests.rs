@@ -360,6 +360,7 @@ fn the_session_follows_each_watch_through_the_lines_that_read_pause_cancel_or_dr
         "pause w1",
         "cancel w1",
         "events w9",
+        "GET /api/v1/namespaces/default/configmaps?watch=true&resourceVersion=1",
     ];
     for (i, l) in lines.iter().enumerate() {
         s.run_line_outcome(i + 1, l);
@@ -374,8 +375,16 @@ fn the_session_follows_each_watch_through_the_lines_that_read_pause_cancel_or_dr
     };
     assert_eq!(
         got,
-        [("w1", 2, lines_of(&[4], false, true, true)), ("w2", 3, lines_of(&[6, 8], true, false, false))]
+        [
+            ("w1", 2, lines_of(&[4], false, true, true)),
+            ("w2", 3, lines_of(&[6, 8], true, false, false)),
+            ("w3", 13, lines_of(&[], false, false, false)),
+        ]
     );
+    // Where each started and how it ended, typed once for both pictures.
+    let ends: Vec<_> = ws.iter().map(|w| (w.start, w.end.as_ref().map(|e| (e.rv, e.line, e.code)))).collect();
+    assert_eq!(ends, [(None, Some((2, 2, None))), (None, Some((2, 3, None))), (Some(1), None)]);
+    assert_eq!(ws[0].events().collect::<Vec<_>>(), [2]);
     // The timeline draws the same values.
     assert_eq!(s.view().watches, ws);
 }

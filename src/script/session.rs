@@ -101,17 +101,22 @@ impl Session {
             .iter()
             .filter_map(|(id, h)| {
                 let r = self.watch_records.get(id)?;
-                Some(WatchView {
-                    id: id.clone(),
-                    line: r.line,
-                    apiserver: h.apiserver + 1,
-                    resource: r.resource,
-                    requested_rv: r.requested_rv,
-                    read: r.read.clone(),
-                    stream: c.watch_view(*h),
-                    ended: c.watch_close_reason(*h),
-                    script: r.script.clone(),
-                })
+                Some(
+                    WatchView {
+                        id: id.clone(),
+                        line: r.line,
+                        apiserver: h.apiserver + 1,
+                        resource: r.resource,
+                        requested_rv: r.requested_rv,
+                        read: r.read.clone(),
+                        stream: c.watch_view(*h),
+                        ended: c.watch_close_reason(*h),
+                        script: r.script.clone(),
+                        start: None,
+                        end: None,
+                    }
+                    .settle(c.etcd().current_revision()),
+                )
             })
             .collect::<Vec<_>>();
         // w2 before w10.
