@@ -1,6 +1,5 @@
 //! The one place that turns UI actions into script lines, and the session's typed answers into
-//! what the panels list (status texts, continue tokens, revisions seen, watches and their
-//! frames). Pure functions only: the components call these, and `tests/web/` tests them
+//! what the panels list (status texts, continue tokens, revisions seen, a watch's frames). Pure functions only: the components call these, and `tests/web/` tests them
 //! directly.
 
 use serde_json::{Value, json};
