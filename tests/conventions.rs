@@ -50,16 +50,19 @@ const UI_BOUNDARIES: [(&str, &str); 3] = [
 ];
 
 /// Single lines outside the boundaries that may match, each with why.
-const UI_ALLOWED: [(&str, &str, &str); 5] = [
+const UI_ALLOWED: [(&str, &str, &str); 6] = [
     ("src/ui/model.rs", "o.get(\"log\")", "decodes the saved sandbox"),
     ("src/ui/guided.rs", "v.get(\"", "decodes the saved lesson progress"),
     ("src/ui/browser.rs", "m.as_bool()", "a JsValue (matchMedia), not JSON"),
     ("src/ui/timeline.rs", "|v| v.as_str()", "an enum's serde name, not an output"),
     ("src/ui/lines.rs", "v.get_mut(\"metadata\")", "edits the body template it wrote"),
+    ("src/ui/lines.rs", "ContinueToken::decode(token)", "shows the token the learner picks, decoded"),
 ];
 
-/// What reading meaning back out of output JSON or line text looks like.
-const UI_READS: [&str; 14] = [
+/// What reading meaning back out of output JSON or line text looks like: a JSON field, a line or
+/// query parsed again, a resourceVersion or continue token's text turned into a number (the
+/// typed replies carry `revision`, `continue_rv`, `last_sync_revision`).
+const UI_READS: [&str; 18] = [
     ".get(\"",
     ".pointer(",
     "Value::as_",
@@ -74,6 +77,10 @@ const UI_READS: [&str; 14] = [
     "Query::parse(",
     "query_param",
     "split_once('?')",
+    ".parse::<i64>()",
+    ".parse::<u64>()",
+    "ContinueToken::decode(",
+    "continue_token::decode(",
 ];
 
 /// The lines of the UI's sources (outside its input and display boundaries and its host tests)
@@ -129,6 +136,10 @@ fn the_ui_draws_typed_values_and_never_reads_output_json_or_line_text() {
         "if let Ok(Command::Etcd(_)) = parse_line(&e.line) {}",
         "let t = Query::parse(raw).first(\"continue\");",
         "let tok = lines::query_param(&entry.line, \"continue\");",
+        "let rv = l.resource_version.as_deref().and_then(|s| s.trim().parse::<i64>().ok());",
+        "let sync = inf.last_sync_rv.parse::<u64>().ok();",
+        "let t = ContinueToken::decode(tok)?;",
+        "let t = crate::apiserver::continue_token::decode(tok);",
     ] {
         let (found, _) = ui_reads(root, Some(("src/ui/picture/marks.rs", bad)));
         assert_eq!(found, [format!("src/ui/picture/marks.rs:1: {bad}")], "{bad}");

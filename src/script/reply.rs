@@ -6,6 +6,7 @@
 
 use serde_json::Value;
 
+use crate::apiserver::continue_token::ContinueToken;
 use crate::apiserver::decision::EtcdOp;
 use crate::apiserver::watch::FrameType;
 use crate::store::KeyValue;
@@ -126,6 +127,16 @@ impl Body {
         }
     }
 
+    /// The revision the body's continue token reads at, as the apiserver decodes it (≤ 0: the
+    /// token reads at the latest revision); none when there is no token or it does not decode.
+    pub fn continue_rv(&self) -> Option<i64> {
+        match self {
+            Body::List(l) => l.continue_rv,
+            Body::Status(s) => s.continue_rv,
+            Body::Object(_) | Body::None => None,
+        }
+    }
+
     fn of(v: &Value) -> Body {
         let Value::Object(_) = v else { return Body::None };
         let kind = text(v, "/kind");
@@ -136,7 +147,9 @@ impl Body {
             Some(Value::Array(items)) => Body::List(ListFacts {
                 kind,
                 resource_version: text(v, "/metadata/resourceVersion"),
+                revision: revision(v),
                 continue_token: text(v, "/metadata/continue").filter(|t| !t.is_empty()),
+                continue_rv: continue_rv(v),
                 remaining_item_count: v.pointer("/metadata/remainingItemCount").and_then(Value::as_i64),
                 items: items.iter().map(ObjectFacts::of).collect(),
             }),
@@ -158,6 +171,8 @@ pub struct StatusFacts {
     pub causes: Vec<StatusCause>,
     /// The token a 410 Expired continue answer offers (never empty).
     pub continue_token: Option<String>,
+    /// The revision that token reads at, as the apiserver decodes it.
+    pub continue_rv: Option<i64>,
 }
 
 impl StatusFacts {
@@ -179,6 +194,7 @@ impl StatusFacts {
                 _ => Vec::new(),
             },
             continue_token: text(v, "/metadata/continue").filter(|t| !t.is_empty()),
+            continue_rv: continue_rv(v),
         }
     }
 }
@@ -205,8 +221,12 @@ pub struct ListFacts {
     pub kind: Option<String>,
     /// The list's resourceVersion.
     pub resource_version: Option<String>,
+    /// The list's resourceVersion as the revision it names.
+    pub revision: Option<i64>,
     /// The continue token for the next page (never empty).
     pub continue_token: Option<String>,
+    /// The revision that token reads at, as the apiserver decodes it (≤ 0: the latest).
+    pub continue_rv: Option<i64>,
     pub remaining_item_count: Option<i64>,
     pub items: Vec<ObjectFacts>,
 }
@@ -225,6 +245,8 @@ pub struct ObjectFacts {
     pub namespace: Option<String>,
     pub name: Option<String>,
     pub resource_version: Option<String>,
+    /// The resourceVersion as the revision it names.
+    pub revision: Option<i64>,
 }
 
 impl ObjectFacts {
@@ -235,6 +257,7 @@ impl ObjectFacts {
             namespace: text(v, "/metadata/namespace"),
             name: text(v, "/metadata/name"),
             resource_version: text(v, "/metadata/resourceVersion"),
+            revision: revision(v),
         }
     }
 }
@@ -351,4 +374,16 @@ pub fn object_json(out: &Value, at: At) -> Option<&Value> {
 
 fn text(v: &Value, pointer: &str) -> Option<String> {
     v.pointer(pointer).and_then(Value::as_str).map(str::to_string)
+}
+
+/// The revision `v`'s `metadata.resourceVersion` names (the apiserver writes it as a decimal
+/// revision, `APIObjectVersioner`).
+fn revision(v: &Value) -> Option<i64> {
+    text(v, "/metadata/resourceVersion").and_then(|s| s.trim().parse::<i64>().ok())
+}
+
+/// The revision `v`'s `metadata.continue` token reads at, decoded as the apiserver decodes it.
+fn continue_rv(v: &Value) -> Option<i64> {
+    let token = text(v, "/metadata/continue").filter(|t| !t.is_empty())?;
+    ContinueToken::decode(&token).ok().map(|t| t.rv)
 }

@@ -49,6 +49,19 @@ fn text(v: &Value) -> Option<String> {
     v.as_str().map(str::to_string)
 }
 
+/// A resourceVersion's revision, read from its JSON text.
+fn rev(v: &Value) -> Option<i64> {
+    v.as_str()?.parse().ok()
+}
+
+/// The `rv` a continue token's JSON holds (RawURLEncoding, `storage/continue.go`), decoded here
+/// by hand rather than by the apiserver's decoder.
+fn token_rv(v: &Value) -> Option<i64> {
+    use base64::Engine;
+    let bytes = base64::engine::general_purpose::URL_SAFE_NO_PAD.decode(v.as_str()?).ok()?;
+    serde_json::from_slice::<Value>(&bytes).ok()?["rv"].as_i64()
+}
+
 /// Checks one outcome against its output; `Err` says what differs.
 fn check(line: &str, o: &LineOutcome) -> Result<(), String> {
     let out = &o.out;
@@ -93,6 +106,7 @@ fn check(line: &str, o: &LineOutcome) -> Result<(), String> {
                         && body["details"]["causes"].as_array().map_or(0, Vec::len) == s.causes.len()
                         && a.reason() == body["reason"].as_str().filter(|r| !r.is_empty())
                         && text(&body["metadata"]["continue"]).filter(|t| !t.is_empty()) == s.continue_token
+                        && token_rv(&body["metadata"]["continue"]) == s.continue_rv
                 }
                 Body::List(l) => {
                     let items = body["items"].as_array().cloned().unwrap_or_default();
@@ -100,8 +114,11 @@ fn check(line: &str, o: &LineOutcome) -> Result<(), String> {
                         && items.iter().zip(&l.items).all(|(i, f)| {
                             text(&i["metadata"]["name"]) == f.name
                                 && text(&i["metadata"]["resourceVersion"]) == f.resource_version
+                                && rev(&i["metadata"]["resourceVersion"]) == f.revision
                         })
                         && text(&body["metadata"]["resourceVersion"]) == l.resource_version
+                        && rev(&body["metadata"]["resourceVersion"]) == l.revision
+                        && token_rv(&body["metadata"]["continue"]) == l.continue_rv
                         && text(&body["metadata"]["continue"]).filter(|t| !t.is_empty()) == l.continue_token
                         && body["metadata"]["remainingItemCount"].as_i64() == l.remaining_item_count
                         && text(&body["kind"]) == l.kind
@@ -111,10 +128,14 @@ fn check(line: &str, o: &LineOutcome) -> Result<(), String> {
                         && text(&body["metadata"]["name"]) == f.name
                         && text(&body["metadata"]["namespace"]) == f.namespace
                         && text(&body["metadata"]["resourceVersion"]) == f.resource_version
+                        && rev(&body["metadata"]["resourceVersion"]) == f.revision
                 }
             };
             let token = text(&body["metadata"]["continue"]).filter(|t| !t.is_empty());
-            if !ok || token.as_deref() != a.body.continue_token() {
+            if !ok
+                || token.as_deref() != a.body.continue_token()
+                || token_rv(&body["metadata"]["continue"]) != a.body.continue_rv()
+            {
                 return Err(here("body"));
             }
         }
@@ -125,6 +146,7 @@ fn check(line: &str, o: &LineOutcome) -> Result<(), String> {
                     j["type"] == f.kind.as_str()
                         && text(&j["object"]["metadata"]["name"]) == f.object.name
                         && text(&j["object"]["metadata"]["resourceVersion"]) == f.object.resource_version
+                        && rev(&j["object"]["metadata"]["resourceVersion"]) == f.object.revision
                         && f.error.as_ref().is_none_or(|s| j["object"]["code"].as_i64() == s.code)
                         && (f.error.is_some() == (j["type"] == "ERROR"))
                 })
@@ -206,6 +228,17 @@ fn the_typed_answer_says_what_the_output_says() {
         );
         assert!(api().any(|a| a.continued.is_some()), "a continued list");
         assert!(api().any(|a| matches!(&a.body, Body::List(l) if l.continue_token.is_some())), "a page");
+        // The page's token pins the list's revision; the 410 offers one at the latest (rv −1).
+        assert!(
+            api().any(
+                |a| matches!(&a.body, Body::List(l) if l.continue_rv.is_some() && l.continue_rv == l.revision)
+            ),
+            "a page's token at its list's revision"
+        );
+        assert!(
+            api().any(|a| a.reason() == Some("Expired") && a.body.continue_rv() == Some(-1)),
+            "a 410's token"
+        );
         assert!(api().any(|a| a.reason() == Some("NotFound")), "a 404");
         assert_eq!(api().filter_map(|a| a.watch.as_deref()).collect::<Vec<_>>(), ["w1", "w2"]);
         let frames = || replies().filter_map(Reply::events).flat_map(|e| &e.events);
@@ -262,7 +295,8 @@ fn the_values_a_line_hands_over_are_those_of_its_answer() {
     let Body::List(l) = &a.body else { panic!("{:?}", a.body) };
     assert_eq!(l.items.iter().map(|i| i.name.as_deref()).collect::<Vec<_>>(), [Some("a")]);
     assert_eq!((l.kind.as_deref(), l.item_kind()), (Some("PodList"), Some("Pod")));
-    assert_eq!(l.resource_version.as_deref(), Some("2"));
+    assert_eq!((l.resource_version.as_deref(), l.revision), (Some("2"), Some(2)));
+    assert_eq!(l.items.iter().map(|i| i.revision).collect::<Vec<_>>(), [Some(2)]);
     let watch = run(&mut s, 3, "GET /api/v1/namespaces/default/pods?watch=true&resourceVersion=0");
     assert_eq!(watch.reply.api().and_then(|a| a.watch.as_deref()), Some("w1"));
     assert!(matches!(watch.why, Some(OutputWhy::Request(_))));
@@ -284,4 +318,73 @@ fn the_values_a_line_hands_over_are_those_of_its_answer() {
     );
     let refused = run(&mut s, 7, "events w7");
     assert_eq!((refused.reply, refused.why), (Reply::Other, None));
+}
+
+#[test]
+fn an_informer_hands_over_its_last_sync_revision_as_a_number() {
+    let mut s = Session::with_explain(false);
+    let lines = [
+        r#"POST /api/v1/namespaces/default/configmaps {"metadata":{"name":"a"}}"#,
+        "informer start inf configmaps ns=default mode=legacy",
+    ];
+    for (i, l) in lines.iter().enumerate() {
+        s.run_line_outcome(i + 1, l);
+    }
+    let listed = s.view().informers;
+    assert_eq!(
+        listed.iter().map(|i| (i.last_sync_rv.as_str(), i.last_sync_revision)).collect::<Vec<_>>(),
+        [("2", Some(2))]
+    );
+    s.run_line_outcome(3, r#"POST /api/v1/namespaces/default/configmaps {"metadata":{"name":"b"}}"#);
+    s.run_line_outcome(4, "advance 2s");
+    let after = s.view().informers;
+    assert_eq!(
+        after.iter().map(|i| (i.last_sync_rv.as_str(), i.last_sync_revision)).collect::<Vec<_>>(),
+        [("3", Some(3))]
+    );
+}
+
+#[test]
+fn the_session_follows_each_watch_through_the_lines_that_read_pause_cancel_or_drop_it() {
+    let mut s = Session::with_explain(false);
+    let lines = [
+        r#"POST /api/v1/namespaces/default/configmaps {"metadata":{"name":"a"}}"#,
+        "GET /api/v1/namespaces/default/configmaps?watch=true&resourceVersion=0",
+        "GET /api/v1/namespaces/default/configmaps?watch=true&resourceVersion=0",
+        "events w1",
+        "pause w1",
+        "events w2",
+        "drop w2",
+        "events w2",
+        "resume w1",
+        "pause w1",
+        "cancel w1",
+        "events w9",
+        "GET /api/v1/namespaces/default/configmaps?watch=true&resourceVersion=1",
+    ];
+    for (i, l) in lines.iter().enumerate() {
+        s.run_line_outcome(i + 1, l);
+    }
+    let ws = s.watches();
+    let got: Vec<_> = ws.iter().map(|w| (w.id.as_str(), w.line, w.script.clone())).collect();
+    let lines_of = |reads: &[usize], closed, paused, cancelled| crate::script::view::WatchLines {
+        reads: reads.to_vec(),
+        closed,
+        paused,
+        cancelled,
+    };
+    assert_eq!(
+        got,
+        [
+            ("w1", 2, lines_of(&[4], false, true, true)),
+            ("w2", 3, lines_of(&[6, 8], true, false, false)),
+            ("w3", 13, lines_of(&[], false, false, false)),
+        ]
+    );
+    // Where each started and how it ended, typed once for both pictures.
+    let ends: Vec<_> = ws.iter().map(|w| (w.start, w.end.as_ref().map(|e| (e.rv, e.line, e.code)))).collect();
+    assert_eq!(ends, [(None, Some((2, 2, None))), (None, Some((2, 3, None))), (Some(1), None)]);
+    assert_eq!(ws[0].events().collect::<Vec<_>>(), [2]);
+    // The timeline draws the same values.
+    assert_eq!(s.view().watches, ws);
 }

@@ -13,7 +13,7 @@ use super::parse::{Command, EtcdCommand, InformerCommand, Method, parse_line};
 use super::refusal::Refusal;
 use super::reply::{ApiReply, EtcdReply, EventFacts, EventsReply, Reply};
 use super::view::{
-    self, ApiserverView, CacheWindow, InformerView, ReadFrames, RevisionLane, View, WatchView,
+    self, ApiserverView, CacheWindow, InformerView, ReadFrames, RevisionLane, View, WatchLines, WatchView,
 };
 use super::why::{self, Lang, OutputWhy};
 use crate::apiserver::decision::{EtcdOp, EtcdWhy};
@@ -66,6 +66,7 @@ struct WatchRecord {
     resource: &'static str,
     requested_rv: Option<i64>,
     read: ReadFrames,
+    script: WatchLines,
 }
 
 /// The outcome counters of a session, for `rvlab run`'s exit status and `rvlab test`'s summary.
@@ -91,6 +92,38 @@ impl Session {
         self.explain
     }
 
+    /// Every watch the script opened, in the order opened: what the watches panel and the
+    /// timeline both draw.
+    pub fn watches(&self) -> Vec<WatchView> {
+        let c = &self.cluster;
+        let mut watches: Vec<WatchView> = self
+            .watches
+            .iter()
+            .filter_map(|(id, h)| {
+                let r = self.watch_records.get(id)?;
+                Some(
+                    WatchView {
+                        id: id.clone(),
+                        line: r.line,
+                        apiserver: h.apiserver + 1,
+                        resource: r.resource,
+                        requested_rv: r.requested_rv,
+                        read: r.read.clone(),
+                        stream: c.watch_view(*h),
+                        ended: c.watch_close_reason(*h),
+                        script: r.script.clone(),
+                        start: None,
+                        end: None,
+                    }
+                    .settle(c.etcd().current_revision()),
+                )
+            })
+            .collect::<Vec<_>>();
+        // w2 before w10.
+        watches.sort_by_key(|w| (w.line, w.id.len(), w.id.clone()));
+        watches
+    }
+
     /// The read model: everything a picture of the sandbox shows, at this moment.
     pub fn view(&self) -> View {
         let c = &self.cluster;
@@ -107,26 +140,7 @@ impl Session {
                 next_compaction_ms: view::next_compaction_ms(s.compactor.next_due()),
             })
             .collect();
-        let watches = self
-            .watches
-            .iter()
-            .filter_map(|(id, h)| {
-                let r = self.watch_records.get(id)?;
-                Some(WatchView {
-                    id: id.clone(),
-                    line: r.line,
-                    apiserver: h.apiserver + 1,
-                    resource: r.resource,
-                    requested_rv: r.requested_rv,
-                    read: r.read.clone(),
-                    stream: c.watch_view(*h),
-                    ended: c.watch_close_reason(*h),
-                })
-            })
-            .collect::<Vec<_>>();
-        let mut watches = watches;
-        // w2 before w10.
-        watches.sort_by_key(|w| (w.line, w.id.len(), w.id.clone()));
+        let watches = self.watches();
         let informers = self
             .informers
             .iter()
@@ -138,6 +152,7 @@ impl Session {
                     // Behind a load balancer this is the apiserver of the current connection.
                     apiserver: inf.apiserver() + 1,
                     last_sync_rv: inf.last_sync_rv().to_string(),
+                    last_sync_revision: inf.last_sync_rv().trim().parse::<i64>().ok(),
                     state: inf.state(),
                     watch: inf.watch_handle().and_then(|h| c.watch_view(h)),
                 }
@@ -339,6 +354,7 @@ impl Session {
                         .and_then(|r| r.options.resource_version)
                         .and_then(|rv| rv.parse::<i64>().ok()),
                     read: ReadFrames::default(),
+                    script: WatchLines::default(),
                 },
             );
             watch = Some(id.clone());
@@ -425,6 +441,10 @@ impl Session {
             }
             Command::Kubectl(k) => self.kubectl(k),
             Command::Events { watch } if self.dropped.contains(&watch) => {
+                if let Some(r) = self.watch_records.get_mut(&watch) {
+                    r.script.reads.push(self.line);
+                    r.script.closed = true;
+                }
                 // The connection is gone: nothing more arrives, frames not yet read are lost.
                 self.reply =
                     Reply::Events(EventsReply { events: vec![], closed: true, dropped: true, paused: false });
@@ -436,6 +456,8 @@ impl Session {
                     Some((frames, closed)) => {
                         if let Some(r) = self.watch_records.get_mut(&watch) {
                             r.read.record(&frames, closed, self.line);
+                            r.script.reads.push(self.line);
+                            r.script.closed |= closed;
                         }
                         // Each frame with the simulated time the server sent it.
                         let events: Vec<Value> = frames
@@ -478,6 +500,9 @@ impl Session {
                 None => return Err(Refusal::NoWatch { watch, hint: false }),
                 Some(h) => {
                     self.cluster.cancel_watch(h);
+                    if let Some(r) = self.watch_records.get_mut(&watch) {
+                        r.script.cancelled = true;
+                    }
                     json!({"canceled": watch})
                 }
             },
@@ -609,11 +634,17 @@ impl Session {
                 if let Some(h) = self.watches.get(&id).copied() {
                     self.cluster.pause_watch(h, true);
                 }
+                if let Some(r) = self.watch_records.get_mut(&id) {
+                    r.script.paused = true;
+                }
                 json!({"paused": id})
             }
             Command::Resume(id) => {
                 if let Some(h) = self.watches.get(&id).copied() {
                     self.cluster.pause_watch(h, false);
+                }
+                if let Some(r) = self.watch_records.get_mut(&id) {
+                    r.script.paused = false;
                 }
                 json!({"resumed": id})
             }

@@ -133,6 +133,82 @@ pub struct WatchView {
     pub stream: Option<WatchStreamView>,
     /// Why the stream ended, as the engine decided it (None while it runs).
     pub ended: Option<Ended>,
+    /// What the script did with it, line by line.
+    pub script: WatchLines,
+    /// The revision it starts after (exclusive): the one it asked for, else where the server
+    /// started it; none for "from now".
+    pub start: Option<i64>,
+    /// How it ended, once it did.
+    pub end: Option<WatchEnd>,
+}
+
+impl WatchView {
+    /// The revisions of the event frames its client read, oldest first.
+    pub fn events(&self) -> impl Iterator<Item = i64> + '_ {
+        self.read.rvs.iter().filter(|(_, k)| *k == FrameKind::Event).map(|(r, _)| *r)
+    }
+
+    /// The revisions of the bookmarks its client read, oldest first.
+    pub fn bookmarks(&self) -> impl Iterator<Item = i64> + '_ {
+        self.read.rvs.iter().filter(|(_, k)| *k == FrameKind::Bookmark).map(|(r, _)| *r)
+    }
+
+    /// Frames the server holds for a consumer that stopped reading, and how many fit.
+    pub fn buffered(&self) -> (usize, usize) {
+        self.stream.as_ref().map_or((0, 0), |s| (s.buffered, s.buffer_limit))
+    }
+
+    /// Whether the server holds its frames (`pause wN`), while the stream lasts.
+    pub fn held(&self) -> bool {
+        self.stream.as_ref().is_some_and(|s| s.paused)
+    }
+
+    /// How it ends, from the client's reads and the server's stream, `head` being etcd's
+    /// revision.
+    fn end_of(&self, head: i64) -> Option<WatchEnd> {
+        let closed = self.read.ended || self.stream.as_ref().is_some_and(|s| s.closed);
+        closed.then(|| WatchEnd {
+            rv: self.read.last_rv.or(self.start).unwrap_or(head),
+            line: self.read.ended_line.unwrap_or(self.line),
+            code: self.read.error_code,
+            cause: self.ended.as_ref().map(|e| e.ended),
+        })
+    }
+
+    /// Sets [`WatchView::start`] and [`WatchView::end`] from what it holds.
+    pub(super) fn settle(mut self, head: i64) -> WatchView {
+        self.start =
+            self.requested_rv.filter(|r| *r > 0).or(self.stream.as_ref().and_then(|s| s.started_from));
+        self.end = self.end_of(head);
+        self
+    }
+}
+
+/// How a watch ended, as the engine and the frames read say.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct WatchEnd {
+    /// Where it is drawn: the requested RV for a refused start, else the last RV it delivered.
+    pub rv: i64,
+    /// The line that saw the end (the `events` read), or the one that opened it.
+    pub line: usize,
+    /// The code of the ERROR frame that ended it (none: it just stopped, no ERROR frame).
+    pub code: Option<u16>,
+    /// The `ended` value of the engine's typed decision.
+    pub cause: Option<crate::apiserver::decision::EndReason>,
+}
+
+/// What a script's lines did with one watch: the watches panel and the timeline draw the same
+/// [`WatchView`], the panel its frames from the `events` lines listed here.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct WatchLines {
+    /// The line of every `events` read answered (a dropped connection's too), oldest first.
+    pub reads: Vec<usize>,
+    /// An `events` read saw the stream end (the server closed it, or the script dropped it).
+    pub closed: bool,
+    /// `pause wN` (and no `resume wN` since).
+    pub paused: bool,
+    /// `cancel wN`.
+    pub cancelled: bool,
 }
 
 /// The frames a client read from one watch.
@@ -172,6 +248,8 @@ pub struct InformerView {
     pub apiserver: usize,
     /// The reflector's lastSyncResourceVersion ("" before the first list).
     pub last_sync_rv: String,
+    /// That resourceVersion as the revision it names (none before the first list).
+    pub last_sync_revision: Option<i64>,
     /// What the reflector is doing, in a few words.
     pub state: String,
     /// The watch stream it reads now, if any.

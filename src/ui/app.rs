@@ -54,7 +54,7 @@ fn panes(p: &PanesProps) -> Html {
     if p.embed {
         // A read-only embed's response already shows the frames it read; the watch cards (whose
         // buttons it could not press) would only repeat them.
-        let watching = !lab.readonly && !lab.seen().watches.is_empty();
+        let watching = !lab.readonly && !lab.session().watches().is_empty();
         return html! {
             <main class="panes embed-panes">
                 <div class="col col-log"><console::Console /></div>

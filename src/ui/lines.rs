@@ -1,6 +1,5 @@
 //! The one place that turns UI actions into script lines, and the session's typed answers into
-//! what the panels list (status texts, continue tokens, revisions seen, watches and their
-//! frames). Pure functions only: the components call these, and `tests/web/` tests them
+//! what the panels list (status texts, continue tokens, revisions seen, a watch's frames). Pure functions only: the components call these, and `tests/web/` tests them
 //! directly.
 
 use serde_json::{Value, json};
@@ -8,7 +7,6 @@ use serde_json::{Value, json};
 use super::model::Entry;
 use crate::apiserver::continue_token::ContinueToken;
 use crate::apiserver::watch::FrameType;
-use crate::script::parse::Command;
 use crate::script::reply::{ApiReply, At, Body, EventFacts, EventsReply, ObjectFacts, Reply, object_json};
 use crate::script::why::OutputWhy;
 
@@ -291,10 +289,6 @@ pub fn describe_token(token: &str) -> String {
     }
 }
 
-fn push_rv(out: &mut std::collections::BTreeSet<u64>, rv: Option<&str>) {
-    push_revision(out, rv.and_then(|s| s.parse::<i64>().ok()));
-}
-
 fn push_revision(out: &mut std::collections::BTreeSet<u64>, rev: Option<i64>) {
     if let Some(n) = rev.and_then(|r| u64::try_from(r).ok())
         && n > 0
@@ -383,22 +377,6 @@ pub struct Frame {
     pub ended_why: Option<OutputWhy>,
 }
 
-/// What the log says about one watch stream.
-#[derive(Clone, Debug, PartialEq)]
-pub struct WatchInfo {
-    pub id: String,
-    /// Index (0-based, in the entries given) of the line that opened it.
-    pub entry: usize,
-    /// The request line that opened it.
-    pub request: String,
-    pub frames: Vec<Frame>,
-    pub paused: bool,
-    pub cancelled: bool,
-    pub closed: bool,
-    /// The decision of the output that opened it.
-    pub why: Option<OutputWhy>,
-}
-
 pub fn frame_of(ev: &EventFacts) -> Frame {
     let detail = match &ev.error {
         Some(s) => {
@@ -433,20 +411,8 @@ pub fn frames_of(
         .collect()
 }
 
-enum WatchCmd {
-    Events,
-    Pause,
-    Resume,
-    Cancel,
-}
-
-/// Every watch opened in the log, in order, with its frames and state.
-pub fn watches<'a>(entries: impl IntoIterator<Item = &'a Entry>) -> Vec<WatchInfo> {
-    Seen::of(entries).watches
-}
-
-/// What the panels read from a log's answers (the revisions and continue tokens seen, the
-/// watches and their frames), folded one entry at a time: a sandbox keeps it up to date as
+/// What the panels read from a log's answers (the revisions and continue tokens seen), folded
+/// one entry at a time: a sandbox keeps it up to date as
 /// lines run, instead of reading the whole log again at every render.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct Seen {
@@ -455,8 +421,6 @@ pub struct Seen {
     rvs: std::collections::BTreeSet<u64>,
     /// Continue tokens, oldest first, no repeats.
     tokens: Vec<String>,
-    /// Every watch opened, in order (see [`watches`]).
-    pub watches: Vec<WatchInfo>,
 }
 
 impl Seen {
@@ -469,56 +433,13 @@ impl Seen {
         seen
     }
 
-    /// Folds the next entry: its answer, and what the session parsed its line as.
+    /// Folds the next entry's answer.
     pub fn push(&mut self, e: &Entry) {
-        let i = self.len;
         self.len += 1;
         if e.out.is_none() {
             return;
         }
-        let reply = &*e.reply;
-        self.push_reply(reply);
-        let ws = &mut self.watches;
-        if let Some(id) = reply.api().and_then(|a| a.watch.as_deref()) {
-            ws.retain(|w| w.id != id);
-            ws.push(WatchInfo {
-                id: id.to_string(),
-                entry: i,
-                request: e.line.to_string(),
-                frames: Vec::new(),
-                paused: false,
-                cancelled: false,
-                closed: false,
-                why: e.why.as_deref().cloned(),
-            });
-            return;
-        }
-        // Only `events`, `pause`, `resume` and `cancel` change a watch: the session's parse of
-        // the line says which it was.
-        let (id, cmd) = match e.command.as_deref() {
-            Some(Command::Events { watch }) => (watch.clone(), WatchCmd::Events),
-            Some(Command::Pause(id)) => (id.clone(), WatchCmd::Pause),
-            Some(Command::Resume(id)) => (id.clone(), WatchCmd::Resume),
-            Some(Command::Cancel(id)) => (id.clone(), WatchCmd::Cancel),
-            _ => return,
-        };
-        let Some(w) = ws.iter_mut().rev().find(|w| w.id == id) else { return };
-        if let Some(events) = reply.events() {
-            w.frames.extend(frames_of(events, e.why.as_deref(), w.why.as_ref()));
-            if events.closed {
-                w.closed = true;
-            }
-            return;
-        }
-        if e.failure.is_some() || reply.error().is_some() {
-            return;
-        }
-        match cmd {
-            WatchCmd::Pause => w.paused = true,
-            WatchCmd::Resume => w.paused = false,
-            WatchCmd::Cancel => w.cancelled = true,
-            WatchCmd::Events => {}
-        }
+        self.push_reply(&e.reply);
     }
 
     /// The revisions and continue token of one answer.
@@ -528,12 +449,12 @@ impl Seen {
             Reply::Api(a) => {
                 match &a.body {
                     Body::List(l) => {
-                        push_rv(rvs, l.resource_version.as_deref());
+                        push_revision(rvs, l.revision);
                         for it in &l.items {
-                            push_rv(rvs, it.resource_version.as_deref());
+                            push_revision(rvs, it.revision);
                         }
                     }
-                    Body::Object(o) => push_rv(rvs, o.resource_version.as_deref()),
+                    Body::Object(o) => push_revision(rvs, o.revision),
                     Body::Status(_) | Body::None => {}
                 }
                 if let Some(t) = a.body.continue_token() {
@@ -543,7 +464,7 @@ impl Seen {
             }
             Reply::Events(e) => {
                 for ev in &e.events {
-                    push_rv(rvs, ev.object.resource_version.as_deref());
+                    push_revision(rvs, ev.object.revision);
                 }
             }
             Reply::Etcd(e) => {
@@ -603,9 +524,4 @@ pub fn next_names<'a>(
         }
     }
     (1..=count).map(|i| format!("{prefix}-{}", n + i)).collect()
-}
-
-/// The resourceVersion a frame or object carries, as a number.
-pub fn rv_number(s: &str) -> Option<i64> {
-    s.trim().parse::<i64>().ok()
 }

@@ -195,13 +195,13 @@ pub fn pictures(props: &PicturesProps) -> Html {
         if !m.caches.is_empty() {
             k.push((K::TlLegendCache, "cache"));
         }
-        if !m.watches.is_empty() {
+        if !m.view.watches.is_empty() {
             k.push((K::TlLegendWatch, "watch"));
         }
-        if m.watches.iter().any(|w| w.end.as_ref().is_some_and(|e| e.code.is_some())) {
+        if m.view.watches.iter().any(|w| w.end.as_ref().is_some_and(|e| e.code.is_some())) {
             k.push((K::TlLegendError, "end-error"));
         }
-        if m.watches.iter().any(|w| w.end.as_ref().is_some_and(|e| e.code.is_none())) {
+        if m.view.watches.iter().any(|w| w.end.as_ref().is_some_and(|e| e.code.is_none())) {
             k.push((K::TlLegendClean, "end-clean"));
         }
         k

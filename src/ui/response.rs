@@ -283,11 +283,12 @@ pub fn response_view(p: &ResponseProps) -> Html {
         } else {
             // The decision that opened this watch, from the log up to this line.
             let watch_why = match entry.command.as_deref() {
-                Some(Command::Events { watch }) => lines::watches(&lab.entries[..=i])
+                Some(Command::Events { watch }) => lab
+                    .session()
+                    .watches()
                     .into_iter()
-                    .rev()
-                    .find(|w| &w.id == watch)
-                    .and_then(|w| w.why),
+                    .find(|w| &w.id == watch && w.script.reads.contains(&(i + 1)))
+                    .and_then(|w| lab.entries.get(w.line.saturating_sub(1))?.why.as_deref().cloned()),
                 _ => None,
             };
             parts.push(events_table(tr, e, entry.why.as_deref(), watch_why.as_ref(), rows_max));

@@ -230,7 +230,7 @@ impl Lab {
         self.visible().iter().filter_map(|e| Some((e.out.as_deref()?, &*e.reply)))
     }
 
-    /// What the outputs up to the scrubber show: revisions, continue tokens, watches.
+    /// What the outputs up to the scrubber show: revisions and continue tokens.
     pub fn seen(&self) -> &Seen {
         &self.seen
     }

@@ -180,7 +180,7 @@ pub fn system_view(p: &SystemProps) -> Html {
     for inf in &v.informers {
         tops.push(y);
         let cy = g.mid(y);
-        let sync = inf.last_sync_rv.parse::<i64>().ok();
+        let sync = inf.last_sync_revision;
         let to = tr.f(K::SvToApiserver, &[&inf.apiserver]);
         // The flag's words beside it, meeting no line crossing the row (`picture::rows`).
         let crossing: Vec<f64> = fold_edges.iter().copied().chain(path_x).collect();
@@ -352,9 +352,9 @@ pub fn system_view(p: &SystemProps) -> Html {
         }
         // When the timeline folds its watch rows: the watches on this apiserver, summed up: how many, how many ended (✕ with an ERROR,
         // ■ without), and where their cursors stand.
-        let group: Vec<&super::timeline::WatchRow> =
-            m.watches.iter().filter(|wr| wr.apiserver == a.number).collect();
-        if m.watches.len() > super::timeline::MAX_WATCH_ROWS && !group.is_empty() {
+        let group: Vec<&crate::script::view::WatchView> =
+            m.view.watches.iter().filter(|wr| wr.apiserver == a.number).collect();
+        if m.view.watches.len() > super::timeline::MAX_WATCH_ROWS && !group.is_empty() {
             tops.push(y);
             let (rh, cy) = g.two_line_row(y);
             let errors = group.iter().filter(|w| w.end.as_ref().is_some_and(|e| e.code.is_some())).count();

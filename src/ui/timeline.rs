@@ -40,7 +40,7 @@ use super::model::Entry;
 use crate::apiserver::cacher::FRESHNESS_TIMEOUT;
 use crate::apiserver::decision::EndReason;
 use crate::script::Session;
-use crate::script::view::{FrameKind, View};
+use crate::script::view::{View, WatchEnd, WatchView};
 pub use measure::*;
 pub use model::*;
 use table::table;
@@ -69,8 +69,8 @@ pub fn quiet_stretches(m: &Model) -> Vec<(i64, i64)> {
 pub fn busy_revisions(m: &Model) -> Vec<i64> {
     let mut at: Vec<i64> = Vec::new();
     at.extend(m.marks.iter().map(|mk| mk.rv));
-    for wr in &m.watches {
-        at.extend(wr.start.iter().chain(&wr.frames).chain(&wr.bookmarks).chain(&wr.cursor));
+    for wr in &m.view.watches {
+        at.extend(wr.start.iter().copied().chain(wr.events()).chain(wr.bookmarks()).chain(wr.read.last_rv));
         at.extend(wr.end.as_ref().map(|e| e.rv));
     }
     for c in m.view.apiservers.iter().flat_map(|a| a.caches.iter()) {
@@ -79,7 +79,7 @@ pub fn busy_revisions(m: &Model) -> Vec<i64> {
     }
     at.extend(m.compact);
     at.extend(m.rounds.iter().map(|(_, r)| *r));
-    at.extend(m.view.informers.iter().filter_map(|i| i.last_sync_rv.parse::<i64>().ok()));
+    at.extend(m.view.informers.iter().filter_map(|i| i.last_sync_revision));
     at.push(m.current);
     at
 }
@@ -658,12 +658,12 @@ pub fn picture(p: &PictureProps) -> Html {
 
 /// A cursor histogram for watches drawn together: one bar per revision they stand at (where
 /// they ended, else the newest RV read, else where they started), as tall as how many stand there.
-pub fn cursor_bars(tr: Tr, axis: &Axis, cy: f64, group: &[&WatchRow]) -> Html {
+pub fn cursor_bars(tr: Tr, axis: &Axis, cy: f64, group: &[&WatchView]) -> Html {
     let w = axis.w;
     let mut at: Vec<(i64, usize)> = Vec::new();
     for c in group
         .iter()
-        .filter_map(|wr| wr.end.as_ref().map(|e| e.rv).or(wr.cursor).or(wr.start))
+        .filter_map(|wr| wr.end.as_ref().map(|e| e.rv).or(wr.read.last_rv).or(wr.start))
         .filter(|r| *r >= w.lo && *r <= w.hi)
     {
         match at.iter_mut().find(|(r, _)| *r == c) {

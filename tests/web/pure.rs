@@ -88,30 +88,45 @@ fn revisions_tokens_and_latest_object_are_read_from_the_typed_answers() {
 fn watches_are_followed_through_the_log() {
     let cm =
         |n: &str| format!(r#"POST /api/v1/namespaces/default/configmaps {{"metadata":{{"name":"{n}"}}}}"#);
-    let es = entries_of(&[
-        &cm("a"),
-        "GET /api/v1/namespaces/default/configmaps?watch=true&resourceVersion=0",
-        "events w1",
-        "pause w1",
-        &cm("b"),
-    ]);
-    let ws = lines::watches(&es);
+    let lines = [
+        cm("a"),
+        "GET /api/v1/namespaces/default/configmaps?watch=true&resourceVersion=0".into(),
+        "events w1".into(),
+        "pause w1".into(),
+        cm("b"),
+    ];
+    let mut s = rvlab::script::Session::with_explain(true);
+    let es: Vec<_> = lines
+        .iter()
+        .enumerate()
+        .map(|(i, l)| rvlab::ui::state::Entry::new(l.as_str(), s.run_line_outcome(i + 1, l)))
+        .collect();
+    // The session's one model of each watch: the line that opened it and what the script did.
+    let ws = s.watches();
     assert_eq!(ws.len(), 1);
-    assert_eq!(ws[0].id, "w1");
-    assert_eq!(ws[0].request, "GET /api/v1/namespaces/default/configmaps?watch=true&resourceVersion=0");
-    assert!(ws[0].why.is_some(), "the decision that opened it");
+    assert_eq!((ws[0].id.as_str(), ws[0].line), ("w1", 2));
     assert_eq!(
-        ws[0].frames[0],
+        es[ws[0].line - 1].line.to_string(),
+        "GET /api/v1/namespaces/default/configmaps?watch=true&resourceVersion=0"
+    );
+    let opened = es[ws[0].line - 1].why.as_deref();
+    assert!(opened.is_some(), "the decision that opened it");
+    assert_eq!(ws[0].script.reads, [3]);
+    let read = &es[2];
+    let frames = lines::frames_of(read.reply.events().unwrap(), read.why.as_deref(), opened);
+    assert_eq!(
+        frames[0],
         lines::Frame {
             kind: rvlab::apiserver::watch::FrameType::Added,
             name: "a".into(),
             rv: "2".into(),
             detail: String::new(),
-            watch_why: ws[0].why.clone(),
+            watch_why: opened.cloned(),
             ended_why: None
         }
     );
-    assert!(ws[0].paused && !ws[0].closed && !ws[0].cancelled);
+    let sc = &ws[0].script;
+    assert!(sc.paused && !sc.closed && !sc.cancelled);
     // An ERROR frame says its Status code and reason.
     let error = rvlab::script::reply::EventFacts::of(
         rvlab::apiserver::watch::FrameType::Error,
@@ -120,7 +135,7 @@ fn watches_are_followed_through_the_log() {
     assert_eq!(lines::frame_of(&error).detail, "410 Expired");
 }
 
-/// The sandbox keeps what its outputs show (revisions, continue tokens, watches) folded as lines
+/// The sandbox keeps what its outputs show (revisions, continue tokens) folded as lines
 /// run, with marks every 1,024 entries; after every kind of change it must equal the fold of the
 /// entries up to the scrubber.
 #[wasm_bindgen_test]
@@ -147,7 +162,6 @@ fn the_sandbox_keeps_what_its_outputs_show_in_step_with_the_scrubber() {
     let lab = Rc::new(start);
     check(&lab, "replayed");
     assert!(lab.seen().revisions().count() > 1000 && lab.seen().tokens().count() > 0);
-    assert!(!lab.seen().watches.is_empty() && !lab.seen().watches[0].frames.is_empty());
     let lab = lab.reduce(Action::Run((2000..2100).map(line).collect()));
     check(&lab, "ran");
     let mut lab = lab;

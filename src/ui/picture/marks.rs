@@ -5,7 +5,6 @@
 
 use std::collections::HashMap;
 
-use crate::apiserver::continue_token::ContinueToken;
 use crate::apiserver::verb::Verb;
 use crate::script::reply::{Body, Reply};
 use crate::script::why::OutputWhy;
@@ -75,18 +74,18 @@ pub fn marks<'a>(
         }
         if a.code == 200
             && let Body::List(l) = &a.body
-            && let Some(rv) = l.resource_version.as_deref().and_then(|s| s.trim().parse::<i64>().ok())
+            && let Some(rv) = l.revision
         {
             out.push(Mark { kind: MarkKind::List, rv, entry: i });
         }
         if let Some(tok) = a.body.continue_token()
-            && let Ok(t) = ContinueToken::decode(tok)
+            && let Some(token_rv) = a.body.continue_rv()
         {
             let this_page = a.continued.as_ref().and_then(|t| pages.get(t).copied());
             let page = this_page.unwrap_or(1) + 1;
             pages.insert(tok.to_string(), page);
-            let latest = t.rv <= 0;
-            let rv = if latest { head } else { t.rv };
+            let latest = token_rv <= 0;
+            let rv = if latest { head } else { token_rv };
             out.push(Mark { kind: MarkKind::Token { page, latest }, rv, entry: i });
         }
     }

@@ -38,40 +38,6 @@ pub struct Lane {
     pub recent: Vec<(i64, i64, bool)>,
 }
 
-/// How a watch ended, as the engine and the frames read say.
-#[derive(Clone, Debug, PartialEq)]
-pub struct WatchEnd {
-    /// Where it is drawn: the requested RV for a refused start, else the last RV it delivered.
-    pub rv: i64,
-    /// The log entry that saw the end (the `events` read), or the one that opened it.
-    pub entry: usize,
-    /// The code of the ERROR frame that ended it (None: it just stopped, no ERROR frame).
-    pub code: Option<u16>,
-    /// The `ended` value of the engine's typed decision.
-    pub cause: Option<EndReason>,
-}
-
-/// One watch the script opened.
-#[derive(Clone, Debug, PartialEq)]
-pub struct WatchRow {
-    pub id: String,
-    pub entry: usize,
-    pub apiserver: usize,
-    pub resource: String,
-    /// The RV it asked to start after (exclusive), if one.
-    pub start: Option<i64>,
-    /// The RVs of the frames its client read, and of the bookmarks among them.
-    pub frames: Vec<i64>,
-    pub bookmarks: Vec<i64>,
-    /// The newest RV its client read.
-    pub cursor: Option<i64>,
-    /// Frames held for a consumer that stopped reading, and how many fit.
-    pub buffered: usize,
-    pub buffer_limit: usize,
-    pub paused: bool,
-    pub end: Option<WatchEnd>,
-}
-
 /// One apiserver's watch cache window for one resource.
 #[derive(Clone, Debug, PartialEq)]
 pub struct CacheBand {
@@ -102,7 +68,6 @@ pub struct Model {
     pub compact_key_writes: usize,
     pub marks: Vec<Mark>,
     pub caches: Vec<CacheBand>,
-    pub watches: Vec<WatchRow>,
     /// The read model this was built from (the system view draws it).
     pub view: View,
 }
@@ -110,7 +75,7 @@ pub struct Model {
 impl Model {
     /// Nothing happened yet: no writes, no reads, no watches.
     pub fn is_empty(&self) -> bool {
-        self.keys == 0 && self.marks.is_empty() && self.watches.is_empty() && self.current <= 1
+        self.keys == 0 && self.marks.is_empty() && self.view.watches.is_empty() && self.current <= 1
     }
 }
 
@@ -156,11 +121,11 @@ impl Step {
                 }
             }
         }
-        for w in &m.watches {
-            let old = p.watches.iter().find(|o| o.id == w.id && o.entry == w.entry);
-            let seen = |r: &i64| old.is_some_and(|o| o.frames.contains(r) || o.bookmarks.contains(r));
-            for r in w.frames.iter().chain(&w.bookmarks).filter(|r| !seen(r)) {
-                s.frames.push((w.id.clone(), *r));
+        for w in &m.view.watches {
+            let old = p.view.watches.iter().find(|o| o.id == w.id && o.line == w.line);
+            let seen = |r: i64| old.is_some_and(|o| o.events().chain(o.bookmarks()).any(|q| q == r));
+            for r in w.events().chain(w.bookmarks()).filter(|r| !seen(*r)) {
+                s.frames.push((w.id.clone(), r));
             }
             if old.is_none() {
                 s.started.push(w.id.clone());
@@ -195,42 +160,6 @@ fn bucket(rev: i64, w: Window) -> usize {
 /// The reads the log's outputs carry ([`crate::ui::picture::marks`]).
 pub fn marks(entries: &[Entry], head: i64) -> Vec<Mark> {
     crate::ui::picture::marks(entries.iter().map(|e| (&*e.reply, e.why.as_deref())), head)
-}
-
-/// The watches of the read model as rows.
-pub fn watch_rows(view: &View) -> Vec<WatchRow> {
-    view.watches
-        .iter()
-        .map(|w| {
-            let entry = w.line.saturating_sub(1);
-            let start = w.requested_rv.filter(|r| *r > 0).or(w.stream.as_ref().and_then(|s| s.started_from));
-            let frames: Vec<i64> =
-                w.read.rvs.iter().filter(|(_, k)| *k == FrameKind::Event).map(|(r, _)| *r).collect();
-            let bookmarks =
-                w.read.rvs.iter().filter(|(_, k)| *k == FrameKind::Bookmark).map(|(r, _)| *r).collect();
-            let closed = w.read.ended || w.stream.as_ref().is_some_and(|s| s.closed);
-            let end = closed.then(|| WatchEnd {
-                rv: w.read.last_rv.or(start).unwrap_or(view.revision),
-                entry: w.read.ended_line.map_or(entry, |l| l.saturating_sub(1)),
-                code: w.read.error_code,
-                cause: w.ended.as_ref().map(|e| e.ended),
-            });
-            WatchRow {
-                id: w.id.clone(),
-                entry,
-                apiserver: w.apiserver,
-                resource: w.resource.to_string(),
-                start,
-                frames,
-                bookmarks,
-                cursor: w.read.last_rv,
-                buffered: w.stream.as_ref().map_or(0, |s| s.buffered),
-                buffer_limit: w.stream.as_ref().map_or(0, |s| s.buffer_limit),
-                paused: w.stream.as_ref().is_some_and(|s| s.paused),
-                end,
-            }
-        })
-        .collect()
 }
 
 /// The watch cache windows worth drawing: every apiserver's cache of each resource the sandbox
@@ -347,9 +276,11 @@ pub fn build(session: &Session, entries: &[Entry], window: Option<Window>) -> Mo
         let lane = Lane { key: lane.key, short: lane.short, body, changes: changes.len(), recent };
         if folded { more_lanes.push(lane) } else { lanes.push(lane) }
     }
-    let watches = watch_rows(&view);
-    for r in
-        watches.iter().map(|w| w.resource.clone()).chain(view.informers.iter().map(|i| i.resource.clone()))
+    for r in view
+        .watches
+        .iter()
+        .map(|w| w.resource.to_string())
+        .chain(view.informers.iter().map(|i| i.resource.clone()))
     {
         if !r.is_empty() && !resources.contains(&r) {
             resources.push(r);
@@ -373,7 +304,6 @@ pub fn build(session: &Session, entries: &[Entry], window: Option<Window>) -> Mo
         compact_key_writes,
         marks,
         caches: caches(&view, &resources),
-        watches,
         view,
     }
 }

@@ -26,12 +26,12 @@ pub(super) fn table(tr: Tr, m: &Model) -> Html {
         };
         html! { <li>{ text }</li> }
     });
-    let watches = m.watches.iter().map(|w| {
+    let watches = m.view.watches.iter().map(|w| {
         let mut text = match w.start {
             Some(s) => tr.f(K::TlWatchStart, &[&w.id, &s]),
             None => tr.f(K::TlWatchRow, &[&w.id, &w.apiserver, &w.resource]),
         };
-        if let Some(c) = w.cursor {
+        if let Some(c) = w.read.last_rv {
             text.push_str(" · ");
             text.push_str(&tr.f(K::TlWatchAt, &[&w.id, &c]));
         }
@@ -60,7 +60,8 @@ pub(super) fn table(tr: Tr, m: &Model) -> Html {
     let timers = timer_list(tr, v, &drawn, usize::MAX)
         .into_iter()
         .map(|t| html! { <li data-timer={t.kind.as_str()}>{ t.text }</li> });
-    let nothing = m.marks.is_empty() && m.caches.is_empty() && m.compact.is_none() && m.watches.is_empty();
+    let nothing =
+        m.marks.is_empty() && m.caches.is_empty() && m.compact.is_none() && m.view.watches.is_empty();
     html! {
         <details id="tl-table" class="tl-table">
             <summary>{ tr.t(K::TlTable) }</summary>

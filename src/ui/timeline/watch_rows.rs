@@ -36,47 +36,47 @@ pub(super) fn draw(
     let fresh = change.fresh();
     // Watches: one row each; beyond [`MAX_WATCH_ROWS`], the first few and one summary row per
     // apiserver for the rest, until it is opened.
-    let on: Vec<usize> = m.watches.iter().map(|w| w.apiserver).collect();
+    let on: Vec<usize> = m.view.watches.iter().map(|w| w.apiserver).collect();
     let plan = crate::ui::picture::watches::watch_rows(&on, opened);
-    for wr in plan.rows.iter().filter_map(|i| m.watches.get(*i)) {
+    for wr in plan.rows.iter().filter_map(|i| m.view.watches.get(*i)) {
         tops.push(*y);
         let cy = g.mid(*y);
         let row_name =
             fit(&format!("{} · {}", wr.id, tr.f(K::TlApiserver, &[&wr.apiserver])), g.x1 - g.x0, false);
         let in_w = |r: i64| r >= w.lo && r <= w.hi;
         let from = wr.start.unwrap_or(w.lo - 1);
-        let to = wr.end.as_ref().map(|e| e.rv).or(wr.cursor).unwrap_or(m.current);
+        let to = wr.end.as_ref().map(|e| e.rv).or(wr.read.last_rv).unwrap_or(m.current);
         let xa = clamp(x(from as f64 + 1.0));
         let xb = clamp(x(to as f64 + 0.5));
-        let (hl, onclick, onmouseenter, onmouseleave) = mark_attrs(wr.entry);
+        let (hl, onclick, onmouseenter, onmouseleave) = mark_attrs(wr.line.saturating_sub(1));
         let start = wr.start.filter(|r| in_w(*r)).map(|r| {
             let xs = x(r as f64 + 0.5);
             html! {
-                <g class={classes!("mark", "watch-start", change.started.contains(&wr.id).then_some(fresh))} data-kind="watch-start" data-rv={r.to_string()} data-line={(wr.entry + 1).to_string()} data-apiserver={wr.apiserver.to_string()}>
+                <g class={classes!("mark", "watch-start", change.started.contains(&wr.id).then_some(fresh))} data-kind="watch-start" data-rv={r.to_string()} data-line={wr.line.to_string()} data-apiserver={wr.apiserver.to_string()}>
                     <title>{ tr.f(K::TlWatchStart, &[&wr.id, &r]) }</title>
                     { hit(xs, cy) }
                     <circle cx={f(xs)} cy={f(cy)} r="5" />
                 </g>
             }
         });
-        let ticks = wr.frames.iter().filter(|r| in_w(**r)).map(|r| {
-            let xt = x(*r as f64 + 0.5);
-            html! { <line class={classes!("frame", change.new_frame(&wr.id, *r).then_some(fresh))} x1={f(xt)} x2={f(xt)} y1={f(cy - 6.0)} y2={f(cy + 6.0)} /> }
+        let ticks = wr.events().filter(|r| in_w(*r)).map(|r| {
+            let xt = x(r as f64 + 0.5);
+            html! { <line class={classes!("frame", change.new_frame(&wr.id, r).then_some(fresh))} x1={f(xt)} x2={f(xt)} y1={f(cy - 6.0)} y2={f(cy + 6.0)} /> }
         });
-        let bookmarks = wr.bookmarks.iter().filter(|r| in_w(**r)).map(|r| {
-            let xb = x(*r as f64 + 0.5);
+        let bookmarks = wr.bookmarks().filter(|r| in_w(*r)).map(|r| {
+            let xb = x(r as f64 + 0.5);
             html! {
-                <g class={classes!("mark", "bookmark", change.new_frame(&wr.id, *r).then_some(fresh))} data-kind="bookmark" data-rv={r.to_string()} data-line={(wr.entry + 1).to_string()}>
-                    <title>{ tr.f(K::TlBookmark, &[&wr.id, r]) }</title>
+                <g class={classes!("mark", "bookmark", change.new_frame(&wr.id, r).then_some(fresh))} data-kind="bookmark" data-rv={r.to_string()} data-line={wr.line.to_string()}>
+                    <title>{ tr.f(K::TlBookmark, &[&wr.id, &r]) }</title>
                     { hit(xb, cy) }
                     <path d={format!("M{} {}l5 5l-5 5l-5 -5z", f(xb), f(cy - 5.0))} />
                 </g>
             }
         });
-        let cursor = wr.cursor.filter(|r| in_w(*r) && wr.end.is_none()).map(|r| {
+        let cursor = wr.read.last_rv.filter(|r| in_w(*r) && wr.end.is_none()).map(|r| {
             let xc = x(r as f64 + 0.5);
             html! {
-                <g class={classes!("mark", "watch", hl.then_some("hl"))} data-kind="watch-frame" data-rv={r.to_string()} data-line={(wr.entry + 1).to_string()} data-x={f(xc)} data-cy={f(cy)} data-nav="" tabindex="-1" role="button"
+                <g class={classes!("mark", "watch", hl.then_some("hl"))} data-kind="watch-frame" data-rv={r.to_string()} data-line={wr.line.to_string()} data-x={f(xc)} data-cy={f(cy)} data-nav="" tabindex="-1" role="button"
                     onclick={onclick.clone()} onmouseenter={onmouseenter.clone()} onmouseleave={onmouseleave.clone()}>
                     <title>{ tr.f(K::TlWatchAt, &[&wr.id, &r]) }</title>
                     { hit(xc, cy) }
@@ -88,20 +88,22 @@ pub(super) fn draw(
         // Where the end's label and the buffer's text go: beside their mark, meeting no line,
         // mark or other label (`picture::rows`).
         let ended = wr.end.as_ref().map(|e| (e, clamp(x(e.rv as f64 + 0.5)), end_text(tr, e)));
-        let ehl =
-            ended.as_ref().is_some_and(|(e, _, _)| p.selected == Some(e.entry) || p.hovered == Some(e.entry));
+        let ehl = ended.as_ref().is_some_and(|(e, _, _)| {
+            p.selected == Some(e.line.saturating_sub(1)) || p.hovered == Some(e.line.saturating_sub(1))
+        });
         // The selected line's labels are bold: measured so.
         let measure = |t: &str| if ehl { bold_width(t) } else { text_width(t) };
         let mark_xs: Vec<f64> = wr
             .start
             .filter(|r| in_w(*r))
             .into_iter()
-            .chain(wr.frames.iter().chain(&wr.bookmarks).copied().filter(|r| in_w(*r)))
-            .chain(wr.cursor.filter(|r| in_w(*r) && wr.end.is_none()))
+            .chain(wr.events().chain(wr.bookmarks()).filter(|r| in_w(*r)))
+            .chain(wr.read.last_rv.filter(|r| in_w(*r) && wr.end.is_none()))
             .map(|r| x(r as f64 + 0.5))
             .collect();
-        let buffer_text = (wr.end.is_none() && wr.paused && wr.buffer_limit > 0)
-            .then(|| tr.f(K::TlBuffer, &[&wr.buffered, &wr.buffer_limit]));
+        let (buffered, buffer_limit) = wr.buffered();
+        let buffer_text = (wr.end.is_none() && wr.held() && buffer_limit > 0)
+            .then(|| tr.f(K::TlBuffer, &[&buffered, &buffer_limit]));
         let input = super::super::picture::rows::WatchIn {
             bar: (xa, xb.max(xa)),
             marks: mark_xs,
@@ -117,12 +119,12 @@ pub(super) fn draw(
             &measure,
         );
         let end = ended.map(|(e, xe, (error, text))| {
-            let (_, eclick, eenter, eleave) = mark_attrs(e.entry);
+            let (_, eclick, eenter, eleave) = mark_attrs(e.line.saturating_sub(1));
             let lbl = laid.end.clone();
             html! {
                 <g class={classes!("mark", "watch-end", if error { "error" } else { "clean" }, ehl.then_some("hl"), change.ended.contains(&wr.id).then_some(fresh))} data-kind="watch-end"
                     data-cause={e.cause.and_then(cause_name)} data-code={e.code.map(|c| c.to_string())}
-                    data-apiserver={wr.apiserver.to_string()} data-rv={e.rv.to_string()} data-line={(e.entry + 1).to_string()}
+                    data-apiserver={wr.apiserver.to_string()} data-rv={e.rv.to_string()} data-line={e.line.to_string()}
                     data-cx={f(xe)} data-cy={f(cy)} data-nav="" tabindex="-1" role="button" onclick={eclick} onmouseenter={eenter} onmouseleave={eleave}>
                     <title>{ tr.f(K::TlWatchEnded, &[&wr.id, &text]) }</title>
                     { hit(xe, cy) }
@@ -134,7 +136,7 @@ pub(super) fn draw(
         });
         let buffer = laid.buffer.as_ref().map(|l| placed_label("buffer-label", l, "buffer"));
         parts.push(html! {
-            <g class="row watch-row" key={format!("watch-{}", wr.id)} data-watch={wr.id.clone()} data-apiserver={wr.apiserver.to_string()} data-resource={wr.resource.clone()}>
+            <g class="row watch-row" key={format!("watch-{}", wr.id)} data-watch={wr.id.clone()} data-apiserver={wr.apiserver.to_string()} data-resource={wr.resource}>
                 { gutter_label_as("watch-label", g, cy, &wr.id, Some(&tr.f(K::TlApiserver, &[&wr.apiserver])), &tr.f(K::TlWatchRow, &[&wr.id, &wr.apiserver, &wr.resource])) }
                 <line class={classes!("bar", wr.end.is_some().then_some("ended"))} x1={f(xa)} x2={f(xb.max(xa))} y1={f(cy)} y2={f(cy)} />
                 <g class="frames">{ for ticks }</g>
@@ -149,7 +151,7 @@ pub(super) fn draw(
     }
     for fold in &plan.folds {
         let n = fold.apiserver;
-        let group: Vec<&WatchRow> = fold.watches.iter().filter_map(|i| m.watches.get(*i)).collect();
+        let group: Vec<&WatchView> = fold.watches.iter().filter_map(|i| m.view.watches.get(*i)).collect();
         let errors = group.iter().filter(|w| w.end.as_ref().is_some_and(|e| e.code.is_some())).count();
         let clean = group.iter().filter(|w| w.end.as_ref().is_some_and(|e| e.code.is_none())).count();
         tops.push(*y);
