@@ -20,6 +20,9 @@ pub mod serve;
 /// `rvlab run --against`: a script against a real cluster and the simulation (host only).
 #[cfg(not(target_arch = "wasm32"))]
 pub mod against;
+/// Where the real client programs the soak and the tests drive are found.
+#[cfg(not(target_arch = "wasm32"))]
+pub mod tools;
 
 #[cfg(target_arch = "wasm32")]
 pub mod ui;

@@ -6,13 +6,10 @@
 #![allow(dead_code)]
 
 use std::io::Write;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::process::Command;
 
-/// The Python client's pinned version (`./dev.sh test` makes a virtualenv with it).
-pub const PY_KUBERNETES: &str = "37.0.2";
-/// `@kubernetes/client-node`, pinned (2.x needs Node 22).
-pub const CLIENT_NODE: &str = "1.4.0";
+use rvlab::tools::on_path;
 
 /// Whether a missing program is a failure (under `./dev.sh test` or CI) rather than a skip.
 pub fn required() -> bool {
@@ -26,26 +23,6 @@ fn missing<T>(what: &str, why: String) -> Option<T> {
     // Straight to the process's stderr, past the test harness's capture: a skip is seen.
     let _ = writeln!(std::io::stderr(), "SKIPPED: {text}");
     None
-}
-
-/// The per-machine tool cache `./dev.sh` installs into.
-fn tool_cache() -> PathBuf {
-    if let Some(d) = std::env::var_os("RVLAB_TOOLS") {
-        return PathBuf::from(d);
-    }
-    std::env::var_os("XDG_CACHE_HOME")
-        .map(PathBuf::from)
-        .or_else(|| std::env::var_os("HOME").map(|h| Path::new(&h).join(".cache")))
-        .unwrap_or_default()
-        .join("rvlab/tools")
-}
-
-fn on_path(name: &str) -> Option<PathBuf> {
-    std::env::var_os("PATH")
-        .into_iter()
-        .flat_map(|p| std::env::split_paths(&p).collect::<Vec<_>>())
-        .map(|d| d.join(name))
-        .find(|p| p.is_file())
 }
 
 /// kubectl on `PATH`.
@@ -68,45 +45,15 @@ pub fn etcd() -> Option<PathBuf> {
     }
 }
 
-/// A Python with `kubernetes==37.0.2` (`RVLAB_PYTHON`, or the virtualenv in the tool cache).
+/// A Python with the pinned `kubernetes` (`RVLAB_PYTHON`, or the virtualenv in the tool cache).
 pub fn python() -> Option<PathBuf> {
-    let p = std::env::var_os("RVLAB_PYTHON").map_or_else(
-        || tool_cache().join(format!("python-kubernetes-{PY_KUBERNETES}/bin/python")),
-        PathBuf::from,
-    );
-    let check = format!(
-        "import kubernetes; assert kubernetes.__version__ == '{PY_KUBERNETES}', kubernetes.__version__"
-    );
-    let ok = Command::new(&p).args(["-c", &check]).status().is_ok_and(|s| s.success());
-    if ok {
-        Some(p)
-    } else {
-        missing(
-            &format!("the Python client kubernetes=={PY_KUBERNETES}"),
-            format!("{} cannot import it (or set RVLAB_PYTHON)", p.display()),
-        )
-    }
+    rvlab::tools::python_client(None).map_or_else(|m| missing(&m.what, m.why), Some)
 }
 
-/// The folder whose `node_modules` holds `@kubernetes/client-node` 1.4.0 (`RVLAB_CLIENT_NODE`,
-/// or the tool cache), with `node` on `PATH`.
+/// The folder whose `node_modules` holds the pinned `@kubernetes/client-node`
+/// (`RVLAB_CLIENT_NODE`, or the tool cache), with `node` on `PATH`.
 pub fn client_node() -> Option<PathBuf> {
-    let dir = std::env::var_os("RVLAB_CLIENT_NODE")
-        .map_or_else(|| tool_cache().join(format!("client-node-{CLIENT_NODE}")), PathBuf::from);
-    let pkg = dir.join("node_modules/@kubernetes/client-node/package.json");
-    let version = std::fs::read_to_string(&pkg)
-        .ok()
-        .and_then(|t| serde_json::from_str::<serde_json::Value>(&t).ok())
-        .and_then(|v| v["version"].as_str().map(str::to_string));
-    let what = format!("@kubernetes/client-node {CLIENT_NODE}");
-    if on_path("node").is_none() {
-        return missing(&what, "node is not on PATH".into());
-    }
-    if version.as_deref() == Some(CLIENT_NODE) {
-        Some(dir)
-    } else {
-        missing(&what, format!("{} has {version:?} (or set RVLAB_CLIENT_NODE)", pkg.display()))
-    }
+    rvlab::tools::client_node(None).map_or_else(|m| missing(&m.what, m.why), Some)
 }
 
 /// The kube-rs example (`examples/controller.rs`), built beside the test binaries (`target/<profile>/examples/controller`) by

@@ -21,9 +21,7 @@ use std::time::Duration;
 
 use serde_json::Value;
 
-/// The pinned versions, as `tests/support/external.rs` names them.
-const PY_KUBERNETES: &str = "37.0.2";
-const CLIENT_NODE: &str = "1.4.0";
+use rvlab::tools::on_path;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Kind {
@@ -54,25 +52,6 @@ pub struct Tools {
     pub controller: Option<PathBuf>,
 }
 
-fn tool_cache() -> PathBuf {
-    if let Some(d) = std::env::var_os("RVLAB_TOOLS") {
-        return PathBuf::from(d);
-    }
-    std::env::var_os("XDG_CACHE_HOME")
-        .map(PathBuf::from)
-        .or_else(|| std::env::var_os("HOME").map(|h| Path::new(&h).join(".cache")))
-        .unwrap_or_default()
-        .join("rvlab/tools")
-}
-
-fn on_path(name: &str) -> Option<PathBuf> {
-    std::env::var_os("PATH")
-        .into_iter()
-        .flat_map(|p| std::env::split_paths(&p).collect::<Vec<_>>())
-        .map(|d| d.join(name))
-        .find(|p| p.is_file())
-}
-
 impl Tools {
     /// Fills in what was not given; returns what is missing, with why.
     pub fn resolve(&mut self) -> Vec<String> {
@@ -83,37 +62,13 @@ impl Tools {
         if self.kubectl.is_none() {
             missing.push("kubectl: not on PATH".to_string());
         }
-        let python = self.python.clone().unwrap_or_else(|| {
-            std::env::var_os("RVLAB_PYTHON").map_or_else(
-                || tool_cache().join(format!("python-kubernetes-{PY_KUBERNETES}/bin/python")),
-                PathBuf::from,
-            )
-        });
-        let check = format!("import kubernetes; assert kubernetes.__version__ == '{PY_KUBERNETES}'");
-        if Command::new(&python).args(["-c", &check]).status().is_ok_and(|s| s.success()) {
-            self.python = Some(python);
-        } else {
-            self.python = None;
-            missing.push(format!(
-                "the Python client kubernetes=={PY_KUBERNETES}: {} cannot import it",
-                python.display()
-            ));
+        match rvlab::tools::python_client(self.python.take()) {
+            Ok(p) => self.python = Some(p),
+            Err(m) => missing.push(m.to_string()),
         }
-        let dir = self.client_node.clone().unwrap_or_else(|| {
-            std::env::var_os("RVLAB_CLIENT_NODE")
-                .map_or_else(|| tool_cache().join(format!("client-node-{CLIENT_NODE}")), PathBuf::from)
-        });
-        let pkg = dir.join("node_modules/@kubernetes/client-node/package.json");
-        let version = std::fs::read_to_string(&pkg)
-            .ok()
-            .and_then(|t| serde_json::from_str::<Value>(&t).ok())
-            .and_then(|v| v["version"].as_str().map(str::to_string));
-        if on_path("node").is_some() && version.as_deref() == Some(CLIENT_NODE) {
-            self.client_node = Some(dir);
-        } else {
-            self.client_node = None;
-            missing
-                .push(format!("@kubernetes/client-node {CLIENT_NODE}: node on PATH and {}", pkg.display()));
+        match rvlab::tools::client_node(self.client_node.take()) {
+            Ok(d) => self.client_node = Some(d),
+            Err(m) => missing.push(m.to_string()),
         }
         let controller = self.controller.clone().or_else(|| {
             let exe = std::env::current_exe().ok()?;
