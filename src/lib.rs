@@ -20,8 +20,8 @@ pub mod serve;
 /// `rvlab run --against`: a script against a real cluster and the simulation (host only).
 #[cfg(not(target_arch = "wasm32"))]
 pub mod against;
-/// Where the real client programs the soak and the tests drive are found.
-#[cfg(not(target_arch = "wasm32"))]
+/// Where the real client programs the soak and the tests drive are found (the tests
+/// compile for wasm32 too; nothing there calls it).
 pub mod tools;
 
 #[cfg(target_arch = "wasm32")]
