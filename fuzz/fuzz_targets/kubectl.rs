@@ -5,4 +5,8 @@ use libfuzzer_sys::fuzz_target;
 #[path = "../common/mod.rs"]
 mod common;
 
+// Why mimalloc: fuzz/README.md.
+#[global_allocator]
+static ALLOC: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 fuzz_target!(|data: &[u8]| common::check_kubectl(data));
