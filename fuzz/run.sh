@@ -66,6 +66,10 @@ for t in "${targets[@]}"; do
   # (FUZZ_TIMEOUT=900), or a starved input is reported as a hang.
   timeout=${FUZZ_TIMEOUT:-$timeout}
   echo "== $t (${limit[*]}, -timeout=$timeout)"
+  # The commit the target is built from (+ when the code under test had changes), taken before
+  # the run: a run takes hours, and the checkout may move on meanwhile.
+  commit=$(git rev-parse --short HEAD)
+  [ -z "$(git status --porcelain -- src fuzz/common fuzz/fuzz_targets Cargo.toml Cargo.lock)" ] || commit="$commit+"
   start=$(date +%s)
   out=$(cargo +nightly fuzz run "${build[@]}" --fuzz-dir fuzz "$t" "$tgt/fuzz-corpus/$t" "fuzz/corpus/$t" -- \
     "${limit[@]}" ${fork[@]+"${fork[@]}"} -timeout="$timeout" -rss_limit_mb=2048 -max_len=4096 \
@@ -88,9 +92,6 @@ for t in "${targets[@]}"; do
   seconds=$(( $(date +%s) - start ))
   printf '%s\t%s\t%s\t%s\t%s\n' "$(date -u +%FT%TZ)" "$t" "${execs:-?}" "$seconds" "$findings" >> "$tgt/fuzz-log.tsv"
   if [ -n "$record" ]; then
-    # The commit the targets were built from; + when the code under test had changes.
-    commit=$(git rev-parse --short HEAD)
-    [ -z "$(git status --porcelain -- src fuzz/common fuzz/fuzz_targets Cargo.toml Cargo.lock)" ] || commit="$commit+"
     # A run that printed no count (cut short) is recorded with 0 executions and a finding.
     [[ "${execs:-}" =~ ^[0-9]+$ ]] || { execs=0; findings=$((findings > 0 ? findings : 1)); }
     printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$(date -u +%F)" "$t" "$execs" "$seconds" "$commit" "$findings" \
