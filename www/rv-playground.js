@@ -74,8 +74,20 @@
         if (typeof mod.mountEmbed !== "function") throw new Error("the app's module has no mountEmbed (a build without the app)");
         var sheet = new CSSStyleSheet();
         sheet.replaceSync(SHADOW_CSS + got[1].replace(/:root\b/g, ":host"));
+        // Where the pictures measure their labels: hidden, styled like the embeds (the host
+        // page's body has none of the app's styles).
+        var box = document.createElement("div");
+        box.setAttribute("aria-hidden", "true");
+        box.className = "rv-playground-measure";
+        box.style.cssText = "position:absolute;left:-10000px;top:0;width:0;height:0;overflow:hidden;visibility:hidden";
+        var boxRoot = box.attachShadow({ mode: "open" });
+        boxRoot.adoptedStyleSheets = [sheet];
+        var measure = document.createElement("div");
+        measure.className = "app";
+        boxRoot.appendChild(measure);
+        document.body.appendChild(box);
         RvPlayground.module = mod;
-        return { mod: mod, sheet: sheet };
+        return { mod: mod, sheet: sheet, measure: measure };
       })();
     }
     return shared;
@@ -208,7 +220,7 @@
         root.setAttribute("role", "region");
         root.setAttribute("aria-label", self.getAttribute("title") || "rvlab");
         shadow.replaceChildren(root);
-        self._app = app.mod.mountEmbed(self, root, queryFor(self), new URL(".", APP_URL).href,
+        self._app = app.mod.mountEmbed(self, root, app.measure, queryFor(self), new URL(".", APP_URL).href,
           function (output) { self._output(output); },
           function () {
             self._ready = true;

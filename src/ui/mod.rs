@@ -92,7 +92,8 @@ impl Mounted {
 }
 
 /// Mounts the app in embed mode into `root` (a node in the shadow root of `element`, the
-/// `<rv-playground>` element). `query` holds the element's attributes as the frame's address
+/// `<rv-playground>` element); `measure` is a hidden element under a shadow root with the app's
+/// stylesheet where the pictures measure their labels (the same one for every embed). `query` holds the element's attributes as the frame's address
 /// would (`embed=1&script=…&mode=…&theme=…&lang=…&height=…`); `base` is the address of the
 /// app's directory, where lesson files are fetched (`lessons/<file>`). Each line that runs calls
 /// `on_output(output)`; `on_ready()` is called once the embed takes runs.
@@ -100,12 +101,14 @@ impl Mounted {
 pub fn mount(
     element: web_sys::Element,
     root: web_sys::Element,
+    measure: web_sys::Element,
     query: &str,
     base: &str,
     on_output: js_sys::Function,
     on_ready: js_sys::Function,
 ) -> Mounted {
     safety::install();
+    timeline::measure_in(measure);
     let host = Rc::new(embed_port::Host::new(element, on_output, on_ready));
     let mut cfg = config::Config::parse(query, "");
     cfg.embed = true;

@@ -213,6 +213,15 @@ const boxes = async () => {
   check(r[0][0].line === 2 && r[0][0].count === 1 && r[1][0].count === 1, "b's new sandbox starts from its script again; a's is untouched", JSON.stringify(r));
 }
 
+{
+  const m = await page.evaluate(() => ({
+    light: document.querySelectorAll('svg.timeline').length,
+    probe: [...document.querySelectorAll('.rv-playground-measure')].map(b => b.shadowRoot.querySelectorAll('svg.timeline text.lbl').length),
+    font: (() => { const b = document.querySelector('.rv-playground-measure'); const t = b && b.shadowRoot.querySelector('svg.timeline'); return t && getComputedStyle(t).fontSize; })(),
+  }));
+  check(m.light === 0 && m.probe.join() === '1' && m.font === '12px',
+    "the pictures measure their labels in one hidden element styled like the embeds (12 px), not in the host page's body", JSON.stringify(m));
+}
 const stored = await page.evaluate(() => localStorage.length);
 check(stored === 0, 'nothing is saved to localStorage', stored);
 check(wasmRequests.length === 1, 'still ONE wasm request after remounting', wasmRequests.length);
