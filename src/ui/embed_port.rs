@@ -75,6 +75,9 @@ pub struct Host {
     /// The `<rv-playground>` element (the shadow root's host): events from inside the embed
     /// reach the document with it as their target.
     pub element: web_sys::Element,
+    /// The playground's own address (`index.html` beside the module): where "open the full
+    /// playground" goes, since the page's address is the host page's.
+    pub app_url: String,
     /// Called with each output object, in order.
     on_output: js_sys::Function,
     /// Called once, when the embed takes runs.
@@ -83,8 +86,13 @@ pub struct Host {
 }
 
 impl Host {
-    pub fn new(element: web_sys::Element, on_output: js_sys::Function, on_ready: js_sys::Function) -> Host {
-        Host { element, on_output, on_ready, runner: RefCell::new(None) }
+    pub fn new(
+        element: web_sys::Element,
+        app_url: String,
+        on_output: js_sys::Function,
+        on_ready: js_sys::Function,
+    ) -> Host {
+        Host { element, app_url, on_output, on_ready, runner: RefCell::new(None) }
     }
 
     /// A line ran in this sandbox: the element hears of its output.

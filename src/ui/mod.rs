@@ -109,7 +109,7 @@ pub fn mount(
 ) -> Mounted {
     safety::install();
     timeline::measure_in(measure);
-    let host = Rc::new(embed_port::Host::new(element, on_output, on_ready));
+    let host = Rc::new(embed_port::Host::new(element, format!("{base}index.html"), on_output, on_ready));
     let mut cfg = config::Config::parse(query, "");
     cfg.embed = true;
     cfg.host = Some(host.clone());

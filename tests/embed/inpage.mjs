@@ -161,6 +161,12 @@ const rows = () => page.evaluate(ids => ids.map(id => document.getElementById(id
     "Ctrl+Z inside e undoes e's last line only", `${before} → ${after}`);
 }
 
+// "Open the full playground" goes to the playground, not to the host page.
+{
+  const hrefs = await page.evaluate(ids => ids.map(id => document.getElementById(id).shadowRoot.querySelector('#open-full')?.href), ids);
+  check(hrefs.every(h => h && h.startsWith(base + 'index.html#')), "each embed's \"open the full playground\" link goes to the bundle's index.html", hrefs.map(h => h && h.slice(0, 60)).join(' '));
+}
+
 // ---- read-only
 {
   const r = await page.evaluate(() => document.getElementById('d').run('etcd put /x 1').then(v => ({ ok: v }), e => ({ err: e.message })));
