@@ -228,6 +228,23 @@ const boxes = async () => {
   check(m.light === 0 && m.probe.join() === '1' && m.font === '12px',
     "the pictures measure their labels in one hidden element styled like the embeds (12 px), not in the host page's body", JSON.stringify(m));
 }
+// A run() before the element is in the page waits for its embed.
+{
+  const r = await page.evaluate(async () => {
+    const el = document.createElement('rv-playground');
+    el.setAttribute('render', 'page');
+    el.setAttribute('mode', 'interactive');
+    const p = el.run('etcd put /f 1\netcd get /f');
+    document.body.appendChild(el);
+    const out = await p;
+    const where = el.renderedIn;
+    el.remove();
+    return { out, where };
+  });
+  check(r.where === 'page' && r.out.length === 2 && r.out[0].line === 1 && r.out[1].count === 1,
+    'a run() called before the element was in the page waits for its embed and answers from a fresh sandbox', JSON.stringify(r).slice(0, 300));
+}
+
 const stored = await page.evaluate(() => localStorage.length);
 check(stored === 0, 'nothing is saved to localStorage', stored);
 check(wasmRequests.length === 1, 'still ONE wasm request after remounting', wasmRequests.length);
