@@ -329,7 +329,16 @@ pub fn use_embed_lock(app_ref: &NodeRef, on: bool) {
                     .and_then(web_sys::MessageEvent::source)
                     .zip(web_sys::window())
                     .is_some_and(|(from, w)| js_sys::Object::is(&from, &w));
-                if own || done.replace(true) {
+                // An embed mounted in a host page (its app under a shadow root) shares the
+                // document with the page and the other embeds: only the reader's own touches
+                // inside it count (and no message drives it).
+                let elsewhere = app_ref.cast::<web_sys::Element>().is_some_and(|app| {
+                    let in_page = app.get_root_node().dyn_ref::<web_sys::Document>().is_none();
+                    in_page
+                        && (e.dyn_ref::<web_sys::MessageEvent>().is_some()
+                            || !e.composed_path().includes(&app, 0))
+                });
+                if own || elsewhere || done.replace(true) {
                     return;
                 }
                 if let Some(app) = app_ref.cast::<web_sys::Element>() {

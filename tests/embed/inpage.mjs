@@ -167,6 +167,13 @@ const rows = () => page.evaluate(ids => ids.map(id => document.getElementById(id
   check(hrefs.every(h => h && h.startsWith(base + 'index.html#')), "each embed's \"open the full playground\" link goes to the bundle's index.html", hrefs.map(h => h && h.slice(0, 60)).join(' '));
 }
 
+// The reader touched a and e only: their heights are locked (so the page does not jump), the
+// others' are not (a touch elsewhere in the page is not theirs).
+{
+  const locked = await page.evaluate(ids => ids.map(id => document.getElementById(id).shadowRoot.querySelector('.app').hasAttribute('data-locked')), ids);
+  check(locked.join() === 'true,false,false,false,true', 'only the embeds the reader touched (a, e) lock their heights', locked.join());
+}
+
 // ---- read-only
 {
   const r = await page.evaluate(() => document.getElementById('d').run('etcd put /x 1').then(v => ({ ok: v }), e => ({ err: e.message })));
