@@ -16,7 +16,7 @@
 // theme and language per element (and the host page's own lang attribute left alone); each element
 // as tall as its app (its own height with height=), stacked in the page's order without overlap;
 // a changed attribute remounts only its element; nothing is saved to localStorage; no console
-// error. Prints one "ok - …" / "not ok - …" line per check, then "N passed, N failed"; exits 1 on
+// error; where the page cannot import the module, each element falls back to a working frame. Prints one "ok - …" / "not ok - …" line per check, then "N passed, N failed"; exits 1 on
 // any failure, and when it cannot run (no browser, no bundle).
 import fs from 'node:fs';
 import path from 'node:path';
@@ -257,6 +257,32 @@ check(stored === 0, 'nothing is saved to localStorage', stored);
 check(wasmRequests.length === 1, 'still ONE wasm request after remounting', wasmRequests.length);
 check(errors.length === 0, 'no console error', errors.join(' | '));
 check(misses.length === 0, 'no 404 and no request outside the server', misses.join(', '));
+
+// ---- the fallback: where the page cannot import the module, the element renders in a frame
+{
+  const ctx2 = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+  await ctx2.route(u => !u.href.startsWith(origin), r => { misses.push(r.request().url()); r.abort(); });
+  // The host page's own import of the module fails (as under a Content-Security-Policy); the
+  // frame's load of the same file goes through.
+  await ctx2.route(/rvlab-web-[0-9a-f]+\.js$/, r => (r.request().frame().parentFrame() === null ? r.abort() : r.continue()));
+  const p2 = await ctx2.newPage();
+  const warnings = [];
+  p2.on('console', m => { if (m.type() === 'warning') warnings.push(m.text()); });
+  await p2.goto(origin + '/docs/page.html');
+  const where = await until(() => p2.evaluate(() => {
+    const w = ['a', 'b', 'c', 'd', 'e'].map(id => document.getElementById(id).renderedIn);
+    return w.every(x => x === 'frame') && w;
+  }), 30000);
+  check(!!where, 'when the module cannot be imported, every element renders in a frame instead', JSON.stringify(where));
+  const frameEl = await p2.$('#a iframe');
+  const frame = frameEl && await frameEl.contentFrame();
+  const app = frame && await until(() => frame.$('.app.embed #console-input'), 60000);
+  check(!!app, "the fallback frame's embed comes alive");
+  const out = await p2.evaluate(() => document.getElementById('a').run('etcd get /a'));
+  check(out.length === 1 && out[0].line === 2 && out[0].count === 1, "run() works through the fallback frame", JSON.stringify(out));
+  check(warnings.some(w => w.startsWith('rv-playground: rendering in a frame')), 'the console says why the element fell back to a frame', warnings.join(' | ').slice(0, 300));
+  await ctx2.close();
+}
 
 await browser.close();
 server.close();
