@@ -252,9 +252,28 @@ const boxes = async () => {
     'a run() called before the element was in the page waits for its embed and answers from a fresh sandbox', JSON.stringify(r).slice(0, 300));
 }
 
+check(wasmRequests.length === 1, 'still ONE wasm request after remounting', wasmRequests.length);
+
+// render changed on a live element: it moves into a frame (shown through its shadow root's
+// slot) and back into the page.
+{
+  await page.evaluate(() => document.getElementById('e').setAttribute('render', 'frame'));
+  const frameEl = await until(() => page.$('#e > iframe'), 10000);
+  const frame = frameEl && await frameEl.contentFrame();
+  const alive = frame && await until(() => frame.$('.app.embed #console-input'), 60000);
+  const shown = frameEl && await frameEl.evaluate(f => f.getBoundingClientRect().height);
+  const inFrame = await page.evaluate(() => document.getElementById('e').renderedIn);
+  check(inFrame === 'frame' && !!alive && shown > 100, 'render="frame" set on a live element: it renders in a working, visible frame', `${inFrame}, ${shown}px`);
+  await page.evaluate(() => document.getElementById('e').setAttribute('render', 'page'));
+  const back = await until(() => page.evaluate(() => {
+    const el = document.getElementById('e');
+    return el.renderedIn === 'page' && !el.querySelector('iframe') && !!el.shadowRoot.querySelector('.app.embed #console-input');
+  }), 30000);
+  check(!!back, 'and render="page" brings it back into the page (its frame removed)');
+}
+
 const stored = await page.evaluate(() => localStorage.length);
 check(stored === 0, 'nothing is saved to localStorage', stored);
-check(wasmRequests.length === 1, 'still ONE wasm request after remounting', wasmRequests.length);
 check(errors.length === 0, 'no console error', errors.join(' | '));
 check(misses.length === 0, 'no 404 and no request outside the server', misses.join(', '));
 
