@@ -12,11 +12,15 @@
 // script); every element renders in the page (no frame) and comes alive; each run() answers from
 // its own sandbox (a key put in one is not in another) and each rv-output event comes from the
 // element whose sandbox ran the line; a line typed into one embed's console changes only that
-// one; Ctrl+Z in one undoes only there; a read-only embed's run() rejects with the frame's reason;
-// theme and language per element (and the host page's own lang attribute left alone); each element
-// as tall as its app (its own height with height=), stacked in the page's order without overlap;
-// a changed attribute remounts only its element; nothing is saved to localStorage; no console
-// error; where the page cannot import the module, each element falls back to a working frame. Prints one "ok - …" / "not ok - …" line per check, then "N passed, N failed"; exits 1 on
+// one; Ctrl+Z in one undoes only there; only the embeds the reader touched lock their heights;
+// "open the full playground" goes to the bundle's index.html; a read-only embed's run() rejects
+// with the frame's reason; theme and language per element (and the host page's own lang attribute
+// left alone); each element as tall as its app (its own height with height=), stacked in the
+// page's order without overlap; a changed attribute remounts only its element; the pictures
+// measure their labels under the app's stylesheet; a run() before the element is attached waits
+// for it; render changed on a live element moves it into a frame and back; nothing is saved to
+// localStorage; no console error; where the page cannot import the module, each element falls
+// back to a working frame. Prints one "ok - …" / "not ok - …" line per check, then "N passed, N failed"; exits 1 on
 // any failure, and when it cannot run (no browser, no bundle).
 import fs from 'node:fs';
 import path from 'node:path';
