@@ -286,6 +286,11 @@ cmd_test() {
   [ "${PIPESTATUS[0]}" -eq 0 ] || { STATUS=1; failed_part "embed layout: $(grep -a '^not ok' "$logs/embed-layout.log" | head -n 10 | paste -sd, -)"; }
   count_plain "$logs/embed-layout.log"
 
+  phase "five embeds on one page share one module (render=page; headless Chromium)"
+  node tests/embed/inpage.mjs dist 2>&1 | tee "$logs/embed-inpage.log" >&2
+  [ "${PIPESTATUS[0]}" -eq 0 ] || { STATUS=1; failed_part "embeds in the page: $(grep -a '^not ok' "$logs/embed-inpage.log" | head -n 10 | paste -sd, -)"; }
+  count_plain "$logs/embed-inpage.log"
+
   phase "the page's keyboard and phone flow (skip link, 390 px order, response after Send; headless Chromium)"
   node tests/page/flow.mjs dist 2>&1 | tee "$logs/page-flow.log" >&2
   [ "${PIPESTATUS[0]}" -eq 0 ] || { STATUS=1; failed_part "page flow: $(grep -a '^not ok' "$logs/page-flow.log" | head -n 10 | paste -sd, -)"; }
@@ -432,6 +437,8 @@ cmd_bench() {
   local dist="$CARGO_TARGET_DIR/dist"
   if trunk_build release "$dist"; then
     node scripts/bench/page.mjs "$dist" --objects="$objects" --runs="$runs" > "$out/page.txt" || status=1
+    say "one and five embeds on a page, in the page and in frames (issue 34)"
+    node scripts/bench/embeds.mjs "$dist" --runs="$runs" >> "$out/page.txt" || status=1
   else
     say "the release build failed: no page metrics"; status=1
   fi

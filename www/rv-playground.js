@@ -10,21 +10,27 @@
  * paging, its file name such as 05-paging, or an example's name such as pagination) or
  * lesson-src (the address of a lesson file, relative to the host page), mode
  * (readonly|interactive), theme (auto|light|dark), lang (en|zh), height (fixed, in px; without
- * it the frame fits its content), title (the frame's accessible name). Changing an attribute
- * reloads the frame with the new parameters.
+ * it the embed fits its content), title (the embed's accessible name), render (frame|page).
+ * Changing an attribute reloads the embed with the new parameters.
  *
- * The frame loads index.html?embed=1&… from the directory this script was loaded from, so the
- * script and the app must be deployed together. Each element fits its own frame's height from the
- * {type: "rvlab:height", height} messages that frame posts; several elements on one page are
- * independent. Plain JS, no build step.
+ * render="frame" (the default): an iframe loads index.html?embed=1&… from the directory this
+ * script was loaded from, so the script and the app must be deployed together. Each element fits
+ * its own frame's height from the {type: "rvlab:height", height} messages that frame posts.
+ * render="page": the app is mounted in the element's own shadow root, in the host page; every
+ * such element of the page shares ONE import of the app's ES module (one wasm download, one
+ * compile) and its stylesheet, each with its own sandbox, language and theme, and is as tall as
+ * its content. The build writes the module's hashed names into this file (BUILD below, by
+ * scripts/trunk/embed-names.sh); where the module cannot be imported (no names, a file: page, a
+ * Content-Security-Policy) the element falls back to a frame. Several elements on one page are
+ * independent either way. Plain JS, no build step.
  *
  * Driving it (site/src/reference/embedding-api.md): el.run(script) runs the lines in the embed's
  * sandbox as if typed in its console and resolves with an Array of their output objects (what
  * `rvlab run` prints for them); every line that runs in the embed, the reader's own included,
  * dispatches a bubbling "rv-output" CustomEvent whose detail is its output object, in order.
- * A run() before the frame is ready waits for it. Messages go by postMessage (structured clone):
- * to the frame only at the app's origin, and only messages from this element's own frame window
- * and the app's origin are read.
+ * A run() before the embed is ready waits for it. In a frame, messages go by postMessage
+ * (structured clone): to the frame only at the app's origin, and only messages from this element's
+ * own frame window and the app's origin are read. In the page, run() calls the embed directly.
  */
 (function () {
   "use strict";
@@ -41,6 +47,57 @@
   var PARAMS = ["script", "lesson", "lesson-src", "mode", "theme", "lang"];
   var MIN = 120, MAX = 4000, DEFAULT = 420;
   var live = new Set();
+  // This build's hashed file names, written by the build (scripts/trunk/embed-names.sh); null in
+  // the source: then every element renders in a frame.
+  var BUILD = null; // rvlab:build
+  // What the stylesheet needs in a shadow root: its :root rules on the element, and the body's
+  // font and colours on the app.
+  var SHADOW_CSS = ":host{display:block}.app{font:15px/1.45 system-ui,sans-serif;text-align:start}";
+  var shared = null; // the one import of the app's module: Promise<{mod, sheet}>
+
+  /** Imports, initialises and styles the app's module once for every element of the page. */
+  function sharedApp() {
+    if (!shared) {
+      shared = (async function () {
+        if (!BUILD) throw new Error("this rv-playground.js was not written by a build (no module names)");
+        var url = function (name) { return new URL(name, SCRIPT_URL).href; };
+        // The module's start function mounts no app on this page (embed::wants_app reads it).
+        RvPlayground.inPage = true;
+        var mod = await import(url(BUILD.module));
+        var got = await Promise.all([
+          mod.default({ module_or_path: url(BUILD.wasm) }),
+          fetch(url(BUILD.css)).then(function (r) {
+            if (!r.ok) throw new Error("the stylesheet answered HTTP " + r.status);
+            return r.text();
+          }),
+        ]);
+        if (typeof mod.mountEmbed !== "function") throw new Error("the app's module has no mountEmbed (a build without the app)");
+        var sheet = new CSSStyleSheet();
+        sheet.replaceSync(SHADOW_CSS + got[1].replace(/:root\b/g, ":host"));
+        // Where the pictures measure their labels: hidden, styled like the embeds (the host
+        // page's body has none of the app's styles).
+        var box = document.createElement("div");
+        box.setAttribute("aria-hidden", "true");
+        box.className = "rv-playground-measure";
+        box.style.cssText = "position:absolute;left:-10000px;top:0;width:0;height:0;overflow:hidden;visibility:hidden";
+        var boxRoot = box.attachShadow({ mode: "open" });
+        boxRoot.adoptedStyleSheets = [sheet];
+        var measure = document.createElement("div");
+        measure.className = "app";
+        boxRoot.appendChild(measure);
+        document.body.appendChild(box);
+        RvPlayground.module = mod;
+        return { mod: mod, sheet: sheet, measure: measure };
+      })();
+    }
+    return shared;
+  }
+
+  /** Whether this browser can mount embeds in the page (shadow roots with adopted sheets). */
+  function canMountInPage() {
+    return !!(BUILD && HTMLElement.prototype.attachShadow && "adoptedStyleSheets" in Document.prototype
+      && typeof CSSStyleSheet === "function" && location.protocol !== "file:");
+  }
 
   function fixedHeight(el) {
     var h = parseInt(el.getAttribute("height") || "", 10);
@@ -49,6 +106,11 @@
 
   /** The frame's address for an element's attributes. */
   function srcFor(el) {
+    return APP_URL + "?" + queryFor(el);
+  }
+
+  /** The element's attributes as the app's query (what the frame's address carries). */
+  function queryFor(el) {
     var q = ["embed=1"];
     PARAMS.forEach(function (name) {
       var v = el.getAttribute(name);
@@ -58,7 +120,7 @@
     });
     var h = fixedHeight(el);
     q.push("height=" + (h ? h : "auto"));
-    return APP_URL + "?" + q.join("&");
+    return q.join("&");
   }
 
   /** Routes a message from an embed to the element whose frame sent it; anything else is ignored. */
@@ -73,19 +135,53 @@
 
   class RvPlayground extends HTMLElement {
     static get observedAttributes() {
-      return PARAMS.concat(["height", "title"]);
+      return PARAMS.concat(["height", "title", "render"]);
     }
 
     constructor() {
       super();
       this._seq = 0;
-      this._waiting = new Map(); // run id → {resolve, reject}, until the frame answers
-      this._queue = []; // runs waiting for the frame to be ready
+      this._waiting = new Map(); // run id → {resolve, reject}, until the embed answers
+      this._queue = []; // runs waiting for the embed to be ready
       this._ready = false;
+      this._inPage = false; // rendered in the page (a shadow root), not in a frame
+      this._app = null; // the mounted embed (render="page")
+      this._gen = 0; // counts mounts, so a mount overtaken by another is dropped
+      this._fallback = null; // why render="page" fell back to a frame
     }
 
     connectedCallback() {
       if (!this.style.display) this.style.display = "block";
+      live.add(this);
+      if (this._inPage) this._mountInPage();
+      else if (!this._frame) this._build();
+    }
+
+    disconnectedCallback() {
+      live.delete(this);
+      if (this._inPage) {
+        // The sandbox goes with the element, as a frame's unloads: queued runs wait for the
+        // embed mounted when the element is attached again.
+        this._unmount();
+        return;
+      }
+      // The frame unloads with the element; queued runs wait for it to be attached again.
+      this._dropSent("the element was removed before the embed answered");
+    }
+
+    /** Renders the element as its render attribute says (and the browser allows). */
+    _build() {
+      if (this.getAttribute("render") === "page" && !this._fallback && canMountInPage()) {
+        this._inPage = true;
+        this._mountInPage();
+        return;
+      }
+      this._inPage = false;
+      if (this.shadowRoot) {
+        // A shadow root cannot be removed: the frame shows through a slot.
+        this.shadowRoot.adoptedStyleSheets = [];
+        this.shadowRoot.replaceChildren(document.createElement("slot"));
+      }
       if (!this._frame) {
         var f = document.createElement("iframe");
         f.className = "rv-playground-frame";
@@ -95,13 +191,90 @@
         this._sync();
         this.appendChild(f);
       }
-      live.add(this);
     }
 
-    disconnectedCallback() {
-      live.delete(this);
-      // The frame unloads with the element; queued runs wait for it to be attached again.
-      this._dropSent("the element was removed before the embed answered");
+    /** Takes the element's frame or in-page embed away (before rendering it the other way). */
+    _teardown() {
+      if (this._inPage) {
+        this._unmount();
+        if (this.shadowRoot) this.shadowRoot.replaceChildren();
+      } else if (this._frame) {
+        this._dropSent("the embed reloaded before it answered");
+        this._frame.remove();
+        this._frame = null;
+      }
+      this._inPage = false;
+    }
+
+    /** Mounts (again) the app in this element's shadow root, from the page's one module. */
+    _mountInPage() {
+      var gen = ++this._gen;
+      var self = this;
+      var shadow = this.shadowRoot || this.attachShadow({ mode: "open" });
+      sharedApp().then(function (app) {
+        if (gen !== self._gen || !self.isConnected) return;
+        self._unmount();
+        self._gen = gen; // _unmount counted a mount: this one is still the latest
+        shadow.adoptedStyleSheets = [app.sheet];
+        var root = document.createElement("div");
+        root.setAttribute("role", "region");
+        root.setAttribute("aria-label", self.getAttribute("title") || "rvlab");
+        shadow.replaceChildren(root);
+        self._app = app.mod.mountEmbed(self, root, app.measure, queryFor(self), new URL(".", APP_URL).href,
+          function (output) { self._output(output); },
+          function () {
+            self._ready = true;
+            // After mountEmbed has returned (it may call this while it mounts).
+            queueMicrotask(function () { if (gen === self._gen) self._flush(); });
+          });
+      }, function (err) {
+        if (gen !== self._gen) return;
+        // No module (a file: page, a Content-Security-Policy, a build without names): a frame.
+        self._fallback = err;
+        if (window.console) console.warn("rv-playground: rendering in a frame: " + (err && err.message));
+        self._inPage = false;
+        self._build();
+      });
+    }
+
+    /** Unmounts the in-page embed, if any (runs sent to it were answered at once). */
+    _unmount() {
+      this._gen++;
+      this._ready = false;
+      var app = this._app;
+      this._app = null;
+      if (app) {
+        try { app.unmount(); } finally { app.free(); }
+      }
+    }
+
+    /** An output of the in-page embed: its rv-output event, after the line's run has returned. */
+    _output(output) {
+      var self = this;
+      queueMicrotask(function () {
+        self.dispatchEvent(new CustomEvent("rv-output", { detail: output, bubbles: true, composed: true }));
+      });
+    }
+
+    /** The runs queued before the embed was ready. */
+    _flush() {
+      var queued = this._queue;
+      this._queue = [];
+      for (var i = 0; i < queued.length; i++) {
+        if (this._inPage) this._runInPage(queued[i]);
+        else this._post(queued[i]);
+      }
+    }
+
+    _runInPage(msg) {
+      var waiting = this._waiting.get(msg.id);
+      if (!waiting) return;
+      this._waiting.delete(msg.id);
+      try {
+        waiting.resolve(this._app.run(msg.script));
+      } catch (err) {
+        waiting.reject(new Error("rv-playground: " + (err && err.message ? err.message : String(err))));
+      }
     }
 
     /**
@@ -109,7 +282,7 @@
      * console; resolves with an Array of the output objects of the lines that ran. A script the
      * sandbox refuses resolves too (with its refusal objects). Rejects only when the embed runs
      * no lines (mode=readonly), the frame reloaded (an attribute changed) or the element was
-     * removed before it answered, or the script cannot be cloned (DataCloneError).
+     * removed before it answered, or the script cannot be cloned (DataCloneError, in a frame).
      */
     run(script) {
       var self = this;
@@ -117,7 +290,8 @@
         var msg = { type: "rvlab:run", id: ++self._seq, script: script };
         self._waiting.set(msg.id, { resolve: resolve, reject: reject });
         if (self._ready) {
-          self._post(msg);
+          if (self._inPage) self._runInPage(msg);
+          else self._post(msg);
         } else {
           self._queue.push(msg);
           // A lazy frame out of view would not load until scrolled to: the run asks for it now.
@@ -154,6 +328,7 @@
 
     /** A message from this element's frame. */
     _message(d) {
+      if (this._inPage || !this._frame) return;
       if (d.type === "rvlab:height") {
         if (typeof d.height === "number" && isFinite(d.height) && fixedHeight(this) === null) {
           // Set only when it differs: the same height again does not make the host lay out again.
@@ -163,9 +338,7 @@
       } else if (d.type === "rvlab:ready") {
         this._ready = true;
         this._post({ type: "rvlab:hello" });
-        var queued = this._queue;
-        this._queue = [];
-        for (var i = 0; i < queued.length; i++) this._post(queued[i]);
+        this._flush();
       } else if (d.type === "rvlab:output") {
         this.dispatchEvent(new CustomEvent("rv-output", { detail: d.output, bubbles: true, composed: true }));
       } else if (d.type === "rvlab:result" || d.type === "rvlab:error") {
@@ -178,7 +351,19 @@
     }
 
     attributeChangedCallback(name, oldValue, newValue) {
-      if (this._frame && oldValue !== newValue) this._sync();
+      if (oldValue === newValue) return;
+      if (name === "render") {
+        if (!this.isConnected || (!this._frame && !this._inPage)) return;
+        this._teardown();
+        this._build();
+      } else if (this._inPage) {
+        if (!this.isConnected) return;
+        var region = this.shadowRoot && this.shadowRoot.querySelector("[role=region]");
+        if (name === "title") { if (region) region.setAttribute("aria-label", newValue || "rvlab"); }
+        else this._mountInPage(); // a new sandbox with the new parameters, as a frame reloads
+      } else if (this._frame) {
+        this._sync();
+      }
     }
 
     /** The frame's address as the attributes say now. */
@@ -186,9 +371,14 @@
       return srcFor(this);
     }
 
-    /** The iframe this element created. */
+    /** The iframe this element created (null when it renders in the page). */
     get frame() {
-      return this._frame || null;
+      return (!this._inPage && this._frame) || null;
+    }
+
+    /** Where the embed renders: "page" (its shadow root), "frame", or null before it is attached. */
+    get renderedIn() {
+      return this._inPage ? "page" : this._frame ? "frame" : null;
     }
 
     _sync() {

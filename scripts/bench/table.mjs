@@ -3,6 +3,8 @@
 // 1. Issue 19's figures, one row each: native (the engine natively), wasm (the same engine code
 //    in headless Chromium), their ratio, the page figure where the figure is what a user sees in
 //    the page, the target and whether it is met. A row measured in one place only says why.
+//    Then, when page.txt has them (scripts/bench/embeds.mjs), issue 34's embeds: one against
+//    five on a page, rendered in the page and in frames.
 // 2. Every engine scenario, native and wasm side by side.
 // 3. The page metrics.
 // The ratio is how many times slower (or bigger) wasm is than native (for a rate: native/wasm).
@@ -168,6 +170,26 @@ if (titleArg) emit(`${titleArg.slice('--title='.length)}\n`);
 emit(markdown ? '**Issue 19 figures**\n' : 'Issue 19 figures:');
 print(issueRows().map(r => [r.figure, r.n, r.w, r.ratio, r.p, r.target, r.met, r.why]),
   ['figure', 'native', 'wasm', 'wasm/native', 'page', 'target', 'met?', 'measured where, and why']);
+
+// Issue 34: a page with five embeds makes one wasm request and one compile, and all five are
+// alive within 1.3× the time of one (scripts/bench/embeds.mjs).
+const renders = ['page', 'frame'].filter(r => page.has(`page.embeds.${r}.5.alive`));
+if (renders.length) {
+  emit(markdown ? '\n**Issue 34: several embeds on one page**\n' : '\nIssue 34: several embeds on one page:');
+  const rows = [];
+  const how = { page: '`render="page"`: the page\'s embeds share one module', frame: '`render="frame"`: one app per frame' };
+  for (const r of renders) {
+    const g = k => page.get(`page.embeds.${r}.${k}`);
+    const cell = k => fmt(g(k));
+    const count = k => (g(k) ? String(g(k).value) : '—');
+    const ratio = g('5_over_1');
+    const one = (k, t) => (g(k) ? yes(g(k).value <= t) : '—');
+    rows.push([how[r], cell('1.alive'), cell('5.alive'), ratio ? `${ratio.value.toFixed(2)}×` : '—', `${count('5.wasm_requests')} / ${count('5.compiles')}`,
+      `${cell('1.bytes')} / ${cell('5.bytes')}`, `${ratio ? yes(ratio.value <= 1.3) : '—'} / ${one('5.wasm_requests', 1)} / ${one('5.compiles', 1)}`]);
+  }
+  print(rows, ['embeds rendered', 'one alive', 'five alive', 'five / one', 'five: wasm requests / compiles', 'transferred: one / five',
+    'met? (≤ 1.3× / 1 request / 1 compile)']);
+}
 
 // ---- 2. every engine scenario ----
 // Targets of single scenarios that are not issue rows.

@@ -173,8 +173,16 @@ pub fn to_js(v: &Value) -> JsValue {
 }
 
 /// Whether this page wants the playground app mounted when the module starts: every page but
-/// one that says `<meta name="rvlab-app" content="none">` (a page that only uses `Lab`).
+/// one that says `<meta name="rvlab-app" content="none">` (a page that only uses `Lab`) and one
+/// whose `<rv-playground>` elements imported the module to mount their embeds in the page
+/// (`rv-playground.js` sets `RvPlayground.inPage` before it imports it).
 pub fn wants_app() -> bool {
-    let Some(doc) = web_sys::window().and_then(|w| w.document()) else { return false };
-    !matches!(doc.query_selector(r#"meta[name="rvlab-app"][content="none"]"#), Ok(Some(_)))
+    let Some(w) = web_sys::window() else { return false };
+    let Some(doc) = w.document() else { return false };
+    let in_page = Reflect::get(&w, &"RvPlayground".into())
+        .ok()
+        .filter(|c| c.is_function())
+        .and_then(|c| Reflect::get(&c, &"inPage".into()).ok())
+        .is_some_and(|v| v.is_truthy());
+    !in_page && !matches!(doc.query_selector(r#"meta[name="rvlab-app"][content="none"]"#), Ok(Some(_)))
 }

@@ -149,8 +149,9 @@ pub fn app(props: &AppProps) -> Html {
     hooks::use_live_log(&lab);
     hooks::use_share_links(&cfg, &lab, &guide);
     hooks::use_undo_keys(&lab);
-    hooks::use_embed_height(&app_ref, embed && cfg.height.is_none());
-    super::embed_api::use_embed_api(embed, &lab);
+    // Mounted in a host page, the embed is as tall as its content with no frame to fit.
+    hooks::use_embed_height(&app_ref, embed && cfg.height.is_none() && cfg.host.is_none());
+    super::embed_api::use_embed_api(embed, cfg.host.clone(), &lab);
     hooks::use_embed_lock(&app_ref, embed);
 
     let on_share = {

@@ -68,6 +68,9 @@ pub struct Config {
     pub seed: RefCell<Option<(Session, Vec<Entry>)>>,
     /// How guided lessons are loaded; None = fetch `lessons/<file>` next to the page.
     pub loader: Option<Loader>,
+    /// The element of an embed mounted in the page itself (`ui::mount`); None in a frame or on
+    /// the playground's own page.
+    pub host: Option<Rc<super::embed_port::Host>>,
 }
 
 // ---- the guided lessons a URL can name (`?lesson=<slug>`) and how their files are loaded

@@ -66,7 +66,7 @@ fn on_message(lab: &LabHandle, e: web_sys::Event) {
             let next = lab.entries.len() + 1;
             post(&message("rvlab:hello", &[("nextLine", &JsValue::from(next as f64))]), &origin);
             for o in lab.entries.iter().filter_map(|e| e.out.as_deref()) {
-                embed_port::ran(o);
+                embed_port::ran(None, o);
             }
         }
         Ok(Command::Run { id, script }) => {
@@ -74,8 +74,7 @@ fn on_message(lab: &LabHandle, e: web_sys::Event) {
             let script = script.unwrap_or(JsValue::UNDEFINED);
             embed_port::connect(&origin);
             if lab.readonly {
-                let text = "this embed is read-only (mode=readonly) and runs no lines; use mode=interactive";
-                reply_error(id, text, &origin);
+                reply_error(id, READ_ONLY, &origin);
                 return;
             }
             let outputs = run(lab, &script);
@@ -89,12 +88,53 @@ fn id_of_any(data: &JsValue) -> JsValue {
     if data.is_object() { id_of(data) } else { JsValue::NULL }
 }
 
+/// The runner a mounted embed's element calls for `run()`: the same run as a framed embed's
+/// `rvlab:run`, its refusal the same text as `rvlab:error`'s.
+fn runner(lab: &LabHandle) -> embed_port::Runner {
+    let lab = lab.clone();
+    std::rc::Rc::new(move |script: &JsValue| {
+        if lab.readonly {
+            return Err(READ_ONLY.to_string());
+        }
+        Ok(run(&lab, script))
+    })
+}
+
+const READ_ONLY: &str = "this embed is read-only (mode=readonly) and runs no lines; use mode=interactive";
+
 /// In an embed framed by a page: takes the page's commands until unmounted, and says
 /// `{type: "rvlab:ready"}` once mounted. The listener is made again whenever the sandbox changes
 /// (a handle keeps every state it has read, so one kept for the app's lifetime would keep them
-/// all).
+/// all). In an embed mounted in the page (`host`), the element's `run()` calls the runner of
+/// the sandbox as it is now, and the element hears once that the embed is ready, after the
+/// outputs of the lines it started with (as a framed embed sends them on `rvlab:hello`).
 #[hook]
-pub fn use_embed_api(embed: bool, lab: &LabHandle) {
+pub fn use_embed_api(embed: bool, host: Option<std::rc::Rc<embed_port::Host>>, lab: &LabHandle) {
+    {
+        let lab = lab.clone();
+        use_effect_with((host.clone(), lab.stamp), move |(host, _)| {
+            if let Some(h) = host {
+                h.set_runner(Some(runner(&lab)));
+            }
+        });
+    }
+    {
+        let lab = lab.clone();
+        use_effect_with(host.clone(), move |host| {
+            if let Some(h) = host {
+                for o in lab.entries.iter().filter_map(|e| e.out.as_deref()) {
+                    h.output(o);
+                }
+                h.ready();
+            }
+            let host = host.clone();
+            move || {
+                if let Some(h) = host {
+                    h.set_runner(None);
+                }
+            }
+        });
+    }
     let framed = *use_memo(embed, |e| *e && embed_port::parent().is_some());
     {
         let lab = lab.clone();

@@ -7,8 +7,13 @@
 //! is where its outputs go (`postMessage` with that target origin, so no other page reads them).
 //! Before any command nothing is posted but `rvlab:ready` and `rvlab:height`, which carry no
 //! sandbox content.
+//!
+//! An embed mounted in the page itself (`ui::mount`, no frame) has a [`Host`] instead: the
+//! element's own functions, called directly, so each of several embeds in one page reports to
+//! its own element only.
 
 use std::cell::RefCell;
+use std::rc::Rc;
 
 use serde_json::Value;
 use wasm_bindgen::JsValue;
@@ -60,8 +65,70 @@ pub fn post_to_peer(msg: &JsValue) {
     }
 }
 
-/// A line ran in this sandbox: the connected page gets `{type: "rvlab:output", output}`.
-pub fn ran(out: &Value) {
+/// What runs a script in a mounted embed's sandbox: the outputs of the lines that ran, or why
+/// it runs none (a read-only embed).
+pub type Runner = Rc<dyn Fn(&JsValue) -> Result<js_sys::Array, String>>;
+
+/// The element an embed mounted in the page belongs to (`ui::mount`): where its outputs go and
+/// how its `run()` reaches the sandbox.
+pub struct Host {
+    /// The `<rv-playground>` element (the shadow root's host): events from inside the embed
+    /// reach the document with it as their target.
+    pub element: web_sys::Element,
+    /// The playground's own address (`index.html` beside the module): where "open the full
+    /// playground" goes, since the page's address is the host page's.
+    pub app_url: String,
+    /// Called with each output object, in order.
+    on_output: js_sys::Function,
+    /// Called once, when the embed takes runs.
+    on_ready: js_sys::Function,
+    runner: RefCell<Option<Runner>>,
+}
+
+impl Host {
+    pub fn new(
+        element: web_sys::Element,
+        app_url: String,
+        on_output: js_sys::Function,
+        on_ready: js_sys::Function,
+    ) -> Host {
+        Host { element, app_url, on_output, on_ready, runner: RefCell::new(None) }
+    }
+
+    /// A line ran in this sandbox: the element hears of its output.
+    pub fn output(&self, out: &Value) {
+        let _ = self.on_output.call1(&JsValue::NULL, &crate::embed::to_js(out));
+    }
+
+    /// The sandbox as it is now takes runs (the element's queued runs go now).
+    pub fn ready(&self) {
+        let _ = self.on_ready.call0(&JsValue::NULL);
+    }
+
+    pub fn set_runner(&self, runner: Option<Runner>) {
+        *self.runner.borrow_mut() = runner;
+    }
+
+    /// The runner of the sandbox as it is now; None before the embed is ready or after it
+    /// unmounted.
+    pub fn runner(&self) -> Option<Runner> {
+        self.runner.borrow().clone()
+    }
+}
+
+impl PartialEq for Host {
+    fn eq(&self, other: &Self) -> bool {
+        std::ptr::eq(self, other)
+    }
+}
+
+/// A line ran in this sandbox: a mounted embed's element hears of it ([`Host::output`]); a
+/// framed embed's connected page gets `{type: "rvlab:output", output}`.
+pub fn ran(host: Option<&Rc<Host>>, out: &Value) {
+    if let Some(h) = host {
+        h.output(out);
+        return;
+    }
     if !connected() {
         return;
     }

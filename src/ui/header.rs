@@ -17,7 +17,9 @@ use super::{examples, guided, hooks, lines, safety, save};
 /// The share link of a sandbox: `<base>#v1=…`.
 pub fn share_url(lab: &Lab) -> String {
     let frag = super::share::encode(&super::share::Shared { log: lab.log(), at: lab.at });
-    format!("{}#{frag}", browser::base_url())
+    // An embed mounted in a host page: the playground's address, not the page's.
+    let base = lab.host.as_ref().map_or_else(browser::base_url, |h| h.app_url.clone());
+    format!("{base}#{frag}")
 }
 
 /// An `<iframe>` snippet embedding this log (as `script=`) in a documentation page.

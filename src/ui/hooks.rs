@@ -5,8 +5,8 @@
 
 use std::rc::Rc;
 
-use wasm_bindgen::JsCast;
 use wasm_bindgen::closure::Closure;
+use wasm_bindgen::{JsCast, JsValue};
 use yew::prelude::*;
 
 use super::browser::{self, Listener, On};
@@ -79,6 +79,7 @@ fn initial_lab(cfg: &Config) -> Lab {
         let mut lab = Lab::from_session(session, entries);
         lab.persist = false;
         lab.readonly = cfg.readonly();
+        lab.host = cfg.host.clone();
         return lab;
     }
     if cfg.embed {
@@ -89,6 +90,7 @@ fn initial_lab(cfg: &Config) -> Lab {
         let mut lab = Lab::replay(lines, Vec::new());
         lab.persist = false;
         lab.readonly = cfg.readonly();
+        lab.host = cfg.host.clone();
         lab.notice = notice;
         return lab;
     }
@@ -118,10 +120,15 @@ pub fn use_lab(cfg: &Rc<Config>, lang: Lang) -> LabHandle {
             }
         }
     });
+    // An embed mounted in a host page leaves the page's own language alone (its element says
+    // its language).
+    let own_page = cfg.host.is_none();
     use_effect_with(lang, move |l| {
         safety::install();
         safety::set_lang(*l);
-        browser::set_document_lang(l.tag());
+        if own_page {
+            browser::set_document_lang(l.tag());
+        }
     });
     use_autosave(&lab);
     lab
@@ -200,28 +207,40 @@ pub fn use_share_links(cfg: &Rc<Config>, lab: &LabHandle, guide: &guided::GuideH
 pub fn use_undo_keys(lab: &LabHandle) {
     let lab = lab.clone();
     use_effect_with((), move |_| {
-        let listener = (!lab.readonly).then(|| {
-            Listener::new(On::Document, "keydown", move |e| {
-                let Some(e) = e.dyn_ref::<web_sys::KeyboardEvent>() else { return };
-                if !(e.ctrl_key() || e.meta_key()) || e.alt_key() {
-                    return;
-                }
-                let typing = e
-                    .target()
-                    .and_then(|t| t.dyn_into::<web_sys::Element>().ok())
-                    .is_some_and(|el| matches!(el.tag_name().as_str(), "INPUT" | "TEXTAREA" | "SELECT"));
-                if typing {
-                    return;
-                }
-                match e.key().to_lowercase().as_str() {
-                    "z" if e.shift_key() => lab.dispatch(Action::Redo),
-                    "z" => lab.dispatch(Action::Undo),
-                    "y" => lab.dispatch(Action::Redo),
-                    _ => return,
-                }
-                e.prevent_default();
-            })
-        });
+        let listener =
+            (!lab.readonly).then(|| {
+                Listener::new(On::Document, "keydown", move |e| {
+                    let Some(e) = e.dyn_ref::<web_sys::KeyboardEvent>() else { return };
+                    if !(e.ctrl_key() || e.meta_key()) || e.alt_key() {
+                        return;
+                    }
+                    // An embed mounted in a host page takes only keys pressed inside it (their
+                    // target at the document is its element); the others are the page's or
+                    // another embed's.
+                    if lab
+                        .host
+                        .as_ref()
+                        .is_some_and(|h| e.target().map(JsValue::from) != Some(JsValue::from(&h.element)))
+                    {
+                        return;
+                    }
+                    // The element the key was pressed in (inside a shadow root, not its host).
+                    let typing =
+                        e.composed_path().get(0).dyn_into::<web_sys::Element>().ok().is_some_and(|el| {
+                            matches!(el.tag_name().as_str(), "INPUT" | "TEXTAREA" | "SELECT")
+                        });
+                    if typing {
+                        return;
+                    }
+                    match e.key().to_lowercase().as_str() {
+                        "z" if e.shift_key() => lab.dispatch(Action::Redo),
+                        "z" => lab.dispatch(Action::Undo),
+                        "y" => lab.dispatch(Action::Redo),
+                        _ => return,
+                    }
+                    e.prevent_default();
+                })
+            });
         move || drop(listener)
     });
 }
@@ -310,7 +329,16 @@ pub fn use_embed_lock(app_ref: &NodeRef, on: bool) {
                     .and_then(web_sys::MessageEvent::source)
                     .zip(web_sys::window())
                     .is_some_and(|(from, w)| js_sys::Object::is(&from, &w));
-                if own || done.replace(true) {
+                // An embed mounted in a host page (its app under a shadow root) shares the
+                // document with the page and the other embeds: only the reader's own touches
+                // inside it count (and no message drives it).
+                let elsewhere = app_ref.cast::<web_sys::Element>().is_some_and(|app| {
+                    let in_page = app.get_root_node().dyn_ref::<web_sys::Document>().is_none();
+                    in_page
+                        && (e.dyn_ref::<web_sys::MessageEvent>().is_some()
+                            || !e.composed_path().includes(&app, 0))
+                });
+                if own || elsewhere || done.replace(true) {
                     return;
                 }
                 if let Some(app) = app_ref.cast::<web_sys::Element>() {

@@ -27,6 +27,8 @@ pub mod lines;
 pub mod live;
 pub mod messages;
 pub mod model;
+#[cfg(feature = "app")]
+pub mod mount;
 pub mod picture;
 pub mod pictures;
 pub mod response;
@@ -45,6 +47,8 @@ pub mod welcome;
 pub mod why;
 
 pub use app::{App, AppProps};
+#[cfg(feature = "app")]
+pub use mount::{Mounted, mount};
 
 /// Mounts the app on the page body, replacing the page's loading line (`#rvlab-boot`, shown by
 /// `www/index.html` while the wasm loads).

@@ -107,6 +107,8 @@ pub struct Lab {
     pub persist: bool,
     /// No new lines may be run (embed mode=readonly).
     pub readonly: bool,
+    /// The element of an embed mounted in the page (`ui::mount`), told of every line that runs.
+    pub host: Option<Rc<super::embed_port::Host>>,
     /// Changes whenever the session does (memo key for the timeline).
     pub stamp: u64,
     /// The entry the running Play session grows, and the seconds it holds.
@@ -161,6 +163,7 @@ impl Lab {
             pending_at: Place::Top,
             persist: true,
             readonly: false,
+            host: None,
             stamp: next_stamp(),
             playing: None,
             session: Rc::new(RefCell::new(new_session())),
@@ -295,7 +298,7 @@ impl Lab {
                 let outcome = session.run_line_outcome(n, &line);
                 self.entries.push(Entry::new(line, outcome));
                 if let Some(out) = self.entries.last().and_then(|e| e.out.as_deref()) {
-                    super::embed_port::ran(out);
+                    super::embed_port::ran(self.host.as_ref(), out);
                 }
                 self.fold_last();
                 if Some(n) == mark {
@@ -317,7 +320,7 @@ impl Lab {
         super::safety::running(&[]);
         self.entries[i] = Entry::new(line, outcome);
         if let Some(out) = self.entries[i].out.as_deref() {
-            super::embed_port::ran(out);
+            super::embed_port::ran(self.host.as_ref(), out);
         }
         self.checkpoints.truncate(i);
         self.truncate_seen(i);
@@ -341,6 +344,7 @@ impl Lab {
             pending_at: self.pending_at,
             persist: self.persist,
             readonly: self.readonly,
+            host: self.host.clone(),
             stamp: self.stamp,
             playing: self.playing,
             session: self.session.clone(),
@@ -355,6 +359,7 @@ impl Lab {
         let mut lab = Lab::replay(lines, redo);
         lab.persist = self.persist;
         lab.readonly = self.readonly;
+        lab.host = self.host.clone();
         lab
     }
 
@@ -546,7 +551,9 @@ impl Reducible for Lab {
                 return Rc::new(lab);
             }
             Action::Open(lab) => {
-                let lab = Rc::new(*lab);
+                let mut lab = *lab;
+                lab.host = self.host.clone();
+                let lab = Rc::new(lab);
                 track(&lab, false);
                 return lab;
             }

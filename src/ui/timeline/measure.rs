@@ -36,6 +36,9 @@ fn measure(text: &str, bold: bool) -> f64 {
 }
 
 thread_local! {
+    /// Where the probe goes instead of the document's body: for embeds mounted in a host page,
+    /// an element under a shadow root with the app's stylesheet ([`measure_in`]).
+    static ROOT: RefCell<Option<web_sys::Element>> = const { RefCell::new(None) };
     static PROBE: Option<web_sys::Element> = probe();
     static CACHE: RefCell<HashMap<String, f64>> = RefCell::new(HashMap::new());
 }
@@ -43,6 +46,12 @@ thread_local! {
 /// Forgets the measured label widths (after the page's style sheet changed).
 pub fn remeasure() {
     CACHE.with(|c| c.borrow_mut().clear());
+}
+
+/// Measures in `root` (before the first measurement): embeds mounted in a host page, whose
+/// body lacks the app's stylesheet, measure in a hidden element styled like them.
+pub fn measure_in(root: web_sys::Element) {
+    ROOT.with(|r| *r.borrow_mut() = Some(root));
 }
 
 /// The hidden `<svg class="timeline"><text class="lbl">` that [`text_width`] measures with.
@@ -58,7 +67,10 @@ fn probe() -> Option<web_sys::Element> {
     let text = doc.create_element_ns(Some(NS), "text").ok()?;
     text.set_attribute("class", "lbl").ok()?;
     svg.append_child(&text).ok()?;
-    doc.body()?.append_child(&svg).ok()?;
+    match ROOT.with(|r| r.borrow().clone()) {
+        Some(root) => root.append_child(&svg).ok()?,
+        None => doc.body()?.append_child(&svg).ok()?,
+    };
     Some(text)
 }
 

@@ -46,7 +46,11 @@ pub fn ensure_tab_stop(svg: &web_sys::Element) {
     if stops == 1 {
         return;
     }
-    let active = web_sys::window().and_then(|w| w.document()).and_then(|d| d.active_element());
+    // The focused element of the picture's own document or shadow root (an embed mounted in a
+    // host page): the document's would be the shadow root's host.
+    let active = js_sys::Reflect::get(&svg.get_root_node(), &"activeElement".into())
+        .ok()
+        .and_then(|a| a.dyn_into::<web_sys::Element>().ok());
     let keep = marks.iter().find(|m| active.as_ref().is_some_and(|a| a == *m)).or(marks.first());
     for m in &marks {
         let _ = m.set_attribute("tabindex", if Some(m) == keep { "0" } else { "-1" });
