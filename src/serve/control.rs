@@ -7,7 +7,8 @@
 //! * `GET /rvlab/v1/script` — the recorded script so far (`text/plain`), what `--record` writes;
 //!   `GET /rvlab/v1/script?output=jsonl` — the output object of each of those lines, exactly what
 //!   `rvlab run` prints when it replays the script (of the most recent lines only, once their
-//!   outputs outgrow `engine::OUTPUT_BUDGET`; each output says its line number).
+//!   outputs outgrow `engine::OUTPUT_BUDGET`; each output says its line number). Both are
+//!   streamed from the log's files ([`super::spool`]).
 //!
 //! Upstream counterpart: none (this is the fault injector real clusters do not have).
 

@@ -26,10 +26,10 @@
 //! "Start" is the resident size after [`WARM_UP`] of the full load (clients connected, caches
 //! filled, the watch cache's window and etcd's history at their steady size): before that,
 //! the memory the run needs in steady state is still being allocated, and a growth from an idle
-//! server says nothing about a leak. What the server's log grew by meanwhile — it keeps every
-//! line by design, measured through `GET /rvlab/v1/script` ([`net::LogSize`]) — is not counted
-//! as growth. A run shorter than twice [`WARM_UP`], or with `--memory report`, prints the
-//! memory figures without judging them.
+//! server says nothing about a leak. The server's log is on disk (`serve::spool`); its size,
+//! measured through `GET /rvlab/v1/script` ([`net::LogSize`]), is reported beside. A run
+//! shorter than twice [`WARM_UP`], or with `--memory report`, prints the memory figures
+//! without judging them.
 //!
 //! One JSON object on stdout reports the figures; the exit code is 1 when a check failed.
 //! A real client that cannot be found is named on stderr (`SKIPPED: …`) and in the report, and is
