@@ -560,6 +560,30 @@ mod tests {
         assert_eq!(e.lines()[0], "set clock.epoch 2027-01-15T08:00:00Z", "recorded, so replays match");
     }
 
+    #[test]
+    fn a_live_subscriber_gets_the_backlog_then_every_later_line_once() {
+        let mut e = Engine::new(1.0, None).unwrap();
+        e.run_operator_line("set cache.lag 1s");
+        let (tx, mut rx) = mpsc::channel(16);
+        let backlog = e.subscribe_live(tx);
+        // A line recorded while the backlog is still being read goes to the feed, not into it.
+        e.run_operator_line("set cache.lag 2s");
+        let text: String = backlog.map(|b| String::from_utf8(b.to_vec()).unwrap()).collect();
+        let event: Value = serde_json::from_str(text.strip_prefix("data: ").unwrap().trim_end()).unwrap();
+        let before = e.lines()[..e.lines().len() - 1].to_vec();
+        assert_eq!(event, json!({"backlog": before}));
+        assert_eq!(before.last().map(String::as_str), Some("set cache.lag 1s"));
+        let mut fed = Vec::new();
+        while let Ok(f) = rx.try_recv() {
+            let v: Value =
+                serde_json::from_str(String::from_utf8(f.to_vec()).unwrap()["data: ".len()..].trim_end())
+                    .unwrap();
+            fed.push(v["text"].as_str().unwrap().to_string());
+        }
+        assert_eq!(fed.last().map(String::as_str), Some("set cache.lag 2s"));
+        assert_eq!([before, fed].concat(), e.lines(), "every line once, in order");
+    }
+
     /// The server keeps the latest ended watches only (`set keep-ended-watches 100`, its
     /// second line); a line naming a forgotten one is refused the same live and in replay.
     #[test]
