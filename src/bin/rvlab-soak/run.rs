@@ -13,7 +13,7 @@ use crate::clients::{self, Client, Kind};
 use crate::net::{self, Target, call, connect, control, rss_kib, rv_of};
 use crate::raw::{self, DRAIN, NS_PATH};
 use crate::state::{Shared, State};
-use crate::{Config, SETTLE, WARM_UP, faults};
+use crate::{Config, MIN_WARM_UP, SETTLE, faults, warm_up};
 
 /// The watch cache's history capacity for the run, so that its window moves within seconds
 /// and a watch resumed from far behind meets a 410.
@@ -202,7 +202,7 @@ pub async fn run(cfg: Config) -> Result<(Value, bool), String> {
     // The server's memory: its start after the warm-up (or half the run, if shorter), and its
     // peak while the run lasts.
     let rss = {
-        let warm = WARM_UP.min(Duration::from_secs(cfg.seconds) / 2);
+        let warm = warm_up(cfg.seconds);
         let t = t.clone();
         tokio::task::spawn_local(async move {
             tokio::time::sleep(warm).await;
@@ -348,7 +348,7 @@ pub async fn run(cfg: Config) -> Result<(Value, bool), String> {
     let rss_ratio = if rss_start > 0 { rss_end as f64 / rss_start as f64 } else { 0.0 };
     // A short run has not reached its steady state by its warm-up: its figures are printed,
     // not judged.
-    let judged = cfg.judge_memory && warm >= WARM_UP;
+    let judged = cfg.judge_memory && warm >= MIN_WARM_UP;
     if judged && rss_ratio > 1.10 {
         let msg = format!(
             "the server's resident memory did not come back: {rss_end} KiB after the clients left, {rss_start} KiB \
