@@ -546,8 +546,9 @@ soak_clients() {
 # The 60 s soak of `./dev.sh test`: the test build (debug, already built by the native tests),
 # every real client required, a smaller raw load than the release run so that the unoptimised
 # server keeps up. Its memory is judged: 5 s after the clients left, the server's resident size
-# is within 10% of its size after the first 10 s of load (the log is on disk and only the latest
-# ended watches are kept, see site/src/project/soak.md).
+# is within 10% of its size 20 s before the load ended (after 40 s: the watch cache's window is
+# then near its steady size; the log is on disk and only the latest ended watches are kept, see
+# site/src/project/soak.md).
 soak_ci() {
   soak_clients || return 1
   cargo build --offline --quiet --bin rvlab --bin rvlab-soak --example controller || return 1
