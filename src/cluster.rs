@@ -92,6 +92,9 @@ pub enum SettingName {
     /// The session's own `explain on|off`.
     #[serde(rename = "explain")]
     Explain,
+    /// The session's own `keep-ended-watches all|<n>`.
+    #[serde(rename = "keep-ended-watches")]
+    KeepEndedWatches,
 }
 
 impl SettingName {
@@ -111,10 +114,11 @@ impl SettingName {
             SettingName::Compactor => "compactor",
             SettingName::ClockEpoch => "clock.epoch",
             SettingName::Explain => "explain",
+            SettingName::KeepEndedWatches => "keep-ended-watches",
         }
     }
 
-    pub const ALL: [SettingName; 13] = [
+    pub const ALL: [SettingName; 14] = [
         SettingName::Apiservers,
         SettingName::Etcd,
         SettingName::Kubernetes,
@@ -128,6 +132,7 @@ impl SettingName {
         SettingName::Compactor,
         SettingName::ClockEpoch,
         SettingName::Explain,
+        SettingName::KeepEndedWatches,
     ];
 }
 
@@ -245,7 +250,7 @@ impl Setting {
 #[serde(tag = "kind", rename_all = "kebab-case", rename_all_fields = "camelCase")]
 pub enum SettingError {
     #[error(
-        "unknown setting {name:?}; known: watch-cache on|off, cache.lag <duration>, cache.capacity <n>|auto, cache.init-delay <duration>, compaction-interval <duration>, compactor on|off, clock.epoch <time>, kubernetes <1.x>, feature-gates <Name=true,…>, client-go <1.x>|auto, etcd 3.4|3.5|3.6, apiservers <n>, explain on|off"
+        "unknown setting {name:?}; known: watch-cache on|off, cache.lag <duration>, cache.capacity <n>|auto, cache.init-delay <duration>, compaction-interval <duration>, compactor on|off, clock.epoch <time>, kubernetes <1.x>, feature-gates <Name=true,…>, client-go <1.x>|auto, etcd 3.4|3.5|3.6, apiservers <n>, explain on|off, keep-ended-watches all|<n>"
     )]
     Unknown { name: String },
     #[error("{} takes on or off, not {value:?}", setting.as_str())]
@@ -285,6 +290,22 @@ pub enum SettingError {
     CompactionInterval { value: String, min: String },
     #[error("clock.epoch takes a UTC time such as 2026-01-01T00:00:00Z, not {value:?}")]
     ClockEpoch { value: String },
+    #[error("keep-ended-watches takes all or a number from 0 to {max}, not {value:?}")]
+    KeepEndedWatches { value: String, max: usize },
+}
+
+/// The most `keep-ended-watches <n>` takes.
+pub const MAX_KEEP_ENDED: usize = 100_000;
+
+/// The value of the session's own `keep-ended-watches all|<n>`: `None` keeps every watch.
+pub fn parse_keep_ended(value: &str) -> Result<Option<usize>, SettingError> {
+    if value == "all" {
+        return Ok(None);
+    }
+    match value.parse::<usize>() {
+        Ok(n) if n <= MAX_KEEP_ENDED && value.bytes().all(|b| b.is_ascii_digit()) => Ok(Some(n)),
+        _ => Err(SettingError::KeepEndedWatches { value: value.to_string(), max: MAX_KEEP_ENDED }),
+    }
 }
 
 /// `utilerrors.NewAggregate(errs).Error()` of the locked-gate errors.
@@ -511,6 +532,14 @@ impl Cluster {
     pub fn cancel_watch(&mut self, h: WatchHandle) -> bool {
         match self.apiservers.get_mut(h.apiserver) {
             Some(s) => s.cancel_watch(&mut self.etcd, h.stream),
+            None => false,
+        }
+    }
+
+    /// Forgets a watch: its apiserver drops the stream and what it kept for it.
+    pub fn forget_watch(&mut self, h: WatchHandle) -> bool {
+        match self.apiservers.get_mut(h.apiserver) {
+            Some(s) => s.forget_watch(&mut self.etcd, h.stream),
             None => false,
         }
     }

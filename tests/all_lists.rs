@@ -35,6 +35,7 @@ fn setting(v: SettingName) -> usize {
         SettingName::Compactor => 10,
         SettingName::ClockEpoch => 11,
         SettingName::Explain => 12,
+        SettingName::KeepEndedWatches => 13,
     }
 }
 

@@ -117,7 +117,7 @@ impl LineError for Refusal {
 fn setting_zh(e: &SettingError) -> String {
     match e {
         SettingError::Unknown { name } => format!(
-            "未知的设置 {name:?}；可用的有：watch-cache on|off、cache.lag <时长>、cache.capacity <n>|auto、cache.init-delay <时长>、compaction-interval <时长>、compactor on|off、clock.epoch <时间>、kubernetes <1.x>、feature-gates <Name=true,…>、client-go <1.x>|auto、etcd 3.4|3.5|3.6、apiservers <n>、explain on|off"
+            "未知的设置 {name:?}；可用的有：watch-cache on|off、cache.lag <时长>、cache.capacity <n>|auto、cache.init-delay <时长>、compaction-interval <时长>、compactor on|off、clock.epoch <时间>、kubernetes <1.x>、feature-gates <Name=true,…>、client-go <1.x>|auto、etcd 3.4|3.5|3.6、apiservers <n>、explain on|off、keep-ended-watches all|<n>"
         ),
         SettingError::OnOff { setting, value } => {
             format!("{} 只接受 on 或 off，而不是 {value:?}", setting.as_str())
@@ -156,6 +156,9 @@ fn setting_zh(e: &SettingError) -> String {
         }
         SettingError::ClockEpoch { value } => {
             format!("clock.epoch 接受一个 UTC 时间，例如 2026-01-01T00:00:00Z，而不是 {value:?}")
+        }
+        SettingError::KeepEndedWatches { value, max } => {
+            format!("keep-ended-watches 接受 all 或 0 到 {max} 之间的数，而不是 {value:?}")
         }
     }
 }
@@ -260,6 +263,7 @@ mod tests {
             .map(|(n, v)| Refusal::from(crate::cluster::Setting::parse(n, v).unwrap_err())),
         )
         .chain(feature_gate_refusals())
+        .chain(crate::cluster::parse_keep_ended("some").err().map(Refusal::from))
         .collect()
     }
 
@@ -375,6 +379,7 @@ mod tests {
             SettingError::CacheCapacity { .. } => "cache-capacity",
             SettingError::CompactionInterval { .. } => "compaction-interval",
             SettingError::ClockEpoch { .. } => "clock-epoch",
+            SettingError::KeepEndedWatches { .. } => "keep-ended-watches",
             SettingError::ClientGo { .. } => "client-go",
             SettingError::FeatureGateMissingValue { .. } => "feature-gate-missing-value",
             SettingError::FeatureGateInvalidValue { .. } => "feature-gate-invalid-value",
@@ -382,7 +387,7 @@ mod tests {
             SettingError::FeatureGateLocked { .. } => "feature-gate-locked",
         }
     }
-    const SETTING_KINDS: usize = 14;
+    const SETTING_KINDS: usize = 15;
 
     /// Every way a duration can fail to parse (the `problem` of a `duration` setting error).
     fn duration_problems() -> Vec<(crate::clock::DurationError, &'static str)> {

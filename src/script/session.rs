@@ -36,6 +36,12 @@ pub struct Session {
     current_apiserver: usize,
     /// Adds `"explain"` and `"why"` to request outputs and ended watch streams.
     explain: bool,
+    /// `set keep-ended-watches <n>`: how many ended watches (whose end an `events` line read,
+    /// or that a `cancel` line ended) are kept before the oldest is forgotten; `None`: all of
+    /// them (`rvlab serve` keeps 100).
+    keep_ended: Option<usize>,
+    /// The ended watches kept while `keep_ended` is a number, the oldest end first.
+    ended: std::collections::VecDeque<String>,
     /// The last output that was not an `expect` (what `expect` lines assert on).
     previous: Option<Value>,
     /// Lines that could not be parsed so far.
@@ -448,7 +454,13 @@ impl Session {
                 // The connection is gone: nothing more arrives, frames not yet read are lost.
                 self.reply =
                     Reply::Events(EventsReply { events: vec![], closed: true, dropped: true, paused: false });
+                self.forget_if_ended(&watch);
                 json!({"events": [], "closed": true, "dropped": true})
+            }
+            Command::Events { watch } | Command::Cancel(watch) | Command::Drop(watch)
+                if self.forgotten(&watch) =>
+            {
+                return Err(Refusal::WatchGone { watch });
             }
             Command::Events { watch } => match self.watches.get(&watch).copied() {
                 None => return Err(Refusal::NoWatch { watch, hint: true }),
@@ -491,6 +503,9 @@ impl Session {
                             o["why"] = why.to_json();
                             self.why = Some(why);
                         }
+                        if closed {
+                            self.forget_if_ended(&watch);
+                        }
                         o
                     }
                     None => return Err(Refusal::WatchGone { watch }),
@@ -503,6 +518,7 @@ impl Session {
                     if let Some(r) = self.watch_records.get_mut(&watch) {
                         r.script.cancelled = true;
                     }
+                    self.forget_if_ended(&watch);
                     json!({"canceled": watch})
                 }
             },
@@ -568,6 +584,9 @@ impl Session {
                 self.pager_answer(a)
             }
             Command::Set { name, value } => {
+                if name == SettingName::KeepEndedWatches.as_str() {
+                    return self.set_keep_ended(value);
+                }
                 let explain_to = match (name.as_str(), value.as_str()) {
                     ("explain", "on" | "true") => Some(true),
                     ("explain", "off" | "false") => Some(false),
@@ -627,6 +646,9 @@ impl Session {
                     });
                 }
             },
+            Command::Pause(id) | Command::Resume(id) if self.forgotten(&id) => {
+                return Err(Refusal::WatchGone { watch: id });
+            }
             Command::Pause(id) | Command::Resume(id) if !self.watches.contains_key(&id) => {
                 return Err(Refusal::NoWatch { watch: id, hint: true });
             }
@@ -663,6 +685,71 @@ impl Session {
             // `expect` lines are checked in `run_line`, against the previous output.
             Command::Expect(_) => json!({"error": "expect is evaluated by the session, not executed"}),
         })
+    }
+
+    /// `set keep-ended-watches all|<n>`.
+    fn set_keep_ended(&mut self, value: String) -> Result<Value, Refusal> {
+        let setting = SettingName::KeepEndedWatches;
+        self.keep_ended = crate::cluster::parse_keep_ended(&value).map_err(Refusal::from)?;
+        if self.keep_ended.is_none() {
+            self.ended.clear();
+        }
+        self.forget_beyond_kept();
+        let mut out = json!({"set": setting.as_str(), "value": value});
+        if self.explain {
+            let why = OutputWhy::Setting(SettingWhy { setting, value, apiserver: None });
+            out["explain"] = Value::String(why::render(&why, Lang::En));
+            out["why"] = why.to_json();
+            self.why = Some(why);
+        }
+        Ok(out)
+    }
+
+    /// Watch `id` has ended for its client (an `events` line read its end, or a `cancel` line
+    /// ended it): with `keep-ended-watches <n>` it joins the kept ended watches, and the oldest
+    /// beyond `n` is forgotten.
+    fn forget_if_ended(&mut self, id: &str) {
+        if self.keep_ended.is_none() || self.ended.iter().any(|e| e == id) {
+            return;
+        }
+        self.ended.push_back(id.to_string());
+        self.forget_beyond_kept();
+    }
+
+    fn forget_beyond_kept(&mut self) {
+        let Some(keep) = self.keep_ended else { return };
+        while self.ended.len() > keep {
+            let Some(id) = self.ended.pop_front() else { break };
+            // The session, the read model and the apiserver drop it, as kube-apiserver drops
+            // a watch once its handler has returned.
+            if let Some(h) = self.watches.remove(&id) {
+                self.cluster.forget_watch(h);
+            }
+            self.watch_records.remove(&id);
+            self.dropped.remove(&id);
+        }
+    }
+
+    /// Whether `id` names a watch this session opened and has forgotten.
+    fn forgotten(&self, id: &str) -> bool {
+        !self.watches.contains_key(id)
+            && id
+                .strip_prefix('w')
+                .and_then(|n| n.parse::<usize>().ok())
+                .is_some_and(|n| n >= 1 && n <= self.watch_seq && format!("w{n}") == id)
+    }
+
+    /// Whether watch `id` is open or ended and not forgotten.
+    pub fn knows_watch(&self, id: &str) -> bool {
+        self.watches.contains_key(id)
+    }
+
+    /// How many watches the session keeps (open, or ended and not forgotten), and how many
+    /// watch streams its apiservers keep.
+    pub fn kept_watches(&self) -> (usize, usize) {
+        let c = &self.cluster;
+        let streams = (0..c.apiserver_count()).filter_map(|i| c.apiserver(i)).map(|s| s.kept_watches()).sum();
+        (self.watches.len(), streams)
     }
 
     /// The periodic timers running now (what an `advance` costs).

@@ -498,7 +498,7 @@ impl ApiserverSettings {
             N::CacheInitDelay => Some(self.cache_init_delay.to_string()),
             N::CompactionInterval => self.compaction_interval.map(|d| d.to_string()),
             N::Compactor => Some(if self.compaction_interval.is_some() { "on" } else { "off" }.to_string()),
-            N::Apiservers | N::Etcd | N::ClientGo | N::ClockEpoch | N::Explain => None,
+            N::Apiservers | N::Etcd | N::ClientGo | N::ClockEpoch | N::Explain | N::KeepEndedWatches => None,
         }
     }
 }

@@ -7,7 +7,8 @@
 //! * `GET /rvlab/v1/script` — the recorded script so far (`text/plain`), what `--record` writes;
 //!   `GET /rvlab/v1/script?output=jsonl` — the output object of each of those lines, exactly what
 //!   `rvlab run` prints when it replays the script (of the most recent lines only, once their
-//!   outputs outgrow `engine::OUTPUT_BUDGET`; each output says its line number).
+//!   outputs outgrow `engine::OUTPUT_BUDGET`; each output says its line number). Both are
+//!   streamed from the log's files ([`super::spool`]).
 //!
 //! Upstream counterpart: none (this is the fault injector real clusters do not have).
 
@@ -48,21 +49,23 @@ pub fn run_script(engine: &mut Engine, body: &[u8]) -> Resp {
     http::text(200, "application/jsonl; charset=utf-8", out)
 }
 
+/// `GET /rvlab/v1/script[?output=jsonl]`: streamed from the log's files as the client reads
+/// (what was recorded when the request came); a 500 when the log could not be written whole.
 pub fn script_text(engine: &Engine, outputs: bool) -> Resp {
-    let mut s = String::new();
-    if outputs {
-        for out in engine.outputs() {
-            s.push_str(out);
-            s.push('\n');
-        }
+    let (ty, chunks) = if outputs {
+        ("application/jsonl; charset=utf-8", engine.outputs())
     } else {
-        for l in engine.lines() {
-            s.push_str(l);
-            s.push('\n');
+        ("text/plain; charset=utf-8", engine.script())
+    };
+    match chunks {
+        Ok(c) => {
+            let len = c.len();
+            http::chunks(200, ty, c, Some(len), None)
+        }
+        Err(e) => {
+            http::text(500, "text/plain; charset=utf-8", format!("the server's log is incomplete: {e}\n"))
         }
     }
-    let ty = if outputs { "application/jsonl; charset=utf-8" } else { "text/plain; charset=utf-8" };
-    http::text(200, ty, s)
 }
 
 #[cfg(test)]
@@ -79,7 +82,7 @@ mod tests {
 
     #[test]
     fn a_script_over_the_line_limit_runs_nothing_and_says_so() {
-        let mut e = Engine::new(1.0, None);
+        let mut e = Engine::new(1.0, None).unwrap();
         let script = "compact 1\n".repeat(MAX_LINES + 1);
         let (code, text) = body(run_script(&mut e, script.as_bytes()));
         assert_eq!(code, 413);

@@ -14,6 +14,7 @@ use tokio::sync::mpsc;
 
 use super::network::{self, Network};
 use super::record::Recorder;
+use super::spool::{Backlog, Chunks, Spool};
 use super::table::TableRequest;
 use crate::clock::Duration;
 use crate::script::Session;
@@ -28,10 +29,10 @@ pub type FrameSender = mpsc::Sender<Bytes>;
 pub const WATCH_QUEUE: usize = 64;
 
 /// How much output (JSON text) the server keeps for `GET /rvlab/v1/script?output=jsonl`: the
-/// outputs of the most recent lines. Watches under load produce megabytes a second of frames,
-/// so keeping every output would grow the server without bound; the lines themselves (the
-/// script) are all kept, and `--record` writes them to a file as they come.
-pub const OUTPUT_BUDGET: usize = 32 * 1024 * 1024;
+/// outputs of the most recent lines, on disk ([`super::spool`]). Watches under load produce
+/// megabytes a second of frames, so keeping every output would grow the disk without bound; the
+/// lines themselves (the script) are all kept, and `--record` writes them to a file as they come.
+pub const OUTPUT_BUDGET: u64 = super::spool::OUTPUT_BUDGET;
 
 /// The wall clock as the simulation sees it: simulated time = base + elapsed × speed.
 #[derive(Debug)]
@@ -62,6 +63,12 @@ pub fn epoch_line(wall: std::time::SystemTime) -> String {
     format!("set clock.epoch {}", crate::apiserver::object::rfc3339_utc(secs))
 }
 
+/// The serving record's second line: of the watches whose end their client was sent (or that
+/// their client cancelled), the latest 100 are kept (for the live view's pictures) and older
+/// ones forgotten, so the server's memory does not grow with the watches it has served;
+/// recorded, so a replay forgets the same watches.
+pub const FORGET_LINE: &str = "set keep-ended-watches 100";
+
 /// The session plus what serving it needs: the clock, the record and the open streams.
 pub struct Engine {
     session: Session,
@@ -75,11 +82,9 @@ pub struct Engine {
     watches: BTreeMap<String, OpenWatch>,
     /// Live-view subscribers (server-sent events).
     live: Vec<mpsc::Sender<Bytes>>,
-    /// Every recorded line, for `GET /rvlab/v1/script` and the live view's backlog.
-    lines: Vec<String>,
-    /// The outputs (as JSON text) of the most recent lines, within [`OUTPUT_BUDGET`] bytes.
-    outputs: VecDeque<String>,
-    outputs_bytes: usize,
+    /// Every recorded line, for `GET /rvlab/v1/script` and the live view's backlog, and the
+    /// outputs of the most recent lines, within [`OUTPUT_BUDGET`] bytes: on disk, not in memory.
+    spool: Spool,
     /// The network in front of the apiserver (not part of the session, never recorded).
     network: Network,
 }
@@ -90,10 +95,11 @@ pub struct Ran {
 }
 
 impl Engine {
-    pub fn new(speed: f64, recorder: Option<Recorder>) -> Self {
+    /// A new engine; `Err` when the log's files cannot be made.
+    pub fn new(speed: f64, recorder: Option<Recorder>) -> Result<Self, String> {
         let session = Session::new();
         let base = session.now_ms();
-        Engine {
+        Ok(Engine {
             session,
             clock: WallClock::new(speed, base),
             line_no: 0,
@@ -101,11 +107,9 @@ impl Engine {
             recorder,
             watches: BTreeMap::new(),
             live: Vec::new(),
-            lines: Vec::new(),
-            outputs: VecDeque::new(),
-            outputs_bytes: 0,
+            spool: Spool::create()?,
             network: Network::default(),
-        }
+        })
     }
 
     pub fn network(&self) -> Network {
@@ -127,25 +131,47 @@ impl Engine {
         }
     }
 
-    /// The recorded script so far, one line each.
-    pub fn lines(&self) -> &[String] {
-        &self.lines
+    /// The recorded script so far (each line ending in `\n`), read from its file as it is
+    /// taken; `Err` when the log could not be written whole.
+    pub fn script(&self) -> Result<Chunks, &str> {
+        self.log_ok().map(|()| self.spool.script())
     }
 
-    /// The outputs (JSON text) of the most recent recorded lines, oldest first: all of them
-    /// unless they outgrew [`OUTPUT_BUDGET`]. Each carries its line number (`"line"`).
-    pub fn outputs(&self) -> impl Iterator<Item = &str> {
-        self.outputs.iter().map(String::as_str)
+    /// The outputs (JSON text, each ending in `\n`) of the most recent recorded lines, oldest
+    /// first: all of them unless they outgrew [`OUTPUT_BUDGET`]. Each carries its line number
+    /// (`"line"`).
+    pub fn outputs(&self) -> Result<Chunks, &str> {
+        self.log_ok().map(|()| self.spool.outputs())
+    }
+
+    fn log_ok(&self) -> Result<(), &str> {
+        match self.spool.failed() {
+            Some(e) => Err(e),
+            None => Ok(()),
+        }
+    }
+
+    /// The recorded script so far, one line each (read back whole: for tests and small logs).
+    pub fn lines(&self) -> Vec<String> {
+        self.spool.script().into_lines()
     }
 
     pub fn session(&self) -> &Session {
         &self.session
     }
 
-    /// Records the serving record's first line, `set clock.epoch <wall>`, and starts the wall
-    /// clock from it: however long start-up took, no `advance` comes before it.
+    /// Records the serving record's first lines, `set clock.epoch <wall>` and
+    /// [`FORGET_LINE`], and starts the wall clock from them: however long start-up took, no
+    /// `advance` comes before them.
     pub fn begin(&mut self, wall: std::time::SystemTime) -> Value {
         let output = self.run_recorded(&epoch_line(wall));
+        if output.get("error").is_some() {
+            return output;
+        }
+        let forget = self.run_recorded(FORGET_LINE);
+        if forget.get("error").is_some() {
+            return forget;
+        }
         self.clock = WallClock::new(self.clock.speed, self.session.now_ms());
         self.pending_advance_ms = 0;
         output
@@ -177,14 +203,7 @@ impl Engine {
     }
 
     fn write_down(&mut self, line: &str, output: &Value) {
-        self.lines.push(line.to_string());
-        let text = output.to_string();
-        self.outputs_bytes += text.len();
-        self.outputs.push_back(text);
-        while self.outputs_bytes > OUTPUT_BUDGET {
-            let Some(old) = self.outputs.pop_front() else { break };
-            self.outputs_bytes -= old.len();
-        }
+        self.spool.push(line, &output.to_string());
         if let Some(r) = &mut self.recorder {
             r.line(line);
         }
@@ -244,13 +263,12 @@ impl Engine {
         self.pump_watches();
     }
 
-    /// A new live-view subscriber gets the log so far as one `{"backlog":[lines…]}` event, then
-    /// every new line as `{"text":…,"output":…}`.
-    pub fn subscribe_live(&mut self, tx: mpsc::Sender<Bytes>) {
-        let event = json!({"backlog": self.lines});
-        if tx.try_send(Bytes::from(format!("data: {event}\n\n"))).is_ok() {
-            self.live.push(tx);
-        }
+    /// A new live-view subscriber gets the log so far as one `{"backlog":[lines…]}` event
+    /// (returned, read from the log's file as the subscriber takes it), then every new line as
+    /// `{"text":…,"output":…}` on `tx` (queued meanwhile).
+    pub fn subscribe_live(&mut self, tx: mpsc::Sender<Bytes>) -> Backlog {
+        self.live.push(tx);
+        Backlog::of(self.spool.script())
     }
 
     /// Lets time pass to the wall clock and delivers every watch's new frames.
@@ -270,6 +288,11 @@ impl Engine {
         let ids: Vec<String> = self.watches.keys().cloned().collect();
         for id in ids {
             let Some(w) = self.watches.get_mut(&id) else { continue };
+            if !w.ended && !self.session.knows_watch(&id) {
+                // A line of the operator's ended it and it was forgotten (`cancel wN`): the
+                // response ends with what was queued; no line names it again.
+                w.ended = true;
+            }
             if w.tx.is_closed() {
                 // The client went away: the server stops the watch, as the handler does when
                 // the request context is cancelled.
@@ -314,6 +337,17 @@ impl Engine {
 
     /// Runs `events id` and queues what it returned.
     fn read_watch(&mut self, id: &str) {
+        if !self.session.knows_watch(id) {
+            // A line of the operator's ended and forgot it (`cancel wN`): the response ends,
+            // nothing is read.
+            if let Some(w) = self.watches.get_mut(id) {
+                w.ended = true;
+                if w.pending.is_empty() {
+                    self.watches.remove(id);
+                }
+            }
+            return;
+        }
         let line = format!("events {id}");
         let Some(out) = self.session.run_line(self.line_no + 1, &line) else { return };
         let events = out.get("events").and_then(Value::as_array).cloned().unwrap_or_default();
@@ -404,7 +438,7 @@ mod tests {
 
     #[test]
     fn clock_steps_merge_into_one_advance_and_parse_errors_are_not_recorded() {
-        let mut e = Engine::new(1000.0, None);
+        let mut e = Engine::new(1000.0, None).unwrap();
         assert!(e.run("bogus line").output["error"].as_str().is_some_and(|m| m.contains("unknown command")));
         assert!(e.lines().is_empty(), "a line that does not parse is not part of the script");
         for _ in 0..3 {
@@ -413,7 +447,7 @@ mod tests {
         }
         let out = e.run("GET /api/v1/namespaces/default/configmaps").output;
         assert_eq!(out["code"], 200);
-        let lines: Vec<&str> = e.lines().iter().map(String::as_str).collect();
+        let lines = e.lines();
         assert_eq!(lines.len(), 2, "{lines:?}");
         assert!(lines[0].starts_with("advance "), "{lines:?}");
         assert_eq!(lines[1], "GET /api/v1/namespaces/default/configmaps");
@@ -425,14 +459,14 @@ mod tests {
 
     #[test]
     fn clients_get_watch_events_as_the_apiserver_sends_them() {
-        let mut e = Engine::new(1.0, None);
+        let mut e = Engine::new(1.0, None).unwrap();
         let (id, mut rx) = watched(&mut e, None);
         e.run(r#"POST /api/v1/namespaces/default/configmaps {"metadata":{"name":"a"}}"#);
         e.run("advance 5s");
         e.pump_watches();
-        let line = e.lines().last().unwrap();
-        let out: Value = serde_json::from_str(e.outputs().last().unwrap()).unwrap();
-        assert_eq!(line, &format!("events {id}"));
+        let line = e.lines().last().cloned().unwrap();
+        let out: Value = serde_json::from_str(e.outputs().unwrap().into_lines().last().unwrap()).unwrap();
+        assert_eq!(line, format!("events {id}"));
         let recorded = &out["events"][0];
         assert_eq!(recorded["type"], "ADDED");
         assert!(recorded.get("at").is_some(), "the record says when the frame was sent: {recorded}");
@@ -443,7 +477,7 @@ mod tests {
     #[test]
     fn table_watches_send_the_column_definitions_once() {
         use super::super::table::{IncludeObject, TableVersion};
-        let mut e = Engine::new(1.0, None);
+        let mut e = Engine::new(1.0, None).unwrap();
         let req =
             TableRequest { version: TableVersion::V1, include: IncludeObject::Metadata, no_headers: false };
         let (_, mut rx) = watched(&mut e, Some(req));
@@ -470,7 +504,7 @@ mod tests {
 
     #[test]
     fn a_watch_whose_client_does_not_drain_is_paused_and_loses_no_frame() {
-        let mut e = Engine::new(1.0, None);
+        let mut e = Engine::new(1.0, None).unwrap();
         let (id, mut rx) = watched(&mut e, None);
         let n = WATCH_QUEUE + 20;
         for i in 0..n {
@@ -498,7 +532,7 @@ mod tests {
 
     #[test]
     fn network_lines_change_the_network_and_are_not_recorded() {
-        let mut e = Engine::new(1.0, None);
+        let mut e = Engine::new(1.0, None).unwrap();
         let out = e.run_operator_line("network watch-delay 2s");
         assert_eq!(out, json!({"network": {"watch-delay": "2s"}}));
         assert_eq!(e.network().watch_delay, Duration(2000));
@@ -513,7 +547,7 @@ mod tests {
 
     #[test]
     fn served_timestamps_are_wall_clock_times() {
-        let mut e = Engine::new(1.0, None);
+        let mut e = Engine::new(1.0, None).unwrap();
         let wall = std::time::UNIX_EPOCH + std::time::Duration::from_secs(1_800_000_000);
         assert_eq!(epoch_line(wall), "set clock.epoch 2027-01-15T08:00:00Z");
         std::thread::sleep(std::time::Duration::from_millis(15));
@@ -527,8 +561,71 @@ mod tests {
     }
 
     #[test]
+    fn a_live_subscriber_gets_the_backlog_then_every_later_line_once() {
+        let mut e = Engine::new(1.0, None).unwrap();
+        e.run_operator_line("set cache.lag 1s");
+        let (tx, mut rx) = mpsc::channel(16);
+        let backlog = e.subscribe_live(tx);
+        // A line recorded while the backlog is still being read goes to the feed, not into it.
+        e.run_operator_line("set cache.lag 2s");
+        let text: String = backlog.map(|b| String::from_utf8(b.to_vec()).unwrap()).collect();
+        let event: Value = serde_json::from_str(text.strip_prefix("data: ").unwrap().trim_end()).unwrap();
+        let before = e.lines()[..e.lines().len() - 1].to_vec();
+        assert_eq!(event, json!({"backlog": before}));
+        assert_eq!(before.last().map(String::as_str), Some("set cache.lag 1s"));
+        let mut fed = Vec::new();
+        while let Ok(f) = rx.try_recv() {
+            let v: Value =
+                serde_json::from_str(String::from_utf8(f.to_vec()).unwrap()["data: ".len()..].trim_end())
+                    .unwrap();
+            fed.push(v["text"].as_str().unwrap().to_string());
+        }
+        assert_eq!(fed.last().map(String::as_str), Some("set cache.lag 2s"));
+        assert_eq!([before, fed].concat(), e.lines(), "every line once, in order");
+    }
+
+    /// The server keeps the latest ended watches only (`set keep-ended-watches 100`, its
+    /// second line); a line naming a forgotten one is refused the same live and in replay.
+    #[test]
+    fn ended_watches_are_forgotten_alike_live_and_in_replay() {
+        let mut e = Engine::new(1.0, None).unwrap();
+        let wall = std::time::UNIX_EPOCH + std::time::Duration::from_secs(1_800_000_000);
+        e.begin(wall);
+        assert_eq!(e.lines()[1], FORGET_LINE);
+        let mut ids = Vec::new();
+        for i in 0..105 {
+            let (id, rx) = watched(&mut e, None);
+            e.run(&format!(r#"POST /api/v1/namespaces/default/configmaps {{"metadata":{{"name":"c{i}"}}}}"#));
+            e.pump_watches();
+            // The client hangs up: `cancel wN`, and the watch has ended for it.
+            drop(rx);
+            e.pump_watches();
+            ids.push(id);
+        }
+        assert!(e.lines().contains(&format!("cancel {}", ids[0])), "{:?}", &e.lines()[..8]);
+        assert!(!e.has_watches());
+        assert_eq!(e.session().kept_watches(), (100, 100), "the latest 100 ended watches are kept");
+        // The operator names a forgotten watch and a kept one.
+        let gone = e.run_operator_line(&format!("events {}", ids[0]));
+        assert_eq!(gone["refused"], json!({"kind": "watch-gone", "watch": ids[0]}), "{gone}");
+        let kept = e.run_operator_line(&format!("events {}", ids[104]));
+        assert_eq!(kept["closed"], true, "{kept}");
+        // `rvlab run` of the record prints what the server answered, line for line.
+        let live: Vec<Value> =
+            e.outputs().unwrap().into_lines().iter().map(|l| serde_json::from_str(l).unwrap()).collect();
+        let mut replay = Session::new();
+        let again: Vec<Value> =
+            e.lines().iter().enumerate().filter_map(|(i, l)| replay.run_line(i + 1, l)).collect();
+        assert_eq!(live.len(), again.len());
+        for (a, b) in live.iter().zip(&again) {
+            assert_eq!(a, b);
+        }
+        assert_eq!(replay.kept_watches(), e.session().kept_watches());
+    }
+
+    #[test]
     fn a_line_that_jumps_ahead_moves_the_wall_clock_base() {
-        let mut e = Engine::new(1.0, None);
+        let mut e = Engine::new(1.0, None).unwrap();
         e.run("advance 1h");
         let now = e.session().now_ms();
         e.tick();

@@ -130,11 +130,15 @@ fn parse_head(bytes: &[u8]) -> Result<bool, httparse::Error> {
 }
 
 /// A response body: all at once, or frames as they come (watches, the live feed), or a watch's
-/// frames gzipped one member per flush (WatchListCompression).
+/// frames gzipped one member per flush (WatchListCompression), or chunks read as the client
+/// takes them (the log, from its files) followed by frames as they come (the live feed).
 pub enum ServeBody {
     Full(Option<Bytes>),
     Stream(mpsc::Receiver<Bytes>),
     Gzip(mpsc::Receiver<Bytes>),
+    /// Chunks, then the frames of a stream; with the chunks' exact length (`Content-Length`)
+    /// when there is no stream.
+    Chunks(Box<dyn Iterator<Item = Bytes> + Send>, Option<mpsc::Receiver<Bytes>>, Option<u64>),
 }
 
 /// One complete gzip member of `data`: what `perFlushGzipWriter.Flush` writes (apiserver
@@ -165,6 +169,13 @@ impl Body for ServeBody {
             ServeBody::Full(b) => Poll::Ready(b.take().map(|b| Ok(Frame::data(b)))),
             ServeBody::Stream(rx) => rx.poll_recv(cx).map(|o| o.map(|b| Ok(Frame::data(b)))),
             ServeBody::Gzip(rx) => rx.poll_recv(cx).map(|o| o.map(|b| Ok(Frame::data(gzip_member(&b))))),
+            ServeBody::Chunks(chunks, then, _) => match chunks.next() {
+                Some(b) => Poll::Ready(Some(Ok(Frame::data(b)))),
+                None => match then {
+                    Some(rx) => rx.poll_recv(cx).map(|o| o.map(|b| Ok(Frame::data(b)))),
+                    None => Poll::Ready(None),
+                },
+            },
         }
     }
 
@@ -176,7 +187,8 @@ impl Body for ServeBody {
         match self {
             ServeBody::Full(Some(b)) => SizeHint::with_exact(b.len() as u64),
             ServeBody::Full(None) => SizeHint::with_exact(0),
-            ServeBody::Stream(_) | ServeBody::Gzip(_) => SizeHint::default(),
+            ServeBody::Chunks(_, None, Some(len)) => SizeHint::with_exact(*len),
+            ServeBody::Stream(_) | ServeBody::Gzip(_) | ServeBody::Chunks(..) => SizeHint::default(),
         }
     }
 }
@@ -219,6 +231,27 @@ pub fn status(s: &Status) -> Resp {
 /// A streamed response (`Transfer-Encoding: chunked`).
 pub fn stream(content_type: &str, rx: mpsc::Receiver<Bytes>) -> Resp {
     stream_encoded(content_type, rx, false)
+}
+
+/// A body read a chunk at a time as the client takes it: of `len` bytes (`Content-Length`), or
+/// followed by the frames of a stream (`then`; `Transfer-Encoding: chunked`).
+pub fn chunks(
+    code: u16,
+    content_type: &str,
+    chunks: impl Iterator<Item = Bytes> + Send + 'static,
+    len: Option<u64>,
+    then: Option<mpsc::Receiver<Bytes>>,
+) -> Resp {
+    let len = if then.is_some() { None } else { len };
+    let mut r = Response::new(ServeBody::Chunks(Box::new(chunks), then, len));
+    *r.status_mut() = StatusCode::from_u16(code).unwrap_or(StatusCode::INTERNAL_SERVER_ERROR);
+    if let Ok(v) = content_type.parse() {
+        r.headers_mut().insert(hyper::header::CONTENT_TYPE, v);
+    }
+    if let Ok(v) = "no-cache, private".parse() {
+        r.headers_mut().insert(hyper::header::CACHE_CONTROL, v);
+    }
+    r
 }
 
 /// [`stream`], gzipped (`Content-Encoding: gzip`, `Vary: Accept-Encoding`, as

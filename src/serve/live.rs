@@ -18,8 +18,8 @@ const LIVE_QUEUE: usize = 4096;
 
 pub fn subscribe(engine: &mut Engine) -> Resp {
     let (tx, rx) = mpsc::channel::<Bytes>(LIVE_QUEUE);
-    engine.subscribe_live(tx);
-    http::stream("text/event-stream", rx)
+    let backlog = engine.subscribe_live(tx);
+    http::chunks(200, "text/event-stream", backlog, None, Some(rx))
 }
 
 fn content_type(path: &Path) -> &'static str {

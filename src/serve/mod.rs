@@ -34,6 +34,7 @@ pub mod record;
 pub mod schema;
 pub mod schema_table;
 pub mod schema_types;
+pub mod spool;
 pub mod table;
 pub mod tls;
 pub mod translate;
@@ -79,7 +80,7 @@ struct Shared {
 
 async fn serve(cfg: ServeConfig) -> Result<(), String> {
     let recorder = cfg.record.as_deref().map(record::Recorder::create).transpose()?;
-    let mut engine = Engine::new(cfg.speed, recorder);
+    let mut engine = Engine::new(cfg.speed, recorder)?;
     engine.set_network(network::Network { watch_delay: cfg.watch_delay, ..Default::default() });
     // Timestamps are wall-clock times while serving (scripts and the browser count from the fixed
     // 2026-01-01 epoch): the first recorded line says which, so the record replays exactly.

@@ -90,6 +90,28 @@ impl ApiServer {
         true
     }
 
+    /// Forgets watch `id`, as kube-apiserver does once a watch's handler has returned: its
+    /// stream, its cache watcher and anything not read are dropped (a stream still open is
+    /// cancelled first). Whether it knew the watch.
+    pub fn forget_watch(&mut self, etcd: &mut MvccStore, id: u64) -> bool {
+        let Some(mut stream) = self.watches.remove(&id) else { return false };
+        if let WatchSource::Cache(resource) = stream.source
+            && let Some(c) = self.cachers.get_mut(resource)
+        {
+            c.close_watcher(id, Ended::new(EndReason::Cancelled));
+            let _ = c.take_watcher(id);
+        }
+        // An ended stream keeps its reason; an etcd watch still open is cancelled.
+        stream.close(Ended::new(EndReason::Cancelled), etcd);
+        self.open_etcd_streams.remove(&id);
+        true
+    }
+
+    /// How many watch streams this apiserver keeps (open, or ended and not forgotten).
+    pub fn kept_watches(&self) -> usize {
+        self.watches.len()
+    }
+
     /// What a picture shows of watch stream `id` (read only).
     pub fn watch_view(&self, id: u64) -> Option<WatchStreamView> {
         let stream = self.watches.get(&id)?;

@@ -23,13 +23,13 @@
 //! is what the writers' answers say it is (nothing lost) and etcd's revision moved by exactly
 //! the writes and deletes; the server answered every timed GET; and, once the clients have
 //! left and [`SETTLE`] has passed, the server's resident memory is within 10% of its start.
-//! "Start" is the resident size after [`WARM_UP`] of the full load (clients connected, caches
-//! filled, the watch cache's window and etcd's history at their steady size): before that,
-//! the memory the run needs in steady state is still being allocated, and a growth from an idle
-//! server says nothing about a leak. What the server's log grew by meanwhile — it keeps every
-//! line by design, measured through `GET /rvlab/v1/script` ([`net::LogSize`]) — is not counted
-//! as growth. A run shorter than twice [`WARM_UP`], or with `--memory report`, prints the
-//! memory figures without judging them.
+//! "Start" is the resident size after [`WARM_UP`] of the full load, or, in a shorter run, 20 s
+//! before the load ends (but not before half the run; [`warm_up`]) (clients connected, caches filled, the watch cache's window and etcd's history at or
+//! near their steady size): before that, the memory the run needs in steady state is still
+//! being allocated, and a growth from an idle server says nothing about a leak. The server's
+//! log is on disk (`serve::spool`); its size, measured through `GET /rvlab/v1/script`
+//! ([`net::LogSize`]), is reported beside. A run shorter than twice [`MIN_WARM_UP`], or with
+//! `--memory report`, prints the memory figures without judging them.
 //!
 //! One JSON object on stdout reports the figures; the exit code is 1 when a check failed.
 //! A real client that cannot be found is named on stderr (`SKIPPED: …`) and in the report, and is
@@ -68,9 +68,24 @@ use std::path::PathBuf;
 #[cfg(not(target_arch = "wasm32"))]
 use std::time::Duration;
 
-/// How long the full load runs before the server's resident memory is taken as its start.
+/// How long the full load runs before the server's resident memory is taken as its start. The
+/// watch cache's history doubles its capacity while its oldest event is younger than 75 s
+/// (`eventFreshDuration`, `apiserver::cacher::watch_cache`) and then fills it: under the soak's
+/// load it reaches its steady size after about 100 s; a start taken before counts its growth as
+/// the server's.
 #[cfg(not(target_arch = "wasm32"))]
-pub const WARM_UP: Duration = Duration::from_secs(10);
+pub const WARM_UP: Duration = Duration::from_secs(100);
+
+/// The warm-up of a run of `seconds`: [`WARM_UP`], or in a shorter run 20 s before the load
+/// ends, but at least half the run.
+#[cfg(not(target_arch = "wasm32"))]
+pub fn warm_up(seconds: u64) -> Duration {
+    let late = Duration::from_secs(seconds.saturating_sub(20).max(seconds / 2));
+    WARM_UP.min(late)
+}
+/// The shortest warm-up whose start is judged: before it, clients are still connecting.
+#[cfg(not(target_arch = "wasm32"))]
+pub const MIN_WARM_UP: Duration = Duration::from_secs(10);
 /// How long after the clients leave the server's resident memory is taken as its end.
 #[cfg(not(target_arch = "wasm32"))]
 pub const SETTLE: Duration = Duration::from_secs(5);

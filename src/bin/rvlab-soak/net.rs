@@ -196,7 +196,7 @@ pub async fn control(st: &Shared, t: &Target, script: &str) -> Result<Vec<Value>
     Ok(text.lines().filter_map(|l| serde_json::from_str(l).ok()).collect())
 }
 
-/// What the server's log holds in memory, by design, as its own endpoints show it: every
+/// The size of the server's log (on disk, `serve::spool`), as its own endpoints show it: every
 /// recorded line (`GET /rvlab/v1/script`) and the outputs of the most recent ones
 /// (`?output=jsonl`, within `engine::OUTPUT_BUDGET`).
 #[derive(Debug, Clone, Copy, Default)]
@@ -207,14 +207,10 @@ pub struct LogSize {
     pub output_bytes: u64,
 }
 
-/// What one kept string costs beyond its text: its `String` (24 bytes) and the allocator's
-/// header and rounding (about 16).
-const PER_STRING: u64 = 40;
-
 impl LogSize {
-    /// The memory the log holds, estimated from its text, in KiB.
+    /// The log's size (its text, lines and kept outputs), in KiB.
     pub fn kib(&self) -> u64 {
-        (self.bytes + self.output_bytes + (self.lines + self.outputs) * PER_STRING) / 1024
+        (self.bytes + self.output_bytes) / 1024
     }
 }
 

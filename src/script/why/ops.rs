@@ -77,6 +77,18 @@ pub fn setting(w: &SettingWhy, lang: Lang) -> String {
             ),
             format!("explain {v}：输出带上引擎的决定（\"why\"）及其英文说明（\"explain\"）"),
         ),
+        SettingName::KeepEndedWatches if v == "all" => (
+            "keep-ended-watches all: the session keeps every watch after it ended".to_string(),
+            "keep-ended-watches all：会话保留每个已结束的 watch".to_string(),
+        ),
+        SettingName::KeepEndedWatches => (
+            format!(
+                "keep-ended-watches {v}: of the watches whose end was read (or that were cancelled), the session keeps the latest {v}; an older one is forgotten, and a later line naming it is refused as gone"
+            ),
+            format!(
+                "keep-ended-watches {v}：在已读到结束（或已取消）的 watch 中，会话只保留最近的 {v} 个；更早的被遗忘，之后提到它的行以 watch 已不存在被拒绝"
+            ),
+        ),
     };
     let scope = match w.apiserver {
         Some(n) => lang.pick(format!("apiserver {n}: "), format!("apiserver {n}：")),
