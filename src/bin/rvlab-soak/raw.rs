@@ -24,6 +24,9 @@ pub const DRAIN: Duration = Duration::from_secs(10);
 const DISRUPTION_SLACK: Duration = Duration::from_secs(2);
 /// How soon after a compaction the streams of a watch cache it made relist must have ended.
 const RELIST_SLACK: Duration = Duration::from_secs(1);
+/// How much later than the sampled clock after a stream's end (samples every 0.5 s) the
+/// server's log may put it.
+const END_SLACK_MS: u64 = 1000;
 
 pub async fn writer(st: Shared, t: Target, id: usize, cfg: Config, stop: Instant) {
     let t = &t;
@@ -207,14 +210,17 @@ fn retried(status: &Value) -> bool {
 
 /// A stream the server closed before its timeoutSeconds is explained by a drop or a restart
 /// that ran while it was open and shortly before it ended (each drop explains one stream, a
-/// restart all of them), or — for a slow reader — by the slow-consumer rule. Returns the
-/// failures.
+/// restart all of them), a compaction its watch cache relisted after, or the slow-consumer
+/// rule: for a slow reader always, for a normal reader when the server's log says so
+/// (`State::server_ends`). Returns the failures.
 pub fn explain_early_ends(st: &mut State) -> Vec<String> {
     let mut failures = Vec::new();
     let mut drops_used = vec![false; st.disruptions.len()];
     let mut cutoffs = 0u64;
     let mut clock_ahead = 0u64;
     let mut relisted = 0u64;
+    let mut normal_cutoffs = 0u64;
+    let mut ends_used = vec![false; st.server_ends.as_ref().map_or(0, Vec::len)];
     for seg in &st.segments {
         if seg.end != End::Closed {
             continue;
@@ -225,6 +231,7 @@ pub fn explain_early_ends(st: &mut State) -> Vec<String> {
         // much simulated time passed while the stream was open.
         let sim_before = st.clock.iter().rev().find(|c| c.0 <= seg.opened).map(|c| c.1);
         let sim_after = st.clock.iter().find(|c| c.0 >= seg.ended).map(|c| c.1);
+        let (sim_opened, sim_closed) = (sim_before, sim_after);
         let sim_lived = match (sim_before, sim_after) {
             (Some(a), Some(b)) => Duration::from_millis(b.saturating_sub(a)),
             _ => Duration::from_secs(seg.timeout),
@@ -265,6 +272,26 @@ pub fn explain_early_ends(st: &mut State) -> Vec<String> {
             cutoffs += 1;
             continue;
         }
+        // The server's log names the end: a normal reader cut off as a slow consumer (the
+        // cacher's rule, `cache_watcher.go`: its buffer full for the dispatch budget), which a
+        // client reading 200 streams on one thread of a loaded machine can be after a burst.
+        // One end of the log explains one stream: the same start and timeoutSeconds, ended
+        // while the stream was open by the sampled simulated clock.
+        if let Some(i) = st.server_ends.as_ref().and_then(|ends| {
+            (0..ends.len()).find(|&i| {
+                let e = &ends[i];
+                !ends_used[i]
+                    && e.reason == "slow-consumer"
+                    && e.start_rv == seg.start_rv
+                    && e.timeout == seg.timeout
+                    && sim_opened.is_none_or(|a| a <= e.at_ms)
+                    && sim_closed.is_none_or(|b| e.at_ms <= b + END_SLACK_MS)
+            })
+        }) {
+            ends_used[i] = true;
+            normal_cutoffs += 1;
+            continue;
+        }
         let since = |i: Instant| st.started.map(|t| i.saturating_duration_since(t)).unwrap_or_default();
         let at = since(seg.opened);
         let last = st
@@ -287,6 +314,7 @@ pub fn explain_early_ends(st: &mut State) -> Vec<String> {
     st.slow_cutoffs = cutoffs;
     st.closed_by_clock_ahead = clock_ahead;
     st.closed_by_cache_relist = relisted;
+    st.normal_cutoffs = normal_cutoffs;
     failures
 }
 
