@@ -89,6 +89,19 @@ pub struct Ran {
     pub output: Value,
 }
 
+/// A request that would wait for a watch cache to catch up: it is held in wall time (its own
+/// task sleeps, everything else goes on) and then run as a line with
+/// `waited=<duration>@<revision>` ([`Engine::held_line`]), so that the wait moves no one's clock.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Hold {
+    /// How long to hold it, in wall time.
+    pub wall: std::time::Duration,
+    /// Simulated time when it arrived.
+    pub arrived_ms: u64,
+    /// etcd's revision when it arrived: what a consistent read waits for.
+    pub revision: i64,
+}
+
 impl Engine {
     pub fn new(speed: f64, recorder: Option<Recorder>) -> Self {
         let session = Session::new();
@@ -233,6 +246,80 @@ impl Engine {
             let now = self.session.now_ms() - self.pending_advance_ms;
             let output = json!({"line": self.line_no, "now": Duration(now).to_string()});
             self.write_down(&line, &output);
+        }
+    }
+
+    /// Whether a request arriving now would wait for its watch cache, and how long to hold it.
+    /// A consistent read the cacher serves waits until the cache reaches etcd's revision now
+    /// (`waitUntilFreshAndBlock`, `storage/cacher/cacher.go` @ v1.34.0): a list without
+    /// `resourceVersion` or `continue` routed to the cache (`GetList`), and a watch-list
+    /// without `resourceVersion` (`sendInitialEvents=true`, also by default:
+    /// `waitUntilWatchCacheFreshAndForceAllEvents`). It is held until the cache is predicted to
+    /// get there ([`CacheWindow::fresh_wait`]), or for the whole 3 s when it will not, after
+    /// which its line answers what kube-apiserver answers on timeout. Other waits (a read at a
+    /// resourceVersion the cache has not reached, a 1.30 cache initialising) still move the
+    /// clock.
+    ///
+    /// [`CacheWindow::fresh_wait`]: crate::script::view::CacheWindow::fresh_wait
+    pub fn hold_for(&mut self, method: &str, target: &str) -> Option<Hold> {
+        use crate::apiserver::cacher::delegator::{ListShape, MatchShape, ReadPath, route_list};
+        use crate::apiserver::verb::Verb;
+        use crate::script::view::{FRESHNESS_WAIT_MS, FreshWait};
+        if method != "GET" {
+            return None;
+        }
+        let features = self.session.current_features();
+        let req = crate::apiserver::validation::parse_and_validate(method, target, None, features.watch_list)
+            .ok()?;
+        let o = &req.options;
+        if o.resource_version.as_deref().is_some_and(|rv| !rv.is_empty()) || o.continue_token.is_some() {
+            return None;
+        }
+        let waits = match req.verb {
+            Verb::List => {
+                let shape = ListShape {
+                    rv: None,
+                    rv_match: MatchShape::of(o.resource_version_match.as_ref()),
+                    limit: o.limit,
+                    continue_rv: None,
+                    has_selector: !o.label_selector.is_empty() || !o.field_selector.is_empty(),
+                };
+                route_list(&shape, &features, true).0 == ReadPath::CacheConsistent
+            }
+            Verb::Watch => o.send_initial_events == Some(true),
+            _ => false,
+        };
+        if !waits {
+            return None;
+        }
+        self.sync_clock();
+        let apiserver = self.session.current_apiserver();
+        let window = self
+            .session
+            .cache_windows()
+            .into_iter()
+            .find(|w| w.apiserver == apiserver && w.resource == req.resource.resource)?;
+        if !window.ready {
+            return None;
+        }
+        let now = self.session.now_ms();
+        let wait_ms = match window.fresh_wait(now)? {
+            FreshWait::Waits(ms) => ms,
+            FreshWait::TimesOut => FRESHNESS_WAIT_MS,
+        };
+        let wall = std::time::Duration::from_secs_f64(wait_ms as f64 / 1000.0 / self.clock.speed);
+        Some(Hold { wall, arrived_ms: now, revision: self.session.revision() })
+    }
+
+    /// The line for a request `hold` held: its line (`GET <target>…`) with
+    /// `waited=<simulated time since it arrived>@<revision>` after the target.
+    pub fn held_line(&mut self, line: &str, target: &str, hold: Hold) -> String {
+        self.sync_clock();
+        let waited = Duration(self.session.now_ms().saturating_sub(hold.arrived_ms));
+        let head = format!("GET {target}");
+        match line.strip_prefix(&head) {
+            Some(rest) => format!("{head} waited={waited}@{}{rest}", hold.revision),
+            None => line.to_string(),
         }
     }
 
@@ -524,6 +611,112 @@ mod tests {
         assert!((1_800_000_000..1_800_000_005).contains(&secs), "{created}");
         // First, however long start-up took: the record replays with the same timestamps.
         assert_eq!(e.lines()[0], "set clock.epoch 2027-01-15T08:00:00Z", "recorded, so replays match");
+    }
+
+    const CMS: &str = "/api/v1/namespaces/default/configmaps";
+
+    /// Holds a request as the server does (`serve::route`): its task sleeps the hold in wall
+    /// time, then it runs with its wait on the line.
+    fn held(e: &mut Engine, hold: Hold) -> Value {
+        std::thread::sleep(hold.wall);
+        let line = e.held_line(&format!("GET {CMS}"), CMS, hold);
+        e.run(&line).output
+    }
+
+    /// A lagging apiserver whose cache is behind etcd by one write, with a client watching
+    /// from before that write.
+    fn lagging(lag: &str, speed: f64) -> (Engine, String, mpsc::Receiver<Bytes>) {
+        let mut e = Engine::new(speed, None);
+        e.begin(std::time::UNIX_EPOCH + std::time::Duration::from_secs(1_800_000_000));
+        e.run("set explain on");
+        e.run(&format!("set cache.lag {lag}"));
+        let (id, rx) = watched(&mut e, None);
+        e.run(&format!(r#"POST {CMS} {{"metadata":{{"name":"a"}}}}"#));
+        (e, id, rx)
+    }
+
+    /// The simulated clock against the wall (`WallClock::target_ms`): ahead by how much.
+    fn ahead_ms(e: &Engine) -> u64 {
+        e.session().now_ms().saturating_sub(e.clock.target_ms())
+    }
+
+    #[test]
+    fn a_consistent_read_of_a_lagging_cache_is_held_and_moves_no_clock() {
+        // 2× speed: the cache's 2 s lag is a second of wall time.
+        let (mut e, _, _rx) = lagging("2s", 2.0);
+        let hold = e.hold_for("GET", CMS).expect("the cache is behind etcd: the read waits");
+        assert!(hold.wall <= std::time::Duration::from_millis(1000), "{hold:?}");
+        let revision = e.session().revision();
+        assert_eq!(hold.revision, revision);
+        let out = held(&mut e, hold);
+        assert_eq!(out["code"], 200, "{out}");
+        // Served by the cache once it caught up, from the revision etcd had when the read came.
+        assert_eq!(out["why"]["path"], "watch-cache", "{out}");
+        assert_eq!(out["why"]["etcdRevision"], revision, "{out}");
+        assert_eq!(out["body"]["items"][0]["metadata"]["name"], "a");
+        let line = e.lines().last().unwrap().clone();
+        assert!(line.starts_with(&format!("GET {CMS} waited=")), "{line}");
+        assert!(line.ends_with(&format!("@{revision}")), "{line}");
+        // The wait took no one's time: the clock is where the wall is (a tick's rounding).
+        assert!(ahead_ms(&e) <= 5, "ahead by {} ms", ahead_ms(&e));
+        // Nothing to hold on an up-to-date cache.
+        assert_eq!(e.hold_for("GET", CMS), None);
+        e.run(&format!(r#"POST {CMS} {{"metadata":{{"name":"b"}}}}"#));
+        assert!(e.hold_for("GET", &format!("{CMS}?limit=5")).is_some());
+        // A watch without resourceVersion is a watch-list (sendInitialEvents defaults to true):
+        // it waits for the cache too; a watch from a resourceVersion, a write do not.
+        assert!(e.hold_for("GET", &format!("{CMS}?watch=true")).is_some());
+        assert_eq!(e.hold_for("GET", &format!("{CMS}?watch=true&resourceVersion=1")), None);
+        assert_eq!(e.hold_for("POST", CMS), None);
+    }
+
+    #[test]
+    fn the_held_record_replays_to_what_the_clients_saw() {
+        let (mut e, id, _rx) = lagging("2s", 2.0);
+        let hold = e.hold_for("GET", CMS).unwrap();
+        e.run(&format!(r#"POST {CMS} {{"metadata":{{"name":"b"}}}}"#));
+        held(&mut e, hold);
+        std::thread::sleep(std::time::Duration::from_millis(300));
+        e.tick();
+        e.run(&format!("events {id}"));
+        let served: Vec<Value> = e.outputs().map(|o| serde_json::from_str(o).unwrap()).collect();
+        let replayed = Session::new().run_script(&e.lines().join("\n"));
+        assert_eq!(replayed.len(), served.len());
+        for (r, s) in replayed.iter().zip(&served) {
+            assert_eq!(r, s);
+        }
+    }
+
+    /// A consistent read the cache cannot serve within 3 s is held for the 3 s, then read from
+    /// etcd (`storage/cacher/delegator.go` `GetList` @ v1.36.0: on `IsTooLargeResourceVersion`
+    /// the read falls back to etcd), or — with ConsistentListFromCacheSkipTimeoutFallback (1.37)
+    /// — answered 429 `Timeout: Too large resource version: <n>, current: <rv>`
+    /// (`errors.NewTooManyRequests(err.Error(), resourceVersionTooHighRetrySeconds)`): at the
+    /// wall time kube-apiserver answers, without moving the clock.
+    #[test]
+    fn a_consistent_read_that_times_out_answers_after_three_seconds_of_wall_time() {
+        let (mut e, _, _rx) = lagging("60s", 100.0);
+        let hold = e.hold_for("GET", CMS).unwrap();
+        assert_eq!(hold.wall, std::time::Duration::from_millis(30), "3 s at 100×");
+        let out = held(&mut e, hold);
+        assert_eq!(out["code"], 200, "{out}");
+        assert_eq!(out["why"]["outcome"], "consistent-read-timeout", "{out}");
+        assert_eq!(out["why"]["path"], "etcd", "{out}");
+        assert!(ahead_ms(&e) <= 5, "ahead by {} ms", ahead_ms(&e));
+
+        let (mut e, _, _rx) = lagging("60s", 100.0);
+        e.run("set feature-gates ConsistentListFromCacheSkipTimeoutFallback=true");
+        let hold = e.hold_for("GET", CMS).unwrap();
+        let rev = hold.revision;
+        let out = held(&mut e, hold);
+        assert_eq!(out["code"], 429, "{out}");
+        assert_eq!(out["body"]["reason"], "TooManyRequests");
+        assert_eq!(
+            out["body"]["message"],
+            format!("Timeout: Too large resource version: {rev}, current: {}", rev - 1)
+        );
+        assert_eq!(out["body"]["details"]["retryAfterSeconds"], 1);
+        assert!(ahead_ms(&e) <= 5, "ahead by {} ms", ahead_ms(&e));
     }
 
     #[test]

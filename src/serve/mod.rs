@@ -373,6 +373,12 @@ async fn route(s: &Shared, req: Request<Incoming>, face: Face) -> Resp {
                 content_type.as_deref(),
                 user_agent.as_deref(),
             );
+            // A read that would wait for its watch cache waits here, in wall time: only this
+            // request waits, the clock and every other client go on (`Engine::hold_for`).
+            let hold = s.engine.borrow_mut().hold_for(&m, &target);
+            if let Some(h) = hold {
+                tokio::time::sleep(h.wall).await;
+            }
             translate::handle(
                 &mut s.engine.borrow_mut(),
                 &m,
@@ -381,6 +387,7 @@ async fn route(s: &Shared, req: Request<Incoming>, face: Face) -> Resp {
                 accept.as_deref(),
                 accept_encoding.as_deref(),
                 &body,
+                hold,
             )
         }
         "" if get && !accept.as_deref().unwrap_or("").contains("text/html") => {

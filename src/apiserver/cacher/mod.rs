@@ -32,6 +32,17 @@ use crate::store::{Bytes, EventType, MvccStore, RangeRequest, WatchCreateRequest
 /// How long a request waits for the cache to catch up (`blockTimeout`).
 pub const FRESHNESS_TIMEOUT: Duration = Duration::from_secs(3);
 
+/// A read that has already waited for the watch cache before its line runs (`rvlab serve`
+/// holds such a request in wall time while everything else goes on, and records it with
+/// `waited=<duration>@<revision>`): it arrived `waited` ago, when etcd's revision was
+/// `revision`. Its freshness wait counts from its arrival, and a consistent read waits for
+/// `revision` (the revision `waitUntilFreshAndBlock` was given then), not etcd's revision now.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Held {
+    pub waited: Duration,
+    pub revision: i64,
+}
+
 /// Something the cache's etcd watch delivered, and when it reaches the cache.
 #[derive(Debug, Clone)]
 enum Incoming {
@@ -356,11 +367,24 @@ impl Cacher {
     /// `waitUntilFreshAndBlock`: lets simulated time pass (≤ 3 s) until the cache's RV reaches
     /// `target`. Returns whether it did.
     pub fn wait_until_fresh(&mut self, target: i64, etcd: &mut MvccStore, clock: &mut Clock) -> bool {
+        self.wait_until_fresh_held(target, None, etcd, clock)
+    }
+
+    /// [`Self::wait_until_fresh`] for a read that may have waited already ([`Held`]): what is
+    /// left of its 3 s.
+    fn wait_until_fresh_held(
+        &mut self,
+        target: i64,
+        held: Option<Held>,
+        etcd: &mut MvccStore,
+        clock: &mut Clock,
+    ) -> bool {
         if self.cache.resource_version() >= target {
             return true;
         }
         self.request_progress(etcd, clock.now());
-        let deadline = clock.now() + FRESHNESS_TIMEOUT;
+        let waited = held.map_or(Duration(0), |h| h.waited);
+        let deadline = clock.now() + Duration(FRESHNESS_TIMEOUT.0.saturating_sub(waited.0));
         match self.queued_reach(target) {
             Some(t) if t <= deadline => {
                 clock.advance_to(t);
@@ -448,6 +472,8 @@ pub struct CacheWatchArgs {
     pub allow_bookmarks: bool,
     pub deadline: Instant,
     pub features: Features,
+    /// A watch that has waited for the cache already (`waited=` on its line).
+    pub held: Option<Held>,
 }
 
 /// An etcd revision as a resourceVersion, negatives as 0.
@@ -461,11 +487,12 @@ impl Cacher {
     fn wait_fresh(
         &mut self,
         n: i64,
+        held: Option<Held>,
         etcd: &mut MvccStore,
         clock: &mut Clock,
         why: &mut Why,
     ) -> Result<(), Status> {
-        if self.wait_until_fresh(n, etcd, clock) {
+        if self.wait_until_fresh_held(n, held, etcd, clock) {
             return Ok(());
         }
         let cur = self.cache.resource_version();
@@ -486,7 +513,7 @@ impl Cacher {
         why: &mut Why,
     ) -> Result<Option<Value>, Status> {
         if let Some(n) = min_rv {
-            self.wait_fresh(n, etcd, clock, why)?;
+            self.wait_fresh(n, None, etcd, clock, why)?;
         }
         why.path = Some(Path::WatchCache);
         why.cache_rv = Some(self.cache.resource_version());
@@ -495,11 +522,13 @@ impl Cacher {
 
     /// `GetList` along `path`: the current state (after waiting where the path says so) or a
     /// snapshot; [`CacheList::Etcd`] when etcd has to serve it after all (an etcd path, a
-    /// consistent read the cache could not catch up with, a snapshot it does not hold).
+    /// consistent read the cache could not catch up with, a snapshot it does not hold). A
+    /// [`Held`] read has waited already.
     pub fn list(
         &mut self,
         path: ReadPath,
         args: &ListArgs<'_>,
+        held: Option<Held>,
         etcd: &mut MvccStore,
         clock: &mut Clock,
         why: &mut Why,
@@ -513,13 +542,14 @@ impl Cacher {
             ReadPath::EtcdAt(n) => return Ok(CacheList::Etcd(ReadAt::Exact(n))),
             ReadPath::CacheAny => 0,
             ReadPath::CacheMin(n) => {
-                self.wait_fresh(object::ResourceVersion(n).revision(), etcd, clock, why)?;
+                self.wait_fresh(object::ResourceVersion(n).revision(), held, etcd, clock, why)?;
                 args.limit
             }
             ReadPath::CacheConsistent => {
-                let target = etcd.current_revision();
+                // `waitUntilFreshAndBlock(ctx, listRV)` with etcd's revision when the read came.
+                let target = held.map_or_else(|| etcd.current_revision(), |h| h.revision);
                 why.etcd_revision = Some(target);
-                if !self.wait_until_fresh(target, etcd, clock) {
+                if !self.wait_until_fresh_held(target, held, etcd, clock) {
                     why.cache_rv = Some(self.cache.resource_version());
                     why.outcome = Some(Outcome::ConsistentReadTimeout);
                     return Ok(CacheList::Etcd(ReadAt::Latest));
@@ -528,7 +558,7 @@ impl Cacher {
             }
             ReadPath::CacheSnapshot(n) => {
                 let at = object::ResourceVersion(n).revision();
-                self.wait_fresh(at, etcd, clock, why)?;
+                self.wait_fresh(at, held, etcd, clock, why)?;
                 let known = self.known_compaction;
                 let Some(state) = self.cache.snapshot_range(at, known, &start, args.prefix) else {
                     why.outcome = Some(Outcome::SnapshotMissing);
@@ -581,6 +611,7 @@ impl Cacher {
             allow_bookmarks: bookmarks,
             deadline,
             features,
+            held,
         } = args;
         why.path = Some(Path::WatchCache);
         if !self.is_ready(now) {
@@ -600,14 +631,16 @@ impl Cacher {
         // no resourceVersion the watch still starts at etcd's current revision
         // (`getWatchCacheResourceVersion`), so `sendInitialEvents=false` starts there at once.
         let etcd_now = etcd.current_revision();
+        // A held watch-list waits for etcd's revision when it came.
+        let fresh_target = held.map_or(etcd_now, |h| h.revision);
         let wait_for = match (rv, sie) {
-            (None, Some(true)) => Some(etcd_now),
+            (None, Some(true)) => Some(fresh_target),
             (Some(n), Some(true)) if n > 0 => Some(n),
             _ => None,
         };
         let start_at_etcd = (rv.is_none() && sie == Some(false)).then_some(etcd_now);
         if let Some(target) = wait_for
-            && !self.wait_until_fresh(target, etcd, clock)
+            && !self.wait_until_fresh_held(target, held, etcd, clock)
         {
             let cur = self.cache.resource_version();
             let mut ended = Ended::new(EndReason::CacheNotFresh);
