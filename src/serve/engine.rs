@@ -250,21 +250,22 @@ impl Engine {
     }
 
     /// Whether a request arriving now would wait for its watch cache, and how long to hold it.
-    /// A consistent read the cacher serves waits until the cache reaches etcd's revision now
-    /// (`waitUntilFreshAndBlock`, `storage/cacher/cacher.go` @ v1.34.0): a list without
-    /// `resourceVersion` or `continue` routed to the cache (`GetList`), and a watch-list
-    /// without `resourceVersion` (`sendInitialEvents=true`, also by default:
-    /// `waitUntilWatchCacheFreshAndForceAllEvents`). It is held until the cache is predicted to
-    /// get there ([`CacheWindow::fresh_wait`]), or for the whole 3 s when it will not, after
-    /// which its line answers what kube-apiserver answers on timeout. Other waits (a read at a
-    /// resourceVersion the cache has not reached, a 1.30 cache initialising) still move the
-    /// clock.
+    /// A read the cacher serves waits until the cache reaches a revision
+    /// (`waitUntilFreshAndBlock`, `storage/cacher/cacher.go` @ v1.34.0): a consistent read
+    /// (a list without `resourceVersion` or `continue` routed to the cache, or a watch-list
+    /// without `resourceVersion`: `sendInitialEvents=true`, also by default) waits for etcd's
+    /// revision now; a get or list at `resourceVersion=n` the cache serves, or a watch-list from
+    /// n, waits for n. It is held until the cache is predicted to get there (what is queued
+    /// for it, else the progress notification the wait asks etcd for, one lag away: as
+    /// [`Cacher::fresh_at`] predicts it), or for the whole 3 s when it will not, after which its
+    /// line answers what kube-apiserver answers on timeout. A 1.30 cache initialising after a
+    /// restart still makes a read wait by moving the clock.
     ///
-    /// [`CacheWindow::fresh_wait`]: crate::script::view::CacheWindow::fresh_wait
+    /// [`Cacher::fresh_at`]: crate::apiserver::cacher::Cacher::fresh_at
     pub fn hold_for(&mut self, method: &str, target: &str) -> Option<Hold> {
-        use crate::apiserver::cacher::delegator::{ListShape, MatchShape, ReadPath, route_list};
+        use crate::apiserver::cacher::delegator::{ListShape, MatchShape, ReadPath, route_get, route_list};
         use crate::apiserver::verb::Verb;
-        use crate::script::view::{FRESHNESS_WAIT_MS, FreshWait};
+        use crate::script::view::FRESHNESS_WAIT_MS;
         if method != "GET" {
             return None;
         }
@@ -272,26 +273,44 @@ impl Engine {
         let req = crate::apiserver::validation::parse_and_validate(method, target, None, features.watch_list)
             .ok()?;
         let o = &req.options;
-        if o.resource_version.as_deref().is_some_and(|rv| !rv.is_empty()) || o.continue_token.is_some() {
+        if o.continue_token.is_some() {
             return None;
         }
-        let waits = match req.verb {
+        let rv = match o.resource_version.as_deref() {
+            None | Some("") => None,
+            Some(v) => Some(v.parse::<u64>().ok()?),
+        };
+        let head = self.session.revision();
+        // The revision the read waits for (etcd's now for a consistent read).
+        let wait_for = |n: u64| i64::try_from(n).ok();
+        let target_rev = match req.verb {
             Verb::List => {
                 let shape = ListShape {
-                    rv: None,
+                    rv,
                     rv_match: MatchShape::of(o.resource_version_match.as_ref()),
                     limit: o.limit,
                     continue_rv: None,
                     has_selector: !o.label_selector.is_empty() || !o.field_selector.is_empty(),
                 };
-                route_list(&shape, &features, true).0 == ReadPath::CacheConsistent
+                match route_list(&shape, &features, true).0 {
+                    ReadPath::CacheConsistent => Some(head),
+                    ReadPath::CacheMin(n) | ReadPath::CacheSnapshot(n) => wait_for(n),
+                    ReadPath::CacheAny
+                    | ReadPath::EtcdLatest
+                    | ReadPath::EtcdNotOlderThan(_)
+                    | ReadPath::EtcdAt(_) => None,
+                }
             }
-            Verb::Watch => o.send_initial_events == Some(true),
-            _ => false,
-        };
-        if !waits {
-            return None;
-        }
+            Verb::Get => match route_get(rv, true).0 {
+                ReadPath::CacheMin(n) => wait_for(n),
+                _ => None,
+            },
+            Verb::Watch if o.send_initial_events == Some(true) => match rv {
+                None => Some(head),
+                Some(n) => wait_for(n).filter(|n| *n > 0),
+            },
+            _ => None,
+        }?;
         self.sync_clock();
         let apiserver = self.session.current_apiserver();
         let window = self
@@ -299,16 +318,23 @@ impl Engine {
             .cache_windows()
             .into_iter()
             .find(|w| w.apiserver == apiserver && w.resource == req.resource.resource)?;
-        if !window.ready {
+        if !window.ready || window.rv >= target_rev {
             return None;
         }
         let now = self.session.now_ms();
-        let wait_ms = match window.fresh_wait(now)? {
-            FreshWait::Waits(ms) => ms,
-            FreshWait::TimesOut => FRESHNESS_WAIT_MS,
+        // The events on their way that bring the cache there, else the progress notification
+        // (etcd's revision, behind everything queued): a revision etcd has not reached never.
+        let queued = window.in_flight_revs.iter().find(|(r, _)| *r >= target_rev).map(|(_, t)| *t);
+        let progress = || {
+            let last = window.in_flight_revs.iter().map(|(_, t)| *t).max().unwrap_or(0);
+            (target_rev <= head).then(|| (now + window.lag_ms).max(last))
+        };
+        let wait_ms = match queued.or_else(progress) {
+            Some(at) if at.saturating_sub(now) <= FRESHNESS_WAIT_MS => at.saturating_sub(now),
+            _ => FRESHNESS_WAIT_MS,
         };
         let wall = std::time::Duration::from_secs_f64(wait_ms as f64 / 1000.0 / self.clock.speed);
-        Some(Hold { wall, arrived_ms: now, revision: self.session.revision() })
+        Some(Hold { wall, arrived_ms: now, revision: head })
     }
 
     /// The line for a request `hold` held: its line (`GET <target>…`) with
@@ -618,8 +644,12 @@ mod tests {
     /// Holds a request as the server does (`serve::route`): its task sleeps the hold in wall
     /// time, then it runs with its wait on the line.
     fn held(e: &mut Engine, hold: Hold) -> Value {
+        held_at(e, CMS, hold)
+    }
+
+    fn held_at(e: &mut Engine, target: &str, hold: Hold) -> Value {
         std::thread::sleep(hold.wall);
-        let line = e.held_line(&format!("GET {CMS}"), CMS, hold);
+        let line = e.held_line(&format!("GET {target}"), target, hold);
         e.run(&line).output
     }
 
@@ -667,6 +697,7 @@ mod tests {
         // it waits for the cache too; a watch from a resourceVersion, a write do not.
         assert!(e.hold_for("GET", &format!("{CMS}?watch=true")).is_some());
         assert_eq!(e.hold_for("GET", &format!("{CMS}?watch=true&resourceVersion=1")), None);
+        assert_eq!(e.hold_for("GET", &format!("{CMS}?resourceVersion=0")), None);
         assert_eq!(e.hold_for("POST", CMS), None);
     }
 
@@ -717,6 +748,41 @@ mod tests {
         );
         assert_eq!(out["body"]["details"]["retryAfterSeconds"], 1);
         assert!(ahead_ms(&e) <= 5, "ahead by {} ms", ahead_ms(&e));
+    }
+
+    /// A get at a resourceVersion the lagging cache does not reach within 3 s: held 3 s, then
+    /// the 504 of `waitUntilFreshAndBlock` (apiserver `storage/cacher/watch_cache.go` @ v1.34.0:
+    /// `errors.NewTimeoutError("Too large resource version: …, current: …", 1)` with the
+    /// `ResourceVersionTooLarge` cause); one it reaches sooner is served once it has.
+    #[test]
+    fn a_read_at_a_resource_version_the_cache_has_not_reached_is_held_too() {
+        let (mut e, _, _rx) = lagging("60s", 100.0);
+        let rev = e.session().revision();
+        let target = format!("{CMS}/a?resourceVersion={rev}");
+        let hold = e.hold_for("GET", &target).expect("the cache is below the resourceVersion");
+        assert_eq!(hold.wall, std::time::Duration::from_millis(30), "3 s at 100×");
+        let out = held_at(&mut e, &target, hold);
+        assert_eq!(out["code"], 504, "{out}");
+        assert_eq!(out["body"]["reason"], "Timeout");
+        assert_eq!(
+            out["body"]["message"],
+            format!("Timeout: Too large resource version: {rev}, current: {}", rev - 1)
+        );
+        assert_eq!(out["body"]["details"]["retryAfterSeconds"], 1);
+        assert_eq!(out["body"]["details"]["causes"][0]["reason"], "ResourceVersionTooLarge");
+        assert!(ahead_ms(&e) <= 5, "ahead by {} ms", ahead_ms(&e));
+
+        let (mut e, _, _rx) = lagging("2s", 2.0);
+        let rev = e.session().revision();
+        let target = format!("{CMS}?resourceVersion={rev}&resourceVersionMatch=NotOlderThan");
+        let hold = e.hold_for("GET", &target).unwrap();
+        assert!(hold.wall <= std::time::Duration::from_millis(1000), "{hold:?}");
+        let out = held_at(&mut e, &target, hold);
+        assert_eq!(out["code"], 200, "{out}");
+        assert_eq!(out["why"]["path"], "watch-cache", "{out}");
+        assert!(ahead_ms(&e) <= 5, "ahead by {} ms", ahead_ms(&e));
+        // At a resourceVersion the cache has: nothing to hold.
+        assert_eq!(e.hold_for("GET", &format!("{CMS}?resourceVersion={}", rev - 1)), None);
     }
 
     #[test]

@@ -274,7 +274,7 @@ impl<'a> CacheDelegator<'a> {
                         ReadPath::CacheMin(n) => Some(revision(n)),
                         _ => None,
                     };
-                    let result = match c.get(key, min, ctx.etcd, ctx.clock, &mut why) {
+                    let result = match c.get(key, min, ctx.held, ctx.etcd, ctx.clock, &mut why) {
                         Ok(Some(obj)) => {
                             why.revision =
                                 crate::apiserver::object::resource_version(&obj).and_then(|r| r.parse().ok());

@@ -508,12 +508,13 @@ impl Cacher {
         &mut self,
         key: &str,
         min_rv: Option<i64>,
+        held: Option<Held>,
         etcd: &mut MvccStore,
         clock: &mut Clock,
         why: &mut Why,
     ) -> Result<Option<Value>, Status> {
         if let Some(n) = min_rv {
-            self.wait_fresh(n, None, etcd, clock, why)?;
+            self.wait_fresh(n, held, etcd, clock, why)?;
         }
         why.path = Some(Path::WatchCache);
         why.cache_rv = Some(self.cache.resource_version());

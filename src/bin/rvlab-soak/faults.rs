@@ -100,10 +100,9 @@ async fn server_drops(st: &Shared, t: &Target, rng: &mut Rng) {
     }
 }
 
-/// The server's simulated time now (`advance 0s` answers it). It follows the wall clock; a
-/// consistent read or a watch-list that waits for a lagging watch cache is held in wall time
-/// and moves no clock, but a read at a resourceVersion the cache has not reached, or one
-/// waiting for a 1.30 cache initialising after a restart, moves it on by the wait (the model
+/// The server's simulated time now (`advance 0s` answers it). It follows the wall clock; a read
+/// that waits for a lagging watch cache is held in wall time and moves no clock, but one
+/// waiting for a 1.30 cache initialising after a restart moves it on by the wait (the model
 /// has one clock): from then on it runs ahead of the wall, and a watch's timeoutSeconds
 /// (simulated time) ends it sooner in wall time.
 pub async fn sample_clock(st: &Shared, t: &Target) {

@@ -227,9 +227,9 @@ pub fn explain_early_ends(st: &mut State) -> Vec<String> {
         }
         let lived = seg.ended - seg.opened;
         // The server closes at timeoutSeconds of simulated time; the clock follows the wall in
-        // 50 ms steps, and runs ahead of it after a wait the server does not hold (a read at a
-        // resourceVersion a lagging cache has not reached: `faults::sample_clock`): at most
-        // this much simulated time passed while the stream was open.
+        // 50 ms steps, and runs ahead of it after a wait the server does not hold (a 1.30 cache
+        // initialising: `faults::sample_clock`): at most this much simulated time passed while
+        // the stream was open.
         let sim_before = st.clock.iter().rev().find(|c| c.0 <= seg.opened).map(|c| c.1);
         let sim_after = st.clock.iter().find(|c| c.0 >= seg.ended).map(|c| c.1);
         let (sim_opened, sim_closed) = (sim_before, sim_after);
