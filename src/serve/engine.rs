@@ -100,6 +100,10 @@ pub struct Hold {
     pub arrived_ms: u64,
     /// etcd's revision when it arrived: what a consistent read waits for.
     pub revision: i64,
+    /// It waits for a (Kubernetes 1.30) watch cache initialising after a restart
+    /// (`ready.wait`, no timeout of its own): once ready, it is asked again whether it waits for
+    /// the cache to catch up, and its line carries no `waited=`.
+    pub until_ready: bool,
 }
 
 impl Engine {
@@ -258,8 +262,8 @@ impl Engine {
     /// n, waits for n. It is held until the cache is predicted to get there (what is queued
     /// for it, else the progress notification the wait asks etcd for, one lag away: as
     /// [`Cacher::fresh_at`] predicts it), or for the whole 3 s when it will not, after which its
-    /// line answers what kube-apiserver answers on timeout. A 1.30 cache initialising after a
-    /// restart still makes a read wait by moving the clock.
+    /// line answers what kube-apiserver answers on timeout. With Kubernetes 1.30 a read that
+    /// waits for a restarted cache to initialise is held until it is ready ([`Hold::until_ready`]).
     ///
     /// [`Cacher::fresh_at`]: crate::apiserver::cacher::Cacher::fresh_at
     pub fn hold_for(&mut self, method: &str, target: &str) -> Option<Hold> {
@@ -281,26 +285,57 @@ impl Engine {
             Some(v) => Some(v.parse::<u64>().ok()?),
         };
         let head = self.session.revision();
+        let list_path = (req.verb == Verb::List).then(|| {
+            let shape = ListShape {
+                rv,
+                rv_match: MatchShape::of(o.resource_version_match.as_ref()),
+                limit: o.limit,
+                continue_rv: None,
+                has_selector: !o.label_selector.is_empty() || !o.field_selector.is_empty(),
+            };
+            route_list(&shape, &features, true).0
+        });
+        // 1.30 (`cacher.go` `Get`, `GetList`, `Watch`: `ready.wait`): a get at a resourceVersion,
+        // a list the cache serves other than at rv=0, and every watch wait for a cache that is
+        // initialising.
+        let waits_ready = !features.resilient_watch_cache_init
+            && match req.verb {
+                Verb::Get => rv.is_some_and(|n| n > 0),
+                Verb::List => matches!(
+                    list_path,
+                    Some(ReadPath::CacheMin(_) | ReadPath::CacheConsistent | ReadPath::CacheSnapshot(_))
+                ),
+                Verb::Watch => true,
+                _ => false,
+            };
+        if waits_ready {
+            self.sync_clock();
+            let apiserver = self.session.current_apiserver();
+            let now = self.session.now_ms();
+            let ready_at = self
+                .session
+                .cache_windows()
+                .into_iter()
+                .find(|w| w.apiserver == apiserver && w.resource == req.resource.resource)
+                .and_then(|w| w.ready_at_ms.filter(|_| !w.ready));
+            if let Some(at) = ready_at {
+                let wall = std::time::Duration::from_secs_f64(
+                    at.saturating_sub(now) as f64 / 1000.0 / self.clock.speed,
+                );
+                return Some(Hold { wall, arrived_ms: now, revision: head, until_ready: true });
+            }
+        }
         // The revision the read waits for (etcd's now for a consistent read).
         let wait_for = |n: u64| i64::try_from(n).ok();
         let target_rev = match req.verb {
-            Verb::List => {
-                let shape = ListShape {
-                    rv,
-                    rv_match: MatchShape::of(o.resource_version_match.as_ref()),
-                    limit: o.limit,
-                    continue_rv: None,
-                    has_selector: !o.label_selector.is_empty() || !o.field_selector.is_empty(),
-                };
-                match route_list(&shape, &features, true).0 {
-                    ReadPath::CacheConsistent => Some(head),
-                    ReadPath::CacheMin(n) | ReadPath::CacheSnapshot(n) => wait_for(n),
-                    ReadPath::CacheAny
-                    | ReadPath::EtcdLatest
-                    | ReadPath::EtcdNotOlderThan(_)
-                    | ReadPath::EtcdAt(_) => None,
-                }
-            }
+            Verb::List => match list_path? {
+                ReadPath::CacheConsistent => Some(head),
+                ReadPath::CacheMin(n) | ReadPath::CacheSnapshot(n) => wait_for(n),
+                ReadPath::CacheAny
+                | ReadPath::EtcdLatest
+                | ReadPath::EtcdNotOlderThan(_)
+                | ReadPath::EtcdAt(_) => None,
+            },
             Verb::Get => match route_get(rv, true).0 {
                 ReadPath::CacheMin(n) => wait_for(n),
                 _ => None,
@@ -334,12 +369,15 @@ impl Engine {
             _ => FRESHNESS_WAIT_MS,
         };
         let wall = std::time::Duration::from_secs_f64(wait_ms as f64 / 1000.0 / self.clock.speed);
-        Some(Hold { wall, arrived_ms: now, revision: head })
+        Some(Hold { wall, arrived_ms: now, revision: head, until_ready: false })
     }
 
     /// The line for a request `hold` held: its line (`GET <target>…`) with
     /// `waited=<simulated time since it arrived>@<revision>` after the target.
     pub fn held_line(&mut self, line: &str, target: &str, hold: Hold) -> String {
+        if hold.until_ready {
+            return line.to_string();
+        }
         self.sync_clock();
         let waited = Duration(self.session.now_ms().saturating_sub(hold.arrived_ms));
         let head = format!("GET {target}");
@@ -783,6 +821,34 @@ mod tests {
         assert!(ahead_ms(&e) <= 5, "ahead by {} ms", ahead_ms(&e));
         // At a resourceVersion the cache has: nothing to hold.
         assert_eq!(e.hold_for("GET", &format!("{CMS}?resourceVersion={}", rev - 1)), None);
+    }
+
+    /// Kubernetes 1.30 (no ResilientWatchCacheInitialization): a read the cache serves waits
+    /// for a restarted cache to initialise (`cacher.go` `GetList`, `ready.wait` @ v1.30.0);
+    /// held in wall time until it is ready, it is served by the cache without moving the clock.
+    #[test]
+    fn a_read_waiting_for_a_1_30_cache_to_initialise_is_held_until_it_is_ready() {
+        let mut e = Engine::new(10.0, None);
+        e.begin(std::time::UNIX_EPOCH + std::time::Duration::from_secs(1_800_000_000));
+        e.run("set explain on");
+        e.run("set kubernetes 1.30");
+        e.run(&format!(r#"POST {CMS} {{"metadata":{{"name":"a"}}}}"#));
+        e.run("set cache.init-delay 5s");
+        e.run("restart apiserver 1");
+        let target = format!("{CMS}?resourceVersion=2");
+        let hold = e.hold_for("GET", &target).expect("the cache is initialising");
+        assert!(hold.until_ready, "{hold:?}");
+        assert!(hold.wall <= std::time::Duration::from_millis(500), "5 s at 10×: {hold:?}");
+        // rv=0 goes to etcd at once (`cache-not-ready`): nothing to hold.
+        assert_eq!(e.hold_for("GET", &format!("{CMS}?resourceVersion=0")), None);
+        std::thread::sleep(hold.wall);
+        assert_eq!(e.hold_for("GET", &target), None, "ready, and the cache has rv 2");
+        let line = e.held_line(&format!("GET {target}"), &target, hold);
+        assert_eq!(line, format!("GET {target}"));
+        let out = e.run(&line).output;
+        assert_eq!(out["code"], 200, "{out}");
+        assert_eq!(out["why"]["path"], "watch-cache", "{out}");
+        assert!(ahead_ms(&e) <= 5, "ahead by {} ms", ahead_ms(&e));
     }
 
     #[test]

@@ -375,9 +375,16 @@ async fn route(s: &Shared, req: Request<Incoming>, face: Face) -> Resp {
             );
             // A read that would wait for its watch cache waits here, in wall time: only this
             // request waits, the clock and every other client go on (`Engine::hold_for`).
-            let hold = s.engine.borrow_mut().hold_for(&m, &target);
+            let mut hold = s.engine.borrow_mut().hold_for(&m, &target);
             if let Some(h) = hold {
                 tokio::time::sleep(h.wall).await;
+                if h.until_ready {
+                    // Ready now: it may still wait for the cache to catch up.
+                    hold = s.engine.borrow_mut().hold_for(&m, &target);
+                    if let Some(h) = hold {
+                        tokio::time::sleep(h.wall).await;
+                    }
+                }
             }
             translate::handle(
                 &mut s.engine.borrow_mut(),
