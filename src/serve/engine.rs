@@ -788,6 +788,24 @@ mod tests {
         assert!(ahead_ms(&e) <= 5, "ahead by {} ms", ahead_ms(&e));
     }
 
+    /// A consistent read of a resource whose cache no event brings to etcd's revision (the last
+    /// write was to another resource): the progress notification the wait asked for when the
+    /// read came brings it there one lag later, and the held read is served then.
+    #[test]
+    fn a_held_read_gets_the_progress_notification_it_asked_for_when_it_came() {
+        let (mut e, _, _rx) = lagging("2s", 2.0);
+        std::thread::sleep(std::time::Duration::from_millis(1100));
+        e.tick();
+        let pod = r#"{"metadata":{"name":"p"},"spec":{"containers":[{"name":"c","image":"i"}]}}"#;
+        assert_eq!(e.run(&format!("POST /api/v1/namespaces/default/pods {pod}")).output["code"], 201);
+        let hold = e.hold_for("GET", CMS).expect("the configmaps cache is below etcd's revision");
+        let out = held(&mut e, hold);
+        assert_eq!(out["code"], 200, "{out}");
+        assert_eq!(out["why"]["path"], "watch-cache", "{out}");
+        assert_eq!(out["why"]["etcdRevision"], hold.revision, "{out}");
+        assert!(ahead_ms(&e) <= 5, "ahead by {} ms", ahead_ms(&e));
+    }
+
     /// A get at a resourceVersion the lagging cache does not reach within 3 s: held 3 s, then
     /// the 504 of `waitUntilFreshAndBlock` (apiserver `storage/cacher/watch_cache.go` @ v1.34.0:
     /// `errors.NewTimeoutError("Too large resource version: …, current: …", 1)` with the

@@ -337,6 +337,21 @@ impl Cacher {
         }
     }
 
+    /// The progress notification a [`Held`] read asked for when it came, `held.waited` before
+    /// `now`: etcd's revision then, arriving one lag after it, in order behind what etcd had
+    /// sent before it (what was sent later carries higher revisions and stays behind it).
+    fn progress_since(&mut self, held: Held, now: Instant) {
+        if self.etcd_watch.is_none() {
+            return;
+        }
+        let asked = Instant(now.0.saturating_sub(held.waited.0));
+        let arrival = asked + self.lag;
+        let at = self.incoming.iter().position(|(t, _)| *t > arrival).unwrap_or(self.incoming.len());
+        let arrival =
+            at.checked_sub(1).and_then(|i| self.incoming.get(i)).map_or(arrival, |(t, _)| (*t).max(arrival));
+        self.incoming.insert(at, (arrival, Incoming::Progress(held.revision)));
+    }
+
     /// When the items already queued bring the cache to `target`, if they do.
     fn queued_reach(&self, target: i64) -> Option<Instant> {
         let mut rv = self.cache.resource_version();
@@ -382,7 +397,19 @@ impl Cacher {
         if self.cache.resource_version() >= target {
             return true;
         }
-        self.request_progress(etcd, clock.now());
+        match held {
+            Some(h) => {
+                // The wait asked etcd for progress when the read came (`waitUntilFreshAndBlock`
+                // with the progress requester): etcd's answer, its revision then, reaches the
+                // cache one lag later, behind what was sent before it.
+                self.progress_since(h, clock.now());
+                self.apply_arrived(etcd, clock.now());
+                if self.cache.resource_version() >= target {
+                    return true;
+                }
+            }
+            None => self.request_progress(etcd, clock.now()),
+        }
         let waited = held.map_or(Duration(0), |h| h.waited);
         let deadline = clock.now() + Duration(FRESHNESS_TIMEOUT.0.saturating_sub(waited.0));
         match self.queued_reach(target) {
