@@ -210,9 +210,10 @@ fn retried(status: &Value) -> bool {
 
 /// A stream the server closed before its timeoutSeconds is explained by a drop or a restart
 /// that ran while it was open and shortly before it ended (each drop explains one stream, a
-/// restart all of them), a compaction its watch cache relisted after, or the slow-consumer
-/// rule: for a slow reader always, for a normal reader when the server's log says so
-/// (`State::server_ends`). Returns the failures.
+/// restart all of them), a compaction its watch cache relisted after, the slow-consumer rule
+/// (for a slow reader always, for a normal reader when the server's log says so:
+/// `State::server_ends`), or its timeoutSeconds of simulated time while the server's clock ran
+/// ahead of the wall (the log says `timeout`). Returns the failures.
 pub fn explain_early_ends(st: &mut State) -> Vec<String> {
     let mut failures = Vec::new();
     let mut drops_used = vec![false; st.disruptions.len()];
@@ -226,10 +227,9 @@ pub fn explain_early_ends(st: &mut State) -> Vec<String> {
             continue;
         }
         let lived = seg.ended - seg.opened;
-        // The server closes at timeoutSeconds of simulated time; the clock follows the wall in
-        // 50 ms steps, and runs ahead of it after a wait the server does not hold (a 1.30 cache
-        // initialising: `faults::sample_clock`): at most this much simulated time passed while
-        // the stream was open.
+        // The server closes at timeoutSeconds of simulated time, which follows the wall in 50 ms
+        // steps (`faults::sample_clock`): at most this much simulated time passed while the
+        // stream was open, and the server's log ends it within that window.
         let sim_before = st.clock.iter().rev().find(|c| c.0 <= seg.opened).map(|c| c.1);
         let sim_after = st.clock.iter().find(|c| c.0 >= seg.ended).map(|c| c.1);
         let (sim_opened, sim_closed) = (sim_before, sim_after);
@@ -240,10 +240,22 @@ pub fn explain_early_ends(st: &mut State) -> Vec<String> {
         if lived + Duration::from_millis(300) >= Duration::from_secs(seg.timeout) {
             continue;
         }
-        if sim_lived + Duration::from_millis(300) >= Duration::from_secs(seg.timeout) {
-            clock_ahead += 1;
-            continue;
-        }
+        // One end of the server's log explains one stream: the same start and timeoutSeconds,
+        // ended for `reason` while the stream was open by the sampled simulated clock.
+        let mut logged = |reason: &str| {
+            let ends = st.server_ends.as_ref()?;
+            let i = (0..ends.len()).find(|&i| {
+                let e = &ends[i];
+                !ends_used[i]
+                    && e.reason == reason
+                    && e.start_rv == seg.start_rv
+                    && e.timeout == seg.timeout
+                    && sim_opened.is_none_or(|a| a <= e.at_ms)
+                    && sim_closed.is_none_or(|b| e.at_ms <= b + END_SLACK_MS)
+            })?;
+            ends_used[i] = true;
+            Some(())
+        };
         let fits = |d: &crate::state::Disruption| {
             d.sent <= seg.ended && seg.opened <= d.answered && seg.ended <= d.answered + DISRUPTION_SLACK
         };
@@ -276,21 +288,18 @@ pub fn explain_early_ends(st: &mut State) -> Vec<String> {
         // The server's log names the end: a normal reader cut off as a slow consumer (the
         // cacher's rule, `cache_watcher.go`: its buffer full for the dispatch budget), which a
         // client reading 200 streams on one thread of a loaded machine can be after a burst.
-        // One end of the log explains one stream: the same start and timeoutSeconds, ended
-        // while the stream was open by the sampled simulated clock.
-        if let Some(i) = st.server_ends.as_ref().and_then(|ends| {
-            (0..ends.len()).find(|&i| {
-                let e = &ends[i];
-                !ends_used[i]
-                    && e.reason == "slow-consumer"
-                    && e.start_rv == seg.start_rv
-                    && e.timeout == seg.timeout
-                    && sim_opened.is_none_or(|a| a <= e.at_ms)
-                    && sim_closed.is_none_or(|b| e.at_ms <= b + END_SLACK_MS)
-            })
-        }) {
-            ends_used[i] = true;
+        if logged("slow-consumer").is_some() {
             normal_cutoffs += 1;
+            continue;
+        }
+        // Its timeoutSeconds of simulated time, sooner in wall time: the clock ran ahead (the
+        // log says `timeout`; without the log, the sampled clock says that much passed).
+        let at_timeout = match &st.server_ends {
+            Some(_) => logged("timeout").is_some(),
+            None => sim_lived + Duration::from_millis(300) >= Duration::from_secs(seg.timeout),
+        };
+        if at_timeout {
+            clock_ahead += 1;
             continue;
         }
         let since = |i: Instant| st.started.map(|t| i.saturating_duration_since(t)).unwrap_or_default();
