@@ -7,7 +7,7 @@
 //! script line → the response), [`protobuf`] (kubectl's protobuf bodies), [`schema`] (the served
 //! types' field table: protobuf → JSON and the OpenAPI definitions), [`table`] (`Accept`
 //! negotiation and server-side printing, `as=Table`), [`engine`] (the session, the wall clock,
-//! watch streaming), [`record`] (`--record`), [`network`] (delays in front of the apiserver),
+//! watch streaming; `engine::hold` the reads held while their watch cache catches up), [`record`] (`--record`), [`network`] (delays in front of the apiserver),
 //! [`control`] (`/rvlab/v1/script`), [`live`] (the playground and its live feed), [`http`]
 //! (connection limits, Go's answers to unreadable requests, bodies, Status responses), [`tls`]
 //! (the CA and serving certificate, the TLS handshake).
