@@ -49,8 +49,11 @@ fn a_held_get_says_how_long_it_waited_and_from_which_revision() {
     );
     assert_eq!(
         err("GET /api/v1/namespaces/default/configmaps waited=1s"),
-        "GET: waited=<duration>@ needs a number, e.g. waited=<duration>@=5; expected GET <path>[?query] \
-         waited=<duration>@<revision>"
+        "GET: missing revision; expected GET <path>[?query] waited=<duration>@<revision>"
+    );
+    assert_eq!(
+        err("GET /api/v1/namespaces/default/configmaps waited=1s@x"),
+        "GET: revision must be a number, got \"x\"; expected GET <path>[?query] waited=<duration>@<revision>"
     );
 }
 

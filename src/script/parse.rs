@@ -394,10 +394,14 @@ fn parse_held(v: &str) -> Result<Held, Problem> {
     let (d, rev) = v.split_once('@').unwrap_or((v, ""));
     let waited = Duration::parse(d)
         .map_err(|error| Problem::Duration { option: Some(format!("waited={d}")), error })?;
-    let revision = rev.parse::<i64>().ok().filter(|r| *r >= 0).ok_or_else(|| Problem::NeedsNumber {
-        option: "waited=<duration>@".into(),
-        got: (!rev.is_empty()).then(|| rev.to_string()),
-    })?;
+    if rev.is_empty() {
+        return Err(Problem::Missing { what: Part::Revision });
+    }
+    let revision = rev
+        .parse::<i64>()
+        .ok()
+        .filter(|r| *r >= 0)
+        .ok_or_else(|| Problem::NotANumber { what: Part::Revision, got: rev.to_string() })?;
     Ok(Held { waited, revision })
 }
 
