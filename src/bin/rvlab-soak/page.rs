@@ -309,8 +309,9 @@ const POSTSCRIPT: &str = r#"
   loaded 2-core machine, that thread falls behind, every connection's buffers fill, and the
   server pauses the watches and cuts them off, as kube-apiserver does with a client that does
   not read. The model is faithful here: the soak now reads the server's log at the end and
-  counts such an end as explained ("normal readers cut off as slow consumers"). Every client
-  resumed from where it was, and nothing was lost.
+  counts such an end as explained ("normal readers cut off as slow consumers"; a 120 s run's log
+  had 76 such ends, in bursts of up to 18 at once). Every client resumed from where it was,
+  and nothing was lost.
 - **The compactors write too.** Each round of an apiserver's compactor writes `compact_rev_key`
   (a revision of its own), so over a long run etcd's revision moves by the writes, the deletes
   and the compactor rounds; the soak counts the rounds (`etcd get compact_rev_key`).

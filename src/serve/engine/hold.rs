@@ -292,6 +292,31 @@ mod tests {
         assert!(ahead_ms(&e) <= 5, "ahead by {} ms", ahead_ms(&e));
     }
 
+    /// A watch-list (`sendInitialEvents=true` by default without a resourceVersion) waits for
+    /// the cache to reach etcd's revision before its initial events (`cacher.go`
+    /// `waitUntilWatchCacheFreshAndForceAllEvents` @ v1.34.0): held, it starts with the object
+    /// written just before it, without moving the clock.
+    #[test]
+    fn a_held_watch_list_starts_once_the_cache_has_caught_up() {
+        let (mut e, _, _rx) = lagging("2s", 2.0);
+        let target = format!("{CMS}?watch=true");
+        let hold = e.hold_for("GET", &target).expect("a watch-list waits for the lagging cache");
+        let out = held_at(&mut e, &target, hold);
+        assert_eq!(out["code"], 200, "{out}");
+        let id = out["watch"].as_str().expect("a watch").to_string();
+        assert_eq!(out["why"]["etcdRevision"], hold.revision, "{out}");
+        assert!(ahead_ms(&e) <= 5, "ahead by {} ms", ahead_ms(&e));
+        let frames = e.run(&format!("events {id}")).output;
+        let added: Vec<&str> = frames["events"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|f| f["type"] == "ADDED")
+            .filter_map(|f| f["object"]["metadata"]["name"].as_str())
+            .collect();
+        assert_eq!(added, ["a"], "{frames}");
+    }
+
     /// A consistent read of a resource whose cache no event brings to etcd's revision (the last
     /// write was to another resource): the progress notification the wait asked for when the
     /// read came brings it there one lag later, and the held read is served then.
