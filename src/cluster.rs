@@ -374,6 +374,8 @@ pub struct Cluster {
     last_progress: Instant,
     /// `set client-go`: the clients' client-go release (`None`: apiserver 1's release).
     client_go: Option<u32>,
+    /// The next request has waited for the watch cache already ([`Cluster::hold_next`]).
+    next_held: Option<crate::apiserver::cacher::Held>,
 }
 
 impl Default for Cluster {
@@ -399,6 +401,7 @@ impl Cluster {
             uid_seq: 0,
             seed,
             rng: Rng::new(seed),
+            next_held: None,
             last_tick: Instant(0),
             compactions: Vec::new(),
             last_progress: Instant(0),
@@ -483,6 +486,12 @@ impl Cluster {
         self.request_typed(index, method, target, None, body)
     }
 
+    /// The next request (only) arrived `held.waited` ago and has waited for the watch cache
+    /// since (a request line's `waited=`).
+    pub fn hold_next(&mut self, held: Option<crate::apiserver::cacher::Held>) {
+        self.next_held = held;
+    }
+
     /// [`Cluster::request`] with the request's `Content-Type` (a PATCH's patch type).
     pub fn request_typed(
         &mut self,
@@ -492,6 +501,7 @@ impl Cluster {
         content_type: Option<&str>,
         body: Option<&str>,
     ) -> (ApiResponse, Option<WatchHandle>) {
+        let held = self.next_held.take();
         let Some(server) = self.apiservers.get_mut(index) else {
             let status = Status::non_api_error(&format!("no apiserver {}", index + 1));
             let mut why = Why::new(Rule::NoSuchApiserver);
@@ -508,6 +518,7 @@ impl Cluster {
             uid_seq: &mut self.uid_seq,
             seed: self.seed,
             rng: &mut self.rng,
+            held,
         };
         let resp = server.handle_typed(&mut ctx, method, target, content_type, body);
         let after = clock.now();

@@ -30,6 +30,34 @@ fn round_trip(line: &str) -> String {
 // --- API requests ------------------------------------------------------------------------------
 
 #[test]
+fn a_held_get_says_how_long_it_waited_and_from_which_revision() {
+    use rvlab::apiserver::cacher::Held;
+    use rvlab::clock::Duration;
+    let line = "GET /api/v1/namespaces/default/configmaps waited=1250ms@42";
+    assert_eq!(
+        ok(line),
+        Command::Request {
+            method: Method::Get,
+            target: "/api/v1/namespaces/default/configmaps".into(),
+            body: None,
+            held: Some(Held { waited: Duration(1250), revision: 42 }),
+        }
+    );
+    assert_eq!(round_trip(line), line);
+    assert!(
+        err("GET /api/v1/namespaces/default/configmaps waited=soon@42").starts_with("GET: waited=soon: ")
+    );
+    assert_eq!(
+        err("GET /api/v1/namespaces/default/configmaps waited=1s"),
+        "GET: missing revision; expected GET <path>[?query] waited=<duration>@<revision>"
+    );
+    assert_eq!(
+        err("GET /api/v1/namespaces/default/configmaps waited=1s@x"),
+        "GET: revision must be a number, got \"x\"; expected GET <path>[?query] waited=<duration>@<revision>"
+    );
+}
+
+#[test]
 fn get_keeps_the_target_verbatim() {
     assert_eq!(
         ok("GET /api/v1/namespaces/default/pods?limit=2&resourceVersion=0"),
@@ -37,6 +65,7 @@ fn get_keeps_the_target_verbatim() {
             method: Method::Get,
             target: "/api/v1/namespaces/default/pods?limit=2&resourceVersion=0".into(),
             body: None,
+            held: None,
         }
     );
     assert_eq!(
@@ -45,6 +74,7 @@ fn get_keeps_the_target_verbatim() {
             method: Method::Get,
             target: "/api/v1/pods?watch=1&resourceVersion=5&allowWatchBookmarks=true".into(),
             body: None,
+            held: None,
         }
     );
 }
@@ -57,6 +87,7 @@ fn post_put_delete_take_a_json_body() {
             method: Method::Post,
             target: "/api/v1/namespaces/default/pods".into(),
             body: Some(json!({"metadata": {"name": "a"}})),
+            held: None,
         }
     );
     assert_eq!(
@@ -67,6 +98,7 @@ fn post_put_delete_take_a_json_body() {
             method: Method::Put,
             target: "/api/v1/namespaces/default/pods/a".into(),
             body: Some(json!({"metadata": {"name": "a", "resourceVersion": "4"}})),
+            held: None,
         }
     );
     assert_eq!(
@@ -75,6 +107,7 @@ fn post_put_delete_take_a_json_body() {
             method: Method::Delete,
             target: "/api/v1/namespaces/default/pods/a".into(),
             body: None,
+            held: None,
         }
     );
     assert_eq!(
@@ -83,6 +116,7 @@ fn post_put_delete_take_a_json_body() {
             method: Method::Delete,
             target: "/api/v1/namespaces/default/pods/a".into(),
             body: Some(json!({"preconditions": {"resourceVersion": "7"}})),
+            held: None,
         }
     );
 }
@@ -607,7 +641,10 @@ fn long_and_odd_lines() {
     assert!(e.starts_with("unknown command \"GETTxxxxx"), "{e}");
     assert!(e.len() < 300, "error messages stay short: {}", e.len());
     let target = format!("/api/{}", "a".repeat(100_000));
-    assert_eq!(ok(&format!("GET {target}")), Command::Request { method: Method::Get, target, body: None });
+    assert_eq!(
+        ok(&format!("GET {target}")),
+        Command::Request { method: Method::Get, target, body: None, held: None }
+    );
     let deep = format!("POST /a {}{}", "[".repeat(10_000), "]".repeat(10_000));
     assert!(err(&deep).starts_with("POST: the body is not valid JSON (recursion limit exceeded"));
     assert_eq!(ok("events 日本"), Command::Events { watch: "日本".into() });
@@ -747,6 +784,7 @@ fn patch_lines_carry_their_type() {
             method: Method::Patch(PatchType::Merge),
             target: "/api/v1/namespaces/default/configmaps/a".into(),
             body: Some(serde_json::json!({"data": {"k": "v"}})),
+            held: None,
         }
     );
     assert_eq!(

@@ -482,6 +482,61 @@ fn python_client_pages_conflicts_and_410_retry_once() {
     s.check_replay();
 }
 
+/// A consistent list on an apiserver whose watch cache lags waits alone, as in kube-apiserver
+/// (`waitUntilFreshAndBlock`, apiserver `storage/cacher/cacher.go` @ v1.34.0: only the
+/// request that waits blocks): the server holds it in wall time, another client's watch keeps
+/// wall-time pace to its `timeoutSeconds`, the simulated clock never runs ahead of the wall,
+/// and the record (with the held reads' `waited=`) replays to what the clients saw.
+#[test]
+fn a_read_waiting_for_a_lagging_cache_holds_only_itself() {
+    const CMS: &str = "/api/v1/namespaces/default/configmaps";
+    let s = Server::start("held");
+    let started = Instant::now();
+    s.control("set explain on\nset cache.lag 2s");
+    let create = |name: &str| {
+        let body = format!(r#"{{"metadata":{{"name":"{name}"}}}}"#);
+        let (code, _, body) = s.http("POST", CMS, &[("Content-Type", "application/json")], body.as_bytes());
+        assert_eq!(code, 201);
+        json_of(std::str::from_utf8(&body).unwrap())["metadata"]["resourceVersion"]
+            .as_str()
+            .unwrap()
+            .to_string()
+    };
+    let rv = create("a");
+    // The other client: a watch from there, 4 s.
+    let addr = s.addr.clone();
+    let watch = std::thread::spawn(move || {
+        let t = Instant::now();
+        let target = format!("{CMS}?watch=true&resourceVersion={rv}&timeoutSeconds=4");
+        let (code, _, _) = raw_http(&addr, "GET", &target, &[], b"");
+        (code, t.elapsed())
+    });
+    s.wait_for_line("the watch", |l| l.contains("&timeoutSeconds=4"));
+    // Three consistent lists, each after a write the lagging cache has not seen yet: each waits
+    // for the cache (a script would move the clock on by each wait, 6 s in all).
+    for name in ["b", "c", "d"] {
+        let rv = create(name);
+        let (code, _, body) = s.http("GET", CMS, &[], b"");
+        assert_eq!(code, 200);
+        let list = json_of(std::str::from_utf8(&body).unwrap());
+        let rv_of_list: i64 = list["metadata"]["resourceVersion"].as_str().unwrap().parse().unwrap();
+        assert!(rv_of_list >= rv.parse().unwrap(), "served once the cache reached {rv}: {list}");
+        assert!(list["items"].as_array().unwrap().iter().any(|i| i["metadata"]["name"] == name));
+    }
+    let (code, lasted) = watch.join().unwrap();
+    assert_eq!(code, 200);
+    assert!(lasted >= Duration::from_millis(3500), "timeoutSeconds=4 ended after {lasted:?} of wall time");
+    // The simulated clock (from the record's first line) is not ahead of the wall.
+    let now = s.control("advance 0s")[0]["now"].as_str().unwrap().to_string();
+    let sim = rvlab::clock::Duration::parse(&now).unwrap().0;
+    let wall = started.elapsed().as_millis() as u64;
+    assert!(sim <= wall + 250, "simulated {sim} ms, {wall} ms of wall time since the server started");
+    let held: Vec<String> = s.recorded().into_iter().filter(|l| l.contains(" waited=")).collect();
+    assert_eq!(held.len(), 3, "{held:?}");
+    assert!(held.iter().all(|l| l.starts_with(&format!("GET {CMS} waited="))), "{held:?}");
+    s.check_replay();
+}
+
 #[test]
 fn discovery_negotiation_and_hostile_requests() {
     let s = Server::start("http");

@@ -753,7 +753,7 @@ pub fn check_kubectl(data: &[u8]) {
         let Some(req) = req else { return };
         let l = req.line();
         match rvlab::script::parse::parse_line(&l) {
-            Ok(Command::Request { method, target, body }) => {
+            Ok(Command::Request { method, target, body, .. }) => {
                 assert_eq!(method.as_str(), req.method, "{line:?} → {l:?}");
                 if let Method::Patch(t) = method {
                     assert_eq!(Some(t), req.patch_type, "{line:?} → {l:?}");
@@ -862,7 +862,7 @@ pub fn check_serve_request(data: &[u8]) {
     }
     match to_line(method, target, content_type, body) {
         Ok(line) => match rvlab::script::parse::parse_line(&line) {
-            Ok(Command::Request { method: m, target: t, body: b }) => {
+            Ok(Command::Request { method: m, target: t, body: b, .. }) => {
                 assert_eq!(m.as_str(), method, "{line:?}");
                 assert_eq!(t, target, "the target changed on the way: {line:?}");
                 if body.is_empty() {

@@ -240,7 +240,7 @@ impl Run<'_> {
             return Ok(());
         }
         match cmd {
-            Command::Request { method, target, body } => {
+            Command::Request { method, target, body, .. } => {
                 self.request(n, t, sim, method, &target, body.as_ref())
             }
             Command::Events { watch } => {

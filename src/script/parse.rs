@@ -56,6 +56,7 @@ use super::expect::Expectation;
 pub use super::lex::ParseError;
 pub(crate) use super::lex::{Words, json_str, quoted, word};
 use super::syntax::{JsonPart, OneOf, Part, Problem};
+use crate::apiserver::cacher::Held;
 use crate::apiserver::patch::PatchType;
 use crate::client::informer::InformerMode;
 use crate::clock::Duration;
@@ -139,6 +140,9 @@ pub enum Command {
         method: Method,
         target: String,
         body: Option<Value>,
+        /// `waited=<duration>@<revision>` (a GET `rvlab serve` held while the watch cache
+        /// caught up): it arrived that long ago, when etcd was at that revision.
+        held: Option<Held>,
     },
     Events {
         watch: String,
@@ -206,6 +210,7 @@ const COMMANDS: OneOf = OneOf(
 );
 
 const U_REQUEST: &str = "<path>[?query] [<json body>]";
+const U_HELD: &str = "GET <path>[?query] waited=<duration>@<revision>";
 const U_PATCH: &str = "<path>[?query] [type=json|merge|strategic|apply] <json patch>";
 const U_EVENTS: &str = "events <watch-id>";
 const U_PUT: &str = "etcd put <key> <value>";
@@ -350,6 +355,14 @@ fn parse_request(method: Method, w: &mut Words<'_>) -> Result<Command, ParseErro
         method = Method::Patch(ty);
         w.next_bare();
     }
+    let mut held = None;
+    if method == Method::Get
+        && let Some(word) = w.rest().split_whitespace().next()
+        && let Some(v) = word.strip_prefix("waited=")
+    {
+        held = Some(parse_held(v).map_err(|p| p_at(ParseError::new(p), m))?);
+        w.next_bare();
+    }
     let rest = w.rest();
     if rest.is_empty() && matches!(method, Method::Patch(_)) {
         return Err(ParseError::missing("PATCH", Part::Patch, &format!("PATCH {U_PATCH}")));
@@ -369,7 +382,27 @@ fn parse_request(method: Method, w: &mut Words<'_>) -> Result<Command, ParseErro
             }
         }
     };
-    Ok(Command::Request { method, target: target.to_string(), body })
+    Ok(Command::Request { method, target: target.to_string(), body, held })
+}
+
+fn p_at(e: ParseError, m: &str) -> ParseError {
+    e.at(m).expected(U_HELD)
+}
+
+/// `<duration>@<revision>`: how long a held request waited, and etcd's revision when it came.
+fn parse_held(v: &str) -> Result<Held, Problem> {
+    let (d, rev) = v.split_once('@').unwrap_or((v, ""));
+    let waited = Duration::parse(d)
+        .map_err(|error| Problem::Duration { option: Some(format!("waited={d}")), error })?;
+    if rev.is_empty() {
+        return Err(Problem::Missing { what: Part::Revision });
+    }
+    let revision = rev
+        .parse::<i64>()
+        .ok()
+        .filter(|r| *r >= 0)
+        .ok_or_else(|| Problem::NotANumber { what: Part::Revision, got: rev.to_string() })?;
+    Ok(Held { waited, revision })
 }
 
 fn parse_etcd(w: &mut Words<'_>) -> Result<EtcdCommand, ParseError> {
@@ -653,8 +686,11 @@ fn parse_pager(w: &mut Words<'_>) -> Result<Command, ParseError> {
 impl fmt::Display for Command {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            Command::Request { method, target, body } => {
+            Command::Request { method, target, body, held } => {
                 write!(f, "{method} {target}")?;
+                if let Some(h) = held {
+                    write!(f, " waited={}@{}", h.waited, h.revision)?;
+                }
                 if let Method::Patch(t) = method
                     && *t != PatchType::Merge
                 {

@@ -181,6 +181,11 @@ impl Session {
         view::SettingsView::of(&self.cluster, self.current_apiserver)
     }
 
+    /// The apiserver new requests go to (1-based).
+    pub fn current_apiserver(&self) -> usize {
+        self.current_apiserver + 1
+    }
+
     /// etcd's current revision.
     pub fn revision(&self) -> i64 {
         self.cluster.etcd().current_revision()
@@ -437,7 +442,8 @@ impl Session {
 
     fn execute(&mut self, cmd: Command) -> Result<Value, Refusal> {
         Ok(match cmd {
-            Command::Request { method, target, body } => {
+            Command::Request { method, target, body, held } => {
+                self.cluster.hold_next(held);
                 let content_type = match method {
                     Method::Patch(t) => Some(t.content_type()),
                     _ => None,

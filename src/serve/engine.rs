@@ -12,6 +12,10 @@ use bytes::Bytes;
 use serde_json::{Value, json};
 use tokio::sync::mpsc;
 
+mod hold;
+
+pub use hold::Hold;
+
 use super::network::{self, Network};
 use super::record::Recorder;
 use super::spool::{Backlog, Chunks, Spool};

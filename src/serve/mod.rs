@@ -7,7 +7,7 @@
 //! script line → the response), [`protobuf`] (kubectl's protobuf bodies), [`schema`] (the served
 //! types' field table: protobuf → JSON and the OpenAPI definitions), [`table`] (`Accept`
 //! negotiation and server-side printing, `as=Table`), [`engine`] (the session, the wall clock,
-//! watch streaming), [`record`] (`--record`), [`network`] (delays in front of the apiserver),
+//! watch streaming; `engine::hold` the reads held while their watch cache catches up), [`record`] (`--record`), [`network`] (delays in front of the apiserver),
 //! [`control`] (`/rvlab/v1/script`), [`live`] (the playground and its live feed), [`http`]
 //! (connection limits, Go's answers to unreadable requests, bodies, Status responses), [`tls`]
 //! (the CA and serving certificate, the TLS handshake).
@@ -374,6 +374,19 @@ async fn route(s: &Shared, req: Request<Incoming>, face: Face) -> Resp {
                 content_type.as_deref(),
                 user_agent.as_deref(),
             );
+            // A read that would wait for its watch cache waits here, in wall time: only this
+            // request waits, the clock and every other client go on (`Engine::hold_for`).
+            let mut hold = s.engine.borrow_mut().hold_for(&m, &target);
+            if let Some(h) = hold {
+                tokio::time::sleep(h.wall).await;
+                if h.until_ready {
+                    // Ready now: it may still wait for the cache to catch up.
+                    hold = s.engine.borrow_mut().hold_for(&m, &target);
+                    if let Some(h) = hold {
+                        tokio::time::sleep(h.wall).await;
+                    }
+                }
+            }
             translate::handle(
                 &mut s.engine.borrow_mut(),
                 &m,
@@ -382,6 +395,7 @@ async fn route(s: &Shared, req: Request<Incoming>, face: Face) -> Resp {
                 accept.as_deref(),
                 accept_encoding.as_deref(),
                 &body,
+                hold,
             )
         }
         "" if get && !accept.as_deref().unwrap_or("").contains("text/html") => {

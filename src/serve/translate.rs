@@ -9,7 +9,7 @@ use bytes::Bytes;
 use serde_json::Value;
 use tokio::sync::mpsc;
 
-use super::engine::{Engine, WATCH_QUEUE};
+use super::engine::{Engine, Hold, WATCH_QUEUE};
 use super::http::{self, Resp};
 use super::protobuf;
 use super::table;
@@ -127,7 +127,9 @@ pub fn with_user_agent_manager(
     format!("{path}?{query}{sep}fieldManager={encoded}")
 }
 
-/// Runs an API request through the engine and shapes the answer.
+/// Runs an API request through the engine and shapes the answer. A request `hold` held while
+/// its watch cache caught up runs with its wait (`waited=…` on its line).
+#[allow(clippy::too_many_arguments)]
 pub fn handle(
     engine: &mut Engine,
     method: &str,
@@ -136,6 +138,7 @@ pub fn handle(
     accept: Option<&str>,
     accept_encoding: Option<&str>,
     body: &[u8],
+    hold: Option<Hold>,
 ) -> Resp {
     let table = match table::negotiate(accept, method == "GET") {
         table::Output::NotAcceptable => return http::status(&http::not_acceptable()),
@@ -148,6 +151,10 @@ pub fn handle(
     let line = match to_line(method, target, content_type, body) {
         Ok(l) => l,
         Err(s) => return http::status(&s),
+    };
+    let line = match hold {
+        Some(h) => engine.held_line(&line, target, h),
+        None => line,
     };
     let out = engine.run(&line).output;
     let code = out.get("code").and_then(Value::as_u64).and_then(|c| u16::try_from(c).ok());

@@ -182,6 +182,8 @@ pub fn route_get(rv: Option<u64>, cache: bool) -> (ReadPath, Rule) {
 pub struct ReadCtx<'a> {
     pub etcd: &'a mut MvccStore,
     pub clock: &'a mut Clock,
+    /// A read that has waited for the watch cache already (`waited=` on its line).
+    pub held: Option<super::Held>,
 }
 
 /// Why a read failed: a storage error (the registry names the object in its Status) or an
@@ -272,7 +274,7 @@ impl<'a> CacheDelegator<'a> {
                         ReadPath::CacheMin(n) => Some(revision(n)),
                         _ => None,
                     };
-                    let result = match c.get(key, min, ctx.etcd, ctx.clock, &mut why) {
+                    let result = match c.get(key, min, ctx.held, ctx.etcd, ctx.clock, &mut why) {
                         Ok(Some(obj)) => {
                             why.revision =
                                 crate::apiserver::object::resource_version(&obj).and_then(|r| r.parse().ok());
@@ -383,7 +385,7 @@ impl<'a> CacheDelegator<'a> {
             }
         }
         let at = match self.cacher.as_deref_mut() {
-            Some(c) => match c.list(path, args, ctx.etcd, ctx.clock, &mut why) {
+            Some(c) => match c.list(path, args, ctx.held, ctx.etcd, ctx.clock, &mut why) {
                 Ok(CacheList::Page(page)) => {
                     why.revision = Some(page.resource_version);
                     return (Ok(page), why);
@@ -498,6 +500,7 @@ impl<'a> CacheDelegator<'a> {
                     send_initial_events: args.send_initial_events,
                     allow_bookmarks: args.allow_bookmarks,
                     deadline: args.deadline,
+                    held: ctx.held,
                 };
                 let result = c.watch(cargs, ctx.etcd, ctx.clock, &mut why).map(|()| StartedWatch::Cache);
                 (result, why)

@@ -6,6 +6,7 @@
 
 pub mod cache_watcher;
 pub mod delegator;
+mod fresh;
 pub mod watch_cache;
 
 use std::collections::{BTreeMap, VecDeque};
@@ -29,8 +30,7 @@ use super::watch::{Frame, FrameType, WatchFilter};
 use crate::clock::{Clock, Duration, Instant};
 use crate::store::{Bytes, EventType, MvccStore, RangeRequest, WatchCreateRequest, WatchId};
 
-/// How long a request waits for the cache to catch up (`blockTimeout`).
-pub const FRESHNESS_TIMEOUT: Duration = Duration::from_secs(3);
+pub use self::fresh::{FRESHNESS_TIMEOUT, Held};
 
 /// Something the cache's etcd watch delivered, and when it reaches the cache.
 #[derive(Debug, Clone)]
@@ -318,63 +318,6 @@ impl Cacher {
         self.cache.process(cev);
     }
 
-    /// Asks etcd for a progress notification (it arrives behind everything already sent).
-    pub fn request_progress(&mut self, etcd: &mut MvccStore, now: Instant) {
-        if let Some(id) = self.etcd_watch {
-            etcd.request_progress(id);
-            self.pull(etcd, now);
-        }
-    }
-
-    /// When the items already queued bring the cache to `target`, if they do.
-    fn queued_reach(&self, target: i64) -> Option<Instant> {
-        let mut rv = self.cache.resource_version();
-        for (t, item) in &self.incoming {
-            rv = match item {
-                Incoming::Events(evs) => evs.iter().map(|e| e.kv.mod_revision).max().unwrap_or(rv).max(rv),
-                Incoming::Progress(r) => (*r).max(rv),
-                Incoming::Canceled => rv,
-            };
-            if rv >= target {
-                return Some(*t);
-            }
-        }
-        None
-    }
-
-    /// When a read that starts [`Self::wait_until_fresh`] at `now` would find the cache at
-    /// `target` (etcd's head or below), without waiting: None if it is there already. The
-    /// queued responses may bring it; else the progress notification the wait requests does,
-    /// arriving behind everything queued. (Read only: the pictures' freshness-wait timer.)
-    pub fn fresh_at(&self, target: i64, now: Instant) -> Option<Instant> {
-        if self.cache.resource_version() >= target {
-            return None;
-        }
-        self.queued_reach(target).or_else(|| self.etcd_watch.map(|_| self.next_arrival_floor(now + self.lag)))
-    }
-
-    /// `waitUntilFreshAndBlock`: lets simulated time pass (≤ 3 s) until the cache's RV reaches
-    /// `target`. Returns whether it did.
-    pub fn wait_until_fresh(&mut self, target: i64, etcd: &mut MvccStore, clock: &mut Clock) -> bool {
-        if self.cache.resource_version() >= target {
-            return true;
-        }
-        self.request_progress(etcd, clock.now());
-        let deadline = clock.now() + FRESHNESS_TIMEOUT;
-        match self.queued_reach(target) {
-            Some(t) if t <= deadline => {
-                clock.advance_to(t);
-                self.apply_arrived(etcd, clock.now());
-                true
-            }
-            _ => {
-                clock.advance_to(deadline);
-                self.apply_arrived(etcd, clock.now());
-                self.cache.resource_version() >= target
-            }
-        }
-    }
-
     pub fn channel_size(&self) -> usize {
         channel_size(self.cache.capacity())
     }
@@ -448,6 +391,8 @@ pub struct CacheWatchArgs {
     pub allow_bookmarks: bool,
     pub deadline: Instant,
     pub features: Features,
+    /// A watch that has waited for the cache already (`waited=` on its line).
+    pub held: Option<Held>,
 }
 
 /// An etcd revision as a resourceVersion, negatives as 0.
@@ -456,37 +401,18 @@ fn rv_u64(n: i64) -> u64 {
 }
 
 impl Cacher {
-    /// `waitUntilFreshAndBlock` for a read that needs the cache at `n`: on timeout, the 504
-    /// `Too large resource version` with `Retry-After: 1` (§C.5).
-    fn wait_fresh(
-        &mut self,
-        n: i64,
-        etcd: &mut MvccStore,
-        clock: &mut Clock,
-        why: &mut Why,
-    ) -> Result<(), Status> {
-        if self.wait_until_fresh(n, etcd, clock) {
-            return Ok(());
-        }
-        let cur = self.cache.resource_version();
-        why.path = Some(Path::WatchCache);
-        why.outcome = Some(Outcome::CacheNotFresh);
-        why.cache_rv = Some(cur);
-        why.retry_after = Some(1);
-        Err(Status::too_large_resource_version(rv_u64(n), rv_u64(cur), 1))
-    }
-
     /// `Get`: the object at `key` in the current state, once the cache has seen `min_rv`.
     pub fn get(
         &mut self,
         key: &str,
         min_rv: Option<i64>,
+        held: Option<Held>,
         etcd: &mut MvccStore,
         clock: &mut Clock,
         why: &mut Why,
     ) -> Result<Option<Value>, Status> {
         if let Some(n) = min_rv {
-            self.wait_fresh(n, etcd, clock, why)?;
+            self.wait_fresh(n, held, etcd, clock, why)?;
         }
         why.path = Some(Path::WatchCache);
         why.cache_rv = Some(self.cache.resource_version());
@@ -495,11 +421,13 @@ impl Cacher {
 
     /// `GetList` along `path`: the current state (after waiting where the path says so) or a
     /// snapshot; [`CacheList::Etcd`] when etcd has to serve it after all (an etcd path, a
-    /// consistent read the cache could not catch up with, a snapshot it does not hold).
+    /// consistent read the cache could not catch up with, a snapshot it does not hold). A
+    /// [`Held`] read has waited already.
     pub fn list(
         &mut self,
         path: ReadPath,
         args: &ListArgs<'_>,
+        held: Option<Held>,
         etcd: &mut MvccStore,
         clock: &mut Clock,
         why: &mut Why,
@@ -513,13 +441,14 @@ impl Cacher {
             ReadPath::EtcdAt(n) => return Ok(CacheList::Etcd(ReadAt::Exact(n))),
             ReadPath::CacheAny => 0,
             ReadPath::CacheMin(n) => {
-                self.wait_fresh(object::ResourceVersion(n).revision(), etcd, clock, why)?;
+                self.wait_fresh(object::ResourceVersion(n).revision(), held, etcd, clock, why)?;
                 args.limit
             }
             ReadPath::CacheConsistent => {
-                let target = etcd.current_revision();
+                // `waitUntilFreshAndBlock(ctx, listRV)` with etcd's revision when the read came.
+                let target = held.map_or_else(|| etcd.current_revision(), |h| h.revision);
                 why.etcd_revision = Some(target);
-                if !self.wait_until_fresh(target, etcd, clock) {
+                if !self.wait_until_fresh_held(target, held, etcd, clock) {
                     why.cache_rv = Some(self.cache.resource_version());
                     why.outcome = Some(Outcome::ConsistentReadTimeout);
                     return Ok(CacheList::Etcd(ReadAt::Latest));
@@ -528,7 +457,7 @@ impl Cacher {
             }
             ReadPath::CacheSnapshot(n) => {
                 let at = object::ResourceVersion(n).revision();
-                self.wait_fresh(at, etcd, clock, why)?;
+                self.wait_fresh(at, held, etcd, clock, why)?;
                 let known = self.known_compaction;
                 let Some(state) = self.cache.snapshot_range(at, known, &start, args.prefix) else {
                     why.outcome = Some(Outcome::SnapshotMissing);
@@ -581,6 +510,7 @@ impl Cacher {
             allow_bookmarks: bookmarks,
             deadline,
             features,
+            held,
         } = args;
         why.path = Some(Path::WatchCache);
         if !self.is_ready(now) {
@@ -600,14 +530,16 @@ impl Cacher {
         // no resourceVersion the watch still starts at etcd's current revision
         // (`getWatchCacheResourceVersion`), so `sendInitialEvents=false` starts there at once.
         let etcd_now = etcd.current_revision();
+        // A held watch-list waits for etcd's revision when it came.
+        let fresh_target = held.map_or(etcd_now, |h| h.revision);
         let wait_for = match (rv, sie) {
-            (None, Some(true)) => Some(etcd_now),
+            (None, Some(true)) => Some(fresh_target),
             (Some(n), Some(true)) if n > 0 => Some(n),
             _ => None,
         };
         let start_at_etcd = (rv.is_none() && sie == Some(false)).then_some(etcd_now);
         if let Some(target) = wait_for
-            && !self.wait_until_fresh(target, etcd, clock)
+            && !self.wait_until_fresh_held(target, held, etcd, clock)
         {
             let cur = self.cache.resource_version();
             let mut ended = Ended::new(EndReason::CacheNotFresh);

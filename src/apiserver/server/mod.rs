@@ -66,6 +66,8 @@ pub struct Ctx<'a> {
     pub uid_seq: &'a mut u64,
     pub seed: u64,
     pub rng: &'a mut Rng,
+    /// A read that has waited for the watch cache already (`waited=` on its line).
+    pub held: Option<crate::apiserver::cacher::Held>,
 }
 
 /// The behaviour switches of one apiserver.
@@ -341,7 +343,7 @@ impl ApiServer {
 impl Ctx<'_> {
     /// What a read may touch.
     fn read(&mut self) -> ReadCtx<'_> {
-        ReadCtx { etcd: self.etcd, clock: self.clock }
+        ReadCtx { etcd: self.etcd, clock: self.clock, held: self.held }
     }
 }
 

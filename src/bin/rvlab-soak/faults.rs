@@ -100,10 +100,10 @@ async fn server_drops(st: &Shared, t: &Target, rng: &mut Rng) {
     }
 }
 
-/// The server's simulated time now (`advance 0s` answers it). It follows the wall clock, but a
-/// request that waits for a lagging watch cache, or for one initialising after a restart, moves
-/// it on by the wait (the model has one clock): from then on it runs ahead of the wall, and a
-/// watch's timeoutSeconds (simulated time) ends it sooner in wall time.
+/// The server's simulated time now (`advance 0s` answers it). It follows the wall clock (a read
+/// that waits for a watch cache is held in wall time and moves no clock); were it to run ahead,
+/// a watch's timeoutSeconds (simulated time) would end it sooner in wall time. The samples
+/// place the server's log's ends on the soak's wall clock (`raw::explain_early_ends`).
 pub async fn sample_clock(st: &Shared, t: &Target) {
     let sent = Instant::now();
     if let Ok(out) = control(st, t, "advance 0s").await

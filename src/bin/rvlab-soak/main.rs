@@ -31,6 +31,11 @@
 //! ([`net::LogSize`]), is reported beside. A run shorter than twice [`MIN_WARM_UP`], or with
 //! `--memory report`, prints the memory figures without judging them.
 //!
+//! A stream a normal reader saw end early is explained only by what the server says: at the end
+//! the soak reads the server's log (`GET /rvlab/v1/script`) and replays it ([`ends`]) for the
+//! `why` of every watch end. `RVLAB_SOAK_RECORD=FILE` keeps the log (`rvlab serve --record`),
+//! `RVLAB_SOAK_TIMELINE=1` prints the faults and the sampled clock.
+//!
 //! One JSON object on stdout reports the figures; the exit code is 1 when a check failed.
 //! A real client that cannot be found is named on stderr (`SKIPPED: …`) and in the report, and is
 //! a failure with `--require-clients` (set by `./dev.sh`, or `RVLAB_REQUIRE_TOOLS` / `CI`).
@@ -45,6 +50,8 @@
 
 #[cfg(not(target_arch = "wasm32"))]
 mod clients;
+#[cfg(not(target_arch = "wasm32"))]
+mod ends;
 #[cfg(not(target_arch = "wasm32"))]
 mod faults;
 #[cfg(not(target_arch = "wasm32"))]

@@ -57,6 +57,11 @@ pub fn start_server(server: &Path, http: bool) -> Result<(Server, Target), Strin
     let kubeconfig = dir.join("kubeconfig");
     let mut cmd = Command::new(server);
     cmd.arg("serve");
+    // The server's log (a script `rvlab run` replays, with every answer's `why`), kept for a
+    // failure to be read against.
+    if let Some(record) = std::env::var_os("RVLAB_SOAK_RECORD") {
+        cmd.arg("--record").arg(record);
+    }
     if http {
         cmd.arg("--http");
     }
@@ -218,6 +223,17 @@ pub async fn log_size(t: &Target) -> Result<LogSize, String> {
     let (lines, bytes) = count_lines(t, "/rvlab/v1/script").await?;
     let (outputs, output_bytes) = count_lines(t, "/rvlab/v1/script?output=jsonl").await?;
     Ok(LogSize { lines, bytes, outputs, output_bytes })
+}
+
+/// The server's log, the script it recorded (`GET /rvlab/v1/script`), whole.
+pub async fn record_text(t: &Target) -> Result<String, String> {
+    let stream = tcp(t.page, false).await?;
+    let mut sender = handshake(TokioIo::new(stream)).await?;
+    sender.ready().await.map_err(|e| e.to_string())?;
+    let resp =
+        sender.send_request(request("GET", "/rvlab/v1/script", None)).await.map_err(|e| e.to_string())?;
+    let body = resp.into_body().collect().await.map_err(|e| e.to_string())?.to_bytes();
+    String::from_utf8(body.to_vec()).map_err(|e| e.to_string())
 }
 
 /// Lines and bytes of a page-listener answer, counted as it streams.

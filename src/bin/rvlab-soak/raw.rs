@@ -24,6 +24,9 @@ pub const DRAIN: Duration = Duration::from_secs(10);
 const DISRUPTION_SLACK: Duration = Duration::from_secs(2);
 /// How soon after a compaction the streams of a watch cache it made relist must have ended.
 const RELIST_SLACK: Duration = Duration::from_secs(1);
+/// How much later than the sampled clock after a stream's end (samples every 0.5 s) the
+/// server's log may put it.
+const END_SLACK_MS: u64 = 1000;
 
 pub async fn writer(st: Shared, t: Target, id: usize, cfg: Config, stop: Instant) {
     let t = &t;
@@ -207,24 +210,29 @@ fn retried(status: &Value) -> bool {
 
 /// A stream the server closed before its timeoutSeconds is explained by a drop or a restart
 /// that ran while it was open and shortly before it ended (each drop explains one stream, a
-/// restart all of them), or — for a slow reader — by the slow-consumer rule. Returns the
-/// failures.
+/// restart all of them), a compaction its watch cache relisted after, the slow-consumer rule
+/// (for a slow reader always, for a normal reader when the server's log says so:
+/// `State::server_ends`), or its timeoutSeconds of simulated time while the server's clock ran
+/// ahead of the wall (the log says `timeout`). Returns the failures.
 pub fn explain_early_ends(st: &mut State) -> Vec<String> {
     let mut failures = Vec::new();
     let mut drops_used = vec![false; st.disruptions.len()];
     let mut cutoffs = 0u64;
     let mut clock_ahead = 0u64;
     let mut relisted = 0u64;
+    let mut normal_cutoffs = 0u64;
+    let mut ends_used = vec![false; st.server_ends.as_ref().map_or(0, Vec::len)];
     for seg in &st.segments {
         if seg.end != End::Closed {
             continue;
         }
         let lived = seg.ended - seg.opened;
-        // The server closes at timeoutSeconds of simulated time; the clock follows the wall in
-        // 50 ms steps, and runs ahead of it after a wait (`faults::sample_clock`): at most this
-        // much simulated time passed while the stream was open.
+        // The server closes at timeoutSeconds of simulated time, which follows the wall in 50 ms
+        // steps (`faults::sample_clock`): at most this much simulated time passed while the
+        // stream was open, and the server's log ends it within that window.
         let sim_before = st.clock.iter().rev().find(|c| c.0 <= seg.opened).map(|c| c.1);
         let sim_after = st.clock.iter().find(|c| c.0 >= seg.ended).map(|c| c.1);
+        let (sim_opened, sim_closed) = (sim_before, sim_after);
         let sim_lived = match (sim_before, sim_after) {
             (Some(a), Some(b)) => Duration::from_millis(b.saturating_sub(a)),
             _ => Duration::from_secs(seg.timeout),
@@ -232,10 +240,22 @@ pub fn explain_early_ends(st: &mut State) -> Vec<String> {
         if lived + Duration::from_millis(300) >= Duration::from_secs(seg.timeout) {
             continue;
         }
-        if sim_lived + Duration::from_millis(300) >= Duration::from_secs(seg.timeout) {
-            clock_ahead += 1;
-            continue;
-        }
+        // One end of the server's log explains one stream: the same start and timeoutSeconds,
+        // ended for `reason` while the stream was open by the sampled simulated clock.
+        let mut logged = |reason: &str| {
+            let ends = st.server_ends.as_ref()?;
+            let i = (0..ends.len()).find(|&i| {
+                let e = &ends[i];
+                !ends_used[i]
+                    && e.reason == reason
+                    && e.start_rv == seg.start_rv
+                    && e.timeout == seg.timeout
+                    && sim_opened.is_none_or(|a| a <= e.at_ms)
+                    && sim_closed.is_none_or(|b| e.at_ms <= b + END_SLACK_MS)
+            })?;
+            ends_used[i] = true;
+            Some(())
+        };
         let fits = |d: &crate::state::Disruption| {
             d.sent <= seg.ended && seg.opened <= d.answered && seg.ended <= d.answered + DISRUPTION_SLACK
         };
@@ -265,6 +285,23 @@ pub fn explain_early_ends(st: &mut State) -> Vec<String> {
             cutoffs += 1;
             continue;
         }
+        // The server's log names the end: a normal reader cut off as a slow consumer (the
+        // cacher's rule, `cache_watcher.go`: its buffer full for the dispatch budget), which a
+        // client reading 200 streams on one thread of a loaded machine can be after a burst.
+        if logged("slow-consumer").is_some() {
+            normal_cutoffs += 1;
+            continue;
+        }
+        // Its timeoutSeconds of simulated time, sooner in wall time: the clock ran ahead (the
+        // log says `timeout`; without the log, the sampled clock says that much passed).
+        let at_timeout = match &st.server_ends {
+            Some(_) => logged("timeout").is_some(),
+            None => sim_lived + Duration::from_millis(300) >= Duration::from_secs(seg.timeout),
+        };
+        if at_timeout {
+            clock_ahead += 1;
+            continue;
+        }
         let since = |i: Instant| st.started.map(|t| i.saturating_duration_since(t)).unwrap_or_default();
         let at = since(seg.opened);
         let last = st
@@ -287,6 +324,7 @@ pub fn explain_early_ends(st: &mut State) -> Vec<String> {
     st.slow_cutoffs = cutoffs;
     st.closed_by_clock_ahead = clock_ahead;
     st.closed_by_cache_relist = relisted;
+    st.normal_cutoffs = normal_cutoffs;
     failures
 }
 

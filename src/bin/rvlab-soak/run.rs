@@ -13,7 +13,7 @@ use crate::clients::{self, Client, Kind};
 use crate::net::{self, Target, call, connect, control, rss_kib, rv_of};
 use crate::raw::{self, DRAIN, NS_PATH};
 use crate::state::{Shared, State};
-use crate::{Config, MIN_WARM_UP, SETTLE, faults, warm_up};
+use crate::{Config, MIN_WARM_UP, SETTLE, ends, faults, warm_up};
 
 /// The watch cache's history capacity for the run, so that its window moves within seconds
 /// and a watch resumed from far behind meets a 410.
@@ -306,9 +306,19 @@ pub async fn run(cfg: Config) -> Result<(Value, bool), String> {
     let alive = control(&st, &t, "").await.is_ok();
     let log_end = net::log_size(&t).await.unwrap_or_default();
     let log_growth = log_end.kib().saturating_sub(log_start.kib());
+    let record = net::record_text(&t).await;
     drop(server);
+    // Why the server ended each raw watch: its log, replayed.
+    let server_ends = match record {
+        Ok(r) => Some(ends::server_ends(&r)),
+        Err(e) => {
+            eprintln!("rvlab-soak: the server's log could not be read: {e}");
+            None
+        }
+    };
 
     let mut s = st.borrow_mut();
+    s.server_ends = server_ends;
     if std::env::var_os("RVLAB_SOAK_TIMELINE").is_some() {
         // The fault timeline, for a failure to be read against: seconds since the start.
         let at = |i: Instant| i.saturating_duration_since(started).as_secs_f64();
@@ -442,6 +452,8 @@ pub async fn run(cfg: Config) -> Result<(Value, bool), String> {
         "slowConsumerCutOff": s.slow_cutoffs,
         "closedAtSimulatedTimeout": s.closed_by_clock_ahead,
         "closedByCacheRelist": s.closed_by_cache_relist,
+        "normalReadersCutOff": s.normal_cutoffs,
+        "serverLogReplayed": s.server_ends.is_some(),
         "simulatedClockAheadS": clock_ahead,
         "lost": lost,
         "failures": s.failures,

@@ -97,6 +97,12 @@ pub struct State {
     pub closed_by_clock_ahead: u64,
     /// Streams of the lagging apiserver ended when its watch cache relisted after a compaction.
     pub closed_by_cache_relist: u64,
+    /// Streams of normal readers the server ended as slow consumers (its log says
+    /// `slow-consumer`): the client fell behind a burst on a loaded machine.
+    pub normal_cutoffs: u64,
+    /// Why the server ended each raw watch, from its log (`ends::server_ends`); `None` when
+    /// the log could not be read.
+    pub server_ends: Option<Vec<crate::ends::ServerEnd>>,
     pub expired: u64,
     /// 429 (a watch cache initialising after a restart) and 504 `Too large resource version`
     /// (a lagging apiserver) answers to watches, retried from the same resourceVersion.
