@@ -198,7 +198,7 @@ mod tests {
     /// A lagging apiserver whose cache is behind etcd by one write, with a client watching
     /// from before that write.
     fn lagging(lag: &str, speed: f64) -> (Engine, String, mpsc::Receiver<Bytes>) {
-        let mut e = Engine::new(speed, None);
+        let mut e = Engine::new(speed, None).unwrap();
         e.begin(std::time::UNIX_EPOCH + std::time::Duration::from_secs(1_800_000_000));
         e.run("set explain on");
         e.run(&format!("set cache.lag {lag}"));
@@ -252,7 +252,8 @@ mod tests {
         std::thread::sleep(std::time::Duration::from_millis(300));
         e.tick();
         e.run(&format!("events {id}"));
-        let served: Vec<Value> = e.outputs().map(|o| serde_json::from_str(o).unwrap()).collect();
+        let served: Vec<Value> =
+            e.outputs().unwrap().into_lines().iter().map(|o| serde_json::from_str(o).unwrap()).collect();
         let replayed = Session::new().run_script(&e.lines().join("\n"));
         assert_eq!(replayed.len(), served.len());
         for (r, s) in replayed.iter().zip(&served) {
@@ -375,7 +376,7 @@ mod tests {
     /// held in wall time until it is ready, it is served by the cache without moving the clock.
     #[test]
     fn a_read_waiting_for_a_1_30_cache_to_initialise_is_held_until_it_is_ready() {
-        let mut e = Engine::new(10.0, None);
+        let mut e = Engine::new(10.0, None).unwrap();
         e.begin(std::time::UNIX_EPOCH + std::time::Duration::from_secs(1_800_000_000));
         e.run("set explain on");
         e.run("set kubernetes 1.30");
