@@ -7,7 +7,7 @@
 use rvlab::script::Session;
 use serde_json::Value;
 
-use crate::raw::NS_PATH;
+use crate::NS_PATH;
 
 /// One raw watch (`?watch=true&resourceVersion=R&timeoutSeconds=T`) the server ended.
 #[derive(Debug, Clone, PartialEq, Eq)]

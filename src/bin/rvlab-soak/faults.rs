@@ -18,8 +18,8 @@ use serde_json::Value;
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::TcpStream;
 
+use crate::NS_PATH;
 use crate::net::{Target, connect, control, request, tcp};
-use crate::raw::NS_PATH;
 use crate::state::{Disruption, DisruptionKind, Shared, fail};
 
 /// How often etcd is compacted, and how far behind the newest write.

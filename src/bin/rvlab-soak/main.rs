@@ -75,6 +75,10 @@ use std::path::PathBuf;
 #[cfg(not(target_arch = "wasm32"))]
 use std::time::Duration;
 
+/// The collection the writers and the raw watches use.
+#[cfg(not(target_arch = "wasm32"))]
+pub const NS_PATH: &str = "/api/v1/namespaces/default/configmaps";
+
 /// How long the full load runs before the server's resident memory is taken as its start. The
 /// watch cache's history doubles its capacity while its oldest event is younger than 75 s
 /// (`eventFreshDuration`, `apiserver::cacher::watch_cache`) and then fills it: under the soak's

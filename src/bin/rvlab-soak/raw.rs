@@ -11,11 +11,10 @@ use hyper::body::Incoming;
 use rvlab::clock::Rng;
 use serde_json::{Value, json};
 
-use crate::Config;
 use crate::net::{Target, call, connect, request, rv_of};
 use crate::state::{Delete, DisruptionKind, End, Segment, Shared, State, Write, fail};
+use crate::{Config, NS_PATH};
 
-pub const NS_PATH: &str = "/api/v1/namespaces/default/configmaps";
 /// Keys each writer owns.
 const KEYS_PER_WRITER: u64 = 4;
 /// How long, after the writers stop, live watches have to deliver the last write.

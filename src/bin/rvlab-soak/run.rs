@@ -11,9 +11,9 @@ use serde_json::{Value, json};
 
 use crate::clients::{self, Client, Kind};
 use crate::net::{self, Target, call, connect, control, rss_kib, rv_of};
-use crate::raw::{self, DRAIN, NS_PATH};
+use crate::raw::{self, DRAIN};
 use crate::state::{Shared, State};
-use crate::{Config, MIN_WARM_UP, SETTLE, ends, faults, warm_up};
+use crate::{Config, MIN_WARM_UP, NS_PATH, SETTLE, ends, faults, warm_up};
 
 /// The watch cache's history capacity for the run, so that its window moves within seconds
 /// and a watch resumed from far behind meets a 410.
