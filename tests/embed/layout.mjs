@@ -147,7 +147,8 @@ async function measure(e, page) {
       let below = null;
       while (at && !below) {
         let n = at.nextElementSibling;
-        while (n && n.getClientRects().length === 0) n = n.nextElementSibling;
+        // (Not the hidden box rv-playground.js adds at the end of the body to measure labels in.)
+        while (n && (n.getClientRects().length === 0 || n.classList.contains('rv-playground-measure'))) n = n.nextElementSibling;
         below = n;
         at = at.parentElement;
       }
