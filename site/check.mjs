@@ -13,7 +13,8 @@
 // its frame), a lesson embed shows its first goal and no load error, there is no error notice,
 // and the embed fits its content (or keeps its fixed height); a page whose several embeds render
 // in the page makes ONE wasm request and ONE compile (every WebAssembly entry point counted), and
-// the book has such a page; every link that stays
+// the book has such a page, where arrow keys pressed inside an embed do not turn the book's page;
+// every link that stays
 // within the book resolves to a built file, and a #fragment to an element with that id on the
 // target page. For the book: at least 25 chapters in its table of contents, and every lesson in
 // playground/lessons/ embedded by file name (lesson="NN-name") on a page in English and on one
@@ -253,6 +254,17 @@ for (const file of pages) {
     const compiles = await page.evaluate(() => window.rvCompiles);
     check(wasmRequests.length === 1, `${file}: its ${inPage} embeds make ONE wasm request`, wasmRequests.join(', '));
     check(compiles.length === 1, `${file}: its ${inPage} embeds compile the wasm ONCE`, compiles.join(', '));
+    if (severalInPage.length === 1) {
+      // mdBook turns the page on ← and →: keys pressed inside an embed stay in it, as in a frame.
+      const before = page.url();
+      const button = await page.$('rv-playground button'); // Playwright's CSS pierces the shadow root
+      if (button) {
+        await button.focus();
+        for (const key of ['ArrowRight', 'ArrowLeft', 'ArrowRight']) await page.keyboard.press(key);
+        await sleep(1000);
+      }
+      check(!!button && page.url() === before, `${file}: arrow keys pressed on a button inside an embed do not turn the book's page`, button ? page.url() : 'no button in the embeds');
+    }
   }
 
   // Links that stay within the book.

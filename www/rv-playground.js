@@ -154,13 +154,17 @@
       if (!this.style.display) this.style.display = "block";
       if (!this._keysKept) {
         // In the page, a key pressed in the embed stays in it, as in a frame: the host page's own
-        // shortcuts (a book's arrow keys turning the page) do not see it. Ctrl/⌘ combinations
-        // still reach the document, where the embed's undo and redo listen for them.
+        // shortcuts (a book's arrow keys turning the page) do not see it. Only Ctrl/⌘
+        // combinations pressed outside a text field go on to the document, where the embed's
+        // undo and redo listen for them.
         this._keysKept = true;
         var self = this;
         ["keydown", "keyup", "keypress"].forEach(function (type) {
           self.addEventListener(type, function (e) {
-            if (self._inPage && !e.ctrlKey && !e.metaKey) e.stopPropagation();
+            if (!self._inPage) return;
+            var at = e.composedPath()[0];
+            var typing = !!(at && at.tagName && /^(INPUT|TEXTAREA|SELECT)$/.test(at.tagName));
+            if (typing || !(e.ctrlKey || e.metaKey)) e.stopPropagation();
           });
         });
       }

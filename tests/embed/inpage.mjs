@@ -167,12 +167,17 @@ const rows = () => page.evaluate(ids => ids.map(id => document.getElementById(id
   await page.evaluate(() => { window.hostKeys = []; });
   await page.keyboard.press('ArrowLeft');
   await page.keyboard.press('x');
+  await page.focus('#e #console-input');
+  await page.keyboard.press('Control+k');
+  await page.focus('#e #log li:last-child button').catch(() => page.click('#e #log li:last-child'));
   const hostKeys = await page.evaluate(() => window.hostKeys.slice());
-  check(hostKeys.length === 0, "keys pressed in an embed (ArrowLeft, x) do not reach the host page's document listeners", hostKeys.join());
+  check(hostKeys.length === 0, "keys pressed in an embed (ArrowLeft, x, and Ctrl+K in its console) do not reach the host page's document listeners", hostKeys.join());
   await page.keyboard.press('Control+z');
   const after = await until(async () => { const r = await rows(); return r[4] < before[4] && r; }, 5000);
   check(!!after && after[4] === before[4] - 1 && [0, 1, 2, 3].every(i => after[i] === before[i]),
     "Ctrl+Z inside e undoes e's last line only", `${before} → ${after}`);
+  const ctrlZ = await page.evaluate(() => window.hostKeys.slice());
+  check(ctrlZ.join() === 'Control,z', 'Ctrl+Z pressed outside a field goes on to the document (where the undo listens)', ctrlZ.join());
 }
 
 // "Open the full playground" goes to the playground, not to the host page.
