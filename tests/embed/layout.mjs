@@ -228,6 +228,9 @@ async function labels(frame) {
 
 const actionsDone = new Map();
 
+/** What holds the embed in the host page: its frame, or its element when it renders in the page. */
+const boxOf = e => (e.frame.in === 'page' ? 'element' : 'frame');
+
 /** Runs `act` in embed `e` and checks that its frame and the host page's content below it keep
  *  their height and place (`what` names the action). Returns false when the control is absent. */
 async function steady(e, page, what, act, { optional = false } = {}) {
@@ -239,10 +242,10 @@ async function steady(e, page, what, act, { optional = false } = {}) {
   const after = await measure(e, page);
   const same = (a, b) => Math.abs(a - b) <= 0.5;
   check(same(before.height, after.height) && same(before.app, after.app),
-    `${e.name}: ${what} keeps the frame's height`, `frame ${before.height} → ${after.height}px, app ${before.app} → ${after.app}px`);
+    `${e.name}: ${what} keeps the ${boxOf(e)}'s height`, `frame ${before.height} → ${after.height}px, app ${before.app} → ${after.app}px`);
   check(same(before.below, after.below) && same(before.top, after.top),
     `${e.name}: ${what} does not move the host page around it`, `frame top ${before.top} → ${after.top}px, below it ${before.below} → ${after.below}px`);
-  check(after.doc <= after.view + 2, `${e.name}: after ${what}, the frame still fits its content (no scrollbar)`, JSON.stringify(after));
+  check(after.doc <= after.view + 2, `${e.name}: after ${what}, the ${boxOf(e)} still fits its content (no scrollbar)`, JSON.stringify(after));
   const empty = await emptyPanels(e.frame);
   check(empty.length === 0, `${e.name}: after ${what}, no empty panel`, empty.join(', '));
   const cut = await clippedControls(e.frame);
@@ -271,9 +274,9 @@ const type = (e, line) => async () => {
 /** The checks of one embed: its size, then each action it offers keeps it steady. */
 async function exercise(e, page, { line = 'GET /api/v1/namespaces/default/configmaps?limit=1' } = {}) {
   const first = await measure(e, page);
-  check(Math.abs(first.width - FRAME_W) <= 1, `${e.name}: its frame is ${FRAME_W}px wide`, `${first.width}px`);
-  check(first.doc <= first.view + 2, `${e.name}: the frame fits its content (no scrollbar)`, JSON.stringify(first));
-  check(first.height <= first.app + 4, `${e.name}: the frame is no taller than its content`, JSON.stringify(first));
+  check(Math.abs(first.width - FRAME_W) <= 1, `${e.name}: its ${boxOf(e)} is ${FRAME_W}px wide`, `${first.width}px`);
+  check(first.doc <= first.view + 2, `${e.name}: the ${boxOf(e)} fits its content (no scrollbar)`, JSON.stringify(first));
+  check(first.height <= first.app + 4, `${e.name}: the ${boxOf(e)} is no taller than its content`, JSON.stringify(first));
   const ro = await e.frame.$('.app.readonly') !== null;
   const rows = await e.frame.$$eval('#log li', ls => ls.length);
   if (ro && rows <= 4) {
