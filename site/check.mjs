@@ -9,8 +9,12 @@
 // The pages are discovered, not listed: every .html file mdBook wrote (the playground's own files
 // aside). For every page: it loads with 200, no response of 400 or more, no page error and no
 // console error; every embed on it (<rv-playground>, iframe.rvlab-frame) comes alive: the app
-// renders inside its frame, a lesson embed shows its first goal and no load error, there is no
-// error notice, and the frame fits its content (or keeps its fixed height); every link that stays
+// renders (an element in its shadow root, in the page, unless it says render="frame"; else in
+// its frame), a lesson embed shows its first goal and no load error, there is no error notice,
+// and the embed fits its content (or keeps its fixed height); a page whose several embeds render
+// in the page makes ONE wasm request and ONE compile (every WebAssembly entry point counted), and
+// the book has such a page, where arrow keys pressed inside an embed do not turn the book's page;
+// every link that stays
 // within the book resolves to a built file, and a #fragment to an element with that id on the
 // target page. For the book: at least 25 chapters in its table of contents, and every lesson in
 // playground/lessons/ embedded by file name (lesson="NN-name") on a page in English and on one
@@ -23,6 +27,7 @@ import os from 'node:os';
 import http from 'node:http';
 import { createRequire } from 'node:module';
 import { launchChromium, pwPath, sleep, until } from '../tests/browser.mjs';
+import { embedView } from '../tests/embed/view.mjs';
 
 const require = createRequire(import.meta.url);
 const here = path.dirname(new URL(import.meta.url).pathname);
@@ -90,7 +95,8 @@ try {
 
 
 
-/** The frame's height once it has stopped changing for half a second. */
+/** The embed's height (its frame's, or its element's in the page) once it has stopped changing
+ *  for half a second. */
 async function settledHeight(frameEl) {
   let last = -1, since = Date.now();
   const end = Date.now() + 20000;
@@ -102,16 +108,18 @@ async function settledHeight(frameEl) {
   return last;
 }
 
-/** Checks one embed frame: the app rendered, a lesson loaded, and the frame fits the app. */
-async function checkEmbed(frameEl, name, { fixed, lesson, title }) {
+/** Checks one embed (`frame`: its embedView, the app in its frame or in its shadow root): the app
+ *  rendered, a lesson loaded, and the embed fits the app. */
+async function checkEmbed(frame, name, { fixed, lesson, title }) {
+  const frameEl = frame.box;
   await frameEl.scrollIntoViewIfNeeded();
-  const frame = await until(() => frameEl.contentFrame());
-  if (!frame) { check(false, `${name}: its frame loads`); return; }
   const app = await until(() => frame.$('.app.embed'));
-  check(!!app, `${name}: the app renders in its frame`);
+  check(!!app, `${name}: the app renders in its ${frame.in === 'page' ? 'shadow root, in the page' : 'frame'}`);
   if (!app) return;
-  const booted = await until(async () => !(await frame.$('#rvlab-boot')), 5000);
-  check(!!booted, `${name}: the page's loading line is gone once the app runs`);
+  if (frame.in === 'frame') {
+    const booted = await until(async () => !(await frame.$('#rvlab-boot')), 5000);
+    check(!!booted, `${name}: the page's loading line is gone once the app runs`);
+  }
   if (lesson) {
     const goal = await until(async () => (await frame.$('#lesson-panel .lesson-goal')) || (await frame.$('#lesson-panel .lesson-error')));
     const err = await frame.$eval('#lesson-panel .lesson-error', e => e.textContent).catch(() => '');
@@ -125,14 +133,15 @@ async function checkEmbed(frameEl, name, { fixed, lesson, title }) {
   const h = await settledHeight(frameEl);
   const content = await frame.evaluate(() => {
     const app = document.querySelector('.app');
-    return { app: Math.ceil(app.getBoundingClientRect().height), doc: document.documentElement.scrollHeight, view: window.innerHeight };
+    return { app: Math.ceil(app.getBoundingClientRect().height), doc: document.documentElement.scrollHeight, view: innerHeight };
   });
   if (fixed) {
     check(Math.abs(h - fixed) <= 2, `${name}: keeps its fixed height ${fixed}px`, `${h}px`);
     check(content.app <= fixed + 2, `${name}: the app fits the fixed height (scrolls inside)`, JSON.stringify(content));
   } else {
-    check(content.doc <= content.view + 2, `${name}: the frame is tall enough for its content (no inner scrollbar)`, `frame ${h}px, ${JSON.stringify(content)}`);
-    check(h <= content.app + 40, `${name}: the frame is no taller than its content`, `frame ${h}px, app ${content.app}px`);
+    const what = frame.in === 'page' ? 'element' : 'frame';
+    check(content.doc <= content.view + 2, `${name}: the ${what} is tall enough for its content (no inner scrollbar)`, `${what} ${h}px, ${JSON.stringify(content)}`);
+    check(h <= content.app + 40, `${name}: the ${what} is no taller than its content`, `${what} ${h}px, app ${content.app}px`);
   }
 }
 
@@ -162,6 +171,7 @@ function lessonTitle(file, lang) {
 }
 const lessonEmbeds = { en: new Set(), zh: new Set() };
 let chapters = 0;
+const severalInPage = []; // the pages whose several embeds all render in the page
 
 for (const file of pages) {
   const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
@@ -173,6 +183,23 @@ for (const file of pages) {
     return route.abort('internetdisconnected');
   });
   const page = await context.newPage();
+  // Every way to compile or instantiate a wasm module, counted (as tests/embed/inpage.mjs does).
+  await page.addInitScript(() => {
+    window.rvCompiles = [];
+    for (const name of ['compile', 'compileStreaming', 'instantiate', 'instantiateStreaming']) {
+      const f = WebAssembly[name];
+      if (typeof f !== 'function') continue;
+      WebAssembly[name] = function (...args) {
+        if (!(name === 'instantiate' && args[0] instanceof WebAssembly.Module)) window.rvCompiles.push(name);
+        return f.apply(this, args);
+      };
+    }
+    const M = WebAssembly.Module;
+    WebAssembly.Module = function (...args) { window.rvCompiles.push('new Module'); return new M(...args); };
+    WebAssembly.Module.prototype = M.prototype;
+  });
+  const wasmRequests = [];
+  page.on('request', r => { if (new URL(r.url()).pathname.endsWith('.wasm')) wasmRequests.push(r.url()); });
   const errors = [], failedReqs = [];
   page.on('console', m => { if (m.type() === 'error') errors.push(m.text()); });
   page.on('pageerror', e => errors.push(String(e)));
@@ -193,26 +220,57 @@ for (const file of pages) {
   // Embeds: every <rv-playground> and every plain iframe to the playground.
   const embeds = await page.$$eval('rv-playground, iframe.rvlab-frame', els => els.map((e, i) => ({
     i, tag: e.tagName.toLowerCase(), lesson: e.getAttribute('lesson'), src: e.getAttribute('lesson-src'),
-    lang: e.getAttribute('lang'), mode: e.getAttribute('mode'), height: e.getAttribute('height'),
+    lang: e.getAttribute('lang'), mode: e.getAttribute('mode'), height: e.getAttribute('height'), render: e.getAttribute('render'),
     fixed: e.tagName === 'IFRAME' ? Math.round(parseFloat(e.style.height)) || null : null,
   })));
   for (const e of embeds) {
     const name = `${file} embed ${e.i + 1} (${e.tag}${e.lesson ? ` lesson="${e.lesson}"` : ''}${e.src ? ` lesson-src="${e.src}"` : ''}${e.lang ? ` lang=${e.lang}` : ''})`;
     if (e.lesson && /^\d\d-/.test(e.lesson)) lessonEmbeds[e.lang === 'zh' ? 'zh' : 'en'].add(e.lesson);
     const handle = await page.$$('rv-playground, iframe.rvlab-frame').then(hs => hs[e.i]);
-    const frameEl = e.tag === 'iframe' ? handle : await until(() => handle.$('iframe'), 10000);
-    if (!frameEl) { check(false, `${name}: made its frame`); continue; }
+    let view;
+    if (e.tag === 'iframe') {
+      const frame = await until(() => handle.contentFrame());
+      view = frame && { in: 'frame', box: handle, $: s => frame.$(s), $eval: (s, f) => frame.$eval(s, f), evaluate: f => frame.evaluate(f) };
+    } else {
+      await handle.scrollIntoViewIfNeeded();
+      view = await embedView(handle);
+      // Without render="frame" an element renders in the page (the module loads here).
+      if (view) check(view.in === (e.render === 'frame' ? 'frame' : 'page'), `${name}: renders in the ${e.render === 'frame' ? 'frame it asks for' : 'page (the default)'}`, view.in);
+    }
+    if (!view) { check(false, `${name}: renders (in the page or in its frame)`); continue; }
     const guided = !!e.src || (e.tag !== 'iframe' && !!e.lesson && isGuided(e.lesson));
     // The file the embed should run: lesson-src resolved against the page, or the named lesson.
     const lessonFile = e.src ? fileFor(decodeURIComponent(new URL(e.src, base + file).pathname))
       : guided ? path.join(lessonDir, `${lessonIds.find(f => f === e.lesson || f.replace(/^\d+-/, '') === e.lesson)}.rv`) : null;
     const title = guided ? lessonTitle(lessonFile, e.lang) : null;
     if (guided) check(!!title, `${name}: names a lesson file with a title`, String(lessonFile));
-    await checkEmbed(frameEl, name, { fixed: e.fixed || (e.height ? parseInt(e.height, 10) : null), lesson: guided, title });
+    await checkEmbed(view, name, { fixed: e.fixed || (e.height ? parseInt(e.height, 10) : null), lesson: guided, title });
+  }
+
+  // Several embeds rendered in the page share one download and one compile of the wasm.
+  const inPage = await page.$$eval('rv-playground', els => els.filter(el => el.renderedIn === 'page').length);
+  if (inPage >= 2 && inPage === embeds.length) {
+    severalInPage.push(file);
+    const compiles = await page.evaluate(() => window.rvCompiles);
+    check(wasmRequests.length === 1, `${file}: its ${inPage} embeds make ONE wasm request`, wasmRequests.join(', '));
+    check(compiles.length === 1, `${file}: its ${inPage} embeds compile the wasm ONCE`, compiles.join(', '));
+    if (severalInPage.length === 1) {
+      // mdBook turns the page on ← and →: keys pressed inside an embed stay in it, as in a frame.
+      const before = page.url();
+      const button = await page.$('rv-playground button'); // Playwright's CSS pierces the shadow root
+      if (button) {
+        await button.focus();
+        for (const key of ['ArrowRight', 'ArrowLeft', 'ArrowRight']) await page.keyboard.press(key);
+        await sleep(1000);
+      }
+      check(!!button && page.url() === before, `${file}: arrow keys pressed on a button inside an embed do not turn the book's page`, button ? page.url() : 'no button in the embeds');
+    }
   }
 
   // Links that stay within the book.
-  const links = await page.$$eval('a[href]', as => as.map(a => ({ href: a.getAttribute('href'), abs: a.href })));
+  // The page's own links (Playwright's CSS also finds those inside an embed's shadow root: they are
+  // the app's, such as its "open the full playground" address, checked by tests/embed/inpage.mjs).
+  const links = await page.$$eval('a[href]', as => as.filter(a => a.getRootNode() === document).map(a => ({ href: a.getAttribute('href'), abs: a.href })));
   const bad = [];
   let internal = 0;
   for (const { href, abs } of links) {
@@ -233,6 +291,8 @@ for (const file of pages) {
   check(refused.length === 0, `${file}: works offline (nothing fetched from elsewhere)`, refused.join(' | '));
   await context.close();
 }
+
+check(severalInPage.length > 0, 'the book has a page with several embeds in the page (their one request and one compile checked above)', 'none');
 
 // The learning path: every lesson file embedded by its file name, in both languages.
 for (const lang of ['en', 'zh']) {

@@ -10,19 +10,19 @@
  * paging, its file name such as 05-paging, or an example's name such as pagination) or
  * lesson-src (the address of a lesson file, relative to the host page), mode
  * (readonly|interactive), theme (auto|light|dark), lang (en|zh), height (fixed, in px; without
- * it the embed fits its content), title (the embed's accessible name), render (frame|page).
+ * it the embed fits its content), title (the embed's accessible name), render (page|frame).
  * Changing an attribute reloads the embed with the new parameters.
  *
- * render="frame" (the default): an iframe loads index.html?embed=1&… from the directory this
+ * render="page" (the default; any value but "frame"): the app is mounted in the element's own
+ * shadow root, in the host page; every such element of the page shares ONE import of the app's
+ * ES module (one wasm download, one compile) and its stylesheet, each with its own sandbox,
+ * language and theme, and is as tall as its content. The build writes the module's hashed names
+ * into this file (BUILD below, by scripts/trunk/embed-names.sh); where the module cannot be
+ * imported (no names, a file: page, a Content-Security-Policy, no shadow DOM) the element falls
+ * back to a frame. render="frame": an iframe loads index.html?embed=1&… from the directory this
  * script was loaded from, so the script and the app must be deployed together. Each element fits
  * its own frame's height from the {type: "rvlab:height", height} messages that frame posts.
- * render="page": the app is mounted in the element's own shadow root, in the host page; every
- * such element of the page shares ONE import of the app's ES module (one wasm download, one
- * compile) and its stylesheet, each with its own sandbox, language and theme, and is as tall as
- * its content. The build writes the module's hashed names into this file (BUILD below, by
- * scripts/trunk/embed-names.sh); where the module cannot be imported (no names, a file: page, a
- * Content-Security-Policy) the element falls back to a frame. Several elements on one page are
- * independent either way. Plain JS, no build step.
+ * Several elements on one page are independent either way. Plain JS, no build step.
  *
  * Driving it (site/src/reference/embedding-api.md): el.run(script) runs the lines in the embed's
  * sandbox as if typed in its console and resolves with an Array of their output objects (what
@@ -152,6 +152,22 @@
 
     connectedCallback() {
       if (!this.style.display) this.style.display = "block";
+      if (!this._keysKept) {
+        // In the page, a key pressed in the embed stays in it, as in a frame: the host page's own
+        // shortcuts (a book's arrow keys turning the page) do not see it. Only Ctrl/⌘
+        // combinations pressed outside a text field go on to the document, where the embed's
+        // undo and redo listen for them.
+        this._keysKept = true;
+        var self = this;
+        ["keydown", "keyup", "keypress"].forEach(function (type) {
+          self.addEventListener(type, function (e) {
+            if (!self._inPage) return;
+            var at = e.composedPath()[0];
+            var typing = !!(at && at.tagName && /^(INPUT|TEXTAREA|SELECT)$/.test(at.tagName));
+            if (typing || !(e.ctrlKey || e.metaKey)) e.stopPropagation();
+          });
+        });
+      }
       live.add(this);
       if (this._inPage) this._mountInPage();
       else if (!this._frame) this._build();
@@ -171,7 +187,7 @@
 
     /** Renders the element as its render attribute says (and the browser allows). */
     _build() {
-      if (this.getAttribute("render") === "page" && !this._fallback && canMountInPage()) {
+      if (this.getAttribute("render") !== "frame" && !this._fallback && canMountInPage()) {
         this._inPage = true;
         this._mountInPage();
         return;
@@ -353,6 +369,8 @@
     attributeChangedCallback(name, oldValue, newValue) {
       if (oldValue === newValue) return;
       if (name === "render") {
+        // Only "frame" or not matters: removing render="page" (the default) changes nothing.
+        if ((oldValue === "frame") === (newValue === "frame")) return;
         if (!this.isConnected || (!this._frame && !this._inPage)) return;
         this._teardown();
         this._build();
@@ -371,7 +389,8 @@
       return srcFor(this);
     }
 
-    /** The iframe this element created (null when it renders in the page). */
+    /** The iframe this element renders in: with render="frame", or after a fallback to a frame;
+     *  null when it renders in the page (the default) and before it is attached. */
     get frame() {
       return (!this._inPage && this._frame) || null;
     }

@@ -12,7 +12,7 @@
 // explain on`, a refused line, a syntax error and a 410 the objects equal what `rvlab run` prints;
 // runs continue the sandbox and its line numbers; reset(); hostile scripts (10 MB, NUL bytes, 100k
 // lines, 20 MB of surrogate pairs, not a string) give bounded outputs without throwing and the
-// page stays responsive; <rv-playground>'s run() resolves with the same values, a run before the
+// page stays responsive; <rv-playground render="frame">'s run() resolves with the same values, a run before the
 // frame is ready waits for it, rv-output events come in order (also for a line typed into the
 // embed's console), messages from a foreign origin or window are ignored, a malformed message gets
 // an rvlab:error reply, a read-only embed refuses to run; embed-api-example.html's button shows
@@ -278,13 +278,15 @@ for (const h of hostile) {
 }
 await page.close();
 
-// ---- <rv-playground>: run(), rv-output, origins
+// ---- <rv-playground render="frame">: run(), rv-output, origins (the frame's message protocol;
+// tests/embed/inpage.mjs checks the element rendered in the page, the default)
 
 const host = await newPage();
 await host.goto(origin + '/__check/element.html');
 // Run before it is even in the page: the run waits for the frame.
 const early = await host.evaluate(async s => {
   const el = document.createElement('rv-playground');
+  el.setAttribute('render', 'frame'); // the message protocol: a frame
   el.id = 'pg';
   el.setAttribute('mode', 'interactive');
   el.setAttribute('height', '500');
@@ -344,6 +346,7 @@ check(logRows === 11, "run() lines show in the embed's console like typed ones",
 {
   const r = await host.evaluate(async f => {
     const el = document.createElement('rv-playground');
+    el.setAttribute('render', 'frame'); // the message protocol: a frame
     el.id = 'moved';
     el.setAttribute('height', '200');
     const got = [];
@@ -399,6 +402,7 @@ check(logRows === 11, "run() lines show in the embed's console like typed ones",
 {
   const r = await host.evaluate(async () => {
     const el = document.createElement('rv-playground');
+    el.setAttribute('render', 'frame'); // the message protocol: a frame
     el.setAttribute('mode', 'readonly');
     el.setAttribute('script', 'etcd put /a 1');
     document.body.appendChild(el);

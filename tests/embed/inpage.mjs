@@ -1,5 +1,5 @@
-// Checks <rv-playground render="page"> (embeds mounted in the host page's shadow roots, sharing one
-// module) in headless Chromium (playwright-core, pinned in dev.sh), against a built bundle:
+// Checks <rv-playground> rendered in the page (the default, and render="page": embeds mounted in the
+// host page's shadow roots, sharing one module) in headless Chromium (playwright-core, pinned in dev.sh), against a built bundle:
 //   node tests/embed/inpage.mjs [DIST]
 // DIST (default dist/, from ./dev.sh build) is served under the sub-path /docs/rvlab/ by a static
 // server on 127.0.0.1 (a free port); the host page is /docs/page.html, outside the bundle. Any
@@ -11,14 +11,15 @@
 // WebAssembly compile/instantiate (counted by wrapping every WebAssembly entry point in an init
 // script); every element renders in the page (no frame) and comes alive; each run() answers from
 // its own sandbox (a key put in one is not in another) and each rv-output event comes from the
-// element whose sandbox ran the line; a line typed into one embed's console changes only that
+// element whose sandbox ran the line; a plain key pressed in an embed does not reach the host page's
+// document; a line typed into one embed's console changes only that
 // one; Ctrl+Z in one undoes only there; only the embeds the reader touched lock their heights;
 // "open the full playground" goes to the bundle's index.html; a read-only embed's run() rejects
 // with the frame's reason; theme and language per element (and the host page's own lang attribute
 // left alone); each element as tall as its app (its own height with height=), stacked in the
 // page's order without overlap; a changed attribute remounts only its element; the pictures
 // measure their labels under the app's stylesheet; a run() before the element is attached waits
-// for it; render changed on a live element moves it into a frame and back; nothing is saved to
+// for it; render="frame" set on a live element moves it into a frame (el.frame) and removing it back; nothing is saved to
 // localStorage; no console error; where the page cannot import the module, each element falls
 // back to a working frame. Prints one "ok - …" / "not ok - …" line per check, then "N passed, N failed"; exits 1 on
 // any failure, and when it cannot run (no browser, no bundle).
@@ -51,14 +52,16 @@ try { ({ chromium } = require(pwPath)); } catch (e) { check(false, 'playwright-c
 const PAGE = `<!doctype html><html lang="fr"><head><meta charset="utf-8"><title>five embeds</title>
 <link rel="icon" href="data:,"><style>body{margin:16px;font:16px serif;width:800px}rv-playground{margin:12px 0}</style></head>
 <body><h1>Cinq</h1>
-<rv-playground id="a" render="page" mode="interactive" lang="en" theme="light" script="etcd put /a 1"></rv-playground>
-<rv-playground id="b" render="page" mode="interactive" lang="zh" theme="dark" script="etcd put /b 2"></rv-playground>
+<rv-playground id="a" mode="interactive" lang="en" theme="light" script="etcd put /a 1"></rv-playground>
+<rv-playground id="b" mode="interactive" lang="zh" theme="dark" script="etcd put /b 2"></rv-playground>
 <rv-playground id="c" render="page" lesson="paging"></rv-playground>
-<rv-playground id="d" render="page" mode="readonly" height="300" script="etcd put /d 4&#10;etcd get /d"></rv-playground>
-<rv-playground id="e" render="page" mode="interactive"></rv-playground>
+<rv-playground id="d" mode="readonly" height="300" script="etcd put /d 4&#10;etcd get /d"></rv-playground>
+<rv-playground id="e" mode="interactive"></rv-playground>
 <p id="after">After the embeds.</p>
 <script>
 window.seen = [];
+window.hostKeys = [];
+document.addEventListener('keydown', e => window.hostKeys.push(e.key));
 document.addEventListener('rv-output', e => window.seen.push({ target: e.target.id, line: e.detail && e.detail.line }));
 </script>
 <script src="rvlab/rv-playground.js"></script>
@@ -111,7 +114,7 @@ const lessonOk = await until(() => page.evaluate(() => {
 check(lessonOk === 'goal', "the lesson embed loads its lesson from the bundle's lessons/ (not the host page's directory)", lessonOk);
 
 const where = await page.evaluate(ids => ids.map(id => document.getElementById(id).renderedIn), ids);
-check(where.every(w => w === 'page'), 'every render="page" element renders in the page', where.join());
+check(where.every(w => w === 'page'), 'every element renders in the page: without render (the default) and with render="page"', where.join());
 check((await page.$$('iframe')).length === 0, 'no frame in the page');
 check(wasmRequests.length === 1, 'ONE wasm request for five embeds', wasmRequests.join(', '));
 const compiles = await page.evaluate(() => window.compiles);
@@ -159,10 +162,22 @@ const rows = () => page.evaluate(ids => ids.map(id => document.getElementById(id
 {
   const before = await rows();
   await page.focus('#e #log li:last-child button').catch(() => page.click('#e #log li:last-child'));
+  // A plain key pressed in an embed stays in it, as in a frame (a book's arrow keys turn its
+  // pages); Ctrl+Z reaches the document, where the embed's undo listens.
+  await page.evaluate(() => { window.hostKeys = []; });
+  await page.keyboard.press('ArrowLeft');
+  await page.keyboard.press('x');
+  await page.focus('#e #console-input');
+  await page.keyboard.press('Control+k');
+  await page.focus('#e #log li:last-child button').catch(() => page.click('#e #log li:last-child'));
+  const hostKeys = await page.evaluate(() => window.hostKeys.slice());
+  check(hostKeys.length === 0, "keys pressed in an embed (ArrowLeft, x, and Ctrl+K in its console) do not reach the host page's document listeners", hostKeys.join());
   await page.keyboard.press('Control+z');
   const after = await until(async () => { const r = await rows(); return r[4] < before[4] && r; }, 5000);
   check(!!after && after[4] === before[4] - 1 && [0, 1, 2, 3].every(i => after[i] === before[i]),
     "Ctrl+Z inside e undoes e's last line only", `${before} → ${after}`);
+  const ctrlZ = await page.evaluate(() => window.hostKeys.slice());
+  check(ctrlZ.join() === 'Control,z', 'Ctrl+Z pressed outside a field goes on to the document (where the undo listens)', ctrlZ.join());
 }
 
 // "Open the full playground" goes to the playground, not to the host page.
@@ -243,7 +258,6 @@ const boxes = async () => {
 {
   const r = await page.evaluate(async () => {
     const el = document.createElement('rv-playground');
-    el.setAttribute('render', 'page');
     el.setAttribute('mode', 'interactive');
     const p = el.run('etcd put /f 1\netcd get /f');
     document.body.appendChild(el);
@@ -268,12 +282,14 @@ check(wasmRequests.length === 1, 'still ONE wasm request after remounting', wasm
   const shown = frameEl && await frameEl.evaluate(f => f.getBoundingClientRect().height);
   const inFrame = await page.evaluate(() => document.getElementById('e').renderedIn);
   check(inFrame === 'frame' && !!alive && shown > 100, 'render="frame" set on a live element: it renders in a working, visible frame', `${inFrame}, ${shown}px`);
-  await page.evaluate(() => document.getElementById('e').setAttribute('render', 'page'));
+  const framed = await page.evaluate(() => { const el = document.getElementById('e'); return el.frame === el.querySelector('iframe') && !!el.frame; });
+  check(framed, 'el.frame is the frame of an element rendered with render="frame"');
+  await page.evaluate(() => document.getElementById('e').removeAttribute('render'));
   const back = await until(() => page.evaluate(() => {
     const el = document.getElementById('e');
-    return el.renderedIn === 'page' && !el.querySelector('iframe') && !!el.shadowRoot.querySelector('.app.embed #console-input');
+    return el.renderedIn === 'page' && el.frame === null && !el.querySelector('iframe') && !!el.shadowRoot.querySelector('.app.embed #console-input');
   }), 30000);
-  check(!!back, 'and render="page" brings it back into the page (its frame removed)');
+  check(!!back, 'and removing render brings it back into the page, the default (its frame removed, el.frame null)');
 }
 
 const stored = await page.evaluate(() => localStorage.length);

@@ -7,7 +7,9 @@
 //
 // Checked, with positions (getBoundingClientRect), at a 1280×800 window and with frames 800 px
 // wide: every shipped HTML page (embed-example.html, index.html, in normal and embed mode, in
-// English and 中文) loads with no 4xx response, no failed request and no console error; each
+// English and 中文) loads with no 4xx response, no failed request and no console error; the example
+// page's <rv-playground> is checked rendered in the page (the default: "its frame" below is then
+// the element, and the content is the app in its shadow root) and with render="frame"; each
 // read-only embed of at most 4 lines is at most 900 px tall; every embed's frame keeps its height
 // (and the host page's content below it does not move) through ◀, ▶, Show me, Check, Next and a
 // typed line, and the frame fits its content; no visible empty panel (a "Why?" box, an error
@@ -21,6 +23,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { createRequire } from 'node:module';
 import { bundleArgs, launchChromium, pwPath, serveStatic, sleep, tap, until } from '../browser.mjs';
+import { embedView } from './view.mjs';
 
 const require = createRequire(import.meta.url);
 const here = path.dirname(new URL(import.meta.url).pathname);
@@ -107,12 +110,23 @@ async function closePage(name, { context, log, misses: before }) {
 
 // ---- one embed: its frame, its app, what it shows
 
-/** The embed in `frameEl` once its app has rendered (and its lesson, if any, has loaded). */
+/** The embed in `frameEl` (an iframe, or an <rv-playground> element rendered in the page or in its
+ *  frame) once its app has rendered (and its lesson, if any, has loaded). `frame` is where the
+ *  checks look: the frame's document, or the element's shadow root (tests/embed/view.mjs); and
+ *  `frameEl` the box the embed takes in the host page. */
 async function embedOf(frameEl, name) {
   await frameEl.scrollIntoViewIfNeeded().catch(() => {});
-  const frame = await until(() => frameEl.contentFrame());
+  const tag = await frameEl.evaluate(el => el.tagName);
+  let frame;
+  if (tag === 'RV-PLAYGROUND') {
+    const view = await embedView(frameEl);
+    frame = view;
+    if (view) frameEl = view.box;
+  } else {
+    frame = await until(() => frameEl.contentFrame());
+  }
   const app = frame && await until(() => frame.$('.app.embed'));
-  check(!!app, `${name}: the app renders in its frame`);
+  check(!!app, `${name}: the app renders ${frame && frame.in === 'page' ? 'in its shadow root, in the page' : 'in its frame'}`);
   if (!app) return null;
   if (await frame.$('.lesson-panel')) {
     const ok = await until(() => frame.$('#lesson-panel .lesson-goal, #lesson-panel .lesson-error'));
@@ -133,7 +147,8 @@ async function measure(e, page) {
       let below = null;
       while (at && !below) {
         let n = at.nextElementSibling;
-        while (n && n.getClientRects().length === 0) n = n.nextElementSibling;
+        // (Not the hidden box rv-playground.js adds at the end of the body to measure labels in.)
+        while (n && (n.getClientRects().length === 0 || n.classList.contains('rv-playground-measure'))) n = n.nextElementSibling;
         below = n;
         at = at.parentElement;
       }
@@ -213,6 +228,9 @@ async function labels(frame) {
 
 const actionsDone = new Map();
 
+/** What holds the embed in the host page: its frame, or its element when it renders in the page. */
+const boxOf = e => (e.frame.in === 'page' ? 'element' : 'frame');
+
 /** Runs `act` in embed `e` and checks that its frame and the host page's content below it keep
  *  their height and place (`what` names the action). Returns false when the control is absent. */
 async function steady(e, page, what, act, { optional = false } = {}) {
@@ -224,10 +242,10 @@ async function steady(e, page, what, act, { optional = false } = {}) {
   const after = await measure(e, page);
   const same = (a, b) => Math.abs(a - b) <= 0.5;
   check(same(before.height, after.height) && same(before.app, after.app),
-    `${e.name}: ${what} keeps the frame's height`, `frame ${before.height} → ${after.height}px, app ${before.app} → ${after.app}px`);
+    `${e.name}: ${what} keeps the ${boxOf(e)}'s height`, `frame ${before.height} → ${after.height}px, app ${before.app} → ${after.app}px`);
   check(same(before.below, after.below) && same(before.top, after.top),
     `${e.name}: ${what} does not move the host page around it`, `frame top ${before.top} → ${after.top}px, below it ${before.below} → ${after.below}px`);
-  check(after.doc <= after.view + 2, `${e.name}: after ${what}, the frame still fits its content (no scrollbar)`, JSON.stringify(after));
+  check(after.doc <= after.view + 2, `${e.name}: after ${what}, the ${boxOf(e)} still fits its content (no scrollbar)`, JSON.stringify(after));
   const empty = await emptyPanels(e.frame);
   check(empty.length === 0, `${e.name}: after ${what}, no empty panel`, empty.join(', '));
   const cut = await clippedControls(e.frame);
@@ -256,9 +274,9 @@ const type = (e, line) => async () => {
 /** The checks of one embed: its size, then each action it offers keeps it steady. */
 async function exercise(e, page, { line = 'GET /api/v1/namespaces/default/configmaps?limit=1' } = {}) {
   const first = await measure(e, page);
-  check(Math.abs(first.width - FRAME_W) <= 1, `${e.name}: its frame is ${FRAME_W}px wide`, `${first.width}px`);
-  check(first.doc <= first.view + 2, `${e.name}: the frame fits its content (no scrollbar)`, JSON.stringify(first));
-  check(first.height <= first.app + 4, `${e.name}: the frame is no taller than its content`, JSON.stringify(first));
+  check(Math.abs(first.width - FRAME_W) <= 1, `${e.name}: its ${boxOf(e)} is ${FRAME_W}px wide`, `${first.width}px`);
+  check(first.doc <= first.view + 2, `${e.name}: the ${boxOf(e)} fits its content (no scrollbar)`, JSON.stringify(first));
+  check(first.height <= first.app + 4, `${e.name}: the ${boxOf(e)} is no taller than its content`, JSON.stringify(first));
   const ro = await e.frame.$('.app.readonly') !== null;
   const rows = await e.frame.$$eval('#log li', ls => ls.length);
   if (ro && rows <= 4) {
@@ -339,23 +357,42 @@ for (const v of variants) {
 
 // ---- the example page: its embeds at 1280×800, their captions, their steadiness
 
-{
+// The page's <rv-playground> renders in the page (the default); the same page with
+// render="frame" on it (served beside it) checks the element's frame too. Its plain iframes are
+// checked once, on the first.
+const exampleText = fs.readFileSync(path.join(dist, 'embed-example.html'), 'utf8');
+const framedExample = exampleText.replaceAll('<rv-playground ', '<rv-playground render="frame" ');
+check(framedExample !== exampleText, 'embed-example.html has an <rv-playground> element (checked in the page and with render="frame")');
+hosts.set(PREFIX + 'embed-example-frame.html', framedExample);
+for (const [file, rendering] of [['embed-example.html', 'page'], ['embed-example-frame.html', 'frame']]) {
   const pg = await openPage();
   const { page } = pg;
-  await page.goto(base + 'embed-example.html', { waitUntil: 'load' });
+  const all = rendering === 'page';
+  await page.goto(base + file, { waitUntil: 'load' });
   const figures = await page.$$('figure');
-  check(figures.length >= 4, 'embed-example.html: has its four embeds', `${figures.length} figures`);
+  check(figures.length >= 4, `${file}: has its four embeds`, `${figures.length} figures`);
   const embeds = [];
   for (const [i, fig] of figures.entries()) {
-    const frameEl = await until(() => fig.$('iframe'), 10000);
+    const el = await fig.$('rv-playground');
+    if (!el && !all) continue;
+    const frameEl = el || await until(() => fig.$('iframe'), 10000);
     const title = frameEl ? await frameEl.getAttribute('title') : `figure ${i + 1}`;
     if (!frameEl) { check(false, `${title}: has a frame`); continue; }
-    const e = await embedOf(frameEl, `example ${i + 1} (${title})`);
+    if (el) {
+      const where = await until(() => el.evaluate(x => x.renderedIn), 30000);
+      check(where === rendering, `${file}: its <rv-playground> renders in the ${rendering}`, where);
+    }
+    const e = await embedOf(frameEl, `example ${i + 1} (${title}${el ? `, in the ${rendering}` : ''})`);
     if (e) embeds.push({ ...e, fig });
   }
   // Every embed is loaded: measure each once the page has stopped moving.
-  await settled(() => page.evaluate(() => [...document.querySelectorAll('iframe')].map(f => f.getBoundingClientRect().height)));
-  if (shots) await page.screenshot({ path: path.join(shots, 'embed-example-page.png'), fullPage: true });
+  await settled(() => page.evaluate(() => [...document.querySelectorAll('iframe, rv-playground')].map(f => f.getBoundingClientRect().height)));
+  if (shots) await page.screenshot({ path: path.join(shots, `${file.replace('.html', '')}-page.png`), fullPage: true });
+  if (!all) {
+    for (const e of embeds) await exercise(e, page);
+    await closePage(file, pg);
+    continue;
+  }
 
   // The controls the page's text names. Every control a reader could press, in any embed here
   // or in the full playground, that the page names (in <kbd>, <em>, <strong>, <b>) must be marked
@@ -389,7 +426,7 @@ for (const v of variants) {
   }
 
   for (const e of embeds) await exercise(e, page);
-  await closePage('embed-example.html', pg);
+  await closePage(file, pg);
 }
 
 // ---- index.html?embed=1&… directly, in a host page's 800 px frame
