@@ -286,7 +286,7 @@ cmd_test() {
   [ "${PIPESTATUS[0]}" -eq 0 ] || { STATUS=1; failed_part "embed layout: $(grep -a '^not ok' "$logs/embed-layout.log" | head -n 10 | paste -sd, -)"; }
   count_plain "$logs/embed-layout.log"
 
-  phase "five embeds on one page share one module (render=page; headless Chromium)"
+  phase "five embeds on one page share one module (rendered in the page; headless Chromium)"
   node tests/embed/inpage.mjs dist 2>&1 | tee "$logs/embed-inpage.log" >&2
   [ "${PIPESTATUS[0]}" -eq 0 ] || { STATUS=1; failed_part "embeds in the page: $(grep -a '^not ok' "$logs/embed-inpage.log" | head -n 10 | paste -sd, -)"; }
   count_plain "$logs/embed-inpage.log"
