@@ -1,9 +1,15 @@
 // CPU profile of the page rows (console command, scrubber step, reload) in headless Chromium,
 // through the DevTools Profiler domain (playwright-core, as page.mjs):
 //   node scripts/bench/profile.mjs <dist-dir> [--objects=10000] [--runs=5] [--top=40] [--only=cmd,scrub,reload]
+//     [--callers=NAME] [--depth=4] [--chain=rvlab|all]
 // Use a build that keeps function names (the release wasm through `wasm-opt -O -g`, see the
 // README's performance section). Prints, per scenario, the functions by inclusive and by self
-// time (summed over the runs, then divided by the runs: ms per action).
+// time (summed over the runs, then divided by the runs: ms per action). With --callers, also the
+// time under the functions whose name contains NAME, by the chain of the --depth nearest
+// `rvlab::` functions that called them (--chain=all: the nearest functions of any crate).
+// A release wasm inlines most function components into Yew's generic `view`: building the
+// project alone at opt-level 1 (`--config 'profile.release.package.rvlab.opt-level=1'`) and
+// skipping wasm-opt keeps them apart, at the price of slower code everywhere.
 import fs from 'node:fs';
 import path from 'node:path';
 import os from 'node:os';
@@ -22,6 +28,9 @@ const OBJECTS = Number(opt('objects', 10000));
 const RUNS = Number(opt('runs', 5));
 const TOP = Number(opt('top', 40));
 const ONLY = opt('only', 'cmd,scrub,reload').split(',');
+const CALLERS = opt('callers', '');
+const DEPTH = Number(opt('depth', 4));
+const CHAIN = opt('chain', 'rvlab');
 
 const { server, url } = await serveDir(dist);
 
@@ -48,11 +57,23 @@ function summarise(profile, acc) {
     acc.self.set(self, (acc.self.get(self) || 0) + dt);
     acc.total += dt;
     const seen = new Set();
+    const stack = [];
     for (; n; n = byId.get(parent.get(n.id))) {
       const k = name(n);
+      stack.push(k);
       if (seen.has(k)) continue;
       seen.add(k);
       acc.incl.set(k, (acc.incl.get(k) || 0) + dt);
+    }
+    if (CALLERS) {
+      // The outermost frame matching CALLERS, and the DEPTH frames that called it.
+      const at = stack.findLastIndex(k => k.includes(CALLERS));
+      if (at >= 0) {
+        // The project's own frames name the place; the framework's between them are left out.
+        const chain = stack.slice(at + 1).filter(k => CHAIN === 'all' ? !k.endsWith(' shim') : k.includes('rvlab::')).slice(0, DEPTH)
+          .map(k => k.replace(/::h[0-9a-f]{16}$/, '')).join(' < ') || '(no rvlab frame)';
+        acc.callers.set(chain, (acc.callers.get(chain) || 0) + dt);
+      }
     }
   });
 }
@@ -64,6 +85,10 @@ function report(title, acc, runs) {
   console.log(fmt(acc.incl));
   console.log('--- self');
   console.log(fmt(acc.self));
+  if (CALLERS) {
+    console.log(`--- under "${CALLERS}", by its callers (innermost first)`);
+    console.log(fmt(acc.callers));
+  }
 }
 
 const browser = await chromium.launch({ executablePath: process.env.CHROMIUM || '/usr/bin/chromium', args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking'] });
@@ -82,7 +107,7 @@ try {
   }, OBJECTS, { timeout: 600000 });
 
   if (ONLY.includes('reload')) {
-    const acc = { incl: new Map(), self: new Map(), total: 0 };
+    const acc = { incl: new Map(), self: new Map(), callers: new Map(), total: 0 };
     await page.goto(url, { waitUntil: 'load' });
     await ready();
     for (let i = 0; i < RUNS; i++) {
@@ -100,7 +125,7 @@ try {
   await page.waitForTimeout(1500);
 
   if (ONLY.includes('cmd')) {
-    const acc = { incl: new Map(), self: new Map(), total: 0 };
+    const acc = { incl: new Map(), self: new Map(), callers: new Map(), total: 0 };
     for (let i = 0; i < RUNS; i++) {
       const name = `prof-${i}`;
       await page.fill('#console-input', `etcd put /registry/configmaps/default/${name} {"kind":"ConfigMap","apiVersion":"v1","metadata":{"name":"${name}","namespace":"default"}}`);
@@ -122,7 +147,7 @@ try {
   }
 
   if (ONLY.includes('scrub')) {
-    const acc = { incl: new Map(), self: new Map(), total: 0 };
+    const acc = { incl: new Map(), self: new Map(), callers: new Map(), total: 0 };
     for (let i = 0; i < RUNS; i++) {
       await page.waitForTimeout(300);
       await cdp.send('Profiler.start');

@@ -3,19 +3,35 @@
 #[allow(unused_imports)]
 use super::*;
 
+#[derive(Properties, PartialEq)]
+struct KeyRowProps {
+    name: String,
+    recent: Vec<(i64, i64, bool)>,
+    changes: usize,
+}
+
+/// One key's row: its last few changes inside the window.
+#[function_component(KeyRow)]
+fn key_row(p: &KeyRowProps) -> Html {
+    let tr = use_tr();
+    let mut parts: Vec<String> = p
+        .recent
+        .iter()
+        .map(|(r, v, tomb)| if *tomb { tr.f(K::TlDeletedAt, &[r]) } else { format!("{r}: v{v}") })
+        .collect();
+    if p.changes > p.recent.len() {
+        parts.insert(0, "…".into());
+    }
+    html! { <tr><td class="mono">{ p.name.clone() }</td><td class="mono">{ parts.join(", ") }</td></tr> }
+}
+
 /// The table equivalent of the picture (for screen readers and for copying): every key, every
 /// mark, every cache window, every watch with how it ended.
 pub(super) fn table(tr: Tr, m: &Model) -> Html {
+    // One keyed component per key: a command changes a few keys, and the other rows (10,000 at
+    // 10k objects) keep their props and are neither formatted nor reconciled again.
     let rows = m.lanes.iter().chain(&m.more_lanes).map(|l| {
-        let mut parts: Vec<String> = l
-            .recent
-            .iter()
-            .map(|(r, v, tomb)| if *tomb { tr.f(K::TlDeletedAt, &[r]) } else { format!("{r}: v{v}") })
-            .collect();
-        if l.changes > l.recent.len() {
-            parts.insert(0, "…".into());
-        }
-        html! { <tr><td class="mono">{ l.key.clone() }</td><td class="mono">{ parts.join(", ") }</td></tr> }
+        html! { <KeyRow key={l.key.as_str()} name={l.key.clone()} recent={l.recent.clone()} changes={l.changes} /> }
     });
     let marks = m.marks.iter().map(|mk| {
         let text = match mk.kind {
