@@ -25,6 +25,7 @@ pub mod config;
 pub mod control;
 pub mod discovery;
 pub mod engine;
+pub mod heap;
 pub mod http;
 pub mod live;
 pub mod network;
@@ -63,6 +64,7 @@ const TICK: Duration = Duration::from_millis(50);
 /// a port that cannot be bound.
 pub fn run(cfg: ServeConfig) -> Result<(), String> {
     cfg.check_listen()?;
+    heap::bound();
     let rt = tokio::runtime::Builder::new_current_thread()
         .enable_io()
         .enable_time()
@@ -147,6 +149,12 @@ async fn serve(cfg: ServeConfig) -> Result<(), String> {
         loop {
             tokio::time::sleep(TICK).await;
             ticker.engine.borrow_mut().tick();
+        }
+    });
+    tokio::task::spawn_local(async move {
+        loop {
+            tokio::time::sleep(heap::TRIM_EVERY).await;
+            heap::trim();
         }
     });
 
