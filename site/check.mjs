@@ -27,7 +27,7 @@ import os from 'node:os';
 import http from 'node:http';
 import { createRequire } from 'node:module';
 import { launchChromium, pwPath, sleep, until } from '../tests/browser.mjs';
-import { embedView } from '../tests/embed/view.mjs';
+import { countWasmCompiles, embedView } from '../tests/embed/view.mjs';
 
 const require = createRequire(import.meta.url);
 const here = path.dirname(new URL(import.meta.url).pathname);
@@ -183,21 +183,7 @@ for (const file of pages) {
     return route.abort('internetdisconnected');
   });
   const page = await context.newPage();
-  // Every way to compile or instantiate a wasm module, counted (as tests/embed/inpage.mjs does).
-  await page.addInitScript(() => {
-    window.rvCompiles = [];
-    for (const name of ['compile', 'compileStreaming', 'instantiate', 'instantiateStreaming']) {
-      const f = WebAssembly[name];
-      if (typeof f !== 'function') continue;
-      WebAssembly[name] = function (...args) {
-        if (!(name === 'instantiate' && args[0] instanceof WebAssembly.Module)) window.rvCompiles.push(name);
-        return f.apply(this, args);
-      };
-    }
-    const M = WebAssembly.Module;
-    WebAssembly.Module = function (...args) { window.rvCompiles.push('new Module'); return new M(...args); };
-    WebAssembly.Module.prototype = M.prototype;
-  });
+  await countWasmCompiles(page);
   const wasmRequests = [];
   page.on('request', r => { if (new URL(r.url()).pathname.endsWith('.wasm')) wasmRequests.push(r.url()); });
   const errors = [], failedReqs = [];

@@ -27,6 +27,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { createRequire } from 'node:module';
 import { bundleArgs, launchChromium, pwPath, serveStatic, sleep, tap, until } from '../browser.mjs';
+import { countWasmCompiles } from './view.mjs';
 
 const require = createRequire(import.meta.url);
 const here = path.dirname(new URL(import.meta.url).pathname);
@@ -80,22 +81,7 @@ page.on('console', m => { if (m.type() === 'error') errors.push(m.text()); });
 page.on('pageerror', e => errors.push(String(e)));
 const wasmRequests = [];
 page.on('request', r => { if (new URL(r.url()).pathname.endsWith('.wasm')) wasmRequests.push(r.url()); });
-// Every way to compile or instantiate a module, counted.
-await page.addInitScript(() => {
-  window.compiles = [];
-  for (const name of ['compile', 'compileStreaming', 'instantiate', 'instantiateStreaming']) {
-    const f = WebAssembly[name];
-    if (typeof f !== 'function') continue;
-    WebAssembly[name] = function (...args) {
-      // instantiate(module) of an already compiled Module compiles nothing.
-      if (!(name === 'instantiate' && args[0] instanceof WebAssembly.Module)) window.compiles.push(name);
-      return f.apply(this, args);
-    };
-  }
-  const M = WebAssembly.Module;
-  WebAssembly.Module = function (...args) { window.compiles.push('new Module'); return new M(...args); };
-  WebAssembly.Module.prototype = M.prototype;
-});
+await countWasmCompiles(page);
 
 await page.goto(origin + '/docs/page.html');
 const ids = ['a', 'b', 'c', 'd', 'e'];
@@ -117,7 +103,7 @@ const where = await page.evaluate(ids => ids.map(id => document.getElementById(i
 check(where.every(w => w === 'page'), 'every element renders in the page: without render (the default) and with render="page"', where.join());
 check((await page.$$('iframe')).length === 0, 'no frame in the page');
 check(wasmRequests.length === 1, 'ONE wasm request for five embeds', wasmRequests.join(', '));
-const compiles = await page.evaluate(() => window.compiles);
+const compiles = await page.evaluate(() => window.rvCompiles);
 check(compiles.length === 1, 'ONE WebAssembly compile for five embeds', compiles.join(', '));
 
 // ---- each run() in its own sandbox; each rv-output from its own element

@@ -42,3 +42,22 @@ export async function embedView(el, ms = 60000) {
     }, [f.toString(), a]),
   };
 }
+
+/** Counts, in `window.rvCompiles` of every document `page` opens, each way to compile or
+ *  instantiate a wasm module (`instantiate` of an already compiled Module compiles nothing). */
+export async function countWasmCompiles(page) {
+  await page.addInitScript(() => {
+    window.rvCompiles = [];
+    for (const name of ['compile', 'compileStreaming', 'instantiate', 'instantiateStreaming']) {
+      const f = WebAssembly[name];
+      if (typeof f !== 'function') continue;
+      WebAssembly[name] = function (...args) {
+        if (!(name === 'instantiate' && args[0] instanceof WebAssembly.Module)) window.rvCompiles.push(name);
+        return f.apply(this, args);
+      };
+    }
+    const M = WebAssembly.Module;
+    WebAssembly.Module = function (...args) { window.rvCompiles.push('new Module'); return new M(...args); };
+    WebAssembly.Module.prototype = M.prototype;
+  });
+}
