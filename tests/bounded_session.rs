@@ -10,6 +10,7 @@
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::sync::atomic::{AtomicIsize, Ordering};
 
+use rvlab::clock::Rng;
 use rvlab::script::Session;
 use serde_json::Value;
 
@@ -34,17 +35,6 @@ unsafe impl GlobalAlloc for Counting {
 
 #[global_allocator]
 static ALLOC: Counting = Counting;
-
-/// xorshift64: the same load on every run.
-struct Rng(u64);
-impl Rng {
-    fn below(&mut self, n: u64) -> u64 {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        self.0 % n
-    }
-}
 
 const WRITERS: u64 = 20;
 const KEYS_PER_WRITER: u64 = 10;
@@ -72,7 +62,8 @@ fn a_session_under_the_soaks_load_holds_no_more_after_its_warm_up() {
     for l in ["set keep-ended-watches 100", "set apiservers 2", "set cache.capacity 500"] {
         assert!(d.run(l).get("error").is_none(), "{l}");
     }
-    let mut rng = Rng(0x9e37_79b9_7f4a_7c15);
+    // The same load on every run.
+    let mut rng = Rng::new(0x9e37_79b9_7f4a_7c15);
     let mut exists = [false; (WRITERS * KEYS_PER_WRITER) as usize];
     let mut newest = 1i64;
     let mut open: Vec<String> = Vec::new();
