@@ -21,10 +21,11 @@ pub const MAX_GEN_LINES: usize = 64;
 /// The longest `advance` a fuzzed script text runs: a longer one that the engine would run (at
 /// most 168h, within its timer budget) is run as this long. Time passes only at timers, but a
 /// day of them with watches and informers open is thousands of bookmark, progress and compaction
-/// rounds, and `advance 168h` lines made a mutated script cost up to a second. An hour still
-/// reaches everything timed in the engine (watch timeouts of 30–60 min, compactions, resyncs,
-/// the timer budget's refusals); an `advance` the engine refuses (over 168h) is left as written.
-pub const MAX_FUZZ_ADVANCE: Duration = Duration::from_secs(3600);
+/// rounds, and `advance 168h` lines made a mutated script cost up to a second. Ten minutes
+/// reach the compactor's 5-minute rounds, resyncs and the timer budget's refusals in one line,
+/// and the 30–60 minute watch timeouts in a few (an hour cost twice the time per input, for 7
+/// more edges on a grown corpus); an `advance` the engine refuses (over 168h) is left as written.
+pub const MAX_FUZZ_ADVANCE: Duration = Duration::from_secs(600);
 /// The simulated time one generated script may advance in all; past it, its `advance` lines
 /// take the shortest durations.
 pub const MAX_GEN_TIME: Duration = Duration::from_secs(2 * 3600);
@@ -68,22 +69,20 @@ pub fn check_parse_line(data: &[u8]) {
     }
 }
 
-/// (d1) a whole script, as text (cut at [`MAX_SCRIPT_BYTES`]): no panic, the same script run
-/// twice prints the same output, and each line's typed failure is what its output carries (see
-/// [`check_outcome`]).
+/// (d1) a whole script, as text (cut at [`MAX_SCRIPT_BYTES`]), run once, line by line: no
+/// panic, and each line's typed failure is what its output carries (see [`check_outcome`]).
+/// That the same script prints the same output twice is `script_gen`'s oracle (every generated
+/// script is replayed in a fresh session) and `embed_api`'s (scripts run whole and in pieces):
+/// running every mutated text twice cost this target half its executions.
 pub fn check_script_text(data: &[u8]) {
     let data = &data[..data.len().min(MAX_SCRIPT_BYTES)];
     let text = bounded_advances(&String::from_utf8_lossy(data));
-    let a = Session::new().run_script(&text);
     let mut s = Session::new();
-    let mut b = Vec::new();
     for (i, line) in text.lines().enumerate() {
         if let Some(o) = s.run_line_outcome(i + 1, line) {
             check_outcome(line, &o);
-            b.push(o.out);
         }
     }
-    assert!(a == b, "same script, different output:\n{text}");
 }
 
 /// `text` with each `advance` the engine would run capped at [`MAX_FUZZ_ADVANCE`] (written
