@@ -549,6 +549,54 @@ fn informers() {
     );
 }
 
+/// Only an expectation about an informer's decision log (or its whole object) has the session
+/// render that log; every other one reads the same without it.
+#[test]
+fn which_expectations_read_an_informer_log() {
+    for (line, reads) in [
+        ("expect informer inf log[0] exists", true),
+        ("expect informer inf log contains \"WATCH rv=17\"", true),
+        ("expect informer inf [\"log\"] exists", true),
+        ("expect informer inf why.log[0].decision exists", true),
+        ("expect informer inf store == [a]", false),
+        ("expect informer inf store[0].name == a", false),
+        ("expect informer inf lastSyncRV == \"17\"", false),
+        ("expect informer inf requests exists", false),
+        ("expect informer inf logs exists", false),
+        ("expect code 200", false),
+        ("expect log[0] exists", false),
+    ] {
+        assert_eq!(exp(line).reads_informer_log(), reads, "{line}");
+    }
+}
+
+/// In a session, expectations about every part of an informer's object, the log among them,
+/// see what `informer show` prints.
+#[test]
+fn informer_expectations_in_a_session_see_what_show_prints() {
+    let script = r#"set explain on
+POST /api/v1/namespaces/default/configmaps {"metadata":{"name":"a"}}
+informer start inf configmaps ns=default
+advance 2s
+expect informer inf store == [a]
+expect informer inf lastSyncRV == "2"
+expect informer inf log[0] exists
+expect informer inf why.log[0].decision exists
+expect informer inf requests[0] exists
+expect informer inf log[99] exists
+informer show inf"#;
+    let out = rvlab::script::Session::new().run_script(script);
+    let oks: Vec<&Value> = out.iter().filter(|o| o.get("expect").is_some()).map(|o| &o["ok"]).collect();
+    assert_eq!(
+        oks,
+        [true, true, true, true, true, false].map(Value::Bool).iter().collect::<Vec<_>>(),
+        "{out:#?}"
+    );
+    let show = out.last().unwrap();
+    assert!(show["log"].as_array().is_some_and(|l| !l.is_empty()), "{show}");
+    assert!(show["why"]["log"].as_array().is_some_and(|l| !l.is_empty()), "{show}");
+}
+
 #[test]
 fn failure_fields() {
     let f = exp("expect events == [ADDED a]").check(Some(&events_output()), &no_informers).unwrap_err();

@@ -263,8 +263,11 @@ impl Session {
                 let parsed = Some(Command::Expect(exp.clone()));
                 let known = &self.informers;
                 let explain = self.explain;
+                // The decision log (rendered, and typed when explaining) is most of an informer's
+                // report; only an expectation about it reads it.
+                let log = exp.reads_informer_log();
                 let informers = |name: &str| -> Option<Value> {
-                    known.get(name).map(|i| super::why::informer::report_json(&i.peek(), explain))
+                    known.get(name).map(|i| super::why::informer::report_json_of(&i.peek(), explain, log))
                 };
                 let mut o = json!({"expect": exp.to_string()});
                 match exp.check(self.previous.as_ref(), &informers) {

@@ -6,7 +6,7 @@ use serde_json::Value;
 
 use super::super::lex::{json_str, q};
 use super::text::Body;
-use super::{Check, CmpOp, Entry, ExpectFailure, Expectation, FailureKind, Path, Subject};
+use super::{Check, CmpOp, Entry, ExpectFailure, Expectation, FailureKind, Path, Segment, Subject};
 
 enum Actual {
     Scalar(Option<Value>),
@@ -19,8 +19,23 @@ impl Expectation {
         Body(self).to_string()
     }
 
+    /// Whether the expectation reads an informer's decision log (`informer <name> log…` or
+    /// `why…`, or the whole object), so needs it in the object `informers` hands
+    /// [`Expectation::check`].
+    pub fn reads_informer_log(&self) -> bool {
+        match &self.subject {
+            Subject::Informer { path, .. } => match path.0.first() {
+                None => true,
+                Some(Segment::Key(k)) => k == "log" || k == "why",
+                Some(Segment::Index(_)) => false,
+            },
+            _ => false,
+        }
+    }
+
     /// Checks the previous line's output. `informers(name)` returns the `informer show`
-    /// object of that informer, or `None` if there is none.
+    /// object of that informer (its `"log"` and `"why"` at least when
+    /// [`Expectation::reads_informer_log`]), or `None` if there is none.
     pub fn check(
         &self,
         prev: Option<&Value>,

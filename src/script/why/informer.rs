@@ -388,16 +388,24 @@ pub fn output_log(out: &Value) -> Option<Vec<LogEntry>> {
 /// The output of `informer start|show|stop`: `{"informer","state","store","lastSyncRV","log":[English
 /// renderings],"requests","handlers"}`, plus `"why":{"log":[typed decisions]}` when `explain`.
 pub fn report_json(r: &InformerReport, explain: bool) -> Value {
+    report_json_of(r, explain, true)
+}
+
+/// [`report_json`], with `"log"` (and `"why"`) only if `log`: what an `expect informer` line
+/// reads when its path does not start there.
+pub fn report_json_of(r: &InformerReport, explain: bool, log: bool) -> Value {
     let mut v = json!({
         "informer": r.name,
         "state": r.state,
         "store": r.store,
         "lastSyncRV": r.last_sync_rv,
-        "log": r.log.iter().map(|l| render(&l.decision, Lang::En)).collect::<Vec<_>>(),
-        "requests": r.requests,
-        "handlers": r.handlers,
     });
-    if explain {
+    if log {
+        v["log"] = json!(r.log.iter().map(|l| render(&l.decision, Lang::En)).collect::<Vec<_>>());
+    }
+    v["requests"] = json!(r.requests);
+    v["handlers"] = json!(r.handlers);
+    if explain && log {
         v["why"] = json!({"log": r.log.iter().map(log_json).collect::<Vec<_>>()});
     }
     v
