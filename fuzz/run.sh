@@ -17,7 +17,12 @@
 # libFuzzer still learns from its memcmp/strcmp hooks.
 # FUZZ_TIMEOUT=S overrides the per-input timeout (10 s, 60 s for the whole-script targets).
 # FUZZ_FORK=N runs N libFuzzer workers side by side (-fork=N, one count for the run; crashes,
-# timeouts and out-of-memory inputs still stop it and count as findings).
+# timeouts and out-of-memory inputs still stop it and count as findings). It suits the cheap
+# targets; for the whole-script ones each short early job spends most of its time re-running a
+# sample of the corpus, so use FUZZ_JOBS there.
+# FUZZ_JOBS=N runs N whole libFuzzer processes on the same corpus (each reloads what the others
+# add every second), each for the time or for its share of --runs; the run counts all their
+# inputs, and the first that stops on a finding stops the others. Logs: last-run.<i>.log.
 # libFuzzer's whole output goes to target/fuzz-artifacts/<target>/last-run.log as it runs.
 # Each run appends one line to target/fuzz-log.tsv: date, target, executions, seconds, findings.
 set -euo pipefail
@@ -27,16 +32,23 @@ CARGO_FUZZ_VERSION=0.13.1
 fuzz_dir=${RVLAB_TOOLS:-${XDG_CACHE_HOME:-$HOME/.cache}/rvlab/tools}/cargo-fuzz-$CARGO_FUZZ_VERSION
 export PATH="$fuzz_dir/bin:$PATH"
 limit=(-max_total_time=180)
+runs=
 record=
 if [ "${1:-}" = "--record" ]; then record=1; shift; fi
 how="run.sh 180"
 if [ "${1:-}" = "--runs" ]; then
   [ -n "${2:-}" ] || { echo "usage: $0 --runs N [TARGET...]" >&2; exit 2; }
-  limit=(-runs="$2"); how="run.sh --runs $2"; shift 2
+  limit=(-runs="$2"); runs=$2; how="run.sh --runs $2"; shift 2
 elif [ -n "${1:-}" ] && [[ "$1" =~ ^[0-9]+$ ]]; then
   limit=(-max_total_time="$1"); how="run.sh $1"; shift
 fi
 [ -z "${FUZZ_FORK:-}" ] || how="FUZZ_FORK=$FUZZ_FORK $how"
+jobs=${FUZZ_JOBS:-1}
+[[ "$jobs" =~ ^[1-9][0-9]*$ ]] || { echo "FUZZ_JOBS: a number of processes, not '$jobs'" >&2; exit 2; }
+[ "$jobs" = 1 ] || [ -z "${FUZZ_FORK:-}" ] || { echo "FUZZ_JOBS and FUZZ_FORK: one or the other" >&2; exit 2; }
+[ "$jobs" = 1 ] || how="FUZZ_JOBS=$jobs $how"
+# Each process's share of --runs.
+[ -z "$runs" ] || [ "$jobs" = 1 ] || limit=(-runs=$(((runs + jobs - 1) / jobs)))
 [ -z "${FUZZ_TIMEOUT:-}" ] || how="FUZZ_TIMEOUT=$FUZZ_TIMEOUT $how"
 targets=("$@")
 [ ${#targets[@]} -gt 0 ] || targets=(continue_token request parse_line share_link patch kubectl selectors
@@ -71,13 +83,38 @@ for t in "${targets[@]}"; do
   commit=$(git rev-parse --short HEAD)
   [ -z "$(git status --porcelain -- src fuzz/common fuzz/fuzz_targets Cargo.toml Cargo.lock)" ] || commit="$commit+"
   start=$(date +%s)
-  out=$(cargo +nightly fuzz run "${build[@]}" --fuzz-dir fuzz "$t" "$tgt/fuzz-corpus/$t" "fuzz/corpus/$t" -- \
-    "${limit[@]}" ${fork[@]+"${fork[@]}"} -timeout="$timeout" -rss_limit_mb=2048 -max_len=4096 \
-    -artifact_prefix="$tgt/fuzz-artifacts/$t/" -print_final_stats=1 2>&1 |
-    tee "$tgt/fuzz-artifacts/$t/last-run.log" |
+  fuzz_cmd=(cargo +nightly fuzz run "${build[@]}" --fuzz-dir fuzz "$t" "$tgt/fuzz-corpus/$t" "fuzz/corpus/$t" --
+    "${limit[@]}" ${fork[@]+"${fork[@]}"} -timeout="$timeout" -rss_limit_mb=2048 -max_len=4096
+    -artifact_prefix="$tgt/fuzz-artifacts/$t/" -print_final_stats=1)
+  logs=("$tgt/fuzz-artifacts/$t/last-run.log")
+  if [ "$jobs" = 1 ]; then
+    "${fuzz_cmd[@]}" > "${logs[0]}" 2>&1 || true
+  else
+    # Built once first, so the processes start together.
+    cargo +nightly fuzz build "${build[@]}" --fuzz-dir fuzz "$t"
+    logs=() pids=()
+    for i in $(seq 1 "$jobs"); do
+      logs+=("$tgt/fuzz-artifacts/$t/last-run.$i.log")
+      "${fuzz_cmd[@]}" > "${logs[-1]}" 2>&1 &
+      pids+=($!)
+    done
+    # Wait for all; one that ends on a finding (libFuzzer's exit code is not 0) ends the others.
+    while [ ${#pids[@]} -gt 0 ]; do
+      status=0 ended=
+      wait -n -p ended "${pids[@]}" || status=$?
+      [ -n "$ended" ] || break
+      rest=()
+      for p in "${pids[@]}"; do [ "$p" = "$ended" ] || rest+=("$p"); done
+      pids=(${rest[@]+"${rest[@]}"})
+      # (an interrupt by hand ends each with libFuzzer's 72: the others stop too)
+      [ "$status" = 0 ] || pkill -INT -f "/release/$t -" 2>/dev/null || true
+    done
+  fi
+  out=$(cat "${logs[@]}" |
     grep -E '^(#[0-9]+ +(INITED|DONE)|#[0-9]+: cov|INFO: (fuzzed for|exiting)|ALARM:|stat::number_of_executed_units|==[0-9]+==|thread .* panicked|SUMMARY|Test unit written|Done )' || true)
   echo "$out"
-  execs=$(echo "$out" | sed -n 's/^stat::number_of_executed_units: *//p' | tail -1)
+  # One count per process: their sum.
+  execs=$(echo "$out" | sed -n 's/^stat::number_of_executed_units: *//p' | awk '{ n += $1; c++ } END { if (c) print n }')
   findings=$(echo "$out" | grep -c 'ERROR: libFuzzer' || true)
   if [ ${#fork[@]} -gt 0 ]; then
     # The parent reports "#RUNS: cov: … oom/timeout/crash: O/T/C …" after each job.
