@@ -371,6 +371,8 @@ pub fn picture(p: &PictureProps) -> Html {
     let watches_open = use_state(Vec::<usize>::new);
     // Whether the learner opened the keys folded beyond `MAX_LANES`.
     let keys_open = use_state(|| false);
+    // Whether the learner opened the table equivalent (its key rows are drawn only then).
+    let table_open = use_state(|| false);
     let svg_ref = use_node_ref();
     {
         let svg_ref = svg_ref.clone();
@@ -651,7 +653,7 @@ pub fn picture(p: &PictureProps) -> Html {
                 <g class="folds">{ for folds }</g>
             </svg>
             <p id="tl-keys" class="visually-hidden">{ tr.t(K::TlMarksKeys) }</p>
-            { table(tr, m) }
+            { table(tr, m, &table_open) }
         </div>
     }
 }

@@ -263,10 +263,16 @@ async fn timeline_draws_keys_compaction_lists_tokens_and_watches_where_the_state
     let watch = "g.mark.watch[data-line='5']";
     assert_eq!(lab.attr(watch, "data-rv"), "5");
     assert!(close(lab.num(watch, "data-x"), timeline::x_of(5.5, w, g)));
-    // The table equivalent says the same.
+    // The table equivalent says the same; its key rows are drawn once it is opened.
+    assert!(lab.all("#tl-table tbody tr").is_empty());
+    assert!(lab.text("#tl-table").contains("line 4: list at RV 4"), "{}", lab.text("#tl-table"));
+    lab.click("#tl-table summary").await;
+    assert_eq!(lab.all("#tl-table tbody tr").len(), 3, "{}", lab.text("#tl-table"));
     let table = lab.text("#tl-table");
     assert!(table.contains("/registry/configmaps/default/a") && table.contains("deleted at 5"), "{table}");
     assert!(table.contains("line 4: list at RV 4") && table.contains("w1: last delivered RV 5"), "{table}");
+    lab.click("#tl-table summary").await;
+    assert!(lab.all("#tl-table tbody tr").is_empty());
     // Clicking a mark shows its line; hovering highlights the log entry.
     let g = lab.el(list);
     g.dispatch_event(&web_sys::MouseEvent::new("click").unwrap()).unwrap();

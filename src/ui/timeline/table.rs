@@ -26,13 +26,25 @@ fn key_row(p: &KeyRowProps) -> Html {
 }
 
 /// The table equivalent of the picture (for screen readers and for copying): every key, every
-/// mark, every cache window, every watch with how it ended.
-pub(super) fn table(tr: Tr, m: &Model) -> Html {
-    // One keyed component per key: a command changes a few keys, and the other rows (10,000 at
-    // 10k objects) keep their props and are neither formatted nor reconciled again.
-    let rows = m.lanes.iter().chain(&m.more_lanes).map(|l| {
-        html! { <KeyRow key={l.key.as_str()} name={l.key.clone()} recent={l.recent.clone()} changes={l.changes} /> }
+/// mark, every cache window, every watch with how it ended. Its key rows (one per key: 10,000
+/// at 10k objects) are drawn only while the learner has it `open`: shut, nobody reads them, and
+/// each line would build and compare them all again.
+pub(super) fn table(tr: Tr, m: &Model, open: &UseStateHandle<bool>) -> Html {
+    // One keyed component per key: a command changes a few keys, and the other rows keep their
+    // props and are neither formatted nor reconciled again.
+    let rows = open.then(|| {
+        m.lanes.iter().chain(&m.more_lanes).map(|l| {
+            html! { <KeyRow key={l.key.as_str()} name={l.key.clone()} recent={l.recent.clone()} changes={l.changes} /> }
+        })
     });
+    let ontoggle = {
+        let open = open.clone();
+        Callback::from(move |e: Event| {
+            if let Some(d) = e.target_dyn_into::<web_sys::Element>() {
+                open.set(d.has_attribute("open"));
+            }
+        })
+    };
     let marks = m.marks.iter().map(|mk| {
         let text = match mk.kind {
             MarkKind::List => tr.f(K::TlListAt, &[&(mk.entry + 1), &mk.rv]),
@@ -79,11 +91,11 @@ pub(super) fn table(tr: Tr, m: &Model) -> Html {
     let nothing =
         m.marks.is_empty() && m.caches.is_empty() && m.compact.is_none() && m.view.watches.is_empty();
     html! {
-        <details id="tl-table" class="tl-table">
+        <details id="tl-table" class="tl-table" {ontoggle}>
             <summary>{ tr.t(K::TlTable) }</summary>
             <table class="grid">
                 <thead><tr><th>{ tr.t(K::TlColKey) }</th><th>{ tr.t(K::TlColChanges) }</th></tr></thead>
-                <tbody>{ for rows }</tbody>
+                <tbody>{ for rows.into_iter().flatten() }</tbody>
             </table>
             <p class="small muted">{ tr.t(K::TlMarks) }</p>
             if nothing {
