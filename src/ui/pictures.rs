@@ -78,16 +78,31 @@ pub fn pictures(props: &PicturesProps) -> Html {
     let window = use_state(|| None::<Window>);
     let node = use_node_ref();
     let width = use_width(node.clone());
-    let prev = use_mut_ref(|| None::<(Rc<Model>, u64)>);
+    // The previous picture: what it was built from, its model and its step.
+    type Built = ((u64, usize, Option<Window>), Rc<Model>, Rc<Step>);
+    let prev = use_mut_ref(|| None::<Built>);
+    // The learner opened the keys folded beyond the lane limit, or the table equivalent: only
+    // then does the model hold every key's lane.
+    let keys_open = use_state(|| false);
+    let table_open = use_state(|| false);
+    let every_lane = *keys_open || *table_open;
     let built = {
         let lab = lab.clone();
-        use_memo((lab.stamp, lab.at, *window), move |(_, _, win)| {
-            let model = Rc::new(build(&lab.session(), lab.visible(), *win));
+        use_memo((lab.stamp, lab.at, *window, every_lane), move |&(stamp, at, win, every_lane)| {
+            let model = Rc::new(build(&lab.session(), lab.visible(), win, every_lane));
             let mut prev = prev.borrow_mut();
-            let n = prev.as_ref().map_or(0, |(_, n)| n + 1);
-            let step = Step::between(prev.as_ref().map(|(m, _)| &**m), &model, n);
-            *prev = Some((model.clone(), n));
-            (model, Rc::new(step))
+            let of = (stamp, at, win);
+            // The same picture with the folded keys' lanes added or dropped is no step: nothing
+            // replays.
+            let step = match prev.as_ref() {
+                Some((was, _, step)) if *was == of => step.clone(),
+                p => {
+                    let n = p.map_or(0, |(_, _, s)| s.n + 1);
+                    Rc::new(Step::between(p.map(|(_, m, _)| &**m), &model, n))
+                }
+            };
+            *prev = Some((of, model.clone(), step.clone()));
+            (model, step)
         })
     };
     let (model, step) = (built.0.clone(), built.1.clone());
@@ -243,7 +258,7 @@ pub fn pictures(props: &PicturesProps) -> Html {
                 if !model.is_empty() {
                     <SystemView model={model.clone()} axis={axis.clone()} selected={selected} selected_why={selected_why} step={step.clone()} {reduce} />
                 }
-                <Picture model={model.clone()} axis={axis.clone()} selected={selected} hovered={hover.as_ref().and_then(|h| **h)} {on_select} {on_hover} step={step.clone()} {on_open_fold} />
+                <Picture model={model.clone()} axis={axis.clone()} selected={selected} hovered={hover.as_ref().and_then(|h| **h)} {on_select} {on_hover} step={step.clone()} {on_open_fold} keys_open={keys_open.clone()} table_open={table_open.clone()} />
             </div>
             <ul class="tl-legend small muted" aria-hidden="true">
                 { for kinds_present.iter().map(|(k, class)| html! { <li><span class={classes!("sw", *class)}></span>{ tr.t(*k) }</li> }) }

@@ -292,6 +292,10 @@ pub struct PictureProps {
     /// A fold's button was pressed: show that stretch.
     #[prop_or_default]
     pub on_open_fold: Callback<(i64, i64)>,
+    /// Whether the learner opened the keys folded beyond `MAX_LANES`, and the table equivalent
+    /// (held by the panel, whose model has the folded keys' lanes only while either is open).
+    pub keys_open: UseStateHandle<bool>,
+    pub table_open: UseStateHandle<bool>,
 }
 
 /// Each fold's button on the axis: (left, width, text, line). All say as much as fits on one
@@ -369,10 +373,7 @@ pub fn picture(p: &PictureProps) -> Html {
     let reads_open = use_state(|| false);
     // The apiservers whose folded watches the learner opened.
     let watches_open = use_state(Vec::<usize>::new);
-    // Whether the learner opened the keys folded beyond `MAX_LANES`.
-    let keys_open = use_state(|| false);
-    // Whether the learner opened the table equivalent (its key rows are drawn only then).
-    let table_open = use_state(|| false);
+    let (keys_open, table_open) = (&p.keys_open, &p.table_open);
     let svg_ref = use_node_ref();
     {
         let svg_ref = svg_ref.clone();
@@ -575,7 +576,7 @@ pub fn picture(p: &PictureProps) -> Html {
         y += g.row_h() + extra_lines as f64 * g.content_h();
     }
 
-    lanes::draw(tr, m, axis, &keys_open, &mut y, &mut tops, &mut parts);
+    lanes::draw(tr, m, axis, keys_open, &mut y, &mut tops, &mut parts);
     let label_lines: Vec<(f64, f64)> =
         if g.stacked() { tops.iter().map(|t| (*t, t + g.label_line())).collect() } else { Vec::new() };
 
@@ -653,7 +654,7 @@ pub fn picture(p: &PictureProps) -> Html {
                 <g class="folds">{ for folds }</g>
             </svg>
             <p id="tl-keys" class="visually-hidden">{ tr.t(K::TlMarksKeys) }</p>
-            { table(tr, m, &table_open) }
+            { table(tr, m, table_open) }
         </div>
     }
 }

@@ -4,13 +4,18 @@ use super::*;
 
 /// The picture's model after running `lines` in a fresh session.
 pub(crate) fn model_of(lines: &[String]) -> timeline::Model {
+    model_with(lines, true)
+}
+
+/// [`model_of`], with the folded keys' lanes only if `every_lane`.
+pub(crate) fn model_with(lines: &[String], every_lane: bool) -> timeline::Model {
     let mut s = rvlab::script::Session::new();
     let entries: Vec<rvlab::ui::state::Entry> = lines
         .iter()
         .enumerate()
         .map(|(i, l)| rvlab::ui::state::Entry::new(l.as_str(), s.run_line_outcome(i + 1, l)))
         .collect();
-    timeline::build(&s, &entries, None)
+    timeline::build(&s, &entries, None, every_lane)
 }
 
 pub(crate) fn create_line(name: &str) -> String {

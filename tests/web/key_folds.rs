@@ -15,6 +15,24 @@ fn at(b: &Box4) -> String {
     format!("[{:.1}, {:.1}]–[{:.1}, {:.1}]", b.l, b.t, b.r, b.b)
 }
 
+/// Shut, the fold's keys are counted, not given lanes the picture does not draw: the model
+/// holds their lanes only when asked for every lane (the fold or the table opened), and counts
+/// them the same either way.
+#[wasm_bindgen_test]
+fn the_model_counts_the_folded_keys_and_builds_their_lanes_only_when_asked() {
+    let mut lines: Vec<String> = (1..=20).map(|i| create_line(&format!("k{i:02}"))).collect();
+    lines.push("DELETE /api/v1/namespaces/default/configmaps/k20".into());
+    let shut = model_with(&lines, false);
+    let all = model_with(&lines, true);
+    let counts =
+        |m: &timeline::Model| (m.keys, m.lanes.len(), m.more_keys, m.more_changes, m.more_lanes.len());
+    assert_eq!(counts(&shut), (20, 14, 6, 7, 0));
+    assert_eq!(counts(&all), (20, 14, 6, 7, 6));
+    assert_eq!(shut.lanes, all.lanes);
+    assert_eq!(shut.more, all.more);
+    assert_eq!(all.more_lanes.iter().map(|l| l.changes).sum::<usize>(), all.more_changes);
+}
+
 /// Twenty configmaps k01…k20: fourteen lanes and a fold counting six, its words in English and
 /// 中文. Pressing the fold (a click at 1280 px, Enter at 390 px) draws all twenty lanes, one under another in key order,
 /// each with its bar inside the plot and its label legible, and no fold is left.

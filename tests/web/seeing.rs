@@ -266,8 +266,11 @@ async fn timeline_draws_keys_compaction_lists_tokens_and_watches_where_the_state
     // The table equivalent says the same; its key rows are drawn once it is opened.
     assert!(lab.all("#tl-table tbody tr").is_empty());
     assert!(lab.text("#tl-table").contains("line 4: list at RV 4"), "{}", lab.text("#tl-table"));
+    let step = lab.attr(".pictures", "data-step");
     lab.click("#tl-table summary").await;
     assert_eq!(lab.all("#tl-table tbody tr").len(), 3, "{}", lab.text("#tl-table"));
+    // Opening it is no step of the sandbox: nothing replays.
+    assert_eq!(lab.attr(".pictures", "data-step"), step);
     let table = lab.text("#tl-table");
     assert!(table.contains("/registry/configmaps/default/a") && table.contains("deleted at 5"), "{table}");
     assert!(table.contains("line 4: list at RV 4") && table.contains("w1: last delivered RV 5"), "{table}");

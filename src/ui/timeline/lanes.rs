@@ -21,11 +21,12 @@ pub(super) fn draw(
     let g = axis.g;
     // Which keys get a lane and which the fold counts (`picture::lanes`), then where each lane
     // and its label go: the keys, then the fold.
+    // (The model holds the folded keys' lanes only once they are opened: it counts them.)
     let keys: Vec<&Lane> = m.lanes.iter().chain(&m.more_lanes).collect();
-    let plan = key_lanes(keys.len(), **keys_open);
+    let plan = key_lanes(m.lanes.len() + m.more_keys, **keys_open);
     let drawn: Vec<&Lane> = plan.drawn.iter().filter_map(|i| keys.get(*i).copied()).collect();
-    let folded: Vec<&Lane> = plan.folded.iter().filter_map(|i| keys.get(*i).copied()).collect();
-    let more = (!folded.is_empty()).then(|| tr.f(K::TlMoreKeys, &[&folded.len()]));
+    let folded = plan.folded.len();
+    let more = (folded > 0).then(|| tr.f(K::TlMoreKeys, &[&folded]));
     let names: Vec<(&str, bool)> =
         drawn.iter().map(|l| (l.short.as_str(), true)).chain(more.as_deref().map(|t| (t, false))).collect();
     let (laid, h) = crate::ui::picture::lanes::lanes(g, *y, &names, &text_width);
@@ -34,15 +35,15 @@ pub(super) fn draw(
         parts.push(key_lane(tr, m, axis, lane, at));
     }
     if let (Some(l), Some(at)) = (more, laid.get(drawn.len())) {
-        let changes: usize = folded.iter().map(|l| l.changes).sum();
-        let title = tr.f(K::TlMoreKeysOpen, &[&folded.len(), &changes]);
+        // Shut, the fold holds exactly the keys the model counts beyond the lanes.
+        let title = tr.f(K::TlMoreKeysOpen, &[&folded, &m.more_changes]);
         // A button (a click, or Enter/Space through the marks' keyboard) that gives each key it
         // counts its lane; its hit area is the whole lane.
         let open = keys_open.clone();
         let onclick = Callback::from(move |_: MouseEvent| open.set(true));
         let cy = at.bar.t - 4.0 + LANE_H / 2.0;
         parts.push(html! {
-            <g class="lane more" key="more-keys" id="tl-more" data-kind="key-fold" data-count={folded.len().to_string()}
+            <g class="lane more" key="more-keys" id="tl-more" data-kind="key-fold" data-count={folded.to_string()}
                 data-x={f(g.x0)} data-cy={f(cy)} data-nav="" tabindex="-1" role="button" aria-expanded="false" aria-label={title.clone()} {onclick}>
                 <rect class="hit" x="0" y={f(at.top)} width={f(g.x1)} height={f(g.lane_h())} />
                 { lane_label(g, &at.label, &title) }

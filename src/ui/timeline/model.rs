@@ -59,10 +59,13 @@ pub struct Model {
     pub rounds: Vec<(usize, i64)>,
     pub keys: usize,
     pub lanes: Vec<Lane>,
-    /// Keys beyond [`MAX_LANES`] that change in the window, and their changes per column.
+    /// Keys beyond [`MAX_LANES`] that change in the window, their changes in all, and per
+    /// column.
     pub more_keys: usize,
+    pub more_changes: usize,
     pub more: Vec<u32>,
-    /// The lanes of those keys, drawn once the learner opens the fold (`picture::lanes`).
+    /// The lanes of those keys, drawn once the learner opens the fold (`picture::lanes`) or the
+    /// table: built only when [`build`] is asked for every lane (else empty).
     pub more_lanes: Vec<Lane>,
     /// `compact_rev_key` writes (hidden from the lanes, explained in the legend).
     pub compact_key_writes: usize,
@@ -186,8 +189,10 @@ pub fn full_window(session: &Session) -> Window {
     Window { lo: 1, hi: session.revision().max(1) }
 }
 
-/// Builds the picture's data for `window` (None = every revision).
-pub fn build(session: &Session, entries: &[Entry], window: Option<Window>) -> Model {
+/// Builds the picture's data for `window` (None = every revision). The lanes of the keys beyond
+/// [`MAX_LANES`] only when `every_lane` (the learner opened them or the table): at 10k objects
+/// they are 10,000 lanes nobody sees, and every line would build them again.
+pub fn build(session: &Session, entries: &[Entry], window: Option<Window>, every_lane: bool) -> Model {
     let view = session.view();
     let current = view.revision.max(1);
     let w = match window {
@@ -200,6 +205,7 @@ pub fn build(session: &Session, entries: &[Entry], window: Option<Window>) -> Mo
     let mut lanes = Vec::new();
     let mut more = vec![0u32; BUCKETS];
     let mut more_keys = 0;
+    let mut more_changes = 0;
     let mut more_lanes = Vec::new();
     let mut keys = 0;
     let mut compact_key_writes = 0;
@@ -231,8 +237,12 @@ pub fn build(session: &Session, entries: &[Entry], window: Option<Window>) -> Mo
         let folded = lanes.len() >= MAX_LANES;
         if folded {
             more_keys += 1;
+            more_changes += changes.len();
             for &i in &changes {
                 more[bucket(revs[i].rev, w)] += 1;
+            }
+            if !every_lane {
+                continue;
             }
         }
         let recent = changes
@@ -299,6 +309,7 @@ pub fn build(session: &Session, entries: &[Entry], window: Option<Window>) -> Mo
         keys,
         lanes,
         more_keys,
+        more_changes,
         more,
         more_lanes,
         compact_key_writes,
