@@ -457,3 +457,33 @@ fn a_thousand_hours_with_an_informer() {
     assert_eq!(out[9]["closed"], true);
     assert_eq!(out[10], json!({"line":11,"events":[],"closed":true}));
 }
+
+// A value written straight into etcd that does not decode as an object — not JSON, an array,
+// a string with a lone surrogate escape (which Go's decoder and serde_json's `Value` both
+// refuse) — is not taken up by the cache, as it arrives or by a relist: watchers see only
+// what decodes, and a list from the cache leaves it out.
+#[test]
+fn values_that_do_not_decode_are_not_cached() {
+    let script = [
+        cm("a"),
+        "GET /api/v1/namespaces/default/configmaps?watch=1&resourceVersion=2".into(),
+        "etcd put /registry/configmaps/default/bad not-json".into(),
+        "etcd put /registry/configmaps/default/arr [1]".into(),
+        r#"etcd put /registry/configmaps/default/sur {"metadata":{"name":"sur","namespace":"default"},"data":{"x":"\ud800"}}"#.into(),
+        r#"etcd put /registry/configmaps/default/ok {"metadata":{"name":"ok","namespace":"default"},"data":{"x":"\ud83d\ude00"}}"#.into(),
+        "events w1".into(),
+        "GET /api/v1/namespaces/default/configmaps?resourceVersion=0".into(),
+        "restart apiserver 1".into(),
+        "advance 5s".into(),
+        "GET /api/v1/namespaces/default/configmaps?resourceVersion=0".into(),
+    ]
+    .join("\n");
+    let out = run(&script);
+    assert_eq!(frames(&out[6]), ["ADDED ok@6"], "{}", out[6]);
+    assert_eq!(out[6]["events"][0]["object"]["data"]["x"], "\u{1f600}");
+    assert_eq!(names(&out[7]), ["a", "ok"], "{}", out[7]);
+    assert_eq!(list_rv(&out[7]), "6");
+    assert_eq!(out[8]["restarted"], 1, "{}", out[8]);
+    assert_eq!(out[10]["code"], 200, "{}", out[10]);
+    assert_eq!(names(&out[10]), ["a", "ok"], "{}", out[10]);
+}

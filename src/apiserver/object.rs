@@ -304,6 +304,63 @@ pub fn decode_canonical(info: &ResourceInfo, bytes: &[u8], mod_revision: i64) ->
     Some(canonical(info, obj))
 }
 
+/// Whether [`decode_canonical`] would decode `bytes` (`decode_canonical(..).is_some()`), without
+/// building the object: the JSON is parsed exactly as a `Value` parses it (strings unescaped and
+/// checked, numbers read, the same depth limit) and must be an object. The watch cache asks this
+/// of each change it takes up and decodes the object only when a watcher needs it.
+pub fn decodes_as_object(bytes: &[u8]) -> bool {
+    matches!(serde_json::from_slice::<Shape>(bytes), Ok(Shape::Object))
+}
+
+/// The kind of a JSON value, its contents read and dropped ([`decodes_as_object`]).
+enum Shape {
+    Object,
+    Other,
+}
+
+impl<'de> serde::Deserialize<'de> for Shape {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Shape, D::Error> {
+        d.deserialize_any(ShapeVisitor)
+    }
+}
+
+struct ShapeVisitor;
+
+impl<'de> serde::de::Visitor<'de> for ShapeVisitor {
+    type Value = Shape;
+    fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+        f.write_str("any valid JSON value")
+    }
+    fn visit_bool<E>(self, _: bool) -> Result<Shape, E> {
+        Ok(Shape::Other)
+    }
+    fn visit_i64<E>(self, _: i64) -> Result<Shape, E> {
+        Ok(Shape::Other)
+    }
+    fn visit_u64<E>(self, _: u64) -> Result<Shape, E> {
+        Ok(Shape::Other)
+    }
+    fn visit_f64<E>(self, _: f64) -> Result<Shape, E> {
+        Ok(Shape::Other)
+    }
+    // A string is unescaped and its UTF-8 checked, as for a `Value` (serde_json's
+    // `ignored_any` would skip both).
+    fn visit_str<E>(self, _: &str) -> Result<Shape, E> {
+        Ok(Shape::Other)
+    }
+    fn visit_unit<E>(self) -> Result<Shape, E> {
+        Ok(Shape::Other)
+    }
+    fn visit_seq<A: serde::de::SeqAccess<'de>>(self, mut seq: A) -> Result<Shape, A::Error> {
+        while seq.next_element::<Shape>()?.is_some() {}
+        Ok(Shape::Other)
+    }
+    fn visit_map<A: serde::de::MapAccess<'de>>(self, mut map: A) -> Result<Shape, A::Error> {
+        while map.next_entry::<Shape, Shape>()?.is_some() {}
+        Ok(Shape::Object)
+    }
+}
+
 /// One stored version of an object as the watch cache keeps it (`storeElement`): the bytes
 /// etcd holds — shared with etcd's backend, never copied — and the revision that wrote it
 /// (the object's `resourceVersion`; for a deletion's last state, the delete's revision). The
@@ -509,6 +566,65 @@ mod tests {
             assert_eq!(decode_canonical(pods, bytes.as_bytes(), 9), slow, "{bytes}");
         }
         assert_eq!(decode_canonical(pods, b"[1]", 9), None);
+    }
+
+    /// `decodes_as_object` accepts exactly what `decode_canonical` decodes, on the inputs where a
+    /// skipping parser and a `Value` part ways: escapes, surrogates, bytes that are not UTF-8,
+    /// numbers out of range, depth, trailing data, and values that are not objects.
+    #[test]
+    fn decodes_as_object_agrees_with_decode_canonical() {
+        let pods = &crate::apiserver::resource::PODS;
+        let deep = |n: usize| format!("{{\"a\":{}1{}}}", "[".repeat(n), "]".repeat(n));
+        let mut cases: Vec<Vec<u8>> = [
+            r#"{"kind":"Pod","metadata":{"name":"p","labels":{"a":"b"}},"spec":{"x":[1,-2,3.5,1e3,true,null]}}"#,
+            r#"{}"#,
+            r#" { "a" : "b" } "#,
+            r#"{"a":"\u00e9\n\"\\\/"}"#,
+            r#"{"a":"\ud83d\ude00"}"#,
+            r#"{"a":"\ud800"}"#,
+            r#"{"a":"\udc00x"}"#,
+            r#"{"\ud800":1}"#,
+            r#"{"a":"\x"}"#,
+            r#"{"a":"\u12"}"#,
+            "{\"a\":\"\u{1}\"}",
+            r#"{"a":1e400}"#,
+            r#"{"a":-1e400}"#,
+            r#"{"a":18446744073709551616}"#,
+            r#"{"a":-9223372036854775809}"#,
+            r#"{"a":01}"#,
+            r#"{"a":1.}"#,
+            r#"{"a":1,"a":2}"#,
+            r#"{"a":1,}"#,
+            r#"{"a":1} x"#,
+            r#"{"a":1}{}"#,
+            r#"{"a":[1,]}"#,
+            r#"{"a":NaN}"#,
+            r#"{"a"}"#,
+            r#"{1:2}"#,
+            "[1]",
+            "\"s\"",
+            "1",
+            "null",
+            "",
+            "{",
+        ]
+        .iter()
+        .map(|s| s.as_bytes().to_vec())
+        .collect();
+        cases.push(b"{\"a\":\"\xff\"}".to_vec());
+        cases.push(b"{\"\xc3\":1}".to_vec());
+        cases.push("{\"a\":\"é\"}".as_bytes().to_vec());
+        for n in [100, 126, 127, 128, 200] {
+            cases.push(deep(n).into_bytes());
+        }
+        let mut decoded = 0;
+        for bytes in &cases {
+            let want = decode_canonical(pods, bytes, 9).is_some();
+            decoded += usize::from(want);
+            assert_eq!(decodes_as_object(bytes), want, "{}", String::from_utf8_lossy(bytes));
+        }
+        // Both outcomes are covered.
+        assert!(decoded > 5 && decoded < cases.len() - 5, "{decoded} of {}", cases.len());
     }
 
     #[test]

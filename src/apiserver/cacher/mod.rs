@@ -10,7 +10,6 @@ mod fresh;
 pub mod watch_cache;
 
 use std::collections::{BTreeMap, VecDeque};
-use std::sync::Arc;
 
 use serde_json::Value;
 
@@ -201,7 +200,7 @@ impl Cacher {
         if let Ok(r) = resp {
             for kv in r.kvs {
                 // What does not decode as an object is not cached (the reflector drops it).
-                if object::decode_from_storage(&kv.value, kv.mod_revision).is_some() {
+                if object::decodes_as_object(&kv.value) {
                     items.push((kv.key, Stored { bytes: kv.value, rv: kv.mod_revision }));
                 }
             }
@@ -287,26 +286,27 @@ impl Cacher {
             Some((k, v)) => (k.clone(), Some(v.clone())),
             None => (ev.kv.key.clone(), None),
         };
-        let (kind, object, decoded) = match ev.kind {
+        let (kind, object) = match ev.kind {
             EventType::Delete => {
                 let Some(last) = &prev else {
                     self.cache.advance_to(rv);
                     return;
                 };
                 // Its last state, at the delete's revision.
-                (CacheEventType::Deleted, Stored { bytes: last.bytes.clone(), rv }, None)
+                (CacheEventType::Deleted, Stored { bytes: last.bytes.clone(), rv })
             }
             EventType::Put => {
-                let Some(obj) = object::decode_canonical(self.info, &ev.kv.value, rv) else { return };
+                // A value that does not decode is not taken up. Checking it builds nothing: the
+                // object is decoded below only if a watcher's filter needs it.
+                if !object::decodes_as_object(&ev.kv.value) {
+                    return;
+                }
                 let kind = if prev.is_some() { CacheEventType::Modified } else { CacheEventType::Added };
-                (kind, Stored { bytes: ev.kv.value.clone(), rv }, Some(Arc::new(obj)))
+                (kind, Stored { bytes: ev.kv.value.clone(), rv })
             }
         };
         let cev = CacheEvent { kind, key, object, prev, rv, time };
-        let mut change = match decoded {
-            Some(obj) => Decoded::with_object(&cev, self.info, obj),
-            None => Decoded::new(&cev, self.info),
-        };
+        let mut change = Decoded::new(&cev, self.info);
         for w in self.watchers.values_mut() {
             if w.closed || rv <= w.resource_version {
                 continue;

@@ -61,10 +61,6 @@ impl<'a> Decoded<'a> {
     pub fn new(ev: &'a CacheEvent, info: &'static ResourceInfo) -> Self {
         Decoded { ev, key: String::from_utf8_lossy(&ev.key), info, object: None, prev: None }
     }
-    /// `ev` with its object already decoded (as the cacher decodes it on arrival).
-    pub fn with_object(ev: &'a CacheEvent, info: &'static ResourceInfo, object: Arc<Value>) -> Self {
-        Decoded { ev, key: String::from_utf8_lossy(&ev.key), info, object: Some(Some(object)), prev: None }
-    }
     fn object(&mut self) -> Option<Arc<Value>> {
         let (ev, info) = (self.ev, self.info);
         self.object.get_or_insert_with(|| ev.object.decode(info).map(Arc::new)).clone()
