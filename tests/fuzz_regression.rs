@@ -385,3 +385,42 @@ fn every_target_has_seeds_and_every_run_a_target() {
         assert!(names.contains(&r.target), "fuzz/record.tsv names {:?}, not a target", r.target);
     }
 }
+
+/// The fuzz crate has its own lock file; the crates it shares with the project must be built at
+/// versions the project itself locks, so the fuzzers exercise the code the tests and the release
+/// use (a newer rustls in fuzz/Cargo.lock once built with deprecation warnings the project's
+/// `clippy -D warnings` never saw).
+#[test]
+fn the_fuzz_lock_builds_the_projects_dependency_versions() {
+    fn locked(path: &Path) -> std::collections::BTreeMap<String, Vec<String>> {
+        let text = std::fs::read_to_string(path).expect("read lock file");
+        let mut out: std::collections::BTreeMap<String, Vec<String>> = Default::default();
+        for block in text.split("[[package]]").skip(1) {
+            let field = |k: &str| {
+                block
+                    .lines()
+                    .find_map(|l| l.strip_prefix(k))
+                    .map(|v| v.trim_matches(|c| c == '"' || c == ' ').to_string())
+            };
+            if let (Some(name), Some(version)) = (field("name = "), field("version = ")) {
+                out.entry(name).or_default().push(version);
+            }
+        }
+        out
+    }
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let project = locked(&root.join("Cargo.lock"));
+    let fuzz = locked(&root.join("fuzz/Cargo.lock"));
+    assert!(
+        project.contains_key("rustls") && fuzz.contains_key("rustls") && fuzz.contains_key("libfuzzer-sys")
+    );
+    let mut differ = Vec::new();
+    for (name, versions) in &fuzz {
+        if let Some(ours) = project.get(name) {
+            for v in versions.iter().filter(|v| !ours.contains(v)) {
+                differ.push(format!("{name} {v} (the project locks {})", ours.join(", ")));
+            }
+        }
+    }
+    assert!(differ.is_empty(), "fuzz/Cargo.lock differs from Cargo.lock: {differ:?}");
+}
