@@ -13,6 +13,23 @@ pub(crate) struct Token {
     pub quoted: bool,
 }
 
+/// Where the first whitespace of `s` starts (`s.find(char::is_whitespace)`, or `s.len()`): ASCII
+/// bytes are tested as bytes, the rest from the first non-ASCII character on by `char`. A
+/// line's words are mostly long ASCII keys and paths, read on every line of a replay.
+fn word_end(s: &str) -> usize {
+    for (i, b) in s.bytes().enumerate() {
+        if !b.is_ascii() {
+            // `i` starts a character: every byte before it is ASCII.
+            return s[i..].find(char::is_whitespace).map_or(s.len(), |j| i + j);
+        }
+        // `char::is_whitespace` on ASCII: U+0009–U+000D and the space.
+        if matches!(b, b'\t'..=b'\r' | b' ') {
+            return i;
+        }
+    }
+    s.len()
+}
+
 /// A cursor over the words of a line.
 pub(crate) struct Words<'a> {
     rest: &'a str,
@@ -34,7 +51,7 @@ impl<'a> Words<'a> {
         if s.is_empty() {
             return None;
         }
-        let end = s.find(char::is_whitespace).unwrap_or(s.len());
+        let end = word_end(s);
         self.rest = s[end..].trim_start();
         Some(&s[..end])
     }
@@ -117,4 +134,34 @@ pub(crate) fn word(s: &str) -> String {
     let bare =
         !s.is_empty() && !s.starts_with('"') && !s.chars().any(|c| c.is_whitespace() || c.is_control());
     if bare { s.to_string() } else { json_str(s) }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// `word_end` is `find(char::is_whitespace)`, for every kind of whitespace before, after
+    /// and without non-ASCII text.
+    #[test]
+    fn word_end_is_the_first_unicode_whitespace() {
+        let spaces = [
+            ' ', '\t', '\n', '\u{b}', '\u{c}', '\r', '\u{85}', '\u{a0}', '\u{1680}', '\u{2003}', '\u{2028}',
+            '\u{3000}',
+        ];
+        let words =
+            ["", "a", "/registry/configmaps/default/x", "é", "ab中文", "\u{1f600}x", "\u{e}\u{1f}\u{7f}"];
+        let mut cases = Vec::new();
+        for w in words {
+            cases.push(w.to_string());
+            for sp in spaces {
+                cases.push(format!("{w}{sp}rest"));
+                cases.push(format!("{w}é{sp}x"));
+            }
+        }
+        for s in &cases {
+            assert_eq!(word_end(s), s.find(char::is_whitespace).unwrap_or(s.len()), "{s:?}");
+        }
+        assert_eq!(word_end("ab\u{a0}c d"), 2);
+        assert_eq!(word_end("abc"), 3);
+    }
 }
