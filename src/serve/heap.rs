@@ -56,10 +56,12 @@ pub fn trim() {
 mod tests {
     use super::*;
 
-    /// Resident bytes of this process (`/proc/self/statm`, in pages of 4 KiB).
+    /// Resident bytes of this process: `VmRSS` of `/proc/self/status`, which the kernel gives in
+    /// kB whatever the page size (`statm` counts pages).
     fn resident() -> usize {
-        let statm = std::fs::read_to_string("/proc/self/statm").unwrap();
-        statm.split_whitespace().nth(1).unwrap().parse::<usize>().unwrap() * 4096
+        let status = std::fs::read_to_string("/proc/self/status").unwrap();
+        let kb = status.lines().find_map(|l| l.strip_prefix("VmRSS:")).unwrap();
+        kb.trim().trim_end_matches("kB").trim().parse::<usize>().unwrap() * 1024
     }
 
     /// Freed memory below a live allocation stays resident until [`trim`] hands it back.
