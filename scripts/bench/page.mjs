@@ -11,7 +11,10 @@
 //                                      (DOM mutation), and → the next frame painted
 //   page.reload.<N>                    navigation → a saved N-line sandbox restored (its last line in #log)
 //   page.scrub_back.<N>                one click on the scrubber's ◀ at N lines → #scrub-pos says so
-// The dist directory is served by a tiny static server on a free port (127.0.0.1, port 0).
+// The dist directory is served by a tiny static server on a free port (127.0.0.1, port 0), as a
+// documentation host serves a static site (issue 34's condition for the navigation figure):
+// brotli q11 or gzip -9 as the browser accepts, `application/wasm` (so the wasm compiles while
+// it streams), each page load in a fresh browser context (nothing cached).
 import fs from 'node:fs';
 import path from 'node:path';
 import os from 'node:os';
@@ -50,7 +53,7 @@ for (const ext of ['wasm', 'js']) {
 }
 
 // ---- static server ----
-const { server, url } = await serveDir(dist);
+const { server, url, encoding } = await serveDir(dist, { compress: true });
 
 // Records (in the page, relative to navigation start) when the app first puts an element into
 // <body>, when #console-input exists, and the first idle period after that.
@@ -82,9 +85,9 @@ try {
     first.push(b.first); inter.push(b.idle); if (b.fcp !== undefined) fcp.push(b.fcp);
     await ctx.close();
   }
-  emit('page.first_paint', median(fcp), 'ms', `navigation → first contentful paint (the loading line), median of ${fcp.length}`);
-  emit('page.first_render', median(first), 'ms', `navigation → first app element in <body>, median of ${RUNS} (${first.map(x => x.toFixed(0)).join(' ')})`);
-  emit('page.interactive', median(inter), 'ms', `navigation → #console-input present + main thread idle, median of ${RUNS}`);
+  emit('page.first_paint', median(fcp), 'ms', `navigation → first contentful paint (the loading line), median of ${fcp.length}; served ${encoding}`);
+  emit('page.first_render', median(first), 'ms', `navigation → first app element in <body>, median of ${RUNS} (${first.map(x => x.toFixed(0)).join(' ')}); served ${encoding}`);
+  emit('page.interactive', median(inter), 'ms', `navigation → #console-input present + main thread idle, median of ${RUNS}; served ${encoding}`);
 
   // ---- console command with OBJECTS objects preloaded (through the saved sandbox) ----
   const ctx = await browser.newContext();
