@@ -1,7 +1,8 @@
 //! The build's pins agree with each other: Trunk.toml's `[tools]` names the wasm-bindgen that
 //! Cargo.lock resolves (wasm-bindgen-cli must match the library exactly, or the bundle and the
-//! test runner refuse to work), and www/index.html, Trunk's target, names the browser binary and
-//! only files that exist.
+//! test runner refuse to work), the fuzz crate's lock file builds the crates it shares with the
+//! project at the project's versions, and www/index.html, Trunk's target, names the browser
+//! binary and only files that exist.
 use std::path::Path;
 
 fn read(rel: &str) -> String {
@@ -17,14 +18,23 @@ fn toml_string(text: &str, key: &str) -> Option<String> {
     })
 }
 
+/// Every package a lock file resolves: name → the versions it is locked at.
+fn locked(rel: &str) -> std::collections::BTreeMap<String, Vec<String>> {
+    let mut out: std::collections::BTreeMap<String, Vec<String>> = Default::default();
+    for block in read(rel).split("[[package]]").skip(1) {
+        if let (Some(name), Some(version)) = (toml_string(block, "name"), toml_string(block, "version")) {
+            out.entry(name).or_default().push(version);
+        }
+    }
+    out
+}
+
 #[test]
 fn trunk_pins_the_wasm_bindgen_that_cargo_lock_resolves() {
-    let lock = read("Cargo.lock");
-    let locked = lock
-        .split("[[package]]")
-        .find(|p| p.contains("\nname = \"wasm-bindgen\"\n"))
-        .and_then(|p| toml_string(p, "version"))
-        .expect("Cargo.lock resolves wasm-bindgen");
+    let locked = match locked("Cargo.lock").remove("wasm-bindgen").as_deref() {
+        Some([one]) => one.clone(),
+        other => panic!("Cargo.lock resolves wasm-bindgen once, not {other:?}"),
+    };
     let trunk = read("Trunk.toml");
     assert_eq!(toml_string(&trunk, "wasm_bindgen").as_deref(), Some(locked.as_str()));
     // Cargo.toml pins the library exactly, so `cargo update` cannot move it away from the CLI.
@@ -35,6 +45,28 @@ fn trunk_pins_the_wasm_bindgen_that_cargo_lock_resolves() {
         Some("./"),
         "relative URLs: the bundle works under a sub-path"
     );
+}
+
+/// The fuzz crate has its own lock file; the crates it shares with the project must be built at
+/// versions the project itself locks, so the fuzzers exercise the code the tests and the release
+/// use (a newer rustls in fuzz/Cargo.lock once built with deprecation warnings the project's
+/// `clippy -D warnings` never saw).
+#[test]
+fn the_fuzz_lock_builds_the_projects_dependency_versions() {
+    let project = locked("Cargo.lock");
+    let fuzz = locked("fuzz/Cargo.lock");
+    assert!(
+        project.contains_key("rustls") && fuzz.contains_key("rustls") && fuzz.contains_key("libfuzzer-sys")
+    );
+    let mut differ = Vec::new();
+    for (name, versions) in &fuzz {
+        if let Some(ours) = project.get(name) {
+            for v in versions.iter().filter(|v| !ours.contains(v)) {
+                differ.push(format!("{name} {v} (the project locks {})", ours.join(", ")));
+            }
+        }
+    }
+    assert!(differ.is_empty(), "fuzz/Cargo.lock differs from Cargo.lock: {differ:?}");
 }
 
 #[test]
