@@ -461,9 +461,15 @@ fn a_thousand_hours_with_an_informer() {
 // A value written straight into etcd that does not decode as an object — not JSON, an array,
 // a string with a lone surrogate escape (which Go's decoder and serde_json's `Value` both
 // refuse) — is not taken up by the cache, as it arrives or by a relist: watchers see only
-// what decodes, and a list from the cache leaves it out.
+// what decodes, a list from the cache leaves it out, and a valid object written over it later
+// is ADDED (the cache never held the key), not MODIFIED.
 #[test]
 fn values_that_do_not_decode_are_not_cached() {
+    let valid = |name: &str| {
+        format!(
+            r#"etcd put /registry/configmaps/default/{name} {{"metadata":{{"name":"{name}","namespace":"default"}}}}"#
+        )
+    };
     let script = [
         cm("a"),
         "GET /api/v1/namespaces/default/configmaps?watch=1&resourceVersion=2".into(),
@@ -471,19 +477,26 @@ fn values_that_do_not_decode_are_not_cached() {
         "etcd put /registry/configmaps/default/arr [1]".into(),
         r#"etcd put /registry/configmaps/default/sur {"metadata":{"name":"sur","namespace":"default"},"data":{"x":"\ud800"}}"#.into(),
         r#"etcd put /registry/configmaps/default/ok {"metadata":{"name":"ok","namespace":"default"},"data":{"x":"\ud83d\ude00"}}"#.into(),
+        valid("bad"),
         "events w1".into(),
         "GET /api/v1/namespaces/default/configmaps?resourceVersion=0".into(),
+        // The restart relists etcd, where `arr` and `sur` still do not decode.
         "restart apiserver 1".into(),
         "advance 5s".into(),
         "GET /api/v1/namespaces/default/configmaps?resourceVersion=0".into(),
+        "GET /api/v1/namespaces/default/configmaps?watch=1&resourceVersion=7".into(),
+        valid("arr"),
+        "events w2".into(),
     ]
     .join("\n");
     let out = run(&script);
-    assert_eq!(frames(&out[6]), ["ADDED ok@6"], "{}", out[6]);
-    assert_eq!(out[6]["events"][0]["object"]["data"]["x"], "\u{1f600}");
-    assert_eq!(names(&out[7]), ["a", "ok"], "{}", out[7]);
-    assert_eq!(list_rv(&out[7]), "6");
-    assert_eq!(out[8]["restarted"], 1, "{}", out[8]);
-    assert_eq!(out[10]["code"], 200, "{}", out[10]);
-    assert_eq!(names(&out[10]), ["a", "ok"], "{}", out[10]);
+    assert_eq!(frames(&out[7]), ["ADDED ok@6", "ADDED bad@7"], "{}", out[7]);
+    assert_eq!(out[7]["events"][0]["object"]["data"]["x"], "\u{1f600}");
+    assert_eq!(names(&out[8]), ["a", "bad", "ok"], "{}", out[8]);
+    assert_eq!(list_rv(&out[8]), "7");
+    assert_eq!(out[9]["restarted"], 1, "{}", out[9]);
+    assert_eq!(out[11]["code"], 200, "{}", out[11]);
+    assert_eq!(names(&out[11]), ["a", "bad", "ok"], "{}", out[11]);
+    assert_eq!(out[12]["watch"], "w2", "{}", out[12]);
+    assert_eq!(frames(&out[14]), ["ADDED arr@8"], "{}", out[14]);
 }
