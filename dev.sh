@@ -271,6 +271,8 @@ cmd_test() {
   phase "cargo clippy -D warnings (native and wasm32)"
   check "clippy (native)" cargo clippy --offline --all-targets -- -D warnings
   check "clippy (wasm32)" cargo clippy --offline --all-targets --target wasm32-unknown-unknown -- -D warnings
+  # The console embed's module is built without the default features (www/index.html).
+  check "clippy (wasm32, the console embed's module)" cargo clippy --offline --target wasm32-unknown-unknown --no-default-features --bin rvlab-embed -- -D warnings
 
   phase "trunk build --release (dist/)"
   check "trunk build --release" trunk_build release dist
@@ -291,6 +293,11 @@ cmd_test() {
   [ "${PIPESTATUS[0]}" -eq 0 ] || { STATUS=1; failed_part "embeds in the page: $(grep -a '^not ok' "$logs/embed-inpage.log" | head -n 10 | paste -sd, -)"; }
   count_plain "$logs/embed-inpage.log"
 
+  phase "the console embed a documentation page shows first (its module, rows, run(), the full playground on demand; headless Chromium)"
+  node tests/embed/console.mjs dist 2>&1 | tee "$logs/embed-console.log" >&2
+  [ "${PIPESTATUS[0]}" -eq 0 ] || { STATUS=1; failed_part "console embed: $(grep -a '^not ok' "$logs/embed-console.log" | head -n 10 | paste -sd, -)"; }
+  count_plain "$logs/embed-console.log"
+
   phase "the page's keyboard and phone flow (skip link, 390 px order, response after Send; headless Chromium)"
   node tests/page/flow.mjs dist 2>&1 | tee "$logs/page-flow.log" >&2
   [ "${PIPESTATUS[0]}" -eq 0 ] || { STATUS=1; failed_part "page flow: $(grep -a '^not ok' "$logs/page-flow.log" | head -n 10 | paste -sd, -)"; }
@@ -300,6 +307,11 @@ cmd_test() {
   cargo test --offline --no-fail-fast --all-targets -- --include-ignored 2>&1 | tee "$logs/native.log" >&2
   [ "${PIPESTATUS[0]}" -eq 0 ] || { STATUS=1; failed_part "native tests: $(grep -aE '^    [A-Za-z0-9_:]+$|^test .* FAILED$|could not compile' "$logs/native.log" | tr -s ' ' | sort -u | head -n 20 | paste -sd, -)"; }
   count_results "$logs/native.log"
+
+  phase "native tests of the console embed's build (without the default features: no app, no extras)"
+  cargo test --offline --no-fail-fast --no-default-features --lib -- script::extra embed::console 2>&1 | tee "$logs/native-console.log" >&2
+  [ "${PIPESTATUS[0]}" -eq 0 ] || { STATUS=1; failed_part "native tests (console embed's build): $(grep -aE '^test .* FAILED$|could not compile' "$logs/native-console.log" | head -n 10 | paste -sd, -)"; }
+  count_results "$logs/native-console.log"
 
   phase "scripts and lessons with expectations (rvlab test scripts/ lessons/)"
   cargo run --offline --quiet --bin rvlab -- test scripts/ lessons/ 2>&1 | tee "$logs/scripts.log" >&2

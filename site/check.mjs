@@ -10,9 +10,11 @@
 // aside). For every page: it loads with 200, no response of 400 or more, no page error and no
 // console error; every embed on it (<rv-playground>, iframe.rvlab-frame) comes alive: the app
 // renders (an element in its shadow root, in the page, unless it says render="frame"; else in
-// its frame), a lesson embed shows its first goal and no load error, there is no error notice,
+// its frame), or for an element without a lesson the console embed, with one row per line of its
+// script; a lesson embed shows its first goal and no load error, there is no error notice,
 // and the embed fits its content (or keeps its fixed height); a page whose several embeds render
-// in the page makes ONE wasm request and ONE compile (every WebAssembly entry point counted), and
+// in the page makes ONE wasm request and ONE compile per module they use (every WebAssembly
+// entry point counted), and
 // the book has such a page, where arrow keys pressed inside an embed do not turn the book's page;
 // every link that stays
 // within the book resolves to a built file, and a #fragment to an element with that id on the
@@ -110,9 +112,11 @@ async function settledHeight(frameEl) {
 
 /** Checks one embed (`frame`: its embedView, the app in its frame or in its shadow root): the app
  *  rendered, a lesson loaded, and the embed fits the app. */
-async function checkEmbed(frame, name, { fixed, lesson, title }) {
+async function checkEmbed(frame, name, { fixed, lesson, title, lines }) {
   const frameEl = frame.box;
   await frameEl.scrollIntoViewIfNeeded();
+  const shown = await until(() => frame.$('.app.embed, .rvc'));
+  if (shown && await shown.evaluate(e => e.classList.contains('rvc'))) return checkConsole(frame, name, { fixed, lines });
   const app = await until(() => frame.$('.app.embed'));
   check(!!app, `${name}: the app renders in its ${frame.in === 'page' ? 'shadow root, in the page' : 'frame'}`);
   if (!app) return;
@@ -143,6 +147,20 @@ async function checkEmbed(frame, name, { fixed, lesson, title }) {
     check(content.doc <= content.view + 2, `${name}: the ${what} is tall enough for its content (no inner scrollbar)`, `${what} ${h}px, ${JSON.stringify(content)}`);
     check(h <= content.app + 40, `${name}: the ${what} is no taller than its content`, `${what} ${h}px, app ${content.app}px`);
   }
+}
+
+/** Checks a console embed (an element without a lesson, in the page): one row per line of its
+ *  script, no error notice, as tall as its console (or its fixed height). */
+async function checkConsole(frame, name, { fixed, lines }) {
+  check(true, `${name}: the console embed renders in its shadow root, in the page`);
+  const rows = await frame.$$eval('.rvc-log li', ls => ls.length);
+  check(rows === lines, `${name}: the console shows one row per line of its script (${lines})`, String(rows));
+  const err = await frame.$eval('.rvc-notice.rvc-err', e => e.hidden ? '' : e.textContent).catch(() => '');
+  check(!err, `${name}: no error notice`, err);
+  const h = await settledHeight(frame.box);
+  const c = await frame.$eval('.rvc', e => Math.ceil(e.getBoundingClientRect().height));
+  if (fixed) check(Math.abs(h - fixed) <= 2, `${name}: keeps its fixed height ${fixed}px`, `${h}px`);
+  else check(Math.abs(h - c) <= 2, `${name}: the element is as tall as its console`, `element ${h}px, console ${c}px`);
 }
 
 /** The ids (and a-names) in a built page, read from its file. */
@@ -207,6 +225,7 @@ for (const file of pages) {
   const embeds = await page.$$eval('rv-playground, iframe.rvlab-frame', els => els.map((e, i) => ({
     i, tag: e.tagName.toLowerCase(), lesson: e.getAttribute('lesson'), src: e.getAttribute('lesson-src'),
     lang: e.getAttribute('lang'), mode: e.getAttribute('mode'), height: e.getAttribute('height'), render: e.getAttribute('render'),
+    lines: (e.getAttribute('script') || '').split('\n').filter(l => l.trim()).length,
     fixed: e.tagName === 'IFRAME' ? Math.round(parseFloat(e.style.height)) || null : null,
   })));
   for (const e of embeds) {
@@ -230,16 +249,18 @@ for (const file of pages) {
       : guided ? path.join(lessonDir, `${lessonIds.find(f => f === e.lesson || f.replace(/^\d+-/, '') === e.lesson)}.rv`) : null;
     const title = guided ? lessonTitle(lessonFile, e.lang) : null;
     if (guided) check(!!title, `${name}: names a lesson file with a title`, String(lessonFile));
-    await checkEmbed(view, name, { fixed: e.fixed || (e.height ? parseInt(e.height, 10) : null), lesson: guided, title });
+    await checkEmbed(view, name, { fixed: e.fixed || (e.height ? parseInt(e.height, 10) : null), lesson: guided, title, lines: e.lines });
   }
 
-  // Several embeds rendered in the page share one download and one compile of the wasm.
+  // Several embeds rendered in the page share one download and one compile of each module they
+  // use: the console embed's, and the app's for lesson embeds and view="full".
   const inPage = await page.$$eval('rv-playground', els => els.filter(el => el.renderedIn === 'page').length);
   if (inPage >= 2 && inPage === embeds.length) {
     severalInPage.push(file);
     const compiles = await page.evaluate(() => window.rvCompiles);
-    check(wasmRequests.length === 1, `${file}: its ${inPage} embeds make ONE wasm request`, wasmRequests.join(', '));
-    check(compiles.length === 1, `${file}: its ${inPage} embeds compile the wasm ONCE`, compiles.join(', '));
+    const modules = await page.$$eval('rv-playground', els => new Set(els.map(el => (el.shadowRoot.querySelector('.rvc') ? 'console' : 'app'))).size);
+    check(wasmRequests.length === modules, `${file}: its ${inPage} embeds make ONE wasm request per module they use (${modules})`, wasmRequests.join(', '));
+    check(compiles.length === modules, `${file}: its ${inPage} embeds compile each module ONCE`, compiles.join(', '));
     if (severalInPage.length === 1) {
       // mdBook turns the page on ← and →: keys pressed inside an embed stay in it, as in a frame.
       const before = page.url();

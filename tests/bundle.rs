@@ -46,9 +46,10 @@ fn release_wasm_is_within_the_size_budget() {
     let wasm: Vec<_> = std::fs::read_dir(&dist)
         .unwrap_or_else(|e| panic!("{} missing ({e}); run ./dev.sh build", dist.display()))
         .filter_map(|e| e.ok())
+        .filter(|e| e.file_name().to_string_lossy().starts_with("rvlab-web-"))
         .filter(|e| e.path().extension().is_some_and(|x| x == "wasm"))
         .collect();
-    assert_eq!(wasm.len(), 1, "expected exactly one .wasm in dist/");
+    assert_eq!(wasm.len(), 1, "expected exactly one rvlab-web-*.wasm (the app's) in dist/");
     let size = wasm[0].metadata().expect("wasm metadata").len();
     let budget = budget_from_file();
     eprintln!("release wasm: {size} bytes (budget {budget})");
@@ -62,7 +63,8 @@ fn release_wasm_is_within_the_size_budget() {
 
 /// Every file `dist/index.html` names is in `dist/` (the placeholders of www/index.html were all
 /// filled), and what the page loads at runtime is copied beside it: the icon, the embed element,
-/// the embed example and every lesson file.
+/// the embed example and every lesson file; the console embed's module is there, named by the
+/// embed element.
 #[test]
 #[ignore = "needs `./dev.sh build` first; ./dev.sh test runs it"]
 fn the_bundle_holds_every_file_the_page_names() {
@@ -85,6 +87,19 @@ fn the_bundle_holds_every_file_the_page_names() {
         "embed-api-example.html",
     ]) {
         assert!(dist.join(n).is_file(), "dist/{n} is missing");
+    }
+    // The console embed's module: not named by the page, but by rv-playground.js (the build's
+    // hook writes its content-hashed names there), and nothing else of it in dist/.
+    let element = std::fs::read_to_string(dist.join("rv-playground.js")).expect("dist/rv-playground.js");
+    let console: Vec<String> = std::fs::read_dir(&dist)
+        .expect("dist/")
+        .filter_map(|e| e.ok()?.file_name().into_string().ok())
+        .filter(|n| n.starts_with("rvlab-embed"))
+        .collect();
+    assert_eq!(console.len(), 2, "the console module's JS and wasm: {console:?}");
+    for n in &console {
+        assert!(n.len() > "rvlab-embed-".len() + 16, "{n} has its content hash");
+        assert!(element.contains(&format!("\"./{n}\"")), "rv-playground.js names {n}");
     }
     let mut lessons: Vec<String> = std::fs::read_dir(root.join("lessons"))
         .expect("lessons/")

@@ -81,10 +81,20 @@ fn the_page_trunk_builds_names_the_web_binary_and_existing_files() {
         Some(rest.split('"').next()?.to_string())
     };
     let rust: Vec<&&str> = links.iter().filter(|l| l.contains("rel=\"rust\"")).collect();
-    assert_eq!(rust.len(), 1, "one rust crate link");
-    let bin = attr(rust[0], "data-bin").expect("data-bin");
-    assert!(cargo.contains(&format!("name = \"{bin}\"")), "Cargo.toml has no [[bin]] {bin}");
-    assert_eq!(attr(rust[0], "data-wasm-opt").as_deref(), Some("s"), "release builds run wasm-opt -Os");
+    // The app (Trunk's main module, injected into the page) and the console embed's module (a
+    // "worker" Trunk builds beside it as an ES module, without the default features).
+    assert_eq!(rust.len(), 2, "two rust crate links: the app and the console embed");
+    for r in &rust {
+        let bin = attr(r, "data-bin").expect("data-bin");
+        assert!(cargo.contains(&format!("name = \"{bin}\"")), "Cargo.toml has no [[bin]] {bin}");
+        assert_eq!(attr(r, "data-wasm-opt").as_deref(), Some("s"), "release builds run wasm-opt -Os");
+    }
+    assert_eq!(attr(rust[0], "data-bin").as_deref(), Some("rvlab-web"));
+    assert!(!rust[0].contains("data-type"), "the app is the page's main module");
+    assert_eq!(attr(rust[1], "data-bin").as_deref(), Some("rvlab-embed"));
+    assert_eq!(attr(rust[1], "data-type").as_deref(), Some("worker"), "not injected into the page");
+    assert_eq!(attr(rust[1], "data-bindgen-target").as_deref(), Some("web"), "an ES module");
+    assert!(rust[1].contains(" data-cargo-no-default-features"), "built without the app and the extras");
     for l in &links {
         let href = attr(l, "href").expect("every data-trunk link has an href");
         let p = Path::new(env!("CARGO_MANIFEST_DIR")).join("www").join(&href);

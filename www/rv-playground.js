@@ -10,8 +10,15 @@
  * paging, its file name such as 05-paging, or an example's name such as pagination) or
  * lesson-src (the address of a lesson file, relative to the host page), mode
  * (readonly|interactive), theme (auto|light|dark), lang (en|zh), height (fixed, in px; without
- * it the embed fits its content), title (the embed's accessible name), render (page|frame).
- * Changing an attribute reloads the embed with the new parameters.
+ * it the embed fits its content), title (the embed's accessible name), render (page|frame),
+ * view (console|full). Changing an attribute reloads the embed with the new parameters.
+ *
+ * view: an element without a lesson shows the console embed first: the
+ * `rvlab-embed` module, a fraction of the playground's size, runs the lines and shows each answer
+ * and why. Its "Picture and full playground" button, and any line it does not run (PATCH,
+ * informer, pager, expect, kubectl), load the full playground in its place with the same lines
+ * (their rv-output events are not sent twice). view="full" shows the full playground at once
+ * (the picture and the timeline); lesson embeds always do.
  *
  * render="page" (the default; any value but "frame"): the app is mounted in the element's own
  * shadow root, in the host page; every such element of the page shares ONE import of the app's
@@ -54,6 +61,28 @@
   // font and colours on the app.
   var SHADOW_CSS = ":host{display:block}.app{font:15px/1.45 system-ui,sans-serif;text-align:start}";
   var shared = null; // the one import of the app's module: Promise<{mod, sheet}>
+  var sharedLight = null; // the one import of the console embed's module: Promise<module>
+
+  /** Imports and initialises the console embed's module once for every element of the page. */
+  function sharedConsole() {
+    if (!sharedLight) {
+      sharedLight = (async function () {
+        if (!BUILD || !BUILD.console) throw new Error("this rv-playground.js was not written by a build (no module names)");
+        var url = function (name) { return new URL(name, SCRIPT_URL).href; };
+        var mod = await import(url(BUILD.console.module));
+        await mod.default({ module_or_path: url(BUILD.console.wasm) });
+        if (typeof mod.mountConsole !== "function") throw new Error("the console module has no mountConsole");
+        RvPlayground.consoleModule = mod;
+        return mod;
+      })();
+    }
+    return sharedLight;
+  }
+
+  /** Whether the element shows the console embed first: no lesson, and view is not "full". */
+  function wantsConsole(el) {
+    return el.getAttribute("view") !== "full" && !el.getAttribute("lesson") && !el.getAttribute("lesson-src");
+  }
 
   /** Imports, initialises and styles the app's module once for every element of the page. */
   function sharedApp() {
@@ -109,11 +138,12 @@
     return APP_URL + "?" + queryFor(el);
   }
 
-  /** The element's attributes as the app's query (what the frame's address carries). */
-  function queryFor(el) {
+  /** The element's attributes as the app's query (what the frame's address carries); `script`,
+   *  when given, in place of the element's (the lines a console embed hands to the full one). */
+  function queryFor(el, script) {
     var q = ["embed=1"];
     PARAMS.forEach(function (name) {
-      var v = el.getAttribute(name);
+      var v = name === "script" && typeof script === "string" ? script : el.getAttribute(name);
       // The frame is another page: a lesson file's address is made absolute from the host's.
       if (name === "lesson-src" && v) { try { v = new URL(v, document.baseURI).href; } catch (e) { /* sent as written */ } }
       if (v !== null && v !== "") q.push(name + "=" + encodeURIComponent(v));
@@ -135,7 +165,7 @@
 
   class RvPlayground extends HTMLElement {
     static get observedAttributes() {
-      return PARAMS.concat(["height", "title", "render"]);
+      return PARAMS.concat(["height", "title", "render", "view"]);
     }
 
     constructor() {
@@ -148,6 +178,8 @@
       this._app = null; // the mounted embed (render="page")
       this._gen = 0; // counts mounts, so a mount overtaken by another is dropped
       this._fallback = null; // why render="page" fell back to a frame
+      this._sent = 0; // rv-output events sent for the lines of the mounted sandbox
+      this._skip = 0; // outputs of the full playground's replay already sent by the console
     }
 
     connectedCallback() {
@@ -222,21 +254,88 @@
       this._inPage = false;
     }
 
-    /** Mounts (again) the app in this element's shadow root, from the page's one module. */
+    /** Mounts (again) the embed in this element's shadow root, from the page's one module: the
+     *  console embed first where the element wants it, else the full playground. */
     _mountInPage() {
+      if (wantsConsole(this)) this._mountConsole();
+      else this._mountFull(null);
+    }
+
+    /** A fresh root for an embed in the shadow root. */
+    _root(shadow, sheets) {
+      shadow.adoptedStyleSheets = sheets;
+      var root = document.createElement("div");
+      root.setAttribute("role", "region");
+      root.setAttribute("aria-label", this.getAttribute("title") || "rvlab");
+      shadow.replaceChildren(root);
+      return root;
+    }
+
+    /** Mounts the console embed; the full playground where the element's lines need it. */
+    _mountConsole() {
       var gen = ++this._gen;
       var self = this;
       var shadow = this.shadowRoot || this.attachShadow({ mode: "open" });
+      sharedConsole().then(function (mod) {
+        if (gen !== self._gen || !self.isConnected) return;
+        // A line the console does not run: the full playground runs them all.
+        if (mod.needsFull(queryFor(self))) { self._mountFull(null); return; }
+        self._unmount();
+        self._gen = gen;
+        self._sent = 0;
+        self._skip = 0;
+        var root = self._root(shadow, []);
+        var c = mod.mountConsole(self, root, queryFor(self),
+          function (output) { self._output(output); },
+          function (script) { self._upgrade(gen, script); });
+        self._app = c;
+        self._ready = true;
+        queueMicrotask(function () { if (gen === self._gen) self._flush(); });
+      }, function (err) {
+        if (gen !== self._gen) return;
+        if (window.console) console.warn("rv-playground: the console embed did not load: " + (err && err.message));
+        self._mountFull(null);
+      });
+    }
+
+    /** The console asks for the full playground with `script` (null: the element's lines). It
+     *  stays until the full playground is mounted; if that fails, it says why and works on. */
+    _upgrade(gen, script) {
+      if (gen !== this._gen) return;
+      this._ready = false;
+      var self = this;
+      var light = this._app;
+      sharedApp().then(function () {
+        if (gen !== self._gen || !self.isConnected) return;
+        self._mountFull(script);
+      }, function (err) {
+        if (gen !== self._gen) return;
+        var why = err && err.message ? err.message : String(err);
+        shared = null; // the reader may try again
+        if (light && light.failed) light.failed(why);
+        // Runs that needed the full playground fail; any other queued run goes to the console.
+        self._upgradeFailed = why;
+        self._ready = true;
+        self._flush();
+        self._upgradeFailed = null;
+      });
+    }
+
+    /** Mounts the full playground; `script`: the lines a console embed hands over (their outputs
+     *  were sent already, so the replay's are not sent again). */
+    _mountFull(script) {
+      var gen = ++this._gen;
+      var self = this;
+      var shadow = this.shadowRoot || this.attachShadow({ mode: "open" });
+      var skip = script === null ? 0 : this._sent;
       sharedApp().then(function (app) {
         if (gen !== self._gen || !self.isConnected) return;
         self._unmount();
         self._gen = gen; // _unmount counted a mount: this one is still the latest
-        shadow.adoptedStyleSheets = [app.sheet];
-        var root = document.createElement("div");
-        root.setAttribute("role", "region");
-        root.setAttribute("aria-label", self.getAttribute("title") || "rvlab");
-        shadow.replaceChildren(root);
-        self._app = app.mod.mountEmbed(self, root, app.measure, queryFor(self), new URL(".", APP_URL).href,
+        self._sent = 0;
+        self._skip = skip;
+        var root = self._root(shadow, [app.sheet]);
+        self._app = app.mod.mountEmbed(self, root, app.measure, queryFor(self, script), new URL(".", APP_URL).href,
           function (output) { self._output(output); },
           function () {
             self._ready = true;
@@ -266,6 +365,8 @@
 
     /** An output of the in-page embed: its rv-output event, after the line's run has returned. */
     _output(output) {
+      if (this._skip > 0) { this._skip--; this._sent++; return; }
+      this._sent++;
       var self = this;
       queueMicrotask(function () {
         self.dispatchEvent(new CustomEvent("rv-output", { detail: output, bubbles: true, composed: true }));
@@ -285,10 +386,19 @@
     _runInPage(msg) {
       var waiting = this._waiting.get(msg.id);
       if (!waiting) return;
-      this._waiting.delete(msg.id);
       try {
-        waiting.resolve(this._app.run(msg.script));
+        var outputs = this._app.run(msg.script);
+        if (outputs === null) {
+          if (this._upgradeFailed) throw new Error("the full playground did not load: " + this._upgradeFailed);
+          // A line the console does not run: the run waits for the full playground.
+          this._queue.push(msg);
+          this._upgrade(this._gen, this._app.lines());
+          return;
+        }
+        this._waiting.delete(msg.id);
+        waiting.resolve(outputs);
       } catch (err) {
+        this._waiting.delete(msg.id);
         waiting.reject(new Error("rv-playground: " + (err && err.message ? err.message : String(err))));
       }
     }

@@ -6,9 +6,11 @@
 // a year, pages revalidated); the host page, outside the bundle, holds 1 or 5 interactive
 // <rv-playground> elements, each with its own two-line script. Each load is a new browser context
 // (an empty cache), in a window tall enough that no frame waits for scrolling (frames are lazy).
-// For render="page" (embeds mounted in the page, one shared module) and render="frame" (one
-// iframe per embed), prints `BENCH\t<id>\t<value>\t<unit>\t<note>` lines:
-//   page.embeds.<render>.<n>.alive        navigation → every embed's console present (median)
+// For the default (console embeds mounted in the page, one shared console module), view="full"
+// (the full playground in the page, one shared app module) and render="frame" (one iframe per
+// embed), prints `BENCH\t<id>\t<value>\t<unit>\t<note>` lines:
+//   page.embeds.<render>.<n>.alive        navigation → every embed's console present (median);
+//                                          <render>: page (console embeds), full, frame
 //   page.embeds.<render>.5_over_1          that time for five over that time for one
 //   page.embeds.<render>.<n>.wasm_requests requests for a .wasm file the page made (one load), and
 //                                          how many reached the server (the others the HTTP cache
@@ -38,7 +40,7 @@ const median = xs => { const s = [...xs].sort((a, b) => a - b); const n = s.leng
 const hostPage = (render, n) => `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>${n} embeds</title>
 <link rel="icon" href="data:,"><style>body{margin:16px;font:16px system-ui;width:800px}</style></head><body>
 ${Array.from({ length: n }, (_, i) => `<p>Embed ${i + 1}.</p>
-<rv-playground render="${render}" mode="interactive" script="etcd put /e${i} ${i}&#10;etcd get /e${i}"></rv-playground>`).join('\n')}
+<rv-playground ${render === 'full' ? 'view="full"' : `render="${render}"`} mode="interactive" script="etcd put /e${i} ${i}&#10;etcd get /e${i}"></rv-playground>`).join('\n')}
 <script src="rvlab/rv-playground.js"></script></body></html>`;
 
 // In the page and in every frame: count compiles; in the top page: when every embed is alive.
@@ -54,7 +56,8 @@ const probe = () => {
   }
   if (window.top !== window) return;
   const console_ = el => {
-    if (el.renderedIn === 'page') return el.shadowRoot && el.shadowRoot.querySelector('#console-input');
+    // The console embed's input, or the full playground's.
+    if (el.renderedIn === 'page') return el.shadowRoot && el.shadowRoot.querySelector('#console-input, .rvc-input input');
     try { return el.frame && el.frame.contentDocument && el.frame.contentDocument.querySelector('#console-input'); } catch { return null; }
   };
   const tick = () => {
@@ -67,13 +70,13 @@ const probe = () => {
 
 const { server, url, encoding, hits } = await serveDir(dist, {
   compress: true,
-  pages: { '/docs/one-page.html': hostPage('page', 1), '/docs/five-page.html': hostPage('page', 5), '/docs/one-frame.html': hostPage('frame', 1), '/docs/five-frame.html': hostPage('frame', 5) },
+  pages: Object.fromEntries(['page', 'full', 'frame'].flatMap(r => [[`/docs/one-${r}.html`, hostPage(r, 1)], [`/docs/five-${r}.html`, hostPage(r, 5)]])),
   prefix: '/docs/rvlab/',
 });
 
 const browser = await chromium.launch({ executablePath: process.env.CHROMIUM || '/usr/bin/chromium', args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking'] });
 try {
-  for (const render of ['page', 'frame']) {
+  for (const render of ['page', 'full', 'frame']) {
     const alive = {};
     for (const n of [1, 5]) {
       const times = [];
@@ -100,7 +103,7 @@ try {
         await ctx.close();
       }
       alive[n] = median(times);
-      const what = `${n} embed${n > 1 ? 's' : ''} rendered in ${render === 'page' ? 'the page (one shared module)' : 'frames (one app per frame)'}`;
+      const what = `${n} embed${n > 1 ? 's' : ''} rendered in ${render === 'page' ? 'the page (console embeds: one shared console module)' : render === 'full' ? 'the page with view="full" (one shared app module)' : 'frames (one app per frame)'}`;
       emit(`page.embeds.${render}.${n}.alive`, alive[n].toFixed(0), 'ms', `navigation → every console present, ${what}, median of ${RUNS} (${times.map(x => x.toFixed(0)).join(' ')})`);
       emit(`page.embeds.${render}.${n}.wasm_requests`, counts.wasm, '', `wasm requests (${counts.served} reached the server, the rest from the HTTP cache), ${what}`);
       emit(`page.embeds.${render}.${n}.compiles`, counts.compiles, '', `WebAssembly compiles/instantiations, ${what}`);

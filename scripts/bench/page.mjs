@@ -1,7 +1,10 @@
 // Page metrics of the release build in headless Chromium (playwright-core, pinned in dev.sh):
 //   node scripts/bench/page.mjs <dist-dir> [--runs=7] [--objects=10000]
 // Prints `BENCH\t<id>\t<value>\t<unit>\t<note>` lines:
-//   size.{wasm,js}.{raw,gzip,brotli}   bytes of dist/*.wasm and dist/*.js (gzip -9, brotli q11)
+//   size.{wasm,js}.{raw,gzip,brotli}   bytes of the app's wasm and JS (its module and rv-playground.js;
+//                                      gzip -9, brotli q11)
+//   size.embed.{wasm,js}.{raw,gzip,brotli}  the same for the console embed's module (what a
+//                                      documentation page's <rv-playground> downloads)
 //   page.first_paint                   navigation start → first contentful paint: the page's loading
 //                                      line (#rvlab-boot) before the wasm is ready (median)
 //   page.first_render                  navigation start → the app's first element in <body>, not
@@ -37,19 +40,24 @@ const emit = (id, value, unit, note) => console.log(`BENCH\t${id}\t${value}\t${u
 const median = xs => { const s = [...xs].sort((a, b) => a - b); const n = s.length; return n ? (n % 2 ? s[(n - 1) / 2] : (s[n / 2 - 1] + s[n / 2]) / 2) : 0; };
 
 // ---- sizes ----
+// size.*: the full playground (the app's module, its wasm, and rv-playground.js); size.embed.*:
+// what a documentation page's console embed downloads (the console module, its wasm, and
+// rv-playground.js).
 const files = fs.readdirSync(dist);
-for (const ext of ['wasm', 'js']) {
-  const fs_ = files.filter(f => f.endsWith('.' + ext));
-  let raw = 0, gz = 0, br = 0;
-  for (const f of fs_) {
-    const buf = fs.readFileSync(path.join(dist, f));
-    raw += buf.length;
-    gz += zlib.gzipSync(buf, { level: 9 }).length;
-    br += zlib.brotliCompressSync(buf, { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 11, [zlib.constants.BROTLI_PARAM_SIZE_HINT]: buf.length } }).length;
+for (const [prefix, module] of [['size', 'rvlab-web-'], ['size.embed', 'rvlab-embed-']]) {
+  for (const ext of ['wasm', 'js']) {
+    const fs_ = files.filter(f => f.endsWith('.' + ext) && (f.startsWith(module) || f === 'rv-playground.js'));
+    let raw = 0, gz = 0, br = 0;
+    for (const f of fs_) {
+      const buf = fs.readFileSync(path.join(dist, f));
+      raw += buf.length;
+      gz += zlib.gzipSync(buf, { level: 9 }).length;
+      br += zlib.brotliCompressSync(buf, { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 11, [zlib.constants.BROTLI_PARAM_SIZE_HINT]: buf.length } }).length;
+    }
+    emit(`${prefix}.${ext}.raw`, raw, 'B', fs_.join(' '));
+    emit(`${prefix}.${ext}.gzip`, gz, 'B', 'gzip -9');
+    emit(`${prefix}.${ext}.brotli`, br, 'B', 'brotli q11');
   }
-  emit(`size.${ext}.raw`, raw, 'B', fs_.join(' '));
-  emit(`size.${ext}.gzip`, gz, 'B', 'gzip -9');
-  emit(`size.${ext}.brotli`, br, 'B', 'brotli q11');
 }
 
 // ---- static server ----

@@ -92,8 +92,15 @@ const issueRows = () => {
   const wb = page.get('size.wasm.brotli'), jb = page.get('size.js.brotli');
   {
     const tot = wb && jb ? { value: wb.value + jb.value, unit: 'B' } : null;
-    rows.push({ figure: 'wasm + JS, brotli', n: '—', w: '—', ratio: '—', p: fmt(tot), target: '≤ 200 KB now, ≤ 150 KB the goal',
+    rows.push({ figure: 'the full playground: wasm + JS, brotli', n: '—', w: '—', ratio: '—', p: fmt(tot), target: '≤ 200 KB now, ≤ 150 KB the goal',
       met: tot ? `${yes(tot.value <= 200 * 1024)} / ${yes(tot.value <= 150 * 1024)}` : '—', why: PAGE_ONLY });
+  }
+  // Issue 34: what a documentation embed downloads (the console embed's module).
+  const ewb = page.get('size.embed.wasm.brotli'), ejb = page.get('size.embed.js.brotli');
+  if (ewb && ejb) {
+    const tot = { value: ewb.value + ejb.value, unit: 'B' };
+    rows.push({ figure: 'a documentation embed (the console embed): wasm + JS, brotli', n: '—', w: '—', ratio: '—', p: fmt(tot), target: '≤ 250 KB (issue 34), ≤ 150 KB the goal',
+      met: `${yes(tot.value <= 250 * 1000)} / ${yes(tot.value <= 150 * 1000)}`, why: PAGE_ONLY });
   }
   add('navigation → first render: the console present (median of the loads, served compressed)', { page: 'page.first_render', on: 'page', test: v => v <= 150, target: '≤ 150 ms', why: PAGE_ONLY });
   const cmd = largest(page, /^page\.console_cmd\.(\d+)$/);
@@ -173,11 +180,11 @@ print(issueRows().map(r => [r.figure, r.n, r.w, r.ratio, r.p, r.target, r.met, r
 
 // Issue 34: a page with five embeds makes one wasm request and one compile, and all five are
 // alive within 1.3× the time of one (scripts/bench/embeds.mjs).
-const renders = ['page', 'frame'].filter(r => page.has(`page.embeds.${r}.5.alive`));
+const renders = ['page', 'full', 'frame'].filter(r => page.has(`page.embeds.${r}.5.alive`));
 if (renders.length) {
   emit(markdown ? '\n**Issue 34: several embeds on one page**\n' : '\nIssue 34: several embeds on one page:');
   const rows = [];
-  const how = { page: '`render="page"`: the page\'s embeds share one module', frame: '`render="frame"`: one app per frame' };
+  const how = { page: 'in the page: console embeds share the console module', full: 'in the page, `view="full"`: the embeds share the app\'s module', frame: '`render="frame"`: one app per frame' };
   for (const r of renders) {
     const g = k => page.get(`page.embeds.${r}.${k}`);
     const cell = k => fmt(g(k));

@@ -9,6 +9,9 @@
 #                     www/index.html's data-wasm-opt="s" makes Trunk run)
 #   RVLAB_SIZE_OUT    where the builds go (default target/size/<label>)
 #   RVLAB_SIZE_LABEL  the label of this build (default: "default", or the cargo args)
+#   RVLAB_SIZE_BIN    the binary (default rvlab-web, the app; rvlab-embed with
+#                     --no-default-features is the console embed's module, as www/index.html
+#                     builds it)
 #
 # The steps are Trunk 0.21's: `cargo build --release --target=wasm32-unknown-unknown --bin
 # rvlab-web`, `wasm-bindgen --target=web --out-name=rvlab-web --no-typescript`, `wasm-opt
@@ -34,9 +37,10 @@ out=${RVLAB_SIZE_OUT:-target/size/$label}
 mkdir -p "$out"
 IFS=';' read -r -a opts <<< "${RVLAB_SIZE_OPTS:--Os}"
 
-echo "== cargo build --release --target=wasm32-unknown-unknown --bin rvlab-web $*" >&2
-cargo build --release --target=wasm32-unknown-unknown --bin rvlab-web "$@" >&2
-cp target/wasm32-unknown-unknown/release/rvlab-web.wasm "$out/cargo.wasm"
+bin=${RVLAB_SIZE_BIN:-rvlab-web}
+echo "== cargo build --release --target=wasm32-unknown-unknown --bin $bin $*" >&2
+cargo build --release --target=wasm32-unknown-unknown --bin "$bin" "$@" >&2
+cp "target/wasm32-unknown-unknown/release/$bin.wasm" "$out/cargo.wasm"
 
 echo "== wasm-bindgen $bindgen_version" >&2
 "$bindgen" --target=web --out-dir="$out/bindgen" --out-name=rvlab-web --no-typescript "$out/cargo.wasm"

@@ -1,8 +1,12 @@
 #!/bin/sh
 # Trunk post_build hook (Trunk.toml [[hooks]]): writes this build's content-hashed file names
-# (wasm-bindgen's ES module, the wasm, the stylesheet) into the staged rv-playground.js, so a
-# <rv-playground render="page"> element imports the app's module itself (one download and one
-# compile for every embed of a page) without fetching index.html to learn the names.
+# (the app's ES module, its wasm and the stylesheet; the console embed's module and wasm) into
+# the staged rv-playground.js, so an <rv-playground render="page"> element imports the modules
+# itself (one download and one compile for every embed of a page) without fetching index.html
+# to learn the names. Trunk names the console embed's module (built as a "worker") without a
+# hash: it is renamed here by its content's, so no host serves a stale one. The staged
+# rv-playground.js also loses its comments (whole comment lines only; the source keeps them):
+# a documentation page downloads it with every embed.
 # Fails the build when the names are not found exactly once or the marker line is missing.
 set -eu
 dir=${TRUNK_STAGING_DIR:?run by Trunk as a post_build hook}
@@ -14,13 +18,25 @@ one() { # one GLOB-PATTERN: the single staged file matching it, as a relative na
 module=$(one 'rvlab-web-*[!g].js')
 wasm=$(one 'rvlab-web-*_bg.wasm')
 css=$(one 'style-*.css')
+one 'rvlab-embed.js' > /dev/null
+one 'rvlab-embed_bg.wasm' > /dev/null
+hash=$(cat "$dir/rvlab-embed.js" "$dir/rvlab-embed_bg.wasm" | sha256sum | cut -c1-16)
+cmodule=rvlab-embed-$hash.js
+cwasm=rvlab-embed-${hash}_bg.wasm
+mv "$dir/rvlab-embed.js" "$dir/$cmodule"
+mv "$dir/rvlab-embed_bg.wasm" "$dir/$cwasm"
 js=$dir/rv-playground.js
 marker='var BUILD = null; // rvlab:build'
 grep -qF "$marker" "$js" || { echo "embed-names.sh: no '$marker' line in $js" >&2; exit 1; }
-line="var BUILD = { module: \"./$module\", wasm: \"./$wasm\", css: \"./$css\" }; // rvlab:build"
+line="var BUILD = { module: \"./$module\", wasm: \"./$wasm\", css: \"./$css\", console: { module: \"./$cmodule\", wasm: \"./$cwasm\" } }; // rvlab:build"
 tmp=$js.tmp
-while IFS= read -r l || [ -n "$l" ]; do
-  if [ "$l" = "  $marker" ]; then printf '  %s\n' "$line"; else printf '%s\n' "$l"; fi
-done < "$js" > "$tmp"
+# Lines that are only a comment (// …, or the lines of a /* … */ block that starts a line) go.
+awk -v marker="  $marker" -v line="  $line" '
+  $0 == marker { print line; next }
+  block { if ($0 ~ /\*\/[ \t]*$/) block = 0; next }
+  /^[ \t]*\/\*/ { if ($0 !~ /\*\/[ \t]*$/) block = 1; next }
+  /^[ \t]*\/\// { next }
+  { print }
+' "$js" > "$tmp"
 mv "$tmp" "$js"
 grep -qF "$line" "$js" || { echo "embed-names.sh: the marker line must be indented by two spaces" >&2; exit 1; }

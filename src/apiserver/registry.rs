@@ -229,6 +229,11 @@ pub fn delete(ctx: &mut WriteCtx<'_>, req: &ApiRequest) -> WriteResult {
 /// one, unless the patch set another → 409; an unchanged object writes nothing). A missing
 /// object is a 404, except for server-side apply, which creates it.
 pub fn patch(ctx: &mut WriteCtx<'_>, req: &ApiRequest) -> WriteResult {
+    // The console embed's module serves no PATCH (`script::extra`; its session refuses the
+    // line first): what an apiserver answers for a verb a resource does not serve.
+    if !cfg!(feature = "sandbox") {
+        return (Err(Status::method_not_allowed()), Why::new(Rule::RequestRejected));
+    }
     let info = req.resource;
     let name = req.name.as_deref().unwrap_or("");
     let Some(p) = &req.patch else {

@@ -438,7 +438,8 @@ pub fn parse_request_styled(
                 ..req(Verb::DeleteCollection, info, Some(ns), None)
             })
         }
-        (Route::Item(info, ns, name), "PATCH") => {
+        // The console embed's module serves no PATCH (`script::extra`): MethodNotAllowed below.
+        (Route::Item(info, ns, name), "PATCH") if cfg!(feature = "sandbox") => {
             let ty = content_type
                 .map(|c| c.split(';').next().unwrap_or("").trim())
                 .and_then(|c| PATCH_TYPES.into_iter().find(|t| t.content_type() == c));

@@ -8,11 +8,13 @@ use wasm_bindgen::JsCast;
 use wasm_bindgen::prelude::*;
 
 use super::json::AsJs;
+#[cfg(feature = "sandbox")]
 use crate::script::Session;
 use crate::script::batch::{self, ScriptRefusal, Size};
 
 /// A sandbox driven from JavaScript: `new Lab()` (or `new Lab({explain: true})`, as
 /// `rvlab run --explain`), `lab.run(script)` → an Array of output objects, `lab.reset()`.
+#[cfg(feature = "sandbox")]
 #[wasm_bindgen]
 pub struct Lab {
     session: Session,
@@ -21,6 +23,7 @@ pub struct Lab {
     next_line: usize,
 }
 
+#[cfg(feature = "sandbox")]
 #[wasm_bindgen]
 impl Lab {
     /// A fresh sandbox. `options` may be left out, or be `{explain: true|false}`; anything else
@@ -78,10 +81,12 @@ impl Lab {
     }
 }
 
+#[cfg(feature = "sandbox")]
 fn type_error(message: &str) -> JsValue {
     js_sys::TypeError::new(message).into()
 }
 
+#[cfg(feature = "sandbox")]
 fn explain_option(options: &JsValue) -> Result<bool, JsValue> {
     if options.is_undefined() || options.is_null() {
         return Ok(false);

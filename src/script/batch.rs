@@ -70,6 +70,16 @@ impl LineError for ScriptRefusal {
     }
 }
 
+/// Splits pasted or imported text into the lines a console logs (blank lines dropped, CRLF
+/// tolerated): the app's console and the console embed number their lines alike.
+pub fn split_script(text: &str) -> Vec<String> {
+    text.lines()
+        .map(|l| l.trim_end_matches('\r').trim())
+        .filter(|l| !l.is_empty())
+        .map(String::from)
+        .collect()
+}
+
 /// The size of a script text, measured as it is read (a caller may feed it in pieces).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub struct Size {

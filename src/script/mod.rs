@@ -10,6 +10,7 @@ pub mod session;
 pub use outcome::{LineFailure, LineOutcome};
 pub use session::Session;
 pub mod expect;
+pub mod extra;
 pub mod kubectl;
 pub mod lex;
 pub mod line_error;

@@ -13,6 +13,7 @@ use std::fmt;
 use serde::Serialize;
 
 use super::budget::{MAX_TIMER_ROUNDS, TooMuchWork};
+use super::extra::Extra;
 use super::line_error::LineError;
 use crate::cluster::SettingError;
 
@@ -49,6 +50,9 @@ pub enum Refusal {
     PagerResource { resource: String },
     /// `set <name> <value>` that names no setting or gives it a value it does not take.
     Setting { error: SettingError },
+    /// A line the console embed's module does not run (`script::extra`); only that module
+    /// refuses it, and the embed then loads the full playground instead of showing this.
+    NotInModule { part: Extra },
 }
 
 impl From<SettingError> for Refusal {
@@ -109,6 +113,9 @@ impl LineError for Refusal {
                 format!("pager list：未知的资源 {resource:?}；apiserver 只提供 pods 和 configmaps")
             }
             Refusal::Setting { error } => setting_zh(error),
+            Refusal::NotInModule { part } => {
+                format!("这个嵌入的模块不运行 {part} 行；完整的 playground 会运行它")
+            }
         }
     }
 }
@@ -209,6 +216,9 @@ impl fmt::Display for Refusal {
                 )
             }
             Refusal::Setting { error } => write!(f, "{error}"),
+            Refusal::NotInModule { part } => {
+                write!(f, "this embed's module does not run {part} lines; the full playground does")
+            }
         }
     }
 }
@@ -241,6 +251,7 @@ mod tests {
             Refusal::NoPager,
             Refusal::PagerPath { path: "/apis/x".into() },
             Refusal::PagerResource { resource: "widgets".into() },
+            Refusal::NotInModule { part: Extra::Patch },
         ]
         .into_iter()
         .chain(
@@ -363,9 +374,10 @@ mod tests {
             Refusal::PagerPath { .. } => "pager-path",
             Refusal::PagerResource { .. } => "pager-resource",
             Refusal::Setting { .. } => "setting",
+            Refusal::NotInModule { .. } => "not-in-module",
         }
     }
-    const KINDS: usize = 14;
+    const KINDS: usize = 15;
 
     /// The same for a `set` line's error; `all()` holds one of each.
     fn setting_kind(e: &SettingError) -> &'static str {

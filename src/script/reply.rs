@@ -387,3 +387,37 @@ fn continue_rv(v: &Value) -> Option<i64> {
     let token = text(v, "/metadata/continue").filter(|t| !t.is_empty())?;
     ContinueToken::decode(&token).ok().map(|t| t.rv)
 }
+
+/// The standard text of an HTTP status code.
+pub fn status_text(code: u64) -> &'static str {
+    match code {
+        200 => "OK",
+        201 => "Created",
+        202 => "Accepted",
+        204 => "No Content",
+        400 => "Bad Request",
+        401 => "Unauthorized",
+        403 => "Forbidden",
+        404 => "Not Found",
+        405 => "Method Not Allowed",
+        409 => "Conflict",
+        410 => "Gone",
+        422 => "Unprocessable Entity",
+        429 => "Too Many Requests",
+        500 => "Internal Server Error",
+        503 => "Service Unavailable",
+        504 => "Gateway Timeout",
+        _ => "",
+    }
+}
+
+/// The status line of an API answer, e.g. `410 Gone — Expired`.
+pub fn status_line(a: &ApiReply) -> String {
+    let code = u64::from(a.code);
+    let mut s = format!("{code} {}", status_text(code)).trim_end().to_string();
+    if let Some(reason) = a.reason() {
+        s.push_str(" — ");
+        s.push_str(reason);
+    }
+    s
+}

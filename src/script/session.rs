@@ -8,6 +8,7 @@ use std::collections::BTreeMap;
 use serde_json::{Map, Value, json};
 
 pub use super::checkpoints::Checkpoints;
+use super::extra::Extra;
 use super::outcome::{LineFailure, LineOutcome};
 use super::parse::{Command, EtcdCommand, InformerCommand, Method, parse_line};
 use super::refusal::Refusal;
@@ -30,6 +31,7 @@ pub struct Session {
     /// Watches whose connection the script dropped (`drop wN`): their client reads nothing more.
     dropped: std::collections::BTreeSet<String>,
     /// A pager the script stopped between pages (`pager list … pages=<n>`).
+    #[cfg_attr(not(feature = "sandbox"), allow(dead_code))]
     pager: super::clients::OpenPager,
     watch_seq: usize,
     /// 0-based index of the apiserver that requests go to.
@@ -251,7 +253,18 @@ impl Session {
         }
         let mut failure = None;
         let mut command = None;
-        let mut out = match parse_line(t) {
+        // The console embed's module knows a line of the language's extras by its first word.
+        let parsed = match Extra::of_first_word(t).filter(|_| !Extra::ALL_COMPILED) {
+            Some(part) => Ok(Err(part)),
+            None => parse_line(t).map(Ok),
+        };
+        let mut out = match parsed {
+            Ok(Err(part)) => {
+                let f = LineFailure::Refused(Refusal::NotInModule { part });
+                let out = f.output();
+                failure = Some(f);
+                out
+            }
             Err(e) => {
                 self.parse_errors += 1;
                 let f = LineFailure::Syntax(e);
@@ -259,7 +272,15 @@ impl Session {
                 failure = Some(f);
                 out
             }
-            Ok(Command::Expect(exp)) => {
+            Ok(Ok(cmd)) if let Some(part) = Extra::missing(&cmd) => {
+                let f = LineFailure::Refused(Refusal::NotInModule { part });
+                let out = f.output();
+                failure = Some(f);
+                command = Some(cmd);
+                out
+            }
+            #[cfg(feature = "sandbox")]
+            Ok(Ok(Command::Expect(exp))) => {
                 let parsed = Some(Command::Expect(exp.clone()));
                 let known = &self.informers;
                 let explain = self.explain;
@@ -296,7 +317,7 @@ impl Session {
                     client_log: None,
                 });
             }
-            Ok(cmd) => {
+            Ok(Ok(cmd)) => {
                 self.line = line_no;
                 command = Some(cmd.clone());
                 self.reply = Reply::Other;
@@ -397,6 +418,7 @@ impl Session {
     /// answer before), each shown as its request line with its answer; the line's own `code`,
     /// `body`/`watch` are those of its last request that is not a follow-up check (see
     /// `script::kubectl`).
+    #[cfg_attr(not(feature = "sandbox"), allow(dead_code))]
     fn kubectl(&mut self, cmd: crate::script::kubectl::KubectlCommand) -> Value {
         use crate::script::kubectl::{Answer, Plan};
         let mut plan = Plan::new(cmd);
@@ -445,6 +467,10 @@ impl Session {
 
     fn execute(&mut self, cmd: Command) -> Result<Value, Refusal> {
         Ok(match cmd {
+            #[cfg(not(feature = "sandbox"))]
+            Command::Request { method: Method::Patch(_), .. } => {
+                return Err(Refusal::NotInModule { part: Extra::Patch });
+            }
             Command::Request { method, target, body, held } => {
                 self.cluster.hold_next(held);
                 let content_type = match method {
@@ -454,7 +480,21 @@ impl Session {
                 let body = body.map(|b| b.to_string());
                 Value::Object(self.request(method.as_str(), content_type, &target, body.as_deref()))
             }
+            #[cfg(feature = "sandbox")]
             Command::Kubectl(k) => self.kubectl(k),
+            // Refused by `run_line_outcome` before they get here (`Extra::missing`); without
+            // these arms the module keeps none of their code.
+            // Refused by `run_line_outcome` before they get here (`Extra::missing`); with these
+            // arms the console embed's module keeps none of their code.
+            #[cfg(not(feature = "sandbox"))]
+            Command::Kubectl(_) => return Err(Refusal::NotInModule { part: Extra::Kubectl }),
+            #[cfg(not(feature = "sandbox"))]
+            Command::Informer(_)
+            | Command::DropInformer(_)
+            | Command::Pager(_)
+            | Command::PagerNext { .. } => {
+                return Err(Refusal::NotInModule { part: Extra::Clients });
+            }
             Command::Events { watch } if self.dropped.contains(&watch) => {
                 if let Some(r) = self.watch_records.get_mut(&watch) {
                     r.script.reads.push(self.line);
@@ -561,6 +601,7 @@ impl Session {
                 self.advance(d);
                 json!({"now": crate::clock::Duration(self.cluster.clock().now().0).to_string()})
             }
+            #[cfg(feature = "sandbox")]
             Command::Informer(cmd) => self.informer(cmd)?,
             Command::Drop(watch) => match self.watches.get(&watch).copied() {
                 None => return Err(Refusal::NoWatch { watch, hint: false }),
@@ -571,6 +612,7 @@ impl Session {
                     json!({"dropped": watch})
                 }
             },
+            #[cfg(feature = "sandbox")]
             Command::DropInformer(name) => match self.informers.get_mut(&name) {
                 Some(inf) => {
                     inf.drop_connection();
@@ -578,6 +620,7 @@ impl Session {
                 }
                 None => return Err(Refusal::NoInformer { name }),
             },
+            #[cfg(feature = "sandbox")]
             Command::Pager(p) => {
                 let a = super::clients::pager_list(
                     &mut self.cluster,
@@ -588,6 +631,7 @@ impl Session {
                 )?;
                 self.pager_answer(a)
             }
+            #[cfg(feature = "sandbox")]
             Command::PagerNext { pages } => {
                 let a = super::clients::pager_next(&mut self.cluster, pages, self.explain, &mut self.pager)?;
                 self.pager_answer(a)
@@ -777,7 +821,7 @@ impl Session {
         let target = self.cluster.now() + d;
         loop {
             let mut t = self.cluster.next_wakeup().min(target);
-            for inf in self.informers.values() {
+            for inf in self.informers.values().filter(|_| Extra::ALL_COMPILED) {
                 if let Some(w) = inf.next_wakeup() {
                     t = t.min(w.max(self.cluster.now()));
                 }
@@ -791,6 +835,7 @@ impl Session {
     }
 
     /// A pager line's output; its reply and decisions are the line's.
+    #[cfg_attr(not(feature = "sandbox"), allow(dead_code))]
     fn pager_answer(&mut self, a: super::clients::PagerAnswer) -> Value {
         self.reply = a.reply;
         self.client_log = a.log;
@@ -798,6 +843,7 @@ impl Session {
     }
 
     /// An informer line's output (`informer start|show|stop`); its decisions are the line's.
+    #[cfg_attr(not(feature = "sandbox"), allow(dead_code))]
     fn informer_report(&mut self, r: &InformerReport) -> Value {
         if self.explain {
             self.client_log = Some(r.log.iter().map(super::why::informer::log_entry).collect());
@@ -806,11 +852,16 @@ impl Session {
     }
 
     fn poll_informers(&mut self) {
+        // The console embed's module starts no informer (`script::extra`).
+        if !Extra::ALL_COMPILED {
+            return;
+        }
         for inf in self.informers.values_mut() {
             inf.poll(&mut self.cluster);
         }
     }
 
+    #[cfg_attr(not(feature = "sandbox"), allow(dead_code))]
     fn informer(&mut self, cmd: InformerCommand) -> Result<Value, Refusal> {
         Ok(match cmd {
             InformerCommand::Start { name, resource, namespace, mode, apiservers, resync } => {

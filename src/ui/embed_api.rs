@@ -16,7 +16,7 @@ use super::browser::{Listener, On};
 use super::embed_port::{self, message, post};
 use super::state::{Action, LabHandle};
 use crate::embed::message::{self as decode, Command};
-use crate::embed::{text_of, to_js};
+use crate::embed::{READ_ONLY, text_of, to_js};
 use crate::script::batch::{self, Size};
 
 /// The `id` of a message: a string or a finite number, else `null`.
@@ -99,8 +99,6 @@ fn runner(lab: &LabHandle) -> embed_port::Runner {
         Ok(run(&lab, script))
     })
 }
-
-const READ_ONLY: &str = "this embed is read-only (mode=readonly) and runs no lines; use mode=interactive";
 
 /// In an embed framed by a page: takes the page's commands until unmounted, and says
 /// `{type: "rvlab:ready"}` once mounted. The listener is made again whenever the sandbox changes

@@ -7,7 +7,7 @@ use serde_json::{Value, json};
 use super::model::Entry;
 use crate::apiserver::continue_token::ContinueToken;
 use crate::apiserver::watch::FrameType;
-use crate::script::reply::{ApiReply, At, Body, EventFacts, EventsReply, ObjectFacts, Reply, object_json};
+use crate::script::reply::{At, Body, EventFacts, EventsReply, ObjectFacts, Reply, object_json};
 use crate::script::why::OutputWhy;
 
 /// The request builder's verbs: the apiserver's own (its `ALL` is what the builder offers).
@@ -231,39 +231,7 @@ pub fn create_line(resource: &str, namespace: &str, name: &str) -> String {
     request_line(&spec)
 }
 
-/// The standard text of an HTTP status code.
-pub fn status_text(code: u64) -> &'static str {
-    match code {
-        200 => "OK",
-        201 => "Created",
-        202 => "Accepted",
-        204 => "No Content",
-        400 => "Bad Request",
-        401 => "Unauthorized",
-        403 => "Forbidden",
-        404 => "Not Found",
-        405 => "Method Not Allowed",
-        409 => "Conflict",
-        410 => "Gone",
-        422 => "Unprocessable Entity",
-        429 => "Too Many Requests",
-        500 => "Internal Server Error",
-        503 => "Service Unavailable",
-        504 => "Gateway Timeout",
-        _ => "",
-    }
-}
-
-/// The status line of an API answer, e.g. `410 Gone — Expired`.
-pub fn status_line(a: &ApiReply) -> String {
-    let code = u64::from(a.code);
-    let mut s = format!("{code} {}", status_text(code)).trim_end().to_string();
-    if let Some(reason) = a.reason() {
-        s.push_str(" — ");
-        s.push_str(reason);
-    }
-    s
-}
+pub use crate::script::reply::{status_line, status_text};
 
 /// Whether a line is an error of any kind: it did not run (`failed`), or its answer is a Status
 /// failure, etcd's error or a client's.
@@ -489,14 +457,7 @@ impl Seen {
     }
 }
 
-/// Splits pasted or imported text into script lines (blank lines dropped, CRLF tolerated).
-pub fn split_script(text: &str) -> Vec<String> {
-    text.lines()
-        .map(|l| l.trim_end_matches('\r').trim())
-        .filter(|l| !l.is_empty())
-        .map(String::from)
-        .collect()
-}
+pub use crate::script::batch::split_script;
 
 /// The next free `<prefix>-<n>` names for "create N objects": past every `<prefix>-<n>` named in
 /// the answers so far (objects answered, list items, watch frames).

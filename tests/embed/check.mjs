@@ -57,7 +57,7 @@ if (failed) await finish();
 const moduleFile = modules[0];
 const moduleText = fs.readFileSync(path.join(dist, moduleFile), 'utf8');
 check(/export class Lab\b/.test(moduleText), `${moduleFile} exports class Lab`);
-const wasmFile = fs.readdirSync(dist).find(f => f.endsWith('_bg.wasm'));
+const wasmFile = fs.readdirSync(dist).find(f => /^rvlab-web-.*_bg\.wasm$/.test(f));
 
 /** What `rvlab run [--explain] -` prints for `script`: its exit status and parsed objects. */
 function cli(script, explain = false) {

@@ -5,7 +5,8 @@
 // server on 127.0.0.1 (a free port); the host page is /docs/page.html, outside the bundle. Any
 // other request, and any request that would leave the machine, is refused and counted as a failure.
 //
-// Checked, on a page of five embeds (two interactive ones in different languages and themes, a
+// The elements say view="full" (the console embed a page shows by default is
+// tests/embed/console.mjs's). Checked, on a page of five embeds (two interactive ones in different languages and themes, a
 // guided lesson, a read-only one of fixed height, an empty interactive one): the build wrote the
 // bundle's file names into rv-playground.js; the page makes ONE wasm request and ONE
 // WebAssembly compile/instantiate (counted by wrapping every WebAssembly entry point in an init
@@ -41,7 +42,7 @@ for (const f of ['index.html', 'rv-playground.js']) check(fs.existsSync(path.joi
 if (t.failed) finish();
 {
   const js = fs.readFileSync(path.join(dist, 'rv-playground.js'), 'utf8');
-  const m = js.match(/var BUILD = \{ module: "\.\/([^"]+)", wasm: "\.\/([^"]+)", css: "\.\/([^"]+)" \}; \/\/ rvlab:build/);
+  const m = js.match(/var BUILD = \{ module: "\.\/([^"]+)", wasm: "\.\/([^"]+)", css: "\.\/([^"]+)", console: \{[^}]*\} \}; \/\/ rvlab:build/);
   check(!!m && m.slice(1).every(f => fs.existsSync(path.join(dist, f))),
     "the build wrote its module, wasm and stylesheet names into rv-playground.js (and they are the bundle's files)", m ? m.slice(1).join(', ') : 'no BUILD line');
 }
@@ -53,11 +54,11 @@ try { ({ chromium } = require(pwPath)); } catch (e) { check(false, 'playwright-c
 const PAGE = `<!doctype html><html lang="fr"><head><meta charset="utf-8"><title>five embeds</title>
 <link rel="icon" href="data:,"><style>body{margin:16px;font:16px serif;width:800px}rv-playground{margin:12px 0}</style></head>
 <body><h1>Cinq</h1>
-<rv-playground id="a" mode="interactive" lang="en" theme="light" script="etcd put /a 1"></rv-playground>
-<rv-playground id="b" mode="interactive" lang="zh" theme="dark" script="etcd put /b 2"></rv-playground>
+<rv-playground id="a" view="full" mode="interactive" lang="en" theme="light" script="etcd put /a 1"></rv-playground>
+<rv-playground id="b" view="full" mode="interactive" lang="zh" theme="dark" script="etcd put /b 2"></rv-playground>
 <rv-playground id="c" render="page" lesson="paging"></rv-playground>
-<rv-playground id="d" mode="readonly" height="300" script="etcd put /d 4&#10;etcd get /d"></rv-playground>
-<rv-playground id="e" mode="interactive"></rv-playground>
+<rv-playground id="d" view="full" mode="readonly" height="300" script="etcd put /d 4&#10;etcd get /d"></rv-playground>
+<rv-playground id="e" view="full" mode="interactive"></rv-playground>
 <p id="after">After the embeds.</p>
 <script>
 window.seen = [];
@@ -244,6 +245,7 @@ const boxes = async () => {
 {
   const r = await page.evaluate(async () => {
     const el = document.createElement('rv-playground');
+    el.setAttribute('view', 'full');
     el.setAttribute('mode', 'interactive');
     const p = el.run('etcd put /f 1\netcd get /f');
     document.body.appendChild(el);
