@@ -76,3 +76,21 @@ export async function serveStatic(root, prefix, page = () => null) {
   const origin = `http://127.0.0.1:${server.address().port}`;
   return { server, origin, base: origin + prefix, misses };
 }
+
+/**
+ * Headless Chromium with one page for the checks against a bundle served at `origin`: any request
+ * elsewhere is aborted and recorded in `misses`; the page's console errors and uncaught errors
+ * are collected in `errors`. When Chromium does not start, the check fails and the run ends.
+ */
+export async function openHostPage(chromium, origin, misses, { check, finish, server }) {
+  let browser;
+  try { browser = await launchChromium(chromium); } catch (e) { check(false, 'headless Chromium starts', String(e).split('\n')[0]); server.close(); finish(); }
+  const ctx = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+  await ctx.route(u => !u.href.startsWith(origin), r => { misses.push(r.request().url()); r.abort(); });
+  const page = await ctx.newPage();
+  page.setDefaultTimeout(60000);
+  const errors = [];
+  page.on('console', m => { if (m.type() === 'error') errors.push(m.text()); });
+  page.on('pageerror', e => errors.push(String(e)));
+  return { browser, ctx, page, errors };
+}

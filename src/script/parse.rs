@@ -53,7 +53,6 @@ use std::fmt;
 use serde_json::Value;
 
 use super::expect::Expectation;
-use super::extra::Extra;
 pub use super::lex::ParseError;
 pub(crate) use super::lex::{Words, json_str, quoted, word};
 use super::syntax::{JsonPart, OneOf, Part, Problem};
@@ -246,9 +245,10 @@ pub fn parse_line(line: &str) -> Result<Command, ParseError> {
         "POST" => parse_request(Method::Post, &mut w),
         "PUT" => parse_request(Method::Put, &mut w),
         "DELETE" => parse_request(Method::Delete, &mut w),
-        // The console embed's module has no arms for the language's extras (`script::extra`):
-        // its session refuses such a line by its first word before parsing it.
-        "PATCH" if Extra::ALL_COMPILED => parse_request(Method::Patch(PatchType::Merge), &mut w),
+        // The console embed's module (no `sandbox` feature) has no arms for the language's
+        // extras: its session refuses such a line by its first word before parsing it
+        // (`script::extra::Extra::of_first_word`).
+        "PATCH" if cfg!(feature = "sandbox") => parse_request(Method::Patch(PatchType::Merge), &mut w),
         "events" => {
             let watch = w.word("events", Part::WatchId, U_EVENTS)?;
             w.end("events", U_EVENTS)?;
@@ -305,7 +305,7 @@ pub fn parse_line(line: &str) -> Result<Command, ParseError> {
                 _ => Command::Cancel(id),
             })
         }
-        "informer" if Extra::ALL_COMPILED => parse_informer(&mut w).map(Command::Informer),
+        "informer" if cfg!(feature = "sandbox") => parse_informer(&mut w).map(Command::Informer),
         "drop" => {
             let tok = w.next_token().map_err(|e| e.at("drop"))?;
             match tok {
@@ -321,9 +321,11 @@ pub fn parse_line(line: &str) -> Result<Command, ParseError> {
                 None => Err(ParseError::missing("drop", Part::WatchIdOrInformer, U_DROP)),
             }
         }
-        "pager" if Extra::ALL_COMPILED => parse_pager(&mut w),
-        "kubectl" if Extra::ALL_COMPILED => super::kubectl::parse(&mut w).map(Command::Kubectl),
-        "expect" if Extra::ALL_COMPILED => super::expect::parse_expectation(w.rest()).map(Command::Expect),
+        "pager" if cfg!(feature = "sandbox") => parse_pager(&mut w),
+        "kubectl" if cfg!(feature = "sandbox") => super::kubectl::parse(&mut w).map(Command::Kubectl),
+        "expect" if cfg!(feature = "sandbox") => {
+            super::expect::parse_expectation(w.rest()).map(Command::Expect)
+        }
         other => {
             let upper = other.to_ascii_uppercase();
             let got = other.to_string();

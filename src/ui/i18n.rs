@@ -45,14 +45,11 @@ impl Lang {
 
     /// `en`, `zh`, and also browser tags such as `zh-CN`, `zh-Hans`, `en-US`.
     pub fn parse(s: &str) -> Option<Lang> {
-        let s = s.trim().to_ascii_lowercase();
-        if s == "en" || s.starts_with("en-") {
-            Some(Lang::En)
-        } else if s == "zh" || s.starts_with("zh-") || s.starts_with("zh_") {
-            Some(Lang::Zh)
-        } else {
-            None
-        }
+        // The console embed reads its `lang` attribute the same way.
+        crate::embed::console::words::parse_lang(s).map(|l| match l {
+            crate::script::why::Lang::En => Lang::En,
+            crate::script::why::Lang::Zh => Lang::Zh,
+        })
     }
 
     /// The first language in the browser's preference list that we have; English otherwise.

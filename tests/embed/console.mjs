@@ -26,7 +26,7 @@ import fs from 'node:fs';
 import zlib from 'node:zlib';
 import path from 'node:path';
 import { createRequire } from 'node:module';
-import { bundleArgs, launchChromium, pwPath, serveStatic, tap, until } from '../browser.mjs';
+import { bundleArgs, openHostPage, pwPath, serveStatic, tap, until } from '../browser.mjs';
 import { countWasmCompiles } from './view.mjs';
 
 const require = createRequire(import.meta.url);
@@ -88,15 +88,7 @@ const PAGE2 = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title
 const { server, origin, misses } = await serveStatic(dist, PREFIX,
   p => (p === '/docs/page.html' ? PAGE : p === '/docs/page2.html' || p === '/docs/page3.html' ? PAGE2 : null));
 
-let browser;
-try { browser = await launchChromium(chromium); } catch (e) { check(false, 'headless Chromium starts', String(e).split('\n')[0]); server.close(); finish(); }
-const ctx = await browser.newContext({ viewport: { width: 1280, height: 800 } });
-await ctx.route(u => !u.href.startsWith(origin), r => { misses.push(r.request().url()); r.abort(); });
-const page = await ctx.newPage();
-page.setDefaultTimeout(60000);
-const errors = [];
-page.on('console', m => { if (m.type() === 'error') errors.push(m.text()); });
-page.on('pageerror', e => errors.push(String(e)));
+const { browser, ctx, page, errors } = await openHostPage(chromium, origin, misses, { check, finish, server });
 const wasm = [];
 const bytes = {};
 page.on('request', r => { if (new URL(r.url()).pathname.endsWith('.wasm')) wasm.push(path.basename(new URL(r.url()).pathname)); });

@@ -27,7 +27,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { createRequire } from 'node:module';
-import { bundleArgs, launchChromium, pwPath, serveStatic, sleep, tap, until } from '../browser.mjs';
+import { bundleArgs, openHostPage, pwPath, serveStatic, sleep, tap, until } from '../browser.mjs';
 import { countWasmCompiles } from './view.mjs';
 
 const require = createRequire(import.meta.url);
@@ -71,15 +71,7 @@ document.addEventListener('rv-output', e => window.seen.push({ target: e.target.
 
 const { server, origin, base, misses } = await serveStatic(dist, PREFIX, p => (p === '/docs/page.html' ? PAGE : null));
 
-let browser;
-try { browser = await launchChromium(chromium); } catch (e) { check(false, 'headless Chromium starts', String(e).split('\n')[0]); server.close(); finish(); }
-const ctx = await browser.newContext({ viewport: { width: 1280, height: 800 } });
-await ctx.route(u => !u.href.startsWith(origin), r => { misses.push(r.request().url()); r.abort(); });
-const page = await ctx.newPage();
-page.setDefaultTimeout(60000);
-const errors = [];
-page.on('console', m => { if (m.type() === 'error') errors.push(m.text()); });
-page.on('pageerror', e => errors.push(String(e)));
+const { browser, ctx, page, errors } = await openHostPage(chromium, origin, misses, { check, finish, server });
 const wasmRequests = [];
 page.on('request', r => { if (new URL(r.url()).pathname.endsWith('.wasm')) wasmRequests.push(r.url()); });
 await countWasmCompiles(page);
