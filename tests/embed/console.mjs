@@ -14,7 +14,8 @@
 // object and the engine's reason; each rv-output event comes from its own element, with the
 // line numbers `rvlab run` gives; run() answers from the element's own sandbox, and a read-only
 // one rejects with the app's reason; a typed line runs (Enter); rows are stacked without overlap
-// inside the element, which is as tall as its content (a fixed height scrolls inside); the
+// inside the element, which is as tall as its content (a fixed height scrolls inside); the log
+// is one Tab stop and the arrows move between its rows, unseen by the host page; the
 // "Picture and full playground" button loads the full playground in place with the same lines
 // and sends no rv-output twice; a typed PATCH line, and a run() with a kubectl line, load it too
 // and run there (each new output sent once, numbered after the lines before); an element whose
@@ -75,6 +76,8 @@ const PAGE = `<!doctype html><html lang="fr"><head><meta charset="utf-8"><title>
 <p id="after">After the embeds.</p>
 <script>
 window.seen = [];
+window.hostKeys = [];
+document.addEventListener('keydown', e => window.hostKeys.push(e.key));
 document.addEventListener('rv-output', e => window.seen.push({ target: e.target.id, line: e.detail && e.detail.line }));
 </script>
 <script src="rvlab/rv-playground.js"></script>
@@ -184,6 +187,26 @@ check(compiles.length === 1, 'ONE WebAssembly compile for five console embeds', 
   const sel = await until(async () => { const x = await shown(); return x[0].detail === 'Line 1' && x[0]; });
   check(!!sel && sel.rows[0].pressed === 'true' && sel.rows[2].pressed === 'false' && JSON.parse(sel.json).line === 1,
     "clicking a row shows that line's answer", sel && sel.detail);
+}
+
+// ---- the keyboard: one Tab stop in the log (the shown row), the arrows move between rows
+{
+  const stops = await page.$$eval('#b .rvc-log button', bs => bs.map(b => b.getAttribute('tabindex')).join());
+  check(stops === '-1,-1,0', "b's log is one Tab stop: its shown row", stops);
+  await page.focus('#b .rvc-log button[tabindex="0"]');
+  await page.keyboard.press('ArrowUp');
+  await page.keyboard.press('ArrowUp');
+  const k = await until(() => page.evaluate(() => {
+    const r = document.getElementById('b').shadowRoot;
+    const f = r.activeElement;
+    return r.querySelector('.rvc-detail h3').textContent === '第 1 行' && f && f.getAttribute('data-n') === '1' && f.getAttribute('tabindex') === '0' && 'moved';
+  }));
+  check(k === 'moved', '↑ twice in b selects line 1 and moves the focus (and the Tab stop) there', String(k));
+  await page.keyboard.press('End');
+  const end = await until(() => page.evaluate(() => document.getElementById('b').shadowRoot.activeElement.getAttribute('data-n') === '3'));
+  check(!!end, 'End goes to the last line');
+  const host = await page.evaluate(() => window.hostKeys || []);
+  check(host.length === 0, "the arrows stay in the embed (the host page's document hears none)", host.join());
 }
 
 // ---- layout: rows stacked without overlap in the element; as tall as the content; fixed height scrolls

@@ -208,7 +208,8 @@ impl Inner {
         self.render();
     }
 
-    /// Draws the log's new rows, the selection, the notice and the selected line's answer.
+    /// Draws the log's new rows, the selection, the notice and the selected line's answer (the
+    /// engine's reason first, then the output object).
     fn render(&self) {
         let _ = self.try_render();
     }
@@ -240,7 +241,10 @@ impl Inner {
         let buttons = p.log.query_selector_all("button.rvc-row")?;
         for i in 0..buttons.length() {
             if let Some(b) = buttons.item(i).and_then(|n| n.dyn_into::<Element>().ok()) {
-                b.set_attribute("aria-pressed", if Some(i as usize) == shown { "true" } else { "false" })?;
+                let on = Some(i as usize) == shown;
+                b.set_attribute("aria-pressed", if on { "true" } else { "false" })?;
+                // One Tab stop for the log: the shown row; the arrows move between rows.
+                b.set_attribute("tabindex", if on { "0" } else { "-1" })?;
             }
         }
         // The notice: loading, or why the full playground did not load.
@@ -267,11 +271,6 @@ impl Inner {
             let h = el(&p.doc, "h3", "rvc-h")?;
             h.set_text_content(Some(&Word::ResponseOf.with(lang, &[&row.n.to_string()])));
             p.detail.append_child(&h)?;
-            if let Some(text) = row.output_text() {
-                let pre = el(&p.doc, "pre", "rvc-json")?;
-                pre.set_text_content(Some(&text));
-                p.detail.append_child(&pre)?;
-            }
             if let Some(why) = row.why(lang) {
                 let h = el(&p.doc, "h4", "rvc-h")?;
                 h.set_text_content(Some(Word::Why.text(lang)));
@@ -279,6 +278,11 @@ impl Inner {
                 para.set_text_content(Some(&why));
                 p.detail.append_child(&h)?;
                 p.detail.append_child(&para)?;
+            }
+            if let Some(text) = row.output_text() {
+                let pre = el(&p.doc, "pre", "rvc-json")?;
+                pre.set_text_content(Some(&text));
+                p.detail.append_child(&pre)?;
             }
         }
         Ok(())
@@ -399,7 +403,7 @@ pub fn mount(
     Ok(Console { inner: Some(inner) })
 }
 
-/// The console's listeners: a row selects its answer; the button and a line this module does not
+/// The console's listeners: a row selects its answer (a click; ↑ ↓ Home End in the log); the button and a line this module does not
 /// run ask for the full playground; Run and Enter run the input's line.
 fn listen(inner: &Rc<Inner>) -> Result<(), JsValue> {
     let weak = Rc::downgrade(inner);
@@ -418,13 +422,39 @@ fn listen(inner: &Rc<Inner>) -> Result<(), JsValue> {
     });
     inner.parts.log.add_event_listener_with_callback("click", on_log.as_ref().unchecked_ref())?;
     let weak = Rc::downgrade(inner);
+    let on_arrow = Listener::new(move |e: web_sys::Event| {
+        let Some(inner) = weak.upgrade() else { return };
+        let Some(key) = e.dyn_ref::<web_sys::KeyboardEvent>().map(|k| k.key()) else { return };
+        let n = inner.state.borrow().rows.len();
+        let Some(last) = n.checked_sub(1) else { return };
+        let at = {
+            let s = inner.state.borrow();
+            s.selected.or_else(|| s.rows.iter().rposition(|r| r.outcome.is_some())).unwrap_or(last)
+        };
+        let to = match key.as_str() {
+            "ArrowUp" => at.saturating_sub(1),
+            "ArrowDown" => (at + 1).min(last),
+            "Home" => 0,
+            "End" => last,
+            _ => return,
+        };
+        e.prevent_default();
+        inner.state.borrow_mut().selected = Some(to);
+        inner.render();
+        let row = inner.parts.log.query_selector(&format!("button[data-n=\"{}\"]", to + 1)).ok().flatten();
+        if let Some(b) = row.and_then(|b| b.dyn_into::<HtmlElement>().ok()) {
+            let _ = b.focus();
+        }
+    });
+    inner.parts.log.add_event_listener_with_callback("keydown", on_arrow.as_ref().unchecked_ref())?;
+    let weak = Rc::downgrade(inner);
     let on_full = Listener::new(move |_e: web_sys::Event| {
         if let Some(inner) = weak.upgrade() {
             inner.upgrade(None);
         }
     });
     inner.parts.full.add_event_listener_with_callback("click", on_full.as_ref().unchecked_ref())?;
-    let mut closures = vec![on_log, on_full];
+    let mut closures = vec![on_log, on_arrow, on_full];
     if let (Some(input), Some(run)) = (&inner.parts.input, &inner.parts.run) {
         let weak = Rc::downgrade(inner);
         let on_run = Listener::new(move |_e: web_sys::Event| {
