@@ -72,7 +72,6 @@
         var mod = await import(url(BUILD.console.module));
         await mod.default({ module_or_path: url(BUILD.console.wasm) });
         if (typeof mod.mountConsole !== "function") throw new Error("the console module has no mountConsole");
-        RvPlayground.consoleModule = mod;
         return mod;
       })();
     }
@@ -258,7 +257,7 @@
      *  console embed first where the element wants it, else the full playground. */
     _mountInPage() {
       if (wantsConsole(this)) this._mountConsole();
-      else this._mountFull(null);
+      else this._mountFull(null, 0);
     }
 
     /** A fresh root for an embed in the shadow root. */
@@ -278,36 +277,44 @@
       var shadow = this.shadowRoot || this.attachShadow({ mode: "open" });
       sharedConsole().then(function (mod) {
         if (gen !== self._gen || !self.isConnected) return;
-        // A line the console does not run: the full playground runs them all.
-        if (mod.needsFull(queryFor(self))) { self._mountFull(null); return; }
-        self._unmount();
-        self._gen = gen;
-        self._sent = 0;
-        self._skip = 0;
-        var root = self._root(shadow, []);
-        var c = mod.mountConsole(self, root, queryFor(self),
-          function (output) { self._output(output); },
-          function (script) { self._upgrade(gen, script); });
-        self._app = c;
+        try {
+          // A line the console does not run: the full playground runs them all.
+          if (mod.needsFull(queryFor(self))) { self._mountFull(null, 0); return; }
+          self._unmount();
+          self._gen = gen;
+          self._sent = 0;
+          self._skip = 0;
+          var root = self._root(shadow, []);
+          self._app = mod.mountConsole(root, queryFor(self),
+            function (output) { self._output(output); },
+            function (script) { self._upgrade(gen, script); });
+        } catch (err) {
+          // Not expected (the console throws nothing a page can cause): the full playground.
+          if (window.console) console.warn("rv-playground: the console embed did not mount: " + (err && err.message));
+          self._mountFull(null, 0);
+          return;
+        }
         self._ready = true;
         queueMicrotask(function () { if (gen === self._gen) self._flush(); });
       }, function (err) {
         if (gen !== self._gen) return;
         if (window.console) console.warn("rv-playground: the console embed did not load: " + (err && err.message));
-        self._mountFull(null);
+        self._mountFull(null, 0);
       });
     }
 
-    /** The console asks for the full playground with `script` (null: the element's lines). It
-     *  stays until the full playground is mounted; if that fails, it says why and works on. */
+    /** The console hands its sandbox (`script`: its lines) to the full playground; it takes no
+     *  line meanwhile and stays until the full playground is mounted; if that fails, it says why
+     *  and works on. The outputs sent so far are the replay's to skip. */
     _upgrade(gen, script) {
       if (gen !== this._gen) return;
       this._ready = false;
       var self = this;
       var light = this._app;
+      var skip = this._sent;
       sharedApp().then(function () {
         if (gen !== self._gen || !self.isConnected) return;
-        self._mountFull(script);
+        self._mountFull(script, skip);
       }, function (err) {
         if (gen !== self._gen) return;
         var why = err && err.message ? err.message : String(err);
@@ -321,13 +328,12 @@
       });
     }
 
-    /** Mounts the full playground; `script`: the lines a console embed hands over (their outputs
-     *  were sent already, so the replay's are not sent again). */
-    _mountFull(script) {
+    /** Mounts the full playground; `script`: the lines a console embed hands over (null: the
+     *  element's), `skip`: how many of the replay's outputs were sent already (by the console). */
+    _mountFull(script, skip) {
       var gen = ++this._gen;
       var self = this;
       var shadow = this.shadowRoot || this.attachShadow({ mode: "open" });
-      var skip = script === null ? 0 : this._sent;
       sharedApp().then(function (app) {
         if (gen !== self._gen || !self.isConnected) return;
         self._unmount();
@@ -378,6 +384,8 @@
       var queued = this._queue;
       this._queue = [];
       for (var i = 0; i < queued.length; i++) {
+        // A run that handed the sandbox to the full playground: the rest wait for it, in order.
+        if (!this._ready) { this._queue = this._queue.concat(queued.slice(i)); return; }
         if (this._inPage) this._runInPage(queued[i]);
         else this._post(queued[i]);
       }
@@ -392,7 +400,7 @@
           if (this._upgradeFailed) throw new Error("the full playground did not load: " + this._upgradeFailed);
           // A line the console does not run: the run waits for the full playground.
           this._queue.push(msg);
-          this._upgrade(this._gen, this._app.lines());
+          this._upgrade(this._gen, this._app.handOver());
           return;
         }
         this._waiting.delete(msg.id);

@@ -4,14 +4,15 @@
 #
 #   scripts/size/measure.sh [CARGO ARGS...]
 #
-# CARGO ARGS go to cargo build (e.g. --no-default-features --features embed). Environment:
+# CARGO ARGS go to cargo build (e.g. --no-default-features --features sandbox: the engine and Lab
+# without the app). Environment:
 #   RVLAB_SIZE_OPTS   wasm-opt settings to compare, separated by ";" (default: "-Os", what
 #                     www/index.html's data-wasm-opt="s" makes Trunk run)
 #   RVLAB_SIZE_OUT    where the builds go (default target/size/<label>)
 #   RVLAB_SIZE_LABEL  the label of this build (default: "default", or the cargo args)
 #   RVLAB_SIZE_BIN    the binary (default rvlab-web, the app; rvlab-embed with
 #                     --no-default-features is the console embed's module, as www/index.html
-#                     builds it)
+#                     builds it, there with RVLAB_SIZE_OPTS=-O2)
 #
 # The steps are Trunk 0.21's: `cargo build --release --target=wasm32-unknown-unknown --bin
 # rvlab-web`, `wasm-bindgen --target=web --out-name=rvlab-web --no-typescript`, `wasm-opt

@@ -21,6 +21,10 @@ css=$(one 'style-*.css')
 one 'rvlab-embed.js' > /dev/null
 one 'rvlab-embed_bg.wasm' > /dev/null
 hash=$(cat "$dir/rvlab-embed.js" "$dir/rvlab-embed_bg.wasm" | sha256sum | cut -c1-16)
+case $hash in
+  *[!0-9a-f]* | "") echo "embed-names.sh: no content hash of the console module (is sha256sum installed?)" >&2; exit 1 ;;
+esac
+[ "${#hash}" -eq 16 ] || { echo "embed-names.sh: the content hash '$hash' is not 16 hex digits" >&2; exit 1; }
 cmodule=rvlab-embed-$hash.js
 cwasm=rvlab-embed-${hash}_bg.wasm
 mv "$dir/rvlab-embed.js" "$dir/$cmodule"
@@ -31,12 +35,24 @@ grep -qF "$marker" "$js" || { echo "embed-names.sh: no '$marker' line in $js" >&
 line="var BUILD = { module: \"./$module\", wasm: \"./$wasm\", css: \"./$css\", console: { module: \"./$cmodule\", wasm: \"./$cwasm\" } }; // rvlab:build"
 tmp=$js.tmp
 # Lines that are only a comment (// …, or the lines of a /* … */ block that starts a line) go.
+# A block that ends mid-line (code after its */) stops the build: only whole lines are dropped.
 awk -v marker="  $marker" -v line="  $line" '
   $0 == marker { print line; next }
-  block { if ($0 ~ /\*\/[ \t]*$/) block = 0; next }
-  /^[ \t]*\/\*/ { if ($0 !~ /\*\/[ \t]*$/) block = 1; next }
+  block {
+    if ($0 ~ /\*\//) {
+      if ($0 !~ /\*\/[ \t]*$/) { print "embed-names.sh: rv-playground.js line " NR ": code after a comment block" > "/dev/stderr"; bad = 1; exit 1 }
+      block = 0
+    }
+    next
+  }
+  /^[ \t]*\/\*/ {
+    if ($0 ~ /\*\/[ \t]*$/) next
+    if ($0 ~ /\*\//) { print "embed-names.sh: rv-playground.js line " NR ": code after a comment" > "/dev/stderr"; bad = 1; exit 1 }
+    block = 1; next
+  }
   /^[ \t]*\/\// { next }
   { print }
+  END { if (bad) exit 1 }
 ' "$js" > "$tmp"
 mv "$tmp" "$js"
 grep -qF "$line" "$js" || { echo "embed-names.sh: the marker line must be indented by two spaces" >&2; exit 1; }

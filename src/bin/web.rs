@@ -3,7 +3,8 @@
 //! `<meta name="rvlab-app" content="none">` and the app does not mount on it.
 //!
 //! Without the `app` feature (on by default) the app is left out and the binary holds the engine
-//! and `Lab` only: `scripts/size/measure.sh --no-default-features` measures what the app costs.
+//! and `Lab` only: `scripts/size/measure.sh --no-default-features --features sandbox` measures what
+//! the app costs.
 fn main() {
     #[cfg(target_arch = "wasm32")]
     if rvlab::embed::wants_app() {

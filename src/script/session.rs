@@ -482,8 +482,6 @@ impl Session {
             }
             #[cfg(feature = "sandbox")]
             Command::Kubectl(k) => self.kubectl(k),
-            // Refused by `run_line_outcome` before they get here (`Extra::missing`); without
-            // these arms the module keeps none of their code.
             // Refused by `run_line_outcome` before they get here (`Extra::missing`); with these
             // arms the console embed's module keeps none of their code.
             #[cfg(not(feature = "sandbox"))]

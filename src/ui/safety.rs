@@ -13,40 +13,35 @@ use std::cell::{Cell, RefCell};
 use super::i18n::{K, Lang};
 use super::model::{EXPORT_NAME, Notice, script_text};
 
-/// The most lines one action (a paste, an import, a lesson's "Show me") may run.
-pub const MAX_LINES: usize = 5_000;
-/// The most bytes one action may run.
-pub const MAX_BYTES: usize = 512 * 1024;
-/// The longest single line.
-pub const MAX_LINE_BYTES: usize = 64 * 1024;
+use crate::embed::console::options::{ActionRefusal, check_action, check_each_line, kb};
+pub use crate::embed::console::options::{
+    MAX_ACTION_BYTES as MAX_BYTES, MAX_ACTION_LINES as MAX_LINES, MAX_LINE_BYTES,
+};
 
-fn kb(n: usize) -> String {
-    n.div_ceil(1024).to_string()
+/// The notice of a refused action.
+fn notice(r: ActionRefusal) -> Notice {
+    match r {
+        ActionRefusal::TooBig { lines, bytes } => Notice::error(
+            K::NoticeScriptTooBig,
+            vec![lines.to_string(), kb(bytes), MAX_LINES.to_string(), kb(MAX_BYTES)],
+        ),
+        ActionRefusal::LineTooLong { index, bytes } => {
+            Notice::error(K::NoticeLineTooLong, vec![(index + 1).to_string(), kb(bytes), kb(MAX_LINE_BYTES)])
+        }
+    }
 }
 
-/// Checks the lines of one action before they run; the error is the notice to show.
+/// Checks the lines of one action before they run (the limits are the console embed's too);
+/// the error is the notice to show.
 pub fn check_lines(lines: &[String]) -> Result<(), Notice> {
-    let bytes: usize = lines.iter().map(|l| l.len() + 1).sum();
-    if lines.len() > MAX_LINES || bytes > MAX_BYTES {
-        return Err(Notice::error(
-            K::NoticeScriptTooBig,
-            vec![lines.len().to_string(), kb(bytes), MAX_LINES.to_string(), kb(MAX_BYTES)],
-        ));
-    }
-    check_each(lines)
+    check_action(lines).map_err(notice)
 }
 
 /// The per-line check only (a line's length): for logs that are replayed (share links,
 /// embeds), which may be long. What a line means (an `advance` too far, say) is the engine's to
 /// judge: such a line runs and its output is the error.
 pub fn check_each(lines: &[String]) -> Result<(), Notice> {
-    match lines.iter().position(|l| l.len() > MAX_LINE_BYTES) {
-        Some(i) => Err(Notice::error(
-            K::NoticeLineTooLong,
-            vec![(i + 1).to_string(), kb(lines[i].len()), kb(MAX_LINE_BYTES)],
-        )),
-        None => Ok(()),
-    }
+    check_each_line(lines).map_err(notice)
 }
 
 /// Whether a notice with this key is one of the refusals above (it answers one action only).

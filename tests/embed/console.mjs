@@ -24,6 +24,7 @@
 // "ok - …" / "not ok - …" line per check, then "N passed, N failed"; exits 1 on any failure, and
 // when it cannot run (no browser, no bundle).
 import fs from 'node:fs';
+import vm from 'node:vm';
 import zlib from 'node:zlib';
 import path from 'node:path';
 import { createRequire } from 'node:module';
@@ -47,6 +48,22 @@ let names = null;
   if (m) names = { module: m[1], wasm: m[2] };
   const comments = js.split('\n').filter(l => /^\s*(\/\/|\/\*|\* )/.test(l));
   check(js.length > 0 && comments.length === 0, "the bundle's rv-playground.js has no comment lines (the source keeps them)", comments.slice(0, 2).join(' | '));
+  // Nothing but whole comment lines went: the source's other lines, in order (the BUILD line filled).
+  const src = fs.readFileSync(path.join(here, '../../www/rv-playground.js'), 'utf8').split('\n');
+  const kept = [];
+  let block = false;
+  for (const l of src) {
+    if (block) { if (/\*\/\s*$/.test(l)) block = false; continue; }
+    if (/^\s*\/\*/.test(l)) { if (!/\*\/\s*$/.test(l)) block = true; continue; }
+    if (/^\s*\/\//.test(l)) continue;
+    kept.push(l.includes('// rvlab:build') ? null : l);
+  }
+  const built = js.split('\n');
+  const same = built.length === kept.length && kept.every((l, i) => l === null ? /\/\/ rvlab:build$/.test(built[i]) : l === built[i]);
+  check(same, "the bundle's rv-playground.js is the source without its comment lines (nothing else changed but the BUILD line)", `${built.length} lines vs ${kept.length}`);
+  let parses = '';
+  try { new vm.Script(js); } catch (e) { parses = String(e); }
+  check(!parses, "the bundle's rv-playground.js parses", parses);
 }
 // The size a documentation page downloads for it: within budget.toml's [embed] max_brotli_bytes.
 if (names) {
@@ -230,6 +247,34 @@ check(compiles.length === 1, 'ONE WebAssembly compile for five console embeds', 
   check(Math.abs(L[2].app - 200) <= 1 && L[2].scroll > L[2].client, 'c (height=200) keeps its height and scrolls inside', JSON.stringify([L[2].app, L[2].scroll, L[2].client]));
 }
 
+// ---- the app's limits of one action: a line too long is refused as the app refuses it
+{
+  const long = 'etcd put /long ' + 'x'.repeat(70 * 1024);
+  await page.evaluate(() => { window.seen = []; });
+  await page.fill('#e .rvc-input input', long);
+  await page.press('#e .rvc-input input', 'Enter');
+  const n = await until(() => page.evaluate(() => {
+    const x = document.getElementById('e').shadowRoot.querySelector('.rvc-notice.rvc-err');
+    return x && !x.hidden && x.textContent;
+  }));
+  check(n === 'Not run: line 1 is 71 KB long; one line may be at most 64 KB.', "a typed line over 64 KB is refused with the app's words, in the console", String(n));
+  const after = await page.evaluate(() => ({
+    rows: document.getElementById('e').shadowRoot.querySelectorAll('.rvc-log li').length,
+    full: !!document.getElementById('e').shadowRoot.querySelector('.app'),
+    seen: window.seen.length,
+  }));
+  check(after.rows === 1 && !after.full && after.seen === 0, 'nothing ran, the sandbox is kept, the full playground was not loaded', JSON.stringify(after));
+  const out = await page.evaluate(async l => document.getElementById('d').run('etcd put /ok 1\n' + l), long);
+  check(Array.isArray(out) && out.length === 0, "a run() with such a line runs none of its lines (as the app's run() does)", JSON.stringify(out).slice(0, 100));
+  await page.fill('#e .rvc-input input', 'etcd get /typed');
+  await page.press('#e .rvc-input input', 'Enter');
+  const cleared = await until(() => page.evaluate(() => {
+    const r = document.getElementById('e').shadowRoot;
+    return r.querySelectorAll('.rvc-log li').length === 2 && r.querySelector('.rvc-notice').hidden;
+  }));
+  check(!!cleared, 'the next line runs and the notice goes', String(cleared));
+}
+
 // ---- the full playground, by its button: the same lines, no rv-output twice
 {
   await page.evaluate(() => { window.seen = []; });
@@ -269,12 +314,51 @@ check(compiles.length === 1, 'ONE WebAssembly compile for five console embeds', 
 {
   await page.evaluate(() => { window.seen = []; });
   const out = await page.evaluate(async () => document.getElementById('e').run('kubectl get configmaps'));
-  check(Array.isArray(out) && out.length === 1 && out[0].line === 2 && Array.isArray(out[0].requests),
-    "e.run() with a kubectl line loads the full playground and answers from there (line 2, after the typed one)", JSON.stringify(out).slice(0, 200));
+  check(Array.isArray(out) && out.length === 1 && out[0].line === 3 && Array.isArray(out[0].requests),
+    "e.run() with a kubectl line loads the full playground and answers from there (line 3, after the two typed)", JSON.stringify(out).slice(0, 200));
   const seen = await page.evaluate(() => window.seen);
-  check(JSON.stringify(seen) === JSON.stringify([{ target: 'e', line: 2 }]), 'only the new line is sent as an rv-output', JSON.stringify(seen));
+  check(JSON.stringify(seen) === JSON.stringify([{ target: 'e', line: 3 }]), 'only the new line is sent as an rv-output', JSON.stringify(seen));
   const full = await page.evaluate(() => !!document.getElementById('e').shadowRoot.querySelector('.app.embed'));
   check(full, 'e now shows the full playground');
+}
+// ---- two runs before the console is ready, the first needing the full playground; typing while
+// a run() hands the sandbox over
+{
+  const r = await page.evaluate(async () => {
+    const el = document.createElement('rv-playground');
+    el.id = 'q';
+    el.setAttribute('mode', 'interactive');
+    el.setAttribute('script', 'etcd put /q 1');
+    window.seen = [];
+    const a = el.run('kubectl get configmaps');
+    const b = el.run('etcd get /q');
+    document.body.appendChild(el);
+    const outs = await Promise.all([a, b]);
+    const root = el.shadowRoot;
+    return { outs, seen: window.seen.filter(x => x.target === 'q'), full: !!root.querySelector('.app.embed'), rows: root.querySelectorAll('#log li').length };
+  });
+  check(r.full && r.rows === 3 && r.outs[0].length === 1 && r.outs[0][0].line === 2 && r.outs[1].length === 1 && r.outs[1][0].line === 3 && r.outs[1][0].count === 1,
+    'two runs queued before the console was ready, the first with a kubectl line: both run in the full playground, in order, numbered 2 and 3', JSON.stringify({ ...r, outs: r.outs.map(o => o.map(x => x.line)) }));
+  check(JSON.stringify(r.seen.map(x => x.line)) === '[1,2,3]', "its rv-output events: line 1 (the console's), then 2 and 3, each once", JSON.stringify(r.seen));
+}
+{
+  const p4 = await ctx.newPage();
+  // The app's wasm answers slowly: the hand-over is in progress while the reader types.
+  await p4.route(u => /rvlab-web-[0-9a-f]+_bg\.wasm$/.test(u.pathname), async r => { await new Promise(res => setTimeout(res, 1500)); await r.continue(); });
+  await p4.goto(origin + '/docs/page.html');
+  await until(() => p4.evaluate(() => !!(document.getElementById('d').shadowRoot && document.getElementById('d').shadowRoot.querySelector('.rvc-log li'))), 60000);
+  const st = await p4.evaluate(() => {
+    window.seen = [];
+    window.pending = document.getElementById('d').run('kubectl get configmaps');
+    const r = document.getElementById('d').shadowRoot;
+    const input = r.querySelector('.rvc-input input');
+    return { disabled: input.disabled, notice: r.querySelector('.rvc-notice').textContent };
+  });
+  check(st.disabled && st.notice === 'Loading the full playground…', "while a run() hands the sandbox over, the console takes no line and says the full playground is loading", JSON.stringify(st));
+  const out = await p4.evaluate(async () => ({ out: await window.pending, seen: window.seen.slice() }));
+  check(out.out.length === 1 && out.out[0].line === 2 && JSON.stringify(out.seen) === JSON.stringify([{ target: 'd', line: 2 }]),
+    'then the run answers from the full playground, line 2, sent once', JSON.stringify(out).slice(0, 200));
+  await p4.close();
 }
 check(errors.length === 0, 'no console error on the page', errors.join(' | '));
 

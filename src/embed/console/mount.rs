@@ -11,7 +11,9 @@ use wasm_bindgen::closure::Closure;
 use wasm_bindgen::prelude::*;
 use web_sys::{Document, Element, HtmlElement, HtmlInputElement};
 
-use super::options::{Options, needs_full};
+use super::options::{
+    ActionRefusal, MAX_ACTION_BYTES, MAX_ACTION_LINES, MAX_LINE_BYTES, Options, check_action, kb, needs_full,
+};
 use super::shown::Row;
 use super::words::{Word, parse_lang};
 use crate::embed::{READ_ONLY, text_of, to_js};
@@ -36,6 +38,8 @@ struct State {
     loading: bool,
     /// Why the full playground did not load.
     failed: Option<String>,
+    /// Why the last lines given to run did not run (too long, too many): the app's refusal.
+    refused: Option<ActionRefusal>,
 }
 
 struct Parts {
@@ -87,9 +91,15 @@ impl Console {
             }
         };
         let lines = batch::split_script(&text);
+        // The app's limits of one action: refused with its words, nothing runs (as there).
+        if let Err(r) = check_action(&lines) {
+            inner.refuse(r);
+            return Ok(out.into());
+        }
         if lines.iter().any(|l| needs_full(l)) {
             return Ok(JsValue::NULL);
         }
+        inner.state.borrow_mut().refused = None;
         for line in lines {
             if let Some(o) = inner.run_line(line) {
                 out.push(&o);
@@ -100,9 +110,13 @@ impl Console {
         Ok(out.into())
     }
 
-    /// The lines of the sandbox, one per line (what the full playground is opened with).
-    pub fn lines(&self) -> String {
-        self.inner.as_ref().map(|i| i.script()).unwrap_or_default()
+    /// Hands the sandbox over to the full playground the element is loading: the console stops
+    /// taking lines (it says the full playground is loading) and gives its lines, one per line.
+    #[cfg_attr(not(feature = "app"), wasm_bindgen(js_name = handOver))]
+    pub fn hand_over(&self) -> String {
+        let Some(inner) = &self.inner else { return String::new() };
+        inner.set_loading();
+        inner.script()
     }
 
     /// The full playground did not load (`message`: why): the console says so and works on.
@@ -181,13 +195,25 @@ impl Inner {
             }
             script.push_str(line);
         }
+        self.set_loading();
+        let _ = self.on_upgrade.call1(&JsValue::NULL, &script.into());
+    }
+
+    /// The full playground is loading: no line runs here any more (unless it fails to load).
+    fn set_loading(&self) {
         {
             let mut s = self.state.borrow_mut();
             s.loading = true;
             s.failed = None;
+            s.refused = None;
         }
         self.render();
-        let _ = self.on_upgrade.call1(&JsValue::NULL, &script.into());
+    }
+
+    /// Lines given to run were refused whole (the app's limits of one action).
+    fn refuse(&self, r: ActionRefusal) {
+        self.state.borrow_mut().refused = Some(r);
+        self.render();
     }
 
     /// The reader pressed Run (or Enter) in the input.
@@ -197,12 +223,17 @@ impl Inner {
         if line.is_empty() || self.state.borrow().loading {
             return;
         }
-        // A line longer than a line may be: the full playground refuses it with its notice.
+        // Too long: refused as the app refuses it (the line stays in the input).
+        if let Err(r) = check_action(std::slice::from_ref(&line)) {
+            self.refuse(r);
+            return;
+        }
         if needs_full(&line) {
             self.upgrade(Some(&line));
             return;
         }
         input.set_value("");
+        self.state.borrow_mut().refused = None;
         self.run_line(line);
         self.state.borrow_mut().selected = None;
         self.render();
@@ -248,14 +279,24 @@ impl Inner {
             }
         }
         // The notice: loading, or why the full playground did not load.
-        let notice = match (&s.failed, s.loading) {
-            (Some(why), _) => Some(Word::LoadFailed.with(lang, &[why])),
-            (None, true) => Some(Word::Loading.text(lang).to_string()),
-            (None, false) => None,
+        let refused = s.refused.as_ref().map(|r| match r {
+            ActionRefusal::TooBig { lines, bytes } => Word::ScriptTooBig.with(
+                lang,
+                &[&lines.to_string(), &kb(*bytes), &MAX_ACTION_LINES.to_string(), &kb(MAX_ACTION_BYTES)],
+            ),
+            ActionRefusal::LineTooLong { index, bytes } => {
+                Word::LineTooLong.with(lang, &[&(index + 1).to_string(), &kb(*bytes), &kb(MAX_LINE_BYTES)])
+            }
+        });
+        let notice = match (&s.failed, s.loading, refused) {
+            (Some(why), _, _) => Some(Word::LoadFailed.with(lang, &[why])),
+            (None, true, _) => Some(Word::Loading.text(lang).to_string()),
+            (None, false, refused) => refused,
         };
+        let error = s.failed.is_some() || (!s.loading && s.refused.is_some());
         p.notice.set_text_content(notice.as_deref());
         p.notice.toggle_attribute_with_force("hidden", notice.is_none())?;
-        p.notice.set_class_name(if s.failed.is_some() { "rvc-notice rvc-err" } else { "rvc-notice" });
+        p.notice.set_class_name(if error { "rvc-notice rvc-err" } else { "rvc-notice" });
         p.full.toggle_attribute_with_force("disabled", s.loading)?;
         if let Some(input) = &p.input {
             input.set_disabled(s.loading);
@@ -296,21 +337,19 @@ pub fn needs_full_query(query: &str) -> bool {
     Options::parse(query).needs_full()
 }
 
-/// Mounts a console embed into `root` (a node in the shadow root of `element`, the
-/// `<rv-playground>` element). `query` holds the element's attributes as the frame's address
+/// Mounts a console embed into `root` (a node in the shadow root of the `<rv-playground>`
+/// element). `query` holds the element's attributes as the frame's address
 /// would (`embed=1&script=…&mode=…&theme=…&lang=…&height=…`). Each line that runs calls
 /// `on_output(output)`, the element's lines first, before this returns; `on_upgrade(script)` asks
 /// the element for the full playground with those lines (its button, or a line this module does
 /// not run). The element asks [`needs_full_query`] first.
 #[cfg_attr(not(feature = "app"), wasm_bindgen(js_name = mountConsole))]
 pub fn mount(
-    element: Element,
     root: Element,
     query: &str,
     on_output: js_sys::Function,
     on_upgrade: js_sys::Function,
 ) -> Result<Console, JsValue> {
-    let _ = element;
     let opts = Options::parse(query);
     let lang = opts.lang.unwrap_or_else(browser_lang);
     let doc = root.owner_document().ok_or_else(|| js_sys::Error::new("the element is in no document"))?;
@@ -384,6 +423,7 @@ pub fn mount(
         interactive: opts.interactive,
         loading: false,
         failed: None,
+        refused: None,
     };
     let parts = Parts { doc, log, empty, detail, notice, full, input, run };
     let inner = Rc::new(Inner {
@@ -414,9 +454,10 @@ fn listen(inner: &Rc<Inner>) -> Result<(), JsValue> {
             .and_then(|t| t.dyn_into::<Element>().ok())
             .and_then(|t| t.closest("button[data-n]").ok().flatten())
             .and_then(|b| b.get_attribute("data-n"))
-            .and_then(|n| n.parse::<usize>().ok());
-        if let Some(n) = row {
-            inner.state.borrow_mut().selected = Some(n - 1);
+            .and_then(|n| n.parse::<usize>().ok())
+            .and_then(|n| n.checked_sub(1));
+        if let Some(i) = row {
+            inner.state.borrow_mut().selected = Some(i);
             inner.render();
         }
     });

@@ -8,14 +8,51 @@ use crate::script::batch;
 use crate::script::extra::Extra;
 use crate::script::why::Lang;
 
-/// The longest line the console takes (the app's `ui::safety::MAX_LINE_BYTES`).
+/// The most lines one action (a paste, a run, a lesson's "Show me") may run, in the app
+/// (`ui::safety`) and in the console embed alike.
+pub const MAX_ACTION_LINES: usize = 5_000;
+/// The most bytes one action may run.
+pub const MAX_ACTION_BYTES: usize = 512 * 1024;
+/// The longest single line.
 pub const MAX_LINE_BYTES: usize = 64 * 1024;
 
+/// Why one action's lines do not run at all (the app shows it as a notice, the console embed in
+/// its notice line, with the same words).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum ActionRefusal {
+    /// More than [`MAX_ACTION_LINES`] lines or [`MAX_ACTION_BYTES`] bytes.
+    TooBig { lines: usize, bytes: usize },
+    /// Line `index` (0-based) is longer than [`MAX_LINE_BYTES`].
+    LineTooLong { index: usize, bytes: usize },
+}
+
+/// Checks the lines of one action before they run.
+pub fn check_action(lines: &[String]) -> Result<(), ActionRefusal> {
+    let bytes: usize = lines.iter().map(|l| l.len() + 1).sum();
+    if lines.len() > MAX_ACTION_LINES || bytes > MAX_ACTION_BYTES {
+        return Err(ActionRefusal::TooBig { lines: lines.len(), bytes });
+    }
+    check_each_line(lines)
+}
+
+/// The per-line check only (a line's length): for logs that are replayed (share links, embeds),
+/// which may be long.
+pub fn check_each_line(lines: &[String]) -> Result<(), ActionRefusal> {
+    match lines.iter().position(|l| l.len() > MAX_LINE_BYTES) {
+        Some(index) => Err(ActionRefusal::LineTooLong { index, bytes: lines[index].len() }),
+        None => Ok(()),
+    }
+}
+
+/// `n` bytes in KB, rounded up, as the refusals' words say them.
+pub fn kb(n: usize) -> String {
+    n.div_ceil(1024).to_string()
+}
+
 /// Whether `line` needs the full playground: a line of the language this module leaves out
-/// (`script::extra`), or one longer than a line may be (the full playground refuses it with
-/// its notice).
+/// (`script::extra`).
 pub fn needs_full(line: &str) -> bool {
-    line.len() > MAX_LINE_BYTES || Extra::missing_in_line(line.trim()).is_some()
+    Extra::missing_in_line(line.trim()).is_some()
 }
 
 /// The console embed's parameters.
@@ -56,9 +93,11 @@ impl Options {
     }
 
     /// Whether the element needs the full playground rather than the console: a line of its
-    /// script does ([`needs_full`]).
+    /// script does ([`needs_full`]), or one is longer than a line may be (the full playground
+    /// refuses such a script whole, with its notice, as it would in the full embed).
     pub fn needs_full(&self) -> bool {
-        batch::split_script(&self.script).iter().any(|l| needs_full(l))
+        let lines = batch::split_script(&self.script);
+        lines.iter().any(|l| needs_full(l)) || check_each_line(&lines).is_err()
     }
 }
 
@@ -84,5 +123,18 @@ mod tests {
         // The language's extras only in the console embed's build.
         let kubectl = Options::parse("script=etcd%20put%20%2Fa%201%0Akubectl%20get%20pods");
         assert_eq!(kubectl.needs_full(), !Extra::ALL_COMPILED);
+        let lines = vec!["a".to_string(), "b".repeat(MAX_LINE_BYTES + 1), "c".repeat(MAX_LINE_BYTES + 2)];
+        assert_eq!(
+            check_action(&lines),
+            Err(ActionRefusal::LineTooLong { index: 1, bytes: MAX_LINE_BYTES + 1 })
+        );
+        assert_eq!(check_action(&lines[..1]), Ok(()));
+        assert!(!needs_full(&lines[1]), "a long line is refused, not handed over");
+        let many = vec!["x".to_string(); MAX_ACTION_LINES + 1];
+        assert_eq!(
+            check_action(&many),
+            Err(ActionRefusal::TooBig { lines: MAX_ACTION_LINES + 1, bytes: 2 * (MAX_ACTION_LINES + 1) })
+        );
+        assert_eq!(kb(1025), "2");
     }
 }

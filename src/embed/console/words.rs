@@ -46,8 +46,12 @@ pub enum Word {
     Revision,
     /// A comment line.
     Comment,
-    /// A script over the limits (`{0}`: the engine's words).
-    NotRun,
+    /// A line too long to run (`{0}`: its number in what was run, `{1}` its KB, `{2}` the most):
+    /// the app's words for the same refusal.
+    LineTooLong,
+    /// Too many lines or bytes at once (`{0}` lines, `{1}` KB; the most `{2}` lines, `{3}` KB):
+    /// the app's words.
+    ScriptTooBig,
 }
 
 impl Word {
@@ -91,12 +95,22 @@ impl Word {
             (Word::Events, Lang::Zh) => "{0} 个事件：{1}",
             (Word::Closed, Lang::En) => " · the stream ended",
             (Word::Closed, Lang::Zh) => " · 流已结束",
+            // Terms stay in English in the Chinese text, as Chinese Kubernetes documentation
+            // writes them (and as the app's words do): revision, RV, continue.
             (Word::Revision, Lang::En) => "revision {0}",
             (Word::Revision, Lang::Zh) => "revision {0}",
             (Word::Comment, Lang::En) => "comment",
             (Word::Comment, Lang::Zh) => "注释",
-            (Word::NotRun, Lang::En) => "{0}",
-            (Word::NotRun, Lang::Zh) => "{0}",
+            (Word::LineTooLong, Lang::En) => {
+                "Not run: line {0} is {1} KB long; one line may be at most {2} KB."
+            }
+            (Word::LineTooLong, Lang::Zh) => "未运行：第 {0} 行长达 {1} KB；每行最多 {2} KB。",
+            (Word::ScriptTooBig, Lang::En) => {
+                "Not run: this script has {0} lines and {1} KB; the limit is {2} lines and {3} KB at once. Split it, or run it with the command line (rvlab run)."
+            }
+            (Word::ScriptTooBig, Lang::Zh) => {
+                "未运行：这段脚本有 {0} 行、{1} KB；一次最多 {2} 行、{3} KB。请拆分后再运行，或者用命令行（rvlab run）运行。"
+            }
         }
     }
 
@@ -110,7 +124,7 @@ impl Word {
     }
 
     /// Every word (tests check both languages of each).
-    pub const ALL: [Word; 21] = [
+    pub const ALL: [Word; 22] = [
         Word::Title,
         Word::Full,
         Word::FullHint,
@@ -131,7 +145,8 @@ impl Word {
         Word::Closed,
         Word::Revision,
         Word::Comment,
-        Word::NotRun,
+        Word::LineTooLong,
+        Word::ScriptTooBig,
     ];
 }
 
@@ -156,7 +171,7 @@ mod tests {
         for w in Word::ALL {
             let (en, zh) = (w.text(Lang::En), w.text(Lang::Zh));
             assert!(!en.is_empty() && !zh.is_empty(), "{w:?}");
-            for i in 0..3 {
+            for i in 0..4 {
                 let p = format!("{{{i}}}");
                 assert_eq!(en.contains(&p), zh.contains(&p), "{w:?} {p}");
             }
