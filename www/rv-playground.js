@@ -341,13 +341,21 @@
         self._sent = 0;
         self._skip = skip;
         var root = self._root(shadow, [app.sheet]);
-        self._app = app.mod.mountEmbed(self, root, app.measure, queryFor(self, script), new URL(".", APP_URL).href,
-          function (output) { self._output(output); },
-          function () {
-            self._ready = true;
-            // After mountEmbed has returned (it may call this while it mounts).
-            queueMicrotask(function () { if (gen === self._gen) self._flush(); });
-          });
+        try {
+          self._app = app.mod.mountEmbed(self, root, app.measure, queryFor(self, script), new URL(".", APP_URL).href,
+            function (output) { self._output(output); },
+            function () {
+              self._ready = true;
+              // After mountEmbed has returned (it may call this while it mounts).
+              queueMicrotask(function () { if (gen === self._gen) self._flush(); });
+            });
+        } catch (err) {
+          // Not expected (a bug): a frame, with the element's own lines, takes the queued runs.
+          self._fallback = err;
+          if (window.console) console.warn("rv-playground: rendering in a frame: " + (err && err.message));
+          self._inPage = false;
+          self._build();
+        }
       }, function (err) {
         if (gen !== self._gen) return;
         // No module (a file: page, a Content-Security-Policy, a build without names): a frame.
@@ -423,7 +431,8 @@
       return new Promise(function (resolve, reject) {
         var msg = { type: "rvlab:run", id: ++self._seq, script: script };
         self._waiting.set(msg.id, { resolve: resolve, reject: reject });
-        if (self._ready) {
+        // Behind runs still queued (their flush is due), never ahead of them.
+        if (self._ready && self._queue.length === 0) {
           if (self._inPage) self._runInPage(msg);
           else self._post(msg);
         } else {

@@ -72,9 +72,10 @@ pub struct Console {
 
 #[cfg_attr(not(feature = "app"), wasm_bindgen)]
 impl Console {
-    /// Runs `script` as if typed in the console: the outputs of the lines that ran (each also
-    /// goes to `on_output`), or `null` when a line needs the full playground (then none ran: the
-    /// element loads it and runs the script there). Throws an `Error` when the embed runs no
+    /// Runs `script` as the full embed's `run()` does: the outputs of the lines that ran (each
+    /// also goes to `on_output`), or `null` when a line needs the full playground (a line of the
+    /// extras, or one over 64 KB, which the console's rows could not hand over; then none ran:
+    /// the element loads it and runs the script there). Throws an `Error` when the embed runs no
     /// lines (mode=readonly) or is unmounted, as the full embed does.
     pub fn run(&self, script: JsValue) -> Result<JsValue, JsValue> {
         let inner = self.inner.as_ref().ok_or_else(|| js_sys::Error::new("the embed is not running"))?;
@@ -91,12 +92,10 @@ impl Console {
             }
         };
         let lines = batch::split_script(&text);
-        // The app's limits of one action: refused with its words, nothing runs (as there).
-        if let Err(r) = check_action(&lines) {
-            inner.refuse(r);
-            return Ok(out.into());
-        }
-        if lines.iter().any(|l| needs_full(l)) {
+        // Within `script::batch`'s limits (as the full embed's run() and `Lab`): a line of the
+        // extras, or one longer than the console's replay may hand over, runs in the full
+        // playground (which runs such a line: only a typed one is refused there).
+        if lines.iter().any(|l| needs_full(l) || l.len() > MAX_LINE_BYTES) {
             return Ok(JsValue::NULL);
         }
         inner.state.borrow_mut().refused = None;
