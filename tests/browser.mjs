@@ -94,3 +94,12 @@ export async function openHostPage(chromium, origin, misses, { check, finish, se
   page.on('pageerror', e => errors.push(String(e)));
   return { browser, ctx, page, errors };
 }
+
+/** What a host page of the embed checks records: every rv-output event (`window.seen`: the
+ *  element's id and the output's line) and every key its document hears (`window.hostKeys`). */
+export const HOST_LISTENERS = `<script>
+window.seen = [];
+window.hostKeys = [];
+document.addEventListener('keydown', e => window.hostKeys.push(e.key));
+document.addEventListener('rv-output', e => window.seen.push({ target: e.target.id, line: e.detail && e.detail.line }));
+</script>`;

@@ -28,7 +28,7 @@ import vm from 'node:vm';
 import zlib from 'node:zlib';
 import path from 'node:path';
 import { createRequire } from 'node:module';
-import { bundleArgs, openHostPage, pwPath, serveStatic, tap, until } from '../browser.mjs';
+import { HOST_LISTENERS, bundleArgs, openHostPage, pwPath, serveStatic, tap, until } from '../browser.mjs';
 import { countWasmCompiles } from './view.mjs';
 
 const require = createRequire(import.meta.url);
@@ -91,12 +91,7 @@ const PAGE = `<!doctype html><html lang="fr"><head><meta charset="utf-8"><title>
 <rv-playground id="d" mode="interactive" lang="en" script="${CM('x')}"></rv-playground>
 <rv-playground id="e" mode="interactive" lang="en"></rv-playground>
 <p id="after">After the embeds.</p>
-<script>
-window.seen = [];
-window.hostKeys = [];
-document.addEventListener('keydown', e => window.hostKeys.push(e.key));
-document.addEventListener('rv-output', e => window.seen.push({ target: e.target.id, line: e.detail && e.detail.line }));
-</script>
+${HOST_LISTENERS}
 <script src="rvlab/rv-playground.js"></script>
 </body></html>`;
 const PAGE2 = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>other kinds</title>

@@ -27,7 +27,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { createRequire } from 'node:module';
-import { bundleArgs, openHostPage, pwPath, serveStatic, sleep, tap, until } from '../browser.mjs';
+import { HOST_LISTENERS, bundleArgs, openHostPage, pwPath, serveStatic, sleep, tap, until } from '../browser.mjs';
 import { countWasmCompiles } from './view.mjs';
 
 const require = createRequire(import.meta.url);
@@ -60,12 +60,7 @@ const PAGE = `<!doctype html><html lang="fr"><head><meta charset="utf-8"><title>
 <rv-playground id="d" view="full" mode="readonly" height="300" script="etcd put /d 4&#10;etcd get /d"></rv-playground>
 <rv-playground id="e" view="full" mode="interactive"></rv-playground>
 <p id="after">After the embeds.</p>
-<script>
-window.seen = [];
-window.hostKeys = [];
-document.addEventListener('keydown', e => window.hostKeys.push(e.key));
-document.addEventListener('rv-output', e => window.seen.push({ target: e.target.id, line: e.detail && e.detail.line }));
-</script>
+${HOST_LISTENERS}
 <script src="rvlab/rv-playground.js"></script>
 </body></html>`;
 
