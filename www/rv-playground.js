@@ -16,8 +16,8 @@
  * view: an element without a lesson shows the console embed first: the
  * `rvlab-embed` module, a fraction of the playground's size, runs the lines and shows each answer
  * and why. Its "Picture and full playground" button, and any line it does not run (PATCH,
- * informer, pager, expect, kubectl), load the full playground in its place with the same lines
- * (their rv-output events are not sent twice). view="full" shows the full playground at once
+ * informer, pager, expect, kubectl; a run() line over 64 KB), load the full playground in its
+ * place with the same lines (their rv-output events are not sent twice). view="full" shows the full playground at once
  * (the picture and the timeline); lesson embeds always do.
  *
  * render="page" (the default; any value but "frame"): the app is mounted in the element's own

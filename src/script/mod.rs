@@ -20,6 +20,7 @@ pub mod refusal;
 pub mod reply;
 #[cfg(test)]
 mod reply_tests;
+pub mod summary;
 pub mod syntax;
 pub mod view;
 pub mod why;

@@ -11,84 +11,11 @@ use super::i18n::{K, Tr, use_tr};
 use super::lines;
 use super::messages::Messages;
 use super::state::{Action, Entry, HoverHandle, LabHandle, Place};
-use crate::script::reply::{Body, EtcdReply, Reply};
 
-/// One line of text saying what an output is, from the session's typed answer.
+/// One line of text saying what an output is, from the session's typed answer
+/// (`script::summary`, which the console embed shows too).
 pub fn summary(tr: Tr, entry: &Entry, out: &Value) -> String {
-    if let Some(e) = super::why::error(tr, entry) {
-        return tr.f(K::SumError, &[&e]);
-    }
-    match &*entry.reply {
-        Reply::Api(a) => match &a.watch {
-            Some(id) => {
-                let code = u64::from(a.code);
-                tr.f(K::SumWatchOpened, &[&format!("{code} {}", lines::status_text(code)), id])
-            }
-            None => {
-                let mut s = lines::status_line(a);
-                let rv = match &a.body {
-                    Body::List(l) => {
-                        s.push_str(&format!(" · {}", tr.items(l.items.len())));
-                        l.resource_version.as_deref()
-                    }
-                    Body::Object(o) => {
-                        if let Some(name) = &o.name {
-                            s.push_str(&format!(" · {name}"));
-                        }
-                        o.resource_version.as_deref()
-                    }
-                    Body::Status(_) | Body::None => None,
-                };
-                if let Some(rv) = rv {
-                    s.push_str(&format!(" · RV {rv}"));
-                }
-                if a.body.continue_token().is_some() {
-                    s.push_str(" · continue…");
-                }
-                s
-            }
-        },
-        Reply::Events(e) => {
-            let kinds: Vec<&str> = e.events.iter().map(|f| f.kind.as_str()).collect();
-            let mut s = match kinds.len() {
-                0 => tr.t(K::SumNoEvents).to_string(),
-                1 => tr.f(K::SumOneEvent, &[&kinds[0]]),
-                n => tr.f(K::SumEvents, &[&n, &kinds.join(", ")]),
-            };
-            if e.closed {
-                s.push_str(tr.t(K::SumClosed));
-            }
-            s
-        }
-        Reply::Etcd(EtcdReply { revision: Some(rev), count, more, .. }) => {
-            let mut s = tr.f(K::SumRevision, &[rev]);
-            if let Some(c) = count {
-                s.push_str(&tr.f(K::SumCount, &[c]));
-            }
-            if *more == Some(true) {
-                s.push_str(tr.t(K::SumMore));
-            }
-            s
-        }
-        Reply::Etcd(_) | Reply::ClientError(_) | Reply::Other => shown(tr, out),
-    }
-}
-
-/// An output with no answer to summarise (a setting, `advance`, an informer), as its JSON
-/// without the line number, cut at 90 characters.
-fn shown(tr: Tr, out: &Value) -> String {
-    let mut rest = out.clone();
-    if let Some(o) = rest.as_object_mut() {
-        o.remove("line");
-    }
-    let s = rest.to_string();
-    if s == "{}" {
-        tr.t(K::SumOk).into()
-    } else if s.chars().count() > 90 {
-        s.chars().take(90).collect::<String>() + "…"
-    } else {
-        s
-    }
+    crate::script::summary::summary(&entry.reply, entry.failure.as_deref(), out, super::why::lang(tr))
 }
 
 /// The most characters of one line the console shows (the response viewer shows it whole).

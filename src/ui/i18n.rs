@@ -182,18 +182,8 @@ strings! {
     Run => "Run", "运行";
     LogHidden => "{0} earlier lines are not shown.", "前面还有 {0} 行未显示。";
     FutureStep => "after the scrubber: click to jump here", "位于时间轴位置之后：点击可跳到这里";
-    SumError => "error: {0}", "错误：{0}";
-    SumWatchOpened => "{0} — watch {1} opened", "{0} — watch {1} 已建立";
-    SumNoEvents => "no events", "没有事件";
-    SumOneEvent => "1 event: {0}", "1 个事件：{0}";
-    SumEvents => "{0} events: {1}", "{0} 个事件：{1}";
-    SumClosed => " (closed)", "（已关闭）";
     ItemOne => "{0} item", "{0} 项";
     ItemMany => "{0} items", "{0} 项";
-    SumRevision => "revision {0}", "revision {0}";
-    SumCount => " · count {0}", " · 数量 {0}";
-    SumMore => " · more", " · 还有更多";
-    SumOk => "ok", "完成";
 
     // ---- response
     ResponseHeading => "Response", "响应";

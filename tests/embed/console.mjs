@@ -183,7 +183,7 @@ check(compiles.length === 1, 'ONE WebAssembly compile for five console embeds', 
   check(r.ro === 'rv-playground: this embed is read-only (mode=readonly) and runs no lines; use mode=interactive',
     "a read-only console's run() rejects with the app's reason", r.ro);
   const rows = await until(async () => { const s = await shown(); return s[3].rows.length === 3 && s[3]; });
-  check(!!rows && rows.rows[2].sum === 'revision 3', "d's console shows the lines run() ran", JSON.stringify(rows && rows.rows.map(x => x.sum)));
+  check(!!rows && rows.rows[2].sum === 'revision 3 · count 1', "d's console shows the lines run() ran", JSON.stringify(rows && rows.rows.map(x => x.sum)));
 }
 
 // ---- typing

@@ -33,7 +33,6 @@ struct State {
     /// The row whose answer is shown; None = the latest that has an output.
     selected: Option<usize>,
     lang: Lang,
-    interactive: bool,
     /// The full playground is loading in the element's place.
     loading: bool,
     /// Why the full playground did not load.
@@ -79,7 +78,8 @@ impl Console {
     /// lines (mode=readonly) or is unmounted, as the full embed does.
     pub fn run(&self, script: JsValue) -> Result<JsValue, JsValue> {
         let inner = self.inner.as_ref().ok_or_else(|| js_sys::Error::new("the embed is not running"))?;
-        if !inner.state.borrow().interactive {
+        // A read-only console has no input.
+        if inner.parts.input.is_none() {
             return Err(js_sys::Error::new(READ_ONLY).into());
         }
         let out = Array::new();
@@ -266,7 +266,7 @@ impl Inner {
             li.append_child(&b)?;
             p.log.append_child(&li)?;
         }
-        p.empty.toggle_attribute_with_force("hidden", !s.rows.is_empty() || !s.interactive)?;
+        p.empty.toggle_attribute_with_force("hidden", !s.rows.is_empty() || p.input.is_none())?;
         let shown = s.selected.or_else(|| s.rows.iter().rposition(|r| r.outcome.is_some()));
         let buttons = p.log.query_selector_all("button.rvc-row")?;
         for i in 0..buttons.length() {
@@ -419,7 +419,6 @@ pub fn mount(
         rows: Vec::new(),
         selected: None,
         lang,
-        interactive: opts.interactive,
         loading: false,
         failed: None,
         refused: None,

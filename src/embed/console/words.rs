@@ -31,19 +31,6 @@ pub enum Word {
     ResponseOf,
     /// The heading of the engine's explanation.
     Why,
-    /// One list item.
-    Item,
-    /// `{0}` list items.
-    Items,
-    /// A watch was opened (`{0}`: its status line, `{1}`: its id).
-    WatchOpened,
-    NoEvents,
-    /// `{0}` events: `{1}`.
-    Events,
-    /// … and the stream ended.
-    Closed,
-    /// etcd's revision `{0}`.
-    Revision,
     /// A comment line.
     Comment,
     /// A line too long to run (`{0}`: its number in what was run, `{1}` its KB, `{2}` the most):
@@ -83,22 +70,6 @@ impl Word {
             (Word::ResponseOf, Lang::Zh) => "第 {0} 行",
             (Word::Why, Lang::En) => "Why",
             (Word::Why, Lang::Zh) => "原因",
-            (Word::Item, Lang::En) => "1 item",
-            (Word::Item, Lang::Zh) => "1 项",
-            (Word::Items, Lang::En) => "{0} items",
-            (Word::Items, Lang::Zh) => "{0} 项",
-            (Word::WatchOpened, Lang::En) => "{0} · watch {1} opened",
-            (Word::WatchOpened, Lang::Zh) => "{0} · 已打开 watch {1}",
-            (Word::NoEvents, Lang::En) => "no events",
-            (Word::NoEvents, Lang::Zh) => "没有事件",
-            (Word::Events, Lang::En) => "{0} events: {1}",
-            (Word::Events, Lang::Zh) => "{0} 个事件：{1}",
-            (Word::Closed, Lang::En) => " · the stream ended",
-            (Word::Closed, Lang::Zh) => " · 流已结束",
-            // Terms stay in English in the Chinese text, as Chinese Kubernetes documentation
-            // writes them (and as the app's words do): revision, RV, continue.
-            (Word::Revision, Lang::En) => "revision {0}",
-            (Word::Revision, Lang::Zh) => "revision {0}",
             (Word::Comment, Lang::En) => "comment",
             (Word::Comment, Lang::Zh) => "注释",
             (Word::LineTooLong, Lang::En) => {
@@ -124,7 +95,7 @@ impl Word {
     }
 
     /// Every word (tests check both languages of each).
-    pub const ALL: [Word; 22] = [
+    pub const ALL: [Word; 15] = [
         Word::Title,
         Word::Full,
         Word::FullHint,
@@ -137,13 +108,6 @@ impl Word {
         Word::Empty,
         Word::ResponseOf,
         Word::Why,
-        Word::Item,
-        Word::Items,
-        Word::WatchOpened,
-        Word::NoEvents,
-        Word::Events,
-        Word::Closed,
-        Word::Revision,
         Word::Comment,
         Word::LineTooLong,
         Word::ScriptTooBig,
