@@ -180,6 +180,24 @@ mod tests {
             assert_eq!(o.out["refused"]["kind"], "not-in-module", "{line}");
         }
         assert!(parse_line("PATCH /api/v1/namespaces/default/configmaps/a {}").is_err());
+        // Below the session, the apiserver of this build serves no PATCH: a resource's answer
+        // for a verb it does not serve (405 MethodNotAllowed), the object unchanged.
+        let mut c = crate::cluster::Cluster::new();
+        let post = c.request(
+            0,
+            "POST",
+            "/api/v1/namespaces/default/configmaps",
+            Some(&cm[cm.find('{').unwrap_or(0)..]),
+        );
+        assert_eq!(post.0.code, 201);
+        let (r, _) = c.request_typed(
+            0,
+            "PATCH",
+            "/api/v1/namespaces/default/configmaps/a",
+            Some("application/merge-patch+json"),
+            Some(r#"{"data":{"k":"v"}}"#),
+        );
+        assert_eq!((r.code, r.body["reason"].as_str()), (405, Some("MethodNotAllowed")), "{:?}", r.body);
         let get = s.run_line_outcome(3, "GET /api/v1/namespaces/default/configmaps/a");
         assert_eq!(get.and_then(|o| o.out["code"].as_u64()), Some(200), "the refused lines changed nothing");
     }
